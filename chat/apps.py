@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ChatConfig(AppConfig):
+    name = "chat"
+    verbose_name = "Conversations"

@@ -1,0 +1,182 @@
+"""The chat websocket: a small typed JSON protocol over one AsyncJsonWebsocketConsumer.
+
+client -> server   {"type": "ask", "conversation": id | null, "domain": slug (new conversation), "text": str,
+                    "client_id": str}
+                   {"type": "stop"}
+                   {"type": "resume", "message": id}
+server -> client   accepted {message, conversation, client_id}
+                   plan {message, sources, notes, budget, dropped, provider}
+                   delta {message, seq, text}
+                   done {message, status, text, html, citations, invalid, abstained, provider}
+                   error {code, message}
+
+Generation runs in an asyncio.Task (never inside the receive handler), so `stop` is seen at once, and a dropped
+socket does not stop it: the answer is completed and saved either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from chat import services
+from chat.models import Conversation, Message
+
+log = logging.getLogger("grounded.ws")
+
+#: Strong references to running generations (a task that outlives its socket must not be garbage collected).
+_running: set[asyncio.Task] = set()
+
+
+class ChatConsumer(AsyncJsonWebsocketConsumer):
+    """One browser tab's chat connection. Refuses anonymous users (C14)."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.user = user
+        self.task: asyncio.Task | None = None
+        self.open = True
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        self.open = False  # the generation task goes on and saves its result
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
+        try:
+            content = json.loads(text_data or "")
+        except (TypeError, ValueError):
+            await self.emit({"type": "error", "code": "bad_frame", "message": "Malformed frame: not JSON."})
+            return
+        if not isinstance(content, dict):
+            await self.emit({"type": "error", "code": "bad_frame", "message": "Malformed frame: expected an object."})
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs) -> None:
+        kind = content.get("type")
+        try:
+            if kind == "ask":
+                await self.handle_ask(content)
+            elif kind == "stop":
+                if self.task and not self.task.done():
+                    self.task.cancel()
+            elif kind == "resume":
+                await self.handle_resume(content)
+            else:
+                await self.emit({"type": "error", "code": "unknown_type",
+                                 "message": f"Unknown frame type {str(kind)[:40]!r}; expected ask, stop or resume."})
+        except services.AskError as exc:
+            await self.emit({"type": "error", "code": exc.code, "message": exc.message})
+
+    async def emit(self, frame: dict[str, Any]) -> None:
+        """Send a frame if the socket is still open; a closed socket is not an error (the result is saved)."""
+        if not self.open:
+            return
+        try:
+            await self.send_json(frame)
+        except Exception:  # the client went away between the check and the send
+            self.open = False
+
+    async def handle_ask(self, content: dict[str, Any]) -> None:
+        if self.task and not self.task.done():
+            raise services.AskError("busy", "An answer is still being generated. Wait for it or press stop.")
+        text = services.validate_question(content.get("text"))
+        client_id = str(content.get("client_id") or "")[:64]
+        conversation = await self._conversation(content.get("conversation"), content.get("domain"))
+        user_message, created = await database_sync_to_async(services.turn_append_user)(
+            conversation=conversation, text=text, client_id=client_id)
+        await self.emit({"type": "accepted", "message": user_message.pk, "conversation": conversation.pk,
+                         "client_id": client_id, "title": conversation.title or text[:80]})
+        if not created:
+            reply = await database_sync_to_async(_reply_of)(user_message)
+            if reply is not None and reply.status == Message.Status.COMPLETE:
+                await self.emit(_done_frame(reply))
+                return
+            if reply is not None:
+                await database_sync_to_async(reply.delete)()
+        self.task = asyncio.create_task(self.generate(conversation, user_message))
+        _running.add(self.task)
+        self.task.add_done_callback(_running.discard)
+
+    async def _conversation(self, conversation_id: object, domain_slug: object) -> Conversation:
+        if conversation_id not in (None, ""):
+            return await database_sync_to_async(services.conversation_get)(user=self.user,
+                                                                           conversation_id=conversation_id)
+        if not isinstance(domain_slug, str) or not domain_slug:
+            raise services.AskError("unknown_domain", "Choose a domain for the new conversation.")
+        domain = await database_sync_to_async(services.domain_get)(slug=domain_slug)
+        return await database_sync_to_async(services.conversation_create)(user=self.user, domain=domain)
+
+    async def handle_resume(self, content: dict[str, Any]) -> None:
+        message = await database_sync_to_async(_own_message)(self.user, content.get("message"))
+        if message.status == Message.Status.STREAMING:
+            await self.emit({"type": "error", "code": "in_progress",
+                             "message": "The answer is still being generated; it will be saved when done."})
+            return
+        await self.emit(_done_frame(message))
+
+    async def generate(self, conversation: Conversation, user_message: Message) -> None:
+        """Plan, stream and save one answer. Every outcome is saved: complete, interrupted or failed."""
+        assistant: Message | None = None
+        stream: services.AnswerStream | None = None
+        try:
+            history = await database_sync_to_async(services.history_for_budget)(
+                conversation=conversation, before=user_message)
+            prepared = await database_sync_to_async(services.answer_prepare)(
+                domain=conversation.domain, question=user_message.text, history=history)
+            assistant = await database_sync_to_async(services.answer_start)(user_message=user_message,
+                                                                            prepared=prepared)
+            await self.emit({"type": "plan", "message": assistant.pk, **services.plan_json(prepared.plan),
+                             "provider": {"name": prepared.provider.name, "label": prepared.provider.label}})
+            stream = services.AnswerStream(prepared)
+
+            async def emit_delta(frame: dict[str, Any]) -> None:
+                await self.emit({**frame, "message": assistant.pk})
+
+            verified = await stream.run(emit_delta)
+            saved = await database_sync_to_async(services.answer_finish)(message=assistant, verified=verified)
+            await self.emit(_done_frame(saved))
+        except asyncio.CancelledError:
+            if assistant is not None:
+                text = stream.text_so_far if stream else ""
+                saved = await asyncio.shield(database_sync_to_async(services.answer_interrupt)(
+                    message=assistant, text=text, status=Message.Status.INTERRUPTED, error="stopped"))
+                await self.emit(_done_frame(saved))
+        except services.AskError as exc:
+            if assistant is not None:
+                await database_sync_to_async(services.answer_interrupt)(
+                    message=assistant, text=stream.text_so_far if stream else "", status=Message.Status.FAILED,
+                    error=exc.message)
+            await self.emit({"type": "error", "code": exc.code, "message": exc.message,
+                             "message_id": assistant.pk if assistant else None})
+        except Exception as exc:  # never leave a turn without an outcome
+            log.exception("answer generation failed")
+            if assistant is not None:
+                await database_sync_to_async(services.answer_interrupt)(
+                    message=assistant, text=stream.text_so_far if stream else "", status=Message.Status.FAILED,
+                    error=str(exc))
+            await self.emit({"type": "error", "code": "internal", "message": "The answer failed; please retry."})
+
+
+def _reply_of(message: Message) -> Message | None:
+    return Message.objects.filter(reply_to=message).first()
+
+
+def _own_message(user, message_id: object) -> Message:
+    try:
+        return Message.objects.get(pk=int(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
+    except (Message.DoesNotExist, TypeError, ValueError):
+        raise services.AskError("not_found", "Message not found.")
+
+
+def _done_frame(message: Message) -> dict[str, Any]:
+    return {"type": "done", "message": message.pk, **{k: v for k, v in services.message_json(message).items()
+                                                       if k not in ("id", "role")}}

@@ -1,0 +1,65 @@
+"""Conversations and their messages (user turns and assistant answers with their frozen sources and trace)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from knowledge.models import Domain
+
+
+class Conversation(models.Model):
+    """A conversation of one user with one domain's documents."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
+    domain = models.ForeignKey(Domain, on_delete=models.PROTECT, related_name="conversations")
+    title = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.title or f"Conversation {self.pk}"
+
+
+class Message(models.Model):
+    """One turn. Assistant messages keep the frozen source snapshot (as the model saw it), citations and trace."""
+
+    class Role(models.TextChoices):
+        USER = "user"
+        ASSISTANT = "assistant"
+
+    class Status(models.TextChoices):
+        COMPLETE = "complete"
+        STREAMING = "streaming"
+        INTERRUPTED = "interrupted"
+        FAILED = "failed"
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    text = models.TextField(blank=True)
+    tokens = models.PositiveIntegerField(default=0, help_text="cl100k tokens of the text")
+    client_id = models.CharField(max_length=64, blank=True, default="")
+    reply_to = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE, related_name="reply")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.COMPLETE)
+    error = models.TextField(blank=True)
+    abstained = models.BooleanField(default=False)
+    html = models.TextField(blank=True)
+    provider = models.CharField(max_length=100, blank=True)
+    sources = models.JSONField(default=list, blank=True, help_text="frozen snapshot of the sources")
+    citations = models.JSONField(default=list, blank=True)
+    invalid_citations = models.JSONField(default=list, blank=True)
+    trace = models.JSONField(default=dict, blank=True, help_text="budget, dropped candidates, notes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["conversation", "client_id"], condition=~models.Q(client_id=""),
+                                    name="unique_client_id_per_conversation"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.text[:60]}"

@@ -1,0 +1,38 @@
+"""Pages. Thin: they call selectors/services and render."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from chat import services
+from chat.models import Conversation
+from knowledge.models import Domain
+
+
+@login_required
+def index(request: HttpRequest, conversation_id: int | None = None) -> HttpResponse:
+    """The chat page: the user's conversations, the selected one's messages (with frozen sources), domain picker.
+
+    Another user's conversation id gives 404 and reveals nothing.
+    """
+    conversation = None
+    messages = []
+    if conversation_id is not None:
+        try:
+            conversation = services.conversation_get(user=request.user, conversation_id=conversation_id)
+        except services.AskError:
+            raise Http404("Conversation not found")
+        messages = [services.message_json(m) for m in conversation.messages.order_by("pk")]
+    return render(request, "chat/index.html", {
+        "conversations": Conversation.objects.filter(user=request.user).select_related("domain")[:100],
+        "conversation": conversation,
+        "domains": Domain.objects.all(),
+        "page_data": {
+            "conversation": conversation.pk if conversation else None,
+            "domain": conversation.domain.slug if conversation else None,
+            "messages": messages,
+            "maxChars": services.settings.MAX_MESSAGE_CHARS,
+        },
+    })

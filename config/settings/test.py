@@ -1,0 +1,10 @@
+"""Test settings: file-backed SQLite test database (the live-server browser tests need one), fast hashing."""
+
+from .base import *  # noqa: F401,F403
+from .base import DATABASES, VAR_DIR
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+ALLOWED_HOSTS = ["*"]

@@ -1,0 +1,143 @@
+"""Finalize an answer: resolve its citations through the source map, find the cited spans, render safe HTML.
+
+The application owns what the reader sees about a source: chips are built from the source map, never from model
+text; unknown labels stay plain text (C08); model text is rendered as Markdown with raw HTML disabled and then
+sanitised with nh3, so only our own markup survives.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import nh3
+from markdown_it import MarkdownIt
+
+from grounding.chunking import split_sentences
+from grounding.citations import Marker, check_labels, parse_markers, strip_markers
+from grounding.providers import content_terms, is_abstention
+from grounding.prompt import ABSTAIN_TOKEN
+from grounding.types import Citation, ContextPlan, Source
+
+ABSTAIN_MESSAGE = "I could not find the answer to this question in the documents."
+
+_md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+_ALLOWED_TAGS = {"p", "ul", "ol", "li", "strong", "em", "code", "pre", "br", "blockquote", "button", "span",
+                 "table", "thead", "tbody", "tr", "th", "td", "h3", "h4"}
+_ALLOWED_ATTRS = {"button": {"class", "type", "data-label", "aria-label", "title"},
+                  "span": {"class", "title", "data-label"}}
+
+
+@dataclass(frozen=True)
+class VerifiedAnswer:
+    """The final answer of one turn.
+
+    Attributes:
+        text: answer text as produced (abstentions are replaced by ABSTAIN_MESSAGE plus the model's reason).
+        abstained: True when the answer says the documents do not hold the answer.
+        citations: one resolved citation per distinct valid label, in first-cited order.
+        invalid: labels that did not resolve (reported, rendered as plain text).
+        html: sanitised HTML with citation chips.
+    """
+
+    text: str
+    abstained: bool
+    citations: tuple[Citation, ...] = ()
+    invalid: tuple[str, ...] = ()
+    html: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"answer": self.text, "abstained": self.abstained,
+                "citations": [c.as_dict() for c in self.citations], "invalid_citations": list(self.invalid)}
+
+
+def _citing_sentence(text: str, marker: Marker) -> str:
+    """The sentence a marker belongs to: text since the previous sentence end or marker, up to the marker."""
+    before = text[:marker.start]
+    cut = max(before.rfind(". "), before.rfind("? "), before.rfind("! "), before.rfind("\n"), before.rfind("]"))
+    return strip_markers(before[cut + 1:]).strip()
+
+
+def cited_span(claim: str, source: Source) -> str:
+    """The sentence of ``source`` that best matches ``claim`` by shared content terms (the first sentence on ties)."""
+    sentences = [s.lstrip("-* ").strip() for s in split_sentences(source.text)]
+    sentences = [s for s in sentences if s]
+    if not sentences:
+        return source.text
+    terms = content_terms(claim)
+    if not terms:
+        return sentences[0]
+
+    def overlap(s: str) -> float:
+        t = content_terms(s)
+        return len(terms & t) / (len(terms | t) or 1)
+
+    return max(sentences, key=overlap)
+
+
+def render_html(text: str, known: set[str]) -> str:
+    """Markdown -> HTML with [S#] markers turned into chips for known labels; unknown labels stay plain text.
+
+    The result is sanitised with nh3: model-supplied HTML or script is inert text.
+    """
+    rendered = _md.render(text)
+    out, pos = [], 0
+    for m in parse_markers(rendered):
+        out.append(rendered[pos:m.start])
+        good = [lab for lab in m.labels if lab in known]
+        bad = [lab for lab in m.labels if lab not in known]
+        for lab in good:
+            out.append(f'<button type="button" class="cite" data-label="{lab}" '
+                       f'aria-label="Show source {lab}">{lab}</button>')
+        if bad:
+            out.append(f'<span class="cite-invalid" title="Not a source of this answer">'
+                       f'{html.escape(m.raw if not good else "[" + ", ".join(bad) + "]")}</span>')
+        pos = m.end
+    out.append(rendered[pos:])
+    return nh3.clean("".join(out), tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRS, link_rel=None)
+
+
+def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
+    """Resolve citations of a complete answer text against the plan's source map.
+
+    Every label resolves through ``plan.source_map`` only (C07); with no sources every citation is invalid (C16).
+    """
+    abstained = is_abstention(text) or not plan.sufficient
+    if abstained:
+        reason = text.strip()
+        if reason.startswith(ABSTAIN_TOKEN):
+            reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
+        shown = ABSTAIN_MESSAGE if not reason or not plan.sufficient else f"{ABSTAIN_MESSAGE} {reason}"
+        if not plan.sufficient and text.strip() and not is_abstention(text):
+            shown = ABSTAIN_MESSAGE
+        markers = parse_markers(text)
+        check = check_labels(markers, plan.source_map.keys() if plan.sufficient else ())
+        return VerifiedAnswer(text=shown, abstained=True, invalid=check.invalid,
+                              html=render_html(shown, set()))
+    source_map = plan.source_map
+    markers = parse_markers(text)
+    check = check_labels(markers, source_map.keys())
+    citations: dict[str, Citation] = {}
+    for m in markers:
+        claim = _citing_sentence(text, m)
+        for lab in m.labels:
+            if lab in source_map and lab not in citations:
+                s = source_map[lab]
+                citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=s.section,
+                                          version=s.version, date=s.date, cited_text=cited_span(claim, s))
+    return VerifiedAnswer(text=text, abstained=False, citations=tuple(citations.values()), invalid=check.invalid,
+                          html=render_html(text, set(source_map)))
+
+
+_WS = re.compile(r"\s+")
+
+
+def highlight_for(label: str, answer: VerifiedAnswer) -> str:
+    """The cited text of a label in an answer ("" when the label was not cited)."""
+    for c in answer.citations:
+        if c.label == label:
+            return _WS.sub(" ", c.cited_text)
+    return ""

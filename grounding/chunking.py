@@ -1,0 +1,164 @@
+"""Structure-aware chunking: by headings first, then by size in tokens, with a small overlap.
+
+A chunk spans two top-level sections only while it is still tiny (< min_tokens / 2); small neighbouring sections are
+merged (their headings kept as lines) so that chunks are about ``min_tokens``..``max_tokens`` long; a section longer than ``max_tokens`` is split at
+sentence boundaries (pysbd) with ``overlap_tokens`` of the previous chunk's last sentences repeated at the start of
+the next. The default maximum (320 tokens) keeps a chunk near all-MiniLM-L6-v2's 256-wordpiece input limit, so
+the embedding sees (almost) the whole chunk. Technique: heading-aware recursive splitting as in LangChain's MarkdownHeaderTextSplitter followed by a
+token-sized splitter, here in one pass so each chunk keeps its section path.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Sequence
+
+import pysbd
+
+from grounding.parsing import Block
+from grounding.tokens import TokenCounter
+
+
+@dataclass(frozen=True)
+class ChunkDraft:
+    """A chunk before it is stored.
+
+    Attributes:
+        section: section path of the chunk's first block; when the chunk spans several top-level sections, one
+            element naming them all ("Meals · Deadlines").
+        text: chunk text (characters).
+        tokens: cl100k token count of ``text``.
+    """
+
+    section: tuple[str, ...]
+    text: str
+    tokens: int
+
+
+@functools.lru_cache(maxsize=1)
+def _segmenter() -> pysbd.Segmenter:
+    return pysbd.Segmenter(language="en", clean=False)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences with pysbd (rule-based, Golden Rules tested); newlines also end a sentence."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        out.extend(s.strip() for s in _segmenter().segment(line) if s.strip())
+    return out
+
+
+def _split_oversize(text: str, counter: TokenCounter, max_tokens: int) -> list[str]:
+    """Pieces of ``text`` no longer than max_tokens: by sentences, and a runaway sentence by tokens."""
+    pieces: list[str] = []
+    for sentence in split_sentences(text):
+        if counter.raw(sentence) <= max_tokens:
+            pieces.append(sentence)
+            continue
+        ids = counter.encode(sentence)
+        for i in range(0, len(ids), max_tokens):
+            pieces.append(counter.decode(ids[i:i + max_tokens]))
+    return pieces
+
+
+def chunk_blocks(
+    blocks: Sequence[Block],
+    counter: TokenCounter,
+    *,
+    min_tokens: int = 120,
+    max_tokens: int = 320,
+    overlap_tokens: int = 40,
+) -> list[ChunkDraft]:
+    """Group text blocks into chunks.
+
+    Args:
+        blocks: parsed blocks in document order.
+        counter: token counter (raw cl100k counts are used).
+        min_tokens: a chunk shorter than this absorbs the next section (within the same top-level section).
+        max_tokens: hard ceiling of a chunk's token count (tokens).
+        overlap_tokens: at most this many tokens of trailing sentences repeated when a section is split.
+    Returns:
+        chunks in document order, each with tokens <= max_tokens.
+    Raises:
+        ValueError: when min_tokens > max_tokens or overlap_tokens >= max_tokens.
+    """
+    if min_tokens > max_tokens or overlap_tokens >= max_tokens:
+        raise ValueError(f"bad chunk sizes: min={min_tokens} max={max_tokens} overlap={overlap_tokens}")
+    chunks: list[ChunkDraft] = []
+    parts: list[str] = []
+    section: tuple[str, ...] | None = None
+    tops: list[str] = []  # top-level headings covered by the open chunk
+    size = 0
+
+    def flush() -> None:
+        nonlocal parts, size, tops
+        text = "\n".join(parts).strip()
+        if text:
+            assert section is not None
+            label = section if len(tops) <= 1 else (" · ".join(tops),)
+            chunks.append(ChunkDraft(label, text, counter.raw(text)))
+        parts, size, tops = [], 0, []
+
+    def add_heading(heading: str) -> None:
+        nonlocal size
+        if heading:
+            parts.append(heading)
+            size += counter.raw(heading) + 1
+
+    for block in blocks:
+        if section is not None and block.section != section:
+            same_top = block.section[:1] == section[:1]
+            if size >= min_tokens or (not same_top and size >= min_tokens // 2):
+                flush()
+                section = block.section
+            else:
+                # a small section absorbs the next one; the absorbed heading stays as a line of text
+                add_heading(block.section[-1] if block.section else "")
+        if section is None:
+            section = block.section
+        if block.section[:1] and block.section[0] not in tops:
+            tops.append(block.section[0])
+        block_tokens = counter.raw(block.text)
+        pieces = [block.text] if block_tokens <= max_tokens else _split_oversize(block.text, counter, max_tokens)
+        for piece in pieces:
+            piece_tokens = counter.raw(piece) + 1
+            if parts and size + piece_tokens > max_tokens:
+                carry = _overlap(parts, counter, overlap_tokens)
+                flush()
+                section = block.section
+                tops = list(block.section[:1])
+                if carry and counter.raw(carry) + piece_tokens <= max_tokens:
+                    parts, size = [carry], counter.raw(carry) + 1
+            parts.append(piece)
+            size += piece_tokens
+    flush()
+    return [c if c.tokens <= max_tokens else _trim(c, counter, max_tokens) for c in chunks]
+
+
+def _overlap(parts: list[str], counter: TokenCounter, overlap_tokens: int) -> str:
+    """The last whole sentences of ``parts`` that fit in overlap_tokens ("" when none fits)."""
+    if overlap_tokens <= 0 or not parts:
+        return ""
+    sentences = split_sentences(parts[-1])
+    kept: list[str] = []
+    total = 0
+    for s in reversed(sentences):
+        t = counter.raw(s) + 1
+        if total + t > overlap_tokens:
+            break
+        kept.insert(0, s)
+        total += t
+    return " ".join(kept)
+
+
+def _trim(chunk: ChunkDraft, counter: TokenCounter, max_tokens: int) -> ChunkDraft:
+    # Joining pieces with newlines can merge tokens differently than counted piecewise; cut at a sentence.
+    sentences = split_sentences(chunk.text)
+    while sentences and counter.raw("\n".join(sentences)) > max_tokens:
+        sentences.pop()
+    text = "\n".join(sentences) or counter.decode(counter.encode(chunk.text)[:max_tokens])
+    return ChunkDraft(chunk.section, text, counter.raw(text))

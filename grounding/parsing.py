@@ -1,0 +1,240 @@
+"""Turn a file's bytes into a title, metadata and text blocks with their section path.
+
+Markdown (YAML front matter via python-frontmatter, rendered by markdown-it-py), HTML (BeautifulSoup) and plain text
+share one block walker: Markdown is rendered to HTML first, so headings, lists, tables and inline HTML are handled
+in one place. Jekyll/Liquid tags are removed ({% page "..." %}, {% include %}) or reduced to their inner text
+({% alert %}...{% endalert %}); links keep their text. Output-tag syntax such as "{{ user.name }}" is kept literally:
+it is document text, never evaluated.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+import frontmatter
+import yaml
+from bs4 import BeautifulSoup, NavigableString, Tag
+from markdown_it import MarkdownIt
+
+SUPPORTED_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
+
+
+class ParseError(ValueError):
+    """A file that cannot be ingested: unreadable encoding, malformed front matter, or no text at all."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of text under one section path (headings from the top of the document down)."""
+
+    section: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A parsed file.
+
+    Attributes:
+        title: front matter ``title``, else the first heading, else the file name.
+        metadata: front matter (JSON-safe values; dates become ISO strings).
+        blocks: text blocks in document order.
+    """
+
+    title: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    blocks: tuple[Block, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """All block text joined by blank lines (what the content hash is taken over)."""
+        return "\n\n".join(b.text for b in self.blocks)
+
+
+# {% page "/x/" %} inside a link target, {% include x.html %}, {% raw %}, {% comment %}...{% endcomment %}
+_LIQUID_COMMENT = re.compile(r"{%-?\s*comment\s*-?%}.*?{%-?\s*endcomment\s*-?%}", re.S)
+_LIQUID_TAG = re.compile(r"{%-?.*?-?%}", re.S)
+_HEADINGS = {f"h{i}": i for i in range(1, 7)}
+_LEAF_BLOCKS = {"p", "pre", "blockquote", "dd", "dt", "figcaption", "caption", "summary"}
+_CONTAINERS = {"ul", "ol", "dl", "div", "section", "article", "main", "body", "html", "details", "figure", "aside",
+               "header", "footer", "nav", "[document]"}
+_SKIP = {"script", "style", "noscript", "template", "head", "svg"}
+_md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
+
+
+def strip_liquid(text: str) -> str:
+    """Remove Liquid/Jinja statement tags ({% ... %}), keeping the text between paired tags (characters in/out)."""
+    return _LIQUID_TAG.sub("", _LIQUID_COMMENT.sub("", text))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _clean(text: str) -> str:
+    text = text.replace("\u00a0", " ")
+    text = re.sub(r"[ \t\r\f\v]+", " ", text)
+    text = re.sub(r" *\n *", "\n", text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _inline_text(el: Tag) -> str:
+    for br in el.find_all("br"):
+        br.replace_with("\n")
+    return _clean(el.get_text(""))
+
+
+def _table_text(table: Tag) -> str:
+    rows = []
+    for tr in table.find_all("tr"):
+        cells = [_clean(c.get_text(" ")) for c in tr.find_all(["th", "td"])]
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return "\n".join(rows)
+
+
+def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> None:
+    """Depth-first walk emitting leaf blocks; headings update ``path`` (with their levels in ``levels``)."""
+    for child in node.children:
+        if isinstance(child, NavigableString):
+            text = _clean(str(child))
+            if text and child.__class__ is NavigableString:
+                out.append(Block(tuple(path), text))
+            continue
+        if not isinstance(child, Tag) or child.name in _SKIP:
+            continue
+        name = child.name
+        if name in _HEADINGS:
+            level = _HEADINGS[name]
+            while levels and levels[-1] >= level:
+                levels.pop()
+                path.pop()
+            heading = _inline_text(child)
+            if heading:
+                levels.append(level)
+                path.append(heading)
+            continue
+        if name == "table":
+            text = _table_text(child)
+            if text:
+                out.append(Block(tuple(path), text))
+        elif name == "li":
+            has_blocks = any(isinstance(c, Tag) and (c.name in _CONTAINERS or c.name in ("ul", "ol", "table"))
+                             for c in child.children)
+            if has_blocks:
+                lead = _clean("".join(str(c.get_text(" ")) if isinstance(c, Tag) else str(c)
+                                      for c in child.children
+                                      if not (isinstance(c, Tag) and c.name in ("ul", "ol", "table", "div"))))
+                if lead:
+                    out.append(Block(tuple(path), "- " + lead))
+                _walk(_nested_only(child), path, out, levels)
+            else:
+                text = _inline_text(child)
+                if text:
+                    out.append(Block(tuple(path), "- " + text))
+        elif name in _LEAF_BLOCKS:
+            text = _inline_text(child)
+            if text:
+                out.append(Block(tuple(path), text))
+        elif name in _CONTAINERS or name not in _INLINE:
+            _walk(child, path, out, levels)
+        else:  # inline element at block level (e.g. a bare <a> or <span> in HTML)
+            text = _inline_text(child)
+            if text:
+                out.append(Block(tuple(path), text))
+
+
+_INLINE = {"a", "span", "em", "strong", "b", "i", "code", "small", "sup", "sub", "abbr", "mark", "u", "s", "br", "img",
+           "kbd", "q", "cite", "time", "del", "ins"}
+
+
+def _nested_only(li: Tag) -> Tag:
+    wrapper = BeautifulSoup("<div></div>", "html.parser").div
+    assert wrapper is not None
+    for c in li.children:
+        if isinstance(c, Tag) and c.name in ("ul", "ol", "table", "div"):
+            wrapper.append(c.__copy__())
+    return wrapper
+
+
+def _merge_runs(blocks: list[Block]) -> tuple[Block, ...]:
+    """Join consecutive list items of one section into one block so a list stays one thought."""
+    merged: list[Block] = []
+    for b in blocks:
+        if merged and merged[-1].section == b.section and b.text.startswith("- ") and \
+                merged[-1].text.split("\n")[-1].startswith("- "):
+            merged[-1] = Block(b.section, merged[-1].text + "\n" + b.text)
+        else:
+            merged.append(b)
+    return tuple(merged)
+
+
+def html_blocks(html: str) -> tuple[str, tuple[Block, ...]]:
+    """Blocks of an HTML string and its first heading or <title> ("" when none)."""
+    soup = BeautifulSoup(html, "html.parser")
+    title = ""
+    if soup.title and soup.title.string:
+        title = _clean(soup.title.string)
+    if soup.head:
+        soup.head.decompose()
+    out: list[Block] = []
+    _walk(soup, [], out, [])
+    if not title:
+        h = soup.find(list(_HEADINGS))
+        title = _inline_text(h) if isinstance(h, Tag) else ""
+    return title, _merge_runs(out)
+
+
+def parse_document(data: bytes, filename: str) -> ParsedDocument:
+    """Parse one file's bytes.
+
+    Args:
+        data: raw file content (UTF-8, a BOM is accepted).
+        filename: used for the format (by suffix) and as the fallback title.
+    Returns:
+        ParsedDocument with at least one block.
+    Raises:
+        ParseError: unsupported suffix, bytes that are not UTF-8, malformed YAML front matter, or no text.
+    """
+    suffix = PurePath(filename).suffix.lower()
+    kind = SUPPORTED_SUFFIXES.get(suffix)
+    if kind is None:
+        raise ParseError(f"{filename}: unsupported file type {suffix or '(none)'}; expected .md, .txt or .html")
+    try:
+        raw = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}): {exc.reason}") from exc
+    if "\x00" in raw:
+        raise ParseError(f"{filename}: binary content (NUL bytes), not a text document")
+    metadata: dict[str, Any] = {}
+    if kind == "markdown":
+        try:
+            post = frontmatter.loads(raw)
+        except (yaml.YAMLError, ValueError) as exc:
+            raise ParseError(f"{filename}: malformed YAML front matter: {exc}".splitlines()[0]) from exc
+        metadata = _jsonable(dict(post.metadata))
+        body = strip_liquid(post.content)
+        heading_title, blocks = html_blocks(_md.render(body))
+    elif kind == "html":
+        heading_title, blocks = html_blocks(strip_liquid(raw))
+    else:
+        paragraphs = [_clean(p) for p in re.split(r"\n\s*\n", raw)]
+        blocks = tuple(Block((), p) for p in paragraphs if p)
+        heading_title = ""
+    if not blocks:
+        raise ParseError(f"{filename}: no text found")
+    title = str(metadata.get("title") or heading_title or PurePath(filename).stem.replace("-", " ").replace("_", " "))
+    # A leading H1 equal to the title is the title, not a section.
+    if blocks and blocks[0].section[:1] == (title,):
+        blocks = tuple(Block(b.section[1:] if b.section[:1] == (title,) else b.section, b.text) for b in blocks)
+    return ParsedDocument(title=title.strip(), metadata=metadata, blocks=blocks)

@@ -1,0 +1,202 @@
+"""Answer providers: one Protocol, async streaming of typed events.
+
+- ExtractiveAnswerer: the offline default. Picks the planned sources' sentences that best answer the question
+  (bundled MiniLM cosine + lexical overlap), cites each, abstains below a calibrated threshold.
+- ScriptedProvider: deterministic pieces with optional delays and a failure on cue, for tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import AsyncIterator, Protocol, Sequence, Union
+
+import numpy as np
+import Stemmer
+
+from grounding.chunking import split_sentences
+from grounding.embeddings import Embedder, default_embedder
+from grounding.prompt import ABSTAIN_TOKEN, Prompt
+from grounding.types import ContextPlan
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of answer text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token usage reported by the provider (tokens)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Done:
+    """The stream ended normally."""
+
+    stop_reason: str = "end_turn"
+
+
+@dataclass(frozen=True)
+class ProviderError:
+    """The provider failed; ``message`` is safe to show to the user."""
+
+    message: str
+    retryable: bool = False
+
+
+Event = Union[TextDelta, Usage, Done, ProviderError]
+
+
+class Provider(Protocol):
+    """Streams the answer to a prompt as typed events, ending with Done or ProviderError."""
+
+    name: str
+    label: str
+
+    def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]: ...
+
+
+class ProviderFailure(RuntimeError):
+    """Raised by ScriptedProvider on cue (simulates an outage mid-stream)."""
+
+
+class ScriptedProvider:
+    """Yields fixed pieces with an optional delay (seconds) between them; raises after ``fail_after`` pieces."""
+
+    name = "scripted"
+    label = "Scripted test provider"
+
+    def __init__(self, pieces: Sequence[str], delay: float = 0.0, fail_after: int | None = None) -> None:
+        self.pieces = list(pieces)
+        self.delay = delay
+        self.fail_after = fail_after
+        self.calls: list[Prompt] = []
+
+    async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:
+        self.calls.append(prompt)
+        for i, piece in enumerate(self.pieces):
+            if self.fail_after is not None and i >= self.fail_after:
+                raise ProviderFailure("scripted provider failure")
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            yield TextDelta(piece)
+        yield Usage(input_tokens=0, output_tokens=len(self.pieces))
+        yield Done()
+
+
+_stemmer = Stemmer.Stemmer("english")
+_WORD = re.compile(r"[A-Za-z0-9$%][A-Za-z0-9$%.,'-]*")
+_STOP = frozenset("""a an the and or of to in on for with at by from is are was were be been being do does did i you
+we they he she it my your our their me us what which who whom whose when where why how can could should would may
+might must will shall if about into over under this that these those there here as than then so not no yes any all
+each some much many more most other such only own same too very just also tell please get got have has had""".split())
+
+
+def content_terms(text: str) -> set[str]:
+    """Stemmed content words of a text (stop words removed), for lexical overlap."""
+    words = [w.strip(".,'-").lower() for w in _WORD.findall(text)]
+    return {_stemmer.stemWord(w) for w in words if w and w not in _STOP}
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    """A candidate answer sentence: text, the label of its source, and its score (cosine + overlap bonus)."""
+
+    text: str
+    label: str
+    score: float
+
+
+class ExtractiveAnswerer:
+    """Offline answerer: the best-supported sentences of the planned sources, each cited.
+
+    Score of a sentence = cosine(question, sentence) + ``overlap_weight`` x share of the question's content terms
+    the sentence contains. The answer holds up to ``max_sentences`` sentences scoring at least
+    max(``threshold``, best - ``spread``); below ``threshold`` it abstains with ABSTAIN_TOKEN.
+    The threshold was calibrated on the demo corpus and the 18F handbook questions in tests/ (answerable vs not).
+    """
+
+    name = "extractive"
+    label = "Extractive answer (offline): sentences quoted from the sources"
+
+    def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.7, spread: float = 0.12,
+                 max_sentences: int = 3, overlap_weight: float = 0.3, piece_words: int = 3) -> None:
+        self.embedder = embedder
+        self.threshold = threshold
+        self.spread = spread
+        self.max_sentences = max_sentences
+        self.overlap_weight = overlap_weight
+        self.piece_words = piece_words
+
+    def rank(self, question: str, plan: ContextPlan) -> list[ScoredSentence]:
+        """All sentences of the plan's sources, best first (CPU-bound; call it off the event loop)."""
+        sentences: list[tuple[str, str]] = []
+        for source in plan.sources:
+            for s in split_sentences(source.text):
+                s = s.lstrip("-* ").strip()
+                if len(s.split()) >= 4:
+                    sentences.append((s, source.label))
+        if not sentences:
+            return []
+        embedder = self.embedder or default_embedder()
+        vectors = embedder.embed([question] + [s for s, _ in sentences])
+        cos = vectors[1:] @ vectors[0]
+        q_terms = content_terms(question)
+        scored = []
+        for (text, label), c in zip(sentences, cos):
+            overlap = len(q_terms & content_terms(text)) / len(q_terms) if q_terms else 0.0
+            scored.append(ScoredSentence(text, label, float(c) + self.overlap_weight * overlap))
+        scored.sort(key=lambda s: -s.score)
+        return scored
+
+    def compose(self, question: str, plan: ContextPlan) -> str:
+        """The full answer text (or the abstention text)."""
+        ranked = self.rank(question, plan)
+        if not ranked or ranked[0].score < self.threshold:
+            return f"{ABSTAIN_TOKEN}: the documents do not say enough to answer this question."
+        floor = max(self.threshold, ranked[0].score - self.spread)
+        chosen: list[ScoredSentence] = []
+        seen: set[str] = set()
+        for s in ranked:
+            key = re.sub(r"\W+", " ", s.text.lower()).strip()
+            if s.score < floor or len(chosen) >= self.max_sentences:
+                break
+            if key in seen:
+                continue
+            seen.add(key)
+            chosen.append(s)
+        parts = []
+        for s in chosen:
+            text = s.text.rstrip()
+            end = text[-1] if text[-1] in ".!?" else "."
+            body = text[:-1] if text[-1] in ".!?" else text
+            parts.append(f"{body} [{s.label}]{end}")
+        return " ".join(parts)
+
+    async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:
+        """Stream the composed answer in pieces of a few words (the work itself runs in a thread)."""
+        question = prompt.messages[-1]["content"]
+        text = await asyncio.to_thread(self.compose, question, plan)
+        words = re.findall(r"\S+\s*", text)
+        for i in range(0, len(words), self.piece_words):
+            yield TextDelta("".join(words[i:i + self.piece_words]))
+            await asyncio.sleep(0)
+        yield Usage(input_tokens=0, output_tokens=0)
+        yield Done()
+
+
+def is_abstention(text: str) -> bool:
+    """True when an answer text is the abstention (starts with ABSTAIN_TOKEN, ignoring whitespace/markup)."""
+    return text.lstrip(" *_`#>\n").startswith(ABSTAIN_TOKEN)
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    """Cosine of two unit vectors (their dot product)."""
+    return float(np.dot(a, b))

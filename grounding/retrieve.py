@@ -1,0 +1,89 @@
+"""Hybrid retrieval: dense cosine (numpy) + lexical BM25 (bm25s), fused by reciprocal rank fusion.
+
+RRF: Cormack, Clarke & Buettcher 2009, "Reciprocal Rank Fusion outperforms Condorcet and individual rank learning
+methods": score(d) = sum over rankers of 1 / (k + rank(d)), k = 60.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import bm25s
+import numpy as np
+import Stemmer
+
+from grounding.types import Candidate, Chunk
+
+RRF_K = 60
+_stemmer = Stemmer.Stemmer("english")
+
+
+def _tokenize(texts: Sequence[str]) -> list[list[str]]:
+    return bm25s.tokenize(list(texts), stopwords="en", stemmer=_stemmer, return_ids=False, show_progress=False)
+
+
+def index_text(chunk: Chunk) -> str:
+    """The text a chunk is indexed (and embedded) under: title, section path and body (characters)."""
+    head = " > ".join(p for p in (chunk.title, chunk.section) if p)
+    return f"{head}\n{chunk.text}" if head else chunk.text
+
+
+@dataclass
+class HybridIndex:
+    """An in-memory index over one domain's chunks.
+
+    Attributes:
+        chunks: the indexed chunks; row i of ``matrix`` is chunk i.
+        matrix: float32 (n, dim) L2-normalised embeddings.
+    Raises:
+        ValueError: when the matrix rows do not match the chunks.
+    """
+
+    chunks: list[Chunk]
+    matrix: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.matrix.shape[0] != len(self.chunks):
+            raise ValueError(f"{self.matrix.shape[0]} vectors for {len(self.chunks)} chunks")
+        self._bm25: bm25s.BM25 | None = None
+        if self.chunks:
+            tokens = _tokenize([index_text(c) for c in self.chunks])
+            if any(tokens):
+                self._bm25 = bm25s.BM25()
+                self._bm25.index(tokens, show_progress=False)
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50) -> list[Candidate]:
+        """Top-k candidates for a query.
+
+        Args:
+            query: the retrieval query text (for BM25).
+            query_vector: float32 (dim,) unit vector of the query.
+            k: number of candidates returned.
+            depth: how many results of each ranker enter the fusion.
+        Returns:
+            candidates sorted by fused score (descending), ranks 1..k; [] for an empty index.
+        """
+        n = len(self.chunks)
+        if n == 0:
+            return []
+        depth = min(depth, n)
+        dense = self.matrix @ np.asarray(query_vector, dtype=np.float32)
+        dense_order = np.argsort(-dense, kind="stable")[:depth]
+        lexical = np.zeros(n, dtype=np.float32)
+        if self._bm25 is not None:
+            q = _tokenize([query])[0]
+            if q:
+                lexical = np.asarray(self._bm25.get_scores(q), dtype=np.float32)
+        lexical_order = [int(i) for i in np.argsort(-lexical, kind="stable")[:depth] if lexical[i] > 0]
+        fused: dict[int, float] = {}
+        for rank, i in enumerate(dense_order, start=1):
+            fused[int(i)] = fused.get(int(i), 0.0) + 1.0 / (RRF_K + rank)
+        for rank, i in enumerate(lexical_order, start=1):
+            fused[i] = fused.get(i, 0.0) + 1.0 / (RRF_K + rank)
+        best = sorted(fused.items(), key=lambda kv: (-kv[1], -float(dense[kv[0]]), kv[0]))[:k]
+        return [Candidate(chunk=self.chunks[i], score=s, dense=float(dense[i]), lexical=float(lexical[i]), rank=r)
+                for r, (i, s) in enumerate(best, start=1)]

@@ -1,0 +1,230 @@
+"""Plain data passed between the stages of one grounded answer.
+
+Every type is a frozen dataclass that validates itself at construction (the Haystack 2.x habit), so a stage can
+trust what it receives. The Django side converts its models to these types and back; nothing here knows about
+Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retrievable passage of one document version.
+
+    Attributes:
+        chunk_id: database id of the chunk (stable for the life of the version).
+        document_id: id of the document the chunk belongs to.
+        title: document title.
+        section: section path joined with " > " ("Leave types > Annual leave"); "" for the document lead.
+        version: version label of the document version ("2025-03", or a content hash prefix).
+        date: effective date of the version as ISO "YYYY-MM-DD", or "" when unknown.
+        text: the chunk text as ingested (plain text, Markdown tags removed).
+        tokens: token count of ``text`` (cl100k, counted once at ingestion).
+        status: "current", "draft" or "superseded".
+        ordinal: position of the chunk inside its document version (0-based), used for adjacency.
+        version_id: id of the document version.
+    """
+
+    chunk_id: int
+    document_id: int
+    title: str
+    section: str
+    version: str
+    date: str
+    text: str
+    tokens: int
+    status: str = "current"
+    ordinal: int = 0
+    version_id: int = 0
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            raise ValueError(f"chunk {self.chunk_id}: tokens must be >= 0, got {self.tokens}")
+        if not self.text.strip():
+            raise ValueError(f"chunk {self.chunk_id}: empty text")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A retrieved chunk with its scores.
+
+    Attributes:
+        chunk: the chunk.
+        score: fused reciprocal-rank score (higher is better; about 0.0..0.033 with k=60).
+        dense: cosine similarity of question and chunk embeddings (-1..1).
+        lexical: BM25 score (0 when the chunk had no lexical match).
+        rank: 1-based rank in the fused list.
+    """
+
+    chunk: Chunk
+    score: float
+    dense: float
+    lexical: float = 0.0
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class Source:
+    """A labelled source in the context plan: what the model sees as [S#] and what a citation resolves to.
+
+    Attributes:
+        label: "S1", "S2", ... unique within one answer.
+        chunk_ids: ids of the chunks whose text this source carries (the first is the primary one; exact
+            duplicates merged into it are listed too).
+        document_id: id of the document.
+        title, section, version, date, status: metadata shown in the prompt header and the source panel.
+        text: the text the model is given.
+        score: relevance used for ranking (dense cosine of the best chunk).
+        tokens: token count of the formatted source block (header and delimiters included).
+    """
+
+    label: str
+    chunk_ids: tuple[int, ...]
+    document_id: int
+    title: str
+    section: str
+    version: str
+    date: str
+    text: str
+    score: float
+    tokens: int
+    status: str = "current"
+
+    def __post_init__(self) -> None:
+        if not self.label.startswith("S") or not self.label[1:].isdigit():
+            raise ValueError(f"source label must look like S<number>, got {self.label!r}")
+        if not self.chunk_ids:
+            raise ValueError(f"source {self.label} has no chunk ids")
+
+    @property
+    def chunk_id(self) -> int:
+        """The primary chunk id (the one with the best score)."""
+        return self.chunk_ids[0]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer."""
+        return {
+            "label": self.label,
+            "chunk_id": self.chunk_id,
+            "chunk_ids": list(self.chunk_ids),
+            "document_id": self.document_id,
+            "title": self.title,
+            "section": self.section,
+            "version": self.version,
+            "date": self.date,
+            "status": self.status,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "tokens": self.tokens,
+        }
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A candidate the plan left out, with the reason (one of DropReason) and a human-readable detail."""
+
+    chunk_id: int
+    reason: DropReason
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"chunk_id": self.chunk_id, "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier message of the conversation, as history for the prompt.
+
+    Attributes:
+        role: "user" or "assistant".
+        text: the message text.
+        tokens: token count of ``text`` (counted once when the message was saved).
+    """
+
+    role: Literal["user", "assistant"]
+    text: str
+    tokens: int
+
+    def __post_init__(self) -> None:
+        if self.role not in ("user", "assistant"):
+            raise ValueError(f"turn role must be 'user' or 'assistant', got {self.role!r}")
+
+
+@dataclass(frozen=True)
+class Note:
+    """A context note for the model and the reader (e.g. a contradiction between two sources)."""
+
+    kind: str
+    labels: tuple[str, ...]
+    text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "labels": list(self.labels), "text": self.text}
+
+
+@dataclass(frozen=True)
+class ContextPlan:
+    """What the model will see, and why.
+
+    Attributes:
+        question: the user's question, unchanged.
+        sources: labelled sources in prompt order.
+        history: earlier turns kept verbatim, oldest first.
+        notes: context notes (contradictions, superseded versions).
+        dropped: every candidate left out, with its reason.
+        budget: token counts per part: window, safety_margin, completion_reserve, system, question, history,
+            sources, available, total (the real count of the formatted prompt).
+        sufficient: False when the plan abstains without calling a model.
+        abstain_reason: why the plan is insufficient ("" when sufficient).
+    """
+
+    question: str
+    sources: tuple[Source, ...]
+    history: tuple[Turn, ...] = ()
+    notes: tuple[Note, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+    budget: dict[str, float] = field(default_factory=dict)
+    sufficient: bool = True
+    abstain_reason: str = ""
+
+    @property
+    def source_map(self) -> dict[str, Source]:
+        """Label -> source. Citations resolve through this map only, never by list position."""
+        return {s.label: s for s in self.sources}
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A resolved citation of one answer: the label and what it points at.
+
+    Attributes:
+        label: "S1"...
+        chunk_id, title, section, version, date: from the source map.
+        cited_text: the span of the source the citing sentence relies on (best-matching sentence, or the native
+            citation's cited_text).
+    """
+
+    label: str
+    chunk_id: int
+    title: str
+    section: str
+    version: str
+    date: str
+    cited_text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "chunk_id": self.chunk_id,
+            "title": self.title,
+            "section": self.section,
+            "version": self.version,
+            "date": self.date,
+            "cited_text": self.cited_text,
+        }

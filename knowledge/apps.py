@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class KnowledgeConfig(AppConfig):
+    name = "knowledge"
+    verbose_name = "Documents and domains"

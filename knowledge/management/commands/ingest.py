@@ -1,0 +1,44 @@
+"""python manage.py ingest PATH --domain SLUG [--version LABEL] [--date YYYY-MM-DD]"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from knowledge.services import IngestError, domain_get_or_create, ingest_path
+
+
+class Command(BaseCommand):
+    help = "Ingest a file or folder of Markdown, text or HTML documents into a domain (created when missing)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="file or folder")
+        parser.add_argument("--domain", required=True, help="domain slug")
+        parser.add_argument("--name", default="", help="domain name when the domain is created")
+        parser.add_argument("--version", dest="version_label", default=None, help="version label for every file")
+        parser.add_argument("--date", default=None, help="effective date YYYY-MM-DD for every file")
+
+    def handle(self, *args, path: str, domain: str, name: str, version_label: str | None, date: str | None,
+               **options):
+        effective = None
+        if date:
+            try:
+                effective = dt.date.fromisoformat(date)
+            except ValueError:
+                raise CommandError(f"--date must be YYYY-MM-DD, got {date!r}")
+        if not domain.strip():
+            raise CommandError("--domain must not be empty")
+        target = Path(path)
+        if not target.exists():
+            raise CommandError(f"{path}: no such file or folder")
+        dom = domain_get_or_create(slug=domain.strip(), name=name)
+        try:
+            report = ingest_path(path=target, domain=dom, version=version_label, date=effective,
+                                 progress=lambda line: self.stdout.write(line))
+        except IngestError as exc:
+            raise CommandError(str(exc))
+        self.stdout.write(self.style.SUCCESS(report.summary()))
+        for f in report.failed:
+            self.stderr.write(f"failed: {f.error}")

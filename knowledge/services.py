@@ -1,0 +1,216 @@
+"""Writes for the knowledge app: domains and ingestion (HackSoft styleguide: services are keyword-only functions)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from django.db import transaction
+
+from grounding.chunking import ChunkDraft, chunk_blocks
+from grounding.embeddings import Embedder, default_embedder
+from grounding.parsing import SUPPORTED_SUFFIXES, ParsedDocument, ParseError, parse_document
+from grounding.retrieve import index_text
+from grounding.tokens import counter_for
+from grounding.types import Chunk as GChunk
+from knowledge.models import Chunk, Document, DocumentVersion, Domain
+
+log = logging.getLogger("grounded.ingest")
+
+
+class IngestError(ValueError):
+    """The ingestion request itself is unusable (missing path, no supported files)."""
+
+
+@dataclass
+class FileReport:
+    """What happened to one file: status is "new", "new_version", "unchanged" or "failed"."""
+
+    path: str
+    status: str
+    title: str = ""
+    version: str = ""
+    chunks: int = 0
+    tokens: int = 0
+    error: str = ""
+
+
+@dataclass
+class IngestReport:
+    """Per-file results of one ingestion run."""
+
+    files: list[FileReport] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for f in self.files if f.status == status)
+
+    @property
+    def failed(self) -> list[FileReport]:
+        return [f for f in self.files if f.status == "failed"]
+
+    def summary(self) -> str:
+        return (f"{len(self.files)} files: {self.count('new')} new, {self.count('new_version')} new versions, "
+                f"{self.count('unchanged')} unchanged, {self.count('failed')} failed")
+
+
+def domain_get_or_create(*, slug: str, name: str = "", description: str = "") -> Domain:
+    """The domain with this slug, created (named after the slug unless ``name`` is given) when missing."""
+    domain, _ = Domain.objects.get_or_create(
+        slug=slug, defaults={"name": name or slug.replace("-", " ").title(), "description": description})
+    return domain
+
+
+def _parse_date(value: object) -> dt.date | None:
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value.strip():
+        try:
+            return dt.date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass
+class _Pending:
+    path: Path
+    rel: str
+    parsed: ParsedDocument
+    key: str
+    label: str
+    date: dt.date | None
+    content_hash: str
+    drafts: list[ChunkDraft]
+
+
+def _files_under(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
+                  and not any(part.startswith(".") for part in p.relative_to(path).parts))
+
+
+def ingest_path(
+    *,
+    path: Path,
+    domain: Domain,
+    version: str | None = None,
+    date: dt.date | None = None,
+    embedder: Embedder | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> IngestReport:
+    """Ingest a file or a folder (recursively: .md, .markdown, .txt, .html, .htm) into a domain.
+
+    A document is identified by its front matter ``doc_id``, else its path relative to the folder (without suffix).
+    Unchanged content (same normalised text hash) is a no-op; changed content becomes a new version of the same
+    document, and the version with the latest effective date is current, older ones superseded. A broken file is
+    reported as failed and skipped; the rest is ingested.
+
+    Args:
+        path: file or folder.
+        domain: target domain.
+        version: version label for every file (default: front matter ``version``, else the date, else a hash prefix).
+        date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
+        embedder: embedding model (default: the bundled MiniLM).
+        progress: called with one line per file.
+    Returns:
+        IngestReport with one FileReport per file.
+    Raises:
+        IngestError: the path does not exist or holds no supported file.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise IngestError(f"{path}: no such file or folder")
+    files = _files_under(path)
+    if not files:
+        raise IngestError(f"{path}: no supported files (.md, .markdown, .txt, .html, .htm)")
+    if path.is_file() and path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise IngestError(f"{path}: unsupported file type {path.suffix or '(none)'}; expected .md, .txt or .html")
+    counter = counter_for("extractive")
+    report = IngestReport()
+    pending: list[_Pending] = []
+    for f in files:
+        rel = f.name if path.is_file() else f.relative_to(path).as_posix()
+        try:
+            parsed = parse_document(f.read_bytes(), f.name)
+        except (ParseError, OSError) as exc:
+            msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
+            report.files.append(FileReport(rel, "failed", error=msg))
+            log.warning("ingest failed: %s", msg)
+            if progress:
+                progress(f"FAILED {rel}: {msg}")
+            continue
+        meta = parsed.metadata
+        key = str(meta.get("doc_id") or rel.rsplit(".", 1)[0])
+        eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
+        digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode()).hexdigest()
+        label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
+        pending.append(_Pending(f, rel, parsed, key, label, eff, digest,
+                                chunk_blocks(parsed.blocks, counter)))
+
+    # Older versions first, so the newest content ends up current whatever the file order.
+    pending.sort(key=lambda p: (p.date or dt.date.max, p.rel))
+    to_embed: list[tuple[_Pending, FileReport]] = []
+    for p in pending:
+        existing = DocumentVersion.objects.filter(document__domain=domain, document__key=p.key,
+                                                  content_hash=p.content_hash).first()
+        if existing is not None:
+            report.files.append(FileReport(p.rel, "unchanged", p.parsed.title, existing.label))
+            if progress:
+                progress(f"unchanged {p.rel}")
+            continue
+        has_doc = Document.objects.filter(domain=domain, key=p.key).exists()
+        to_embed.append((p, FileReport(p.rel, "new_version" if has_doc else "new", p.parsed.title, p.label,
+                                       len(p.drafts), sum(d.tokens for d in p.drafts))))
+    if to_embed:
+        embedder = embedder or default_embedder()
+        texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
+                 for p, _ in to_embed for d in p.drafts]
+        vectors = embedder.embed(texts)
+        offset = 0
+        with transaction.atomic():
+            for p, fr in to_embed:
+                n = len(p.drafts)
+                _store_version(domain, p, vectors[offset:offset + n])
+                offset += n
+                report.files.append(fr)
+                if progress:
+                    progress(f"{fr.status} {p.rel}: {fr.chunks} chunks, {fr.tokens} tokens")
+            domain.touch_index()
+    report.files.sort(key=lambda r: r.path)
+    return report
+
+
+def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
+    document, created = Document.objects.get_or_create(
+        domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
+    version = DocumentVersion.objects.create(document=document, title=p.parsed.title, label=p.label,
+                                             effective_date=p.date,
+                                             content_hash=p.content_hash, metadata=p.parsed.metadata)
+    Chunk.objects.bulk_create([
+        Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
+              embedding=vectors[i].astype("<f4").tobytes())
+        for i, d in enumerate(p.drafts)
+    ])
+    _refresh_statuses(document)
+    return version
+
+
+def _refresh_statuses(document: Document) -> None:
+    """The non-draft version with the latest effective date (then latest ingestion) is current; others superseded."""
+    versions = list(document.versions.exclude(status=DocumentVersion.Status.DRAFT))
+    if not versions:
+        return
+    newest = max(versions, key=lambda v: (v.effective_date or dt.date.min, v.created_at, v.pk))
+    for v in versions:
+        status = DocumentVersion.Status.CURRENT if v.pk == newest.pk else DocumentVersion.Status.SUPERSEDED
+        if v.status != status:
+            v.status = status
+            v.save(update_fields=["status"])
+    if document.title != newest.title:
+        document.title = newest.title
+        document.save(update_fields=["title"])

@@ -1,0 +1,197 @@
+// Chat page: streams answers over the websocket and renders citation chips from the application's source map.
+// Model text is only ever inserted as text; the answer HTML comes from the server, built and sanitised there.
+
+const data = JSON.parse(document.getElementById("page-data").textContent);
+const list = document.getElementById("messages");
+const form = document.getElementById("ask");
+const input = document.getElementById("question");
+const sendButton = document.getElementById("send");
+const stopButton = document.getElementById("stop");
+const statusLine = document.getElementById("status");
+const panel = document.getElementById("source-panel");
+
+let conversation = data.conversation;
+const answers = new Map(); // assistant message id -> {el, body, sources: Map(label -> source), citations}
+let socket = null;
+let pending = null; // the ask frame waiting for an open socket
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function setBusy(busy) {
+  sendButton.disabled = busy;
+  stopButton.hidden = !busy;
+}
+
+function addUser(text) {
+  const li = el("li", "msg user");
+  li.append(el("div", "body", text));
+  list.append(li);
+  li.scrollIntoView({block: "end"});
+}
+
+function addAssistant(id, sources, provider) {
+  const li = el("li", "msg assistant");
+  li.dataset.message = id;
+  if (provider && provider.name === "extractive") {
+    li.append(el("span", "badge", "Extractive · quoted from the sources"));
+  }
+  const body = el("div", "body streaming");
+  li.append(body);
+  const used = el("div", "sources-used");
+  li.append(used);
+  list.append(li);
+  const entry = {el: li, body, used, sources: new Map(), citations: new Map()};
+  for (const s of sources || []) entry.sources.set(s.label, s);
+  answers.set(String(id), entry);
+  return entry;
+}
+
+function renderSourcesUsed(entry, labels) {
+  entry.used.replaceChildren();
+  if (!labels.length) return;
+  entry.used.append(el("h3", "", "Sources used"));
+  const ul = el("ul");
+  for (const label of labels) {
+    const s = entry.sources.get(label);
+    if (!s) continue;
+    const li = el("li");
+    const chip = el("button", "cite", label);
+    chip.type = "button";
+    chip.dataset.label = label;
+    li.append(chip, " ", el("span", "", [s.title, s.section].filter(Boolean).join(" › ")));
+    ul.append(li);
+  }
+  entry.used.append(ul);
+}
+
+function finish(entry, frame) {
+  entry.body.classList.remove("streaming");
+  entry.el.dataset.status = frame.status;
+  for (const c of frame.citations || []) entry.citations.set(c.label, c);
+  if (frame.html) {
+    entry.body.innerHTML = frame.html; // built and sanitised by the server (nh3); chips come from the source map
+  } else {
+    entry.body.textContent = frame.text || "";
+  }
+  if (frame.abstained) entry.el.classList.add("abstained");
+  if (frame.status === "interrupted") entry.el.append(el("p", "note", "Stopped: this answer is incomplete."));
+  if (frame.status === "failed") entry.el.append(el("p", "error", "This answer failed: " + (frame.error || "")));
+  if (frame.invalid && frame.invalid.length) {
+    entry.el.append(el("p", "warning", "Some citations did not match a source and are shown as plain text: "
+      + frame.invalid.join(", ")));
+  }
+  renderSourcesUsed(entry, (frame.citations || []).map((c) => c.label));
+}
+
+function showSource(entry, label) {
+  const s = entry.sources.get(label);
+  if (!s) return;
+  document.getElementById("source-label").textContent = label;
+  document.getElementById("source-title").textContent = s.title;
+  document.getElementById("source-section").textContent = s.section || "—";
+  document.getElementById("source-version").textContent = s.version || "—";
+  document.getElementById("source-date").textContent = s.date || "undated";
+  document.getElementById("source-status").textContent = s.status || "current";
+  const box = document.getElementById("source-text");
+  box.replaceChildren();
+  const text = s.text;
+  const cited = entry.citations.get(label);
+  const span = cited ? cited.cited_text.trim() : "";
+  const at = span ? text.indexOf(span) : -1;
+  if (at >= 0) {
+    const mark = el("mark", "", span);
+    box.append(text.slice(0, at), mark, text.slice(at + span.length));
+    panel.hidden = false;
+    mark.scrollIntoView({block: "nearest"});
+  } else {
+    box.append(text);
+    panel.hidden = false;
+  }
+  panel.focus();
+}
+
+list.addEventListener("click", (event) => {
+  const chip = event.target.closest("button.cite");
+  if (!chip) return;
+  const li = chip.closest("li.msg.assistant");
+  const entry = li && answers.get(li.dataset.message);
+  if (entry) showSource(entry, chip.dataset.label);
+});
+document.getElementById("source-close").addEventListener("click", () => { panel.hidden = true; });
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.hidden = true; });
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/chat/`);
+  socket.addEventListener("open", () => {
+    statusLine.textContent = "";
+    if (pending) { socket.send(JSON.stringify(pending)); pending = null; }
+  });
+  socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    setBusy(false);
+    statusLine.textContent = "Connection closed. Reconnecting…";
+    setTimeout(connect, 1500);
+  });
+}
+
+function handle(frame) {
+  if (frame.type === "accepted") {
+    if (conversation !== frame.conversation) {
+      conversation = frame.conversation;
+      history.replaceState(null, "", `/c/${conversation}/`);
+    }
+  } else if (frame.type === "plan") {
+    statusLine.textContent = "";
+    addAssistant(frame.message, frame.sources, frame.provider);
+  } else if (frame.type === "delta") {
+    const entry = answers.get(String(frame.message));
+    if (entry) entry.body.append(frame.text);
+  } else if (frame.type === "done") {
+    let entry = answers.get(String(frame.message));
+    if (!entry) entry = addAssistant(frame.message, frame.sources, {name: frame.provider});
+    finish(entry, frame);
+    setBusy(false);
+  } else if (frame.type === "error") {
+    statusLine.textContent = frame.message;
+    statusLine.classList.add("error");
+    setBusy(false);
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = input.value.trim();
+  statusLine.classList.remove("error");
+  if (!text) { statusLine.textContent = "The message is empty. Type a question first."; return; }
+  if (text.length > data.maxChars) {
+    statusLine.textContent = `The message is ${text.length} characters long; the limit is ${data.maxChars}.`;
+    statusLine.classList.add("error");
+    return;
+  }
+  const domainSelect = document.getElementById("domain");
+  const frame = {type: "ask", text, conversation, client_id: crypto.randomUUID(),
+                 domain: domainSelect ? domainSelect.value : data.domain};
+  addUser(text);
+  input.value = "";
+  setBusy(true);
+  statusLine.textContent = "Searching the documents…";
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  else pending = frame;
+});
+
+input.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }
+});
+stopButton.addEventListener("click", () => socket && socket.send(JSON.stringify({type: "stop"})));
+
+for (const m of data.messages) {
+  if (m.role === "user") addUser(m.text);
+  else finish(addAssistant(m.id, m.sources, {name: m.provider}), m);
+}
+connect();

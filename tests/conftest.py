@@ -1,0 +1,72 @@
+"""Shared test set-up: one embedding model per session, and ingested corpora shared between the tests that read them.
+
+The 18F handbook is ingested once per session (about a minute on 2 cores) into the test database, outside the
+per-test transactions, so every non-transactional test can read it. Transactional tests (websocket, browser) run
+after those and ingest the small demo corpus themselves.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+HANDBOOK_18F = SHARED / "corpora" / "18f-handbook" / "current" / "pages"
+DEMO_CORPUS = ROOT / "demo" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The bundled MiniLM embedder, loaded once per session."""
+    from grounding.embeddings import default_embedder
+
+    e = default_embedder()
+    e.embed(["warm up"])
+    return e
+
+
+@pytest.fixture(scope="session")
+def handbook_18f(django_db_setup, django_db_blocker, embedder):
+    """Domain '18f' holding the whole current 18F handbook, ingested once per session."""
+    from knowledge.services import domain_get_or_create, ingest_path
+
+    assert HANDBOOK_18F.is_dir(), f"missing shared corpus at {HANDBOOK_18F}"
+    with django_db_blocker.unblock():
+        domain = domain_get_or_create(slug="18f", name="18F handbook")
+        report = ingest_path(path=HANDBOOK_18F, domain=domain)
+    return domain, report
+
+
+@pytest.fixture(scope="session")
+def demo_session(django_db_setup, django_db_blocker, embedder):
+    """Domain 'handbook' with the demo corpus, ingested once per session (for non-transactional tests)."""
+    from knowledge.services import domain_get_or_create, ingest_path
+
+    with django_db_blocker.unblock():
+        domain = domain_get_or_create(slug="handbook", name="Tallgrass handbook")
+        ingest_path(path=DEMO_CORPUS, domain=domain)
+    return domain
+
+
+@pytest.fixture
+def demo_domain(demo_session, db):
+    """The session's demo domain inside a test transaction."""
+    from knowledge.models import Domain
+
+    return Domain.objects.get(slug="handbook")
+
+
+@pytest.fixture
+def ingest_demo(transactional_db, embedder):
+    """For transactional tests: ingest the demo corpus into this test's database and return the domain."""
+    from knowledge.services import domain_get_or_create, ingest_path
+
+    domain = domain_get_or_create(slug="handbook", name="Tallgrass handbook")
+    ingest_path(path=DEMO_CORPUS, domain=domain)
+    return domain

@@ -1,0 +1,46 @@
+from grounding.chunking import chunk_blocks
+from grounding.parsing import Block
+from grounding.tokens import counter_for
+
+counter = counter_for("extractive")
+
+
+def sentence(i: int) -> str:
+    return f"Sentence number {i} explains rule {i} of the travel policy in plain words."
+
+
+def test_small_sections_stay_whole_with_their_section_path_and_token_count():
+    blocks = [Block(("Leave",), "Annual leave accrues every pay period." * 3),
+              Block(("Leave", "Sick leave"), "Sick leave is four hours per pay period."),
+              Block(("Travel",), "Book through the travel portal.")]
+    chunks = chunk_blocks(blocks, counter, min_tokens=20, max_tokens=200)
+    assert [c.section for c in chunks] == [("Leave",), ("Leave", "Sick leave"), ("Travel",)]
+    assert all(c.tokens == counter.raw(c.text) for c in chunks)
+
+
+def test_tiny_sections_merge_and_keep_their_headings():
+    blocks = [Block(("Flights",), "Book economy."), Block(("Hotels",), "Stay under the limit.")]
+    [chunk] = chunk_blocks(blocks, counter, min_tokens=100, max_tokens=200)
+    assert chunk.text == "Book economy.\nHotels\nStay under the limit."
+    assert chunk.section == ("Flights · Hotels",)
+
+
+def test_long_section_splits_at_sentences_within_max_with_overlap():
+    text = " ".join(sentence(i) for i in range(60))
+    chunks = chunk_blocks([Block(("Policy",), text)], counter, min_tokens=50, max_tokens=120, overlap_tokens=40)
+    assert len(chunks) > 3
+    assert all(c.tokens <= 120 for c in chunks)
+    assert all(c.section == ("Policy",) for c in chunks)
+    for prev, nxt in zip(chunks, chunks[1:]):
+        last = prev.text.split("\n")[-1].split(". ")[-1]
+        assert nxt.text.startswith(last.rstrip(".")), "the next chunk repeats the previous one's last sentence"
+    # nothing is lost: every sentence appears in some chunk
+    joined = "\n".join(c.text for c in chunks)
+    assert all(sentence(i) in joined for i in range(60))
+
+
+def test_runaway_sentence_is_cut_by_tokens():
+    text = "word " * 1000
+    chunks = chunk_blocks([Block((), text)], counter, min_tokens=10, max_tokens=100, overlap_tokens=0)
+    assert all(c.tokens <= 100 for c in chunks)
+    assert sum(c.text.count("word") for c in chunks) == 1000
