@@ -110,6 +110,7 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
         reason = text.strip()
         if reason.startswith(ABSTAIN_TOKEN):
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
+            reason = reason[:1].upper() + reason[1:]
         shown = ABSTAIN_MESSAGE if not reason or not plan.sufficient else f"{ABSTAIN_MESSAGE} {reason}"
         if not plan.sufficient and text.strip() and not is_abstention(text):
             shown = ABSTAIN_MESSAGE

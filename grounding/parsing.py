@@ -10,6 +10,7 @@ it is document text, never evaluated.
 from __future__ import annotations
 
 import datetime as dt
+import html as html_lib
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -59,7 +60,7 @@ class ParsedDocument:
 _LIQUID_COMMENT = re.compile(r"{%-?\s*comment\s*-?%}.*?{%-?\s*endcomment\s*-?%}", re.S)
 _LIQUID_TAG = re.compile(r"{%-?.*?-?%}", re.S)
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
-_LEAF_BLOCKS = {"p", "pre", "blockquote", "dd", "dt", "figcaption", "caption", "summary"}
+_LEAF_BLOCKS = {"p", "blockquote", "dd", "dt", "figcaption", "caption", "summary"}
 _CONTAINERS = {"ul", "ol", "dl", "div", "section", "article", "main", "body", "html", "details", "figure", "aside",
                "header", "footer", "nav", "[document]"}
 _SKIP = {"script", "style", "noscript", "template", "head", "svg"}
@@ -89,9 +90,10 @@ def _clean(text: str) -> str:
 
 
 def _inline_text(el: Tag) -> str:
+    """Text of a leaf block: soft line breaks (wrapped source lines) become spaces, <br> stays a line break."""
     for br in el.find_all("br"):
-        br.replace_with("\n")
-    return _clean(el.get_text(""))
+        br.replace_with("\u2028")
+    return _clean(el.get_text("").replace("\n", " ").replace("\u2028", "\n"))
 
 
 def _table_text(table: Tag) -> str:
@@ -142,6 +144,10 @@ def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> No
                 text = _inline_text(child)
                 if text:
                     out.append(Block(tuple(path), "- " + text))
+        elif name == "pre":  # code keeps its lines
+            text = child.get_text("").strip("\n")
+            if text.strip():
+                out.append(Block(tuple(path), text))
         elif name in _LEAF_BLOCKS:
             text = _inline_text(child)
             if text:
@@ -233,7 +239,8 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         heading_title = ""
     if not blocks:
         raise ParseError(f"{filename}: no text found")
-    title = str(metadata.get("title") or heading_title or PurePath(filename).stem.replace("-", " ").replace("_", " "))
+    fallback = PurePath(filename).stem.replace("-", " ").replace("_", " ")
+    title = html_lib.unescape(str(metadata.get("title") or heading_title or fallback))
     # A leading H1 equal to the title is the title, not a section.
     if blocks and blocks[0].section[:1] == (title,):
         blocks = tuple(Block(b.section[1:] if b.section[:1] == (title,) else b.section, b.text) for b in blocks)

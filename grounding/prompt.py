@@ -24,12 +24,12 @@ from grounding.types import Note, Source, Turn
 ABSTAIN_TOKEN = "INSUFFICIENT_EVIDENCE"
 
 DEFAULT_SYSTEM_PROMPT = f"""You answer questions for the people of this organisation using only the sources given \
-to you inside <sources>.
+to you below, each marked with a label such as S1.
 
 Evidence contract:
 1. Use only what the sources say. Do not add facts from memory or general knowledge.
 2. Cite every claim: end each sentence that states a fact with the label of the source that supports it in square \
-brackets, for example [S1] or [S1][S3]. Use only labels that appear in <sources>.
+brackets, for example [S1] or [S1][S3]. Use only labels of the given sources.
 3. If the sources do not contain the answer, reply with {ABSTAIN_TOKEN} and one short sentence saying what is \
 missing. Do not guess.
 4. If the sources answer only part of the question, answer that part with citations and say which part the \

@@ -136,7 +136,7 @@ def ingest_path(
     for f in files:
         rel = f.name if path.is_file() else f.relative_to(path).as_posix()
         try:
-            parsed = parse_document(f.read_bytes(), f.name)
+            parsed = parse_document(f.read_bytes(), rel)
         except (ParseError, OSError) as exc:
             msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
             report.files.append(FileReport(rel, "failed", error=msg))

@@ -13,6 +13,10 @@ from knowledge.services import IngestError, domain_get_or_create, ingest_path
 class Command(BaseCommand):
     help = "Ingest a file or folder of Markdown, text or HTML documents into a domain (created when missing)."
 
+    def create_parser(self, prog_name, subcommand, **kwargs):
+        # --version is ours (a document version label), not Django's "show the Django version".
+        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
+
     def add_arguments(self, parser):
         parser.add_argument("path", help="file or folder")
         parser.add_argument("--domain", required=True, help="domain slug")

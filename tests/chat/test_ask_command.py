@@ -1,0 +1,56 @@
+"""`manage.py ask --json`: the contract other checks rely on."""
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+pytestmark = pytest.mark.django_db
+
+
+def ask(capsys, *args):
+    call_command("ask", *args)
+    return capsys.readouterr().out
+
+
+def test_ask_json_contract(demo_domain, capsys):
+    out = json.loads(ask(capsys, "What is the daily meal allowance?", "--domain", "handbook", "--json"))
+    assert set(out) >= {"answer", "abstained", "citations", "invalid_citations", "sources", "notes", "budget",
+                        "dropped"}
+    assert out["abstained"] is False and "$65" in out["answer"]
+    cited = {c["label"]: c for c in out["citations"]}
+    by_label = {s["label"]: s for s in out["sources"]}
+    meal = next(c for c in out["citations"] if "$65" in c["cited_text"])
+    assert meal["title"] == "Travel and Expenses Policy" and meal["version"] == "2025-03"
+    assert meal["date"] == "2025-03-01" and meal["section"] == "Meals"
+    assert meal["chunk_id"] == by_label[meal["label"]]["chunk_id"]
+    assert set(cited) <= set(by_label) and out["invalid_citations"] == []
+    assert set(by_label[meal["label"]]) == {"label", "chunk_id", "title", "section", "version", "date", "score",
+                                            "tokens"}
+    assert out["budget"]["total"] <= out["budget"]["limit"]
+    assert sum(s["tokens"] for s in out["sources"]) == out["budget"]["sources"]
+    assert all(d["reason"] in {"below_threshold", "duplicate_of", "over_budget"} for d in out["dropped"])
+
+
+def test_ask_abstains_when_the_documents_do_not_hold_the_answer(demo_domain, capsys):
+    out = json.loads(ask(capsys, "Does Tallgrass offer stock options and what is the vesting schedule?",
+                         "--domain", "handbook", "--json"))
+    assert out["abstained"] is True and out["citations"] == []
+    assert out["answer"].startswith("I could not find the answer to this question in the documents.")
+
+
+def test_ask_plain_output_lists_citations(demo_domain, capsys):
+    out = ask(capsys, "How often are laptops replaced?", "--domain", "handbook")
+    assert "36-month refresh cycle" in out
+    assert "Equipment and Laptop Policy" in out
+
+
+@pytest.mark.parametrize("question,domain,message", [
+    ("", "handbook", "The message is empty"),
+    ("   ", "handbook", "The message is empty"),
+    ("What is PTO?", "nope", "Unknown domain 'nope'. Known domains: handbook"),
+    ("x" * 5000, "handbook", "the limit is 4,000 characters"),
+])
+def test_ask_bad_input_exits_non_zero_with_a_clear_message(demo_domain, question, domain, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("ask", question, "--domain", domain, "--json")

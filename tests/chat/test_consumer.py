@@ -1,0 +1,182 @@
+"""The chat websocket through the real ASGI stack (origin check, session auth) with WebsocketCommunicator."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from chat import services
+from chat.models import Conversation, Message
+from config.asgi import application
+from grounding.providers import ScriptedProvider
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(user=None, origin=b"http://localhost") -> WebsocketCommunicator:
+    headers = [(b"origin", origin), (b"host", b"localhost")]
+    if user is not None:
+        headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+    return WebsocketCommunicator(application, "/ws/chat/", headers=headers)
+
+
+async def frames_until(comm: WebsocketCommunicator, last: str, timeout: float = 60) -> list[dict]:
+    out = []
+    while True:
+        frame = await comm.receive_json_from(timeout=timeout)
+        out.append(frame)
+        if frame["type"] in (last, "error"):
+            return out
+
+
+@pytest.fixture
+def user(transactional_db):
+    return get_user_model().objects.create_user("alice", password="pw")
+
+
+async def test_ask_streams_plan_deltas_done_in_order_and_stores_the_answer(ingest_demo, user):
+    comm = await connect(user)
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
+                             "client_id": "c-1"})
+    frames = await frames_until(comm, "done")
+    kinds = [f["type"] for f in frames]
+    assert kinds[0] == "accepted" and kinds[1] == "plan" and kinds[-1] == "done"
+    assert set(kinds[2:-1]) == {"delta"} and len(kinds) > 4  # streamed in several pieces
+    assert [f["seq"] for f in frames[2:-1]] == list(range(1, len(frames) - 2))
+    plan, done = frames[1], frames[-1]
+    assert plan["sources"] and all({"label", "title", "text", "version", "date"} <= set(s) for s in plan["sources"])
+    streamed = "".join(f["text"] for f in frames[2:-1])
+    assert streamed == done["text"] and "36-month refresh cycle" in done["text"]
+    assert done["status"] == "complete" and 'class="cite"' in done["html"]
+    assert done["citations"][0]["title"] == "Equipment and Laptop Policy"
+    await comm.disconnect()
+    stored = await sync_to_async(list)(Message.objects.order_by("pk").values_list("role", "status", "text"))
+    assert stored == [("user", "complete", "How often are laptops replaced?"),
+                      ("assistant", "complete", done["text"])]
+    reply = await sync_to_async(Message.objects.get)(role="assistant")
+    assert reply.sources == plan["sources"]  # frozen snapshot as the model saw it
+
+
+async def test_resent_client_id_is_idempotent(ingest_demo, user):
+    comm = await connect(user)
+    await comm.connect()
+    ask = {"type": "ask", "domain": "handbook", "text": "How many weeks of paid parental leave?",
+           "client_id": "same"}
+    await comm.send_json_to(ask)
+    first = await frames_until(comm, "done")
+    conv = first[0]["conversation"]
+    await comm.send_json_to({**ask, "conversation": conv})
+    second = await frames_until(comm, "done")
+    assert [f["type"] for f in second] == ["accepted", "done"]  # the stored answer, no new generation
+    assert second[-1]["message"] == first[-1]["message"]
+    assert await sync_to_async(Message.objects.count)() == 2
+    await comm.disconnect()
+
+
+async def test_anonymous_socket_is_refused(ingest_demo):
+    comm = await connect(None)
+    connected, code = await comm.connect()
+    assert not connected and code == 4401
+
+
+async def test_foreign_origin_is_refused(ingest_demo, user):
+    comm = await connect(user, origin=b"https://evil.example")
+    connected, _ = await comm.connect()
+    assert not connected
+
+
+@pytest.mark.parametrize("raw,code", [
+    ("not json", "bad_frame"),
+    ("[1, 2]", "bad_frame"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"type": "ask", "domain": "handbook", "text": "   "}', "empty_message"),
+    ('{"type": "ask", "domain": "handbook", "text": "' + "x" * 4001 + '"}', "message_too_long"),
+    ('{"type": "ask", "domain": "nope", "text": "hi"}', "unknown_domain"),
+    ('{"type": "ask", "conversation": 424242, "text": "hi"}', "not_found"),
+    ('{"type": "resume", "message": "abc"}', "not_found"),
+])
+async def test_bad_frames_get_typed_errors_and_the_socket_stays_usable(ingest_demo, user, raw, code):
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_to(text_data=raw)
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "error" and frame["code"] == code and frame["message"]
+    await comm.send_json_to({"type": "resume", "message": 0})
+    assert (await comm.receive_json_from(timeout=10))["code"] == "not_found"  # still usable
+    assert await sync_to_async(Message.objects.count)() == 0  # nothing stored
+    await comm.disconnect()
+
+
+async def test_another_users_conversation_is_refused_and_untouched(ingest_demo, user):
+    bob = await sync_to_async(get_user_model().objects.create_user)("bob", password="pw")
+    conv = await sync_to_async(Conversation.objects.create)(user=bob, domain=ingest_demo, title="Bob's")
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "conversation": conv.pk, "text": "What did Bob ask?"})
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame == {"type": "error", "code": "not_found", "message": "Conversation not found."}
+    assert await sync_to_async(Message.objects.filter(conversation=conv).count)() == 0
+    await comm.disconnect()
+
+
+async def test_provider_failure_keeps_the_user_turn_and_saves_a_failed_answer(ingest_demo, user, monkeypatch):
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(["The answer ", "is [S1", "]."], fail_after=1))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    assert frames[-1]["type"] == "error" and frames[-1]["code"] == "provider_error"
+    assert "scripted provider failure" in frames[-1]["message"]
+    rows = await sync_to_async(list)(Message.objects.order_by("pk").values_list("role", "status", "text"))
+    assert rows == [("user", "complete", "How often are laptops replaced?"),
+                    ("assistant", "failed", "The answer ")]
+    await comm.disconnect()
+
+
+async def test_c13_disconnect_mid_stream_still_saves_the_answer(ingest_demo, user, monkeypatch):
+    pieces = ["Laptops are ", "replaced every ", "36 months ", "[S1]", "."]
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(pieces, delay=0.05))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = []
+    while len([f for f in frames if f["type"] == "delta"]) < 2:
+        frames.append(await comm.receive_json_from(timeout=30))
+    await comm.disconnect()
+    for _ in range(100):
+        reply = await sync_to_async(Message.objects.filter(role="assistant").first)()
+        if reply and reply.status != "streaming":
+            break
+        await asyncio.sleep(0.05)
+    assert reply.status == "complete" and reply.text == "".join(pieces)
+    assert [c["label"] for c in reply.citations] == ["S1"]
+
+
+async def test_stop_saves_the_answer_as_interrupted_with_the_text_so_far(ingest_demo, user, monkeypatch):
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(["One ", "two ", "three ", "four"], delay=0.2))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    while (await comm.receive_json_from(timeout=30))["type"] != "delta":
+        pass
+    await comm.send_json_to({"type": "stop"})
+    frames = await frames_until(comm, "done")
+    done = frames[-1]
+    assert done["status"] == "interrupted" and done["text"].startswith("One ") and "four" not in done["text"]
+    await comm.send_json_to({"type": "resume", "message": done["message"]})
+    resumed = await comm.receive_json_from(timeout=10)
+    assert resumed["type"] == "done" and resumed["text"] == done["text"]
+    await comm.disconnect()

@@ -1,0 +1,43 @@
+import pytest
+from django.contrib.auth import get_user_model
+
+from chat.models import Conversation, Message
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def users():
+    User = get_user_model()
+    return User.objects.create_user("alice", password="pw-alice-123"), User.objects.create_user("bob", password="x")
+
+
+def test_pages_need_a_login(client):
+    r = client.get("/")
+    assert r.status_code == 302 and r.url.startswith("/login/")
+
+
+def test_chat_page_lists_own_conversations_and_history(client, users, demo_domain):
+    alice, bob = users
+    conv = Conversation.objects.create(user=alice, domain=demo_domain, title="Meal money")
+    q = Message.objects.create(conversation=conv, role="user", text="What is the meal allowance?")
+    Message.objects.create(conversation=conv, role="assistant", reply_to=q, text="It is $65 [S1].",
+                           html='<p>It is $65 <button type="button" class="cite" data-label="S1">S1</button>.</p>',
+                           sources=[{"label": "S1", "title": "Travel", "text": "The daily meal allowance is $65."}],
+                           citations=[{"label": "S1", "cited_text": "The daily meal allowance is $65."}])
+    Conversation.objects.create(user=bob, domain=demo_domain, title="Bob's secret question")
+    client.force_login(alice)
+    r = client.get(f"/c/{conv.pk}/")
+    body = r.content.decode()
+    assert r.status_code == 200
+    assert "Meal money" in body and "Bob&#x27;s secret question" not in body and "Bob's secret" not in body
+    assert '"text": "The daily meal allowance is $65."' in body  # frozen sources in the page data for chips
+
+
+def test_another_users_conversation_is_404_and_reveals_nothing(client, users, demo_domain):
+    alice, bob = users
+    conv = Conversation.objects.create(user=bob, domain=demo_domain, title="Bob's secret question")
+    client.force_login(alice)
+    r = client.get(f"/c/{conv.pk}/")
+    assert r.status_code == 404 and b"secret" not in r.content
+    assert client.get("/c/999999/").status_code == 404

@@ -1,0 +1,44 @@
+from grounding.answer import ABSTAIN_MESSAGE, finalize_answer, render_html
+from grounding.types import ContextPlan, Source
+
+
+def src(label, text, cid):
+    return Source(label=label, chunk_ids=(cid,), document_id=cid, title=f"Doc {cid}", section="Sec",
+                  version="v1", date="2025-01-01", text=text, score=0.5, tokens=10)
+
+
+PLAN = ContextPlan(question="q", sources=tuple(src(f"S{i}", f"Fact number {i} is true. Other words here.", 10 + i)
+                                             for i in range(1, 6)))
+
+
+def test_c08_invalid_labels_reported_and_rendered_as_plain_text():
+    v = finalize_answer("A [S7]. B [0]. Fact number 3 is true [S3]. D [S2, S9].", PLAN)
+    assert [c.label for c in v.citations] == ["S3", "S2"]
+    assert v.invalid == ("S7", "0", "S9")
+    assert v.html.count('class="cite"') == 2
+    assert 'data-label="S3"' in v.html and 'data-label="S2"' in v.html
+    assert 'data-label="S7"' not in v.html and 'data-label="S9"' not in v.html
+    assert '<span class="cite-invalid" title="Not a source of this answer">[S7]</span>' in v.html
+
+
+def test_citation_resolves_through_the_source_map_with_the_cited_sentence():
+    v = finalize_answer("Fact number 4 is true [S4].", PLAN)
+    [c] = v.citations
+    assert (c.label, c.chunk_id, c.title, c.cited_text) == ("S4", 14, "Doc 14", "Fact number 4 is true.")
+
+
+def test_c16_any_citation_with_no_sources_is_invalid():
+    empty = ContextPlan(question="q", sources=(), sufficient=False, abstain_reason="nothing was retrieved")
+    v = finalize_answer("It is 5 days [S1].", empty)
+    assert v.abstained and v.citations == () and v.invalid == ("S1",) and v.text == ABSTAIN_MESSAGE
+
+
+def test_model_html_and_script_render_inert():
+    html = render_html('<script>alert(1)</script> <img src=x onerror=alert(2)> **bold** [S1]', {"S1"})
+    assert "<script" not in html and "<img" not in html and "onerror=" not in html.replace("onerror=alert", "")
+    assert "&lt;script&gt;" in html and "<strong>bold</strong>" in html and 'data-label="S1"' in html
+
+
+def test_abstention_token_becomes_the_abstain_message():
+    v = finalize_answer("INSUFFICIENT_EVIDENCE: the sources do not mention stock options.", PLAN)
+    assert v.abstained and v.text == ABSTAIN_MESSAGE + " The sources do not mention stock options."

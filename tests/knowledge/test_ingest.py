@@ -1,0 +1,90 @@
+"""Ingestion into the database: documents, versions, chunks, re-ingest no-op, new versions, broken files."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from django.core.management import CommandError, call_command
+
+from knowledge.models import Chunk, Document, DocumentVersion, Domain
+from knowledge.services import IngestError, domain_get_or_create, ingest_path
+from tests.conftest import DEMO_CORPUS
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_corpus_documents_versions_and_chunks(demo_domain):
+    docs = Document.objects.filter(domain=demo_domain)
+    assert docs.count() == 8  # nine files, two of them versions of the travel policy
+    travel = docs.get(key="travel-expenses")
+    versions = {v.label: (v.status, str(v.effective_date)) for v in travel.versions.all()}
+    assert versions == {"2025-03": ("current", "2025-03-01"), "2024-01": ("superseded", "2024-01-15")}
+    chunks = Chunk.objects.filter(version__document__domain=demo_domain)
+    assert chunks.count() > 30
+    for c in chunks[:50]:
+        assert 0 < c.tokens <= 320
+        v = c.vector()
+        assert v.shape == (384,) and abs(float(np.linalg.norm(v)) - 1) < 1e-3
+    meals = Chunk.objects.get(version__document=travel, version__label="2025-03",
+                              text__contains="daily meal allowance is $65")
+    assert meals.section == "Meals"
+
+
+def test_reingest_unchanged_is_a_noop(demo_domain):
+    before = Chunk.objects.count(), DocumentVersion.objects.count(), demo_domain.index_token
+    report = ingest_path(path=DEMO_CORPUS, domain=demo_domain)
+    assert report.count("unchanged") == 9 and report.count("new") == 0
+    demo_domain.refresh_from_db()
+    assert (Chunk.objects.count(), DocumentVersion.objects.count(), demo_domain.index_token) == before
+
+
+def test_changed_content_becomes_a_new_current_version(tmp_path, embedder):
+    domain = domain_get_or_create(slug="versions-test")
+    page = tmp_path / "leave.md"
+    page.write_text("---\ntitle: Leave\n---\n\n## Annual leave\n\nYou accrue 4 hours per pay period.\n")
+    first = ingest_path(path=page, domain=domain, version="v1")
+    page.write_text("---\ntitle: Leave\n---\n\n## Annual leave\n\nYou accrue 6 hours per pay period.\n")
+    second = ingest_path(path=page, domain=domain, version="v2")
+    assert first.files[0].status == "new" and second.files[0].status == "new_version"
+    doc = Document.objects.get(domain=domain)
+    assert [(v.label, v.status) for v in doc.versions.order_by("created_at")] == [
+        ("v1", "superseded"), ("v2", "current")]
+    from knowledge.selectors import domain_index
+    texts = [c.text for c in domain_index(domain=domain).chunks]
+    assert texts == ["You accrue 6 hours per pay period."]  # only the current version is retrievable
+
+
+def test_broken_files_are_reported_and_the_rest_ingested(tmp_path, embedder):
+    (tmp_path / "good.md").write_text("# Good\n\nThe office opens at 8 a.m.\n")
+    (tmp_path / "binary.md").write_bytes(b"\xff\xfe\x00\x01garbage")
+    (tmp_path / "bad-yaml.md").write_text("---\ntitle: [oops\n---\ntext\n")
+    (tmp_path / "page.html").write_text("<h1>Parking</h1><p>Parking is free on weekends.</p>")
+    domain = domain_get_or_create(slug="broken-test")
+    report = ingest_path(path=tmp_path, domain=domain)
+    status = {f.path: f.status for f in report.files}
+    assert status == {"bad-yaml.md": "failed", "binary.md": "failed", "good.md": "new", "page.html": "new"}
+    errors = {f.path: f.error for f in report.failed}
+    assert "malformed YAML front matter" in errors["bad-yaml.md"] and "not UTF-8" in errors["binary.md"]
+    assert sorted(Document.objects.filter(domain=domain).values_list("title", flat=True)) == ["Good", "Parking"]
+
+
+def test_ingest_command_reports_and_fails_clearly(tmp_path, capsys, embedder):
+    (tmp_path / "a.txt").write_text("Lunch is served at noon.")
+    call_command("ingest", str(tmp_path), "--domain", "cli-test", "--version", "2024-q1", "--date", "2024-01-02")
+    out = capsys.readouterr().out
+    assert "1 files: 1 new" in out
+    v = DocumentVersion.objects.get(document__domain__slug="cli-test")
+    assert (v.label, str(v.effective_date), v.title) == ("2024-q1", "2024-01-02", "a")
+    with pytest.raises(CommandError, match="no such file or folder"):
+        call_command("ingest", str(tmp_path / "missing"), "--domain", "cli-test")
+    with pytest.raises(CommandError, match="--date must be YYYY-MM-DD"):
+        call_command("ingest", str(tmp_path), "--domain", "cli-test", "--date", "yesterday")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CommandError, match="no supported files"):
+        call_command("ingest", str(empty), "--domain", "cli-test")
+
+
+def test_ingest_error_for_missing_path():
+    with pytest.raises(IngestError):
+        ingest_path(path=Path("/nonexistent/folder"), domain=Domain.objects.create(slug="x", name="x"))
