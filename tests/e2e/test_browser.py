@@ -21,11 +21,23 @@ pytestmark = pytest.mark.browser
 
 
 class _Server(DaphneProcess):
-    """The live server, forked from the test process: one torch thread avoids OpenMP's hang after fork."""
+    """The live server, forked from the test process after other tests ran there.
+
+    A fork copies objects whose threads it does not copy: asgiref's thread-sensitive executor would queue database
+    calls for a worker thread that does not exist in the child (the server then hangs), and torch's OpenMP pool can
+    hang likewise. The child gets a fresh executor, a fresh embedder and one torch thread.
+    """
 
     def run(self):
-        import torch
+        from concurrent.futures import ThreadPoolExecutor
 
+        import torch
+        from asgiref.sync import SyncToAsync
+
+        import grounding.embeddings
+
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        grounding.embeddings._default = None
         torch.set_num_threads(1)
         super().run()
 
