@@ -18,8 +18,9 @@ from django.db import IntegrityError, transaction
 from chat.models import Conversation, Message
 from grounding.answer import VerifiedAnswer, finalize_answer
 from grounding.citations import CitationStreamParser, strip_markers
-from grounding.context import BudgetError, BudgetPolicy, plan_context
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, Prompt, build_prompt
+from grounding.budget import BudgetError, BudgetPolicy
+from grounding.context import ContextSettings, plan_context, prompt_for
+from grounding.prompt import DEFAULT_SYSTEM_PROMPT, Prompt, SourceFormat
 from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta
 from grounding.tokens import counter_for
 from grounding.types import ContextPlan, Turn
@@ -83,9 +84,9 @@ def get_provider() -> Provider:
     return _provider
 
 
-def policy_for(domain: Domain) -> BudgetPolicy:
-    """The budget policy of a domain (defaults until per-domain settings exist)."""
-    return BudgetPolicy()
+def settings_for(domain: Domain) -> ContextSettings:
+    """The context settings of a domain (ordering, formatting, threshold and budget policy from its fields)."""
+    return domain.context_settings()
 
 
 @dataclass(frozen=True)
@@ -128,14 +129,15 @@ def answer_prepare(*, domain: Domain, question: str, history: list[Turn] | None 
     provider = provider or get_provider()
     candidates = retrieve(domain=domain, query=question)
     counter = counter_for(provider.name)
+    settings = settings_for(domain)
     try:
         plan = plan_context(question=question, candidates=candidates, history=history or [],
                             system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.instructions,
-                            policy=policy_for(domain), counter=counter)
+                            settings=settings, counter=counter)
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
-    prompt = build_prompt(system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.instructions,
-                          sources=plan.sources, notes=plan.notes, history=plan.history, question=question)
+    prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.instructions,
+                        settings=settings)
     return PreparedAnswer(plan=plan, prompt=prompt, provider=provider)
 
 
@@ -194,6 +196,7 @@ def plan_json(plan: ContextPlan) -> dict[str, Any]:
         "dropped": [d.as_dict() for d in plan.dropped],
         "sufficient": plan.sufficient,
         "abstain_reason": plan.abstain_reason,
+        "ordering": plan.ordering,
     }
 
 

@@ -100,11 +100,16 @@ def render_html(text: str, known: set[str]) -> str:
     return nh3.clean("".join(out), tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRS, link_rel=None)
 
 
+_QUOTES = re.compile(r"^\s*<quotes>.*?</quotes>\s*", re.S | re.I)
+
+
 def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     """Resolve citations of a complete answer text against the plan's source map.
 
     Every label resolves through ``plan.source_map`` only (C07); with no sources every citation is invalid (C16).
+    In quote-then-answer mode the leading <quotes> block is the model's scratch work and is not shown.
     """
+    text = _QUOTES.sub("", text)
     abstained = is_abstention(text) or not plan.sufficient
     if abstained:
         reason = text.strip()

@@ -1,120 +1,188 @@
 """Context construction: from ranked candidates and history to a ContextPlan inside one token budget.
 
-Steps (each a function below): sufficiency threshold -> exact deduplication -> budget -> history (newest first,
-within its share) -> sources (relevance order, skip what does not fit) -> labels S1..Sn -> real count check.
+    sufficiency [18.10] -> per-candidate floor -> exact + near deduplication [18.7] -> adjacent merge
+      -> one budget shared by history and sources [18.6.1] -> selection [18.6.2] -> labels S1..Sn (relevance)
+      -> ordering [18.5] -> real count
 
-Budget [18.6.1]:  available = floor(window * safety_margin) - completion_reserve - system - question
+Every step is a pure function; ``plan_context`` composes them. Token counts of chunks and turns come precomputed
+(counted once at ingestion / when saved); formatted units are counted once and cached, and the prompt's real count is
+the exact sum of its units (see grounding.prompt), so planning costs time linear in what it looks at.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
-import re
-from dataclasses import dataclass, replace
-from typing import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
 
-from grounding.prompt import build_prompt, format_source
+from grounding.budget import BudgetError, BudgetPolicy, available_tokens, split_budget
+from grounding.dedup import NEAR_DUPLICATE_COSINE, dedup_exact, dedup_near, normalise_text
+from grounding.ordering import ORDERINGS, order_sources
+from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat, build_prompt,
+                              format_note, format_source, history_messages, system_prefix, wants_structure)
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
+__all__ = ["BudgetError", "BudgetPolicy", "ContextSettings", "SufficiencyJudge", "merge_adjacent", "plan_context",
+           "select_history", "select_sources", "dedup_exact", "dedup_near", "normalise_text"]
 
-class BudgetError(ValueError):
-    """The fixed parts (system prompt, question, completion reserve) do not fit the window. Carries the numbers."""
-
-    def __init__(self, *, window: int, usable: int, completion_reserve: int, system: int, question: int) -> None:
-        self.numbers = {"window": window, "usable": usable, "completion_reserve": completion_reserve,
-                        "system": system, "question": question}
-        super().__init__(
-            f"the prompt cannot fit: usable window {usable} tokens (window {window} x safety margin) minus "
-            f"completion reserve {completion_reserve}, system prompt {system} and question {question} tokens "
-            f"leaves {usable - completion_reserve - system - question}")
+#: Optional second opinion on sufficiency (an LLM check when a provider is configured): (question, sources) -> bool.
+SufficiencyJudge = Callable[[str, Sequence[Source]], bool]
 
 
 @dataclass(frozen=True)
-class BudgetPolicy:
-    """How one domain spends its window.
+class ContextSettings:
+    """A domain's context-construction settings.
 
     Attributes:
-        window: model context window (tokens).
-        safety_margin: fraction of the window planned for (0 < x <= 1), absorbing tokenizer differences.
-        completion_reserve: tokens kept free for the answer.
-        history_cap: at most this fraction of ``available`` goes to history; unused history share flows to sources.
-        relevance_threshold: best dense score below which the plan abstains (cosine, all-MiniLM-L6-v2 calibrated).
-        source_min_score: a candidate below this dense score is dropped as below_threshold even when others pass.
-        max_sources: most sources in one prompt.
+        policy: the budget policy.
+        ordering: one of grounding.ordering.ORDERINGS.
+        source_format: style and score display of sources.
+        answer_mode: "direct" or "quote_then_answer".
+        structured: format tables/key-values as such when the question compares or asks for attributes [18.11].
+        merge_adjacent: merge consecutive chunks of one document version into one source.
+        near_duplicate: cosine at or above which two value-identical chunks are duplicates.
     Raises:
-        ValueError: for values out of range.
+        ValueError: unknown ordering or answer mode.
     """
 
-    window: int = 16_000
-    safety_margin: float = 0.9
-    completion_reserve: int = 1_024
-    history_cap: float = 0.35
-    relevance_threshold: float = 0.35
-    source_min_score: float = 0.2
-    max_sources: int = 8
+    policy: BudgetPolicy = field(default_factory=BudgetPolicy)
+    ordering: str = "relevance"
+    source_format: SourceFormat = field(default_factory=SourceFormat)
+    answer_mode: str = "direct"
+    structured: bool = True
+    merge_adjacent: bool = True
+    near_duplicate: float = NEAR_DUPLICATE_COSINE
 
     def __post_init__(self) -> None:
-        if self.window <= 0 or not 0 < self.safety_margin <= 1 or self.completion_reserve < 0:
-            raise ValueError(f"bad budget policy: {self}")
-        if not 0 <= self.history_cap <= 1 or self.max_sources < 1:
-            raise ValueError(f"bad budget policy: {self}")
+        if self.ordering not in ORDERINGS:
+            raise ValueError(f"unknown ordering {self.ordering!r}; expected one of {', '.join(ORDERINGS)}")
+        if self.answer_mode not in ("direct", "quote_then_answer"):
+            raise ValueError(f"unknown answer mode {self.answer_mode!r}")
 
 
-def normalise_text(text: str) -> str:
-    """Lower-cased text with runs of whitespace and punctuation collapsed (for exact-duplicate hashing)."""
-    return re.sub(r"[\W_]+", " ", text.lower()).strip()
+def _strip_overlap(previous: str, text: str) -> str:
+    """``text`` without the sentences it repeats from the end of ``previous`` (the chunker's overlap)."""
+    for cut in range(min(len(previous), len(text), 600), 20, -1):
+        if previous.endswith(text[:cut]):
+            return text[cut:].lstrip()
+    return text
 
 
-def text_hash(text: str) -> str:
-    """sha1 of normalise_text(text), hex."""
-    return hashlib.sha1(normalise_text(text).encode()).hexdigest()
+def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[tuple[Candidate, tuple[int, ...], str]]:
+    """Merge candidates that are consecutive chunks (ordinal n, n+1, ...) of the same document version.
 
-
-def dedup_exact(candidates: Sequence[Candidate]) -> tuple[list[tuple[Candidate, tuple[int, ...]]], list[Dropped]]:
-    """Exact deduplication [18.7]: one copy per normalised text, the best-scored one, other ids merged into it.
-
+    A run becomes one entry: the best-scored candidate of the run stands for it, its chunk ids are all of the run's
+    (best first), and its text is the run's texts in document order with the chunker's overlap removed. Entries keep
+    the rank of their best member.
     Returns:
-        (kept, dropped): kept = [(candidate, merged chunk ids including its own, best first)] in input order of the
-        kept copies; dropped = duplicate_of entries naming the kept chunk id. Idempotent.
+        [(representative candidate, chunk ids, merged text)] in rank order.
     """
-    best: dict[str, Candidate] = {}
-    ids: dict[str, list[int]] = {}
-    for c in candidates:
-        h = text_hash(c.chunk.text)
-        if h not in best or c.dense > best[h].dense:
-            best[h] = c
-        ids.setdefault(h, []).append(c.chunk.chunk_id)
-    kept, dropped = [], []
-    for c in candidates:
-        h = text_hash(c.chunk.text)
-        if best[h] is c:
-            merged = (c.chunk.chunk_id,) + tuple(i for i in ids[h] if i != c.chunk.chunk_id)
-            kept.append((c, merged))
-        else:
-            dropped.append(Dropped(c.chunk.chunk_id, "duplicate_of", f"same text as chunk {best[h].chunk.chunk_id}"))
-    return kept, dropped
+    by_version: dict[int, list[int]] = {}
+    for i, (c, _) in enumerate(kept):
+        if c.chunk.version_id:
+            by_version.setdefault(c.chunk.version_id, []).append(i)
+    group_of = {i: [i] for i in range(len(kept))}
+    for members in by_version.values():
+        members.sort(key=lambda i: kept[i][0].chunk.ordinal)
+        run = [members[0]]
+        for i in members[1:]:
+            if kept[i][0].chunk.ordinal == kept[run[-1]][0].chunk.ordinal + 1:
+                run.append(i)
+            else:
+                for j in run:
+                    group_of[j] = run
+                run = [i]
+        for j in run:
+            group_of[j] = run
+    out, seen = [], set()
+    for i, (cand, _) in enumerate(kept):
+        run = group_of[i]
+        if run[0] in seen:
+            continue
+        seen.add(run[0])
+        best = max(run, key=lambda j: kept[j][0].dense)
+        if len(run) == 1:
+            out.append((cand, kept[i][1], cand.chunk.text))
+            continue
+        text = kept[run[0]][0].chunk.text
+        for prev, j in zip(run, run[1:]):
+            text += "\n" + _strip_overlap(kept[prev][0].chunk.text, kept[j][0].chunk.text)
+        ids = kept[best][1] + tuple(x for j in run if j != best for x in kept[j][1])
+        out.append((kept[best][0], ids, text))
+    return out
 
 
-def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter) -> tuple[list[Turn], int]:
-    """Most recent turns that fit ``share`` tokens, newest first filled, returned oldest first.
+def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
+                   newest_allowance: int = 0) -> tuple[list[Turn], int, int]:
+    """The most recent turns that fit ``share`` tokens, filled newest first, returned oldest first.
 
-    Turns are taken whole (never cut); each costs its text plus the per-message overhead. History starts with a user
-    turn so roles alternate. Returns (turns, tokens used).
+    Turns are taken whole. The newest exchange (its last user and assistant turns) is never cut: when it does not
+    fit ``share`` it is still taken if it fits ``share + newest_allowance``. History starts with a user turn.
+    Stops at the first turn that does not fit, so the cost is linear in the turns kept, not in the history.
+    Returns:
+        (turns kept, tokens used including per-message overhead, number of older turns left out).
     """
     kept: list[Turn] = []
     used = 0
-    for turn in reversed(turns):
+    limit = share
+    for i, turn in enumerate(reversed(turns)):
         cost = turn.tokens + MESSAGE_OVERHEAD
-        if used + cost > share:
+        if i < 2 and used + cost > limit:
+            limit = share + newest_allowance
+        if used + cost > limit:
             break
         kept.insert(0, turn)
         used += cost
     while kept and kept[0].role != "user":
         used -= kept[0].tokens + MESSAGE_OVERHEAD
         kept.pop(0)
-    return kept, used
+    return kept, used, len(turns) - len(kept)
+
+
+def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Source:
+    c = cand.chunk
+    return Source(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
+                  version=c.version, date=c.date, text=text, score=cand.dense, tokens=0, status=c.status,
+                  position=c.ordinal, version_id=c.version_id)
+
+
+def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], share: int, counter: TokenCounter,
+                   fmt: SourceFormat, max_sources: int) -> tuple[list[Source], list[Dropped], int]:
+    """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
+    mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
+
+    Returns:
+        (sources with their formatted cost in ``tokens``, dropped over_budget entries, tokens used incl. the block).
+    """
+    block = counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
+    sources: list[Source] = []
+    dropped: list[Dropped] = []
+    used = block
+    for cand, ids, text in entries:
+        if len(sources) >= max_sources:
+            dropped.append(Dropped(cand.chunk.chunk_id, "over_budget", f"more than {max_sources} sources"))
+            continue
+        source = _source(cand, ids, text, f"S{len(sources) + 1}")
+        cost = counter.count(format_source(source, fmt))
+        if used + cost > share:
+            dropped.append(Dropped(cand.chunk.chunk_id, "over_budget", f"needs {cost} tokens, {share - used} left"))
+            continue
+        sources.append(replace(source, tokens=cost))
+        used += cost
+    return sources, dropped, (used if sources else 0)
+
+
+def _count_prompt(counter: TokenCounter, prefix_tokens: int, sources: Sequence[Source], notes_tokens: int,
+                  history: Sequence[Turn], question_tokens: int) -> tuple[int, int]:
+    """(total, history tokens) of the prompt from cached unit counts; exact by construction (see grounding.prompt)."""
+    source_tokens = (sum(s.tokens for s in sources) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
+                     if sources else 0)
+    turn_count = {t.text: t.tokens for t in history}
+    history_tokens = 0
+    for m in history_messages(history):
+        tokens = turn_count.get(m["content"])
+        history_tokens += (tokens if tokens is not None else counter.count(m["content"])) + MESSAGE_OVERHEAD
+    return prefix_tokens + source_tokens + notes_tokens + history_tokens + question_tokens, history_tokens
 
 
 def plan_context(
@@ -124,111 +192,116 @@ def plan_context(
     history: Sequence[Turn] = (),
     system_prompt: str,
     instructions: str = "",
-    policy: BudgetPolicy = BudgetPolicy(),
+    settings: ContextSettings | None = None,
+    policy: BudgetPolicy | None = None,
     counter: TokenCounter,
     notes: Sequence[Note] = (),
+    judge: SufficiencyJudge | None = None,
 ) -> ContextPlan:
     """Plan the context of one answer.
 
     Args:
         question: the user's question (kept whole and last).
-        candidates: retrieved candidates in rank order (best first).
+        candidates: retrieved candidates in rank order (best first); ``vector`` enables near-duplicate removal.
         history: earlier completed turns, oldest first, with cached token counts.
-        system_prompt, instructions: stable system prefix parts.
-        policy: the domain's budget policy.
+        system_prompt, instructions: the stable system prefix parts.
+        settings: the domain's context settings (``policy`` overrides its budget policy when given).
         counter: token counter of the provider that will be called.
         notes: context notes to include.
+        judge: optional sufficiency check run on the selected sources (e.g. an LLM); False makes the plan abstain.
     Returns:
-        ContextPlan; ``sufficient`` is False (no model call) when nothing clears the relevance threshold (C16).
+        ContextPlan; ``sufficient`` is False (no model call) when nothing clears the relevance threshold (C16), no
+        source fits, or the judge says the sources do not answer the question.
     Raises:
         BudgetError: when system prompt + question + completion reserve alone exceed the usable window (C03).
     """
-    usable = math.floor(policy.window * policy.safety_margin)
-    prefix_prompt = build_prompt(system_prompt=system_prompt, instructions=instructions, sources=(), notes=(),
-                                 history=(), question=question)
-    system_tokens = counter.count(prefix_prompt.prefix) + MESSAGE_OVERHEAD
-    question_tokens = counter.count(question) + MESSAGE_OVERHEAD + REPLY_PRIMING
-    available = usable - policy.completion_reserve - system_tokens - question_tokens
-    if available < 0:
-        raise BudgetError(window=policy.window, usable=usable, completion_reserve=policy.completion_reserve,
-                          system=system_tokens, question=question_tokens)
+    settings = settings or ContextSettings()
+    if policy is not None:
+        settings = replace(settings, policy=policy)
+    policy = settings.policy
+    fmt = replace(settings.source_format, structured=settings.structured and wants_structure(question))
 
-    dropped: list[Dropped] = []
+    prefix_tokens = counter.count(system_prefix(system_prompt, instructions, settings.answer_mode)) + MESSAGE_OVERHEAD
+    question_tokens = counter.count(question) + MESSAGE_OVERHEAD + REPLY_PRIMING
+    available = available_tokens(policy, system=prefix_tokens, question=question_tokens)
+
+    def budget(**parts: int) -> dict[str, float]:
+        out: dict[str, float] = {"window": policy.window, "safety_margin": policy.safety_margin,
+                                 "usable": policy.usable, "completion_reserve": policy.completion_reserve,
+                                 "system": prefix_tokens, "question": question_tokens, "available": available,
+                                 "history_share": 0, "sources_share": 0, "history": 0, "sources": 0, "notes": 0,
+                                 "total": prefix_tokens + question_tokens, "limit": policy.limit}
+        out.update(parts)
+        return out
+
+    # 1. sufficiency on the retrieval side [18.10]
     best = max((c.dense for c in candidates), default=None)
     if best is None or best < policy.relevance_threshold:
         reason = ("nothing was retrieved" if best is None else
                   f"best relevance {best:.2f} is below the threshold {policy.relevance_threshold:.2f}")
-        dropped = [Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}") for c in candidates]
-        return ContextPlan(question=question, sources=(), dropped=tuple(dropped), sufficient=False,
-                           abstain_reason=reason,
-                           budget=_budget(policy, usable, system_tokens, question_tokens, available, 0, 0,
-                                          system_tokens + question_tokens))
-    passing = []
-    for c in candidates:
-        if c.dense < policy.source_min_score:
-            dropped.append(Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}"))
-        else:
-            passing.append(c)
-    kept, dup_dropped = dedup_exact(passing)
-    dropped.extend(dup_dropped)
+        return ContextPlan(question=question, sources=(), sufficient=False, abstain_reason=reason,
+                           dropped=tuple(Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
+                                         for c in candidates), budget=budget(), ordering=settings.ordering)
+    dropped: list[Dropped] = [Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
+                              for c in candidates if c.dense < policy.source_min_score]
+    passing = [c for c in candidates if c.dense >= policy.source_min_score]
 
-    history_share = math.floor(available * policy.history_cap)
-    turns, history_tokens = select_history(history, history_share, counter)
-    note_tokens = sum(counter.count(n.text) + 8 for n in notes)
-    source_share = available - history_tokens - note_tokens - 4  # "<sources>\n" + "\n</sources>" + joins
+    # 2. deduplication [18.7] and adjacent merge
+    exact = dedup_exact(passing)
+    near = dedup_near(exact.kept, threshold=settings.near_duplicate)
+    dropped += list(exact.dropped) + list(near.dropped)
+    entries = (merge_adjacent(near.kept) if settings.merge_adjacent
+               else [(c, ids, c.chunk.text) for c, ids in near.kept])
 
-    sources: list[Source] = []
-    used = 0
-    for cand, ids in kept:
-        chunk = cand.chunk
-        if len(sources) >= policy.max_sources:
-            dropped.append(Dropped(chunk.chunk_id, "over_budget", f"more than {policy.max_sources} sources"))
-            continue
-        label = f"S{len(sources) + 1}"
-        source = Source(label=label, chunk_ids=ids, document_id=chunk.document_id, title=chunk.title,
-                        section=chunk.section, version=chunk.version, date=chunk.date, text=chunk.text,
-                        score=cand.dense, tokens=0, status=chunk.status)
-        cost = counter.count(format_source(source)) + 1
-        if used + cost > source_share:
-            # Skip whole, keep looking for a smaller source that fits [18.6.2].
-            dropped.append(Dropped(chunk.chunk_id, "over_budget",
-                                   f"needs {cost} tokens, {source_share - used} left"))
-            continue
-        sources.append(replace(source, tokens=cost))
-        used += cost
-
-    plan = ContextPlan(question=question, sources=tuple(sources), history=tuple(turns), notes=tuple(notes),
-                       dropped=tuple(dropped), sufficient=bool(sources),
-                       abstain_reason="" if sources else "no source fits the token budget")
-    return _with_real_count(plan, policy, usable, system_tokens, question_tokens, available, history_tokens,
-                            system_prompt, instructions, counter)
-
-
-def _budget(policy: BudgetPolicy, usable: int, system: int, question: int, available: int, history: int,
-            sources: int, total: int) -> dict[str, float]:
-    return {"window": policy.window, "safety_margin": policy.safety_margin, "usable": usable,
-            "completion_reserve": policy.completion_reserve, "system": system, "question": question,
-            "available": available, "history": history, "sources": sources, "total": total,
-            "limit": usable - policy.completion_reserve}
-
-
-def _with_real_count(plan: ContextPlan, policy: BudgetPolicy, usable: int, system_tokens: int, question_tokens: int,
-                     available: int, history_tokens: int, system_prompt: str, instructions: str,
-                     counter: TokenCounter) -> ContextPlan:
-    """Count the formatted prompt for real; drop the lowest-ranked source while it exceeds the limit."""
-    limit = usable - policy.completion_reserve
-    sources = list(plan.sources)
-    dropped = list(plan.dropped)
-    while True:
-        prompt = build_prompt(system_prompt=system_prompt, instructions=instructions, sources=sources,
-                              notes=plan.notes, history=plan.history, question=plan.question)
-        total = counter.count_messages(prompt.system, prompt.messages)
-        if total <= limit or not sources:
+    # 3. one budget for history and sources [18.6.1]
+    notes_tokens = (counter.count(NOTES_OPEN) + counter.count(NOTES_CLOSE)
+                    + sum(counter.count(format_note(n)) for n in notes)) if notes else 0
+    room = available - notes_tokens
+    history_need = 0
+    for turn in reversed(history):  # only as far back as could ever fit: linear in what is looked at
+        if history_need >= room:
             break
-        victim = min(sources, key=lambda s: s.score)
-        sources.remove(victim)
+        history_need += turn.tokens + MESSAGE_OVERHEAD
+    sources_need = sum(counter.count(format_source(_source(c, ids, text, f"S{i + 1}"), fmt))
+                       for i, (c, ids, text) in enumerate(entries[:policy.max_sources]))
+    sources_need += counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
+    split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
+
+    turns, history_used, omitted = select_history(
+        history, split.history, counter, newest_allowance=max(0, room - split.history - min(
+            sources_need, policy.sources_floor)))
+    source_share = room - history_used
+    sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources)
+    dropped += over
+
+    # 4. optional second opinion on sufficiency
+    reason = "" if sources else "no source fits the token budget"
+    if sources and judge is not None and not judge(question, sources):
+        reason = "the sufficiency check found that the sources do not answer the question"
+
+    # 5. order [18.5]: a permutation of what the budget kept
+    ordered = order_sources(sources, settings.ordering)
+    total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, turns, question_tokens)
+    while total > policy.limit and ordered:  # cannot happen with exact unit counts; kept as a guard
+        victim = min(ordered, key=lambda s: s.score)
+        ordered.remove(victim)
         dropped.append(Dropped(victim.chunk_id, "over_budget", "real prompt count exceeded the budget"))
-    source_tokens = sum(s.tokens for s in sources)
-    budget = _budget(policy, usable, system_tokens, question_tokens, available, history_tokens, source_tokens, total)
-    return replace(plan, sources=tuple(sources), dropped=tuple(dropped), budget=budget,
-                   sufficient=plan.sufficient and bool(sources))
+        total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, turns,
+                                              question_tokens)
+    return ContextPlan(
+        question=question, sources=tuple(ordered), history=tuple(turns), notes=tuple(notes), dropped=tuple(dropped),
+        sufficient=bool(ordered) and not reason, abstain_reason=reason, conflicts=near.conflicts,
+        ordering=settings.ordering, history_omitted=omitted,
+        budget=budget(history_share=split.history, sources_share=source_share, history=history_tokens,
+                      sources=sum(s.tokens for s in ordered), notes=notes_tokens, total=total),
+    )
+
+
+def prompt_for(plan: ContextPlan, *, system_prompt: str, instructions: str = "",
+               settings: ContextSettings | None = None):
+    """The Prompt of a plan (the same formatting the plan was counted with)."""
+    settings = settings or ContextSettings()
+    fmt = replace(settings.source_format, structured=settings.structured and wants_structure(plan.question))
+    return build_prompt(system_prompt=system_prompt, instructions=instructions, sources=plan.sources,
+                        notes=plan.notes, history=plan.history, question=plan.question, fmt=fmt,
+                        answer_mode=settings.answer_mode)

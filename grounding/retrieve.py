@@ -85,5 +85,6 @@ class HybridIndex:
         for rank, i in enumerate(lexical_order, start=1):
             fused[i] = fused.get(i, 0.0) + 1.0 / (RRF_K + rank)
         best = sorted(fused.items(), key=lambda kv: (-kv[1], -float(dense[kv[0]]), kv[0]))[:k]
-        return [Candidate(chunk=self.chunks[i], score=s, dense=float(dense[i]), lexical=float(lexical[i]), rank=r)
+        return [Candidate(chunk=self.chunks[i], score=s, dense=float(dense[i]), lexical=float(lexical[i]), rank=r,
+                          vector=self.matrix[i])
                 for r, (i, s) in enumerate(best, start=1)]

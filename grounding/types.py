@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
 
 
@@ -60,6 +62,7 @@ class Candidate:
         dense: cosine similarity of question and chunk embeddings (-1..1).
         lexical: BM25 score (0 when the chunk had no lexical match).
         rank: 1-based rank in the fused list.
+        vector: the chunk's unit embedding (float32, (dim,)) when known, for near-duplicate detection.
     """
 
     chunk: Chunk
@@ -67,6 +70,7 @@ class Candidate:
     dense: float
     lexical: float = 0.0
     rank: int = 0
+    vector: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,9 @@ class Source:
         text: the text the model is given.
         score: relevance used for ranking (dense cosine of the best chunk).
         tokens: token count of the formatted source block (header and delimiters included).
+        status: "current", "draft" or "superseded".
+        position: ordinal of the first chunk in its document version (document order).
+        version_id: id of the document version.
     """
 
     label: str
@@ -95,6 +102,8 @@ class Source:
     score: float
     tokens: int
     status: str = "current"
+    position: int = 0
+    version_id: int = 0
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():
@@ -122,6 +131,7 @@ class Source:
             "text": self.text,
             "score": round(self.score, 4),
             "tokens": self.tokens,
+            "position": self.position,
         }
 
 
@@ -178,10 +188,15 @@ class ContextPlan:
         history: earlier turns kept verbatim, oldest first.
         notes: context notes (contradictions, superseded versions).
         dropped: every candidate left out, with its reason.
-        budget: token counts per part: window, safety_margin, completion_reserve, system, question, history,
-            sources, available, total (the real count of the formatted prompt).
+        budget: token counts per part: window, safety_margin, usable, completion_reserve, system, question,
+            available, history_share, sources_share, history, sources, notes, total (the real count of the
+            formatted prompt), limit.
         sufficient: False when the plan abstains without calling a model.
         abstain_reason: why the plan is insufficient ("" when sufficient).
+        conflicts: (chunk id, chunk id) near-duplicate pairs that differ in a value or negation (for
+            contradiction detection).
+        ordering: the ordering strategy applied to ``sources``.
+        history_omitted: how many earlier turns did not fit the history share (to be summarized).
     """
 
     question: str
@@ -192,6 +207,9 @@ class ContextPlan:
     budget: dict[str, float] = field(default_factory=dict)
     sufficient: bool = True
     abstain_reason: str = ""
+    conflicts: tuple[tuple[int, int], ...] = ()
+    ordering: str = "relevance"
+    history_omitted: int = 0
 
     @property
     def source_map(self) -> dict[str, Source]:

@@ -7,6 +7,11 @@ import uuid
 import numpy as np
 from django.db import models
 
+from grounding.budget import BudgetPolicy
+from grounding.context import ContextSettings
+from grounding.ordering import ORDERINGS
+from grounding.prompt import FORMAT_STYLES, SourceFormat
+
 
 class Domain(models.Model):
     """A set of documents with its own instructions (e.g. HR, legal)."""
@@ -18,11 +23,35 @@ class Domain(models.Model):
     #: Changes whenever the domain's retrievable chunks change; keys the in-process retrieval index cache.
     index_token = models.CharField(max_length=32, default="", editable=False)
 
+    # Context construction settings (grounding.context.ContextSettings); defaults are the library's.
+    ordering = models.CharField(max_length=20, default="relevance", choices=[(o, o) for o in ORDERINGS],
+                                help_text="Order of sources in the prompt; 'edges' counters lost-in-the-middle.")
+    format_style = models.CharField(max_length=10, default="xml", choices=[(s, s) for s in FORMAT_STYLES])
+    answer_mode = models.CharField(max_length=20, default="direct",
+                                   choices=[("direct", "direct"), ("quote_then_answer", "quote then answer")])
+    relevance_threshold = models.FloatField(default=0.35, help_text="Best cosine below which answers abstain.")
+    window = models.PositiveIntegerField(default=16_000, help_text="Model context window, tokens.")
+    completion_reserve = models.PositiveIntegerField(default=1_024, help_text="Tokens kept for the answer.")
+    history_floor = models.PositiveIntegerField(default=256, help_text="Tokens reserved for history, if needed.")
+    history_cap = models.FloatField(default=0.35, help_text="Largest share of the budget history may take.")
+    sources_floor = models.PositiveIntegerField(default=1_024, help_text="Tokens reserved for sources, if needed.")
+    sources_cap = models.FloatField(default=1.0, help_text="Largest share of the budget sources may take.")
+    max_sources = models.PositiveIntegerField(default=8)
+
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def context_settings(self) -> ContextSettings:
+        """This domain's settings as the framework-free type. Raises ValueError for out-of-range values."""
+        policy = BudgetPolicy(window=self.window, completion_reserve=self.completion_reserve,
+                              history_floor=self.history_floor, history_cap=self.history_cap,
+                              sources_floor=self.sources_floor, sources_cap=self.sources_cap,
+                              relevance_threshold=self.relevance_threshold, max_sources=self.max_sources)
+        return ContextSettings(policy=policy, ordering=self.ordering, answer_mode=self.answer_mode,
+                               source_format=SourceFormat(style=self.format_style))
 
     def touch_index(self) -> None:
         """Mark the retrieval index stale (call after any change to the domain's chunks)."""

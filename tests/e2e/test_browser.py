@@ -50,6 +50,7 @@ class ChatInBrowserTests(ChannelsLiveServerTestCase):
     def setUpClass(cls):
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
         super().setUpClass()
+        expect.set_options(timeout=60_000)  # the first answer loads the embedding model in the server process
         cls.playwright = sync_playwright().start()
         cls.browser = cls.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 

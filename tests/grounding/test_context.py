@@ -1,11 +1,19 @@
+"""Context construction [18.5-18.11]: each technique with a test holding the right value, and the named cases."""
+
+import time
+
+import numpy as np
 import pytest
 
-from grounding.context import BudgetError, BudgetPolicy, dedup_exact, plan_context
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, build_prompt, format_source
+from grounding.budget import BudgetError, BudgetPolicy, split_budget
+from grounding.context import ContextSettings, merge_adjacent, plan_context, prompt_for, select_history
+from grounding.dedup import dedup_exact, dedup_near, differ_in_values
+from grounding.ordering import edges_order, order_sources
+from grounding.prompt import DEFAULT_SYSTEM_PROMPT, SourceFormat, format_source
 from grounding.tokens import counter_for
-from grounding.types import Turn
+from grounding.types import Candidate, Turn
 
-from .helpers import cand
+from .helpers import cand, chunk
 
 counter = counter_for("extractive")
 
@@ -15,12 +23,23 @@ def plan(cands, **kw):
                         system_prompt=kw.pop("system_prompt", DEFAULT_SYSTEM_PROMPT), counter=counter, **kw)
 
 
+def real_total(p, **kw):
+    prompt = prompt_for(p, system_prompt=kw.get("system_prompt", DEFAULT_SYSTEM_PROMPT),
+                        settings=kw.get("settings"))
+    return counter.count_messages(prompt.system, prompt.messages)
+
+
+def unit(v):
+    v = np.asarray(v, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+# --- sufficiency [18.10] and C16 --------------------------------------------------------------------------------------
+
 def test_c16_nothing_retrieved_abstains_without_sources():
     p = plan([])
     assert not p.sufficient and p.sources == () and p.abstain_reason == "nothing was retrieved"
-    prompt = build_prompt(system_prompt=DEFAULT_SYSTEM_PROMPT, instructions="", sources=p.sources, notes=(),
-                          history=(), question=p.question)
-    assert "<sources>" not in prompt.system  # no empty sources block
+    assert "<sources>" not in prompt_for(p, system_prompt=DEFAULT_SYSTEM_PROMPT).system  # no empty block
 
 
 def test_c16_all_below_threshold_abstains_and_lists_them():
@@ -31,35 +50,93 @@ def test_c16_all_below_threshold_abstains_and_lists_them():
     assert "0.20 is below the threshold 0.35" in p.abstain_reason
 
 
+def test_sufficiency_judge_can_veto_without_a_model_call():
+    seen = []
+
+    def judge(question, sources):
+        seen.append((question, [s.label for s in sources]))
+        return False
+
+    p = plan([cand(1, "The meal allowance is $65.", 0.8)], judge=judge)
+    assert seen == [("What is the meal allowance?", ["S1"])]
+    assert not p.sufficient and "sufficiency check" in p.abstain_reason
+
+
+# --- labels, selection [18.6.2] ----------------------------------------------------------------------------------------
+
 def test_sources_labelled_in_relevance_order_with_metadata():
     p = plan([cand(7, "The daily meal allowance is $65.", 0.8, title="Travel", section="Meals",
                    version="2025-03", date="2025-03-01"),
               cand(3, "Hotels are capped at $225.", 0.5, title="Travel", section="Lodging")])
     assert [(s.label, s.chunk_id) for s in p.sources] == [("S1", 7), ("S2", 3)]
     assert p.source_map["S1"].section == "Meals" and p.source_map["S1"].version == "2025-03"
-    assert p.sources[0].tokens == counter.count(format_source(p.sources[0])) + 1
-
-
-def test_c12_exact_duplicates_keep_best_score_and_merge_ids():
-    text = "Employees accrue 1.5 days of paid time off per month."
-    cands = [cand(1, "Other text one.", 0.9), cand(2, text, 0.5), cand(3, text.upper(), 0.7),
-             cand(4, text + "  ", 0.6), cand(5, text, 0.4)]
-    kept, dropped = dedup_exact(cands)
-    assert [(c.chunk.chunk_id, ids) for c, ids in kept] == [(1, (1,)), (3, (3, 2, 4, 5))]
-    assert {d.chunk_id for d in dropped} == {2, 4, 5}
-    assert all(d.reason == "duplicate_of" and "chunk 3" in d.detail for d in dropped)
-    again, _ = dedup_exact([c for c, _ in kept])  # idempotent
-    assert [c.chunk.chunk_id for c, _ in again] == [1, 3]
+    assert p.sources[0].tokens == counter.count(format_source(p.sources[0]))
 
 
 def test_source_that_does_not_fit_is_skipped_whole_and_a_smaller_one_still_fits():
     big = " ".join(["The policy has many words."] * 400)  # ~2,400 tokens
     small = "The meal allowance is $65 per day."
-    policy = BudgetPolicy(window=2_400, safety_margin=1.0, completion_reserve=200)
+    policy = BudgetPolicy(window=2_400, safety_margin=1.0, completion_reserve=200, sources_floor=0)
     p = plan([cand(1, big, 0.9), cand(2, small, 0.8)], policy=policy, system_prompt="Answer from sources.")
     assert [s.chunk_id for s in p.sources] == [2]
     assert [(d.chunk_id, d.reason) for d in p.dropped] == [(1, "over_budget")]
-    assert p.budget["total"] <= p.budget["limit"]
+    assert p.sources[0].text == small  # never cut mid-thought
+    assert p.budget["total"] == real_total(p, system_prompt="Answer from sources.") <= p.budget["limit"]
+
+
+def test_c03_fixed_parts_crowd_out_the_lowest_ranked_chunks_first():
+    system = "Rule. " * 250  # ~500 tokens
+    words = "policy detail "
+    chunks = [cand(i, f"Chunk {i}: " + words * 400, 0.9 - i / 10) for i in range(1, 6)]  # ~800 tokens each
+    policy = BudgetPolicy(window=3_000, safety_margin=1.0, completion_reserve=0, sources_floor=0, history_floor=0)
+    p = plan(chunks, question="What is the rule?", system_prompt=system, policy=policy)
+    assert [s.chunk_id for s in p.sources] == [1, 2]  # 500 + 2 x ~806 fits, a third does not
+    assert [(d.chunk_id, d.reason) for d in p.dropped] == [(3, "over_budget"), (4, "over_budget"),
+                                                            (5, "over_budget")]
+    prompt = prompt_for(p, system_prompt=system)
+    assert prompt.messages[-1]["content"] == "What is the rule?"
+    assert p.budget["total"] == counter.count_messages(prompt.system, prompt.messages) <= 3_000
+
+
+def test_c03_when_even_the_fixed_parts_do_not_fit_a_typed_error_names_the_numbers():
+    with pytest.raises(BudgetError) as exc:
+        plan([cand(1, "text here", 0.9)], system_prompt="word " * 3_000,
+             policy=BudgetPolicy(window=3_000, completion_reserve=500))
+    assert exc.value.numbers["completion_reserve"] == 500 and exc.value.numbers["window"] == 3_000
+    assert exc.value.numbers["system"] > 2_900
+    assert "usable window 2700 tokens" in str(exc.value)
+
+
+# --- the one budget [18.6.1] -------------------------------------------------------------------------------------------
+
+def test_split_floors_caps_and_leftover_flow():
+    policy = BudgetPolicy(history_floor=100, history_cap=0.3, sources_floor=200, sources_cap=0.8)
+    # both want everything: sources (priority) up to its cap, history the rest within its cap
+    s = split_budget(1_000, history_need=5_000, sources_need=5_000, policy=policy)
+    assert (s.history, s.sources) == (200, 800)
+    # history needs little: its unused share flows to sources past their cap
+    s = split_budget(1_000, history_need=50, sources_need=5_000, policy=policy)
+    assert (s.history, s.sources) == (50, 950)
+    # sources need little: history may grow past its cap
+    s = split_budget(1_000, history_need=5_000, sources_need=120, policy=policy)
+    assert (s.history, s.sources) == (880, 120)
+    # history priority
+    s = split_budget(1_000, history_need=5_000, sources_need=5_000,
+                     policy=BudgetPolicy(history_floor=100, history_cap=0.3, sources_floor=200, priority="history"))
+    assert (s.history, s.sources) == (300, 700)
+
+
+def test_history_keeps_newest_turns_whole_and_never_cuts_the_newest_exchange():
+    turns = []
+    for i in range(10):
+        turns += [Turn("user", f"question {i}", 50), Turn("assistant", f"answer {i}", 100)]
+    kept, used, omitted = select_history(turns, 320, counter)
+    assert [t.text for t in kept] == ["question 8", "answer 8", "question 9", "answer 9"]
+    assert used == 2 * (50 + 100) + 4 * 3 and omitted == 16
+    # a newest exchange larger than the share is still kept when the allowance covers it
+    big = [Turn("user", "q", 400), Turn("assistant", "a", 400)]
+    assert select_history(big, 100, counter)[0] == []
+    assert [t.text for t in select_history(big, 100, counter, newest_allowance=800)[0]] == ["q", "a"]
 
 
 def test_total_is_the_real_count_and_within_budget_with_history():
@@ -67,17 +144,144 @@ def test_total_is_the_real_count_and_within_budget_with_history():
                Turn("assistant", "Paid time off.", counter.count("Paid time off."))]
     p = plan([cand(i, f"Rule {i}: employees must follow procedure {i} carefully.", 0.9 - i / 100)
               for i in range(20)], history=history, policy=BudgetPolicy(window=1_500, completion_reserve=300))
-    prompt = build_prompt(system_prompt=DEFAULT_SYSTEM_PROMPT, instructions="", sources=p.sources, notes=(),
-                          history=p.history, question=p.question)
-    assert p.budget["total"] == counter.count_messages(prompt.system, prompt.messages)
-    assert p.budget["total"] <= p.budget["limit"] == int(1_500 * 0.9) - 300
-    assert prompt.messages[-1] == {"role": "user", "content": p.question}
+    assert [t.text for t in p.history] == ["What is PTO?", "Paid time off."]
+    assert p.budget["total"] == real_total(p) <= p.budget["limit"] == int(1_500 * 0.9) - 300
+    assert p.budget["sources"] == sum(s.tokens for s in p.sources)
 
 
-def test_c03_fixed_parts_exceed_the_budget_raise_a_typed_error_with_numbers():
-    with pytest.raises(BudgetError) as exc:
-        plan([cand(1, "text here", 0.9)], system_prompt="word " * 3_000,
-             policy=BudgetPolicy(window=3_000, completion_reserve=500))
-    assert exc.value.numbers["completion_reserve"] == 500
-    assert exc.value.numbers["system"] > 2_900
-    assert "usable window 2700 tokens" in str(exc.value)
+def test_c04_long_history_is_cheap_and_equals_a_slow_reference():
+    text = "This is an answer about the travel policy and the meal allowance rules. " * 14  # ~200 tokens
+    turns = [Turn("user" if i % 2 == 0 else "assistant", f"{i} {text}", counter.count(f"{i} {text}"))
+             for i in range(1_000)]
+    cands = [cand(i, f"Rule {i}: employees follow procedure {i}.", 0.9 - i / 1000) for i in range(50)]
+    policy = BudgetPolicy(window=16_000)
+    p = plan(cands, history=turns, policy=policy)
+    # slow reference: take turns newest first while they fit the history share, tokenizing everything anew
+    share = p.budget["history_share"]
+    ref, used = [], 0
+    for t in reversed(turns):
+        cost = len(counter.encode(t.text)) + 3
+        if used + cost > share:
+            break
+        ref.insert(0, t.text)
+        used += cost
+    while ref and int(ref[0].split()[0]) % 2 == 1:
+        ref.pop(0)
+    assert [t.text for t in p.history] == ref
+    assert p.history_omitted == 1_000 - len(ref)
+    assert p.budget["total"] == real_total(p) <= policy.limit
+    # linear in what is looked at: 10x more old turns cost the same (no re-tokenizing, no full scan)
+    many = turns * 10
+    start = time.perf_counter_ns()
+    plan(cands, history=turns, policy=policy)
+    small = time.perf_counter_ns() - start
+    start = time.perf_counter_ns()
+    p10 = plan(cands, history=many, policy=policy)
+    large = time.perf_counter_ns() - start
+    assert [t.text for t in p10.history] == ref
+    print(f"1,000 turns: {small / 1e6:.2f} ms; 10,000 turns: {large / 1e6:.2f} ms")  # speed itself lives in bench/
+
+
+# --- deduplication [18.7] ------------------------------------------------------------------------------------------------
+
+def test_c12_exact_duplicates_keep_best_score_and_merge_ids():
+    text = "Employees accrue 1.5 days of paid time off per month."
+    cands = [cand(1, "Other text one.", 0.9), cand(2, text, 0.5), cand(3, text.upper(), 0.7),
+             cand(4, text + "  ", 0.6), cand(5, text, 0.4)] + [cand(i, f"Distinct rule {i}.", 0.8 - i / 100)
+                                                                for i in range(6, 11)]
+    d = dedup_exact(cands)
+    assert [(c.chunk.chunk_id, ids) for c, ids in d.kept][:2] == [(1, (1,)), (3, (3, 2, 4, 5))]
+    assert {x.chunk_id for x in d.dropped} == {2, 4, 5}
+    assert all(x.reason == "duplicate_of" and "chunk 3" in x.detail for x in d.dropped)
+    p = plan(cands)
+    texts = [s.text.lower() for s in p.sources]
+    assert len(texts) == len(set(texts)) == 7  # the budget is spent on distinct text
+    assert p.source_map["S2"].chunk_ids == (3, 2, 4, 5)
+
+
+def test_dedup_is_idempotent():
+    cands = [cand(1, "Same words.", 0.9), cand(2, "same words", 0.8), cand(3, "Other.", 0.7)]
+    once = dedup_exact(cands)
+    twice = dedup_exact([c for c, _ in once.kept])
+    assert [c.chunk.chunk_id for c, _ in twice.kept] == [c.chunk.chunk_id for c, _ in once.kept] == [1, 3]
+    assert twice.dropped == ()
+
+
+def near(cid, text, dense, vec):
+    c = cand(cid, text, dense)
+    return Candidate(chunk=c.chunk, score=c.score, dense=dense, vector=unit(vec))
+
+
+def test_near_duplicates_merge_unless_a_value_or_negation_differs():
+    base = [1.0, 0.0, 0.0]
+    close = [1.0, 0.05, 0.0]  # cosine 0.9988
+    far = [0.0, 1.0, 0.0]
+    a = near(1, "The daily meal allowance is $65 per day of travel.", 0.9, base)
+    b = near(2, "The daily meal allowance is $65 for each travel day.", 0.8, close)
+    c = near(3, "The daily meal allowance is $50 per day of travel.", 0.7, close)
+    d = near(4, "The daily meal allowance is not paid on travel days.", 0.6, close)
+    e = near(5, "Hotels are booked through TripDesk.", 0.5, far)
+    result = dedup_near([(x, (x.chunk.chunk_id,)) for x in (a, b, c, d, e)])
+    assert [(k.chunk.chunk_id, ids) for k, ids in result.kept] == [(1, (1, 2)), (3, (3,)), (4, (4,)), (5, (5,))]
+    assert [(x.chunk_id, x.reason) for x in result.dropped] == [(2, "duplicate_of")]
+    assert set(result.conflicts) == {(1, 3), (1, 4), (3, 4)}  # every near pair that differs in a value
+    assert differ_in_values("Pay is 5%.", "Pay is 6 percent.") and not differ_in_values("It is $65.", "$65 it is")
+
+
+# --- adjacent merge --------------------------------------------------------------------------------------------------------
+
+def test_consecutive_chunks_of_one_version_become_one_source():
+    def adj(cid, ordinal, text, dense, version=1):
+        c = chunk(cid, text, doc=version)
+        c = type(c)(**{**c.__dict__, "ordinal": ordinal, "version_id": version})
+        return Candidate(chunk=c, score=dense, dense=dense)
+
+    kept = [(adj(10, 3, "Part B. Shared sentence here.", 0.9), (10,)),
+            (adj(11, 2, "Part A. Shared sentence here.", 0.6), (11,)),
+            (adj(12, 4, "Shared sentence here. Part C.", 0.5), (12,)),
+            (adj(20, 5, "Other doc.", 0.7, version=2), (20,))]
+    merged = merge_adjacent(kept)
+    assert [(c.chunk.chunk_id, ids) for c, ids, _ in merged] == [(10, (10, 11, 12)), (20, (20,))]
+    assert merged[0][2] == "Part A. Shared sentence here.\nPart B. Shared sentence here.\nPart C."
+    p = plan([c for c, _ in kept], question="What are the parts?")
+    assert p.source_map["S1"].chunk_ids == (10, 11, 12) and len(p.sources) == 2
+
+
+# --- ordering [18.5] and C15 ----------------------------------------------------------------------------------------------
+
+def test_c15_edges_order_best_first_second_best_last_for_any_n():
+    assert edges_order(list(range(1, 11))) == [1, 3, 5, 7, 9, 10, 8, 6, 4, 2]
+    for n in range(1, 30):
+        out = edges_order(list(range(1, n + 1)))
+        assert sorted(out) == list(range(1, n + 1)) and out[0] == 1
+        if n > 1:
+            assert out[-1] == 2
+
+
+def test_c15_ordering_never_adds_what_the_budget_left_out():
+    cands = [cand(i, f"Rule {i}: " + "detail " * 150, 0.95 - i / 100) for i in range(1, 11)]
+    policy = BudgetPolicy(window=2_000, completion_reserve=200, history_floor=0)
+    for strategy in ("relevance", "reverse", "edges", "chronological", "by_document"):
+        p = plan(cands, settings=ContextSettings(policy=policy, ordering=strategy))
+        kept = plan(cands, settings=ContextSettings(policy=policy)).sources
+        assert sorted(s.chunk_id for s in p.sources) == sorted(s.chunk_id for s in kept)
+        assert len(p.sources) < 10 and p.ordering == strategy
+    edges = plan(cands, settings=ContextSettings(policy=policy, ordering="edges")).sources
+    n = len(edges)
+    assert [s.label for s in edges][0] == "S1" and [s.label for s in edges][-1] == "S2" and n >= 3
+
+
+def test_chronological_and_by_document_orders():
+    from grounding.types import Source
+
+    def s(label, doc, date, pos, score):
+        return Source(label=label, chunk_ids=(int(label[1:]),), document_id=doc, title="t", section="",
+                      version="v", date=date, text="x", score=score, tokens=1, position=pos)
+
+    ranked = [s("S1", 1, "2024-01-01", 5, 0.9), s("S2", 2, "2023-01-01", 1, 0.8), s("S3", 1, "", 2, 0.7),
+              s("S4", 2, "2025-06-01", 0, 0.6)]
+    assert [x.label for x in order_sources(ranked, "chronological")] == ["S2", "S1", "S4", "S3"]
+    assert [x.label for x in order_sources(ranked, "by_document")] == ["S3", "S1", "S4", "S2"]
+    assert [x.label for x in order_sources(ranked, "reverse")] == ["S4", "S3", "S2", "S1"]
+    with pytest.raises(ValueError, match="unknown ordering 'random'"):
+        order_sources(ranked, "random")

@@ -1,0 +1,136 @@
+"""Deduplication [18.7]: exact (normalised text hash) and near-duplicate (embedding cosine), value-aware.
+
+Two chunks that differ in a number, date, amount, percentage, code or negation are never merged, however similar:
+"the allowance is $50" and "the allowance is $65" are a possible contradiction, not a duplicate. Such pairs are
+returned as conflict candidates for contradiction detection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from grounding.types import Candidate, Dropped
+
+NEAR_DUPLICATE_COSINE = 0.95
+
+_VALUE = re.compile(
+    r"(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?)"                    # amounts
+    r"|(?:\d{4}-\d{2}-\d{2})"                              # ISO dates
+    r"|(?:\d+(?:[.,]\d+)*\s?(?:%|percent\b))"              # percentages
+    r"|(?:\b[A-Z]{1,5}-?\d+[A-Z0-9-]*\b)"                  # codes (GS-15, KB0022142)
+    r"|(?:\d+(?:[.,:/]\d+)*)",                             # other numbers, times, dates
+    re.I)
+_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty hundred thousand").split()
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
+_NEGATION = re.compile(r"\b(not|no|never|none|neither|nor|cannot|without|may not|must not)\b|n't\b", re.I)
+
+
+def normalise_text(text: str) -> str:
+    """Lower-cased text with runs of whitespace and punctuation collapsed (for exact-duplicate hashing)."""
+    return re.sub(r"[\W_]+", " ", text.lower()).strip()
+
+
+def text_hash(text: str) -> str:
+    """sha1 of normalise_text(text), hex."""
+    return hashlib.sha1(normalise_text(text).encode()).hexdigest()
+
+
+def values_in(text: str) -> frozenset[str]:
+    """The values a text states: amounts, dates, percentages, codes, numbers and number words, normalised."""
+    found = {re.sub(r"[\s,]", "", m.group(0)).lower().replace("percent", "%") for m in _VALUE.finditer(text)}
+    found |= {m.group(1).lower() for m in _NUMBER_WORD.finditer(text)}
+    return frozenset(found)
+
+
+def negations_in(text: str) -> int:
+    """How many negation cues a text has (not, no, never, cannot, without, n't, ...)."""
+    return len(_NEGATION.findall(text))
+
+
+def differ_in_values(a: str, b: str) -> bool:
+    """True when two texts state different values or differ in negation (so they must not be merged)."""
+    return values_in(a) != values_in(b) or negations_in(a) != negations_in(b)
+
+
+@dataclass(frozen=True)
+class Deduplicated:
+    """Result of deduplication.
+
+    Attributes:
+        kept: (candidate, merged chunk ids with its own first) in input order.
+        dropped: duplicate_of entries naming the kept chunk id.
+        conflicts: (chunk id, chunk id) pairs that are near-duplicates but differ in values or negation.
+    """
+
+    kept: tuple[tuple[Candidate, tuple[int, ...]], ...]
+    dropped: tuple[Dropped, ...]
+    conflicts: tuple[tuple[int, int], ...] = ()
+
+
+def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
+    """Exact deduplication: one copy per normalised text (the best dense score), the others' ids merged into it.
+
+    Idempotent: deduplicating the kept candidates again changes nothing.
+    """
+    best: dict[str, Candidate] = {}
+    ids: dict[str, list[int]] = {}
+    hashes = [text_hash(c.chunk.text) for c in candidates]
+    for c, h in zip(candidates, hashes):
+        if h not in best or c.dense > best[h].dense:
+            best[h] = c
+        ids.setdefault(h, []).append(c.chunk.chunk_id)
+    kept, dropped = [], []
+    for c, h in zip(candidates, hashes):
+        if best[h] is c:
+            kept.append((c, (c.chunk.chunk_id,) + tuple(i for i in ids[h] if i != c.chunk.chunk_id)))
+        else:
+            dropped.append(Dropped(c.chunk.chunk_id, "duplicate_of", f"same text as chunk {best[h].chunk.chunk_id}"))
+    return Deduplicated(tuple(kept), tuple(dropped))
+
+
+def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
+               threshold: float = NEAR_DUPLICATE_COSINE) -> Deduplicated:
+    """Near-duplicate removal over candidates that carry vectors: cosine >= threshold and the same values/negation.
+
+    Greedy in order of dense score: a candidate is merged into the first better-scored kept one it nearly
+    duplicates. Candidates without vectors are kept as they are. Pairs above the threshold that differ in values
+    are kept both and reported in ``conflicts``.
+    """
+    order = sorted(range(len(kept)), key=lambda i: -kept[i][0].dense)
+    with_vec = [i for i in order if kept[i][0].vector is not None]
+    merged: dict[int, list[int]] = {i: list(kept[i][1]) for i in range(len(kept))}
+    removed: dict[int, int] = {}
+    conflicts: list[tuple[int, int]] = []
+    if len(with_vec) > 1:
+        matrix = np.stack([kept[i][0].vector for i in with_vec]).astype(np.float32)
+        sims = matrix @ matrix.T
+        position = {i: p for p, i in enumerate(with_vec)}
+        survivors: list[int] = []
+        for a_pos, a in enumerate(with_vec):
+            target = None
+            for b in survivors:
+                b_pos = position[b]
+                if sims[a_pos, b_pos] >= threshold:
+                    if differ_in_values(kept[a][0].chunk.text, kept[b][0].chunk.text):
+                        conflicts.append((kept[b][0].chunk.chunk_id, kept[a][0].chunk.chunk_id))
+                    elif target is None:
+                        target = b
+            if target is None:
+                survivors.append(a)
+            else:
+                removed[a] = target
+                merged[target].extend(merged[a])
+    out_kept, dropped = [], []
+    for i, (cand, _) in enumerate(kept):
+        if i in removed:
+            keep = kept[removed[i]][0].chunk.chunk_id
+            dropped.append(Dropped(cand.chunk.chunk_id, "duplicate_of", f"near-duplicate of chunk {keep}"))
+        else:
+            out_kept.append((cand, tuple(dict.fromkeys(merged[i]))))
+    return Deduplicated(tuple(out_kept), tuple(dropped), tuple(conflicts))
