@@ -61,10 +61,19 @@ class ContextSettings:
 
 
 def _strip_overlap(previous: str, text: str) -> str:
-    """``text`` without the sentences it repeats from the end of ``previous`` (the chunker's overlap)."""
-    for cut in range(min(len(previous), len(text), 600), 20, -1):
-        if previous.endswith(text[:cut]):
-            return text[cut:].lstrip()
+    """``text`` without the sentences it repeats from the end of ``previous`` (the chunker's overlap).
+
+    Finds the longest suffix of ``previous`` that is a prefix of ``text`` (at least 20 characters), scanning only the
+    places where ``text``'s opening appears: linear in the text length.
+    """
+    probe = text[:20]
+    if len(probe) < 20:
+        return text
+    start = previous.find(probe, max(0, len(previous) - 2_000))
+    while start != -1:
+        if text.startswith(previous[start:]):
+            return text[len(previous) - start:].lstrip()
+        start = previous.find(probe, start + 1)
     return text
 
 

@@ -7,6 +7,7 @@ returned as conflict candidates for contradiction detection.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -36,8 +37,9 @@ def normalise_text(text: str) -> str:
     return re.sub(r"[\W_]+", " ", text.lower()).strip()
 
 
+@functools.lru_cache(maxsize=100_000)
 def text_hash(text: str) -> str:
-    """sha1 of normalise_text(text), hex."""
+    """sha1 of normalise_text(text), hex (cached per text: a chunk is hashed once per process)."""
     return hashlib.sha1(normalise_text(text).encode()).hexdigest()
 
 
@@ -109,21 +111,24 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
     conflicts: list[tuple[int, int]] = []
     if len(with_vec) > 1:
         matrix = np.stack([kept[i][0].vector for i in with_vec]).astype(np.float32)
-        sims = matrix @ matrix.T
-        position = {i: p for p, i in enumerate(with_vec)}
-        survivors: list[int] = []
-        for a_pos, a in enumerate(with_vec):
+        close = np.triu(matrix @ matrix.T >= threshold, k=1)  # close[b, a]: b ranks above a and is near it
+        near_above: dict[int, list[int]] = {}
+        for b_pos, a_pos in np.argwhere(close):
+            near_above.setdefault(int(a_pos), []).append(int(b_pos))
+        survivor = [True] * len(with_vec)
+        for a_pos, above in sorted(near_above.items()):
+            a = with_vec[a_pos]
             target = None
-            for b in survivors:
-                b_pos = position[b]
-                if sims[a_pos, b_pos] >= threshold:
-                    if differ_in_values(kept[a][0].chunk.text, kept[b][0].chunk.text):
-                        conflicts.append((kept[b][0].chunk.chunk_id, kept[a][0].chunk.chunk_id))
-                    elif target is None:
-                        target = b
-            if target is None:
-                survivors.append(a)
-            else:
+            for b_pos in above:
+                if not survivor[b_pos]:
+                    continue
+                b = with_vec[b_pos]
+                if differ_in_values(kept[a][0].chunk.text, kept[b][0].chunk.text):
+                    conflicts.append((kept[b][0].chunk.chunk_id, kept[a][0].chunk.chunk_id))
+                elif target is None:
+                    target = b
+            if target is not None:
+                survivor[a_pos] = False
                 removed[a] = target
                 merged[target].extend(merged[a])
     out_kept, dropped = [], []
