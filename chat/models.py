@@ -50,6 +50,7 @@ class Message(models.Model):
     provider = models.CharField(max_length=100, blank=True)
     sources = models.JSONField(default=list, blank=True, help_text="frozen snapshot of the sources")
     citations = models.JSONField(default=list, blank=True)
+    spans = models.JSONField(default=list, blank=True, help_text="cited sentence per citation occurrence")
     invalid_citations = models.JSONField(default=list, blank=True)
     trace = models.JSONField(default=dict, blank=True, help_text="budget, dropped candidates, notes")
     created_at = models.DateTimeField(auto_now_add=True)

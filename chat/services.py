@@ -268,6 +268,7 @@ def answer_finish(*, message: Message, verified: VerifiedAnswer) -> Message:
     message.html = verified.html
     message.abstained = verified.abstained
     message.citations = [c.as_dict() for c in verified.citations]
+    message.spans = list(verified.spans)
     message.invalid_citations = list(verified.invalid)
     message.tokens = counter_for("extractive").count(strip_markers(verified.text))
     message.status = Message.Status.COMPLETE
@@ -291,6 +292,6 @@ def message_json(message: Message) -> dict[str, Any]:
         "id": message.pk, "role": message.role, "text": message.text, "html": message.html,
         "status": message.status, "error": message.error, "abstained": message.abstained,
         "provider": message.provider, "sources": message.sources, "citations": message.citations,
-        "invalid": message.invalid_citations, "notes": message.trace.get("notes", []),
+        "invalid": message.invalid_citations, "spans": message.spans, "notes": message.trace.get("notes", []),
         "client_id": message.client_id,
     }

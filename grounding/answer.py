@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import nh3
@@ -26,7 +26,7 @@ ABSTAIN_MESSAGE = "I could not find the answer to this question in the documents
 _md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _ALLOWED_TAGS = {"p", "ul", "ol", "li", "strong", "em", "code", "pre", "br", "blockquote", "button", "span",
                  "table", "thead", "tbody", "tr", "th", "td", "h3", "h4"}
-_ALLOWED_ATTRS = {"button": {"class", "type", "data-label", "aria-label", "title"},
+_ALLOWED_ATTRS = {"button": {"class", "type", "data-label", "data-span", "aria-label", "title"},
                   "span": {"class", "title", "data-label"}}
 
 
@@ -39,7 +39,9 @@ class VerifiedAnswer:
         abstained: True when the answer says the documents do not hold the answer.
         citations: one resolved citation per distinct valid label, in first-cited order.
         invalid: labels that did not resolve (reported, rendered as plain text).
-        html: sanitised HTML with citation chips.
+        html: sanitised HTML with citation chips; chip k carries data-span="k".
+        spans: one entry per valid citation occurrence, in text order: {"label", "cited_text"}, so each chip
+            highlights the sentence its own claim relies on.
     """
 
     text: str
@@ -47,7 +49,7 @@ class VerifiedAnswer:
     citations: tuple[Citation, ...] = ()
     invalid: tuple[str, ...] = ()
     html: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    spans: tuple[dict[str, str], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {"answer": self.text, "abstained": self.abstained,
@@ -84,14 +86,15 @@ def render_html(text: str, known: set[str]) -> str:
     The result is sanitised with nh3: model-supplied HTML or script is inert text.
     """
     rendered = _md.render(text)
-    out, pos = [], 0
+    out, pos, span = [], 0, 0
     for m in parse_markers(rendered):
         out.append(rendered[pos:m.start])
         good = [lab for lab in m.labels if lab in known]
         bad = [lab for lab in m.labels if lab not in known]
         for lab in good:
-            out.append(f'<button type="button" class="cite" data-label="{lab}" '
+            out.append(f'<button type="button" class="cite" data-label="{lab}" data-span="{span}" '
                        f'aria-label="Show source {lab}">{lab}</button>')
+            span += 1
         if bad:
             out.append(f'<span class="cite-invalid" title="Not a source of this answer">'
                        f'{html.escape(m.raw if not good else "[" + ", ".join(bad) + "]")}</span>')
@@ -127,23 +130,18 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     markers = parse_markers(text)
     check = check_labels(markers, source_map.keys())
     citations: dict[str, Citation] = {}
+    spans: list[dict[str, str]] = []
     for m in markers:
         claim = _citing_sentence(text, m)
         for lab in m.labels:
-            if lab in source_map and lab not in citations:
-                s = source_map[lab]
+            if lab not in source_map:
+                continue
+            s = source_map[lab]
+            cited = cited_span(claim, s)
+            spans.append({"label": lab, "cited_text": cited})
+            if lab not in citations:
                 citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=s.section,
-                                          version=s.version, date=s.date, cited_text=cited_span(claim, s))
+                                          version=s.version, date=s.date, cited_text=cited)
     return VerifiedAnswer(text=text, abstained=False, citations=tuple(citations.values()), invalid=check.invalid,
-                          html=render_html(text, set(source_map)))
+                          html=render_html(text, set(source_map)), spans=tuple(spans))
 
-
-_WS = re.compile(r"\s+")
-
-
-def highlight_for(label: str, answer: VerifiedAnswer) -> str:
-    """The cited text of a label in an answer ("" when the label was not cited)."""
-    for c in answer.citations:
-        if c.label == label:
-            return _WS.sub(" ", c.cited_text)
-    return ""

@@ -25,8 +25,8 @@ class ChunkDraft:
     """A chunk before it is stored.
 
     Attributes:
-        section: section path of the chunk's first block; when the chunk spans several top-level sections, one
-            element naming them all ("Meals · Deadlines").
+        section: section path of the chunk; when the chunk spans several sections, their common prefix and then
+            the distinct headings below it joined by " · " ("Travel > Meals · Deadlines").
         text: chunk text (characters).
         tokens: cl100k token count of ``text``.
     """
@@ -50,6 +50,25 @@ def split_sentences(text: str) -> list[str]:
             continue
         out.extend(s.strip() for s in _segmenter().segment(line) if s.strip())
     return out
+
+
+def section_label(paths: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
+    """One section path for a chunk covering several: their common prefix, then the distinct next headings joined
+    by " · " (("Travel", "Meals"), ("Travel", "Hotels") -> ("Travel", "Meals · Hotels")); a chunk holding a parent
+    section's own text and its subsections is named after the parent.
+    """
+    paths = [p for p in paths if p] or list(paths[:1])
+    if len(paths) <= 1:
+        return paths[0] if paths else ()
+    prefix: list[str] = []
+    for parts in zip(*paths):
+        if len(set(parts)) != 1:
+            break
+        prefix.append(parts[0])
+    if tuple(prefix) in paths:  # the parent section's own text is in the chunk: it names the whole
+        return tuple(prefix)
+    rest = list(dict.fromkeys(p[len(prefix)] for p in paths if len(p) > len(prefix)))
+    return tuple(prefix) + ((" · ".join(rest),) if rest else ())
 
 
 def _split_oversize(text: str, counter: TokenCounter, max_tokens: int) -> list[str]:
@@ -91,17 +110,16 @@ def chunk_blocks(
     chunks: list[ChunkDraft] = []
     parts: list[str] = []
     section: tuple[str, ...] | None = None
-    tops: list[str] = []  # top-level headings covered by the open chunk
+    covered: list[tuple[str, ...]] = []  # section paths of the blocks in the open chunk
     size = 0
 
     def flush() -> None:
-        nonlocal parts, size, tops
+        nonlocal parts, size, covered
         text = "\n".join(parts).strip()
         if text:
             assert section is not None
-            label = section if len(tops) <= 1 else (" · ".join(tops),)
-            chunks.append(ChunkDraft(label, text, counter.raw(text)))
-        parts, size, tops = [], 0, []
+            chunks.append(ChunkDraft(section_label(covered or [section]), text, counter.raw(text)))
+        parts, size, covered = [], 0, []
 
     def add_heading(heading: str) -> None:
         nonlocal size
@@ -120,8 +138,8 @@ def chunk_blocks(
                 add_heading(block.section[-1] if block.section else "")
         if section is None:
             section = block.section
-        if block.section[:1] and block.section[0] not in tops:
-            tops.append(block.section[0])
+        if block.section not in covered:
+            covered.append(block.section)
         block_tokens = counter.raw(block.text)
         pieces = [block.text] if block_tokens <= max_tokens else _split_oversize(block.text, counter, max_tokens)
         for piece in pieces:
@@ -130,7 +148,7 @@ def chunk_blocks(
                 carry = _overlap(parts, counter, overlap_tokens)
                 flush()
                 section = block.section
-                tops = list(block.section[:1])
+                covered = [block.section]
                 if carry and counter.raw(carry) + piece_tokens <= max_tokens:
                     parts, size = [carry], counter.raw(carry) + 1
             parts.append(piece)

@@ -140,7 +140,7 @@ def ingest_path(
         except (ParseError, OSError) as exc:
             msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
             report.files.append(FileReport(rel, "failed", error=msg))
-            log.warning("ingest failed: %s", msg)
+            log.info("ingest failed: %s", msg)
             if progress:
                 progress(f"FAILED {rel}: {msg}")
             continue

@@ -27,25 +27,45 @@ function setBusy(busy) {
   stopButton.hidden = !busy;
 }
 
+function scrollToEnd() {
+  list.scrollTop = list.scrollHeight;
+  const last = list.lastElementChild;
+  if (last) last.scrollIntoView({block: "end"});
+}
+
 function addUser(text) {
+  document.getElementById("empty-hint")?.remove();
   const li = el("li", "msg user");
   li.append(el("div", "body", text));
   list.append(li);
-  li.scrollIntoView({block: "end"});
+  scrollToEnd();
+}
+
+function addToSidebar(id, title) {
+  const nav = document.querySelector("ul.conversations");
+  if (!nav || nav.querySelector(`a[href="/c/${id}/"]`)) return;
+  nav.querySelector("li.empty")?.remove();
+  nav.querySelectorAll("li[aria-current]").forEach((li) => li.removeAttribute("aria-current"));
+  const li = el("li");
+  li.setAttribute("aria-current", "page");
+  const a = el("a", "", title);
+  a.href = `/c/${id}/`;
+  li.append(a);
+  nav.prepend(li);
 }
 
 function addAssistant(id, sources, provider) {
   const li = el("li", "msg assistant");
   li.dataset.message = id;
   if (provider && provider.name === "extractive") {
-    li.append(el("span", "badge", "Extractive · quoted from the sources"));
+    li.append(el("span", "badge", "Extractive answer · quoted from the sources"));
   }
   const body = el("div", "body streaming");
   li.append(body);
   const used = el("div", "sources-used");
   li.append(used);
   list.append(li);
-  const entry = {el: li, body, used, sources: new Map(), citations: new Map()};
+  const entry = {el: li, body, used, sources: new Map(), citations: new Map(), spans: []};
   for (const s of sources || []) entry.sources.set(s.label, s);
   answers.set(String(id), entry);
   return entry;
@@ -63,7 +83,7 @@ function renderSourcesUsed(entry, labels) {
     const chip = el("button", "cite", label);
     chip.type = "button";
     chip.dataset.label = label;
-    li.append(chip, " ", el("span", "", [s.title, s.section].filter(Boolean).join(" › ")));
+    li.append(chip, " ", el("span", "", [s.title, ...(s.section ? s.section.split(" > ") : [])].join(" › ")));
     ul.append(li);
   }
   entry.used.append(ul);
@@ -73,12 +93,17 @@ function finish(entry, frame) {
   entry.body.classList.remove("streaming");
   entry.el.dataset.status = frame.status;
   for (const c of frame.citations || []) entry.citations.set(c.label, c);
+  entry.spans = frame.spans || [];
   if (frame.html) {
     entry.body.innerHTML = frame.html; // built and sanitised by the server (nh3); chips come from the source map
   } else {
     entry.body.textContent = frame.text || "";
   }
-  if (frame.abstained) entry.el.classList.add("abstained");
+  if (frame.abstained) {
+    entry.el.classList.add("abstained");
+    const badge = entry.el.querySelector(".badge");
+    if (badge) badge.textContent = "Not in the documents";
+  }
   if (frame.status === "interrupted") entry.el.append(el("p", "note", "Stopped: this answer is incomplete."));
   if (frame.status === "failed") entry.el.append(el("p", "error", "This answer failed: " + (frame.error || "")));
   if (frame.invalid && frame.invalid.length) {
@@ -86,21 +111,23 @@ function finish(entry, frame) {
       + frame.invalid.join(", ")));
   }
   renderSourcesUsed(entry, (frame.citations || []).map((c) => c.label));
+  scrollToEnd();
 }
 
-function showSource(entry, label) {
+function showSource(entry, label, spanIndex) {
   const s = entry.sources.get(label);
   if (!s) return;
+  const own = entry.spans[spanIndex];
   document.getElementById("source-label").textContent = label;
   document.getElementById("source-title").textContent = s.title;
-  document.getElementById("source-section").textContent = s.section || "—";
+  document.getElementById("source-section").textContent = s.section ? s.section.split(" > ").join(" › ") : "—";
   document.getElementById("source-version").textContent = s.version || "—";
   document.getElementById("source-date").textContent = s.date || "undated";
   document.getElementById("source-status").textContent = s.status || "current";
   const box = document.getElementById("source-text");
   box.replaceChildren();
   const text = s.text;
-  const cited = entry.citations.get(label);
+  const cited = own && own.label === label ? own : entry.citations.get(label);
   const span = cited ? cited.cited_text.trim() : "";
   const at = span ? text.indexOf(span) : -1;
   if (at >= 0) {
@@ -120,7 +147,7 @@ list.addEventListener("click", (event) => {
   if (!chip) return;
   const li = chip.closest("li.msg.assistant");
   const entry = li && answers.get(li.dataset.message);
-  if (entry) showSource(entry, chip.dataset.label);
+  if (entry) showSource(entry, chip.dataset.label, chip.dataset.span === undefined ? -1 : Number(chip.dataset.span));
 });
 document.getElementById("source-close").addEventListener("click", () => { panel.hidden = true; });
 document.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.hidden = true; });
@@ -145,6 +172,7 @@ function handle(frame) {
     if (conversation !== frame.conversation) {
       conversation = frame.conversation;
       history.replaceState(null, "", `/c/${conversation}/`);
+      addToSidebar(conversation, frame.title);
     }
   } else if (frame.type === "plan") {
     statusLine.textContent = "";
@@ -194,4 +222,5 @@ for (const m of data.messages) {
   if (m.role === "user") addUser(m.text);
   else finish(addAssistant(m.id, m.sources, {name: m.provider}), m);
 }
+scrollToEnd();
 connect();

@@ -44,3 +44,13 @@ def test_runaway_sentence_is_cut_by_tokens():
     chunks = chunk_blocks([Block((), text)], counter, min_tokens=10, max_tokens=100, overlap_tokens=0)
     assert all(c.tokens <= 100 for c in chunks)
     assert sum(c.text.count("word") for c in chunks) == 1000
+
+
+def test_section_label_names_every_section_a_chunk_covers():
+    from grounding.chunking import section_label
+
+    assert section_label([("How to report", "Reporting channels"), ("How to report", "Anonymous reporting")]) == (
+        "How to report", "Reporting channels · Anonymous reporting")
+    assert section_label([("Flights",), ("Lodging",)]) == ("Flights · Lodging",)
+    assert section_label([("Travel",), ("Travel", "Meals")]) == ("Travel",)
+    assert section_label([()]) == ()

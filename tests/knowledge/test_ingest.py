@@ -88,3 +88,10 @@ def test_ingest_command_reports_and_fails_clearly(tmp_path, capsys, embedder):
 def test_ingest_error_for_missing_path():
     with pytest.raises(IngestError):
         ingest_path(path=Path("/nonexistent/folder"), domain=Domain.objects.create(slug="x", name="x"))
+
+
+def test_ingest_command_fails_when_no_file_could_be_ingested_and_leaves_no_domain(tmp_path):
+    (tmp_path / "only.md").write_bytes(b"\xff\xfe\x00broken")
+    with pytest.raises(CommandError, match=r"no file could be ingested \(1 files: .* 1 failed\)"):
+        call_command("ingest", str(tmp_path), "--domain", "all-broken")
+    assert not Domain.objects.filter(slug="all-broken").exists()

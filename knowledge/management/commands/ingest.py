@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from knowledge.models import Domain
 from knowledge.services import IngestError, domain_get_or_create, ingest_path
 
 
@@ -37,12 +38,18 @@ class Command(BaseCommand):
         target = Path(path)
         if not target.exists():
             raise CommandError(f"{path}: no such file or folder")
+        existed = Domain.objects.filter(slug=domain.strip()).exists()
         dom = domain_get_or_create(slug=domain.strip(), name=name)
         try:
             report = ingest_path(path=target, domain=dom, version=version_label, date=effective,
                                  progress=lambda line: self.stdout.write(line))
         except IngestError as exc:
+            if not existed:
+                dom.delete()
             raise CommandError(str(exc))
-        self.stdout.write(self.style.SUCCESS(report.summary()))
-        for f in report.failed:
-            self.stderr.write(f"failed: {f.error}")
+        if len(report.failed) == len(report.files):
+            if not existed:
+                dom.delete()  # nothing ingested: leave no empty domain behind
+            raise CommandError(f"no file could be ingested ({report.summary()})")
+        summary = report.summary()
+        self.stdout.write(self.style.WARNING(summary) if report.failed else self.style.SUCCESS(summary))
