@@ -124,46 +124,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         await self.emit(_done_frame(message))
 
     async def generate(self, conversation: Conversation, user_message: Message) -> None:
-        """Plan, stream and save one answer. Every outcome is saved: complete, interrupted or failed."""
-        assistant: Message | None = None
-        stream: services.AnswerStream | None = None
-        try:
-            history = await database_sync_to_async(services.history_for_budget)(
-                conversation=conversation, before=user_message)
-            prepared = await database_sync_to_async(services.answer_prepare)(
-                domain=conversation.domain, question=user_message.text, history=history)
-            assistant = await database_sync_to_async(services.answer_start)(user_message=user_message,
-                                                                            prepared=prepared)
-            await self.emit({"type": "plan", "message": assistant.pk, **services.plan_json(prepared.plan),
-                             "provider": {"name": prepared.provider.name, "label": prepared.provider.label}})
-            stream = services.AnswerStream(prepared)
-
-            async def emit_delta(frame: dict[str, Any]) -> None:
-                await self.emit({**frame, "message": assistant.pk})
-
-            verified = await stream.run(emit_delta)
-            saved = await database_sync_to_async(services.answer_finish)(message=assistant, verified=verified)
-            await self.emit(_done_frame(saved))
-        except asyncio.CancelledError:
-            if assistant is not None:
-                text = stream.text_so_far if stream else ""
-                saved = await asyncio.shield(database_sync_to_async(services.answer_interrupt)(
-                    message=assistant, text=text, status=Message.Status.INTERRUPTED, error="stopped"))
-                await self.emit(_done_frame(saved))
-        except services.AskError as exc:
-            if assistant is not None:
-                await database_sync_to_async(services.answer_interrupt)(
-                    message=assistant, text=stream.text_so_far if stream else "", status=Message.Status.FAILED,
-                    error=exc.message)
-            await self.emit({"type": "error", "code": exc.code, "message": exc.message,
-                             "message_id": assistant.pk if assistant else None})
-        except Exception as exc:  # never leave a turn without an outcome
-            log.exception("answer generation failed")
-            if assistant is not None:
-                await database_sync_to_async(services.answer_interrupt)(
-                    message=assistant, text=stream.text_so_far if stream else "", status=Message.Status.FAILED,
-                    error=str(exc))
-            await self.emit({"type": "error", "code": "internal", "message": "The answer failed; please retry."})
+        """Plan, stream and save one answer (services.answer_run); frames go to this socket while it is open."""
+        await services.answer_run(conversation=conversation, user_message=user_message, emit=self.emit)
 
 
 def _reply_of(message: Message) -> Message | None:
@@ -178,5 +140,4 @@ def _own_message(user, message_id: object) -> Message:
 
 
 def _done_frame(message: Message) -> dict[str, Any]:
-    return {"type": "done", "message": message.pk, **{k: v for k, v in services.message_json(message).items()
-                                                       if k not in ("id", "role")}}
+    return services.done_frame(message)

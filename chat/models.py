@@ -64,3 +64,19 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role}: {self.text[:60]}"
+
+
+class ConversationSummary(models.Model):
+    """The rolling summary of a conversation's turns 1..covers (messages counted in order, user and assistant)."""
+
+    conversation = models.OneToOneField(Conversation, on_delete=models.CASCADE, related_name="summary")
+    text = models.TextField()
+    covers = models.PositiveIntegerField(help_text="number of turns (messages) folded into the summary")
+    tokens = models.PositiveIntegerField(help_text="cl100k tokens of the text")
+    sources = models.JSONField(default=list, blank=True, help_text="titles of the documents the turns cited")
+    chunk_ids = models.JSONField(default=list, blank=True)
+    summarizer = models.CharField(max_length=50, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Summary of {self.conversation} (turns 1..{self.covers})"

@@ -8,6 +8,7 @@ Django-side glue only: the techniques live in grounding/.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
@@ -15,15 +16,17 @@ from typing import Any, Awaitable, Callable
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from chat.models import Conversation, Message
+from chat.models import Conversation, ConversationSummary, Message
 from grounding.answer import VerifiedAnswer, finalize_answer
-from grounding.citations import CitationStreamParser, strip_markers
+from grounding.citations import CitationStreamParser
+from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
+                              rewrite_stale_labels, summarize_incremental)
 from grounding.budget import BudgetError, BudgetPolicy
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, Prompt, SourceFormat
 from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta
 from grounding.tokens import counter_for
-from grounding.types import ContextPlan, Turn
+from grounding.types import ContextPlan
 from knowledge.models import Domain
 from knowledge.selectors import retrieve
 
@@ -96,49 +99,121 @@ class PreparedAnswer:
     plan: ContextPlan
     prompt: Prompt
     provider: Provider
+    query: str = ""
 
 
-def history_for_budget(*, conversation: Conversation, before: Message | None = None) -> list[Turn]:
-    """Completed question/answer pairs of a conversation before ``before``, oldest first, as prompt turns.
+def history_form(message: Message) -> str:
+    """The text of a message as it appears in later prompts: an answer's [S#] markers become the titles they
+    pointed at ("(source: Leave policy)"), so stale labels cannot be confused with the current sources."""
+    if message.role != Message.Role.ASSISTANT:
+        return message.text
+    titles = {s["label"]: s["title"] for s in message.sources if "label" in s and "title" in s}
+    return rewrite_stale_labels(message.text, titles)
 
-    Earlier answers lose their [S#] markers: their labels belonged to earlier source maps and would be confused
-    with the current ones. Failed or interrupted answers and their questions are left out.
+
+def memory_turns(*, conversation: Conversation, before: Message | None = None) -> list[MemoryTurn]:
+    """Completed question/answer pairs of a conversation before ``before``, oldest first, in their history form.
+
+    Failed or interrupted answers and their questions are left out (their text is stored, not sent again). Token
+    counts come from the messages (counted once when saved).
     """
     qs = conversation.messages.all()
     if before is not None:
         qs = qs.filter(pk__lt=before.pk)
-    turns: list[Turn] = []
+    turns: list[MemoryTurn] = []
     pending_user: Message | None = None
     for m in qs.order_by("pk"):
         if m.role == Message.Role.USER:
             pending_user = m
         elif pending_user is not None and m.status == Message.Status.COMPLETE:
-            turns.append(Turn("user", pending_user.text, pending_user.tokens))
-            turns.append(Turn("assistant", strip_markers(m.text), m.tokens))
+            cited = [c for c in m.citations if isinstance(c, dict)]
+            turns.append(MemoryTurn("user", pending_user.text, pending_user.tokens))
+            turns.append(MemoryTurn("assistant", history_form(m), m.tokens,
+                                    sources=tuple(dict.fromkeys(c.get("title", "") for c in cited if c.get("title"))),
+                                    chunk_ids=tuple(c["chunk_id"] for c in cited if "chunk_id" in c)))
             pending_user = None
     return turns
 
 
-def answer_prepare(*, domain: Domain, question: str, history: list[Turn] | None = None,
-                   provider: Provider | None = None) -> PreparedAnswer:
+def summary_get(*, conversation: Conversation) -> Summary | None:
+    """The stored rolling summary of a conversation as the framework-free type (None when there is none)."""
+    stored = ConversationSummary.objects.filter(conversation=conversation).first()
+    if stored is None:
+        return None
+    return Summary(text=stored.text, covers=stored.covers, tokens=stored.tokens, sources=tuple(stored.sources),
+                   chunk_ids=tuple(stored.chunk_ids))
+
+
+_summarizer: Summarizer | None = None
+
+
+def get_summarizer() -> Summarizer:
+    """The configured summarizer: the offline extractive one by default."""
+    global _summarizer
+    if _summarizer is None:
+        _summarizer = ExtractiveSummarizer()
+    return _summarizer
+
+
+def summary_refresh(*, conversation: Conversation, history_share: int) -> ConversationSummary | None:
+    """Fold the turns that no longer fit the verbatim window into the conversation summary (after an answer).
+
+    ``history_share`` is the most the domain's policy lets history take (tokens). The verbatim window is the newest
+    turns fitting that share minus the summary cap (30% of the share); the newest exchange is never evicted.
+    Atomic: the summarizer runs first; only on success is the new summary saved in one transaction, so a failing
+    summarizer leaves memory exactly as it was and the next answer retries (case C05). Returns the saved summary, or
+    None when nothing needed folding.
+    Raises:
+        whatever the summarizer raises (nothing is saved then).
+    """
+    counter = counter_for("extractive")
+    turns = memory_turns(conversation=conversation)
+    previous = summary_get(conversation=conversation)
+    cap = max(200, int(history_share * 0.3))
+    window = history_share - cap
+    kept, used = 0, 0
+    for t in reversed(turns[previous.covers if previous else 0:]):
+        if used + t.tokens + 3 > window and kept >= 2:  # the newest exchange always stays verbatim
+            break
+        used += t.tokens + 3
+        kept += 1
+    update = summarize_incremental(summarizer=get_summarizer(), previous=previous, turns=turns,
+                                   evict_until=len(turns) - kept, cap=cap, counter=counter)
+    if update is None:
+        return None
+    s = update.summary
+    with transaction.atomic():
+        stored, _ = ConversationSummary.objects.update_or_create(
+            conversation=conversation,
+            defaults={"text": s.text, "covers": s.covers, "tokens": s.tokens, "sources": list(s.sources),
+                      "chunk_ids": list(s.chunk_ids), "summarizer": get_summarizer().name})
+    return stored
+
+
+def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] | None = None,
+                   summary: Summary | None = None, provider: Provider | None = None) -> PreparedAnswer:
     """Retrieve and plan (blocking: database and embedding; run it off the event loop).
 
+    Follow-up questions are retrieved with the conversation's help (grounding.memory.retrieval_query); the model
+    still receives the question unchanged.
     Raises:
         AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
     """
     provider = provider or get_provider()
-    candidates = retrieve(domain=domain, query=question)
+    history = history or []
+    query = retrieval_query(question, [t.text for t in history if t.role == "user"])
+    candidates = retrieve(domain=domain, query=query)
     counter = counter_for(provider.name)
     settings = settings_for(domain)
     try:
-        plan = plan_context(question=question, candidates=candidates, history=history or [],
+        plan = plan_context(question=question, candidates=candidates, history=[t.as_turn() for t in history],
                             system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.instructions,
-                            settings=settings, counter=counter)
+                            settings=settings, counter=counter, summary=summary, query=query)
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
     prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.instructions,
                         settings=settings)
-    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider)
+    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query)
 
 
 @dataclass
@@ -197,6 +272,7 @@ def plan_json(plan: ContextPlan) -> dict[str, Any]:
         "sufficient": plan.sufficient,
         "abstain_reason": plan.abstain_reason,
         "ordering": plan.ordering,
+        "memory": plan.memory,
     }
 
 
@@ -258,7 +334,8 @@ def answer_start(*, user_message: Message, prepared: PreparedAnswer) -> Message:
         status=Message.Status.STREAMING, provider=prepared.provider.name,
         sources=[s.as_dict() for s in plan.sources],
         trace={"budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
-               "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason},
+               "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
+               "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering},
     )
 
 
@@ -270,8 +347,8 @@ def answer_finish(*, message: Message, verified: VerifiedAnswer) -> Message:
     message.citations = [c.as_dict() for c in verified.citations]
     message.spans = list(verified.spans)
     message.invalid_citations = list(verified.invalid)
-    message.tokens = counter_for("extractive").count(strip_markers(verified.text))
     message.status = Message.Status.COMPLETE
+    message.tokens = counter_for("extractive").count(history_form(message))
     message.save()
     return message
 
@@ -281,7 +358,7 @@ def answer_interrupt(*, message: Message, text: str, status: str, error: str = "
     message.text = text
     message.status = status
     message.error = error
-    message.tokens = counter_for("extractive").count(strip_markers(text))
+    message.tokens = counter_for("extractive").count(history_form(message))
     message.save(update_fields=["text", "status", "error", "tokens"])
     return message
 
@@ -295,3 +372,69 @@ def message_json(message: Message) -> dict[str, Any]:
         "invalid": message.invalid_citations, "spans": message.spans, "notes": message.trace.get("notes", []),
         "client_id": message.client_id,
     }
+
+
+def done_frame(message: Message) -> dict[str, Any]:
+    """The `done` frame of a stored answer."""
+    return {"type": "done", "message": message.pk, **{k: v for k, v in message_json(message).items()
+                                                       if k not in ("id", "role")}}
+
+
+async def answer_run(*, conversation: Conversation, user_message: Message, emit: Emit,
+                     provider: Provider | None = None) -> Message | None:
+    """The whole life of one answer, shared by the websocket and the tests: plan, stream, save, then summarize.
+
+    Every outcome is saved: complete; interrupted with the text so far (on cancel, e.g. `stop`); failed with the
+    reason (provider outage), the user's turn always kept. Frames: plan, delta..., done, or error. After `done` the
+    conversation summary is refreshed (never delaying the answer); a failing summarizer changes nothing.
+    Returns the saved assistant message (None when planning itself failed).
+    """
+    from channels.db import database_sync_to_async as db
+
+    assistant: Message | None = None
+    stream: AnswerStream | None = None
+    try:
+        history = await db(memory_turns)(conversation=conversation, before=user_message)
+        summary = await db(summary_get)(conversation=conversation)
+        prepared = await db(answer_prepare)(domain=conversation.domain, question=user_message.text,
+                                            history=history, summary=summary, provider=provider)
+        assistant = await db(answer_start)(user_message=user_message, prepared=prepared)
+        await emit({"type": "plan", "message": assistant.pk, **plan_json(prepared.plan),
+                    "provider": {"name": prepared.provider.name, "label": prepared.provider.label}})
+        stream = AnswerStream(prepared)
+        message_id = assistant.pk
+
+        async def emit_delta(frame: dict[str, Any]) -> None:
+            await emit({**frame, "message": message_id})
+
+        verified = await stream.run(emit_delta)
+        saved = await db(answer_finish)(message=assistant, verified=verified)
+        await emit(done_frame(saved))
+    except asyncio.CancelledError:
+        if assistant is not None:
+            saved = await asyncio.shield(db(answer_interrupt)(
+                message=assistant, text=stream.text_so_far if stream else "", status=Message.Status.INTERRUPTED,
+                error="stopped"))
+            await emit(done_frame(saved))
+        return assistant
+    except AskError as exc:
+        if assistant is not None:
+            await db(answer_interrupt)(message=assistant, text=stream.text_so_far if stream else "",
+                                       status=Message.Status.FAILED, error=exc.message)
+        await emit({"type": "error", "code": exc.code, "message": exc.message,
+                    "message_id": assistant.pk if assistant else None})
+        return assistant
+    except Exception as exc:  # never leave a turn without an outcome
+        log.exception("answer generation failed")
+        if assistant is not None:
+            await db(answer_interrupt)(message=assistant, text=stream.text_so_far if stream else "",
+                                       status=Message.Status.FAILED, error=str(exc))
+        await emit({"type": "error", "code": "internal", "message": "The answer failed; please retry.",
+                    "message_id": assistant.pk if assistant else None})
+        return assistant
+    try:
+        share = int(prepared.plan.budget.get("available", 0) * settings_for(conversation.domain).policy.history_cap)
+        await db(summary_refresh)(conversation=conversation, history_share=share)
+    except Exception:
+        log.exception("summary refresh failed for conversation %s; memory left unchanged", conversation.pk)
+    return saved

@@ -17,8 +17,10 @@ from typing import Callable, Sequence
 from grounding.budget import BudgetError, BudgetPolicy, available_tokens, split_budget
 from grounding.dedup import NEAR_DUPLICATE_COSINE, dedup_exact, dedup_near, normalise_text
 from grounding.ordering import ORDERINGS, order_sources
+from grounding.memory import Summary, relevant_older
 from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat, build_prompt,
-                              format_note, format_source, history_messages, system_prefix, wants_structure)
+                              format_note, format_source, format_summary, history_messages, system_prefix,
+                              wants_structure)
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
@@ -41,6 +43,7 @@ class ContextSettings:
         structured: format tables/key-values as such when the question compares or asks for attributes [18.11].
         merge_adjacent: merge consecutive chunks of one document version into one source.
         near_duplicate: cosine at or above which two value-identical chunks are duplicates.
+        relevant_older: also bring back the older exchange most related to the question, when it fits.
     Raises:
         ValueError: unknown ordering or answer mode.
     """
@@ -52,6 +55,7 @@ class ContextSettings:
     structured: bool = True
     merge_adjacent: bool = True
     near_duplicate: float = NEAR_DUPLICATE_COSINE
+    relevant_older: bool = True
 
     def __post_init__(self) -> None:
         if self.ordering not in ORDERINGS:
@@ -182,8 +186,8 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
 
 
 def _count_prompt(counter: TokenCounter, prefix_tokens: int, sources: Sequence[Source], notes_tokens: int,
-                  history: Sequence[Turn], question_tokens: int) -> tuple[int, int]:
-    """(total, history tokens) of the prompt from cached unit counts; exact by construction (see grounding.prompt)."""
+                  summary_tokens: int, history: Sequence[Turn], question_tokens: int) -> tuple[int, int]:
+    """(total, history message tokens) from cached unit counts; exact by construction (see grounding.prompt)."""
     source_tokens = (sum(s.tokens for s in sources) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
                      if sources else 0)
     turn_count = {t.text: t.tokens for t in history}
@@ -191,7 +195,8 @@ def _count_prompt(counter: TokenCounter, prefix_tokens: int, sources: Sequence[S
     for m in history_messages(history):
         tokens = turn_count.get(m["content"])
         history_tokens += (tokens if tokens is not None else counter.count(m["content"])) + MESSAGE_OVERHEAD
-    return prefix_tokens + source_tokens + notes_tokens + history_tokens + question_tokens, history_tokens
+    total = prefix_tokens + source_tokens + notes_tokens + summary_tokens + history_tokens + question_tokens
+    return total, history_tokens
 
 
 def plan_context(
@@ -206,18 +211,23 @@ def plan_context(
     counter: TokenCounter,
     notes: Sequence[Note] = (),
     judge: SufficiencyJudge | None = None,
+    summary: Summary | None = None,
+    query: str = "",
 ) -> ContextPlan:
     """Plan the context of one answer.
 
     Args:
         question: the user's question (kept whole and last).
         candidates: retrieved candidates in rank order (best first); ``vector`` enables near-duplicate removal.
-        history: earlier completed turns, oldest first, with cached token counts.
+        history: all earlier completed turns of the conversation, oldest first, with cached token counts.
+        summary: the rolling summary of turns 1..summary.covers (those turns are not sent verbatim again, except
+            the older exchange most related to the question when ``settings.relevant_older`` and it fits).
         system_prompt, instructions: the stable system prefix parts.
         settings: the domain's context settings (``policy`` overrides its budget policy when given).
         counter: token counter of the provider that will be called.
         notes: context notes to include.
         judge: optional sufficiency check run on the selected sources (e.g. an LLM); False makes the plan abstain.
+        query: the retrieval query, when a follow-up was rewritten with the conversation (recorded on the plan).
     Returns:
         ContextPlan; ``sufficient`` is False (no model call) when nothing clears the relevance threshold (C16), no
         source fits, or the judge says the sources do not answer the question.
@@ -238,7 +248,8 @@ def plan_context(
         out: dict[str, float] = {"window": policy.window, "safety_margin": policy.safety_margin,
                                  "usable": policy.usable, "completion_reserve": policy.completion_reserve,
                                  "system": prefix_tokens, "question": question_tokens, "available": available,
-                                 "history_share": 0, "sources_share": 0, "history": 0, "sources": 0, "notes": 0,
+                                 "history_share": 0, "sources_share": 0, "history": 0, "summary": 0, "sources": 0,
+                                 "notes": 0,
                                  "total": prefix_tokens + question_tokens, "limit": policy.limit}
         out.update(parts)
         return out
@@ -266,8 +277,12 @@ def plan_context(
     notes_tokens = (counter.count(NOTES_OPEN) + counter.count(NOTES_CLOSE)
                     + sum(counter.count(format_note(n)) for n in notes)) if notes else 0
     room = available - notes_tokens
-    history_need = 0
-    for turn in reversed(history):  # only as far back as could ever fit: linear in what is looked at
+    covers = min(summary.covers, len(history)) if summary else 0
+    summary_text = format_summary(summary.text) if summary else ""
+    summary_cost = counter.count(summary_text) if summary_text else 0
+    pool = history[covers:]  # unsummarized turns: candidates for the verbatim window
+    history_need = summary_cost
+    for turn in reversed(pool):  # only as far back as could ever fit: linear in what is looked at
         if history_need >= room:
             break
         history_need += turn.tokens + MESSAGE_OVERHEAD
@@ -276,9 +291,22 @@ def plan_context(
     sources_need += counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
 
-    turns, history_used, omitted = select_history(
-        history, split.history, counter, newest_allowance=max(0, room - split.history - min(
-            sources_need, policy.sources_floor)))
+    summary_used = summary_cost if summary_cost and summary_cost <= split.history else 0
+    allowance = max(0, room - split.history - min(sources_need, policy.sources_floor))
+    turns, turns_used, omitted = select_history(pool, split.history - summary_used, counter,
+                                                newest_allowance=allowance)
+    older: list[int] = []
+    if settings.relevant_older and len(history) > len(turns) + 1:
+        left = split.history - summary_used - turns_used
+        earlier = history[: len(history) - len(turns)]
+        for i in relevant_older(question, earlier):
+            pair = earlier[i:i + 2]
+            cost = sum(t.tokens + MESSAGE_OVERHEAD for t in pair)
+            if cost <= left:
+                turns = list(pair) + turns
+                turns_used += cost
+                older.append(i)
+    history_used = summary_used + turns_used
     source_share = room - history_used
     sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources)
     dropped += over
@@ -290,19 +318,24 @@ def plan_context(
 
     # 5. order [18.5]: a permutation of what the budget kept
     ordered = order_sources(sources, settings.ordering)
-    total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, turns, question_tokens)
+    total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, summary_used, turns,
+                                          question_tokens)
     while total > policy.limit and ordered:  # cannot happen with exact unit counts; kept as a guard
         victim = min(ordered, key=lambda s: s.score)
         ordered.remove(victim)
         dropped.append(Dropped(victim.chunk_id, "over_budget", "real prompt count exceeded the budget"))
-        total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, turns,
+        total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, summary_used, turns,
                                               question_tokens)
+    memory = {"summary_tokens": summary_used, "summary_covers": covers if summary_used else 0,
+              "verbatim_turns": len(turns) - 2 * len(older), "older_turns": [i + 1 for i in older],
+              "omitted_turns": omitted, "summary_skipped": bool(summary_cost and not summary_used)}
     return ContextPlan(
         question=question, sources=tuple(ordered), history=tuple(turns), notes=tuple(notes), dropped=tuple(dropped),
         sufficient=bool(ordered) and not reason, abstain_reason=reason, conflicts=near.conflicts,
-        ordering=settings.ordering, history_omitted=omitted,
-        budget=budget(history_share=split.history, sources_share=source_share, history=history_tokens,
-                      sources=sum(s.tokens for s in ordered), notes=notes_tokens, total=total),
+        ordering=settings.ordering, history_omitted=omitted, summary=summary if summary_used else None,
+        memory=memory, query=query if query != question else "",
+        budget=budget(history_share=split.history, sources_share=source_share, history=history_tokens + summary_used,
+                      summary=summary_used, sources=sum(s.tokens for s in ordered), notes=notes_tokens, total=total),
     )
 
 
@@ -313,4 +346,4 @@ def prompt_for(plan: ContextPlan, *, system_prompt: str, instructions: str = "",
     fmt = replace(settings.source_format, structured=settings.structured and wants_structure(plan.question))
     return build_prompt(system_prompt=system_prompt, instructions=instructions, sources=plan.sources,
                         notes=plan.notes, history=plan.history, question=plan.question, fmt=fmt,
-                        answer_mode=settings.answer_mode)
+                        answer_mode=settings.answer_mode, summary=plan.summary.text if plan.summary else "")

@@ -5,7 +5,8 @@ Layout [18.3, 18.9] (documents first, question last; prompt caching needs a byte
     system   = system prompt + domain instructions                 <- stable across turns: cache breakpoint here
                <sources> one block per source </sources>
                <notes> context notes </notes>
-    messages = history (summary turn, then turns oldest first) + {"role": "user", "content": question}
+               <conversation_summary> earlier turns, folded </conversation_summary>
+    messages = history turns (oldest first) + {"role": "user", "content": question}
 
 Sources are data, not instructions (case C11): each source has exactly one real closing delimiter, and look-alike
 delimiters inside chunk text are escaped. Template syntax in chunk text ("{{ user.password }}") stays literal: the
@@ -51,7 +52,8 @@ QUOTE_THEN_ANSWER = """Answer format: first copy the exact sentences from the so
 inside <quotes></quotes>, each followed by its label; then write the answer after the closing tag."""
 
 # Tags our prompt uses; a look-alike inside document text is escaped so it cannot close or open a block.
-_DELIMITER = re.compile(r"<(/?\s*(?:sources?|documents?|notes?|instructions|system|question|context|quotes)\b)",
+_DELIMITER = re.compile(r"<(/?\s*(?:sources?|documents?|notes?|instructions|system|question|context|quotes|"
+                        r"conversation_summary)\b)",
                         re.I)
 # Header lines of the basic and metadata styles; a look-alike line in document text is escaped with a backslash.
 _HEADER_LINE = re.compile(r"^(\s*)(\[S\d+\]|Source S\d+ \|)", re.M | re.I)
@@ -180,6 +182,8 @@ SOURCES_OPEN = "<sources>\n"
 SOURCES_CLOSE = "</sources>\n"
 NOTES_OPEN = "<notes>\n"
 NOTES_CLOSE = "</notes>\n"
+SUMMARY_OPEN = "<conversation_summary>\n"
+SUMMARY_CLOSE = "</conversation_summary>\n"
 
 
 def format_note(note: Note) -> str:
@@ -200,13 +204,23 @@ def system_prefix(system_prompt: str, instructions: str = "", answer_mode: str =
     return prefix + "\n\n"
 
 
-def context_units(sources: Sequence[Source], notes: Sequence[Note], fmt: SourceFormat = SourceFormat()) -> list[str]:
-    """The units after the prefix: the sources block and the notes block (no empty block is ever sent, C16)."""
+def format_summary(text: str) -> str:
+    """The conversation summary unit ("" for no summary): earlier turns folded into a few lines, escaped like data."""
+    if not text.strip():
+        return ""
+    return SUMMARY_OPEN + escape_source_text(text.strip()) + "\n" + SUMMARY_CLOSE
+
+
+def context_units(sources: Sequence[Source], notes: Sequence[Note], fmt: SourceFormat = SourceFormat(),
+                  summary: str = "") -> list[str]:
+    """The units after the prefix: sources block, notes block, conversation summary (no empty block is sent, C16)."""
     units: list[str] = []
     if sources:
         units += [SOURCES_OPEN] + [format_source(s, fmt) for s in sources] + [SOURCES_CLOSE]
     if notes:
         units += [NOTES_OPEN] + [format_note(n) for n in notes] + [NOTES_CLOSE]
+    if summary.strip():
+        units.append(format_summary(summary))
     return units
 
 
@@ -258,8 +272,9 @@ def build_prompt(
     question: str,
     fmt: SourceFormat = SourceFormat(),
     answer_mode: str = "direct",
+    summary: str = "",
 ) -> Prompt:
     """Assemble the prompt. The question is the last message, byte-for-byte as the user typed it."""
     messages = tuple(history_messages(history)) + ({"role": "user", "content": question},)
     return Prompt(prefix=system_prefix(system_prompt, instructions, answer_mode),
-                  context="".join(context_units(sources, notes, fmt)), messages=messages)
+                  context="".join(context_units(sources, notes, fmt, summary)), messages=messages)

@@ -157,7 +157,9 @@ class ExtractiveAnswerer:
             previous = ""
             for s in split_sentences(source.text):
                 s = s.lstrip("-* ").strip()
-                if len(s.split()) >= 4:
+                words = len(s.split())
+                heading = words < 8 and s[-1:] not in ".!?:;)\"”"  # a heading line absorbed into the chunk
+                if words >= 4 and not heading:
                     sentences.append((s, source.label, previous))
                 previous = s
         if not sentences:
@@ -210,7 +212,9 @@ class ExtractiveAnswerer:
 
     async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:
         """Stream the composed answer in pieces of a few words (the work itself runs in a thread)."""
-        question = prompt.messages[-1]["content"]
+        # For a follow-up question the retrieval query carries the conversation's terms ("do they expire?" ->
+        # "... credit hours"); the extractive answerer matches sentences against it, as retrieval did.
+        question = plan.query or prompt.messages[-1]["content"]
         text = await asyncio.to_thread(self.compose, question, plan)
         words = re.findall(r"\S+\s*", text)
         for i in range(0, len(words), self.piece_words):

@@ -196,7 +196,11 @@ class ContextPlan:
         conflicts: (chunk id, chunk id) near-duplicate pairs that differ in a value or negation (for
             contradiction detection).
         ordering: the ordering strategy applied to ``sources``.
-        history_omitted: how many earlier turns did not fit the history share (to be summarized).
+        history_omitted: how many unsummarized earlier turns did not fit the history share (to be summarized).
+        summary: the conversation summary included in the prompt (None when none or it did not fit).
+        memory: the history split for the trace: summary_tokens, summary_covers, verbatim_turns, older_turns
+            (1-based positions of older exchanges brought back), omitted_turns, summary_skipped.
+        query: the retrieval query when it differs from the question (a follow-up rewritten with the conversation).
     """
 
     question: str
@@ -210,6 +214,9 @@ class ContextPlan:
     conflicts: tuple[tuple[int, int], ...] = ()
     ordering: str = "relevance"
     history_omitted: int = 0
+    summary: Any = None
+    memory: dict[str, Any] = field(default_factory=dict)
+    query: str = ""
 
     @property
     def source_map(self) -> dict[str, Source]:
