@@ -52,7 +52,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
         try:
             content = json.loads(text_data or "")
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             await self.emit({"type": "error", "code": "bad_frame", "message": "Malformed frame: not JSON."})
             return
         if not isinstance(content, dict):
@@ -68,6 +68,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             elif kind == "stop":
                 if self.task and not self.task.done():
                     self.task.cancel()
+                else:
+                    await self.emit({"type": "error", "code": "nothing_to_stop",
+                                     "message": "No answer is being generated."})
             elif kind == "resume":
                 await self.handle_resume(content)
             else:
@@ -86,6 +89,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             self.open = False
 
     async def handle_ask(self, content: dict[str, Any]) -> None:
+        if self.task and not self.task.done() and self.task.cancelling():
+            await asyncio.wait([self.task], timeout=10)  # a stopped answer is being saved: let it finish
         if self.task and not self.task.done():
             raise services.AskError("busy", "An answer is still being generated. Wait for it or press stop.")
         text = services.validate_question(content.get("text"))
@@ -100,7 +105,11 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             if reply is not None and reply.status == Message.Status.COMPLETE:
                 await self.emit(_done_frame(reply))
                 return
-            if reply is not None:
+            if reply is not None and reply.status == Message.Status.STREAMING:
+                await self.emit({"type": "error", "code": "in_progress", "message_id": reply.pk,
+                                 "message": "This message is already being answered; the answer will be saved."})
+                return
+            if reply is not None:  # a failed or interrupted answer: retry it
                 await database_sync_to_async(reply.delete)()
         self.task = asyncio.create_task(self.generate(conversation, user_message))
         _running.add(self.task)
@@ -135,7 +144,7 @@ def _reply_of(message: Message) -> Message | None:
 def _own_message(user, message_id: object) -> Message:
     try:
         return Message.objects.get(pk=int(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
-    except (Message.DoesNotExist, TypeError, ValueError):
+    except (Message.DoesNotExist, TypeError, ValueError, OverflowError):
         raise services.AskError("not_found", "Message not found.")
 
 

@@ -17,13 +17,13 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from chat.models import Conversation, ConversationSummary, Message
-from grounding.answer import VerifiedAnswer, finalize_answer
+from grounding.answer import QuoteFilter, VerifiedAnswer, finalize_answer
 from grounding.citations import CitationStreamParser
 from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
                               rewrite_stale_labels, summarize_incremental)
 from grounding.budget import BudgetError, BudgetPolicy
 from grounding.context import ContextSettings, plan_context, prompt_for
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, Prompt, SourceFormat
+from grounding.prompt import DEFAULT_SYSTEM_PROMPT, QUOTE_THEN_ANSWER, Prompt
 from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta
 from grounding.tokens import counter_for
 from grounding.types import ContextPlan
@@ -61,6 +61,11 @@ def validate_question(text: object) -> str:
         raise AskError("message_too_long",
                        f"The message is {len(text):,} characters long; the limit is {limit:,} characters. "
                        "Shorten it or split it into several questions.")
+    tokens = counter_for("extractive").count(text)
+    if tokens > settings.MAX_MESSAGE_TOKENS:
+        raise AskError("message_too_long",
+                       f"The message is {tokens:,} tokens long; the limit is {settings.MAX_MESSAGE_TOKENS:,} tokens. "
+                       "Shorten it or split it into several questions.")
     return text.strip()
 
 
@@ -88,8 +93,16 @@ def get_provider() -> Provider:
 
 
 def settings_for(domain: Domain) -> ContextSettings:
-    """The context settings of a domain (ordering, formatting, threshold and budget policy from its fields)."""
-    return domain.context_settings()
+    """The context settings of a domain (ordering, formatting, threshold and budget policy from its fields).
+
+    Raises:
+        AskError(domain_settings): the domain's settings are out of range (the message says which).
+    """
+    try:
+        return domain.context_settings()
+    except ValueError as exc:
+        raise AskError("domain_settings", f"The settings of domain {domain.slug!r} are invalid ({exc}); "
+                                          "an administrator must correct them.") from exc
 
 
 @dataclass(frozen=True)
@@ -238,11 +251,12 @@ class AnswerStream:
         if not plan.sufficient:
             return finalize_answer("", plan)
         parser = CitationStreamParser()
+        quotes = QuoteFilter() if QUOTE_THEN_ANSWER in self.prepared.prompt.prefix else None
         try:
             async for event in self.prepared.provider.stream(self.prepared.prompt, plan):
                 if isinstance(event, TextDelta):
                     self.raw.append(event.text)
-                    safe = parser.feed(event.text)
+                    safe = parser.feed(quotes.feed(event.text) if quotes else event.text)
                     if safe:
                         self.seq += 1
                         await emit({"type": "delta", "seq": self.seq, "text": safe})
@@ -255,7 +269,7 @@ class AnswerStream:
         except Exception as exc:  # a provider outage must not lose the turn: typed error, turn kept
             log.exception("provider failed")
             raise AskError("provider_error", f"The answer service failed: {exc}") from exc
-        rest = parser.close()
+        rest = parser.feed(quotes.close()) + parser.close() if quotes else parser.close()
         if rest:
             self.seq += 1
             await emit({"type": "delta", "seq": self.seq, "text": rest})
@@ -298,7 +312,7 @@ def conversation_get(*, user, conversation_id: object) -> Conversation:
     """The user's own conversation. Raises AskError(not_found) for unknown ids and for other users' ids alike."""
     try:
         return Conversation.objects.select_related("domain").get(pk=int(conversation_id), user=user)
-    except (Conversation.DoesNotExist, TypeError, ValueError):
+    except (Conversation.DoesNotExist, TypeError, ValueError, OverflowError):
         raise AskError("not_found", "Conversation not found.")
 
 
@@ -326,17 +340,22 @@ def turn_append_user(*, conversation: Conversation, text: str, client_id: str = 
     return msg, True
 
 
-def answer_start(*, user_message: Message, prepared: PreparedAnswer) -> Message:
-    """Create the assistant message (status streaming) with the frozen source snapshot and trace."""
+def answer_start(*, user_message: Message) -> Message:
+    """Create the assistant message (status streaming) before anything can fail, so every turn gets an outcome."""
+    return Message.objects.create(conversation=user_message.conversation, role=Message.Role.ASSISTANT,
+                                  reply_to=user_message, status=Message.Status.STREAMING)
+
+
+def answer_planned(*, message: Message, prepared: PreparedAnswer) -> Message:
+    """Store the frozen source snapshot (as the model will see it) and the plan's trace on the answer."""
     plan = prepared.plan
-    return Message.objects.create(
-        conversation=user_message.conversation, role=Message.Role.ASSISTANT, reply_to=user_message,
-        status=Message.Status.STREAMING, provider=prepared.provider.name,
-        sources=[s.as_dict() for s in plan.sources],
-        trace={"budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
-               "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
-               "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering},
-    )
+    message.provider = prepared.provider.name
+    message.sources = [s.as_dict() for s in plan.sources]
+    message.trace = {"budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
+                     "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
+                     "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering}
+    message.save(update_fields=["provider", "sources", "trace"])
+    return message
 
 
 def answer_finish(*, message: Message, verified: VerifiedAnswer) -> Message:
@@ -394,11 +413,12 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
     assistant: Message | None = None
     stream: AnswerStream | None = None
     try:
+        assistant = await db(answer_start)(user_message=user_message)
         history = await db(memory_turns)(conversation=conversation, before=user_message)
         summary = await db(summary_get)(conversation=conversation)
         prepared = await db(answer_prepare)(domain=conversation.domain, question=user_message.text,
                                             history=history, summary=summary, provider=provider)
-        assistant = await db(answer_start)(user_message=user_message, prepared=prepared)
+        await db(answer_planned)(message=assistant, prepared=prepared)
         await emit({"type": "plan", "message": assistant.pk, **plan_json(prepared.plan),
                     "provider": {"name": prepared.provider.name, "label": prepared.provider.label}})
         stream = AnswerStream(prepared)

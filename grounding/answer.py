@@ -64,20 +64,22 @@ def _citing_sentence(text: str, marker: Marker) -> str:
 
 
 def cited_span(claim: str, source: Source) -> str:
-    """The sentence of ``source`` that best matches ``claim`` by shared content terms (the first sentence on ties)."""
+    """The sentence of ``source`` that best matches ``claim`` by shared content terms (the first on ties); "" when
+    no sentence shares a content word with the claim."""
     sentences = [s.lstrip("-* ").strip() for s in split_sentences(source.text)]
     sentences = [s for s in sentences if s]
     if not sentences:
         return source.text
     terms = content_terms(claim)
     if not terms:
-        return sentences[0]
+        return ""
 
     def overlap(s: str) -> float:
         t = content_terms(s)
         return len(terms & t) / (len(terms | t) or 1)
 
-    return max(sentences, key=overlap)
+    best = max(sentences, key=overlap)
+    return best if overlap(best) > 0 else ""  # nothing in common: highlight nothing rather than a wrong sentence
 
 
 def render_html(text: str, known: set[str]) -> str:
@@ -103,7 +105,7 @@ def render_html(text: str, known: set[str]) -> str:
     return nh3.clean("".join(out), tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRS, link_rel=None)
 
 
-_QUOTES = re.compile(r"^\s*<quotes>.*?</quotes>\s*", re.S | re.I)
+_QUOTES = re.compile(r"<quotes>.*?(?:</quotes>|$)\s*", re.S | re.I)
 
 
 def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
@@ -119,6 +121,7 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
         if reason.startswith(ABSTAIN_TOKEN):
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
             reason = reason[:1].upper() + reason[1:]
+        reason = strip_markers(reason)
         shown = ABSTAIN_MESSAGE if not reason or not plan.sufficient else f"{ABSTAIN_MESSAGE} {reason}"
         if not plan.sufficient and text.strip() and not is_abstention(text):
             shown = ABSTAIN_MESSAGE
@@ -145,3 +148,44 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     return VerifiedAnswer(text=text, abstained=False, citations=tuple(citations.values()), invalid=check.invalid,
                           html=render_html(text, set(source_map)), spans=tuple(spans))
 
+
+
+class QuoteFilter:
+    """Hides a quote-then-answer scratch block while streaming: text from "<quotes>" up to "</quotes>" is held and
+    dropped, the rest passes. Text before the block passes as it comes; an unfinished opening tag is held."""
+
+    OPEN, CLOSE = "<quotes>", "</quotes>"
+
+    def __init__(self) -> None:
+        self.buffer = ""
+        self.inside = False
+
+    def feed(self, piece: str) -> str:
+        """Visible text of ``piece`` (characters)."""
+        self.buffer += piece
+        out = []
+        while self.buffer:
+            if self.inside:
+                end = self.buffer.find(self.CLOSE)
+                if end < 0:
+                    self.buffer = self.buffer[-len(self.CLOSE):]  # keep only what may start the closing tag
+                    break
+                self.buffer = self.buffer[end + len(self.CLOSE):].lstrip()
+                self.inside = False
+                continue
+            start = self.buffer.find(self.OPEN)
+            if start >= 0:
+                out.append(self.buffer[:start])
+                self.buffer = self.buffer[start + len(self.OPEN):]
+                self.inside = True
+                continue
+            keep = next((k for k in range(min(len(self.OPEN) - 1, len(self.buffer)), 0, -1)
+                         if self.OPEN.startswith(self.buffer[-k:])), 0)
+            out.append(self.buffer[:len(self.buffer) - keep])
+            self.buffer = self.buffer[len(self.buffer) - keep:]
+            break
+        return "".join(out)
+
+    def close(self) -> str:
+        rest, self.buffer = ("" if self.inside else self.buffer), ""
+        return rest

@@ -59,6 +59,8 @@ class ParsedDocument:
 # {% page "/x/" %} inside a link target, {% include x.html %}, {% raw %}, {% comment %}...{% endcomment %}
 _LIQUID_COMMENT = re.compile(r"{%-?\s*comment\s*-?%}.*?{%-?\s*endcomment\s*-?%}", re.S)
 _LIQUID_TAG = re.compile(r"{%-?.*?-?%}", re.S)
+# a line holding only a tag goes away whole: a blank line left in its place would end an HTML block in Markdown
+_LIQUID_LINE = re.compile(r"^[ \t]*{%-?[^\n]*?-?%}[ \t]*\n", re.M)
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _LEAF_BLOCKS = {"p", "blockquote", "dd", "dt", "figcaption", "caption", "summary"}
 _CONTAINERS = {"ul", "ol", "dl", "div", "section", "article", "main", "body", "html", "details", "figure", "aside",
@@ -67,9 +69,26 @@ _SKIP = {"script", "style", "noscript", "template", "head", "svg"}
 _md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
 
 
+# HTML elements a Markdown or HTML document may really use; any other "<word" is text ("a<b", "List<String>",
+# "<source>"): it is escaped before parsing so that it is kept rather than swallowed as an unknown tag.
+_HTML_TAGS = ("a abbr address article aside b bdi bdo blockquote body br button caption cite code col colgroup dd del "
+              "details dfn div dl dt em figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hr html i iframe "
+              "img input ins kbd label legend li main mark meta nav noscript ol p pre q s samp script section small "
+              "span strong style sub summary sup table tbody td template tfoot th thead time title tr u ul var "
+              "video audio picture svg link center font").split()
+# a tag is "<name>", "</name>", "<name/>" or "<name attr=...>": bare words after the name ("a<b and c>d") are text
+_NOT_A_TAG = re.compile(r"<(?!(?:/?(?:" + "|".join(_HTML_TAGS) + r")\s*/?>|(?:" + "|".join(_HTML_TAGS)
+                        + r")\s[^<>]*=[^<>]*>|!--))", re.I)
+
+
+def escape_non_tags(text: str) -> str:
+    """Escape "<" where it does not open a known HTML element or comment, so the text survives HTML parsing."""
+    return _NOT_A_TAG.sub("&lt;", text)
+
+
 def strip_liquid(text: str) -> str:
     """Remove Liquid/Jinja statement tags ({% ... %}), keeping the text between paired tags (characters in/out)."""
-    return _LIQUID_TAG.sub("", _LIQUID_COMMENT.sub("", text))
+    return _LIQUID_TAG.sub("", _LIQUID_LINE.sub("", _LIQUID_COMMENT.sub("", text)))
 
 
 def _jsonable(value: Any) -> Any:
@@ -217,9 +236,13 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
     if kind is None:
         raise ParseError(f"{filename}: unsupported file type {suffix or '(none)'}; expected .md, .txt or .html")
     try:
-        raw = data.decode("utf-8-sig")
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            raw = data.decode("utf-16")  # a UTF-16 file announces itself with a byte-order mark
+        else:
+            raw = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}): {exc.reason}") from exc
+        raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}): {exc.reason}; save the file as UTF-8 "
+                         "and ingest it again") from exc
     if "\x00" in raw:
         raise ParseError(f"{filename}: binary content (NUL bytes), not a text document")
     metadata: dict[str, Any] = {}
@@ -229,10 +252,10 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         except (yaml.YAMLError, ValueError) as exc:
             raise ParseError(f"{filename}: malformed YAML front matter: {exc}".splitlines()[0]) from exc
         metadata = _jsonable(dict(post.metadata))
-        body = strip_liquid(post.content)
+        body = escape_non_tags(strip_liquid(post.content))
         heading_title, blocks = html_blocks(_md.render(body))
     elif kind == "html":
-        heading_title, blocks = html_blocks(strip_liquid(raw))
+        heading_title, blocks = html_blocks(escape_non_tags(strip_liquid(raw)))
     else:
         paragraphs = [_clean(p) for p in re.split(r"\n\s*\n", raw)]
         blocks = tuple(Block((), p) for p in paragraphs if p)

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Literal, Sequence
 
+from grounding.citations import parse_markers
 from grounding.types import Note, Source, Turn
 
 ABSTAIN_TOKEN = "INSUFFICIENT_EVIDENCE"
@@ -52,7 +53,7 @@ QUOTE_THEN_ANSWER = """Answer format: first copy the exact sentences from the so
 inside <quotes></quotes>, each followed by its label; then write the answer after the closing tag."""
 
 # Tags our prompt uses; a look-alike inside document text is escaped so it cannot close or open a block.
-_DELIMITER = re.compile(r"<(/?\s*(?:sources?|documents?|notes?|instructions|system|question|context|quotes|"
+_DELIMITER = re.compile(r"<(\s*/?\s*(?:sources?|documents?|notes?|instructions|system|question|context|quotes|"
                         r"conversation_summary)\b)",
                         re.I)
 # Header lines of the basic and metadata styles; a look-alike line in document text is escaped with a backslash.
@@ -60,15 +61,30 @@ _HEADER_LINE = re.compile(r"^(\s*)(\[S\d+\]|Source S\d+ \|)", re.M | re.I)
 
 
 def escape_source_text(text: str, style: str = "xml") -> str:
-    """Escape look-alike delimiters in document text ("</source>" -> "&lt;/source>"), leaving other text as is.
+    """Make document text safe to place inside a source block.
 
-    "&lt;" already in the text is escaped first, so the transformation is unambiguous. In the basic and metadata
-    styles a line that looks like a source header ("[S9] ...", "Source S9 | ...") is prefixed with a backslash.
+    - Look-alike delimiters are escaped ("</source>" -> "&lt;/source>"); every "&" is escaped first ("&" ->
+      "&amp;"), so distinct texts stay distinct (the transformation is injective).
+    - Citation-marker look-alikes ("[S2]", "[3]") become parentheses ("(S2)"): a document cannot cite a source.
+    - In the basic and metadata styles a line that looks like a source header ("[S9] ...", "Source S9 | ...") is
+      prefixed with a backslash.
     """
-    text = _DELIMITER.sub(r"&lt;\1", text.replace("&lt;", "&amp;lt;"))
+    text = _DELIMITER.sub(r"&lt;\1", text.replace("&", "&amp;"))
+    text = neutralise_markers(text)
     if style != "xml":
         text = _HEADER_LINE.sub(r"\1\\\2", text)
     return text
+
+
+def neutralise_markers(text: str) -> str:
+    """Citation-marker look-alikes in text become parenthesised ("[S2]" -> "(S2)", "【S1】" -> "(S1)")."""
+    out, pos = [], 0
+    for m in parse_markers(text):
+        out.append(text[pos:m.start])
+        out.append("(" + ", ".join(m.labels) + ")")
+        pos = m.end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _attr(value: str) -> str:
@@ -163,7 +179,8 @@ def format_source(source: Source, fmt: SourceFormat = SourceFormat()) -> str:
             meta.append(source.status)
         if score:
             meta.append(f"relevance {source.score:.2f}")
-        return f"Source {source.label} | " + " | ".join(m.replace("\n", " ") for m in meta) + f"\n{body}\n"
+        header = " | ".join(escape_source_text(m.replace("\n", " "), "xml") for m in meta)
+        return f"Source {source.label} | {header}\n{body}\n"
     attrs = [f'label="{source.label}"', f'title="{_attr(source.title)}"']
     if source.section:
         attrs.append(f'section="{_attr(source.section)}"')

@@ -18,7 +18,7 @@ import Stemmer
 
 from grounding.chunking import split_sentences
 from grounding.embeddings import Embedder, default_embedder
-from grounding.prompt import ABSTAIN_TOKEN, Prompt
+from grounding.prompt import ABSTAIN_TOKEN, Prompt, neutralise_markers
 from grounding.types import ContextPlan
 
 
@@ -204,7 +204,7 @@ class ExtractiveAnswerer:
             chosen.append(s)
         parts = []
         for s in chosen:
-            text = s.text.rstrip()
+            text = neutralise_markers(s.text).rstrip()  # a quoted "[S2]" in a document must not become a citation
             end = text[-1] if text[-1] in ".!?" else "."
             body = text[:-1] if text[-1] in ".!?" else text
             parts.append(f"{body} [{s.label}]{end}")

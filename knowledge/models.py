@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 
 import numpy as np
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from grounding.budget import BudgetPolicy
@@ -29,20 +31,34 @@ class Domain(models.Model):
     format_style = models.CharField(max_length=10, default="xml", choices=[(s, s) for s in FORMAT_STYLES])
     answer_mode = models.CharField(max_length=20, default="direct",
                                    choices=[("direct", "direct"), ("quote_then_answer", "quote then answer")])
-    relevance_threshold = models.FloatField(default=0.35, help_text="Best cosine below which answers abstain.")
-    window = models.PositiveIntegerField(default=16_000, help_text="Model context window, tokens.")
+    relevance_threshold = models.FloatField(default=0.35, help_text="Best cosine below which answers abstain.",
+                                            validators=[MinValueValidator(-1.0), MaxValueValidator(1.0)])
+    window = models.PositiveIntegerField(default=16_000, help_text="Model context window, tokens.",
+                                         validators=[MinValueValidator(2_000)])
     completion_reserve = models.PositiveIntegerField(default=1_024, help_text="Tokens kept for the answer.")
     history_floor = models.PositiveIntegerField(default=256, help_text="Tokens reserved for history, if needed.")
-    history_cap = models.FloatField(default=0.35, help_text="Largest share of the budget history may take.")
+    history_cap = models.FloatField(default=0.35, help_text="Largest share of the budget history may take.",
+                                    validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
     sources_floor = models.PositiveIntegerField(default=1_024, help_text="Tokens reserved for sources, if needed.")
-    sources_cap = models.FloatField(default=1.0, help_text="Largest share of the budget sources may take.")
-    max_sources = models.PositiveIntegerField(default=8)
+    sources_cap = models.FloatField(default=1.0, help_text="Largest share of the budget sources may take.",
+                                    validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
+    max_sources = models.PositiveIntegerField(default=8, validators=[MinValueValidator(1), MaxValueValidator(50)])
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Validate the settings together: they must form a usable policy with room left for a question."""
+        try:
+            settings = self.context_settings()
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from exc
+        if settings.policy.limit < 1_000:
+            raise ValidationError(f"window x safety margin minus the completion reserve leaves "
+                                  f"{settings.policy.limit} tokens; at least 1,000 are needed for the prompt")
 
     def context_settings(self) -> ContextSettings:
         """This domain's settings as the framework-free type. Raises ValueError for out-of-range values."""

@@ -28,7 +28,8 @@ class IngestError(ValueError):
 
 @dataclass
 class FileReport:
-    """What happened to one file: status is "new", "new_version", "unchanged" or "failed"."""
+    """What happened to one file: status is "new", "new_version", "unchanged", "restored" (an earlier version's
+    content came back and is current again) or "failed"."""
 
     path: str
     status: str
@@ -53,8 +54,9 @@ class IngestReport:
         return [f for f in self.files if f.status == "failed"]
 
     def summary(self) -> str:
+        restored = f", {self.count('restored')} restored" if self.count("restored") else ""
         return (f"{len(self.files)} files: {self.count('new')} new, {self.count('new_version')} new versions, "
-                f"{self.count('unchanged')} unchanged, {self.count('failed')} failed")
+                f"{self.count('unchanged')} unchanged{restored}, {self.count('failed')} failed")
 
 
 def domain_get_or_create(*, slug: str, name: str = "", description: str = "") -> Domain:
@@ -87,6 +89,30 @@ class _Pending:
     drafts: list[ChunkDraft]
 
 
+#: Largest file accepted (bytes); larger ones are reported as failed instead of stalling ingestion.
+MAX_FILE_BYTES = 10 * 1024 * 1024
+
+
+def _document_key(domain: Domain, rel: str, single_file: bool, meta: dict) -> str:
+    """A document's identity: front matter doc_id, else its path (suffix included) relative to the ingested folder.
+
+    A single file ingested on its own takes the key of the domain's existing document with that file name, when
+    exactly one exists (so re-ingesting one page of a previously ingested folder updates that document).
+    Raises ParseError for a doc_id that is not a string or number.
+    """
+    doc_id = meta.get("doc_id")
+    if doc_id is not None:
+        if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool) or not str(doc_id).strip():
+            raise ParseError(f"{rel}: doc_id must be a non-empty string, got {doc_id!r}")
+        return str(doc_id).strip()
+    if single_file:
+        matches = list(Document.objects.filter(domain=domain, key__endswith="/" + rel)
+                       .values_list("key", flat=True)[:2])
+        if len(matches) == 1:
+            return matches[0]
+    return rel
+
+
 def _files_under(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
@@ -105,7 +131,8 @@ def ingest_path(
 ) -> IngestReport:
     """Ingest a file or a folder (recursively: .md, .markdown, .txt, .html, .htm) into a domain.
 
-    A document is identified by its front matter ``doc_id``, else its path relative to the folder (without suffix).
+    A document is identified by its front matter ``doc_id``, else its path relative to the folder (suffix
+    included; a single file ingested on its own joins the existing document of the same file name).
     Unchanged content (same normalised text hash) is a no-op; changed content becomes a new version of the same
     document, and the version with the latest effective date is current, older ones superseded. A broken file is
     reported as failed and skipped; the rest is ingested.
@@ -136,7 +163,11 @@ def ingest_path(
     for f in files:
         rel = f.name if path.is_file() else f.relative_to(path).as_posix()
         try:
+            size = f.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise ParseError(f"{rel}: file too large ({size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes)")
             parsed = parse_document(f.read_bytes(), rel)
+            key = _document_key(domain, rel, path.is_file(), parsed.metadata)
         except (ParseError, OSError) as exc:
             msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
             report.files.append(FileReport(rel, "failed", error=msg))
@@ -145,7 +176,6 @@ def ingest_path(
                 progress(f"FAILED {rel}: {msg}")
             continue
         meta = parsed.metadata
-        key = str(meta.get("doc_id") or rel.rsplit(".", 1)[0])
         eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
         digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode()).hexdigest()
         label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
@@ -159,9 +189,15 @@ def ingest_path(
         existing = DocumentVersion.objects.filter(document__domain=domain, document__key=p.key,
                                                   content_hash=p.content_hash).first()
         if existing is not None:
-            report.files.append(FileReport(p.rel, "unchanged", p.parsed.title, existing.label))
+            status = "unchanged"
+            if existing.status != DocumentVersion.Status.CURRENT and not _older_than_current(existing, p.date):
+                # the content of an earlier version came back: it is the current content again
+                _reactivate(existing, p.date)
+                domain.touch_index()
+                status = "restored"
+            report.files.append(FileReport(p.rel, status, p.parsed.title, existing.label))
             if progress:
-                progress(f"unchanged {p.rel}")
+                progress(f"{status} {p.rel}")
             continue
         has_doc = Document.objects.filter(domain=domain, key=p.key).exists()
         to_embed.append((p, FileReport(p.rel, "new_version" if has_doc else "new", p.parsed.title, p.label,
@@ -200,12 +236,34 @@ def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
     return version
 
 
+def _recency(v: DocumentVersion) -> tuple:
+    """Sort key of versions: effective date, else the day it was ingested; then ingestion time."""
+    return (v.effective_date or v.created_at.date(), v.created_at, v.pk)
+
+
+def _older_than_current(version: DocumentVersion, date: dt.date | None) -> bool:
+    """True when the incoming content (an existing version, dated ``date``) is older than the current version."""
+    current = version.document.versions.filter(status=DocumentVersion.Status.CURRENT).first()
+    if current is None:
+        return False
+    return date is not None and current.effective_date is not None and date < current.effective_date
+
+
+def _reactivate(version: DocumentVersion, date: dt.date | None) -> None:
+    from django.utils import timezone
+
+    version.effective_date = date
+    version.created_at = timezone.now()
+    version.save(update_fields=["effective_date", "created_at"])
+    _refresh_statuses(version.document)
+
+
 def _refresh_statuses(document: Document) -> None:
     """The non-draft version with the latest effective date (then latest ingestion) is current; others superseded."""
     versions = list(document.versions.exclude(status=DocumentVersion.Status.DRAFT))
     if not versions:
         return
-    newest = max(versions, key=lambda v: (v.effective_date or dt.date.min, v.created_at, v.pk))
+    newest = max(versions, key=_recency)
     for v in versions:
         status = DocumentVersion.Status.CURRENT if v.pk == newest.pk else DocumentVersion.Status.SUPERSEDED
         if v.status != status:

@@ -98,5 +98,7 @@ LOGGING = {
 LLM_PROVIDER = env("LLM_PROVIDER", default="extractive")
 #: Longest accepted user message (characters); longer ones get a typed error naming the limit.
 MAX_MESSAGE_CHARS = env.int("GROUNDED_MAX_MESSAGE_CHARS", default=4000)
+#: Longest accepted user message in tokens (cl100k): some scripts take several tokens per character.
+MAX_MESSAGE_TOKENS = env.int("GROUNDED_MAX_MESSAGE_TOKENS", default=2000)
 #: Where the run command's demo corpus lives.
 DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"

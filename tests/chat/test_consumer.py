@@ -180,3 +180,55 @@ async def test_stop_saves_the_answer_as_interrupted_with_the_text_so_far(ingest_
     resumed = await comm.receive_json_from(timeout=10)
     assert resumed["type"] == "done" and resumed["text"] == done["text"]
     await comm.disconnect()
+
+
+async def test_resend_while_the_answer_is_streaming_does_not_start_a_second_one(ingest_demo, user, monkeypatch):
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Laptops ", "are ", "replaced [S1]", "."],
+                                                                delay=0.3))
+    a, b = await connect(user), await connect(user)
+    await a.connect()
+    await b.connect()
+    ask = {"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?", "client_id": "dup"}
+    await a.send_json_to(ask)
+    first = await a.receive_json_from(timeout=30)
+    while (await a.receive_json_from(timeout=30))["type"] != "plan":
+        pass
+    await b.send_json_to({**ask, "conversation": first["conversation"]})
+    frames = await frames_until(b, "done")
+    assert [f["type"] for f in frames] == ["accepted", "error"] and frames[-1]["code"] == "in_progress"
+    done = await frames_until(a, "done")
+    assert done[-1]["type"] == "done" and done[-1]["status"] == "complete"
+    assert await sync_to_async(Message.objects.count)() == 2
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_turn_whose_planning_fails_is_stored_with_its_reason(ingest_demo, user):
+    from knowledge.models import Domain
+
+    await sync_to_async(Domain.objects.filter(pk=ingest_demo.pk).update)(history_cap=2.0)  # bypasses validation
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    assert frames[-1]["type"] == "error" and frames[-1]["code"] == "domain_settings"
+    assert "an administrator must correct them" in frames[-1]["message"]
+    rows = await sync_to_async(list)(Message.objects.order_by("pk").values_list("role", "status"))
+    assert rows == [("user", "complete"), ("assistant", "failed")]
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("raw,code", [
+    ('{"type": "ask", "conversation": Infinity, "text": "hi"}', "not_found"),
+    ('{"type": "resume", "message": -Infinity}', "not_found"),
+    ("[" * 100_000 + "]" * 100_000, "bad_frame"),
+    ('{"type": "stop"}', "nothing_to_stop"),
+    ('{"type": "ask", "domain": "handbook", "text": "' + "\U00013000" * 1_000 + '"}', "message_too_long"),
+])
+async def test_more_bad_frames_get_typed_errors(ingest_demo, user, raw, code):
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_to(text_data=raw)
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "error" and frame["code"] == code
+    await comm.disconnect()

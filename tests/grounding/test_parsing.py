@@ -64,7 +64,7 @@ def test_html_and_text_files():
 
 
 @pytest.mark.parametrize("data,name,message", [
-    (b"\xff\xfe\x00bad", "broken.md", "not UTF-8"),
+    (b"\x89PNG\xff\x00bad", "broken.md", "not UTF-8"),
     (b"---\ntitle: [unclosed\n---\nbody", "bad-yaml.md", "malformed YAML front matter"),
     (b"---\ntitle: Only front matter\n---\n", "empty.md", "no text found"),
     (b"hello", "image.png", "unsupported file type .png"),
@@ -73,3 +73,15 @@ def test_broken_files_raise_a_clear_parse_error(data, name, message):
     with pytest.raises(ParseError, match=message) as exc:
         parse_document(data, name)
     assert name in str(exc.value)
+
+
+def test_utf16_with_a_byte_order_mark_is_read():
+    doc = parse_document("# Café\n\nLe menu est à 12 €.".encode("utf-16"), "menu.md")
+    assert doc.title == "Café" and [b.text for b in doc.blocks] == ["Le menu est à 12 €."]
+
+
+def test_angle_bracket_text_that_is_not_html_is_kept():
+    doc = parse_document(b"If a<b and c>d then x. Use List<String>. Put a <source> element inside. "
+                         b"Use <b>bold</b> here.", "code.md")
+    assert [b.text for b in doc.blocks] == [
+        "If a<b and c>d then x. Use List<String>. Put a <source> element inside. Use bold here."]

@@ -95,3 +95,56 @@ def test_ingest_command_fails_when_no_file_could_be_ingested_and_leaves_no_domai
     with pytest.raises(CommandError, match=r"no file could be ingested \(1 files: .* 1 failed\)"):
         call_command("ingest", str(tmp_path), "--domain", "all-broken")
     assert not Domain.objects.filter(slug="all-broken").exists()
+
+
+def test_content_of_an_earlier_version_coming_back_is_current_again(tmp_path, embedder):
+    domain = domain_get_or_create(slug="revert-test")
+    page = tmp_path / "pets.md"
+    allowed, banned = "# Pets\n\nDogs are allowed in the office on Fridays.\n", "# Pets\n\nDogs are not allowed.\n"
+    for text in (allowed, banned, allowed):
+        page.write_text(text)
+        report = ingest_path(path=page, domain=domain)
+    assert report.files[0].status == "restored"
+    from knowledge.selectors import domain_index
+    assert [c.text for c in domain_index(domain=domain).chunks] == ["Dogs are allowed in the office on Fridays."]
+
+
+def test_one_file_of_an_ingested_folder_updates_the_same_document(tmp_path, embedder):
+    domain = domain_get_or_create(slug="identity-test")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "snacks.md").write_text("# Snacks\n\nFree snacks are available on Mondays.\n")
+    (tmp_path / "guide.md").write_text("# Guide\n\nThe Markdown guide.\n")
+    (tmp_path / "guide.html").write_text("<h1>Guide</h1><p>The HTML guide.</p>")
+    ingest_path(path=tmp_path, domain=domain)
+    assert sorted(Document.objects.filter(domain=domain).values_list("key", flat=True)) == [
+        "guide.html", "guide.md", "sub/snacks.md"]  # no silent collision of guide.md and guide.html
+    (tmp_path / "sub" / "snacks.md").write_text("# Snacks\n\nSnacks are no longer free.\n")
+    report = ingest_path(path=tmp_path / "sub" / "snacks.md", domain=domain)
+    assert report.files[0].status == "new_version"
+    doc = Document.objects.get(domain=domain, key="sub/snacks.md")
+    assert [v.status for v in doc.versions.order_by("created_at")] == ["superseded", "current"]
+
+
+def test_oversized_file_and_bad_doc_id_are_reported(tmp_path, embedder, monkeypatch):
+    import knowledge.services as svc
+
+    monkeypatch.setattr(svc, "MAX_FILE_BYTES", 100)
+    (tmp_path / "big.md").write_text("# Big\n\n" + "text " * 100)
+    (tmp_path / "list-id.md").write_text("---\ndoc_id: [a, b]\n---\n\nBody text here.\n")
+    (tmp_path / "ok.md").write_text("# Ok\n\nFine.\n")
+    report = ingest_path(path=tmp_path, domain=domain_get_or_create(slug="limits-test"))
+    errors = {f.path: f.error for f in report.failed}
+    assert "file too large (" in errors["big.md"] and "the limit is 100 bytes" in errors["big.md"]
+    assert "doc_id must be a non-empty string" in errors["list-id.md"]
+    assert report.count("new") == 1
+
+
+def test_domain_settings_are_validated():
+    from django.core.exceptions import ValidationError
+
+    d = Domain(slug="v", name="V", history_cap=2.0)
+    with pytest.raises(ValidationError, match="history_cap"):
+        d.full_clean()
+    d = Domain(slug="w", name="W", window=2_000, completion_reserve=1_500)
+    with pytest.raises(ValidationError, match="at least 1,000 are needed"):
+        d.full_clean()

@@ -1,0 +1,46 @@
+"""Regression tests for faults found by trying to break the product (each holds the right value)."""
+
+from grounding.answer import QuoteFilter, finalize_answer
+from grounding.chunking import split_sentences
+from grounding.providers import ExtractiveAnswerer
+from grounding.types import ContextPlan, Source
+
+
+def src(label, text, cid):
+    return Source(label=label, chunk_ids=(cid,), document_id=cid, title=f"Doc {cid}", section="", version="v1",
+                  date="", text=text, score=0.9, tokens=10)
+
+
+def test_marker_text_inside_a_document_never_becomes_a_citation(embedder):
+    plan = ContextPlan(question="How much do employee parking permits cost per month?", sources=(
+        src("S1", "Employee parking permits cost 40 dollars per month, as confirmed by the finance team [S2].", 1),
+        src("S2", "The parking garage opens at 6 a.m. and closes at midnight.", 2)))
+    text = ExtractiveAnswerer(embedder).compose(plan.question, plan)
+    assert text == "Employee parking permits cost 40 dollars per month, as confirmed by the finance team (S2) [S1]."
+    v = finalize_answer(text, plan)
+    assert [c.label for c in v.citations] == ["S1"] and v.invalid == ()
+
+
+def test_quote_then_answer_scratch_block_is_never_streamed():
+    pieces = ["Here: <quo", "tes>The allowance is $65 [S1]", ".</quo", "tes>\nThe allowance is ", "$65 [S1]."]
+    f = QuoteFilter()
+    shown = "".join(f.feed(p) for p in pieces) + f.close()
+    assert shown == "Here: The allowance is $65 [S1]."
+    unfinished = QuoteFilter()
+    assert unfinished.feed("<quotes>half a quote") + unfinished.close() == ""
+    plan = ContextPlan(question="q", sources=(src("S1", "The allowance is $65.", 1),))
+    assert finalize_answer("Intro <quotes>x [S1]</quotes> The allowance is $65 [S1].", plan).text == (
+        "Intro The allowance is $65 [S1].")
+
+
+def test_sentence_splitting_of_a_huge_line_is_bounded():
+    text = "word " * 40_000  # 200,000 characters, no sentence end
+    sentences = split_sentences(text)
+    assert "".join(s.replace(" ", "") for s in sentences) == "word" * 40_000
+    assert max(len(s) for s in sentences) <= 2_000
+
+
+def test_an_abstention_reason_never_shows_citation_markup():
+    plan = ContextPlan(question="q", sources=(src("S1", "Text.", 1),))
+    v = finalize_answer("INSUFFICIENT_EVIDENCE: S1 [S1] does not say.", plan)
+    assert v.abstained and "cite" not in v.html and "[S1]" not in v.text
