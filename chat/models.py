@@ -51,6 +51,7 @@ class Message(models.Model):
     sources = models.JSONField(default=list, blank=True, help_text="frozen snapshot of the sources")
     citations = models.JSONField(default=list, blank=True)
     spans = models.JSONField(default=list, blank=True, help_text="cited sentence per citation occurrence")
+    support = models.JSONField(default=dict, blank=True, help_text="per-sentence support check and coverage")
     invalid_citations = models.JSONField(default=list, blank=True)
     trace = models.JSONField(default=dict, blank=True, help_text="budget, dropped candidates, notes")
     created_at = models.DateTimeField(auto_now_add=True)

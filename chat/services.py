@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable
 
 from django.conf import settings
@@ -19,6 +19,8 @@ from django.db import IntegrityError, transaction
 from chat.models import Conversation, ConversationSummary, Message
 from grounding.answer import QuoteFilter, VerifiedAnswer, finalize_answer
 from grounding.citations import CitationStreamParser
+from grounding.embeddings import default_embedder
+from grounding.support import check_support
 from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
                               rewrite_stale_labels, summarize_incremental)
 from grounding.budget import BudgetError, BudgetPolicy
@@ -273,7 +275,12 @@ class AnswerStream:
         if rest:
             self.seq += 1
             await emit({"type": "delta", "seq": self.seq, "text": rest})
-        return finalize_answer(self.text_so_far, plan)
+        verified = finalize_answer(self.text_so_far, plan)
+        if not verified.abstained:
+            report = await asyncio.to_thread(check_support, verified.text,
+                                             {s.label: s.text for s in plan.sources}, default_embedder())
+            verified = replace(verified, support=report.as_dict())
+        return verified
 
 
 def plan_json(plan: ContextPlan) -> dict[str, Any]:
@@ -296,7 +303,8 @@ def answer_json(prepared: PreparedAnswer, verified: VerifiedAnswer) -> dict[str,
     sources = [{k: v for k, v in s.as_dict().items() if k in
                 ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens")}
                for s in plan.sources]
-    return {**verified.as_dict(), "sources": sources, "notes": [n.as_dict() for n in plan.notes],
+    return {**verified.as_dict(), "support": verified.support, "sources": sources,
+            "notes": [n.as_dict() for n in plan.notes],
             "budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
             "provider": prepared.provider.name}
 
@@ -365,6 +373,7 @@ def answer_finish(*, message: Message, verified: VerifiedAnswer) -> Message:
     message.abstained = verified.abstained
     message.citations = [c.as_dict() for c in verified.citations]
     message.spans = list(verified.spans)
+    message.support = verified.support
     message.invalid_citations = list(verified.invalid)
     message.status = Message.Status.COMPLETE
     message.tokens = counter_for("extractive").count(history_form(message))
@@ -388,7 +397,8 @@ def message_json(message: Message) -> dict[str, Any]:
         "id": message.pk, "role": message.role, "text": message.text, "html": message.html,
         "status": message.status, "error": message.error, "abstained": message.abstained,
         "provider": message.provider, "sources": message.sources, "citations": message.citations,
-        "invalid": message.invalid_citations, "spans": message.spans, "notes": message.trace.get("notes", []),
+        "invalid": message.invalid_citations, "spans": message.spans, "support": message.support,
+        "notes": message.trace.get("notes", []),
         "client_id": message.client_id,
     }
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import nh3
@@ -42,6 +42,7 @@ class VerifiedAnswer:
         html: sanitised HTML with citation chips; chip k carries data-span="k".
         spans: one entry per valid citation occurrence, in text order: {"label", "cited_text"}, so each chip
             highlights the sentence its own claim relies on.
+        support: the per-sentence support check (grounding.support.SupportReport.as_dict()), {} until checked.
     """
 
     text: str
@@ -50,6 +51,7 @@ class VerifiedAnswer:
     invalid: tuple[str, ...] = ()
     html: str = ""
     spans: tuple[dict[str, str], ...] = ()
+    support: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"answer": self.text, "abstained": self.abstained,

@@ -89,6 +89,28 @@ function renderSourcesUsed(entry, labels) {
   entry.used.append(ul);
 }
 
+// While streaming, whole markers (the server never sends half of one) become chips at once when their label is in
+// this answer's source map (sent in the plan frame); anything else stays text. The final HTML replaces all of it.
+const MARKER = /\[\[?\s*((?:[Ss]\d{1,3})(?:\s*[,;]\s*[Ss]\d{1,3})*)\s*\]?\]|【\s*([Ss]\d{1,3})\s*】/g;
+
+function appendStreamed(entry, text) {
+  let last = 0;
+  for (const m of text.matchAll(MARKER)) {
+    const labels = (m[1] || m[2]).split(/[,;]/).map((x) => x.trim().toUpperCase());
+    if (!labels.every((label) => entry.sources.has(label))) continue;
+    entry.body.append(text.slice(last, m.index));
+    for (const label of labels) {
+      const chip = el("button", "cite", label);
+      chip.type = "button";
+      chip.dataset.label = label;
+      chip.setAttribute("aria-label", `Show source ${label}`);
+      entry.body.append(chip);
+    }
+    last = m.index + m[0].length;
+  }
+  entry.body.append(text.slice(last));
+}
+
 function finish(entry, frame) {
   entry.body.classList.remove("streaming");
   entry.el.dataset.status = frame.status;
@@ -110,8 +132,37 @@ function finish(entry, frame) {
     entry.el.append(el("p", "warning", "Some citations did not match a source and are shown as plain text: "
       + frame.invalid.join(", ")));
   }
+  markSupport(entry, frame.support);
   renderSourcesUsed(entry, (frame.citations || []).map((c) => c.label));
   scrollToEnd();
+}
+
+// Sentences the support check did not find in their cited sources are marked, with the reason on hover and focus.
+const SUPPORT_TEXT = {weak: "Weakly supported", unsupported: "Not supported by its source", uncited: "No citation"};
+
+function markSupport(entry, support) {
+  const flagged = ((support && support.sentences) || []).filter((s) => s.status !== "supported");
+  for (const sentence of flagged) {
+    const probe = sentence.text.slice(0, 40).replace(/[.\s]+$/, "");
+    const walker = document.createTreeWalker(entry.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.data.indexOf(probe);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, node.data.length);
+      const mark = el("span", `support-${sentence.status}`);
+      mark.tabIndex = 0;
+      mark.title = `${SUPPORT_TEXT[sentence.status] || sentence.status}: ${sentence.reason}`;
+      mark.setAttribute("aria-label", mark.title);
+      range.surroundContents(mark);
+      break;
+    }
+  }
+  if (flagged.length) {
+    entry.el.append(el("p", "warning", `${flagged.length} sentence(s) could not be fully checked against their ` +
+      "sources; they are underlined. Hover or focus them for the reason."));
+  }
 }
 
 function showSource(entry, label, spanIndex) {
@@ -179,7 +230,7 @@ function handle(frame) {
     addAssistant(frame.message, frame.sources, frame.provider);
   } else if (frame.type === "delta") {
     const entry = answers.get(String(frame.message));
-    if (entry) entry.body.append(frame.text);
+    if (entry) appendStreamed(entry, frame.text);
   } else if (frame.type === "done") {
     let entry = answers.get(String(frame.message));
     if (!entry) entry = addAssistant(frame.message, frame.sources, {name: frame.provider});

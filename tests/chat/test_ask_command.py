@@ -28,6 +28,9 @@ def test_ask_json_contract(demo_domain, capsys):
     assert set(by_label[meal["label"]]) == {"label", "chunk_id", "title", "section", "version", "date", "score",
                                             "tokens"}
     assert out["budget"]["total"] <= out["budget"]["limit"]
+    # the support check: every quoted sentence is found in its cited source, and every factual sentence is cited
+    assert out["support"]["coverage"] == 1.0
+    assert [s["status"] for s in out["support"]["sentences"]] == ["supported"] * len(out["support"]["sentences"])
     assert sum(s["tokens"] for s in out["sources"]) == out["budget"]["sources"]
     assert all(d["reason"] in {"below_threshold", "duplicate_of", "over_budget"} for d in out["dropped"])
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
@@ -42,7 +43,10 @@ class _Server(DaphneProcess):
         super().run()
 
 
-class ChatInBrowserTests(ChannelsLiveServerTestCase):
+class BrowserCase(ChannelsLiveServerTestCase):
+    """Live server + Chromium + the demo corpus and user; subclasses hold the tests."""
+
+    __test__ = False
     ProtocolServerProcess = _Server
     serialized_rollback = False
 
@@ -78,6 +82,12 @@ class ChatInBrowserTests(ChannelsLiveServerTestCase):
         page.fill("#id_password", "demo-handbook")
         page.click("button[type=submit]")
         expect(page.locator("#question")).to_be_visible()
+
+
+class ChatInBrowserTests(BrowserCase):
+    """The offline extractive answerer end to end."""
+
+    __test__ = True
 
     def test_ask_see_streamed_answer_click_citation_see_source_then_reload(self):
         page = self.page
@@ -127,3 +137,80 @@ class ChatInBrowserTests(ChannelsLiveServerTestCase):
         expect(answer).to_have_class("msg assistant abstained")
         expect(answer.locator(".body")).to_have_text("I could not find the answer to this question in the documents.")
         assert answer.locator("button.cite").count() == 0
+
+
+class ScriptedAnswerInBrowserTests(BrowserCase):
+    """The server answers with a scripted provider (set before the live server forks): slow pieces, one invalid
+    label."""
+
+    __test__ = True
+    PIECES = ["Laptops are replaced ", "on a 36-month refresh cycle [S1]", ". Spare ", "laptops ", "are ",
+              "kept in ", "every office [S9]", "."]
+
+    @classmethod
+    def setUpClass(cls):
+        from chat import services
+        from grounding.providers import ScriptedProvider
+
+        cls._saved_provider = services._provider
+        services._provider = ScriptedProvider(cls.PIECES, delay=0.6)
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        from chat import services
+
+        super().tearDownClass()
+        services._provider = cls._saved_provider
+
+    def test_chips_work_while_streaming_invalid_label_is_text_and_frozen_source_survives_reingest(self):
+        """Chips work while the answer streams; an invalid label is plain text; reload and re-ingest keep the
+        frozen source the answer was given."""
+        page = self.page
+        self.login()
+        page.fill("#question", "How often are laptops replaced?")
+        page.click("#send")
+        answer = page.locator("li.msg.assistant").last
+        streaming_chip = answer.locator(".body.streaming button.cite[data-label=S1]")
+        expect(streaming_chip).to_be_visible()  # clickable before the answer is done
+        streaming_chip.click()
+        expect(page.locator("#source-title")).to_have_text("Equipment and Laptop Policy")
+        expect(answer.locator(".body.streaming")).to_have_count(1)  # still streaming when the panel opened
+        expect(answer.locator(".body:not(.streaming)")).to_have_count(1)
+        expect(answer.locator(".body span.cite-invalid")).to_have_text("[S9]")
+        assert answer.locator("button.cite[data-label=S9]").count() == 0  # an invalid label is never a link
+        expect(answer.locator(".warning").first).to_contain_text("S9")
+        flagged = answer.locator(".body [class^='support-']").first  # the sentence citing nothing valid
+        expect(flagged).to_contain_text("Spare laptops are kept in every office")
+        expect(flagged).to_have_attribute("title", re.compile(r"^(No citation|Not supported by its source): "))
+        answer.locator(".body button.cite[data-label=S1]").click()
+        expect(page.locator("#source-panel mark")).to_contain_text("36-month refresh cycle")
+
+        # the cited document changes: the old answer keeps showing the text it was given
+        import tempfile
+        from pathlib import Path
+
+        original = (DEMO_CORPUS / "equipment-laptop.md").read_text()
+        with tempfile.TemporaryDirectory() as tmp:
+            changed = Path(tmp) / "equipment-laptop.md"
+            changed.write_text(original.replace("36-month refresh cycle", "48-month refresh cycle"))
+            report = ingest_path(path=changed, domain=domain_get_or_create(slug="handbook"))
+            assert report.files[0].status == "new_version"
+        page.reload()
+        page.locator("li.msg.assistant .body button.cite[data-label=S1]").click()
+        expect(page.locator("#source-panel mark")).to_contain_text("36-month refresh cycle")
+        expect(page.locator("#source-text")).not_to_contain_text("48-month")
+
+    def test_citation_chips_work_from_the_keyboard(self):
+        """Keyboard: a chip takes focus, Enter opens the panel, Escape closes it."""
+        page = self.page
+        self.login()
+        page.fill("#question", "How often are laptops replaced?")
+        page.keyboard.press("Enter")
+        chip = page.locator("li.msg.assistant .body:not(.streaming) button.cite").first
+        expect(chip).to_be_visible()
+        chip.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#source-panel")).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(page.locator("#source-panel")).to_be_hidden()
