@@ -217,16 +217,16 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     provider = provider or get_provider()
     history = history or []
     query = retrieval_query(question, [t.text for t in history if t.role == "user"])
-    candidates = retrieve(domain=domain, query=query)
+    candidates = retrieve(domain=domain, query=query, superseded=5)
     counter = counter_for(provider.name)
     settings = settings_for(domain)
     try:
         plan = plan_context(question=question, candidates=candidates, history=[t.as_turn() for t in history],
-                            system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.instructions,
+                            system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
                             settings=settings, counter=counter, summary=summary, query=query)
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
-    prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.instructions,
+    prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
                         settings=settings)
     return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from grounding.budget import BudgetError, BudgetPolicy, available_tokens, split_budget
-from grounding.dedup import NEAR_DUPLICATE_COSINE, dedup_exact, dedup_near, normalise_text
+from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near, normalise_text
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
 from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat, build_prompt,
@@ -254,6 +254,9 @@ def plan_context(
         out.update(parts)
         return out
 
+    # 0. versions: current preferred; a superseded one only for the past or a disagreement with the current one
+    candidates, version_dropped = admit_versions(candidates, query or question)
+
     # 1. sufficiency on the retrieval side [18.10]
     best = max((c.dense for c in candidates), default=None)
     if best is None or best < policy.relevance_threshold:
@@ -261,8 +264,9 @@ def plan_context(
                   f"best relevance {best:.2f} is below the threshold {policy.relevance_threshold:.2f}")
         return ContextPlan(question=question, sources=(), sufficient=False, abstain_reason=reason,
                            dropped=tuple(Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
-                                         for c in candidates), budget=budget(), ordering=settings.ordering)
-    dropped: list[Dropped] = [Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
+                                         for c in candidates) + tuple(version_dropped), budget=budget(),
+                           ordering=settings.ordering)
+    dropped: list[Dropped] = list(version_dropped) + [Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
                               for c in candidates if c.dense < policy.source_min_score]
     passing = [c for c in candidates if c.dense >= policy.source_min_score]
 

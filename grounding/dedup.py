@@ -76,15 +76,19 @@ class Deduplicated:
 
 
 def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
-    """Exact deduplication: one copy per normalised text (the best dense score), the others' ids merged into it.
+    """Exact deduplication: one copy per normalised text (a current version first, then the best dense score), the
+    others' ids merged into it.
 
     Idempotent: deduplicating the kept candidates again changes nothing.
     """
     best: dict[str, Candidate] = {}
     ids: dict[str, list[int]] = {}
     hashes = [text_hash(c.chunk.text) for c in candidates]
+    def rank(c: Candidate) -> tuple[bool, float]:  # a current version beats a superseded copy of the same text
+        return (c.chunk.status != "superseded", c.dense)
+
     for c, h in zip(candidates, hashes):
-        if h not in best or c.dense > best[h].dense:
+        if h not in best or rank(c) > rank(best[h]):
             best[h] = c
         ids.setdefault(h, []).append(c.chunk.chunk_id)
     kept, dropped = [], []
@@ -139,3 +143,40 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
         else:
             out_kept.append((cand, tuple(dict.fromkeys(merged[i]))))
     return Deduplicated(tuple(out_kept), tuple(dropped), tuple(conflicts))
+
+
+_PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
+                   r"historical|changed?|last year|originally|back then|was the|were the|(19|20)\d\d)\b", re.I)
+
+
+def asks_about_past(question: str) -> bool:
+    """True when a question asks about an earlier state ("what was the allowance in 2024?", "the old policy")."""
+    return bool(_PAST.search(question))
+
+
+def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity: float = 0.8,
+                   limit: int = 2) -> tuple[list[Candidate], list[Dropped]]:
+    """Decide which superseded-version candidates enter the context.
+
+    Current versions are preferred: a superseded candidate is admitted only when the question asks about the past,
+    or when it disagrees with a retrieved current chunk of the same document (cosine >= ``similarity`` and a value
+    or negation differs) so the disagreement can be noted; at most ``limit`` such. The others are dropped with
+    reason "superseded". Candidates keep their order.
+    """
+    current = [c for c in candidates if c.chunk.status != "superseded"]
+    old = [c for c in candidates if c.chunk.status == "superseded"]
+    if not old:
+        return list(candidates), []
+    if asks_about_past(question):
+        return sorted(candidates, key=lambda c: -c.dense), []
+    admitted, dropped = [], []
+    for c in old:
+        rival = next((k for k in current if k.chunk.document_id == c.chunk.document_id and c.vector is not None
+                      and k.vector is not None and float(np.dot(c.vector, k.vector)) >= similarity
+                      and differ_in_values(c.chunk.text, k.chunk.text)), None)
+        if rival is not None and len(admitted) < limit:
+            admitted.append(c)
+        else:
+            dropped.append(Dropped(c.chunk.chunk_id, "superseded",
+                                   f"version {c.chunk.version} ({c.chunk.date or 'undated'}) is superseded"))
+    return current + admitted, dropped

@@ -17,6 +17,7 @@ import numpy as np
 import Stemmer
 
 from grounding.chunking import split_sentences
+from grounding.dedup import asks_about_past
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt, neutralise_markers
 from grounding.types import ContextPlan
@@ -153,7 +154,10 @@ class ExtractiveAnswerer:
     def rank(self, question: str, plan: ContextPlan) -> list[ScoredSentence]:
         """All sentences of the plan's sources, best first (CPU-bound; call it off the event loop)."""
         sentences: list[tuple[str, str, str]] = []  # (sentence, label, previous sentence of the same source)
+        past = asks_about_past(question)
         for source in plan.sources:
+            if source.status == "superseded" and not past:
+                continue  # in the context for its disagreement (a note), not to be quoted as the answer
             previous = ""
             for s in split_sentences(source.text):
                 s = s.lstrip("-* ").strip()
@@ -208,6 +212,9 @@ class ExtractiveAnswerer:
             end = text[-1] if text[-1] in ".!?" else "."
             body = text[:-1] if text[-1] in ".!?" else text
             parts.append(f"{body} [{s.label}]{end}")
+        for note in plan.notes:  # the offline answer says where the sources disagree, too
+            markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
+            parts.append(f"Note that the sources disagree: {neutralise_markers(note.text).rstrip('.')} {markers}.")
         return " ".join(parts)
 
     async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:

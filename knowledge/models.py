@@ -43,6 +43,23 @@ class Domain(models.Model):
     sources_cap = models.FloatField(default=1.0, help_text="Largest share of the budget sources may take.",
                                     validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
     max_sources = models.PositiveIntegerField(default=8, validators=[MinValueValidator(1), MaxValueValidator(50)])
+    conflict_policy = models.CharField(
+        max_length=20, default="prefer_newest",
+        choices=[("prefer_newest", "prefer the newest source, mention the older"),
+                 ("show_both", "show both sides without choosing")],
+        help_text="What answers do when sources disagree.")
+
+    CONFLICT_RULES = {
+        "prefer_newest": "When sources disagree, answer from the most recent source and say that an older or other "
+                         "source says otherwise, citing both.",
+        "show_both": "When sources disagree, present each position with its source's date and citation, and do not "
+                     "choose between them.",
+    }
+
+    def prompt_instructions(self) -> str:
+        """The domain's instructions plus its conflict rule (the stable part of the system prompt)."""
+        rule = self.CONFLICT_RULES.get(self.conflict_policy, "")
+        return "\n".join(part for part in (self.instructions.strip(), rule) if part)
 
     class Meta:
         ordering = ["name"]

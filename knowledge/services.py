@@ -128,6 +128,7 @@ def ingest_path(
     date: dt.date | None = None,
     embedder: Embedder | None = None,
     progress: Callable[[str], None] | None = None,
+    key: str | None = None,
 ) -> IngestReport:
     """Ingest a file or a folder (recursively: .md, .markdown, .txt, .html, .htm) into a domain.
 
@@ -144,6 +145,8 @@ def ingest_path(
         date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
         embedder: embedding model (default: the bundled MiniLM).
         progress: called with one line per file.
+        key: document identity for every file (e.g. to ingest dated revisions saved under different names as
+            versions of one document); overrides doc_id and the path.
     Returns:
         IngestReport with one FileReport per file.
     Raises:
@@ -167,7 +170,7 @@ def ingest_path(
             if size > MAX_FILE_BYTES:
                 raise ParseError(f"{rel}: file too large ({size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes)")
             parsed = parse_document(f.read_bytes(), rel)
-            key = _document_key(domain, rel, path.is_file(), parsed.metadata)
+            doc_key = key or _document_key(domain, rel, path.is_file(), parsed.metadata)
         except (ParseError, OSError) as exc:
             msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
             report.files.append(FileReport(rel, "failed", error=msg))
@@ -179,7 +182,7 @@ def ingest_path(
         eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
         digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode()).hexdigest()
         label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
-        pending.append(_Pending(f, rel, parsed, key, label, eff, digest,
+        pending.append(_Pending(f, rel, parsed, doc_key, label, eff, digest,
                                 chunk_blocks(parsed.blocks, counter)))
 
     # Older versions first, so the newest content ends up current whatever the file order.

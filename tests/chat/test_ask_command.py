@@ -32,7 +32,7 @@ def test_ask_json_contract(demo_domain, capsys):
     assert out["support"]["coverage"] == 1.0
     assert [s["status"] for s in out["support"]["sentences"]] == ["supported"] * len(out["support"]["sentences"])
     assert sum(s["tokens"] for s in out["sources"]) == out["budget"]["sources"]
-    assert all(d["reason"] in {"below_threshold", "duplicate_of", "over_budget"} for d in out["dropped"])
+    assert all(d["reason"] in {"below_threshold", "duplicate_of", "over_budget", "superseded"} for d in out["dropped"])
 
 
 def test_ask_abstains_when_the_documents_do_not_hold_the_answer(demo_domain, capsys):

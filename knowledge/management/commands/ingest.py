@@ -24,24 +24,31 @@ class Command(BaseCommand):
         parser.add_argument("--name", default="", help="domain name when the domain is created")
         parser.add_argument("--version", dest="version_label", default=None, help="version label for every file")
         parser.add_argument("--date", default=None, help="effective date YYYY-MM-DD for every file")
+        parser.add_argument("--doc-id", dest="doc_id", default=None,
+                            help="document identity for every file (ingest revisions as versions of one document)")
 
     def handle(self, *args, path: str, domain: str, name: str, version_label: str | None, date: str | None,
-               **options):
+               doc_id: str | None = None, **options):
         effective = None
         if date:
             try:
                 effective = dt.date.fromisoformat(date)
             except ValueError:
                 raise CommandError(f"--date must be YYYY-MM-DD, got {date!r}")
-        if not domain.strip():
-            raise CommandError("--domain must not be empty")
+        from django.core.exceptions import ValidationError
+        from django.core.validators import validate_slug
+
+        try:
+            validate_slug(domain.strip())
+        except ValidationError:
+            raise CommandError(f"--domain must be a slug (letters, digits, - and _), got {domain!r}")
         target = Path(path)
         if not target.exists():
             raise CommandError(f"{path}: no such file or folder")
         existed = Domain.objects.filter(slug=domain.strip()).exists()
         dom = domain_get_or_create(slug=domain.strip(), name=name)
         try:
-            report = ingest_path(path=target, domain=dom, version=version_label, date=effective,
+            report = ingest_path(path=target, domain=dom, version=version_label, date=effective, key=doc_id,
                                  progress=lambda line: self.stdout.write(line))
         except IngestError as exc:
             if not existed:
