@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from chat.models import Conversation, ConversationSummary, Message
 from grounding.answer import QuoteFilter, VerifiedAnswer, finalize_answer
 from grounding.citations import CitationStreamParser
+from grounding.contradictions import detect_conflicts
 from grounding.embeddings import default_embedder
 from grounding.support import check_support
 from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
@@ -26,7 +27,7 @@ from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summ
 from grounding.budget import BudgetError, BudgetPolicy
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, QUOTE_THEN_ANSWER, Prompt
-from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta
+from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, content_terms
 from grounding.tokens import counter_for
 from grounding.types import ContextPlan
 from knowledge.models import Domain
@@ -220,15 +221,34 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     candidates = retrieve(domain=domain, query=query, superseded=5)
     counter = counter_for(provider.name)
     settings = settings_for(domain)
+    turns = [t.as_turn() for t in history]
     try:
-        plan = plan_context(question=question, candidates=candidates, history=[t.as_turn() for t in history],
+        plan = plan_context(question=question, candidates=candidates, history=turns,
                             system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
                             settings=settings, counter=counter, summary=summary, query=query)
+        # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with the
+        # notes counted in the budget (planning is cheap; the labels of the sources it keeps are unchanged)
+        notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query),
+                               query) if plan.sufficient else []
+        if notes:
+            plan = plan_context(question=question, candidates=candidates, history=turns,
+                                system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
+                                settings=settings, counter=counter, summary=summary, query=query, notes=notes)
+            kept = {s.label for s in plan.sources}
+            if any(label not in kept for n in notes for label in n.labels):
+                plan = replace(plan, notes=tuple(n for n in notes if set(n.labels) <= kept))
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
     prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
                         settings=settings)
     return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query)
+
+
+def relevant_notes(conflicts, query: str) -> list:
+    """Notes of the conflicts whose sentences share a content word with the question: a disagreement elsewhere in
+    a source is not what the reader asked about."""
+    terms = content_terms(query)
+    return [c.as_note() for c in conflicts if terms & (content_terms(c.sentences[0]) | content_terms(c.sentences[1]))]
 
 
 @dataclass

@@ -170,7 +170,7 @@ def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity
     if asks_about_past(question):
         return sorted(candidates, key=lambda c: -c.dense), []
     admitted, dropped = [], []
-    for c in old:
+    for c in sorted(old, key=lambda c: -c.dense):  # the most relevant disagreeing versions first
         rival = next((k for k in current if k.chunk.document_id == c.chunk.document_id and c.vector is not None
                       and k.vector is not None and float(np.dot(c.vector, k.vector)) >= similarity
                       and differ_in_values(c.chunk.text, k.chunk.text)), None)

@@ -71,6 +71,27 @@ function addAssistant(id, sources, provider) {
   return entry;
 }
 
+function renderNotes(entry, notes) {
+  entry.el.querySelector(".notes")?.remove();
+  if (!notes.length) return;
+  const box = el("div", "notes");
+  box.append(el("h3", "", "The sources disagree"));
+  for (const note of notes) {
+    const p = el("p", "note-conflict");
+    p.append(el("span", "", note.text + " "));
+    for (const label of note.labels) {
+      if (!entry.sources.has(label)) continue;
+      const chip = el("button", "cite", label);
+      chip.type = "button";
+      chip.dataset.label = label;
+      chip.setAttribute("aria-label", `Show source ${label}`);
+      p.append(chip);
+    }
+    box.append(p);
+  }
+  entry.used.before(box);
+}
+
 function renderSourcesUsed(entry, labels) {
   entry.used.replaceChildren();
   if (!labels.length) return;
@@ -133,6 +154,7 @@ function finish(entry, frame) {
       + frame.invalid.join(", ")));
   }
   markSupport(entry, frame.support);
+  renderNotes(entry, frame.notes || []);
   renderSourcesUsed(entry, (frame.citations || []).map((c) => c.label));
   scrollToEnd();
 }

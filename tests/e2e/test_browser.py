@@ -139,6 +139,25 @@ class ChatInBrowserTests(BrowserCase):
         assert answer.locator("button.cite").count() == 0
 
 
+    def test_disagreeing_versions_show_a_note_with_chips_for_both_sources(self):
+        page = self.page
+        self.login()
+        page.fill("#question", "What is the daily meal allowance?")
+        page.click("#send")
+        answer = page.locator("li.msg.assistant").last
+        note = answer.locator(".notes .note-conflict").first
+        expect(note).to_contain_text("$65")
+        expect(note).to_contain_text("$50")
+        chips = note.locator("button.cite")
+        expect(chips).to_have_count(2)
+        chips.nth(1).click()  # the older side of the disagreement
+        expect(page.locator("#source-version")).to_have_text("2024-01")
+        expect(page.locator("#source-status")).to_have_text("superseded")
+        expect(page.locator("#source-text")).to_contain_text("$50 per day of travel")
+        chips.nth(0).click()
+        expect(page.locator("#source-version")).to_have_text("2025-03")
+
+
 class ScriptedAnswerInBrowserTests(BrowserCase):
     """The server answers with a scripted provider (set before the live server forks): slow pieces, one invalid
     label."""

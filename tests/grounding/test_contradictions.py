@@ -1,0 +1,201 @@
+"""The contradiction detector over planned sources [18.8]: value mismatches, negation, versions, the bounded judge."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from grounding.contradictions import Conflict, detect_conflicts, same_value, typed_values
+from grounding.dedup import dedup_exact, dedup_near
+from grounding.types import Note, Source
+from tests.grounding.helpers import cand
+
+
+def src(label: str, text: str, *, doc: int, version: int | None = None, date: str = "",
+        status: str = "current") -> Source:
+    n = int(label[1:])
+    return Source(label=label, chunk_ids=(n,), document_id=doc, title=f"Doc {doc}", section="", version="",
+                  date=date, text=text, score=0.5, tokens=20, status=status,
+                  version_id=version if version is not None else doc * 100)
+
+
+class CountingEmbedder:
+    """The real embedder, counting calls and texts."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.calls, self.texts = inner, 0, 0
+        self.name, self.dim = inner.name, inner.dim
+
+    def embed(self, texts):
+        self.calls += 1
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
+def test_value_mismatch_between_two_versions_with_one_superseded_is_version_superseded(embedder):
+    new = src("S1", "Meals while travelling. The daily meal allowance is $65.", doc=7, version=2,
+              date="2025-03-01")
+    old = src("S3", "Meals while travelling. The daily meal allowance is $50.", doc=7, version=1,
+              date="2024-01-15", status="superseded")
+    other = src("S2", "Lodging is booked through the travel desk.", doc=9)
+    conflicts = detect_conflicts([old, other, new], embedder)
+    assert len(conflicts) == 1
+    c = conflicts[0]
+    assert c.kind == "version_superseded"
+    assert c.labels == ("S1", "S3")  # the current version first
+    assert c.values == ("$65", "$50")
+    assert c.sentences == ("The daily meal allowance is $65.", "The daily meal allowance is $50.")
+    assert c.text == "S1 (2025-03-01) says the daily meal allowance is $65 but S3 (2024-01-15, superseded) says $50."
+    assert c.as_note() == Note(kind="version_superseded", labels=("S1", "S3"), text=c.text)
+
+
+def test_value_mismatch_between_two_documents_is_value_mismatch(embedder):
+    conflicts = detect_conflicts([src("S1", "Refunds are accepted within 30 days of purchase.", doc=1),
+                                  src("S2", "Refunds are accepted within 45 days of purchase.", doc=2)], embedder)
+    assert [(c.kind, c.labels, c.values) for c in conflicts] == [("value_mismatch", ("S1", "S2"),
+                                                                  ("30 days", "45 days"))]
+    assert "S1" in conflicts[0].text and "S2" in conflicts[0].text and "45 days" in conflicts[0].text
+
+
+def test_negation_is_flagged(embedder):
+    conflicts = detect_conflicts([src("S1", "Contractors may use the lounge.", doc=1),
+                                  src("S2", "Contractors may not use the lounge.", doc=2)], embedder)
+    assert len(conflicts) == 1
+    c = conflicts[0]
+    assert c.kind == "negation" and c.labels == ("S1", "S2") and c.values == ("affirmative", "not")
+    assert c.text == 'S1 says "Contractors may use the lounge" but S2 says "Contractors may not use the lounge".'
+
+
+def test_agreeing_pair_worded_differently_is_not_flagged(embedder):
+    assert detect_conflicts([src("S1", "The allowance is $65 per day.", doc=1),
+                             src("S2", "Each travel day you get $65 for meals.", doc=2)], embedder) == []
+
+
+def test_rounded_and_hedged_values_agree(embedder):
+    assert detect_conflicts([src("S1", "Facebook bought WhatsApp for $19 billion in 2014.", doc=1),
+                             src("S2", "In 2014 Facebook bought WhatsApp for about $19.3 billion.", doc=2)],
+                            embedder) == []
+    a, b = typed_values("about 3,600 people")[0], typed_values("3,559 people")[0]
+    assert a.kind == b.kind == "qty:peopl" and same_value(a, b)
+
+
+def test_same_version_sources_are_never_paired(embedder):
+    counting = CountingEmbedder(embedder)
+    one_version = [src("S1", "The daily meal allowance is $65.", doc=3, version=5),
+                   src("S2", "The daily meal allowance is $50.", doc=3, version=5)]
+    assert detect_conflicts(one_version, counting) == []
+    assert counting.calls == 0  # no candidate pair: nothing is embedded
+
+
+def test_all_sentences_are_embedded_in_one_call(embedder):
+    counting = CountingEmbedder(embedder)
+    sources = [src(f"S{i}", f"Section {i} covers travel. The daily meal allowance is ${50 + i}. Receipts are "
+                            f"kept for {i} years.", doc=i) for i in range(1, 6)]
+    conflicts = detect_conflicts(sources, counting)
+    assert counting.calls == 1 and counting.texts == 15
+    assert len(conflicts) == 10  # every pair of the five documents, once each
+    assert len({c.labels for c in conflicts}) == 10
+
+
+def test_entity_swapped_in_the_same_sentence_is_flagged(embedder):
+    conflicts = detect_conflicts([
+        src("S1", "The service was acquired by Facebook in February 2014 for approximately US$19.3 billion.", doc=1),
+        src("S2", "The service was acquired by Apple in February 2014 for approximately US$19.3 billion.", doc=2),
+    ], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Facebook", "Apple"))]
+
+
+def test_judge_is_called_at_most_max_judged_times(embedder):
+    texts = ["Remote work requires approval from your manager.",
+             "Working remotely needs your manager's approval.",
+             "Your manager has to approve remote work.",
+             "Remote work is approved by the employee's manager.",
+             "Managers approve requests to work remotely.",
+             "Approval for remote work comes from your manager."]
+    sources = [src(f"S{i + 1}", t, doc=i + 1) for i, t in enumerate(texts)]
+    calls: list[tuple[str, str]] = []
+
+    def judge(a: str, b: str) -> str:
+        calls.append((a, b))
+        return "One says the manager approves, the other does not."
+
+    conflicts = detect_conflicts(sources, embedder, judge=judge, max_judged=3)
+    assert len(calls) == 3  # 15 candidate pairs, 3 calls
+    assert [c.kind for c in conflicts] == ["judged"] * 3
+    assert all(c.text.endswith("disagree: One says the manager approves, the other does not.") for c in conflicts)
+    calls.clear()
+    assert detect_conflicts(sources, embedder, judge=judge, max_judged=0) == [] and calls == []
+
+
+def test_judge_is_not_asked_about_pairs_the_rules_flagged(embedder):
+    calls = []
+    conflicts = detect_conflicts([src("S1", "Contractors may use the lounge.", doc=1),
+                                  src("S2", "Contractors may not use the lounge.", doc=2)], embedder,
+                                 judge=lambda a, b: calls.append((a, b)) or None)
+    assert [c.kind for c in conflicts] == ["negation"] and calls == []
+
+
+def test_near_duplicates_that_differ_only_in_a_number_are_flagged(embedder):
+    chunk = ("Annual leave. Full-time employees accrue {} hours of annual leave per pay period, credited at the end "
+             "of each period. Leave must be requested in the leave system and approved by your supervisor before it "
+             "is taken. Unused leave carries over to the next year up to the ceiling set by policy.")
+    texts = [chunk.format(4), chunk.format(6)]
+    vectors = embedder.embed(texts)
+    assert float(vectors[0] @ vectors[1]) >= 0.95  # a near-duplicate pair for dedup
+    cands = [cand(1, texts[0], 0.8, doc=1), cand(2, texts[1], 0.7, doc=2)]
+    cands = [replace(c, vector=v) for c, v in zip(cands, vectors)]
+    near = dedup_near(dedup_exact(cands).kept)
+    assert near.conflicts == ((1, 2),) and len(near.kept) == 2  # kept both, reported as a conflict candidate
+    conflicts = detect_conflicts([src("S1", texts[0], doc=1), src("S2", texts[1], doc=2)], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("4 hours", "6 hours"))]
+
+
+def test_results_are_deterministic_and_sorted_by_labels(embedder):
+    sources = [src("S2", "Contractors may not use the lounge.", doc=2),
+               src("S1", "Contractors may use the lounge.", doc=1),
+               src("S3", "The lounge is open to contractors.", doc=3)]
+    first = detect_conflicts(sources, embedder)
+    again = detect_conflicts(list(reversed(sources)), embedder)
+    assert first == again
+    assert [c.labels for c in first] == sorted((c.labels for c in first), key=lambda p: sorted(int(x[1:]) for x in p))
+    assert all(isinstance(c, Conflict) for c in first)
+
+
+@pytest.mark.parametrize("kwargs", [{"similarity": 0.0}, {"similarity": 1.5}, {"max_pairs": -1},
+                                    {"max_judged": -1}])
+def test_bad_arguments_raise(embedder, kwargs):
+    with pytest.raises(ValueError):
+        detect_conflicts([src("S1", "a b c", doc=1), src("S2", "d e f", doc=2)], embedder, **kwargs)
+
+
+def test_duplicate_labels_raise(embedder):
+    with pytest.raises(ValueError):
+        detect_conflicts([src("S1", "a b c", doc=1), src("S1", "d e f", doc=2)], embedder)
+
+
+def test_conflict_validates_itself():
+    with pytest.raises(ValueError):
+        Conflict(labels=("S1", "S1"), kind="negation", text="x", sentences=("a", "b"), values=("", ""))
+    with pytest.raises(ValueError):
+        Conflict(labels=("S1", "S2"), kind="other", text="x", sentences=("a", "b"), values=("", ""))  # type: ignore[arg-type]
+
+
+def test_fake_embedder_shapes_are_enough():
+    """The detector only needs L2-normalised rows: a bag-of-words embedder drives it without the model."""
+
+    class Bag:
+        name, dim = "bag", 64
+
+        def embed(self, texts):
+            out = np.zeros((len(texts), self.dim), dtype=np.float32)
+            for i, t in enumerate(texts):
+                for w in t.lower().replace(".", "").split():
+                    out[i, zlib.crc32(w.encode()) % self.dim] += 1
+            return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+    conflicts = detect_conflicts([src("S1", "The daily meal allowance is $65.", doc=1),
+                                  src("S2", "The daily meal allowance is $50.", doc=2)], Bag())
+    assert [c.values for c in conflicts] == [("$65", "$50")]
