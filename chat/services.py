@@ -24,7 +24,7 @@ from grounding.embeddings import default_embedder
 from grounding.support import check_support
 from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
                               rewrite_stale_labels, summarize_incremental)
-from grounding.budget import BudgetError, BudgetPolicy
+from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, QUOTE_THEN_ANSWER, Prompt
 from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, content_terms

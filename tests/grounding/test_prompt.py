@@ -60,7 +60,7 @@ def test_question_last_and_unchanged_and_prefix_stable():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from grounding.prompt import SourceFormat, structure_text, wants_structure  # noqa: E402
+from grounding.prompt import structure_text, wants_structure  # noqa: E402
 from grounding.tokens import counter_for  # noqa: E402
 
 
