@@ -85,13 +85,31 @@ _provider: Provider | None = None
 
 
 def get_provider() -> Provider:
-    """The configured answer provider (settings.LLM_PROVIDER); the offline extractive answerer by default."""
+    """The configured answer provider, chosen from the environment (settings.LLM_PROVIDER):
+
+    - "anthropic" (the default when ANTHROPIC_API_KEY is set): Claude through the anthropic SDK, streaming, prompt
+      caching, text or native citations (ANTHROPIC_MODEL, ANTHROPIC_CITATION_MODE);
+    - "openai": an OpenAI-compatible chat-completions server such as Ollama, llama.cpp or vLLM (OPENAI_BASE_URL,
+      OPENAI_API_KEY, OPENAI_MODEL);
+    - "extractive": the offline extractive answerer, the default with no configuration.
+    """
     global _provider
     if _provider is None:
-        name = getattr(settings, "LLM_PROVIDER", "extractive")
-        if name != "extractive":
-            log.warning("LLM_PROVIDER=%s is not available in this build; using the offline extractive answerer", name)
-        _provider = ExtractiveAnswerer()
+        name = settings.LLM_PROVIDER
+        if name == "anthropic":
+            from grounding.providers_anthropic import AnthropicProvider
+
+            _provider = AnthropicProvider(api_key=settings.ANTHROPIC_API_KEY, model=settings.ANTHROPIC_MODEL,
+                                          citation_mode=settings.ANTHROPIC_CITATION_MODE)
+        elif name == "openai":
+            from grounding.providers_openai import OpenAICompatibleProvider
+
+            _provider = OpenAICompatibleProvider(base_url=settings.OPENAI_BASE_URL, model=settings.OPENAI_MODEL,
+                                                 api_key=settings.OPENAI_API_KEY or None)
+        else:
+            if name != "extractive":
+                log.warning("unknown LLM_PROVIDER=%s; using the offline extractive answerer", name)
+            _provider = ExtractiveAnswerer()
     return _provider
 
 
@@ -274,9 +292,12 @@ class AnswerStream:
             return finalize_answer("", plan)
         parser = CitationStreamParser()
         quotes = QuoteFilter() if QUOTE_THEN_ANSWER in self.prepared.prompt.prefix else None
+        native: dict[str, str] = {}  # label -> cited_text of a provider's native citation
         try:
             async for event in self.prepared.provider.stream(self.prepared.prompt, plan):
-                if isinstance(event, TextDelta):
+                if hasattr(event, "cited_text") and hasattr(event, "label"):
+                    native.setdefault(event.label, event.cited_text)
+                elif isinstance(event, TextDelta):
                     self.raw.append(event.text)
                     safe = parser.feed(quotes.feed(event.text) if quotes else event.text)
                     if safe:
@@ -296,6 +317,11 @@ class AnswerStream:
             self.seq += 1
             await emit({"type": "delta", "seq": self.seq, "text": rest})
         verified = finalize_answer(self.text_so_far, plan)
+        if native:  # the model's own cited span is the highlight of that source
+            verified = replace(
+                verified,
+                citations=tuple(replace(c, cited_text=native.get(c.label, c.cited_text)) for c in verified.citations),
+                spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"])} for sp in verified.spans))
         if not verified.abstained:
             report = await asyncio.to_thread(check_support, verified.text,
                                              {s.label: s.text for s in plan.sources}, default_embedder())
@@ -469,8 +495,10 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
         return assistant
     except AskError as exc:
         if assistant is not None:
-            await db(answer_interrupt)(message=assistant, text=stream.text_so_far if stream else "",
-                                       status=Message.Status.FAILED, error=exc.message)
+            partial = stream.text_so_far if stream else ""
+            # a stream that broke mid-way keeps its text as an interrupted answer; one that never started failed
+            status = Message.Status.INTERRUPTED if partial and exc.code == "provider_error" else Message.Status.FAILED
+            await db(answer_interrupt)(message=assistant, text=partial, status=status, error=exc.message)
         await emit({"type": "error", "code": exc.code, "message": exc.message,
                     "message_id": assistant.pk if assistant else None})
         return assistant

@@ -94,8 +94,15 @@ LOGGING = {
 }
 
 # --- Grounded chat ---------------------------------------------------------------------------------------------
-#: Answer provider: "extractive" (offline default). Later: "anthropic", "openai".
-LLM_PROVIDER = env("LLM_PROVIDER", default="extractive")
+#: Answer provider: "anthropic", "openai" (OpenAI-compatible server) or "extractive" (the offline default; Claude is
+#: the default when ANTHROPIC_API_KEY is set).
+ANTHROPIC_API_KEY = env("ANTHROPIC_API_KEY", default="")
+ANTHROPIC_MODEL = env("ANTHROPIC_MODEL", default="claude-sonnet-4-5")
+ANTHROPIC_CITATION_MODE = env("ANTHROPIC_CITATION_MODE", default="text")
+OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="http://127.0.0.1:11434/v1")
+OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
+OPENAI_MODEL = env("OPENAI_MODEL", default="llama3.1")
+LLM_PROVIDER = env("LLM_PROVIDER", default="anthropic" if ANTHROPIC_API_KEY else "extractive")
 #: Longest accepted user message (characters); longer ones get a typed error naming the limit.
 MAX_MESSAGE_CHARS = env.int("GROUNDED_MAX_MESSAGE_CHARS", default=4000)
 #: Longest accepted user message in tokens (cl100k): some scripts take several tokens per character.

@@ -1,0 +1,259 @@
+"""Anthropic provider: streaming through the SDK's AsyncAnthropic client, prompt caching, native citations.
+
+- Prompt caching: the stable system prefix is the first system block and carries ``cache_control`` (nothing
+  time-varying precedes it); in text mode the context block (sources, notes, summary) follows it with its own
+  breakpoint when long enough to be worth caching.
+- Citation modes:
+    "text":   sources are in the system text; the model writes [S#] markers itself.
+    "native": sources are sent as ``search_result`` content blocks (citations enabled) in the last user message,
+              before the question; each streamed ``citations_delta`` (search_result_location) is mapped back to the
+              label of the source at that index and yielded as a CitationEvent, and a "[S#]" marker is inserted into
+              the text after the cited block, so the text-mode citation pipeline renders it too (case C10).
+- Errors: the SDK retries 429/5xx/timeouts (``max_retries``, backoff); what still fails ends the stream with a
+  ProviderError (never an exception).
+
+No Django imports here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import anthropic
+
+from grounding.prompt import SOURCES_CLOSE, SOURCES_OPEN, Prompt
+from grounding.providers import Done, ProviderError, TextDelta, Usage
+from grounding.types import ContextPlan, Source
+
+CitationMode = Literal["text", "native"]
+
+# A context block longer than this (estimated tokens, len/4) gets its own cache breakpoint.
+CACHE_MIN_TOKENS = 1024
+
+
+@dataclass(frozen=True)
+class CitationEvent:
+    """A native citation: the label of the cited source and the text the model cited from it.
+
+    Attributes:
+        label: "S1", ... (the source at ``search_result_index`` in the request).
+        cited_text: the cited text (the source's content blocks start..end joined).
+        start_block_index, end_block_index: the cited block range inside the source's content (end exclusive).
+    """
+
+    label: str
+    cited_text: str
+    start_block_index: int = 0
+    end_block_index: int = 1
+
+
+@dataclass(frozen=True)
+class AnthropicUsage(Usage):
+    """Usage with the prompt-cache split.
+
+    ``input_tokens`` is the uncached input as the API reports it; ``total_input_tokens`` = input + cache_read +
+    cache_creation is the whole prompt.
+    """
+
+    cache_read: int = 0
+    cache_creation: int = 0
+
+    @property
+    def total_input_tokens(self) -> int:
+        return self.input_tokens + self.cache_read + self.cache_creation
+
+    @property
+    def total(self) -> int:
+        """Total input tokens (input + cache_read + cache_creation)."""
+        return self.total_input_tokens
+
+
+AnthropicEvent = TextDelta | CitationEvent | Usage | Done | ProviderError
+
+
+def estimate_tokens(text: str) -> int:
+    """Rough token estimate (characters / 4), used only to decide whether a block is worth a cache breakpoint."""
+    return len(text) // 4
+
+
+def strip_sources_block(context: str) -> str:
+    """The context text without its <sources> block (notes and summary stay).
+
+    Source text is escaped (a look-alike "</sources>" inside a document becomes "&lt;/sources>"), so the first real
+    closing delimiter after the opening one ends the block.
+    """
+    start = context.find(SOURCES_OPEN)
+    if start < 0:
+        return context
+    end = context.find(SOURCES_CLOSE, start)
+    if end < 0:
+        return context[:start]
+    return context[:start] + context[end + len(SOURCES_CLOSE):]
+
+
+def search_result_block(source: Source) -> dict[str, Any]:
+    """One source as a search_result content block with citations enabled."""
+    title = f"{source.label}: {source.title}" if source.title else source.label
+    return {
+        "type": "search_result",
+        "source": source.label,
+        "title": title,
+        "content": [{"type": "text", "text": source.text}],
+        "citations": {"enabled": True},
+    }
+
+
+class AnthropicProvider:
+    """Streams answers from the Anthropic Messages API (see the module docstring)."""
+
+    name = "anthropic"
+
+    def __init__(self, api_key: str | None, model: str, *, max_tokens: int = 1024,
+                 citation_mode: CitationMode = "text", max_retries: int = 2, timeout: float = 60.0,
+                 http_client: Any = None, base_url: str | None = None) -> None:
+        if citation_mode not in ("text", "native"):
+            raise ValueError(f"citation_mode must be 'text' or 'native', got {citation_mode!r}")
+        self.model = model
+        self.max_tokens = max_tokens
+        self.citation_mode: CitationMode = citation_mode
+        self.api_key = api_key
+        kwargs: dict[str, Any] = {"api_key": api_key or "missing-key", "max_retries": max_retries,
+                                  "timeout": timeout}
+        if http_client is not None:
+            kwargs["http_client"] = http_client
+        if base_url:
+            kwargs["base_url"] = base_url
+        self.client = anthropic.AsyncAnthropic(**kwargs)
+        self.label = f"Anthropic {model}" + (" (native citations)" if citation_mode == "native" else "")
+
+    # --- request -----------------------------------------------------------------------------------------------
+
+    def _sources(self, plan: ContextPlan | None) -> tuple[Source, ...]:
+        return tuple(plan.sources) if plan is not None and self.citation_mode == "native" else ()
+
+    def system_blocks(self, prompt: Prompt, plan: ContextPlan | None = None) -> list[dict[str, Any]]:
+        """The system as text blocks: the stable prefix (cache breakpoint), then the context block."""
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": prompt.prefix,
+                                         "cache_control": {"type": "ephemeral"}}]
+        context = prompt.context
+        if self._sources(plan):
+            context = strip_sources_block(context)  # the sources travel as search_result blocks instead
+        if context.strip():
+            block: dict[str, Any] = {"type": "text", "text": context}
+            if estimate_tokens(context) > CACHE_MIN_TOKENS:
+                block["cache_control"] = {"type": "ephemeral"}
+            blocks.append(block)
+        return blocks
+
+    def request_messages(self, prompt: Prompt, plan: ContextPlan | None = None) -> list[dict[str, Any]]:
+        """Chat messages; in native mode the last user message holds the search_result blocks, then the question."""
+        messages: list[dict[str, Any]] = [dict(m) for m in prompt.messages]
+        sources = self._sources(plan)
+        if sources and messages and messages[-1]["role"] == "user":
+            question = messages[-1]["content"]
+            content = [search_result_block(s) for s in sources]
+            content.append({"type": "text", "text": question})
+            messages[-1] = {"role": "user", "content": content}
+        return messages
+
+    def request(self, prompt: Prompt, plan: ContextPlan | None = None) -> dict[str, Any]:
+        """Keyword arguments for ``messages.stream`` (also handy for tests and traces)."""
+        return {"model": self.model, "max_tokens": self.max_tokens, "system": self.system_blocks(prompt, plan),
+                "messages": self.request_messages(prompt, plan)}
+
+    # --- streaming ---------------------------------------------------------------------------------------------
+
+    async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[AnthropicEvent]:
+        """Stream the answer: TextDelta / CitationEvent pieces, then Usage and Done; or ProviderError on failure."""
+        sources = self._sources(plan)
+        by_label = {s.label for s in sources}
+        input_tokens = output_tokens = cache_read = cache_creation = 0
+        stop_reason = "end_turn"
+        block_labels: dict[int, list[str]] = {}  # content block index -> labels cited in it (in order, unique)
+        try:
+            async with self.client.messages.stream(**self.request(prompt, plan)) as stream:
+                async for event in stream:
+                    kind = event.type
+                    if kind == "message_start":
+                        u = event.message.usage
+                        input_tokens = u.input_tokens or 0
+                        output_tokens = u.output_tokens or 0
+                        cache_read = getattr(u, "cache_read_input_tokens", None) or 0
+                        cache_creation = getattr(u, "cache_creation_input_tokens", None) or 0
+                    elif kind == "content_block_delta":
+                        delta = event.delta
+                        if delta.type == "text_delta":
+                            if delta.text:
+                                yield TextDelta(delta.text)
+                        elif delta.type == "citations_delta":
+                            citation = delta.citation
+                            label = self._label_for(citation, sources, by_label)
+                            if label is None:
+                                continue
+                            labels = block_labels.setdefault(event.index, [])
+                            if label not in labels:
+                                labels.append(label)
+                            yield CitationEvent(label=label, cited_text=getattr(citation, "cited_text", "") or "",
+                                                start_block_index=getattr(citation, "start_block_index", 0) or 0,
+                                                end_block_index=getattr(citation, "end_block_index", 1) or 1)
+                    elif kind == "content_block_stop":
+                        for label in block_labels.pop(event.index, []):
+                            yield TextDelta(f"[{label}]")  # right after the text the block cites
+                    elif kind == "message_delta":
+                        if event.delta.stop_reason:
+                            stop_reason = event.delta.stop_reason
+                        u = event.usage
+                        if u is not None:
+                            output_tokens = u.output_tokens or output_tokens
+                            input_tokens = getattr(u, "input_tokens", None) or input_tokens
+                            cache_read = getattr(u, "cache_read_input_tokens", None) or cache_read
+                            cache_creation = getattr(u, "cache_creation_input_tokens", None) or cache_creation
+        except anthropic.APITimeoutError:
+            yield ProviderError(message="The model service is unavailable (the request timed out). "
+                                        "Please try again.", retryable=True)
+            return
+        except anthropic.APIConnectionError:
+            yield ProviderError(message="The model service is unavailable (could not connect). Please try again.",
+                                retryable=True)
+            return
+        except anthropic.APIStatusError as exc:
+            status = exc.status_code
+            if status == 429 or status >= 500:
+                yield ProviderError(message=f"The model service is unavailable (HTTP {status}). Please try again.",
+                                    retryable=True)
+            elif status in (401, 403):
+                yield ProviderError(message=f"The model service refused the credentials (HTTP {status}).",
+                                    retryable=False)
+            else:
+                yield ProviderError(message=f"The model service rejected the request (HTTP {status}).",
+                                    retryable=False)
+            return
+        except anthropic.APIError as exc:  # e.g. an error event in the middle of the stream (overloaded)
+            yield ProviderError(message=f"The model service is unavailable ({type(exc).__name__}). "
+                                        "Please try again.", retryable=True)
+            return
+        yield AnthropicUsage(input_tokens=input_tokens, output_tokens=output_tokens, cache_read=cache_read,
+                             cache_creation=cache_creation)
+        yield Done(stop_reason=stop_reason)
+
+    @staticmethod
+    def _label_for(citation: Any, sources: tuple[Source, ...], labels: set[str]) -> str | None:
+        """The label of the cited source: by search_result_index, else by the ``source`` field."""
+        if getattr(citation, "type", "") != "search_result_location":
+            return None
+        index = getattr(citation, "search_result_index", None)
+        if isinstance(index, int) and 0 <= index < len(sources):
+            return sources[index].label
+        source = getattr(citation, "source", None)
+        return source if source in labels else None
+
+    # --- token counting ----------------------------------------------------------------------------------------
+
+    async def count_tokens(self, prompt: Prompt, plan: ContextPlan | None = None) -> int:
+        """Exact input tokens of the request for this prompt (``messages.count_tokens``; needs an API key)."""
+        req = self.request(prompt, plan)
+        result = await self.client.messages.count_tokens(model=req["model"], system=req["system"],
+                                                         messages=req["messages"])
+        return int(result.input_tokens)
