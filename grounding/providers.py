@@ -212,9 +212,13 @@ class ExtractiveAnswerer:
             end = text[-1] if text[-1] in ".!?" else "."
             body = text[:-1] if text[-1] in ".!?" else text
             parts.append(f"{body} [{s.label}]{end}")
-        for note in plan.notes:  # the offline answer says where the sources disagree, too
+        cited = {s.label for s in chosen}
+        for note in plan.notes:  # the offline answer says where the sources it quotes disagree with others
+            if not cited & set(note.labels):
+                continue
             markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
-            parts.append(f"Note that the sources disagree: {neutralise_markers(note.text).rstrip('.')} {markers}.")
+            said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)[^)]*\)", "", neutralise_markers(note.text)).rstrip(".")
+            parts.append(f"Note that the sources disagree: {said} {markers}.")  # dates are in the chips and notes
         return " ".join(parts)
 
     async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:

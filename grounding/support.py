@@ -278,10 +278,15 @@ _UNITS = {w: i for i, w in enumerate("one two three four five six seven eight ni
 _COMPOUND = re.compile(r"\b(" + "|".join(_TENS) + r")[- ](" + "|".join(_UNITS) + r")\b", re.I)
 
 
+_LABEL = re.compile(r"\bS\d{1,3}\b")
+
+
 def _values(text: str) -> frozenset[str]:
-    """values_in(text) with compound number words read as one number ("sixty-five" -> "65", not "sixty", "five")."""
+    """values_in(text) with compound number words read as one number ("sixty-five" -> "65", not "sixty", "five").
+
+    Source labels named in a sentence ("S1 says ... but S7 says ...") are references, not values."""
     text = _COMPOUND.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS[m.group(2).lower()]), text)
-    return values_in(text)
+    return values_in(_LABEL.sub(" ", text))
 
 
 def _norm(value: str) -> str:

@@ -160,7 +160,8 @@ def test_results_are_deterministic_and_sorted_by_labels(embedder):
     first = detect_conflicts(sources, embedder)
     again = detect_conflicts(list(reversed(sources)), embedder)
     assert first == again
-    assert [c.labels for c in first] == sorted((c.labels for c in first), key=lambda p: sorted(int(x[1:]) for x in p))
+    numbers = [sorted(int(x[1:]) for x in c.labels) for c in first]
+    assert numbers == sorted(numbers) and len(first) >= 1
     assert all(isinstance(c, Conflict) for c in first)
 
 
@@ -180,7 +181,8 @@ def test_conflict_validates_itself():
     with pytest.raises(ValueError):
         Conflict(labels=("S1", "S1"), kind="negation", text="x", sentences=("a", "b"), values=("", ""))
     with pytest.raises(ValueError):
-        Conflict(labels=("S1", "S2"), kind="other", text="x", sentences=("a", "b"), values=("", ""))  # type: ignore[arg-type]
+        Conflict(labels=("S1", "S2"), kind="other",  # type: ignore[arg-type]
+                 text="x", sentences=("a", "b"), values=("", ""))
 
 
 def test_fake_embedder_shapes_are_enough():
