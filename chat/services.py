@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable
 
@@ -241,25 +242,48 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     settings = settings_for(domain)
     turns = [t.as_turn() for t in history]
     try:
-        plan = plan_context(question=question, candidates=candidates, history=turns,
-                            system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
-                            settings=settings, counter=counter, summary=summary, query=query)
-        # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with the
-        # notes counted in the budget (planning is cheap; the labels of the sources it keeps are unchanged)
-        notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query),
-                               query) if plan.sufficient else []
-        if notes:
-            plan = plan_context(question=question, candidates=candidates, history=turns,
+        def make_plan(notes: list) -> ContextPlan:
+            return plan_context(question=question, candidates=candidates, history=turns,
                                 system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
                                 settings=settings, counter=counter, summary=summary, query=query, notes=notes)
-            kept = {s.label for s in plan.sources}
-            if any(label not in kept for n in notes for label in n.labels):
-                plan = replace(plan, notes=tuple(n for n in notes if set(n.labels) <= kept))
+
+        plan = make_plan([])
+        if plan.sufficient:
+            # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with
+            # the notes counted in the budget, and the notes follow their sources' labels in the new plan
+            notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query), query)
+            labelled_by = plan
+            for _ in range(3):
+                if not notes:
+                    break
+                candidate = make_plan(notes)
+                moved = relabel_notes(notes, labelled_by, candidate)
+                if moved == notes:
+                    plan = candidate
+                    break
+                notes, labelled_by = moved, candidate
+            else:
+                plan = make_plan([])  # notes that keep moving are left out rather than mislabelled
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
     prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
                         settings=settings)
     return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query)
+
+
+def relabel_notes(notes: list, old: ContextPlan, new: ContextPlan) -> list:
+    """Notes of ``old``'s labels expressed in ``new``'s labels (through the chunks the labels stand for); a note whose
+    sources are not both in ``new`` is dropped. The labels named in the note's text are renamed too."""
+    to_chunk = {s.label: s.chunk_id for s in old.sources}
+    to_label = {s.chunk_id: s.label for s in new.sources}
+    out = []
+    for note in notes:
+        mapping = {lab: to_label.get(to_chunk.get(lab, -1)) for lab in note.labels}
+        if not all(mapping.values()):
+            continue
+        text = re.sub(r"\bS\d{1,3}\b", lambda m: mapping.get(m.group(0), m.group(0)), note.text)
+        out.append(replace(note, labels=tuple(mapping[lab] for lab in note.labels), text=text))
+    return out
 
 
 def relevant_notes(conflicts: list, query: str) -> list:
