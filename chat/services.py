@@ -293,7 +293,8 @@ def relevant_notes(conflicts: list, query: str) -> list:
     need = min(2, len(terms))
     return [c.as_note() for c in conflicts
             if len(terms & (content_terms(c.sentences[0]) | content_terms(c.sentences[1]))) >= need
-            and (c.kind == "version_superseded" or c.similarity >= NOTE_SIMILARITY)]
+            and (c.kind == "version_superseded"
+                 or c.similarity >= (NEGATION_NOTE_SIMILARITY if c.kind == "negation" else NOTE_SIMILARITY))]
 
 
 #: Aligned sentences of two different documents must be at least this similar for their clash to become a note. The
@@ -301,6 +302,9 @@ def relevant_notes(conflicts: list, query: str) -> list:
 #: compare sentences about different things (measured on 20 demo-handbook questions: 15 of 20 notes false at 0.45,
 #: 4 at 0.6). Two versions of one document are always compared.
 NOTE_SIMILARITY = 0.6
+#: A polarity clash between two different documents is the least reliable kind ("sick days do not carry over" vs
+#: "you continue to accrue sick days" align at about 0.6 but do not contradict): it needs closer sentences.
+NEGATION_NOTE_SIMILARITY = 0.75
 
 
 @dataclass

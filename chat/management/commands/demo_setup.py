@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -25,5 +27,6 @@ class Command(BaseCommand):
         if created or not user.check_password(DEMO_PASSWORD):
             user.set_password(DEMO_PASSWORD)
             user.save()
+        address = os.environ.get("BIND", "127.0.0.1:8000")
         self.stdout.write(self.style.SUCCESS(
-            f"Demo login: username '{DEMO_USER}', password '{DEMO_PASSWORD}' at http://127.0.0.1:8000/"))
+            f"Demo login: username '{DEMO_USER}', password '{DEMO_PASSWORD}' at http://{address}/"))
