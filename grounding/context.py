@@ -27,6 +27,10 @@ from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 __all__ = ["BudgetError", "BudgetPolicy", "ContextSettings", "SufficiencyJudge", "merge_adjacent", "plan_context",
            "select_history", "select_sources", "dedup_exact", "dedup_near", "normalise_text"]
 
+#: How many turns before the verbatim window are searched for the exchange most related to the question (older ones
+#: are in the summary); bounds the cost of a very long history.
+OLDER_WINDOW = 400
+
 #: Optional second opinion on sufficiency (an LLM check when a provider is configured): (question, sources) -> bool.
 SufficiencyJudge = Callable[[str, Sequence[Source]], bool]
 
@@ -302,14 +306,17 @@ def plan_context(
     older: list[int] = []
     if settings.relevant_older and len(history) > len(turns) + 1:
         left = split.history - summary_used - turns_used
-        earlier = history[: len(history) - len(turns)]
+        end = len(history) - len(turns)
+        start = max(0, end - OLDER_WINDOW)
+        start += start % 2  # keep exchanges whole (user turns at even positions)
+        earlier = history[start:end]
         for i in relevant_older(question, earlier):
             pair = earlier[i:i + 2]
             cost = sum(t.tokens + MESSAGE_OVERHEAD for t in pair)
             if cost <= left:
                 turns = list(pair) + turns
                 turns_used += cost
-                older.append(i)
+                older.append(start + i)
     history_used = summary_used + turns_used
     source_share = room - history_used
     sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources)

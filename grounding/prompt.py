@@ -19,6 +19,7 @@ count(system) == sum(count(unit)) exactly, and every unit's count can be cached 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -163,8 +164,11 @@ class SourceFormat:
             raise ValueError(f"unknown format style {self.style!r}; expected one of {', '.join(FORMAT_STYLES)}")
 
 
+@functools.lru_cache(maxsize=4_096)
 def format_source(source: Source, fmt: SourceFormat = SourceFormat()) -> str:
-    """One source unit (ends with a newline): header with label and metadata, then the escaped text."""
+    """One source unit (ends with a newline): header with label and metadata, then the escaped text.
+
+    Cached: planning formats each candidate to count it, and a server sees the same chunks again and again."""
     text = structure_text(source.text) if fmt.structured else source.text
     body = escape_source_text(text, fmt.style)
     score = fmt.show_scores and fmt.scores_calibrated

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -102,10 +103,12 @@ each some much many more most other such only own same too very just also tell p
 needs still big long i'm i've im ok""".split())
 
 
-def content_terms(text: str) -> set[str]:
-    """Stemmed content words of a text (stop words removed), for lexical overlap."""
+@functools.lru_cache(maxsize=50_000)
+def content_terms(text: str) -> frozenset[str]:
+    """Stemmed content words of a text (stop words removed), for lexical overlap. Cached per text: the same turns
+    and sentences are compared again on every question."""
     words = [p.strip(".,'").lower() for w in _WORD.findall(text) for p in w.split("-")]
-    return {_stemmer.stemWord(w) for w in words if w and w not in _STOP}
+    return frozenset(_stemmer.stemWord(w) for w in words if w and w not in _STOP)
 
 
 @dataclass(frozen=True)
