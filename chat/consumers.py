@@ -43,6 +43,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             return
         self.user = user
         self.task: asyncio.Task | None = None
+        self.answered = False
         self.open = True
         await self.accept()
 
@@ -81,6 +82,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def emit(self, frame: dict[str, Any]) -> None:
         """Send a frame if the socket is still open; a closed socket is not an error (the result is saved)."""
+        if frame.get("type") in ("done", "error"):
+            self.answered = True  # the running task may still be folding turns into the summary
         if not self.open:
             return
         try:
@@ -89,8 +92,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             self.open = False
 
     async def handle_ask(self, content: dict[str, Any]) -> None:
-        if self.task and not self.task.done() and self.task.cancelling():
-            await asyncio.wait([self.task], timeout=10)  # a stopped answer is being saved: let it finish
+        if self.task and not self.task.done() and (self.task.cancelling() or self.answered):
+            # the previous answer is delivered (or stopped) and its task is finishing up: let it
+            await asyncio.wait([self.task], timeout=10)
         if self.task and not self.task.done():
             raise services.AskError("busy", "An answer is still being generated. Wait for it or press stop.")
         text = services.validate_question(content.get("text"))
@@ -111,6 +115,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 return
             if reply is not None:  # a failed or interrupted answer: retry it
                 await database_sync_to_async(reply.delete)()
+        self.answered = False
         self.task = asyncio.create_task(self.generate(conversation, user_message))
         _running.add(self.task)
         self.task.add_done_callback(_running.discard)

@@ -232,3 +232,15 @@ async def test_more_bad_frames_get_typed_errors(ingest_demo, user, raw, code):
     frame = await comm.receive_json_from(timeout=10)
     assert frame["type"] == "error" and frame["code"] == code
     await comm.disconnect()
+
+
+async def test_asking_right_after_an_answer_is_never_busy(ingest_demo, user):
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    first = await frames_until(comm, "done")
+    await comm.send_json_to({"type": "ask", "conversation": first[0]["conversation"],
+                             "text": "How many weeks of paid parental leave do employees get?"})
+    second = await frames_until(comm, "done")
+    assert [f["type"] for f in second][0] == "accepted" and second[-1]["type"] == "done"
+    await comm.disconnect()
