@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -33,6 +34,6 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
             "conversation": conversation.pk if conversation else None,
             "domain": conversation.domain.slug if conversation else None,
             "messages": messages,
-            "maxChars": services.settings.MAX_MESSAGE_CHARS,
+            "maxChars": settings.MAX_MESSAGE_CHARS,
         },
     })

@@ -242,7 +242,3 @@ def is_abstention(text: str) -> bool:
     """True when an answer text is the abstention (starts with ABSTAIN_TOKEN, ignoring whitespace/markup)."""
     return text.lstrip(" *_`#>\n").startswith(ABSTAIN_TOKEN)
 
-
-def cosine(a: np.ndarray, b: np.ndarray) -> float:
-    """Cosine of two unit vectors (their dot product)."""
-    return float(np.dot(a, b))
