@@ -126,7 +126,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                                                                            conversation_id=conversation_id)
         if not isinstance(domain_slug, str) or not domain_slug:
             raise services.AskError("unknown_domain", "Choose a domain for the new conversation.")
-        domain = await database_sync_to_async(services.domain_get)(slug=domain_slug)
+        domain = await database_sync_to_async(services.domain_get)(slug=domain_slug, user=self.user)
         return await database_sync_to_async(services.conversation_create)(user=self.user, domain=domain)
 
     async def handle_resume(self, content: dict[str, Any]) -> None:

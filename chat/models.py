@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from knowledge.models import Domain
+from knowledge.models import Domain, SystemPrompt
 
 
 class Conversation(models.Model):
@@ -54,6 +54,9 @@ class Message(models.Model):
     support = models.JSONField(default=dict, blank=True, help_text="per-sentence support check and coverage")
     invalid_citations = models.JSONField(default=list, blank=True)
     trace = models.JSONField(default=dict, blank=True, help_text="budget, dropped candidates, notes")
+    prompt_version = models.ForeignKey(SystemPrompt, null=True, blank=True, on_delete=models.PROTECT,
+                                       related_name="messages",
+                                       help_text="system prompt version the answer used; empty: the built-in default")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

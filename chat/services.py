@@ -27,11 +27,12 @@ from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summ
                               rewrite_stale_labels, summarize_incremental)
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, QUOTE_THEN_ANSWER, Prompt
+from grounding.prompt import QUOTE_THEN_ANSWER, Prompt
 from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, content_terms
 from grounding.tokens import counter_for
 from grounding.types import ContextPlan
-from knowledge.models import Domain
+from knowledge.models import Domain, SystemPrompt
+from knowledge.services import system_prompt_active
 from knowledge.selectors import retrieve
 
 log = logging.getLogger("grounded.answer")
@@ -42,7 +43,8 @@ Emit = Callable[[dict[str, Any]], Awaitable[None]]
 class AskError(ValueError):
     """A request that cannot be answered, with a stable code for error frames and exit messages.
 
-    Codes: empty_message, message_too_long, unknown_domain, not_found, budget, provider_error.
+    Codes: empty_message, message_too_long, unknown_domain, not_found, forbidden, budget, domain_settings,
+    provider_error, rate_limited.
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -73,12 +75,18 @@ def validate_question(text: object) -> str:
     return text.strip()
 
 
-def domain_get(*, slug: str) -> Domain:
-    """The domain with this slug. Raises AskError(unknown_domain) naming the known slugs."""
+def domain_get(*, slug: str, user=None) -> Domain:
+    """The domain with this slug; with ``user``, only among the domains that user may read (Domain.groups).
+
+    Raises:
+        AskError(unknown_domain): no such domain, or one the user may not read (the two are not told apart, so the
+            error reveals nothing); the message names the slugs the caller may use.
+    """
+    domains = Domain.objects.all() if user is None else Domain.objects.readable_by(user)
     try:
-        return Domain.objects.get(slug=slug)
+        return domains.get(slug=slug)
     except Domain.DoesNotExist:
-        known = ", ".join(Domain.objects.order_by("slug").values_list("slug", flat=True)) or "none yet"
+        known = ", ".join(domains.order_by("slug").values_list("slug", flat=True)) or "none yet"
         raise AskError("unknown_domain", f"Unknown domain {slug!r}. Known domains: {known}.")
 
 
@@ -135,6 +143,8 @@ class PreparedAnswer:
     prompt: Prompt
     provider: Provider
     query: str = ""
+    #: the knowledge.SystemPrompt version the prompt used (None: the built-in default)
+    prompt_version: SystemPrompt | None = None
 
 
 def history_form(message: Message) -> str:
@@ -235,6 +245,7 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
         AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
     """
     provider = provider or get_provider()
+    system_prompt, prompt_version = system_prompt_active()
     history = history or []
     query = retrieval_query(question, [t.text for t in history if t.role == "user"])
     candidates = retrieve(domain=domain, query=query, superseded=5)
@@ -244,7 +255,7 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     try:
         def make_plan(notes: list) -> ContextPlan:
             return plan_context(question=question, candidates=candidates, history=turns,
-                                system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
+                                system_prompt=system_prompt, instructions=domain.prompt_instructions(),
                                 settings=settings, counter=counter, summary=summary, query=query, notes=notes)
 
         plan = make_plan([])
@@ -266,9 +277,9 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
                 plan = make_plan([])  # notes that keep moving are left out rather than mislabelled
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
-    prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=domain.prompt_instructions(),
+    prompt = prompt_for(plan, system_prompt=system_prompt, instructions=domain.prompt_instructions(),
                         settings=settings)
-    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query)
+    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query, prompt_version=prompt_version)
 
 
 def relabel_notes(notes: list, old: ContextPlan, new: ContextPlan) -> list:
@@ -390,7 +401,8 @@ def answer_json(prepared: PreparedAnswer, verified: VerifiedAnswer) -> dict[str,
     return {**verified.as_dict(), "support": verified.support, "sources": sources,
             "notes": [n.as_dict() for n in plan.notes],
             "budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
-            "provider": prepared.provider.name}
+            "provider": prepared.provider.name,
+            "prompt_version": prepared.prompt_version.version if prepared.prompt_version else None}
 
 
 # --- persistence --------------------------------------------------------------------------------------------------
@@ -401,11 +413,20 @@ def conversation_create(*, user, domain: Domain, title: str = "") -> Conversatio
 
 
 def conversation_get(*, user, conversation_id: object) -> Conversation:
-    """The user's own conversation. Raises AskError(not_found) for unknown ids and for other users' ids alike."""
+    """The user's own conversation.
+
+    Raises:
+        AskError(not_found): unknown ids and other users' ids alike.
+        AskError(forbidden): the user's own conversation whose domain they may no longer read (group removed).
+    """
     try:
-        return Conversation.objects.select_related("domain").get(pk=int(conversation_id), user=user)
+        conversation = Conversation.objects.select_related("domain").get(pk=int(conversation_id), user=user)
     except (Conversation.DoesNotExist, TypeError, ValueError, OverflowError):
         raise AskError("not_found", "Conversation not found.")
+    if not Domain.objects.readable_by(user).filter(pk=conversation.domain_id).exists():
+        raise AskError("forbidden", f"You no longer have access to the domain {conversation.domain.name!r} of this "
+                                    "conversation. Ask an administrator for access.")
+    return conversation
 
 
 @transaction.atomic
@@ -445,8 +466,10 @@ def answer_planned(*, message: Message, prepared: PreparedAnswer) -> Message:
     message.sources = [s.as_dict() for s in plan.sources]
     message.trace = {"budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
                      "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
-                     "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering}
-    message.save(update_fields=["provider", "sources", "trace"])
+                     "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering,
+                     "prompt_version": prepared.prompt_version.version if prepared.prompt_version else None}
+    message.prompt_version = prepared.prompt_version
+    message.save(update_fields=["provider", "sources", "trace", "prompt_version"])
     return message
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -18,18 +19,22 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
 
     Another user's conversation id gives 404 and reveals nothing.
     """
+    readable = Domain.objects.readable_by(request.user)
     conversation = None
     messages = []
     if conversation_id is not None:
         try:
             conversation = services.conversation_get(user=request.user, conversation_id=conversation_id)
-        except services.AskError:
+        except services.AskError as exc:
+            if exc.code == "forbidden":
+                raise PermissionDenied(exc.message)
             raise Http404("Conversation not found")
         messages = [services.message_json(m) for m in conversation.messages.order_by("pk")]
     return render(request, "chat/index.html", {
-        "conversations": Conversation.objects.filter(user=request.user).select_related("domain")[:100],
+        "conversations": Conversation.objects.filter(user=request.user, domain__in=readable)
+                                             .select_related("domain")[:100],
         "conversation": conversation,
-        "domains": Domain.objects.all(),
+        "domains": readable,
         "page_data": {
             "conversation": conversation.pk if conversation else None,
             "domain": conversation.domain.slug if conversation else None,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 
 import numpy as np
+from django.conf import settings as django_settings
+from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -15,8 +17,24 @@ from grounding.ordering import ORDERINGS
 from grounding.prompt import FORMAT_STYLES, SourceFormat
 
 
+class DomainQuerySet(models.QuerySet):
+    """Domain queries with the access rule in one place."""
+
+    def readable_by(self, user) -> "DomainQuerySet":
+        """The domains ``user`` may read: superusers read all; other signed-in users read the domains that name
+        none of the groups (open to everyone signed in) and those naming one of their groups; anonymous users none."""
+        if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+            return self.none()
+        if user.is_superuser:
+            return self.all()
+        return self.filter(models.Q(groups__isnull=True) | models.Q(groups__in=user.groups.all())).distinct()
+
+
 class Domain(models.Model):
-    """A set of documents with its own instructions (e.g. HR, legal)."""
+    """A set of documents with its own instructions (e.g. HR, legal), readable by the groups it names (none named:
+    every signed-in user)."""
+
+    objects = DomainQuerySet.as_manager()
 
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=200)
@@ -24,6 +42,13 @@ class Domain(models.Model):
     instructions = models.TextField(blank=True, help_text="Domain-specific rules added to the system prompt.")
     #: Changes whenever the domain's retrievable chunks change; keys the in-process retrieval index cache.
     index_token = models.CharField(max_length=32, default="", editable=False)
+    groups = models.ManyToManyField(Group, blank=True, related_name="domains",
+                                    help_text="Groups whose members may read this domain; none: every signed-in user.")
+    citation_mode = models.CharField(
+        max_length=10, default="text", choices=[("text", "text markers [S#]"), ("native", "provider-native citations")],
+        help_text="Native mode sends sources as search results with citations enabled (Anthropic only).")
+    model = models.CharField(max_length=100, blank=True,
+                             help_text="Model name for this domain; blank: the provider's configured default.")
 
     # Context construction settings (grounding.context.ContextSettings); defaults are the library's.
     ordering = models.CharField(max_length=20, default="relevance", choices=[(o, o) for o in ORDERINGS],
@@ -150,3 +175,27 @@ class Chunk(models.Model):
 
     def vector(self) -> np.ndarray:
         return np.frombuffer(bytes(self.embedding), dtype="<f4")
+
+
+class SystemPrompt(models.Model):
+    """One version of the system prompt (the stable prefix of every answer's prompt).
+
+    Versions are append-only: editing creates a new version, the history stays, and at most one version is active
+    (none active: grounding.prompt.DEFAULT_SYSTEM_PROMPT is used). Each answer records the version it used.
+    """
+
+    version = models.PositiveIntegerField(unique=True)
+    text = models.TextField()
+    note = models.CharField(max_length=200, blank=True, help_text="What changed in this version.")
+    is_active = models.BooleanField(default=False)
+    created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-version"]
+        constraints = [models.UniqueConstraint(fields=["is_active"], condition=models.Q(is_active=True),
+                                               name="one_active_system_prompt")]
+
+    def __str__(self) -> str:
+        return f"System prompt v{self.version}" + (" (active)" if self.is_active else "")

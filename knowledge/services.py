@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -13,11 +14,12 @@ from django.db import transaction
 
 from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.embeddings import Embedder, default_embedder
+from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
 from grounding.parsing import SUPPORTED_SUFFIXES, ParsedDocument, ParseError, parse_document
 from grounding.retrieve import index_text
 from grounding.tokens import counter_for
 from grounding.types import Chunk as GChunk
-from knowledge.models import Chunk, Document, DocumentVersion, Domain
+from knowledge.models import Chunk, Document, DocumentVersion, Domain, SystemPrompt
 
 log = logging.getLogger("grounded.ingest")
 
@@ -275,3 +277,54 @@ def _refresh_statuses(document: Document) -> None:
     if document.title != newest.title:
         document.title = newest.title
         document.save(update_fields=["title"])
+
+
+# --- system prompts -------------------------------------------------------------------------------------------------
+
+def system_prompt_warnings(text: str) -> list[str]:
+    """Problems of a system prompt text that would weaken grounding (empty list: none). Warnings, not errors: an
+    admin may still save the prompt.
+
+    Checks that the text keeps the citation rule (mentions the [S1]-style markers) and the abstention token
+    (grounding.prompt.ABSTAIN_TOKEN), without which abstentions cannot be recognised."""
+    warnings = []
+    if not re.search(r"\[S\d*\]|\[S#\]|\[S[nN]\]", text):
+        warnings.append("The prompt lacks the citation rule: it never shows the [S1] marker format, so answers may "
+                        "come without citations the application can render.")
+    if ABSTAIN_TOKEN not in text:
+        warnings.append(f"The prompt lacks the abstention token {ABSTAIN_TOKEN}: an answer that cannot be grounded "
+                        "will not be recognised as an abstention.")
+    return warnings
+
+
+@transaction.atomic
+def system_prompt_save(*, text: str, user=None, note: str = "", activate: bool = True) -> SystemPrompt:
+    """Store ``text`` as a new system prompt version (versions are never edited in place).
+
+    With ``activate`` the new version becomes the active one and the previous active version is kept, inactive.
+    Raises:
+        ValueError: the text is empty.
+    """
+    if not text or not text.strip():
+        raise ValueError("The system prompt is empty.")
+    last = SystemPrompt.objects.select_for_update().order_by("-version").first()
+    if activate:
+        SystemPrompt.objects.filter(is_active=True).update(is_active=False)
+    return SystemPrompt.objects.create(version=(last.version + 1) if last else 1, text=text.strip(), note=note[:200],
+                                       is_active=activate, created_by=user if getattr(user, "pk", None) else None)
+
+
+@transaction.atomic
+def system_prompt_activate(*, prompt: SystemPrompt) -> SystemPrompt:
+    """Make ``prompt`` the one active version (to roll back to an earlier version)."""
+    SystemPrompt.objects.filter(is_active=True).exclude(pk=prompt.pk).update(is_active=False)
+    prompt.is_active = True
+    prompt.save(update_fields=["is_active"])
+    return prompt
+
+
+def system_prompt_active() -> tuple[str, SystemPrompt | None]:
+    """The system prompt text answers use now and its version row (None: no version is active, the built-in
+    grounding.prompt.DEFAULT_SYSTEM_PROMPT is used)."""
+    active = SystemPrompt.objects.filter(is_active=True).first()
+    return (active.text, active) if active else (DEFAULT_SYSTEM_PROMPT, None)

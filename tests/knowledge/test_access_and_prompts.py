@@ -1,0 +1,105 @@
+"""Domain access by groups and versioned system prompts (the rules the chat, admin and API share)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from chat import services
+from chat.models import Conversation
+from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
+from knowledge.models import Domain, SystemPrompt
+from knowledge.services import (system_prompt_activate, system_prompt_active, system_prompt_save,
+                                system_prompt_warnings)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people():
+    User = get_user_model()
+    hr = Group.objects.create(name="HR")
+    alice = User.objects.create_user("alice", password="pw")  # in HR
+    alice.groups.add(hr)
+    bob = User.objects.create_user("bob", password="pw")  # in no group
+    root = User.objects.create_superuser("root", password="pw")
+    open_domain = Domain.objects.create(slug="open", name="Open")
+    hr_domain = Domain.objects.create(slug="hr", name="HR files")
+    hr_domain.groups.add(hr)
+    return alice, bob, root, open_domain, hr_domain
+
+
+def test_domains_without_groups_are_open_to_signed_in_users_and_group_domains_to_members(people):
+    alice, bob, root, open_domain, hr_domain = people
+    assert set(Domain.objects.readable_by(alice)) == {open_domain, hr_domain}
+    assert set(Domain.objects.readable_by(bob)) == {open_domain}
+    assert set(Domain.objects.readable_by(root)) == {open_domain, hr_domain}
+    from django.contrib.auth.models import AnonymousUser
+    assert list(Domain.objects.readable_by(AnonymousUser())) == []
+    bob.is_active = False
+    assert list(Domain.objects.readable_by(bob)) == []
+
+
+def test_a_domain_one_may_not_read_looks_unknown_and_the_error_lists_only_readable_ones(people):
+    alice, bob, root, open_domain, hr_domain = people
+    assert services.domain_get(slug="hr", user=alice) == hr_domain
+    with pytest.raises(services.AskError) as err:
+        services.domain_get(slug="hr", user=bob)
+    assert err.value.code == "unknown_domain"
+    assert err.value.message == "Unknown domain 'hr'. Known domains: open."
+
+
+def test_losing_the_group_closes_ones_own_conversation_with_a_clear_reason(people):
+    alice, bob, root, open_domain, hr_domain = people
+    conv = Conversation.objects.create(user=alice, domain=hr_domain, title="Leave")
+    assert services.conversation_get(user=alice, conversation_id=conv.pk) == conv
+    alice.groups.clear()
+    with pytest.raises(services.AskError) as err:
+        services.conversation_get(user=alice, conversation_id=conv.pk)
+    assert err.value.code == "forbidden" and "HR files" in err.value.message
+
+
+def test_chat_page_offers_only_readable_domains(client, people):
+    alice, bob, root, open_domain, hr_domain = people
+    client.force_login(bob)
+    body = client.get("/").content.decode()
+    assert 'value="open"' in body and 'value="hr"' not in body
+
+
+def test_saving_a_prompt_creates_a_version_and_activates_it_keeping_the_history(people):
+    alice, *_ = people
+    assert system_prompt_active() == (DEFAULT_SYSTEM_PROMPT, None)
+    v1 = system_prompt_save(text="Cite [S1]. Say " + ABSTAIN_TOKEN + " when unsure.", user=alice, note="first")
+    v2 = system_prompt_save(text="Cite as [S1]; reply " + ABSTAIN_TOKEN + " if the sources lack it.", note="second")
+    assert (v1.version, v2.version) == (1, 2)
+    assert system_prompt_active() == (v2.text, v2)
+    assert list(SystemPrompt.objects.filter(is_active=True)) == [v2]
+    assert SystemPrompt.objects.get(pk=v1.pk).text.startswith("Cite [S1].")  # history kept unchanged
+    system_prompt_activate(prompt=v1)
+    assert system_prompt_active()[1] == v1 and not SystemPrompt.objects.get(pk=v2.pk).is_active
+    with pytest.raises(ValueError):
+        system_prompt_save(text="   ")
+
+
+def test_warnings_name_a_missing_citation_rule_and_abstention_token():
+    assert system_prompt_warnings(DEFAULT_SYSTEM_PROMPT) == []
+    warnings = system_prompt_warnings("Answer helpfully.")
+    assert len(warnings) == 2
+    assert "citation rule" in warnings[0] and ABSTAIN_TOKEN in warnings[1]
+    assert system_prompt_warnings(f"Cite [S1]. {ABSTAIN_TOKEN}") == []
+
+
+def test_each_answer_records_the_prompt_version_it_used(demo_domain):
+    from chat.models import Message
+    version = system_prompt_save(text=DEFAULT_SYSTEM_PROMPT + "\n8. Answer in English.", note="english")
+    prepared = services.answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
+    assert prepared.prompt_version == version
+    assert prepared.prompt.prefix.startswith(DEFAULT_SYSTEM_PROMPT + "\n8. Answer in English.")
+    user = get_user_model().objects.create_user("carol", password="pw")
+    conv = Conversation.objects.create(user=user, domain=demo_domain)
+    q = Message.objects.create(conversation=conv, role="user", text="What is the daily meal allowance?")
+    answer = services.answer_start(user_message=q)
+    services.answer_planned(message=answer, prepared=prepared)
+    answer.refresh_from_db()
+    assert answer.prompt_version == version and answer.trace["prompt_version"] == 1
