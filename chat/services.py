@@ -23,12 +23,14 @@ from grounding.citations import CitationStreamParser
 from grounding.contradictions import detect_conflicts
 from grounding.embeddings import default_embedder
 from grounding.support import check_support
-from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
+from grounding.memory import (ExtractiveSummarizer, LLMSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
                               rewrite_stale_labels, summarize_incremental)
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.prompt import QUOTE_THEN_ANSWER, Prompt
-from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, content_terms
+from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
+from grounding.providers import (Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, completer_for,
+                                 content_terms)
 from grounding.tokens import counter_for
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
@@ -122,6 +124,20 @@ def get_provider() -> Provider:
     return _provider
 
 
+def provider_for(domain: Domain) -> Provider:
+    """The provider a domain's answers use: the configured one, with the domain's model and citation mode when it
+    sets them (providers without those options, like the offline answerer, are returned unchanged)."""
+    provider = get_provider()
+    variant = getattr(provider, "variant", None)
+    if callable(variant) and (domain.model or domain.citation_mode != "text"):
+        try:
+            return variant(model=domain.model, citation_mode=domain.citation_mode)
+        except ValueError as exc:
+            raise AskError("domain_settings", f"The settings of domain {domain.slug!r} are invalid ({exc}); "
+                                              "an administrator must correct them.") from exc
+    return provider
+
+
 def settings_for(domain: Domain) -> ContextSettings:
     """The context settings of a domain (ordering, formatting, threshold and budget policy from its fields).
 
@@ -143,6 +159,8 @@ class PreparedAnswer:
     prompt: Prompt
     provider: Provider
     query: str = ""
+    #: what the model-backed checks did: {"rewrite": bool, "sufficiency": [verdicts], "judge_calls": int}
+    checks: dict[str, Any] = field(default_factory=dict)
     #: the knowledge.SystemPrompt version the prompt used (None: the built-in default)
     prompt_version: SystemPrompt | None = None
 
@@ -193,10 +211,17 @@ _summarizer: Summarizer | None = None
 
 
 def get_summarizer() -> Summarizer:
-    """The configured summarizer: the offline extractive one by default."""
+    """The configured summarizer: the provider's model when it offers non-streamed completions and LLM_SUMMARIZER is
+    on; otherwise the offline extractive summarizer (the default with no configuration)."""
     global _summarizer
     if _summarizer is None:
-        _summarizer = ExtractiveSummarizer()
+        complete = completer_for(get_provider()) if settings.LLM_SUMMARIZER else None
+        if complete is not None:
+            llm = LLMSummarizer(complete)
+            llm.name = f"llm:{get_provider().name}"
+            _summarizer = llm
+        else:
+            _summarizer = ExtractiveSummarizer()
     return _summarizer
 
 
@@ -244,25 +269,34 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     Raises:
         AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
     """
-    provider = provider or get_provider()
+    provider = provider or provider_for(domain)
     system_prompt, prompt_version = system_prompt_active()
     history = history or []
-    query = retrieval_query(question, [t.text for t in history if t.role == "user"])
+    complete = completer_for(provider)
+    rewriter = LLMQueryRewriter(complete) if complete and settings.LLM_FOLLOWUP_REWRITE else None
+    judge = LLMSufficiencyJudge(complete) if complete and settings.LLM_SUFFICIENCY_CHECK else None
+    conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
+    if rewriter is not None and history:
+        query = rewriter(question, [(t.role, t.text) for t in history])
+    else:
+        query = retrieval_query(question, [t.text for t in history if t.role == "user"])
     candidates = retrieve(domain=domain, query=query, superseded=5)
     counter = counter_for(provider.name)
-    settings = settings_for(domain)
+    context_settings = settings_for(domain)
     turns = [t.as_turn() for t in history]
     try:
         def make_plan(notes: list) -> ContextPlan:
             return plan_context(question=question, candidates=candidates, history=turns,
                                 system_prompt=system_prompt, instructions=domain.prompt_instructions(),
-                                settings=settings, counter=counter, summary=summary, query=query, notes=notes)
+                                settings=context_settings, counter=counter, summary=summary, query=query, notes=notes,
+                                judge=judge)
 
         plan = make_plan([])
         if plan.sufficient:
             # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
-            notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query), query)
+            notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query,
+                                                    judge=conflict_judge), query)
             labelled_by = plan
             for _ in range(3):
                 if not notes:
@@ -278,8 +312,12 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
     prompt = prompt_for(plan, system_prompt=system_prompt, instructions=domain.prompt_instructions(),
-                        settings=settings)
-    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query, prompt_version=prompt_version)
+                        settings=context_settings)
+    checks = {"rewrite": bool(rewriter and rewriter.calls and not rewriter.failures),
+              "sufficiency": list(judge.verdicts) if judge else [],
+              "judge_calls": conflict_judge.calls if conflict_judge else 0}
+    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query, prompt_version=prompt_version,
+                          checks=checks)
 
 
 def relabel_notes(notes: list, old: ContextPlan, new: ContextPlan) -> list:
@@ -467,7 +505,8 @@ def answer_planned(*, message: Message, prepared: PreparedAnswer) -> Message:
     message.trace = {"budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
                      "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
                      "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering,
-                     "prompt_version": prepared.prompt_version.version if prepared.prompt_version else None}
+                     "prompt_version": prepared.prompt_version.version if prepared.prompt_version else None,
+                     "checks": prepared.checks}
     message.prompt_version = prepared.prompt_version
     message.save(update_fields=["provider", "sources", "trace", "prompt_version"])
     return message

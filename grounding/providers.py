@@ -58,12 +58,40 @@ Event = Union[TextDelta, Usage, Done, ProviderError]
 
 
 class Provider(Protocol):
-    """Streams the answer to a prompt as typed events, ending with Done or ProviderError."""
+    """Streams the answer to a prompt as typed events, ending with Done or ProviderError.
+
+    Model-backed providers also offer ``complete(system, messages, max_tokens=...) -> str``, a blocking,
+    non-streamed call used by the summarizer, the follow-up rewrite, the sufficiency check and the contradiction
+    judge (see :class:`Completer`); the offline extractive answerer does not, and those features then use their
+    offline fallbacks.
+    """
 
     name: str
     label: str
 
     def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]: ...
+
+
+class CompletionError(RuntimeError):
+    """A non-streamed completion failed (outage, refused credentials, empty reply); the message is safe to log."""
+
+
+class Completer(Protocol):
+    """A blocking, non-streamed model call: ``(system, messages, max_tokens) -> reply text``.
+
+    ``messages`` is [{"role": "user"|"assistant", "content": str}, ...] and always holds at least one user turn
+    (a lone system prompt is rejected by Anthropic's API, case C05). Safe to call from worker threads.
+    Raises:
+        CompletionError: the call failed after the client's retries.
+    """
+
+    def __call__(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str: ...
+
+
+def completer_for(provider: object) -> Completer | None:
+    """The provider's ``complete`` method, or None when it has none (the offline answerer, scripted tests)."""
+    complete = getattr(provider, "complete", None)
+    return complete if callable(complete) else None
 
 
 class ProviderFailure(RuntimeError):

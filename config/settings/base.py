@@ -103,6 +103,13 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="http://127.0.0.1:11434/v1")
 OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
 OPENAI_MODEL = env("OPENAI_MODEL", default="llama3.1")
 LLM_PROVIDER = env("LLM_PROVIDER", default="anthropic" if ANTHROPIC_API_KEY else "extractive")
+#: With a model provider, these use its non-streamed completions (each falls back to its offline form when off or
+#: when the model call fails): rolling summaries, follow-up rewrite for retrieval, the sufficiency check before the
+#: answer call, the contradiction judge on aligned sentence pairs the rules left unflagged.
+LLM_SUMMARIZER = env.bool("LLM_SUMMARIZER", default=True)
+LLM_FOLLOWUP_REWRITE = env.bool("LLM_FOLLOWUP_REWRITE", default=True)
+LLM_SUFFICIENCY_CHECK = env.bool("LLM_SUFFICIENCY_CHECK", default=True)
+LLM_CONFLICT_JUDGE = env.bool("LLM_CONFLICT_JUDGE", default=True)
 #: Longest accepted user message (characters); longer ones get a typed error naming the limit.
 MAX_MESSAGE_CHARS = env.int("GROUNDED_MAX_MESSAGE_CHARS", default=4000)
 #: Longest accepted user message in tokens (cl100k): some scripts take several tokens per character.
