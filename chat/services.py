@@ -29,9 +29,9 @@ from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.prompt import QUOTE_THEN_ANSWER, Prompt
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
-from grounding.providers import (Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, completer_for,
-                                 content_terms)
-from grounding.tokens import counter_for
+from grounding.providers import (Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, Usage,
+                                 completer_for, content_terms)
+from grounding.tokens import TokenCounter, calibrator, counter_for
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
 from knowledge.services import system_prompt_active
@@ -363,6 +363,8 @@ class AnswerStream:
     prepared: PreparedAnswer
     raw: list[str] = field(default_factory=list)
     seq: int = 0
+    #: the provider's last usage report (tokens), for calibration and traces
+    usage: Usage | None = None
 
     @property
     def text_so_far(self) -> str:
@@ -390,6 +392,8 @@ class AnswerStream:
                     if safe:
                         self.seq += 1
                         await emit({"type": "delta", "seq": self.seq, "text": safe})
+                elif isinstance(event, Usage):
+                    self.usage = event
                 elif isinstance(event, ProviderError):
                     raise AskError("provider_error", event.message)
                 elif isinstance(event, Done):
@@ -414,6 +418,36 @@ class AnswerStream:
                                              {s.label: s.text for s in plan.sources}, default_embedder())
             verified = replace(verified, support=report.as_dict())
         return verified
+
+
+#: Exact counts asked of a provider's count endpoint per process before relying on answers' usage reports alone.
+CALIBRATION_COUNTS = 5
+
+
+async def tokens_calibrate(*, prepared: PreparedAnswer, usage: Usage | None = None) -> float | None:
+    """Calibrate the provider's cl100k factor (grounding.tokens.calibrator) with this answer's exact input count.
+
+    The exact count comes from the provider's ``count_tokens`` (Anthropic ``messages.count_tokens``, when an API key
+    is set) for the first CALIBRATION_COUNTS answers, else from the input tokens the answer's usage reported
+    (input + cache read + cache creation). Runs after ``done``, never delaying the answer; a failed count changes
+    nothing. Returns the new factor, or None when there was no exact count (offline answerer, scripted provider).
+    """
+    provider, prompt = prepared.provider, prepared.prompt
+    exact = 0
+    count = getattr(provider, "count_tokens", None)
+    if callable(count) and getattr(provider, "api_key", None) and calibrator.samples(provider.name) < CALIBRATION_COUNTS:
+        try:
+            exact = int(await count(prompt, prepared.plan))
+        except Exception as exc:  # calibration is optional; the static factor stays
+            log.warning("token count for calibration failed: %s", exc)
+    if not exact and usage is not None:
+        exact = int(getattr(usage, "total_input_tokens", 0) or usage.input_tokens or 0)
+    if exact <= 0:
+        return None
+    estimate = TokenCounter(provider=provider.name).count_messages(prompt.system, prompt.messages)
+    factor = calibrator.observe(provider.name, estimate, exact)
+    log.info("token calibration %s: estimate %d, exact %d, factor %.3f", provider.name, estimate, exact, factor)
+    return factor
 
 
 def plan_json(plan: ContextPlan) -> dict[str, Any]:
@@ -610,6 +644,7 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
         await emit({"type": "error", "code": "internal", "message": "The answer failed; please retry.",
                     "message_id": assistant.pk if assistant else None})
         return assistant
+    await tokens_calibrate(prepared=prepared, usage=stream.usage if stream else None)
     try:
         share = int(prepared.plan.budget.get("available", 0) * settings_for(conversation.domain).policy.history_cap)
         await db(summary_refresh)(conversation=conversation, history_share=share)

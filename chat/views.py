@@ -35,6 +35,7 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
                                              .select_related("domain")[:100],
         "conversation": conversation,
         "domains": readable,
+        "answerer": (services.provider_for(conversation.domain) if conversation else services.get_provider()).label,
         "page_data": {
             "conversation": conversation.pk if conversation else None,
             "domain": conversation.domain.slug if conversation else None,

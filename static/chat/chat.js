@@ -59,6 +59,8 @@ function addAssistant(id, sources, provider) {
   li.dataset.message = id;
   if (provider && provider.name === "extractive") {
     li.append(el("span", "badge", "Extractive answer · quoted from the sources"));
+  } else if (provider && provider.name) {
+    li.append(el("span", "badge model", "Answered by " + (provider.label || provider.name)));
   }
   const body = el("div", "body streaming");
   li.append(body);

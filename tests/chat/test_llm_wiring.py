@@ -149,3 +149,34 @@ def test_the_summarizer_is_the_models_and_its_request_holds_a_user_turn(claude, 
     assert stored.text == claude.replies[SUMMARY_SYSTEM]
     [request] = claude.asked(SUMMARY_SYSTEM)
     assert "Previous summary:\n(none)" in request and "USER: Question 0 about meals and travel?" in request
+
+
+def test_an_answer_calibrates_the_token_factor_with_the_providers_exact_count(claude, demo_domain):
+    import asyncio
+
+    from grounding.tokens import TokenCounter, calibrator, counter_for
+
+    counted = []
+
+    def count_tokens(request):
+        counted.append(json.loads(request.content))
+        return httpx2.Response(200, json={"input_tokens": 2000})
+
+    provider = services._provider
+    provider.client = provider.client.__class__(
+        api_key="test-key", max_retries=0, http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(
+            lambda r: count_tokens(r) if r.url.path.endswith("/count_tokens") else claude.stream(r))))
+    prepared = services.answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
+    estimate = TokenCounter(provider="anthropic").count_messages(prepared.prompt.system, prepared.prompt.messages)
+    factor = asyncio.run(services.tokens_calibrate(prepared=prepared))
+    assert counted and counted[0]["model"] == "claude-test" and "max_tokens" not in counted[0]
+    assert 1500 < estimate < 2000 and factor == round(2000 / estimate, 4) and calibrator.samples("anthropic") == 1
+    assert counter_for("anthropic").factor == factor  # the next plan budgets with the measured factor
+    # once enough exact counts are in, the usage an answer reports is used instead of another count call
+    for _ in range(services.CALIBRATION_COUNTS - 1):
+        asyncio.run(services.tokens_calibrate(prepared=prepared))
+    from grounding.providers_anthropic import AnthropicUsage
+    asyncio.run(services.tokens_calibrate(prepared=prepared, usage=AnthropicUsage(input_tokens=100, cache_read=2400,
+                                                                                   cache_creation=0)))
+    assert len(counted) == services.CALIBRATION_COUNTS
+    assert counter_for("anthropic").factor == round(2500 / estimate, 4)

@@ -41,3 +41,10 @@ def test_another_users_conversation_is_404_and_reveals_nothing(client, users, de
     r = client.get(f"/c/{conv.pk}/")
     assert r.status_code == 404 and b"secret" not in r.content
     assert client.get("/c/999999/").status_code == 404
+
+
+def test_the_page_says_who_writes_the_answers(client, users, demo_domain):
+    """With no configuration the page says the answers are extractive quotes from the documents."""
+    client.force_login(users[0])
+    body = client.get("/").content.decode()
+    assert "Answers: <strong>Extractive answer (offline): sentences quoted from the sources</strong>" in body
