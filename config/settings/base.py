@@ -14,6 +14,10 @@ environ.Env.read_env(BASE_DIR / ".env") if (BASE_DIR / ".env").exists() else Non
 
 VAR_DIR = Path(env("GROUNDED_VAR_DIR", default=str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+#: Where domains' retrieval indexes live (memory-mapped by every worker; see knowledge.selectors.domain_index).
+INDEX_DIR = Path(env("GROUNDED_INDEX_DIR", default=str(VAR_DIR / "index")))
+#: Vectors at or above which a domain's dense search uses the HNSW graph instead of exact search.
+RETRIEVAL_ANN_THRESHOLD = env.int("GROUNDED_ANN_THRESHOLD", default=200_000)
 
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -35,6 +39,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -65,7 +70,12 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
 
-CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+#: REDIS_URL selects the Redis channel layer, so several ASGI worker processes share groups (a socket that reconnects
+#: to another worker can follow an answer still generating elsewhere); without it, the in-memory layer of one process.
+REDIS_URL = env("REDIS_URL", default="")
+CHANNEL_LAYERS = ({"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                               "CONFIG": {"hosts": [REDIS_URL]}}}
+                  if REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -82,6 +92,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# WhiteNoise serves static files from the app itself (no separate web server needed); the embedded default finds them
+# in place, production serves the compressed, hashed copies `collectstatic` made (config/settings/production.py).
+WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGGING = {

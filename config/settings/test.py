@@ -1,6 +1,9 @@
 """Test settings: file-backed SQLite test database (the live-server browser tests need one), fast hashing."""
 
 from .base import *  # noqa: F401,F403
+import tempfile
+from pathlib import Path
+
 from .base import DATABASES, VAR_DIR
 
 DEBUG = False
@@ -8,3 +11,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
+# a fresh index directory per test run: index names reuse domain ids across test databases
+INDEX_DIR = Path(tempfile.mkdtemp(prefix="grounded-test-index-"))
