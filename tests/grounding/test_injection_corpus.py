@@ -24,11 +24,10 @@ from pathlib import Path
 import pytest
 
 from grounding.injection import KINDS, injection_notes, injection_signals, looks_injected
-from grounding.parsing import parse_document
+from grounding.parsing import ParseError, parse_document
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, SourceFormat, build_prompt, neutralise_markers, system_prefix
 from grounding.types import Source
 from tests.conftest import DEMO_CORPUS, HANDBOOK_18F
-from grounding.parsing import ParseError
 from tests.injection_cases import (HANDWRITTEN, bipia_clean_contexts, bipia_rows, cyberseceval_cases, norm,
                                    parse_system, probes, unescape_body)
 
