@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable
 
@@ -28,6 +29,7 @@ from grounding.memory import (ExtractiveSummarizer, LLMSummarizer, MemoryTurn, S
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.prompt import QUOTE_THEN_ANSWER, Prompt
+from grounding.injection import injection_notes
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.providers import (Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, Usage,
                                  completer_for, content_terms)
@@ -297,6 +299,8 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
             notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query,
                                                     judge=conflict_judge), query)
+            # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it)
+            notes += injection_notes(plan.sources)
             labelled_by = plan
             for _ in range(3):
                 if not notes:
@@ -448,6 +452,46 @@ async def tokens_calibrate(*, prepared: PreparedAnswer, usage: Usage | None = No
     factor = calibrator.observe(provider.name, estimate, exact)
     log.info("token calibration %s: estimate %d, exact %d, factor %.3f", provider.name, estimate, exact, factor)
     return factor
+
+
+#: While an answer streams, its text so far is saved at most this often (seconds), for sockets that resume it.
+PARTIAL_SAVE_SECONDS = 1.0
+
+
+def answer_group(message_id: int) -> str:
+    """The channel-layer group of one answer's frames (sockets that resumed it, on any worker)."""
+    return f"answer.{int(message_id)}"
+
+
+async def answer_broadcast(message_id: int, frame: dict[str, Any]) -> None:
+    """Send one frame of a generating answer to the sockets following it (Redis layer: across workers). A layer
+    failure is logged, never raised: the answer is saved whatever happens to its followers."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(answer_group(message_id), {"type": "answer.frame", "frame": frame})
+    except Exception:
+        log.exception("could not broadcast a frame of answer %s", message_id)
+
+
+def answer_partial(*, message: Message, text: str, seq: int) -> None:
+    """Save a streaming answer's text so far and the delta seq it reaches (only while it is still streaming)."""
+    Message.objects.filter(pk=message.pk, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
+
+
+def resume_frames(*, message: Message) -> list[dict[str, Any]]:
+    """What a socket resuming a still-streaming answer is sent first: its plan (the frozen sources, notes, budget) and
+    a ``partial`` frame with the text so far and its seq; deltas after that seq follow through answer_group."""
+    trace = message.trace or {}
+    return [
+        {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
+         "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
+         "provider": {"name": message.provider, "label": message.provider}},
+        {"type": "partial", "message": message.pk, "seq": message.stream_seq, "text": message.text},
+    ]
 
 
 def plan_json(plan: ContextPlan) -> dict[str, Any]:
@@ -602,6 +646,14 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
 
     assistant: Message | None = None
     stream: AnswerStream | None = None
+    direct = emit
+
+    async def emit(frame: dict[str, Any]) -> None:  # noqa: F811 - to the socket, and to resumed sockets elsewhere
+        await direct(frame)
+        message_id = assistant.pk if assistant is not None else None
+        if message_id is not None and frame.get("type") in ("delta", "done", "error"):
+            await answer_broadcast(message_id, frame)
+
     try:
         assistant = await db(answer_start)(user_message=user_message)
         history = await db(memory_turns)(conversation=conversation, before=user_message)
@@ -613,9 +665,15 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
                     "provider": {"name": prepared.provider.name, "label": prepared.provider.label}})
         stream = AnswerStream(prepared)
         message_id = assistant.pk
+        shown: list[str] = []  # the safe text sent so far (what a resumed socket must see first)
+        saved_at = [time.monotonic()]
 
         async def emit_delta(frame: dict[str, Any]) -> None:
+            shown.append(frame["text"])
             await emit({**frame, "message": message_id})
+            if time.monotonic() - saved_at[0] >= PARTIAL_SAVE_SECONDS:
+                saved_at[0] = time.monotonic()
+                await db(answer_partial)(message=assistant, text="".join(shown), seq=frame["seq"])
 
         verified = await stream.run(emit_delta)
         saved = await db(answer_finish)(message=assistant, verified=verified)

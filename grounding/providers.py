@@ -20,6 +20,7 @@ import Stemmer
 from grounding.chunking import split_sentences
 from grounding.dedup import asks_about_past
 from grounding.embeddings import Embedder, default_embedder
+from grounding.injection import looks_injected
 from grounding.prompt import ABSTAIN_TOKEN, Prompt, neutralise_markers
 from grounding.types import ContextPlan
 
@@ -194,7 +195,8 @@ class ExtractiveAnswerer:
                 s = s.lstrip("-* ").strip()
                 words = len(s.split())
                 heading = words < 8 and s[-1:] not in ".!?:;)\"”"  # a heading line absorbed into the chunk
-                if words >= 4 and not heading:
+                # text addressed to an AI assistant is part of the document, never quoted as the answer
+                if words >= 4 and not heading and not looks_injected(s):
                     sentences.append((s, source.label, previous))
                 previous = s
         if not sentences:
@@ -245,7 +247,7 @@ class ExtractiveAnswerer:
             parts.append(f"{body} [{s.label}]{end}")
         cited = {s.label for s in chosen}
         for note in plan.notes:  # the offline answer says where the sources it quotes disagree with others
-            if not cited & set(note.labels):
+            if note.kind == "injection" or not cited & set(note.labels):
                 continue
             markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
             said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)[^)]*\)", "", neutralise_markers(note.text)).rstrip(".")

@@ -92,6 +92,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise looks here first (empty until collectstatic)
 # WhiteNoise serves static files from the app itself (no separate web server needed); the embedded default finds them
 # in place, production serves the compressed, hashed copies `collectstatic` made (config/settings/production.py).
 WHITENOISE_USE_FINDERS = True
