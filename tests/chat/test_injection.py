@@ -154,7 +154,7 @@ def test_offline_answer_never_quotes_an_instruction_like_sentence(injected, db, 
 
 
 def test_a_source_with_injected_text_gets_a_note_that_names_it_without_quoting_it(injected, db, embedder):
-    case = next(c for c in CASES if any(looks_injected(line) for line in c.text.splitlines()))
+    case = next(c for c in CASES if looks_injected(c.attack))
     domain = Domain.objects.get(slug=injected[case.name])
     prepared = services.answer_prepare(domain=domain, question=case.question, provider=ExtractiveAnswerer(embedder))
     notes = [n for n in prepared.plan.notes if n.kind == "injection"]
