@@ -142,8 +142,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)  # join first: no frame falls in between
             message = await database_sync_to_async(_own_message)(self.user, message.pk)
             if message.status == Message.Status.STREAMING:
-                self.following[message.pk] = message.stream_seq
-                for frame in services.resume_frames(message=message):
+                frames = await database_sync_to_async(services.resume_frames)(message=message)
+                self.following[message.pk] = frames[-1]["seq"]
+                for frame in frames:
                     await self.emit(frame)
                 return
             await self.channel_layer.group_discard(group, self.channel_name)

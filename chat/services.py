@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from chat.models import Conversation, ConversationSummary, Message
@@ -477,6 +478,15 @@ async def answer_broadcast(message_id: int, frame: dict[str, Any]) -> None:
         log.exception("could not broadcast a frame of answer %s", message_id)
 
 
+#: How long the cached text so far of a generating answer is kept (seconds).
+PARTIAL_TTL = 3600
+
+
+def partial_key(message_id: int) -> str:
+    """Cache key of a generating answer's text so far."""
+    return f"grounded:partial:{int(message_id)}"
+
+
 def answer_partial(*, message: Message, text: str, seq: int) -> None:
     """Save a streaming answer's text so far and the delta seq it reaches (only while it is still streaming)."""
     Message.objects.filter(pk=message.pk, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
@@ -484,13 +494,20 @@ def answer_partial(*, message: Message, text: str, seq: int) -> None:
 
 def resume_frames(*, message: Message) -> list[dict[str, Any]]:
     """What a socket resuming a still-streaming answer is sent first: its plan (the frozen sources, notes, budget) and
-    a ``partial`` frame with the text so far and its seq; deltas after that seq follow through answer_group."""
+    a ``partial`` frame with the text so far and its seq; deltas after that seq follow through answer_group.
+
+    The text so far comes from the shared cache (written before each delta is broadcast), else from the message row
+    (saved every PARTIAL_SAVE_SECONDS). Call it after joining the group, so no delta falls between the two.
+    """
     trace = message.trace or {}
+    cached = cache.get(partial_key(message.pk))
+    text, seq = (cached["text"], cached["seq"]) if cached and cached["seq"] >= message.stream_seq \
+        else (message.text, message.stream_seq)
     return [
         {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
          "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
          "provider": {"name": message.provider, "label": message.provider}},
-        {"type": "partial", "message": message.pk, "seq": message.stream_seq, "text": message.text},
+        {"type": "partial", "message": message.pk, "seq": seq, "text": text},
     ]
 
 
@@ -670,6 +687,9 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
 
         async def emit_delta(frame: dict[str, Any]) -> None:
             shown.append(frame["text"])
+            # the text so far goes to the shared cache before the delta is broadcast: a socket that joins the group
+            # and then reads the cache misses nothing (see resume_frames)
+            cache.set(partial_key(message_id), {"text": "".join(shown), "seq": frame["seq"]}, PARTIAL_TTL)
             await emit({**frame, "message": message_id})
             if time.monotonic() - saved_at[0] >= PARTIAL_SAVE_SECONDS:
                 saved_at[0] = time.monotonic()

@@ -76,6 +76,9 @@ REDIS_URL = env("REDIS_URL", default="")
 CHANNEL_LAYERS = ({"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                "CONFIG": {"hosts": [REDIS_URL]}}}
                   if REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+#: The cache (rate limits, the text so far of answers being generated) is shared by all workers through Redis when
+#: REDIS_URL is set (DJANGO_CACHE_URL overrides); otherwise it is the process's memory.
+CACHES = {"default": env.cache("DJANGO_CACHE_URL", default=REDIS_URL or "locmemcache://")}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
