@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "channels",
     "knowledge",
     "chat",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -66,6 +67,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
 
 CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+#: Django's cache (the per-user ask limit lives here): local memory by default, counted per process; set
+#: DJANGO_CACHE_URL (e.g. redis://127.0.0.1:6379/1) to share it between processes.
+CACHES = {"default": env.cache("DJANGO_CACHE_URL", default="locmemcache://")}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -107,5 +111,9 @@ LLM_PROVIDER = env("LLM_PROVIDER", default="anthropic" if ANTHROPIC_API_KEY else
 MAX_MESSAGE_CHARS = env.int("GROUNDED_MAX_MESSAGE_CHARS", default=4000)
 #: Longest accepted user message in tokens (cl100k): some scripts take several tokens per character.
 MAX_MESSAGE_TOKENS = env.int("GROUNDED_MAX_MESSAGE_TOKENS", default=2000)
+#: At most this many asks per user in any ASK_RATE_WINDOW seconds, over the websocket and the HTTP API together;
+#: 0 turns the limit off.
+ASK_RATE_LIMIT = env.int("GROUNDED_ASK_RATE_LIMIT", default=20)
+ASK_RATE_WINDOW = env.int("GROUNDED_ASK_RATE_WINDOW", default=60)
 #: Where the run command's demo corpus lives.
 DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"

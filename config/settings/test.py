@@ -8,3 +8,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
+#: The ask limit is off in tests; tests of the limit turn it on with override_settings.
+ASK_RATE_LIMIT = 0
