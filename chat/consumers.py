@@ -9,7 +9,7 @@ server -> client   accepted {message, conversation, client_id}
                    delta {message, seq, text}
                    partial {message, seq, text}   (resume of an answer still generating: the text up to seq)
                    done {message, status, text, html, citations, invalid, abstained, provider}
-                   error {code, message}
+                   error {code, message} (rate_limited also has retry_after, seconds)
 
 Generation runs in an asyncio.Task (never inside the receive handler), so `stop` is seen at once, and a dropped
 socket does not stop it: the answer is completed and saved either way.
@@ -25,7 +25,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from chat import services
+from chat import ratelimit, services
 from chat.models import Conversation, Message
 
 log = logging.getLogger("grounded.ws")
@@ -102,6 +102,12 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         if self.task and not self.task.done():
             raise services.AskError("busy", "An answer is still being generated. Wait for it or press stop.")
         text = services.validate_question(content.get("text"))
+        decision = await database_sync_to_async(ratelimit.ask_check)(self.user)
+        if not decision.allowed:  # refused before anything is stored: the user resends it later
+            refused = ratelimit.RateLimited(decision)
+            await self.emit({"type": "error", "code": refused.code, "message": refused.message,
+                             "retry_after": refused.retry_after})
+            return
         client_id = str(content.get("client_id") or "")[:64]
         conversation = await self._conversation(content.get("conversation"), content.get("domain"))
         user_message, created = await database_sync_to_async(services.turn_append_user)(

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "channels",
     "knowledge",
     "chat",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -131,5 +132,9 @@ LLM_CONFLICT_JUDGE = env.bool("LLM_CONFLICT_JUDGE", default=True)
 MAX_MESSAGE_CHARS = env.int("GROUNDED_MAX_MESSAGE_CHARS", default=4000)
 #: Longest accepted user message in tokens (cl100k): some scripts take several tokens per character.
 MAX_MESSAGE_TOKENS = env.int("GROUNDED_MAX_MESSAGE_TOKENS", default=2000)
+#: At most this many asks per user in any ASK_RATE_WINDOW seconds, over the websocket and the HTTP API together;
+#: 0 turns the limit off.
+ASK_RATE_LIMIT = env.int("GROUNDED_ASK_RATE_LIMIT", default=20)
+ASK_RATE_WINDOW = env.int("GROUNDED_ASK_RATE_WINDOW", default=60)
 #: Where the run command's demo corpus lives.
 DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"

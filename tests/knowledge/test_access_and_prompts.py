@@ -32,9 +32,10 @@ def people():
 
 def test_domains_without_groups_are_open_to_signed_in_users_and_group_domains_to_members(people):
     alice, bob, root, open_domain, hr_domain = people
-    assert set(Domain.objects.readable_by(alice)) == {open_domain, hr_domain}
-    assert set(Domain.objects.readable_by(bob)) == {open_domain}
-    assert set(Domain.objects.readable_by(root)) == {open_domain, hr_domain}
+    ours = {open_domain, hr_domain}  # session fixtures may hold other (open) domains in the database
+    assert set(Domain.objects.readable_by(alice)) & ours == {open_domain, hr_domain}
+    assert set(Domain.objects.readable_by(bob)) & ours == {open_domain}
+    assert set(Domain.objects.readable_by(root)) & ours == {open_domain, hr_domain}
     from django.contrib.auth.models import AnonymousUser
     assert list(Domain.objects.readable_by(AnonymousUser())) == []
     bob.is_active = False
@@ -47,7 +48,8 @@ def test_a_domain_one_may_not_read_looks_unknown_and_the_error_lists_only_readab
     with pytest.raises(services.AskError) as err:
         services.domain_get(slug="hr", user=bob)
     assert err.value.code == "unknown_domain"
-    assert err.value.message == "Unknown domain 'hr'. Known domains: open."
+    known = err.value.message.removeprefix("Unknown domain 'hr'. Known domains: ").rstrip(".").split(", ")
+    assert "open" in known and "hr" not in known
 
 
 def test_losing_the_group_closes_ones_own_conversation_with_a_clear_reason(people):
