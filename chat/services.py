@@ -48,7 +48,7 @@ Emit = Callable[[dict[str, Any]], Awaitable[None]]
 class AskError(ValueError):
     """A request that cannot be answered, with a stable code for error frames and exit messages.
 
-    Codes: empty_message, message_too_long, unknown_domain, not_found, forbidden, budget, domain_settings,
+    Codes: empty_message, invalid_text, message_too_long, unknown_domain, not_found, forbidden, budget, domain_settings,
     provider_error, rate_limited.
     """
 
@@ -62,11 +62,20 @@ def validate_question(text: object) -> str:
     """The question stripped of surrounding whitespace.
 
     Raises:
-        AskError: empty_message (nothing but whitespace) or message_too_long (over MAX_MESSAGE_CHARS characters;
-            the message names the limit).
+        AskError: empty_message (nothing but whitespace), invalid_text (an unpaired surrogate or a NUL character,
+            which no database can store), or message_too_long (over MAX_MESSAGE_CHARS characters; the message names
+            the limit).
     """
     if not isinstance(text, str) or not text.strip():
         raise AskError("empty_message", "The message is empty. Type a question first.")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise AskError("invalid_text", "The message holds characters that are not valid text (an unpaired "
+                                       "surrogate). Retype or paste it again.")
+    if "\x00" in text:
+        raise AskError("invalid_text", "The message holds a NUL character, which is not text. Remove it and send "
+                                       "it again.")
     limit = settings.MAX_MESSAGE_CHARS
     if len(text) > limit:
         raise AskError("message_too_long",

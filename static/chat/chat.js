@@ -14,6 +14,10 @@ let conversation = data.conversation;
 const answers = new Map(); // assistant message id -> {el, body, sources: Map(label -> source), citations}
 let socket = null;
 let pending = null; // the ask frame waiting for an open socket
+let lastAsk = null; // the question just sent and its bubble, until the server accepts or refuses it
+// error codes of asks refused before anything was stored (the text goes back into the input)
+const NOT_STORED = new Set(["rate_limited", "empty_message", "message_too_long", "invalid_text", "unknown_domain",
+                            "bad_frame", "forbidden", "not_found"]);
 const streaming = new Set(); // ids of answers being generated that this page shows (resumed after a reconnect)
 
 function el(tag, cls, text) {
@@ -40,6 +44,7 @@ function addUser(text) {
   li.append(el("div", "body", text));
   list.append(li);
   scrollToEnd();
+  return li;
 }
 
 function addToSidebar(id, title) {
@@ -247,6 +252,7 @@ function connect() {
 
 function handle(frame) {
   if (frame.type === "accepted") {
+    lastAsk = null;
     if (conversation !== frame.conversation) {
       conversation = frame.conversation;
       history.replaceState(null, "", `/c/${conversation}/`);
@@ -273,6 +279,12 @@ function handle(frame) {
     setBusy(false);
   } else if (frame.type === "error") {
     if (frame.message_id) streaming.delete(String(frame.message_id));
+    if (NOT_STORED.has(frame.code) && lastAsk) {
+      // the server kept nothing of this question: give the text back so it can be sent again
+      lastAsk.bubble.remove();
+      if (!input.value) input.value = lastAsk.text;
+    }
+    lastAsk = null;
     statusLine.textContent = frame.message;
     statusLine.classList.add("error");
     setBusy(false);
@@ -292,7 +304,7 @@ form.addEventListener("submit", (event) => {
   const domainSelect = document.getElementById("domain");
   const frame = {type: "ask", text, conversation, client_id: crypto.randomUUID(),
                  domain: domainSelect ? domainSelect.value : data.domain};
-  addUser(text);
+  lastAsk = {text, bubble: addUser(text)};
   input.value = "";
   setBusy(true);
   statusLine.textContent = "Searching the documents…";

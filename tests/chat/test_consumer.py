@@ -224,6 +224,9 @@ async def test_a_turn_whose_planning_fails_is_stored_with_its_reason(ingest_demo
     ("[" * 100_000 + "]" * 100_000, "bad_frame"),
     ('{"type": "stop"}', "nothing_to_stop"),
     ('{"type": "ask", "domain": "handbook", "text": "' + "\U00013000" * 1_000 + '"}', "message_too_long"),
+    # text no database can store: a typed error naming the problem, the socket stays open, nothing is stored
+    ('{"type": "ask", "domain": "handbook", "text": "hi \\ud800 there"}', "invalid_text"),
+    ('{"type": "ask", "domain": "handbook", "text": "hi \\u0000 there"}', "invalid_text"),
 ])
 async def test_more_bad_frames_get_typed_errors(ingest_demo, user, raw, code):
     comm = await connect(user)
@@ -231,6 +234,9 @@ async def test_more_bad_frames_get_typed_errors(ingest_demo, user, raw, code):
     await comm.send_to(text_data=raw)
     frame = await comm.receive_json_from(timeout=10)
     assert frame["type"] == "error" and frame["code"] == code
+    assert await sync_to_async(Message.objects.count)() == 0
+    await comm.send_json_to({"type": "stop"})  # still usable
+    assert (await comm.receive_json_from(timeout=10))["code"] == "nothing_to_stop"
     await comm.disconnect()
 
 
