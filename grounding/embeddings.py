@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -29,6 +30,11 @@ class Embedder(Protocol):
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 via sentence-transformers on the CPU, from the bundled package files.
 
+    Short texts (questions, source sentences: up to ``cache_chars`` characters) are remembered in a bounded LRU
+    cache of ``cache_size`` vectors (about 1.5 KB each): one answer embeds the planned sources' sentences for the
+    contradiction detector, the extractive answerer and the support check, and the next question of the conversation
+    usually plans the same sources again, so each sentence is encoded once. Whole chunks at ingestion are not cached.
+
     Raises:
         RuntimeError: on first use, when the bundled model files are missing (package not installed).
     """
@@ -36,10 +42,15 @@ class MiniLMEmbedder:
     name = MODEL_NAME
     dim = DIM
 
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 64, cache_size: int = 20_000, cache_chars: int = 1_000) -> None:
         self.batch_size = batch_size
+        self.cache_size = cache_size
+        self.cache_chars = cache_chars
         self._model = None
         self._lock = threading.Lock()
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self.encoded = 0  # texts actually run through the model (for tests and stats)
 
     def _load(self):
         with self._lock:
@@ -60,12 +71,41 @@ class MiniLMEmbedder:
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts: returns float32 array (n, 384), rows of unit length; (0, 384) for no texts."""
+        """Embed texts: returns float32 array (n, 384), rows of unit length; (0, 384) for no texts.
+
+        Cached short texts are not encoded again; the others are encoded in one batch (duplicates once).
+        """
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
+        texts = list(texts)
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        missing: dict[str, list[int]] = {}
+        with self._cache_lock:
+            for i, text in enumerate(texts):
+                hit = self._cache.get(text) if len(text) <= self.cache_chars else None
+                if hit is not None:
+                    self._cache.move_to_end(text)
+                    out[i] = hit
+                else:
+                    missing.setdefault(text, []).append(i)
+        if missing:
+            batch = list(missing)
+            vectors = self._encode(batch)
+            with self._cache_lock:
+                for text, vector in zip(batch, vectors):
+                    out[missing[text]] = vector
+                    if len(text) <= self.cache_chars and self.cache_size:
+                        self._cache[text] = vector.copy()  # not a view: the batch array can go
+                        self._cache.move_to_end(text)
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        return out
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._model or self._load()
-        vectors = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+        vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                                convert_to_numpy=True, show_progress_bar=False)
+        self.encoded += len(texts)
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 

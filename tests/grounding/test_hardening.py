@@ -44,3 +44,23 @@ def test_an_abstention_reason_never_shows_citation_markup():
     plan = ContextPlan(question="q", sources=(src("S1", "Text.", 1),))
     v = finalize_answer("INSUFFICIENT_EVIDENCE: S1 [S1] does not say.", plan)
     assert v.abstained and "cite" not in v.html and "[S1]" not in v.text
+
+
+def test_the_embedder_encodes_each_short_text_once_and_keeps_its_cache_bounded(embedder):
+    import numpy as np
+
+    from grounding.embeddings import MiniLMEmbedder
+
+    e = MiniLMEmbedder(cache_size=3)
+    e._model = embedder._model or embedder._load()  # share the loaded model; the cache is this instance's own
+    texts = ["Meals are paid at $65 per day.", "Laptops are replaced every 36 months.", "Meals are paid at $65 per day."]
+    first = e.embed(texts)
+    assert e.encoded == 2  # the duplicate is encoded once
+    again = e.embed(["Laptops are replaced every 36 months."])
+    assert e.encoded == 2 and np.array_equal(again[0], first[1])  # served from the cache
+    assert np.allclose(first[0], embedder.embed([texts[0]])[0], atol=1e-5)  # the same vector as uncached
+    e.embed(["one new sentence here", "another new sentence here", "a third new sentence"])
+    assert len(e._cache) == 3 and "Meals are paid at $65 per day." not in e._cache  # least recently used left
+    long_text = "word " * 300  # longer than cache_chars: encoded, never cached
+    e.embed([long_text])
+    assert long_text not in e._cache and e.encoded == 6
