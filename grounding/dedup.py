@@ -114,7 +114,7 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
     removed: dict[int, int] = {}
     conflicts: list[tuple[int, int]] = []
     if len(with_vec) > 1:
-        matrix = np.stack([kept[i][0].vector for i in with_vec]).astype(np.float32)
+        matrix = np.asarray(np.stack([kept[i][0].vector for i in with_vec]), dtype=np.float32)  # no copy
         close = np.triu(matrix @ matrix.T >= threshold, k=1)  # close[b, a]: b ranks above a and is near it
         near_above: dict[int, list[int]] = {}
         for b_pos, a_pos in np.argwhere(close):

@@ -9,6 +9,8 @@ ChatSummaryMemoryBuffer), here incremental, atomic and provenance-keeping.
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
@@ -236,6 +238,13 @@ def rewrite_stale_labels(text: str, titles: dict[str, str]) -> str:
 
 # --- relevant older turns -------------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=50_000)
+def exchange_terms(question: str, answer: str) -> frozenset[str]:
+    """Content terms of one exchange (a user turn and its answer), cached: the same older exchanges are searched on
+    every question of a conversation."""
+    return content_terms(question) | content_terms(answer)
+
+
 def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_overlap: int = 2) -> list[int]:
     """Indexes of user turns among ``turns`` most related to the question (shared content words >= min_overlap),
     best first, at most ``limit``. Each index points at a user turn whose answer is the next turn."""
@@ -244,9 +253,10 @@ def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_
         return []
     scored = []
     for i, t in enumerate(turns[:-1]):
-        if t.role == "user" and turns[i + 1].role == "assistant":
-            # two small intersections instead of one large union: linear in the question's terms
-            overlap = len((q & content_terms(t.text)) | (q & content_terms(turns[i + 1].text)))
-            if overlap >= min_overlap:
-                scored.append((-overlap, -i, i))
+        if t.role == "user":
+            answer = turns[i + 1]
+            if answer.role == "assistant":
+                overlap = len(q & exchange_terms(t.text, answer.text))  # iterates over the question's few terms
+                if overlap >= min_overlap:
+                    scored.append((-overlap, -i, i))
     return [i for _, _, i in sorted(scored)[:limit]]
