@@ -13,6 +13,17 @@ from chat.models import Conversation
 from knowledge.models import Domain
 
 
+def _own_conversation(request: HttpRequest, conversation_id: int) -> Conversation:
+    """The signed-in user's conversation. Raises Http404 (unknown or another user's: reveals nothing) or
+    PermissionDenied (their own, but its domain is no longer theirs to read)."""
+    try:
+        return services.conversation_get(user=request.user, conversation_id=conversation_id)
+    except services.AskError as exc:
+        if exc.code == "forbidden":
+            raise PermissionDenied(exc.message)
+        raise Http404("Conversation not found")
+
+
 @login_required
 def index(request: HttpRequest, conversation_id: int | None = None) -> HttpResponse:
     """The chat page: the user's conversations, the selected one's messages (with frozen sources), domain picker.
@@ -23,12 +34,7 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
     conversation = None
     messages = []
     if conversation_id is not None:
-        try:
-            conversation = services.conversation_get(user=request.user, conversation_id=conversation_id)
-        except services.AskError as exc:
-            if exc.code == "forbidden":
-                raise PermissionDenied(exc.message)
-            raise Http404("Conversation not found")
+        conversation = _own_conversation(request, conversation_id)
         messages = [services.message_json(m) for m in conversation.messages.order_by("pk")]
     return render(request, "chat/index.html", {
         "conversations": Conversation.objects.filter(user=request.user, domain__in=readable)
@@ -52,12 +58,7 @@ def export(request: HttpRequest, conversation_id: int) -> HttpResponse:
     Another user's conversation, or an unknown id, gives 404 and reveals nothing; a conversation whose domain the
     user may no longer read gives 403.
     """
-    try:
-        conversation = services.conversation_get(user=request.user, conversation_id=conversation_id)
-    except services.AskError as exc:
-        if exc.code == "forbidden":
-            raise PermissionDenied(exc.message)
-        raise Http404("Conversation not found")
+    conversation = _own_conversation(request, conversation_id)
     response = HttpResponse(selectors.conversation_markdown(conversation=conversation),
                             content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="conversation-{conversation.pk}.md"'

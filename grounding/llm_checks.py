@@ -50,6 +50,18 @@ CONFLICT_SYSTEM = ("You compare two statements taken from two documents of one o
 MAX_REWRITE_CHARS = 400
 
 
+def _complete(checker, request: tuple[str, list[dict[str, str]]], max_tokens: int, fallback: str) -> str | None:
+    """One counted call of ``checker.complete``; None (counted as a failure, logged with what happens instead) when
+    the call fails."""
+    checker.calls += 1
+    try:
+        return checker.complete(*request, max_tokens=max_tokens)
+    except CompletionError as exc:
+        checker.failures += 1
+        log.warning("%s failed (%s); %s", type(checker).__name__, exc, fallback)
+        return None
+
+
 @dataclass
 class LLMQueryRewriter:
     """Standalone retrieval query for a follow-up question, by a model (see the module docstring).
@@ -82,13 +94,8 @@ class LLMQueryRewriter:
         if not turns:
             return question
         previous = [text for role, text in turns if role == "user"]
-        self.calls += 1
-        try:
-            system, messages = self.request(question, turns)
-            reply = self.complete(system, messages, max_tokens=100)
-        except CompletionError as exc:
-            self.failures += 1
-            log.warning("follow-up rewrite failed (%s); using the offline rewrite", exc)
+        reply = _complete(self, self.request(question, turns), 100, "using the offline rewrite")
+        if reply is None:
             return retrieval_query(question, previous)
         query = reply.strip().splitlines()[0].strip().strip('"').strip() if reply.strip() else ""
         query = re.sub(r"^(standalone query|query)\s*:\s*", "", query, flags=re.I)
@@ -131,13 +138,8 @@ class LLMSufficiencyJudge:
         key = (question, tuple(sorted(i for s in sources for i in s.chunk_ids)))
         if key in self._memo:
             return self._memo[key]
-        self.calls += 1
-        try:
-            system, messages = self.request(question, sources)
-            reply = self.complete(system, messages, max_tokens=5)
-        except CompletionError as exc:
-            self.failures += 1
-            log.warning("sufficiency check failed (%s); answering with the sources as planned", exc)
+        reply = _complete(self, self.request(question, sources), 5, "answering with the sources as planned")
+        if reply is None:
             return True
         self.verdicts.append(reply)
         verdict = not re.match(r"\W*no\b", reply.strip(), re.I)
@@ -166,14 +168,10 @@ class LLMConflictJudge:
 
     def __call__(self, a: str, b: str) -> str | None:
         """One sentence naming the contradiction, or None (they agree, or the check failed)."""
-        self.calls += 1
-        try:
-            system, messages = self.request(a, b)
-            reply = self.complete(system, messages, max_tokens=80).strip()
-        except CompletionError as exc:
-            self.failures += 1
-            log.warning("contradiction judge failed (%s); no note for this pair", exc)
+        reply = _complete(self, self.request(a, b), 80, "no note for this pair")
+        if reply is None:
             return None
+        reply = reply.strip()
         match = re.match(r"\W*yes\b\W*(.*)", reply, re.I | re.S)
         if not match:
             return None
