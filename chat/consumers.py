@@ -7,6 +7,7 @@ client -> server   {"type": "ask", "conversation": id | null, "domain": slug (ne
 server -> client   accepted {message, conversation, client_id}
                    plan {message, sources, notes, budget, dropped, provider}
                    delta {message, seq, text}
+                   partial {message, seq, text}   (resume of an answer still generating: the text up to seq)
                    done {message, status, text, html, citations, invalid, abstained, provider}
                    error {code, message}
 
@@ -45,10 +46,13 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         self.task: asyncio.Task | None = None
         self.answered = False
         self.open = True
+        self.following: dict[int, int] = {}  # resumed answers still generating -> the seq their partial reached
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         self.open = False  # the generation task goes on and saves its result
+        for message_id in list(getattr(self, "following", {})):
+            await self.channel_layer.group_discard(services.answer_group(message_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
         try:
@@ -130,12 +134,34 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         return await database_sync_to_async(services.conversation_create)(user=self.user, domain=domain)
 
     async def handle_resume(self, content: dict[str, Any]) -> None:
+        """A stored answer comes back as its `done` frame; one still generating (here or on another worker) as its
+        plan, a `partial` frame with the text so far, then the remaining deltas and `done` as they are made."""
         message = await database_sync_to_async(_own_message)(self.user, content.get("message"))
         if message.status == Message.Status.STREAMING:
-            await self.emit({"type": "error", "code": "in_progress",
-                             "message": "The answer is still being generated; it will be saved when done."})
-            return
+            group = services.answer_group(message.pk)
+            await self.channel_layer.group_add(group, self.channel_name)  # join first: no frame falls in between
+            message = await database_sync_to_async(_own_message)(self.user, message.pk)
+            if message.status == Message.Status.STREAMING:
+                frames = await database_sync_to_async(services.resume_frames)(message=message)
+                self.following[message.pk] = frames[-1]["seq"]
+                for frame in frames:
+                    await self.emit(frame)
+                return
+            await self.channel_layer.group_discard(group, self.channel_name)
         await self.emit(_done_frame(message))
+
+    async def answer_frame(self, event: dict[str, Any]) -> None:
+        """A frame of an answer this socket resumed (channel layer group ``answer.<id>``)."""
+        frame = event["frame"]
+        message_id = frame.get("message") if frame.get("type") != "error" else frame.get("message_id")
+        if message_id not in self.following:
+            return
+        if frame.get("type") == "delta" and frame.get("seq", 0) <= self.following[message_id]:
+            return  # already in the partial text
+        await self.emit(frame)
+        if frame.get("type") in ("done", "error"):
+            del self.following[message_id]
+            await self.channel_layer.group_discard(services.answer_group(message_id), self.channel_name)
 
     async def generate(self, conversation: Conversation, user_message: Message) -> None:
         """Plan, stream and save one answer (services.answer_run); frames go to this socket while it is open."""

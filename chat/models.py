@@ -54,6 +54,8 @@ class Message(models.Model):
     support = models.JSONField(default=dict, blank=True, help_text="per-sentence support check and coverage")
     invalid_citations = models.JSONField(default=list, blank=True)
     trace = models.JSONField(default=dict, blank=True, help_text="budget, dropped candidates, notes")
+    stream_seq = models.PositiveIntegerField(default=0, help_text="while streaming: the delta seq the saved text "
+                                                                  "reaches (a resumed socket continues after it)")
     prompt_version = models.ForeignKey(SystemPrompt, null=True, blank=True, on_delete=models.PROTECT,
                                        related_name="messages",
                                        help_text="system prompt version the answer used; empty: the built-in default")

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from chat.models import Conversation, ConversationSummary, Message
@@ -23,13 +25,16 @@ from grounding.citations import CitationStreamParser
 from grounding.contradictions import detect_conflicts
 from grounding.embeddings import default_embedder
 from grounding.support import check_support
-from grounding.memory import (ExtractiveSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
+from grounding.memory import (ExtractiveSummarizer, LLMSummarizer, MemoryTurn, Summarizer, Summary, retrieval_query,
                               rewrite_stale_labels, summarize_incremental)
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.prompt import QUOTE_THEN_ANSWER, Prompt
-from grounding.providers import Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, content_terms
-from grounding.tokens import counter_for
+from grounding.injection import injection_notes
+from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
+from grounding.providers import (Done, ExtractiveAnswerer, Provider, ProviderError, TextDelta, Usage,
+                                 completer_for, content_terms)
+from grounding.tokens import TokenCounter, calibrator, counter_for
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
 from knowledge.services import system_prompt_active
@@ -122,6 +127,20 @@ def get_provider() -> Provider:
     return _provider
 
 
+def provider_for(domain: Domain) -> Provider:
+    """The provider a domain's answers use: the configured one, with the domain's model and citation mode when it
+    sets them (providers without those options, like the offline answerer, are returned unchanged)."""
+    provider = get_provider()
+    variant = getattr(provider, "variant", None)
+    if callable(variant) and (domain.model or domain.citation_mode != "text"):
+        try:
+            return variant(model=domain.model, citation_mode=domain.citation_mode)
+        except ValueError as exc:
+            raise AskError("domain_settings", f"The settings of domain {domain.slug!r} are invalid ({exc}); "
+                                              "an administrator must correct them.") from exc
+    return provider
+
+
 def settings_for(domain: Domain) -> ContextSettings:
     """The context settings of a domain (ordering, formatting, threshold and budget policy from its fields).
 
@@ -143,6 +162,8 @@ class PreparedAnswer:
     prompt: Prompt
     provider: Provider
     query: str = ""
+    #: what the model-backed checks did: {"rewrite": bool, "sufficiency": [verdicts], "judge_calls": int}
+    checks: dict[str, Any] = field(default_factory=dict)
     #: the knowledge.SystemPrompt version the prompt used (None: the built-in default)
     prompt_version: SystemPrompt | None = None
 
@@ -193,10 +214,17 @@ _summarizer: Summarizer | None = None
 
 
 def get_summarizer() -> Summarizer:
-    """The configured summarizer: the offline extractive one by default."""
+    """The configured summarizer: the provider's model when it offers non-streamed completions and LLM_SUMMARIZER is
+    on; otherwise the offline extractive summarizer (the default with no configuration)."""
     global _summarizer
     if _summarizer is None:
-        _summarizer = ExtractiveSummarizer()
+        complete = completer_for(get_provider()) if settings.LLM_SUMMARIZER else None
+        if complete is not None:
+            llm = LLMSummarizer(complete)
+            llm.name = f"llm:{get_provider().name}"
+            _summarizer = llm
+        else:
+            _summarizer = ExtractiveSummarizer()
     return _summarizer
 
 
@@ -244,25 +272,36 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     Raises:
         AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
     """
-    provider = provider or get_provider()
+    provider = provider or provider_for(domain)
     system_prompt, prompt_version = system_prompt_active()
     history = history or []
-    query = retrieval_query(question, [t.text for t in history if t.role == "user"])
+    complete = completer_for(provider)
+    rewriter = LLMQueryRewriter(complete) if complete and settings.LLM_FOLLOWUP_REWRITE else None
+    judge = LLMSufficiencyJudge(complete) if complete and settings.LLM_SUFFICIENCY_CHECK else None
+    conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
+    if rewriter is not None and history:
+        query = rewriter(question, [(t.role, t.text) for t in history])
+    else:
+        query = retrieval_query(question, [t.text for t in history if t.role == "user"])
     candidates = retrieve(domain=domain, query=query, superseded=5)
     counter = counter_for(provider.name)
-    settings = settings_for(domain)
+    context_settings = settings_for(domain)
     turns = [t.as_turn() for t in history]
     try:
         def make_plan(notes: list) -> ContextPlan:
             return plan_context(question=question, candidates=candidates, history=turns,
                                 system_prompt=system_prompt, instructions=domain.prompt_instructions(),
-                                settings=settings, counter=counter, summary=summary, query=query, notes=notes)
+                                settings=context_settings, counter=counter, summary=summary, query=query, notes=notes,
+                                judge=judge)
 
         plan = make_plan([])
         if plan.sufficient:
             # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
-            notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query), query)
+            notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query,
+                                                    judge=conflict_judge), query)
+            # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it)
+            notes += injection_notes(plan.sources)
             labelled_by = plan
             for _ in range(3):
                 if not notes:
@@ -278,8 +317,12 @@ def answer_prepare(*, domain: Domain, question: str, history: list[MemoryTurn] |
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
     prompt = prompt_for(plan, system_prompt=system_prompt, instructions=domain.prompt_instructions(),
-                        settings=settings)
-    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query, prompt_version=prompt_version)
+                        settings=context_settings)
+    checks = {"rewrite": bool(rewriter and rewriter.calls and not rewriter.failures),
+              "sufficiency": list(judge.verdicts) if judge else [],
+              "judge_calls": conflict_judge.calls if conflict_judge else 0}
+    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query, prompt_version=prompt_version,
+                          checks=checks)
 
 
 def relabel_notes(notes: list, old: ContextPlan, new: ContextPlan) -> list:
@@ -325,6 +368,8 @@ class AnswerStream:
     prepared: PreparedAnswer
     raw: list[str] = field(default_factory=list)
     seq: int = 0
+    #: the provider's last usage report (tokens), for calibration and traces
+    usage: Usage | None = None
 
     @property
     def text_so_far(self) -> str:
@@ -352,6 +397,8 @@ class AnswerStream:
                     if safe:
                         self.seq += 1
                         await emit({"type": "delta", "seq": self.seq, "text": safe})
+                elif isinstance(event, Usage):
+                    self.usage = event
                 elif isinstance(event, ProviderError):
                     raise AskError("provider_error", event.message)
                 elif isinstance(event, Done):
@@ -376,6 +423,92 @@ class AnswerStream:
                                              {s.label: s.text for s in plan.sources}, default_embedder())
             verified = replace(verified, support=report.as_dict())
         return verified
+
+
+#: Exact counts asked of a provider's count endpoint per process before relying on answers' usage reports alone.
+CALIBRATION_COUNTS = 5
+
+
+async def tokens_calibrate(*, prepared: PreparedAnswer, usage: Usage | None = None) -> float | None:
+    """Calibrate the provider's cl100k factor (grounding.tokens.calibrator) with this answer's exact input count.
+
+    The exact count comes from the provider's ``count_tokens`` (Anthropic ``messages.count_tokens``, when an API key
+    is set) for the first CALIBRATION_COUNTS answers, else from the input tokens the answer's usage reported
+    (input + cache read + cache creation). Runs after ``done``, never delaying the answer; a failed count changes
+    nothing. Returns the new factor, or None when there was no exact count (offline answerer, scripted provider).
+    """
+    provider, prompt = prepared.provider, prepared.prompt
+    exact = 0
+    count = getattr(provider, "count_tokens", None)
+    if callable(count) and getattr(provider, "api_key", None) and calibrator.samples(provider.name) < CALIBRATION_COUNTS:
+        try:
+            exact = int(await count(prompt, prepared.plan))
+        except Exception as exc:  # calibration is optional; the static factor stays
+            log.warning("token count for calibration failed: %s", exc)
+    if not exact and usage is not None:
+        exact = int(getattr(usage, "total_input_tokens", 0) or usage.input_tokens or 0)
+    if exact <= 0:
+        return None
+    estimate = TokenCounter(provider=provider.name).count_messages(prompt.system, prompt.messages)
+    factor = calibrator.observe(provider.name, estimate, exact)
+    log.info("token calibration %s: estimate %d, exact %d, factor %.3f", provider.name, estimate, exact, factor)
+    return factor
+
+
+#: While an answer streams, its text so far is saved at most this often (seconds), for sockets that resume it.
+PARTIAL_SAVE_SECONDS = 1.0
+
+
+def answer_group(message_id: int) -> str:
+    """The channel-layer group of one answer's frames (sockets that resumed it, on any worker)."""
+    return f"answer.{int(message_id)}"
+
+
+async def answer_broadcast(message_id: int, frame: dict[str, Any]) -> None:
+    """Send one frame of a generating answer to the sockets following it (Redis layer: across workers). A layer
+    failure is logged, never raised: the answer is saved whatever happens to its followers."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(answer_group(message_id), {"type": "answer.frame", "frame": frame})
+    except Exception:
+        log.exception("could not broadcast a frame of answer %s", message_id)
+
+
+#: How long the cached text so far of a generating answer is kept (seconds).
+PARTIAL_TTL = 3600
+
+
+def partial_key(message_id: int) -> str:
+    """Cache key of a generating answer's text so far."""
+    return f"grounded:partial:{int(message_id)}"
+
+
+def answer_partial(*, message: Message, text: str, seq: int) -> None:
+    """Save a streaming answer's text so far and the delta seq it reaches (only while it is still streaming)."""
+    Message.objects.filter(pk=message.pk, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
+
+
+def resume_frames(*, message: Message) -> list[dict[str, Any]]:
+    """What a socket resuming a still-streaming answer is sent first: its plan (the frozen sources, notes, budget) and
+    a ``partial`` frame with the text so far and its seq; deltas after that seq follow through answer_group.
+
+    The text so far comes from the shared cache (written before each delta is broadcast), else from the message row
+    (saved every PARTIAL_SAVE_SECONDS). Call it after joining the group, so no delta falls between the two.
+    """
+    trace = message.trace or {}
+    cached = cache.get(partial_key(message.pk))
+    text, seq = (cached["text"], cached["seq"]) if cached and cached["seq"] >= message.stream_seq \
+        else (message.text, message.stream_seq)
+    return [
+        {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
+         "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
+         "provider": {"name": message.provider, "label": message.provider}},
+        {"type": "partial", "message": message.pk, "seq": seq, "text": text},
+    ]
 
 
 def plan_json(plan: ContextPlan) -> dict[str, Any]:
@@ -467,7 +600,8 @@ def answer_planned(*, message: Message, prepared: PreparedAnswer) -> Message:
     message.trace = {"budget": plan.budget, "dropped": [d.as_dict() for d in plan.dropped],
                      "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
                      "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering,
-                     "prompt_version": prepared.prompt_version.version if prepared.prompt_version else None}
+                     "prompt_version": prepared.prompt_version.version if prepared.prompt_version else None,
+                     "checks": prepared.checks}
     message.prompt_version = prepared.prompt_version
     message.save(update_fields=["provider", "sources", "trace", "prompt_version"])
     return message
@@ -529,6 +663,14 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
 
     assistant: Message | None = None
     stream: AnswerStream | None = None
+    direct = emit
+
+    async def emit(frame: dict[str, Any]) -> None:  # noqa: F811 - to the socket, and to resumed sockets elsewhere
+        await direct(frame)
+        message_id = assistant.pk if assistant is not None else None
+        if message_id is not None and frame.get("type") in ("delta", "done", "error"):
+            await answer_broadcast(message_id, frame)
+
     try:
         assistant = await db(answer_start)(user_message=user_message)
         history = await db(memory_turns)(conversation=conversation, before=user_message)
@@ -540,9 +682,18 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
                     "provider": {"name": prepared.provider.name, "label": prepared.provider.label}})
         stream = AnswerStream(prepared)
         message_id = assistant.pk
+        shown: list[str] = []  # the safe text sent so far (what a resumed socket must see first)
+        saved_at = [time.monotonic()]
 
         async def emit_delta(frame: dict[str, Any]) -> None:
+            shown.append(frame["text"])
+            # the text so far goes to the shared cache before the delta is broadcast: a socket that joins the group
+            # and then reads the cache misses nothing (see resume_frames)
+            cache.set(partial_key(message_id), {"text": "".join(shown), "seq": frame["seq"]}, PARTIAL_TTL)
             await emit({**frame, "message": message_id})
+            if time.monotonic() - saved_at[0] >= PARTIAL_SAVE_SECONDS:
+                saved_at[0] = time.monotonic()
+                await db(answer_partial)(message=assistant, text="".join(shown), seq=frame["seq"])
 
         verified = await stream.run(emit_delta)
         saved = await db(answer_finish)(message=assistant, verified=verified)
@@ -571,6 +722,7 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
         await emit({"type": "error", "code": "internal", "message": "The answer failed; please retry.",
                     "message_id": assistant.pk if assistant else None})
         return assistant
+    await tokens_calibrate(prepared=prepared, usage=stream.usage if stream else None)
     try:
         share = int(prepared.plan.budget.get("available", 0) * settings_for(conversation.domain).policy.history_cap)
         await db(summary_refresh)(conversation=conversation, history_share=share)

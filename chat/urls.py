@@ -6,4 +6,5 @@ app_name = "chat"
 urlpatterns = [
     path("", views.index, name="index"),
     path("c/<int:conversation_id>/", views.index, name="conversation"),
+    path("c/<int:conversation_id>/export.md", views.export, name="export"),
 ]

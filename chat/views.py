@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from chat import services
+from chat import selectors, services
 from chat.models import Conversation
 from knowledge.models import Domain
 
@@ -35,6 +35,7 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
                                              .select_related("domain")[:100],
         "conversation": conversation,
         "domains": readable,
+        "answerer": (services.provider_for(conversation.domain) if conversation else services.get_provider()).label,
         "page_data": {
             "conversation": conversation.pk if conversation else None,
             "domain": conversation.domain.slug if conversation else None,
@@ -42,3 +43,22 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
             "maxChars": settings.MAX_MESSAGE_CHARS,
         },
     })
+
+
+@login_required
+def export(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """The user's own conversation as a Markdown download (questions, answers, the sources each answer cited).
+
+    Another user's conversation, or an unknown id, gives 404 and reveals nothing; a conversation whose domain the
+    user may no longer read gives 403.
+    """
+    try:
+        conversation = services.conversation_get(user=request.user, conversation_id=conversation_id)
+    except services.AskError as exc:
+        if exc.code == "forbidden":
+            raise PermissionDenied(exc.message)
+        raise Http404("Conversation not found")
+    response = HttpResponse(selectors.conversation_markdown(conversation=conversation),
+                            content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="conversation-{conversation.pk}.md"'
+    return response

@@ -164,10 +164,13 @@ def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Sou
 
 
 def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], share: int, counter: TokenCounter,
-                   fmt: SourceFormat, max_sources: int) -> tuple[list[Source], list[Dropped], int]:
+                   fmt: SourceFormat, max_sources: int,
+                   costed: Sequence[tuple[Source, int]] = ()) -> tuple[list[Source], list[Dropped], int]:
     """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
     mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
 
+    ``costed`` optionally holds, for the first entries, the Source already built with label S{i+1} and its formatted
+    cost (tokens); it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
     Returns:
         (sources with their formatted cost in ``tokens``, dropped over_budget entries, tokens used incl. the block).
     """
@@ -175,12 +178,15 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
     sources: list[Source] = []
     dropped: list[Dropped] = []
     used = block
-    for cand, ids, text in entries:
+    for i, (cand, ids, text) in enumerate(entries):
         if len(sources) >= max_sources:
             dropped.append(Dropped(cand.chunk.chunk_id, "over_budget", f"more than {max_sources} sources"))
             continue
-        source = _source(cand, ids, text, f"S{len(sources) + 1}")
-        cost = counter.count(format_source(source, fmt))
+        if i < len(costed) and len(sources) == i:
+            source, cost = costed[i]
+        else:
+            source = _source(cand, ids, text, f"S{len(sources) + 1}")
+            cost = counter.count(format_source(source, fmt))
         if used + cost > share:
             dropped.append(Dropped(cand.chunk.chunk_id, "over_budget", f"needs {cost} tokens, {share - used} left"))
             continue
@@ -294,9 +300,11 @@ def plan_context(
         if history_need >= room:
             break
         history_need += turn.tokens + MESSAGE_OVERHEAD
-    sources_need = sum(counter.count(format_source(_source(c, ids, text, f"S{i + 1}"), fmt))
-                       for i, (c, ids, text) in enumerate(entries[:policy.max_sources]))
-    sources_need += counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
+    costed = []
+    for i, (c, ids, text) in enumerate(entries[:policy.max_sources]):
+        source = _source(c, ids, text, f"S{i + 1}")
+        costed.append((source, counter.count(format_source(source, fmt))))
+    sources_need = sum(cost for _, cost in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
 
     summary_used = summary_cost if summary_cost and summary_cost <= split.history else 0
@@ -319,7 +327,7 @@ def plan_context(
                 older.append(start + i)
     history_used = summary_used + turns_used
     source_share = room - history_used
-    sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources)
+    sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources, costed)
     dropped += over
 
     # 4. optional second opinion on sufficiency

@@ -240,10 +240,13 @@ def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_
     """Indexes of user turns among ``turns`` most related to the question (shared content words >= min_overlap),
     best first, at most ``limit``. Each index points at a user turn whose answer is the next turn."""
     q = content_terms(question)
+    if len(q) < min_overlap:
+        return []
     scored = []
     for i, t in enumerate(turns[:-1]):
         if t.role == "user" and turns[i + 1].role == "assistant":
-            overlap = len(q & (content_terms(t.text) | content_terms(turns[i + 1].text)))
+            # two small intersections instead of one large union: linear in the question's terms
+            overlap = len((q & content_terms(t.text)) | (q & content_terms(turns[i + 1].text)))
             if overlap >= min_overlap:
                 scored.append((-overlap, -i, i))
     return [i for _, _, i in sorted(scored)[:limit]]

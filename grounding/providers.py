@@ -20,6 +20,7 @@ import Stemmer
 from grounding.chunking import split_sentences
 from grounding.dedup import asks_about_past
 from grounding.embeddings import Embedder, default_embedder
+from grounding.injection import looks_injected
 from grounding.prompt import ABSTAIN_TOKEN, Prompt, neutralise_markers
 from grounding.types import ContextPlan
 
@@ -58,12 +59,40 @@ Event = Union[TextDelta, Usage, Done, ProviderError]
 
 
 class Provider(Protocol):
-    """Streams the answer to a prompt as typed events, ending with Done or ProviderError."""
+    """Streams the answer to a prompt as typed events, ending with Done or ProviderError.
+
+    Model-backed providers also offer ``complete(system, messages, max_tokens=...) -> str``, a blocking,
+    non-streamed call used by the summarizer, the follow-up rewrite, the sufficiency check and the contradiction
+    judge (see :class:`Completer`); the offline extractive answerer does not, and those features then use their
+    offline fallbacks.
+    """
 
     name: str
     label: str
 
     def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]: ...
+
+
+class CompletionError(RuntimeError):
+    """A non-streamed completion failed (outage, refused credentials, empty reply); the message is safe to log."""
+
+
+class Completer(Protocol):
+    """A blocking, non-streamed model call: ``(system, messages, max_tokens) -> reply text``.
+
+    ``messages`` is [{"role": "user"|"assistant", "content": str}, ...] and always holds at least one user turn
+    (a lone system prompt is rejected by Anthropic's API, case C05). Safe to call from worker threads.
+    Raises:
+        CompletionError: the call failed after the client's retries.
+    """
+
+    def __call__(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str: ...
+
+
+def completer_for(provider: object) -> Completer | None:
+    """The provider's ``complete`` method, or None when it has none (the offline answerer, scripted tests)."""
+    complete = getattr(provider, "complete", None)
+    return complete if callable(complete) else None
 
 
 class ProviderFailure(RuntimeError):
@@ -166,7 +195,8 @@ class ExtractiveAnswerer:
                 s = s.lstrip("-* ").strip()
                 words = len(s.split())
                 heading = words < 8 and s[-1:] not in ".!?:;)\"”"  # a heading line absorbed into the chunk
-                if words >= 4 and not heading:
+                # text addressed to an AI assistant is part of the document, never quoted as the answer
+                if words >= 4 and not heading and not looks_injected(s):
                     sentences.append((s, source.label, previous))
                 previous = s
         if not sentences:
@@ -217,7 +247,7 @@ class ExtractiveAnswerer:
             parts.append(f"{body} [{s.label}]{end}")
         cited = {s.label for s in chosen}
         for note in plan.notes:  # the offline answer says where the sources it quotes disagree with others
-            if not cited & set(note.labels):
+            if note.kind == "injection" or not cited & set(note.labels):
                 continue
             markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
             said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)[^)]*\)", "", neutralise_markers(note.text)).rstrip(".")

@@ -17,6 +17,7 @@ No Django imports here.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -24,7 +25,7 @@ from typing import Any, Literal
 import anthropic
 
 from grounding.prompt import SOURCES_CLOSE, SOURCES_OPEN, Prompt
-from grounding.providers import Done, ProviderError, TextDelta, Usage
+from grounding.providers import CompletionError, Done, ProviderError, TextDelta, Usage
 from grounding.types import ContextPlan, Source
 
 CitationMode = Literal["text", "native"]
@@ -112,7 +113,7 @@ class AnthropicProvider:
 
     def __init__(self, api_key: str | None, model: str, *, max_tokens: int = 1024,
                  citation_mode: CitationMode = "text", max_retries: int = 2, timeout: float = 60.0,
-                 http_client: Any = None, base_url: str | None = None) -> None:
+                 http_client: Any = None, base_url: str | None = None, sync_http_client: Any = None) -> None:
         if citation_mode not in ("text", "native"):
             raise ValueError(f"citation_mode must be 'text' or 'native', got {citation_mode!r}")
         self.model = model
@@ -126,7 +127,25 @@ class AnthropicProvider:
         if base_url:
             kwargs["base_url"] = base_url
         self.client = anthropic.AsyncAnthropic(**kwargs)
+        # the blocking client serves ``complete`` from worker threads (an async client is bound to one event loop)
+        sync_kwargs = {k: v for k, v in kwargs.items() if k != "http_client"}
+        if sync_http_client is not None:
+            sync_kwargs["http_client"] = sync_http_client
+        self.sync_client = anthropic.Anthropic(**sync_kwargs)
         self.label = f"Anthropic {model}" + (" (native citations)" if citation_mode == "native" else "")
+
+    def variant(self, *, model: str = "", citation_mode: str = "") -> "AnthropicProvider":
+        """This provider with another model and/or citation mode (a domain's settings), sharing its HTTP clients.
+        Empty arguments keep this provider's values. Raises ValueError for an unknown citation mode."""
+        if (not model or model == self.model) and (not citation_mode or citation_mode == self.citation_mode):
+            return self
+        if citation_mode and citation_mode not in ("text", "native"):
+            raise ValueError(f"citation_mode must be 'text' or 'native', got {citation_mode!r}")
+        other = copy.copy(self)
+        other.model = model or self.model
+        other.citation_mode = citation_mode or self.citation_mode  # type: ignore[assignment]
+        other.label = f"Anthropic {other.model}" + (" (native citations)" if other.citation_mode == "native" else "")
+        return other
 
     # --- request -----------------------------------------------------------------------------------------------
 
@@ -249,10 +268,40 @@ class AnthropicProvider:
         source = getattr(citation, "source", None)
         return source if source in labels else None
 
+    # --- non-streamed calls (summarizer, follow-up rewrite, sufficiency check, contradiction judge) ------------
+
+    def complete(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str:
+        """One blocking Messages API call; the reply's text blocks joined (see grounding.providers.Completer).
+
+        The system text carries a cache breakpoint (these prompts repeat verbatim). The SDK retries 429/5xx and
+        timeouts (``max_retries``).
+        Raises:
+            CompletionError: the call failed after retries, or the reply holds no text.
+        """
+        if not any(m.get("role") == "user" for m in messages):
+            raise ValueError("messages must hold at least one user turn (case C05)")
+        try:
+            reply = self.sync_client.messages.create(
+                model=self.model, max_tokens=max_tokens,
+                system=[{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
+                messages=[dict(m) for m in messages])
+        except anthropic.APIStatusError as exc:
+            raise CompletionError(f"Anthropic completion failed (HTTP {exc.status_code})") from exc
+        except anthropic.APIError as exc:
+            raise CompletionError(f"Anthropic completion failed ({type(exc).__name__})") from exc
+        text = "".join(getattr(b, "text", "") for b in reply.content if getattr(b, "type", "") == "text").strip()
+        if not text:
+            raise CompletionError("Anthropic completion returned no text")
+        return text
+
     # --- token counting ----------------------------------------------------------------------------------------
 
     async def count_tokens(self, prompt: Prompt, plan: ContextPlan | None = None) -> int:
-        """Exact input tokens of the request for this prompt (``messages.count_tokens``; needs an API key)."""
+        """Exact input tokens of the request for this prompt (``messages.count_tokens``; needs an API key).
+
+        Raises:
+            anthropic.APIError: the count failed (callers treat calibration as optional).
+        """
         req = self.request(prompt, plan)
         result = await self.client.messages.count_tokens(model=req["model"], system=req["system"],
                                                          messages=req["messages"])

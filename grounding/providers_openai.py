@@ -12,14 +12,16 @@ Uses httpx2 (the HTTP client the anthropic SDK brings; plain httpx is not instal
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx2
 
 from grounding.prompt import Prompt
-from grounding.providers import Done, Event, ProviderError, TextDelta, Usage
+from grounding.providers import CompletionError, Done, Event, ProviderError, TextDelta, Usage
 from grounding.types import ContextPlan
 
 
@@ -31,7 +33,8 @@ class OpenAICompatibleProvider:
     def __init__(self, base_url: str, model: str, api_key: str | None = None, *, max_tokens: int = 1024,
                  temperature: float | None = 0.0, timeout: float = 60.0, max_retries: int = 2,
                  retry_delay: float = 0.5, include_usage: bool = True,
-                 http_client: httpx2.AsyncClient | None = None) -> None:
+                 http_client: httpx2.AsyncClient | None = None,
+                 sync_http_client: httpx2.Client | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
@@ -42,7 +45,18 @@ class OpenAICompatibleProvider:
         self.retry_delay = retry_delay
         self.include_usage = include_usage
         self.http_client = http_client
+        self.sync_http_client = sync_http_client
         self.label = f"{model} (OpenAI-compatible server at {self.base_url})"
+
+    def variant(self, *, model: str = "", citation_mode: str = "") -> "OpenAICompatibleProvider":
+        """This provider with another model (a domain's setting), sharing its HTTP clients. OpenAI-compatible
+        servers have text-mode citations only, so ``citation_mode`` is ignored."""
+        if not model or model == self.model:
+            return self
+        other = copy.copy(self)
+        other.model = model
+        other.label = f"{model} (OpenAI-compatible server at {self.base_url})"
+        return other
 
     @property
     def url(self) -> str:
@@ -142,6 +156,46 @@ class OpenAICompatibleProvider:
                 yield ProviderError(message=f"The model service is unavailable ({kind}). Please try again.",
                                     retryable=True)
                 return
+
+    def complete(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str:
+        """One blocking, non-streamed chat completion; the first choice's content (grounding.providers.Completer).
+
+        429/5xx and connection errors are retried with backoff (``max_retries``).
+        Raises:
+            CompletionError: the call failed after retries, or the reply holds no text.
+        """
+        body: dict[str, Any] = {"model": self.model, "stream": False, "max_tokens": max_tokens,
+                                "messages": [{"role": "system", "content": system}] + [dict(m) for m in messages]}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        headers = {k: v for k, v in self.headers().items() if k != "Accept"}
+        client = self.sync_http_client or httpx2.Client(timeout=self.timeout)
+        try:
+            for attempt in range(self.max_retries + 1):
+                try:
+                    response = client.post(self.url, json=body, headers=headers, timeout=self.timeout)
+                except (httpx2.TimeoutException, httpx2.TransportError) as exc:
+                    if attempt < self.max_retries:
+                        time.sleep(self.retry_delay * 2 ** attempt)
+                        continue
+                    raise CompletionError(f"OpenAI-compatible completion failed ({type(exc).__name__})") from exc
+                if response.status_code == 429 or response.status_code >= 500:
+                    if attempt < self.max_retries:
+                        time.sleep(self.retry_delay * 2 ** attempt)
+                        continue
+                if response.status_code >= 400:
+                    raise CompletionError(f"OpenAI-compatible completion failed (HTTP {response.status_code})")
+                try:
+                    text = response.json()["choices"][0]["message"]["content"] or ""
+                except (ValueError, KeyError, IndexError, TypeError) as exc:
+                    raise CompletionError("OpenAI-compatible completion returned a malformed reply") from exc
+                if not text.strip():
+                    raise CompletionError("OpenAI-compatible completion returned no text")
+                return text.strip()
+            raise CompletionError("OpenAI-compatible completion failed")  # pragma: no cover (loop always returns)
+        finally:
+            if self.sync_http_client is None:
+                client.close()
 
     @staticmethod
     def _http_error(status: int, detail: str, retryable: bool) -> ProviderError:

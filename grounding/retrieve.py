@@ -29,6 +29,39 @@ def index_text(chunk: Chunk) -> str:
     return f"{head}\n{chunk.text}" if head else chunk.text
 
 
+def top_k_inner(matrix: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top-k by inner product: (rows int64 (k,), scores float32 (k,)), best first.
+
+    ``argpartition`` selects the k best in linear time before only those are sorted (a full argsort of a million
+    scores costs more than the product itself). Ties keep the lower row first.
+    """
+    if matrix.shape[0] == 0 or k <= 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    rows, scores = top_k_inner_scores(matrix @ np.asarray(query, dtype=np.float32), k)
+    return rows.astype(np.int64), scores.astype(np.float32)
+
+
+def rrf_fuse(dense_rows: Sequence[int], lexical_rows: Sequence[int], k: int = RRF_K) -> dict[int, float]:
+    """Reciprocal rank fusion of two rankings of rows: {row: sum of 1 / (k + rank)} (Cormack et al. 2009)."""
+    fused: dict[int, float] = {}
+    for rank, row in enumerate(dense_rows, start=1):
+        fused[int(row)] = fused.get(int(row), 0.0) + 1.0 / (k + rank)
+    for rank, row in enumerate(lexical_rows, start=1):
+        fused[int(row)] = fused.get(int(row), 0.0) + 1.0 / (k + rank)
+    return fused
+
+
+def top_k_inner_scores(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k of a score array: (rows, scores), best first (``argpartition`` then a sort of the k)."""
+    n = scores.shape[0]
+    k = min(k, n)
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    part = np.argpartition(-scores, k - 1)[:k] if k < n else np.arange(n)
+    rows = part[np.lexsort((part, -scores[part]))]
+    return rows, scores[rows]
+
+
 @dataclass
 class HybridIndex:
     """An in-memory index over one domain's chunks.
@@ -70,20 +103,17 @@ class HybridIndex:
         n = len(self.chunks)
         if n == 0:
             return []
-        depth = min(depth, n)
-        dense = self.matrix @ np.asarray(query_vector, dtype=np.float32)
-        dense_order = np.argsort(-dense, kind="stable")[:depth]
+        q = np.asarray(query_vector, dtype=np.float32)
+        dense = self.matrix @ q
+        dense_order, _ = top_k_inner_scores(dense, depth)
         lexical = np.zeros(n, dtype=np.float32)
         if self._bm25 is not None:
-            q = _tokenize([query])[0]
-            if q:
-                lexical = np.asarray(self._bm25.get_scores(q), dtype=np.float32)
-        lexical_order = [int(i) for i in np.argsort(-lexical, kind="stable")[:depth] if lexical[i] > 0]
-        fused: dict[int, float] = {}
-        for rank, i in enumerate(dense_order, start=1):
-            fused[int(i)] = fused.get(int(i), 0.0) + 1.0 / (RRF_K + rank)
-        for rank, i in enumerate(lexical_order, start=1):
-            fused[i] = fused.get(i, 0.0) + 1.0 / (RRF_K + rank)
+            tokens = _tokenize([query])[0]
+            if tokens:
+                lexical = np.asarray(self._bm25.get_scores(tokens), dtype=np.float32)
+        top_lexical, top_scores = top_k_inner_scores(lexical, depth)
+        lexical_order = [int(i) for i, s in zip(top_lexical, top_scores) if s > 0]
+        fused = rrf_fuse(dense_order, lexical_order)
         best = sorted(fused.items(), key=lambda kv: (-kv[1], -float(dense[kv[0]]), kv[0]))[:k]
         return [Candidate(chunk=self.chunks[i], score=s, dense=float(dense[i]), lexical=float(lexical[i]), rank=r,
                           vector=self.matrix[i])

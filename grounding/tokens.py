@@ -8,6 +8,8 @@ count is approximate (case C02).
 from __future__ import annotations
 
 import functools
+import threading
+from collections import deque
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -83,13 +85,70 @@ def _count_cached(text: str) -> int:
     return len(_encoding().encode_ordinary(text))
 
 
+class Calibrator:
+    """Per-provider calibration of the cl100k estimate against the provider's exact counts.
+
+    Each observation is one request: its cl100k estimate (:meth:`TokenCounter.count_messages` with factor 1.0) and
+    the provider's exact input count (Anthropic's ``messages.count_tokens``, or the input tokens a finished answer
+    reported). The factor is the largest ratio exact/estimate among the last ``window`` observations, so budgets
+    err on the side of over-counting (a prompt must never exceed the window), clamped to [``floor``, ``ceil``].
+    With no observation the static CALIBRATION default stands. Thread-safe.
+    """
+
+    def __init__(self, window: int = 20, floor: float = 0.8, ceil: float = 2.0) -> None:
+        self.window, self.floor, self.ceil = window, floor, ceil
+        self._ratios: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def observe(self, provider: str, estimate: int, exact: int) -> float:
+        """Record one request's counts (tokens) and return the provider's new factor.
+
+        Raises:
+            ValueError: a count is not positive.
+        """
+        if estimate <= 0 or exact <= 0:
+            raise ValueError(f"counts must be positive, got estimate={estimate}, exact={exact}")
+        with self._lock:
+            ratios = self._ratios.setdefault(provider, deque(maxlen=self.window))
+            ratios.append(exact / estimate)
+        return self.factor(provider)
+
+    def samples(self, provider: str) -> int:
+        """How many observations the provider's factor rests on."""
+        with self._lock:
+            return len(self._ratios.get(provider, ()))
+
+    def factor(self, provider: str) -> float:
+        """The calibration factor (>= floor, <= ceil); the static default without observations."""
+        with self._lock:
+            ratios = list(self._ratios.get(provider, ()))
+        if not ratios:
+            return CALIBRATION.get(provider, 1.0)
+        return round(min(self.ceil, max(self.floor, max(ratios))), 4)
+
+    def reset(self, provider: str | None = None) -> None:
+        """Forget the observations of one provider (or of all)."""
+        with self._lock:
+            if provider is None:
+                self._ratios.clear()
+            else:
+                self._ratios.pop(provider, None)
+
+
+#: The process-wide calibrator consulted by :func:`counter_for`.
+calibrator = Calibrator()
+
+
 def counter_for(provider: str, model: str = "") -> TokenCounter:
-    """Return the token counter for a provider name.
+    """Return the token counter for a provider name, with its current calibration factor (:data:`calibrator`).
 
     An unknown provider falls back to plain cl100k (factor 1.0) with ``approximate=True`` rather than failing (C02).
+    A provider whose factor rests on exact counts (observations) is no longer approximate.
     ``model`` is accepted for symmetry with provider settings; model names never select a different file, since only
     cl100k is bundled.
     """
-    if provider in CALIBRATION:
-        return TokenCounter(provider=provider, factor=CALIBRATION[provider], approximate=provider == "anthropic")
+    if provider in CALIBRATION or calibrator.samples(provider):
+        calibrated = calibrator.samples(provider) > 0
+        return TokenCounter(provider=provider, factor=calibrator.factor(provider),
+                            approximate=provider == "anthropic" and not calibrated)
     return TokenCounter(provider=provider or "unknown", factor=1.0, approximate=True)

@@ -70,3 +70,12 @@ def ingest_demo(transactional_db, embedder):
     domain = domain_get_or_create(slug="handbook", name="Tallgrass handbook")
     ingest_path(path=DEMO_CORPUS, domain=domain)
     return domain
+
+
+@pytest.fixture(autouse=True)
+def _fresh_token_calibration():
+    """Calibration learned in one test (from mock usage reports) must not change another test's budgets."""
+    from grounding.tokens import calibrator
+
+    yield
+    calibrator.reset()

@@ -14,6 +14,10 @@ environ.Env.read_env(BASE_DIR / ".env") if (BASE_DIR / ".env").exists() else Non
 
 VAR_DIR = Path(env("GROUNDED_VAR_DIR", default=str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+#: Where domains' retrieval indexes live (memory-mapped by every worker; see knowledge.selectors.domain_index).
+INDEX_DIR = Path(env("GROUNDED_INDEX_DIR", default=str(VAR_DIR / "index")))
+#: Vectors at or above which a domain's dense search uses the HNSW graph instead of exact search.
+RETRIEVAL_ANN_THRESHOLD = env.int("GROUNDED_ANN_THRESHOLD", default=200_000)
 
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -35,6 +39,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -65,7 +70,15 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
 
-CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+#: REDIS_URL selects the Redis channel layer, so several ASGI worker processes share groups (a socket that reconnects
+#: to another worker can follow an answer still generating elsewhere); without it, the in-memory layer of one process.
+REDIS_URL = env("REDIS_URL", default="")
+CHANNEL_LAYERS = ({"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                               "CONFIG": {"hosts": [REDIS_URL]}}}
+                  if REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+#: The cache (rate limits, the text so far of answers being generated) is shared by all workers through Redis when
+#: REDIS_URL is set (DJANGO_CACHE_URL overrides); otherwise it is the process's memory.
+CACHES = {"default": env.cache("DJANGO_CACHE_URL", default=REDIS_URL or "locmemcache://")}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -82,6 +95,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise looks here first (empty until collectstatic)
+# WhiteNoise serves static files from the app itself (no separate web server needed); the embedded default finds them
+# in place, production serves the compressed, hashed copies `collectstatic` made (config/settings/production.py).
+WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGGING = {
@@ -103,6 +120,13 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="http://127.0.0.1:11434/v1")
 OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
 OPENAI_MODEL = env("OPENAI_MODEL", default="llama3.1")
 LLM_PROVIDER = env("LLM_PROVIDER", default="anthropic" if ANTHROPIC_API_KEY else "extractive")
+#: With a model provider, these use its non-streamed completions (each falls back to its offline form when off or
+#: when the model call fails): rolling summaries, follow-up rewrite for retrieval, the sufficiency check before the
+#: answer call, the contradiction judge on aligned sentence pairs the rules left unflagged.
+LLM_SUMMARIZER = env.bool("LLM_SUMMARIZER", default=True)
+LLM_FOLLOWUP_REWRITE = env.bool("LLM_FOLLOWUP_REWRITE", default=True)
+LLM_SUFFICIENCY_CHECK = env.bool("LLM_SUFFICIENCY_CHECK", default=True)
+LLM_CONFLICT_JUDGE = env.bool("LLM_CONFLICT_JUDGE", default=True)
 #: Longest accepted user message (characters); longer ones get a typed error naming the limit.
 MAX_MESSAGE_CHARS = env.int("GROUNDED_MAX_MESSAGE_CHARS", default=4000)
 #: Longest accepted user message in tokens (cl100k): some scripts take several tokens per character.

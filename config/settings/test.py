@@ -1,10 +1,21 @@
 """Test settings: file-backed SQLite test database (the live-server browser tests need one), fast hashing."""
 
+import tempfile
+import uuid
+from pathlib import Path
+
 from .base import *  # noqa: F401,F403
-from .base import DATABASES, VAR_DIR
+from .base import CACHES, CHANNEL_LAYERS, DATABASES, REDIS_URL, VAR_DIR
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
+# a fresh index directory per test run: index names reuse domain ids across test databases
+INDEX_DIR = Path(tempfile.mkdtemp(prefix="grounded-test-index-"))
+
+if REDIS_URL:  # a shared Redis server: this run's keys and groups must not meet another run's
+    _run = uuid.uuid4().hex[:8]
+    CACHES["default"]["KEY_PREFIX"] = f"test-{_run}"
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-test-{_run}"

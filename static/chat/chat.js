@@ -14,6 +14,7 @@ let conversation = data.conversation;
 const answers = new Map(); // assistant message id -> {el, body, sources: Map(label -> source), citations}
 let socket = null;
 let pending = null; // the ask frame waiting for an open socket
+const streaming = new Set(); // ids of answers being generated that this page shows (resumed after a reconnect)
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -59,6 +60,8 @@ function addAssistant(id, sources, provider) {
   li.dataset.message = id;
   if (provider && provider.name === "extractive") {
     li.append(el("span", "badge", "Extractive answer · quoted from the sources"));
+  } else if (provider && provider.name) {
+    li.append(el("span", "badge model", "Answered by " + (provider.label || provider.name)));
   }
   const body = el("div", "body streaming");
   li.append(body);
@@ -230,6 +233,8 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/chat/`);
   socket.addEventListener("open", () => {
     statusLine.textContent = "";
+    // answers still generating when the page loaded or the socket dropped: follow them to the end
+    for (const id of streaming) socket.send(JSON.stringify({type: "resume", message: Number(id)}));
     if (pending) { socket.send(JSON.stringify(pending)); pending = null; }
   });
   socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
@@ -249,7 +254,14 @@ function handle(frame) {
     }
   } else if (frame.type === "plan") {
     statusLine.textContent = "";
-    addAssistant(frame.message, frame.sources, frame.provider);
+    streaming.add(String(frame.message));
+    const known = answers.get(String(frame.message));
+    if (known) for (const src of frame.sources || []) known.sources.set(src.label, src);
+    else addAssistant(frame.message, frame.sources, frame.provider);
+    if (frame.resumed) setBusy(true);
+  } else if (frame.type === "partial") {
+    const entry = answers.get(String(frame.message));
+    if (entry) { entry.body.textContent = ""; appendStreamed(entry, frame.text); }
   } else if (frame.type === "delta") {
     const entry = answers.get(String(frame.message));
     if (entry) appendStreamed(entry, frame.text);
@@ -257,8 +269,10 @@ function handle(frame) {
     let entry = answers.get(String(frame.message));
     if (!entry) entry = addAssistant(frame.message, frame.sources, {name: frame.provider});
     finish(entry, frame);
+    streaming.delete(String(frame.message));
     setBusy(false);
   } else if (frame.type === "error") {
+    if (frame.message_id) streaming.delete(String(frame.message_id));
     statusLine.textContent = frame.message;
     statusLine.classList.add("error");
     setBusy(false);
@@ -293,7 +307,10 @@ stopButton.addEventListener("click", () => socket && socket.send(JSON.stringify(
 
 for (const m of data.messages) {
   if (m.role === "user") addUser(m.text);
-  else finish(addAssistant(m.id, m.sources, {name: m.provider}), m);
+  else if (m.status === "streaming") {  // still generating (another tab, a dropped socket): resumed on connect
+    appendStreamed(addAssistant(m.id, m.sources, {name: m.provider}), m.text);
+    streaming.add(String(m.id));
+  } else finish(addAssistant(m.id, m.sources, {name: m.provider}), m);
 }
 scrollToEnd();
 connect();

@@ -65,3 +65,49 @@ async def test_stream_breaking_mid_way_is_stored_as_interrupted(ingest_demo):
     frames, rows = await run(ingest_demo, provider(handler))
     assert frames[-1]["type"] == "error"
     assert rows[-1] == ("assistant", "interrupted", "Laptops are ")
+
+
+async def test_stop_cancels_the_sdk_stream_and_keeps_the_text_so_far(ingest_demo, monkeypatch):
+    """`stop` mid-answer: the SDK's HTTP stream is closed (no further events are read) and the answer is stored as
+    interrupted with what was streamed; the user sees it marked stopped and can resume it."""
+    import asyncio
+    import json as _json
+
+    from tests.chat.test_consumer import connect, frames_until
+
+    state = {"sent": 0, "closed": False}
+
+    async def body():
+        try:
+            events = [message_start(), block_start(), text_delta("Laptops are "), text_delta("replaced "),
+                      text_delta("every "), text_delta("36 months [S1]."), block_stop(), *message_end()]
+            for event in events:
+                state["sent"] += 1
+                yield f"event: {event['type']}\ndata: {_json.dumps(event)}\n\n".encode()
+                if event["type"] == "content_block_delta":
+                    await asyncio.sleep(0.5)
+        finally:
+            state["closed"] = True
+
+    def handler(request):
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+
+    monkeypatch.setattr(services, "_provider", provider(handler))
+    user = await sync_to_async(get_user_model().objects.create_user)("frank", password="pw")
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    while (await comm.receive_json_from(timeout=60))["type"] != "delta":
+        pass
+    await comm.send_json_to({"type": "stop"})
+    done = (await frames_until(comm, "done"))[-1]
+    assert done["type"] == "done" and done["status"] == "interrupted"
+    assert done["text"].startswith("Laptops are ") and "36 months" not in done["text"]
+    for _ in range(50):  # the cancelled stream closes its response body promptly
+        if state["closed"]:
+            break
+        await asyncio.sleep(0.05)
+    assert state["closed"] and state["sent"] < 8
+    stored = await sync_to_async(Message.objects.get)(pk=done["message"])
+    assert stored.status == "interrupted" and stored.error == "stopped"
+    await comm.disconnect()

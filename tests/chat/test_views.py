@@ -41,3 +41,42 @@ def test_another_users_conversation_is_404_and_reveals_nothing(client, users, de
     r = client.get(f"/c/{conv.pk}/")
     assert r.status_code == 404 and b"secret" not in r.content
     assert client.get("/c/999999/").status_code == 404
+
+
+def test_the_page_says_who_writes_the_answers(client, users, demo_domain):
+    """With no configuration the page says the answers are extractive quotes from the documents."""
+    client.force_login(users[0])
+    body = client.get("/").content.decode()
+    assert "Answers: <strong>Extractive answer (offline): sentences quoted from the sources</strong>" in body
+
+
+def test_export_gives_the_owner_markdown_with_the_frozen_cited_sources(client, users, demo_domain):
+    alice, bob = users
+    conv = Conversation.objects.create(user=alice, domain=demo_domain, title="Meal money")
+    q = Message.objects.create(conversation=conv, role="user", text="What is the meal allowance?")
+    Message.objects.create(conversation=conv, role="assistant", reply_to=q, text="It is $65 a day [S1].",
+                           sources=[{"label": "S1", "title": "Travel", "section": "Meals", "version": "2025",
+                                     "date": "2025-01-01", "status": "current",
+                                     "text": "The daily meal allowance is $65."},
+                                    {"label": "S2", "title": "Leave", "text": "Not cited."}],
+                           citations=[{"label": "S1", "cited_text": "The daily meal allowance is $65."}],
+                           trace={"notes": [{"text": "S1 and an older version disagree."}]})
+    q2 = Message.objects.create(conversation=conv, role="user", text="And for lodging?")
+    Message.objects.create(conversation=conv, role="assistant", reply_to=q2, status="failed",
+                           error="The model service is unavailable (HTTP 500).")
+    client.force_login(alice)
+    r = client.get(f"/c/{conv.pk}/export.md")
+    assert r.status_code == 200 and r["Content-Type"] == "text/markdown; charset=utf-8"
+    assert r["Content-Disposition"] == f'attachment; filename="conversation-{conv.pk}.md"'
+    body = r.content.decode()
+    assert body.startswith("# Meal money\n\nDocuments: Tallgrass handbook")
+    assert ("## Question\n\nWhat is the meal allowance?\n\n### Answer\n\nIt is $65 a day [S1].\n\n"
+            "> Note: S1 and an older version disagree.\n\nSources:\n"
+            '- [S1] Travel > Meals (2025, 2025-01-01): "The daily meal allowance is $65."\n') in body
+    assert "Not cited." not in body  # only the sources the answer cited
+    assert "### Answer (failed)\n\n(no text)\n\n_Not completed: The model service is unavailable (HTTP 500)._" in body
+    client.force_login(bob)  # another user: 404, nothing revealed
+    assert client.get(f"/c/{conv.pk}/export.md").status_code == 404
+    client.logout()
+    r = client.get(f"/c/{conv.pk}/export.md")
+    assert r.status_code == 302 and r.url.startswith("/login/")

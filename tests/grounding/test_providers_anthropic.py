@@ -294,3 +294,60 @@ async def test_count_tokens_uses_the_count_endpoint():
 def test_rejects_an_unknown_citation_mode():
     with pytest.raises(ValueError):
         AnthropicProvider(api_key="k", model="m", citation_mode="footnotes")
+
+
+# --- non-streamed completions (summarizer, rewrite, sufficiency, judge) ----------------------------------------------
+
+def message_json(text, input_tokens=30, output_tokens=5):
+    return {"id": "msg_02", "type": "message", "role": "assistant", "model": "claude-test",
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens,
+                      "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}}
+
+
+def sync_provider(handler, **kw):
+    kw.setdefault("max_retries", 2)
+    return AnthropicProvider(api_key="test-key", model="claude-test", timeout=5,
+                             sync_http_client=httpx2.Client(transport=httpx2.MockTransport(handler)), **kw)
+
+
+def test_complete_sends_a_cached_system_and_the_user_turn_and_returns_the_text():
+    rec = Recorder(lambda: httpx2.Response(200, json=message_json("vacation days for contractors")))
+    p = sync_provider(rec)
+    text = p.complete("Rewrite the question.", [{"role": "user", "content": "and contractors?"}], max_tokens=100)
+    assert text == "vacation days for contractors"
+    body = rec.bodies[0]
+    assert rec.requests[0].url.path == "/v1/messages"
+    assert body["model"] == "claude-test" and body["max_tokens"] == 100 and "stream" not in body
+    assert body["system"] == [{"type": "text", "text": "Rewrite the question.", "cache_control": {"type": "ephemeral"}}]
+    assert body["messages"] == [{"role": "user", "content": "and contractors?"}]
+
+
+def test_complete_retries_529_then_succeeds_and_raises_a_completion_error_when_it_keeps_failing():
+    from grounding.providers import CompletionError
+
+    rec = Recorder(lambda: error_response(529, "overloaded_error"), lambda: httpx2.Response(200, json=message_json("YES")))
+    assert sync_provider(rec).complete("s", [{"role": "user", "content": "q"}]) == "YES"
+    assert len(rec.requests) == 2
+    failing = Recorder(lambda: error_response(500))
+    with pytest.raises(CompletionError, match="HTTP 500"):
+        sync_provider(failing, max_retries=1).complete("s", [{"role": "user", "content": "q"}])
+    assert len(failing.requests) == 2
+    empty = Recorder(lambda: httpx2.Response(200, json={**message_json(""), "content": []}))
+    with pytest.raises(CompletionError, match="no text"):
+        sync_provider(empty).complete("s", [{"role": "user", "content": "q"}])
+
+
+def test_complete_refuses_a_request_without_a_user_turn_c05():
+    with pytest.raises(ValueError, match="C05"):
+        sync_provider(Recorder()).complete("s", [])
+
+
+def test_variant_carries_a_domains_model_and_citation_mode_and_shares_the_clients():
+    p = provider(Recorder())
+    assert p.variant() is p and p.variant(model="claude-test", citation_mode="text") is p
+    v = p.variant(model="claude-other", citation_mode="native")
+    assert (v.model, v.citation_mode, v.label) == ("claude-other", "native", "Anthropic claude-other (native citations)")
+    assert v.client is p.client and (p.model, p.citation_mode) == ("claude-test", "text")
+    with pytest.raises(ValueError):
+        p.variant(citation_mode="footnotes")

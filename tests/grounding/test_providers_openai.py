@@ -130,3 +130,33 @@ async def test_error_chunk_mid_stream_ends_in_a_provider_error():
     events = await collect(provider(rec))
     assert events[0] == TextDelta("Partial")
     assert isinstance(events[-1], ProviderError) and "out of memory" in events[-1].message
+
+
+def completion(text):
+    return {"id": "chatcmpl-2", "object": "chat.completion", "created": 1, "model": "llama3",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 20, "completion_tokens": 3, "total_tokens": 23}}
+
+
+def test_complete_posts_a_non_streamed_request_retrying_5xx():
+    import pytest
+
+    from grounding.providers import CompletionError
+
+    seen = []
+
+    def handler(request):
+        seen.append(json.loads(request.content))
+        return httpx2.Response(503) if len(seen) == 1 else httpx2.Response(200, json=completion(" NO \n"))
+
+    p = OpenAICompatibleProvider("http://llm.local/v1", "llama3", api_key="k", retry_delay=0,
+                                 sync_http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
+    assert p.complete("Check.", [{"role": "user", "content": "Do they answer?"}], max_tokens=5) == "NO"
+    assert len(seen) == 2
+    assert seen[1]["stream"] is False and seen[1]["max_tokens"] == 5
+    assert seen[1]["messages"] == [{"role": "system", "content": "Check."}, {"role": "user", "content": "Do they answer?"}]
+    broken = OpenAICompatibleProvider("http://llm.local/v1", "llama3", retry_delay=0, sync_http_client=httpx2.Client(
+        transport=httpx2.MockTransport(lambda r: httpx2.Response(200, json={"choices": []}))))
+    with pytest.raises(CompletionError, match="malformed"):
+        broken.complete("s", [{"role": "user", "content": "q"}])
+    assert p.variant(model="qwen").model == "qwen" and p.variant() is p

@@ -3,6 +3,8 @@
 import os
 import subprocess
 import sys
+
+import pytest
 from pathlib import Path
 
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, counter_for
@@ -52,3 +54,32 @@ def test_c02_no_network_import_count_and_embed(tmp_path):
     lines = out.stdout.split()
     assert int(lines[0]) > 3
     assert "".join(lines[1:]) == "(1,384)"
+
+
+def test_calibration_uses_the_largest_recent_ratio_and_clamps_it():
+    from grounding.tokens import CALIBRATION, Calibrator
+
+    cal = Calibrator(window=3, floor=0.8, ceil=2.0)
+    assert cal.factor("anthropic") == CALIBRATION["anthropic"] and cal.samples("anthropic") == 0
+    assert cal.observe("anthropic", 1000, 1100) == 1.1
+    assert cal.observe("anthropic", 1000, 1250) == 1.25  # the largest ratio: budgets never under-count
+    assert cal.observe("anthropic", 1000, 1050) == 1.25
+    assert cal.observe("anthropic", 1000, 1000) == 1.25
+    assert cal.observe("anthropic", 1000, 1020) == 1.05  # 1.25 left the window of 3
+    assert cal.observe("openai", 100, 1000) == 2.0 and cal.observe("local", 100, 10) == 0.8  # clamped
+    with pytest.raises(ValueError):
+        cal.observe("anthropic", 0, 10)
+
+
+def test_counter_for_applies_the_learned_factor_and_is_then_exact_enough_to_drop_approximate():
+    from grounding.tokens import calibrator, counter_for
+
+    text = "The daily meal allowance is $65 when travelling for work."
+    raw = counter_for("extractive").count(text)
+    assert counter_for("anthropic").approximate
+    calibrator.observe("anthropic", 100, 130)
+    counter = counter_for("anthropic")
+    assert counter.factor == 1.3 and not counter.approximate
+    assert raw == 12 and counter.count(text) == 16  # 12 x 1.3 = 15.6, rounded up
+    calibrator.reset("anthropic")
+    assert counter_for("anthropic").factor == 1.15

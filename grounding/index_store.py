@@ -1,0 +1,200 @@
+"""A retrieval index on disk, memory-mapped by every worker process (retrieval at scale).
+
+One index is a directory written once and never modified (a changed domain gets a new directory):
+
+    vectors.npy   float32 (n, dim) L2-normalised embeddings; row i belongs to ids[i]   (np.load, mmap_mode="r")
+    ids.npy       int64 (n,) the chunks' primary keys
+    bm25/         the bm25s lexical index (sparse CSC arrays, loaded with mmap=True)
+    ann.usearch   an HNSW graph (usearch, inner product) when n >= ann_threshold, opened as a view (mmap)
+    meta.json     {"format": 1, "n": ..., "dim": ..., "ann": bool}
+
+The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
+resident once per machine, not once per worker. Exact search (numpy, ``matrix @ q`` then ``argpartition``) is the
+default; above ``ann_threshold`` vectors the HNSW graph answers the dense side (Malkov & Yashunin 2018, "Efficient and
+robust approximate nearest neighbor search using Hierarchical Navigable Small World graphs"), and its recall@10
+against exact search is measured in bench/bench_retrieval.py. Dense and lexical rankings are fused by reciprocal rank
+fusion exactly as in grounding.retrieve (Cormack et al. 2009).
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import bm25s
+import numpy as np
+
+from grounding.retrieve import _tokenize, rrf_fuse, top_k_inner, top_k_inner_scores
+
+#: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
+ANN_THRESHOLD = 200_000
+#: HNSW search breadth (usearch ``expansion_search``): higher is slower and closer to exact.
+ANN_EXPANSION = 128
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One fused result: the chunk key, its row in the index, and its scores.
+
+    Attributes:
+        key: the chunk's primary key (ids[row]).
+        row: the row of its vector in vectors.npy.
+        score: reciprocal-rank-fusion score.
+        dense: cosine to the query (inner product of unit vectors).
+        lexical: BM25 score (0.0 when the lexical side did not find it).
+        rank: 1-based rank after fusion.
+    """
+
+    key: int
+    row: int
+    score: float
+    dense: float
+    lexical: float
+    rank: int
+
+
+class StoredIndex:
+    """A read-only index directory (see the module docstring), opened with memory maps.
+
+    Raises:
+        FileNotFoundError: the directory or one of its files is missing.
+        ValueError: the files disagree (rows vs ids) or the format is unknown.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        meta = json.loads((self.path / "meta.json").read_text())
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"unknown index format {meta.get('format')!r} in {self.path}")
+        self.vectors: np.ndarray = np.load(self.path / "vectors.npy", mmap_mode="r")
+        self.ids: np.ndarray = np.load(self.path / "ids.npy", mmap_mode="r")
+        if self.vectors.shape[0] != self.ids.shape[0]:
+            raise ValueError(f"{self.vectors.shape[0]} vectors for {self.ids.shape[0]} ids in {self.path}")
+        self.bm25: bm25s.BM25 | None = (bm25s.BM25.load(str(self.path / "bm25"), mmap=True, show_progress=False)
+                                        if (self.path / "bm25").is_dir() else None)
+        self.ann = None
+        if meta.get("ann"):
+            from usearch.index import Index
+
+            self.ann = Index.restore(str(self.path / "ann.usearch"), view=True)
+            self.ann.expansion_search = ANN_EXPANSION
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    @property
+    def approximate(self) -> bool:
+        """True when the dense side is answered by the HNSW graph."""
+        return self.ann is not None
+
+    # --- building -----------------------------------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
+              ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
+        """Write an index directory atomically and open it.
+
+        The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
+        process finished the same index meanwhile, its directory is kept and opened instead.
+        Args:
+            ids: (n,) chunk keys; matrix: float32 (n, dim) unit vectors; texts: (n,) the indexed texts for BM25.
+            ann_threshold: build the HNSW graph when n >= this.
+        Raises:
+            ValueError: the three inputs differ in length.
+        """
+        path = Path(path)
+        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        ids_array = np.asarray(ids, dtype=np.int64)
+        if not (matrix.shape[0] == ids_array.shape[0] == len(texts)):
+            raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
+        if path.is_dir():
+            return cls(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", dir=path.parent))
+        try:
+            np.save(tmp / "vectors.npy", matrix)
+            np.save(tmp / "ids.npy", ids_array)
+            tokens = _tokenize(list(texts)) if len(texts) else []
+            if any(tokens):
+                bm25 = bm25s.BM25()
+                bm25.index(tokens, show_progress=False)
+                bm25.save(str(tmp / "bm25"), show_progress=False)
+            ann = matrix.shape[0] >= ann_threshold and matrix.shape[0] > 0
+            if ann:
+                from usearch.index import Index
+
+                graph = Index(ndim=matrix.shape[1], metric="ip", dtype="f32")
+                graph.add(np.arange(matrix.shape[0], dtype=np.uint64), matrix, log=False)
+                graph.save(str(tmp / "ann.usearch"))
+            (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
+                                                       "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
+                                                       "ann": bool(ann)}))
+            try:
+                os.rename(tmp, path)
+            except OSError:
+                if not path.is_dir():
+                    raise
+                shutil.rmtree(tmp, ignore_errors=True)  # another process built it first: use theirs
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return cls(path)
+
+    # --- search -------------------------------------------------------------------------------------------------
+
+    def dense_top(self, query_vector: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k rows by cosine: (rows, scores), best first; approximate when the HNSW graph is present."""
+        n = len(self)
+        k = min(k, n)
+        if k <= 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        q = np.asarray(query_vector, dtype=np.float32)
+        if self.ann is None:
+            return top_k_inner(self.vectors, q, k)
+        matches = self.ann.search(q, k)
+        rows = np.asarray(matches.keys, dtype=np.int64)
+        return rows, (1.0 - np.asarray(matches.distances, dtype=np.float32))  # usearch "ip" distance = 1 - dot
+
+    def lexical_top(self, query: str, k: int) -> tuple[list[int], np.ndarray | None]:
+        """Top-k rows by BM25 with a positive score, and the full score array (None without a lexical index)."""
+        if self.bm25 is None:
+            return [], None
+        q = _tokenize([query])[0]
+        if not q:
+            return [], None
+        scores = np.asarray(self.bm25.get_scores(q), dtype=np.float32)
+        rows, top = top_k_inner_scores(scores, k)
+        return [int(r) for r, s in zip(rows, top) if s > 0], scores
+
+    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50) -> list[Hit]:
+        """Top-k hits by reciprocal rank fusion of the dense and lexical rankings (``depth`` of each enters).
+
+        Returns:
+            hits sorted by fused score (ties: higher cosine, then lower row), ranks 1..k; [] for an empty index.
+        """
+        if len(self) == 0:
+            return []
+        dense_rows, dense_scores = self.dense_top(query_vector, depth)
+        lexical_rows, lexical = self.lexical_top(query, depth)
+        fused = rrf_fuse(dense_rows, lexical_rows)
+        dense = {int(r): float(s) for r, s in zip(dense_rows, dense_scores)}
+        q = np.asarray(query_vector, dtype=np.float32)
+        for row in fused:
+            if row not in dense:  # found by BM25 only: its cosine from its own row of the matrix
+                dense[row] = float(self.vectors[row] @ q)
+        best = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
+        return [Hit(key=int(self.ids[row]), row=row, score=score, dense=dense[row],
+                    lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank)
+                for rank, (row, score) in enumerate(best, start=1)]
+
+    def vector(self, row: int) -> np.ndarray:
+        """The unit vector of a row (a view into the memory map)."""
+        return self.vectors[row]

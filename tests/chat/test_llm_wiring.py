@@ -1,0 +1,182 @@
+"""The configured model provider drives the summarizer, the follow-up rewrite, the sufficiency check and the
+contradiction judge (issue 9 point 1), through the real anthropic SDK against a MockTransport."""
+
+from __future__ import annotations
+
+import json
+
+import httpx2
+import pytest
+
+from chat import services
+from grounding.llm_checks import CONFLICT_SYSTEM, REWRITE_SYSTEM, SUFFICIENCY_SYSTEM
+from grounding.memory import SUMMARY_SYSTEM, LLMSummarizer, MemoryTurn
+from grounding.providers_anthropic import AnthropicProvider
+
+pytestmark = pytest.mark.django_db
+
+
+def message_json(text):
+    return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 3}}
+
+
+def sse(*events) -> bytes:
+    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+
+
+def answer_stream(text):
+    return sse({"type": "message_start", "message": {"id": "msg_2", "type": "message", "role": "assistant",
+                                                      "model": "claude-test", "content": [], "stop_reason": None,
+                                                      "stop_sequence": None,
+                                                      "usage": {"input_tokens": 900, "output_tokens": 1}}},
+               {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+               {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+               {"type": "content_block_stop", "index": 0},
+               {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 9}},
+               {"type": "message_stop"})
+
+
+class FakeClaude:
+    """Answers non-streamed calls by their system prompt (which check is asking) and streams the answer."""
+
+    def __init__(self, sufficient="YES", rewrite="daily meal allowance when travelling", judge="NO"):
+        self.replies = {REWRITE_SYSTEM: rewrite, SUFFICIENCY_SYSTEM: sufficient, CONFLICT_SYSTEM: judge,
+                        SUMMARY_SYSTEM: "The user asked about the meal allowance; it is $65 a day (Travel policy)."}
+        self.calls: list[tuple[str, str]] = []  # (which system prompt, user content)
+        self.streams = 0
+
+    def complete(self, request: httpx2.Request) -> httpx2.Response:
+        body = json.loads(request.content)
+        system = body["system"][0]["text"]
+        self.calls.append((system, body["messages"][-1]["content"]))
+        return httpx2.Response(200, json=message_json(self.replies[system]))
+
+    def stream(self, request: httpx2.Request) -> httpx2.Response:
+        self.streams += 1
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"},
+                               content=answer_stream("The daily meal allowance is $65 [S1]."))
+
+    def asked(self, system: str) -> list[str]:
+        return [content for s, content in self.calls if s == system]
+
+
+@pytest.fixture
+def claude(monkeypatch):
+    fake = FakeClaude()
+    provider = AnthropicProvider(api_key="test-key", model="claude-test", timeout=5, max_retries=0,
+                                 http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(fake.stream)),
+                                 sync_http_client=httpx2.Client(transport=httpx2.MockTransport(fake.complete)))
+    monkeypatch.setattr(services, "_provider", provider)
+    monkeypatch.setattr(services, "_summarizer", None)
+    return fake
+
+
+HISTORY = [MemoryTurn("user", "How much can I spend on meals when I travel?", 12),
+           MemoryTurn("assistant", "The daily meal allowance is $65 (source: Travel and expenses).", 14)]
+
+
+def test_a_follow_up_is_rewritten_by_the_model_for_retrieval_and_the_question_goes_unchanged(claude, demo_domain):
+    prepared = services.answer_prepare(domain=demo_domain, question="and on the last day?", history=HISTORY)
+    assert prepared.query == "daily meal allowance when travelling"
+    [request] = claude.asked(REWRITE_SYSTEM)
+    assert "USER: How much can I spend on meals when I travel?" in request
+    assert "Latest question: and on the last day?" in request
+    assert prepared.prompt.messages[-1] == {"role": "user", "content": "and on the last day?"}
+    assert prepared.checks["rewrite"] is True and prepared.checks["sufficiency"] == ["YES"]
+    assert any("Travel" in s.title for s in prepared.plan.sources)
+
+
+def test_the_sufficiency_check_saying_no_abstains_without_the_answer_call(claude, demo_domain):
+    claude.replies[SUFFICIENCY_SYSTEM] = "NO"
+    prepared = services.answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
+    assert not prepared.plan.sufficient
+    assert prepared.plan.abstain_reason == ("the sufficiency check found that the sources do not answer the "
+                                            "question")
+    [request] = claude.asked(SUFFICIENCY_SYSTEM)  # asked once although the plan may be made again with notes
+    assert "Question: What is the daily meal allowance?" in request and "[S1]" in request
+    assert not claude.asked(REWRITE_SYSTEM)  # no history: nothing to rewrite
+
+    import asyncio
+    frames = []
+
+    async def emit(frame):
+        frames.append(frame)
+
+    verified = asyncio.run(services.AnswerStream(prepared).run(emit))
+    assert verified.abstained and claude.streams == 0  # the user is told the documents do not answer it
+
+
+def test_the_checks_can_be_switched_off_and_then_use_their_offline_forms(claude, demo_domain, settings):
+    settings.LLM_SUFFICIENCY_CHECK = settings.LLM_FOLLOWUP_REWRITE = settings.LLM_CONFLICT_JUDGE = False
+    prepared = services.answer_prepare(domain=demo_domain, question="and on the last day?", history=HISTORY)
+    assert claude.calls == [] and prepared.plan.sufficient
+    assert prepared.query.startswith("and on the last day?") and "meals" in prepared.query  # offline rewrite
+
+
+def test_the_contradiction_judge_is_asked_about_unflagged_aligned_pairs_and_its_finding_becomes_a_note(
+        claude, demo_domain):
+    claude.replies[CONFLICT_SYSTEM] = "YES: one source allows remote work two days a week, the other three."
+    prepared = services.answer_prepare(domain=demo_domain, question="How many days a week can I work remotely?")
+    judged = claude.asked(CONFLICT_SYSTEM)
+    assert 1 <= len(judged) <= 5  # bounded: at most max_judged calls per answer
+    assert all(r.startswith("Statement A: ") for r in judged)
+    assert prepared.checks["judge_calls"] == len(judged)
+    notes = [n for n in prepared.plan.notes if "remote work two days a week" in n.text]
+    assert notes, [n.text for n in prepared.plan.notes]
+    assert all(len(n.labels) == 2 and all(lab in {s.label for s in prepared.plan.sources} for lab in n.labels)
+               for n in notes)
+
+
+def test_the_summarizer_is_the_models_and_its_request_holds_a_user_turn(claude, demo_domain):
+    from django.contrib.auth import get_user_model
+
+    from chat.models import Conversation, Message
+
+    summarizer = services.get_summarizer()
+    assert isinstance(summarizer, LLMSummarizer) and summarizer.name == "llm:anthropic"
+    user = get_user_model().objects.create_user("dana", password="pw")
+    conv = Conversation.objects.create(user=user, domain=demo_domain)
+    for i in range(4):
+        q = Message.objects.create(conversation=conv, role="user", text=f"Question {i} about meals and travel?",
+                                   tokens=9)
+        Message.objects.create(conversation=conv, role="assistant", reply_to=q, tokens=60,
+                               text=f"Answer {i}: the daily meal allowance is $65 per day while travelling. " * 3)
+    stored = services.summary_refresh(conversation=conv, history_share=300)
+    assert stored is not None and stored.summarizer == "llm:anthropic"
+    assert stored.text == claude.replies[SUMMARY_SYSTEM]
+    [request] = claude.asked(SUMMARY_SYSTEM)
+    assert "Previous summary:\n(none)" in request and "USER: Question 0 about meals and travel?" in request
+
+
+def test_an_answer_calibrates_the_token_factor_with_the_providers_exact_count(claude, demo_domain):
+    import asyncio
+
+    from grounding.tokens import TokenCounter, calibrator, counter_for
+
+    counted = []
+
+    def count_tokens(request):
+        counted.append(json.loads(request.content))
+        return httpx2.Response(200, json={"input_tokens": 2000})
+
+    provider = services._provider
+    provider.client = provider.client.__class__(
+        api_key="test-key", max_retries=0, http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(
+            lambda r: count_tokens(r) if r.url.path.endswith("/count_tokens") else claude.stream(r))))
+    prepared = services.answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
+    estimate = TokenCounter(provider="anthropic").count_messages(prepared.prompt.system, prepared.prompt.messages)
+    factor = asyncio.run(services.tokens_calibrate(prepared=prepared))
+    assert counted and counted[0]["model"] == "claude-test" and "max_tokens" not in counted[0]
+    assert 1500 < estimate < 2000 and factor == round(2000 / estimate, 4) and calibrator.samples("anthropic") == 1
+    assert counter_for("anthropic").factor == factor  # the next plan budgets with the measured factor
+    # once enough exact counts are in, the usage an answer reports is used instead of another count call
+    for _ in range(services.CALIBRATION_COUNTS - 1):
+        asyncio.run(services.tokens_calibrate(prepared=prepared))
+    from grounding.providers_anthropic import AnthropicUsage
+    asyncio.run(services.tokens_calibrate(prepared=prepared, usage=AnthropicUsage(input_tokens=100, cache_read=2400,
+                                                                                   cache_creation=0)))
+    assert len(counted) == services.CALIBRATION_COUNTS
+    assert counter_for("anthropic").factor == round(2500 / estimate, 4)

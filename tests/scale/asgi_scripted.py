@@ -1,0 +1,10 @@
+"""The app's ASGI application with a slow scripted provider, for the multi-worker test (deterministic answers that
+take a few seconds to stream, so a socket can drop mid-answer)."""
+
+from config.asgi import application  # noqa: F401 - sets Django up first
+
+from chat import services  # noqa: E402
+from grounding.providers import ScriptedProvider  # noqa: E402
+
+PIECES = [f"Part {i} of a slow scripted answer. " for i in range(16)]
+services._provider = ScriptedProvider(PIECES, delay=0.4)
