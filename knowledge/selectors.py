@@ -142,14 +142,16 @@ class PromptPart:
 
 @dataclass(frozen=True)
 class PromptPreview:
-    """A dry run of one answer (no model called): the prepared answer, the request's parts in order, and the
-    provider's own request body when it builds one (Anthropic, OpenAI-compatible; None for the offline answerer)."""
+    """A dry run of one answer (no model called): the prepared answer, the request's parts in order, the provider's
+    own request body when it builds one (Anthropic, OpenAI-compatible; None for the offline answerer), and the
+    model-backed planning checks the dry run left out."""
 
     domain: Domain
     question: str
     prepared: Any  # chat.services.PreparedAnswer
     parts: tuple[PromptPart, ...]
     request: dict[str, Any] | None
+    skipped_checks: tuple[str, ...] = ()
     conversation_id: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -164,27 +166,34 @@ class PromptPreview:
                 "system": p.prompt.system, "messages": [dict(m) for m in p.prompt.messages],
                 "parts": [{"role": x.role, "part": x.part, "content": x.content, "tokens": x.tokens}
                           for x in self.parts],
-                "request": self.request}
+                "request": self.request, "skipped_checks": list(self.skipped_checks)}
 
 
 def prompt_preview(*, domain: Domain, question: str, conversation=None) -> PromptPreview:
     """What answering ``question`` in ``domain`` (optionally as the next turn of ``conversation``) would send, without
-    calling the answer model: the same path as the chat and `ask` (chat.services.answer_prepare, with the
-    conversation's memory turns and summary as the chat passes them), so the plan equals what `ask --json` plans for
-    the same input. Retrieval still embeds the question with the bundled embedding model.
+    calling any model: the same path as the chat and `ask` (chat.services.answer_prepare with the domain's provider,
+    and the conversation's memory turns and summary as the chat passes them), so the plan equals what `ask --json`
+    plans for the same input. Retrieval still embeds the question with the bundled embedding model.
+
+    The provider is handed to planning behind a dry-run stand-in (its name and label only), so the model-backed
+    checks a provider with ``complete`` would run during planning (follow-up rewrite, sufficiency check, conflict
+    judge, when enabled) are skipped; ``skipped_checks`` names them, as the real answer's plan may differ there.
 
     Raises:
         chat.services.AskError: empty or oversized question, invalid domain settings, or a prompt that cannot fit.
     """
     # chat depends on knowledge, not the reverse: imported here, where the admin needs the chat's answer path
-    from chat.services import answer_prepare, memory_turns, summary_get, validate_question
+    from chat.services import answer_prepare, memory_turns, provider_for, summary_get, validate_question
+    from grounding.providers import completer_for
     from grounding.tokens import counter_for
 
     text = validate_question(question)
     history = memory_turns(conversation=conversation) if conversation is not None else []
     summary = summary_get(conversation=conversation) if conversation is not None else None
-    prepared = answer_prepare(domain=domain, question=text, history=history, summary=summary)
-    prompt, provider = prepared.prompt, prepared.provider
+    provider = provider_for(domain)
+    prepared = answer_prepare(domain=domain, question=text, history=history, summary=summary,
+                              provider=_DryRunProvider(provider.name, provider.label))
+    prompt = prepared.prompt
     count = counter_for(provider.name).count
     parts = [PromptPart("system", "system prefix", prompt.prefix, count(prompt.prefix))]
     if prompt.context:
@@ -192,9 +201,20 @@ def prompt_preview(*, domain: Domain, question: str, conversation=None) -> Promp
     last = len(prompt.messages) - 1
     parts += [PromptPart(m["role"], "question" if i == last else "history", m["content"], count(m["content"]))
               for i, m in enumerate(prompt.messages)]
+    checks = (("follow-up rewrite", "LLM_FOLLOWUP_REWRITE"), ("sufficiency check", "LLM_SUFFICIENCY_CHECK"),
+              ("conflict judge", "LLM_CONFLICT_JUDGE"))
+    skipped = tuple(name for name, flag in checks if getattr(settings, flag, False)) if completer_for(provider) else ()
     return PromptPreview(domain=domain, question=text, prepared=prepared, parts=tuple(parts),
-                         request=_provider_request(provider, prepared),
+                         request=_provider_request(provider, prepared), skipped_checks=skipped,
                          conversation_id=conversation.pk if conversation is not None else None)
+
+
+@dataclass(frozen=True)
+class _DryRunProvider:
+    """A provider's name and label without its model: planning counts tokens for it and can call nothing."""
+
+    name: str
+    label: str
 
 
 def _provider_request(provider: Any, prepared: Any) -> dict[str, Any] | None:

@@ -70,11 +70,23 @@ def test_the_preview_shows_the_provider_request_body_when_the_provider_builds_on
                                                                                    monkeypatch):
     from grounding.providers_openai import OpenAICompatibleProvider
 
-    monkeypatch.setattr(services, "_provider", OpenAICompatibleProvider("http://127.0.0.1:9/v1", "llama-test"))
+    class NoCalls(OpenAICompatibleProvider):
+        def complete(self, *args, **kwargs):
+            raise AssertionError("a dry run must not call the model")
+
+        async def stream(self, *args, **kwargs):
+            raise AssertionError("a dry run must not call the model")
+
+    monkeypatch.setattr(services, "_provider", NoCalls("http://127.0.0.1:9/v1", "llama-test"))
+    demo_domain.model = "llama-domain"
+    demo_domain.save(update_fields=["model"])
     data = preview_json(admin_client, demo_domain, QUESTION)
     assert data["provider"] == "openai"
-    assert data["request"]["model"] == "llama-test"
+    assert data["request"]["model"] == "llama-domain"  # the domain's model, as its answers use
     assert data["request"]["messages"] == [{"role": "system", "content": data["system"]}] + data["messages"]
+    assert data["skipped_checks"] == ["follow-up rewrite", "sufficiency check", "conflict judge"]
+    page = admin_client.get(f"/admin/knowledge/domain/{demo_domain.pk}/preview/", {"question": QUESTION})
+    assert "Model-backed planning checks of this provider" in page.content.decode()
 
 
 def test_preview_with_a_conversation_sends_its_history_before_the_question(admin_client, demo_domain, admin_user,
