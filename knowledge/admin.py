@@ -111,6 +111,11 @@ class ObjectActionsMixin:
         return super().render_change_form(request, context, add, change, form_url, obj)
 
 
+def unix_newlines(text: str) -> str:
+    """Browsers send textarea lines ending in CRLF; prompts keep plain newlines."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 # --- system prompts -------------------------------------------------------------------------------------------------
 
 class SystemPromptForm(forms.ModelForm):
@@ -128,6 +133,13 @@ class SystemPromptForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.initial["note"] = ""  # the note describes the new version, not the one being edited
+
+    def clean_text(self) -> str:
+        return unix_newlines(self.cleaned_data["text"]).strip()
+
+    @property
+    def text_changed(self) -> bool:
+        return self.cleaned_data["text"] != unix_newlines(self.initial.get("text") or "").strip()
 
 
 @admin.register(SystemPrompt)
@@ -204,7 +216,14 @@ class SystemPromptAdmin(ObjectActionsMixin, admin.ModelAdmin):
             (("ax-add" if ln.startswith("+") else "ax-del" if ln.startswith("-") else "", ln) for ln in lines)))
 
     def save_model(self, request, obj, form, change):
-        """Store the form's text as a new version (never an update of ``obj``); ``obj`` then stands for it."""
+        """Store the form's text as a new version (never an update of ``obj``); ``obj`` then stands for it. Saving a
+        version's text unchanged makes no new version (it only activates that version when asked)."""
+        if change and not form.text_changed:
+            if form.cleaned_data.get("activate") and not obj.is_active:
+                system_prompt_activate(prompt=obj)
+            obj.refresh_from_db()
+            obj.unchanged = True
+            return
         new = system_prompt_save(text=form.cleaned_data["text"], note=form.cleaned_data.get("note", ""),
                                  user=request.user, activate=form.cleaned_data.get("activate", False))
         for f in SystemPrompt._meta.concrete_fields:
@@ -214,8 +233,11 @@ class SystemPromptAdmin(ObjectActionsMixin, admin.ModelAdmin):
             self.message_user(request, warning, messages.WARNING)
 
     def response_change(self, request, obj):
-        self.message_user(request, f"Saved as version {obj.version}{' (active)' if obj.is_active else ''}; the "
-                                   "earlier versions are unchanged.", messages.SUCCESS)
+        active = " (active)" if obj.is_active else ""
+        self.message_user(request, f"The text is unchanged: no new version; version {obj.version}{active} stays."
+                          if getattr(obj, "unchanged", False) else
+                          f"Saved as version {obj.version}{active}; the earlier versions are unchanged.",
+                          messages.SUCCESS)
         if "_continue" in request.POST:
             return redirect(reverse("admin:knowledge_systemprompt_change", args=[obj.pk]))
         return redirect(reverse("admin:knowledge_systemprompt_changelist"))
@@ -259,10 +281,14 @@ class DomainForm(forms.ModelForm):
                    "instructions": forms.Textarea(attrs={"rows": 10, "class": "vLargeTextField"}),
                    "model": forms.TextInput(attrs={"placeholder": "provider default"})}
 
+    def clean_instructions(self) -> str:
+        return unix_newlines(self.cleaned_data["instructions"])
+
     def clean(self):
         cleaned = super().clean()
         preset = cleaned.get("preset")
-        if preset and "instructions" not in self.changed_data:
+        edited = cleaned.get("instructions", "") != unix_newlines(self.initial.get("instructions") or "")
+        if preset and not edited:
             cleaned["instructions"] = DOMAIN_PRESETS[preset][1]
         return cleaned
 

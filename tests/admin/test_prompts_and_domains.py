@@ -49,6 +49,20 @@ def test_editing_a_version_saves_a_new_one_and_keeps_the_history(admin_client):
     assert SystemPrompt.objects.count() == 2
 
 
+def test_saving_a_version_unchanged_makes_no_new_version_and_browser_newlines_do_not_count(admin_client):
+    text = GOOD + "\nBe brief."
+    v1 = system_prompt_save(text=text, note="first")
+    v2 = system_prompt_save(text=GOOD, note="second")
+    response = admin_client.post(f"/admin/knowledge/systemprompt/{v1.pk}/change/",
+                                 {"text": text.replace("\n", "\r\n"), "note": "", "activate": "on"}, follow=True)
+    assert "The text is unchanged: no new version; version 1 (active) stays." in " ".join(messages_of(response))
+    assert SystemPrompt.objects.count() == 2
+    assert list(SystemPrompt.objects.filter(is_active=True)) == [v1]  # "make it active" still applies
+    admin_client.post(f"/admin/knowledge/systemprompt/{v2.pk}/change/",
+                      {"text": "Cite as [S1].\r\nSay INSUFFICIENT_EVIDENCE.", "note": "crlf", "activate": "on"})
+    assert SystemPrompt.objects.get(version=3).text == "Cite as [S1].\nSay INSUFFICIENT_EVIDENCE."
+
+
 def test_saving_a_prompt_without_the_citation_rule_or_abstention_token_warns(admin_client):
     response = admin_client.post("/admin/knowledge/systemprompt/add/", {"text": "Answer helpfully.", "note": "",
                                                                          "activate": "on"}, follow=True)
@@ -100,6 +114,13 @@ def test_a_preset_fills_the_instructions_unless_they_were_edited_on_the_page(adm
     admin_client.post(url, domain_form(domain, preset="hr", instructions="My own HR rules."))
     domain.refresh_from_db()
     assert domain.instructions == "My own HR rules."
+    # browsers send textarea lines with CRLF: stored with plain newlines, and untouched text is still untouched
+    admin_client.post(url, domain_form(domain, preset="", instructions="Line one\r\nLine two"))
+    domain.refresh_from_db()
+    assert domain.instructions == "Line one\nLine two"
+    admin_client.post(url, domain_form(domain, preset="medical", instructions="Line one\r\nLine two"))
+    domain.refresh_from_db()
+    assert domain.instructions == DOMAIN_PRESETS["medical"][1]
     assert set(DOMAIN_PRESETS) == {"legal", "medical", "financial", "code", "hr"}
 
 
