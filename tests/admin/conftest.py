@@ -40,9 +40,13 @@ def inline_uploads(monkeypatch, django_capture_on_commit_callbacks, embedder):
 
 
 @pytest.fixture
-def answered(db):
-    """ask(conversation, question) -> the stored assistant message, made through the chat's own services."""
+def answered(db, monkeypatch):
+    """ask(conversation, question) -> the stored assistant message, made through the chat's own services with the
+    offline answerer (whatever provider another module left configured)."""
     from chat import services
+    from grounding.providers import ExtractiveAnswerer
+
+    monkeypatch.setattr(services, "_provider", ExtractiveAnswerer())
 
     def ask(conversation, question: str):
         user_message, _ = services.turn_append_user(conversation=conversation, text=question)
