@@ -296,7 +296,7 @@ class DomainForm(forms.ModelForm):
 @admin.register(Domain)
 class DomainAdmin(admin.ModelAdmin):
     form = DomainForm
-    list_display = ("name_and_slug", "documents_link", "indexed", "access", "settings", "tools")
+    list_display = ("name_and_slug", "documents_link", "indexed", "access", "settings_summary", "tools")
     list_filter = ("groups", "ordering", "format_style", "conflict_policy", "citation_mode")
     search_fields = ("name", "slug", "description", "instructions")
     prepopulated_fields = {"slug": ("name",)}
@@ -351,7 +351,7 @@ class DomainAdmin(admin.ModelAdmin):
         return ", ".join(names) if names else format_html('<span class="ax-muted">{}</span>', "everyone signed in")
 
     @admin.display(description="settings")
-    def settings(self, obj: Domain) -> str:
+    def settings_summary(self, obj: Domain) -> str:
         return format_html('{} · {} · ≥{} · {}k<br><span class="ax-muted">{} · {} citations · {}</span>',
                            obj.ordering, obj.format_style, f"{obj.relevance_threshold:.2f}", obj.window // 1000,
                            obj.conflict_policy.replace("_", " "), obj.citation_mode, obj.model or "default model")
