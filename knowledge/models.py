@@ -199,3 +199,56 @@ class SystemPrompt(models.Model):
 
     def __str__(self) -> str:
         return f"System prompt v{self.version}" + (" (active)" if self.is_active else "")
+
+
+class IngestJob(models.Model):
+    """One upload of files into a domain from the admin, ingested in the background one file at a time so the admin
+    page can show progress and each file's outcome (knowledge.services.ingest_job_start)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    domain = models.ForeignKey(Domain, on_delete=models.CASCADE, related_name="ingest_jobs")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    error = models.TextField(blank=True, help_text="why the whole job failed (file errors are on the files)")
+    created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "upload"
+
+    def __str__(self) -> str:
+        return f"Upload {self.pk} into {self.domain}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+
+class IngestJobFile(models.Model):
+    """One uploaded file of an IngestJob: queued, running, then an ingestion outcome (knowledge.services.FileReport
+    statuses: new, new_version, unchanged, restored, failed) with its chunk and token counts or its error."""
+
+    job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="files")
+    name = models.CharField(max_length=255)
+    size = models.PositiveIntegerField(default=0, help_text="bytes")
+    status = models.CharField(max_length=12, default="queued")
+    title = models.CharField(max_length=500, blank=True)
+    version = models.CharField(max_length=100, blank=True)
+    chunks = models.PositiveIntegerField(default=0)
+    tokens = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+
+    PENDING = ("queued", "running")
+
+    class Meta:
+        ordering = ["job", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.status})"

@@ -6,9 +6,12 @@ import datetime as dt
 import hashlib
 import logging
 import re
+import shutil
+import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Protocol, Sequence
 
 from django.db import transaction
 
@@ -19,7 +22,7 @@ from grounding.parsing import SUPPORTED_SUFFIXES, ParsedDocument, ParseError, pa
 from grounding.retrieve import index_text
 from grounding.tokens import counter_for
 from grounding.types import Chunk as GChunk
-from knowledge.models import Chunk, Document, DocumentVersion, Domain, SystemPrompt
+from knowledge.models import Chunk, Document, DocumentVersion, Domain, IngestJob, IngestJobFile, SystemPrompt
 
 log = logging.getLogger("grounded.ingest")
 
@@ -328,3 +331,241 @@ def system_prompt_active() -> tuple[str, SystemPrompt | None]:
     grounding.prompt.DEFAULT_SYSTEM_PROMPT is used)."""
     active = SystemPrompt.objects.filter(is_active=True).first()
     return (active.text, active) if active else (DEFAULT_SYSTEM_PROMPT, None)
+
+
+# --- domains: instruction presets -----------------------------------------------------------------------------------
+
+#: Sensible domain instructions per kind of documents (the admin's preset select fills Domain.instructions with one;
+#: the admin may edit them after). Each line is a rule the model follows on top of the evidence contract.
+DOMAIN_PRESETS: dict[str, tuple[str, str]] = {
+    "legal": ("Legal", "\n".join([
+        "- Quote the operative wording of a clause exactly when it decides the answer, and name its document, "
+        "section and version.",
+        "- Do not give legal advice or predict outcomes: say what the documents state, and refer decisions about a "
+        "specific case to the legal team.",
+        "- Keep defined terms with their defined meaning and capitalisation.",
+        "- Give the effective date of the provision you rely on, and say when it was amended or superseded.",
+        "- If the documents do not cover the jurisdiction, party or situation asked about, say so.",
+    ])),
+    "medical": ("Medical", "\n".join([
+        "- Never diagnose, prescribe or suggest a dose that a source does not state word for word.",
+        "- Keep doses, units, thresholds and intervals exactly as written, and cite the source of each number.",
+        "- Mention the contraindications, warnings and exceptions the sources attach to the answer.",
+        "- For an urgent or individual medical situation, tell the reader to contact a qualified clinician or the "
+        "emergency services.",
+        "- Say when a source is dated or superseded by a newer guideline.",
+    ])),
+    "financial": ("Financial", "\n".join([
+        "- Give figures exactly as written, with their currency, unit and period, and cite the source of each "
+        "figure.",
+        "- Do not project, forecast or give investment, tax or accounting advice; when you combine figures, show the "
+        "arithmetic.",
+        "- Name the fiscal year, reporting period or effective date each figure applies to.",
+        "- When figures from different sources or periods differ, give both with their dates.",
+        "- Say when a limit or an approval depends on a role or an amount the question does not give.",
+    ])),
+    "code": ("Code and engineering", "\n".join([
+        "- Quote code, commands, configuration keys and identifiers exactly, in code blocks, citing the source that "
+        "shows them.",
+        "- Name the version of the software, API or library a source describes; do not assume the behaviour of "
+        "other versions.",
+        "- Do not invent functions, flags, endpoints or options the sources do not show.",
+        "- Point out the deprecations, breaking changes and security warnings the sources attach to the answer.",
+        "- Prefer the smallest complete example the sources support.",
+    ])),
+    "hr": ("HR", "\n".join([
+        "- Explain the policy as written for employees in general; do not decide individual cases (eligibility, "
+        "pay, discipline) and refer those to HR.",
+        "- State eligibility conditions, notice periods, amounts and limits exactly, with their effective dates.",
+        "- Mention differences by location, contract type or seniority where the sources make them.",
+        "- Use neutral, respectful language; do not ask for or repeat personal data.",
+        "- Point to the contact or process the sources name for requests and exceptions.",
+    ])),
+}
+
+
+# --- documents and versions (admin) ---------------------------------------------------------------------------------
+# Every change to which chunks are retrievable ends with Domain.touch_index(), so the next retrieval rebuilds the
+# in-process index (knowledge.selectors.domain_index) and never returns a deleted or superseded chunk as current.
+
+@transaction.atomic
+def version_supersede(*, version: DocumentVersion) -> DocumentVersion:
+    """Mark a version superseded (it leaves current retrieval at once; questions about the past may still see it).
+
+    Superseding the current version leaves its document without a current version; no older version is promoted
+    (use version_make_current for that).
+    """
+    version.status = DocumentVersion.Status.SUPERSEDED
+    version.save(update_fields=["status"])
+    version.document.domain.touch_index()
+    return version
+
+
+@transaction.atomic
+def version_make_current(*, version: DocumentVersion) -> DocumentVersion:
+    """Make a version its document's current one (an admin override of "newest is current", e.g. to roll back a bad
+    new version); the previously current version becomes superseded, drafts stay drafts. The override holds until
+    the document is ingested again, when the newest version by effective date becomes current as usual."""
+    (version.document.versions.filter(status=DocumentVersion.Status.CURRENT).exclude(pk=version.pk)
+     .update(status=DocumentVersion.Status.SUPERSEDED))
+    version.status = DocumentVersion.Status.CURRENT
+    version.save(update_fields=["status"])
+    document = version.document
+    if document.title != version.title:
+        document.title = version.title
+        document.save(update_fields=["title"])
+    document.domain.touch_index()
+    return version
+
+
+@transaction.atomic
+def version_delete(*, version: DocumentVersion) -> Document | None:
+    """Delete a version and its chunks (they leave retrieval at once).
+
+    Deleting the current version makes the newest remaining non-draft version current (as if the deleted content had
+    never been ingested); deleting the last version deletes the document. Returns the document, or None when it was
+    deleted too.
+    """
+    document = version.document
+    domain = document.domain
+    was_current = version.status == DocumentVersion.Status.CURRENT
+    version.delete()
+    if not document.versions.exists():
+        document.delete()
+        document = None
+    elif was_current:
+        _refresh_statuses(document)
+    domain.touch_index()
+    return document
+
+
+@transaction.atomic
+def document_delete(*, document: Document) -> None:
+    """Delete a document with all its versions and chunks (they leave retrieval at once). Answers already given keep
+    their frozen source snapshots."""
+    domain = document.domain
+    document.delete()
+    domain.touch_index()
+
+
+def document_reindex(*, document: Document, embedder: Embedder | None = None) -> int:
+    """Embed every chunk of every version of a document again from its stored text (e.g. after the embedding model
+    or the index text recipe changed) and refresh the retrieval index. Chunking and token counts are unchanged.
+
+    Returns:
+        the number of chunks re-embedded.
+    """
+    chunks = list(Chunk.objects.filter(version__document=document).select_related("version").order_by("pk"))
+    if chunks:
+        vectors = (embedder or default_embedder()).embed(
+            [index_text(GChunk(0, 0, c.version.title, c.section, "", "", c.text, c.tokens)) for c in chunks])
+        for c, vector in zip(chunks, vectors):
+            c.embedding = vector.astype("<f4").tobytes()
+        with transaction.atomic():
+            Chunk.objects.bulk_update(chunks, ["embedding"], batch_size=500)
+            document.domain.touch_index()
+    return len(chunks)
+
+
+# --- uploads (admin): one background job per upload, files ingested one at a time with a status each ---------------
+
+#: One upload ingests at a time in this process (two jobs writing the same document would race).
+_INGEST_JOB_LOCK = threading.Lock()
+
+
+class UploadedFileLike(Protocol):
+    name: str
+    size: int | None
+
+    def chunks(self) -> Iterable[bytes]: ...
+
+
+def _upload_name(name: str, index: int) -> str:
+    """A safe file name for an uploaded file: its base name (both kinds of slash), no control characters; the name
+    becomes the document's key when the file has no doc_id, so it is otherwise kept as the user named it."""
+    base = re.split(r"[\\/]", name or "")[-1]
+    base = "".join(ch for ch in base if ch.isprintable()).strip()
+    return base if base and base not in (".", "..") else f"upload-{index + 1}"
+
+
+def ingest_job_start(*, domain: Domain, files: Sequence[UploadedFileLike], user=None) -> IngestJob:
+    """Save uploaded files to a temporary folder and start ingesting them into ``domain`` in the background.
+
+    The job and one IngestJobFile row per file (status "queued") exist when this returns; the work starts once the
+    surrounding transaction commits (ingest_job_launch), and the rows then move to "running" and to their outcome
+    one file at a time (see ingest_job_run). Raises IngestError when no file was given.
+    """
+    if not files:
+        raise IngestError("no files to upload")
+    workdir = Path(tempfile.mkdtemp(prefix="grounded-upload-"))
+    planned: list[tuple[int, Path]] = []
+    try:
+        with transaction.atomic():
+            job = IngestJob.objects.create(domain=domain, created_by=user if getattr(user, "pk", None) else None)
+            for i, upload in enumerate(files):
+                name = _upload_name(upload.name, i)
+                target = workdir / str(i) / name  # a folder per file: two uploads may share a name
+                target.parent.mkdir()
+                with target.open("wb") as out:
+                    for piece in upload.chunks():
+                        out.write(piece)
+                row = IngestJobFile.objects.create(job=job, name=name, size=target.stat().st_size)
+                planned.append((row.pk, target))
+            transaction.on_commit(lambda: ingest_job_launch(job_id=job.pk, files=planned, workdir=workdir))
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    return job
+
+
+def ingest_job_launch(*, job_id: int, files: list[tuple[int, Path]], workdir: Path) -> None:
+    """Run ingest_job_run in a daemon thread of this process (it closes its own database connection)."""
+    from django.db import connection
+
+    def work() -> None:
+        try:
+            ingest_job_run(job_id=job_id, files=files, workdir=workdir)
+        finally:
+            connection.close()
+
+    threading.Thread(target=work, name=f"ingest-job-{job_id}", daemon=True).start()
+
+
+def ingest_job_run(*, job_id: int, files: list[tuple[int, Path]], workdir: Path,
+                   embedder: Embedder | None = None) -> IngestJob:
+    """Ingest a job's saved files one at a time (ingest_path on each), recording each file's outcome as it finishes;
+    the temporary folder is removed afterwards. A file that fails is recorded and the others go on; the job fails
+    as a whole only when something outside the files broke (the message is on the job)."""
+    from django.utils import timezone
+
+    try:
+        with _INGEST_JOB_LOCK:
+            job = IngestJob.objects.select_related("domain").get(pk=job_id)
+            IngestJob.objects.filter(pk=job_id).update(status=IngestJob.Status.RUNNING)
+            for row_id, path in files:
+                IngestJobFile.objects.filter(pk=row_id).update(status="running")
+                IngestJobFile.objects.filter(pk=row_id).update(**_ingest_one(job.domain, path, embedder))
+            IngestJob.objects.filter(pk=job_id).update(status=IngestJob.Status.DONE, finished_at=timezone.now())
+    except Exception as exc:  # the job must end with an outcome the admin page can show
+        log.exception("upload job %s failed", job_id)
+        IngestJobFile.objects.filter(job_id=job_id, status__in=IngestJobFile.PENDING).update(
+            status="failed", error="not ingested: the upload stopped")
+        IngestJob.objects.filter(pk=job_id).update(status=IngestJob.Status.FAILED, error=str(exc) or repr(exc),
+                                                   finished_at=timezone.now())
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return IngestJob.objects.get(pk=job_id)
+
+
+def _ingest_one(domain: Domain, path: Path, embedder: Embedder | None) -> dict[str, object]:
+    """The IngestJobFile fields of one file's outcome (errors name the file, never the temporary folder)."""
+    try:
+        report = ingest_path(path=path, domain=domain, embedder=embedder)
+    except IngestError as exc:
+        return {"status": "failed", "error": str(exc).replace(str(path), path.name)}
+    except Exception as exc:
+        log.exception("ingesting upload %s failed", path.name)
+        return {"status": "failed", "error": f"{path.name}: ingestion failed: {exc}"}
+    f = report.files[0]
+    return {"status": f.status, "title": f.title, "version": f.version, "chunks": f.chunks, "tokens": f.tokens,
+            "error": f.error}

@@ -1,0 +1,65 @@
+"""Helpers for the admin tests: small Markdown files, uploads run inline, and an answered conversation."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+
+def markdown(title: str, body: str, *, doc_id: str = "", version: str = "", date: str = "") -> bytes:
+    """A Markdown file with front matter like demo/corpus/*.md."""
+    meta = [f"title: {title}"]
+    if doc_id:
+        meta.append(f"doc_id: {doc_id}")
+    if version:
+        meta.append(f'version: "{version}"')
+    if date:
+        meta.append(f"date: {date}")
+    return ("---\n" + "\n".join(meta) + "\n---\n\n" + f"# {title}\n\n" + body + "\n").encode()
+
+
+def upload(name: str, content: bytes) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content, content_type="text/markdown")
+
+
+@pytest.fixture
+def inline_uploads(monkeypatch, django_capture_on_commit_callbacks, embedder):
+    """Run upload jobs in the request's thread (the test transaction never commits, so a background thread could
+    not see the job). Returns post(client, domain, files) -> response, running the job before returning."""
+    from knowledge import services
+
+    monkeypatch.setattr(services, "ingest_job_launch", lambda **kw: services.ingest_job_run(**kw))
+
+    def post(client, domain, files):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post("/admin/knowledge/document/upload/", {"domain": domain.pk, "files": files})
+
+    return post
+
+
+@pytest.fixture
+def answered(db, monkeypatch):
+    """ask(conversation, question) -> the stored assistant message, made through the chat's own services with the
+    offline answerer (whatever provider another module left configured)."""
+    from chat import services
+    from grounding.providers import ExtractiveAnswerer
+
+    monkeypatch.setattr(services, "_provider", ExtractiveAnswerer())
+
+    def ask(conversation, question: str):
+        user_message, _ = services.turn_append_user(conversation=conversation, text=question)
+        answer = services.answer_start(user_message=user_message)
+        history = services.memory_turns(conversation=conversation, before=user_message)
+        prepared = services.answer_prepare(domain=conversation.domain, question=question, history=history,
+                                           summary=services.summary_get(conversation=conversation))
+        services.answer_planned(message=answer, prepared=prepared)
+
+        async def ignore(frame):
+            return None
+
+        verified = asyncio.run(services.AnswerStream(prepared).run(ignore))
+        return services.answer_finish(message=answer, verified=verified)
+
+    return ask
