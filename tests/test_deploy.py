@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def manage(*args: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production", "GROUNDED_VAR_DIR": str(tmp_path),
+    clean = {k: v for k, v in os.environ.items() if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL", "REDIS_URL")}
+    env = {**clean, "DJANGO_SETTINGS_MODULE": "config.settings.production", "GROUNDED_VAR_DIR": str(tmp_path),
            "DJANGO_SECRET_KEY": "x9!" * 20 + "production-like-secret-key-of-sufficient-length"}
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=300)

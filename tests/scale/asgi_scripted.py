@@ -6,5 +6,6 @@ from config.asgi import application  # noqa: F401 - sets Django up first
 from chat import services  # noqa: E402
 from grounding.providers import ScriptedProvider  # noqa: E402
 
-PIECES = [f"Part {i} of a slow scripted answer. " for i in range(16)]
+from tests.scale.scripted_answer import PIECES  # noqa: E402
+
 services._provider = ScriptedProvider(PIECES, delay=0.4)

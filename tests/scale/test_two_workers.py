@@ -21,7 +21,7 @@ import httpx2
 import psycopg
 import pytest
 
-from tests.scale.asgi_scripted import PIECES
+from tests.scale.scripted_answer import PIECES
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("GROUNDED_PG_URL", "")
