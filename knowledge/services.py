@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Protocol, Sequence
 
+from django.conf import settings as django_settings
 from django.db import transaction
 
 from grounding.chunking import ChunkDraft, chunk_blocks
@@ -497,7 +498,9 @@ def ingest_job_start(*, domain: Domain, files: Sequence[UploadedFileLike], user=
     """
     if not files:
         raise IngestError("no files to upload")
-    workdir = Path(tempfile.mkdtemp(prefix="grounded-upload-"))
+    upload_dir = Path(django_settings.UPLOAD_DIR)
+    upload_dir.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="upload-", dir=upload_dir))  # shared with queue workers
     planned: list[tuple[int, Path]] = []
     try:
         with transaction.atomic():
@@ -519,8 +522,15 @@ def ingest_job_start(*, domain: Domain, files: Sequence[UploadedFileLike], user=
 
 
 def ingest_job_launch(*, job_id: int, files: list[tuple[int, Path]], workdir: Path) -> None:
-    """Run ingest_job_run in a daemon thread of this process (it closes its own database connection)."""
+    """Start ingest_job_run: on the task queue when settings.INGEST_QUEUE (REDIS_URL set; knowledge.tasks, run by
+    RQ workers), else in a daemon thread of this process (it closes its own database connection)."""
     from django.db import connection
+
+    if django_settings.INGEST_QUEUE:
+        from knowledge.tasks import ingest_job_task
+
+        ingest_job_task.enqueue(job_id=job_id, files=[[row, str(path)] for row, path in files], workdir=str(workdir))
+        return
 
     def work() -> None:
         try:

@@ -80,6 +80,16 @@ CHANNEL_LAYERS = ({"default": {"BACKEND": "channels_redis.core.RedisChannelLayer
 #: The cache (rate limits, the text so far of answers being generated) is shared by all workers through Redis when
 #: REDIS_URL is set (DJANGO_CACHE_URL overrides); otherwise it is the process's memory.
 CACHES = {"default": env.cache("DJANGO_CACHE_URL", default=REDIS_URL or "locmemcache://")}
+#: Background ingestion (admin uploads): with REDIS_URL, jobs go to an RQ queue through Django's tasks framework
+#: (django-tasks with the django-tasks-rq backend) and run in worker processes started with
+#: `manage.py rqworker --job-class django_tasks_rq.Job default`; without it, in a thread of the process that
+#: received the upload. Uploaded files wait in UPLOAD_DIR, which the web and worker processes must share.
+INGEST_QUEUE = bool(REDIS_URL)
+UPLOAD_DIR = VAR_DIR / "uploads"
+if INGEST_QUEUE:
+    INSTALLED_APPS += ["django_rq", "django_tasks", "django_tasks_rq"]
+    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -21,3 +21,5 @@ if REDIS_URL:  # a shared Redis server: this run's keys and groups must not meet
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-test-{_run}"
 #: The ask limit is off in tests; tests of the limit turn it on with override_settings.
 ASK_RATE_LIMIT = 0
+# uploads ingest in a thread of the test process; tests/scale/test_ingest_queue.py turns the queue on
+INGEST_QUEUE = False
