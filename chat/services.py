@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
@@ -501,6 +502,19 @@ def answer_partial(*, message: Message, text: str, seq: int) -> None:
     Message.objects.filter(pk=message.pk, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
 
 
+def answer_partial_detached(*, message_id: int, text: str, seq: int) -> None:
+    """answer_partial from a pool thread: the thread's database connection is closed afterwards. Failures are
+    logged, never raised (the partial text is an aid to resuming, not the stored answer)."""
+    from django.db import connection
+
+    try:
+        Message.objects.filter(pk=message_id, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
+    except Exception:
+        log.exception("could not save the text so far of answer %s", message_id)
+    finally:
+        connection.close()
+
+
 def resume_frames(*, message: Message) -> list[dict[str, Any]]:
     """What a socket resuming a still-streaming answer is sent first: its plan (the frozen sources, notes, budget) and
     a ``partial`` frame with the text so far and its seq; deltas after that seq follow through answer_group.
@@ -702,7 +716,10 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
             await emit({**frame, "message": message_id})
             if time.monotonic() - saved_at[0] >= PARTIAL_SAVE_SECONDS:
                 saved_at[0] = time.monotonic()
-                await db(answer_partial)(message=assistant, text="".join(shown), seq=frame["seq"])
+                # on a pool thread, not the request's thread-sensitive one: a streamed HTTP response may outlive
+                # the request's executor, and a missed partial save only makes a resume start a little earlier
+                await sync_to_async(answer_partial_detached, thread_sensitive=False)(
+                    message_id=message_id, text="".join(shown), seq=frame["seq"])
 
         verified = await stream.run(emit_delta)
         saved = await db(answer_finish)(message=assistant, verified=verified)

@@ -32,3 +32,20 @@ def test_collectstatic_writes_hashed_compressed_files_for_whitenoise(tmp_path):
     hashed = manifest["paths"]["chat/chat.js"]
     assert hashed != "chat/chat.js" and (tmp_path / "staticfiles" / hashed).is_file()
     assert (tmp_path / "staticfiles" / (hashed + ".gz")).is_file()
+
+
+def test_static_files_are_served_by_the_app_on_the_async_path():
+    """WhiteNoise behind an async-capable middleware (config.middleware): the page's script comes from the app
+    itself, with a cache header, and asking for a missing file falls through to Django's 404."""
+    import asyncio
+
+    from django.test import AsyncClient
+
+    async def fetch(path):
+        return await AsyncClient().get(path)
+
+    found = asyncio.run(fetch("/static/chat/chat.js"))
+    assert found.status_code == 200 and "javascript" in found["Content-Type"]
+    body = b"".join(found.streaming_content) if found.streaming else found.content
+    assert b"function connect()" in body and "max-age" in found.get("Cache-Control", "")
+    assert asyncio.run(fetch("/static/chat/missing.js")).status_code == 404
