@@ -497,14 +497,10 @@ def partial_key(message_id: int) -> str:
     return f"grounded:partial:{int(message_id)}"
 
 
-def answer_partial(*, message: Message, text: str, seq: int) -> None:
-    """Save a streaming answer's text so far and the delta seq it reaches (only while it is still streaming)."""
-    Message.objects.filter(pk=message.pk, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
-
-
 def answer_partial_detached(*, message_id: int, text: str, seq: int) -> None:
-    """answer_partial from a pool thread: the thread's database connection is closed afterwards. Failures are
-    logged, never raised (the partial text is an aid to resuming, not the stored answer)."""
+    """Save a streaming answer's text so far and the delta seq it reaches (only while it is still streaming), from a
+    pool thread whose database connection is closed afterwards. Failures are logged, never raised (the partial text
+    is an aid to resuming, not the stored answer)."""
     from django.db import connection
 
     try:
