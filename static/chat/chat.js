@@ -326,3 +326,4 @@ for (const m of data.messages) {
 }
 scrollToEnd();
 connect();
+document.body.dataset.chatReady = "true"; // handlers attached (the browser tests wait for this)

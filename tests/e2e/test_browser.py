@@ -82,6 +82,8 @@ class BrowserCase(ChannelsLiveServerTestCase):
         page.fill("#id_password", "demo-handbook")
         page.click("button[type=submit]")
         expect(page.locator("#question")).to_be_visible()
+        # the page script has attached its handlers (a key pressed before that would be lost, as for a user)
+        expect(page.locator("body[data-chat-ready=true]")).to_have_count(1)
 
 
 class ChatInBrowserTests(BrowserCase):
