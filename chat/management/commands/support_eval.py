@@ -1,232 +1,33 @@
 """python manage.py support_eval [--file PATH] [--limit N] [--calibrate]: the support check against expert labels.
 
-Runs grounding.support.check_support on the claims of ExpertQA (Malaviya et al. 2024, NAACL;
-../shared/eval/expertqa/rand_test.jsonl by default), each claim with the evidence passages it cites, and compares
-the result with the experts' support labels.
-
-Data: one record per question; ``answers -> {system: {claims: [...]}}``; a claim has ``claim_string`` with markers
-"[n]", ``evidence`` items "[n] URL\\n\\npassage" (or the URL alone) and ``support`` in Complete / Partial /
-Incomplete / Missing / N/A. A claim is used when it has a support label other than N/A and at least one evidence
-item with passage text; its sources are {"S<n>": passage}, its markers "[n]" become "[S<n>]" (a claim without any
-marker cites all of its evidence). In rand_test every "Missing" claim has no evidence text, so the claims used are
-Complete / Partial / Incomplete.
-
-Labels (positive class = "not supported"):
-
-* A, the standard mapping of ExpertQA's own attribution code (modeling/auto_attribution: compute_human_correlation.py
-  and finetune_autoais.py count only "Complete" as attributable) and of AttributionBench (Li et al. 2024): gold
-  positive = not Complete (Partial, Incomplete, Missing); predicted positive = any factual sentence of the claim is
-  flagged (weak, unsupported or uncited). This is the headline figure and it sets the "supported" threshold.
-* B, "not supported at all": gold positive = Incomplete or Missing (annotators wrote e.g. "Evidence completely
-  unrelated" for Incomplete, "not entirely relevant" for Partial), Partial counting as supported; predicted
-  positive = a sentence is unsupported or uncited (the strong mark). It sets the "weak" threshold.
-
-With --calibrate, the records (questions, so one answer's claims never straddle the halves) are shuffled with a fixed
-seed and halved; on the calibration half, over the grid 0.30..0.95 by 0.01:
-
-* supported = the threshold with the best balanced accuracy under A (ties to the lower threshold);
-* weak = the highest threshold <= supported at which at most MAX_FALSE_ALARM (10%) of the claims the experts judged
-  at least partly supported (Complete or Partial) get the strong mark under B. Cosine does not separate Partial from
-  Incomplete on these labels (ROC AUC 0.61 and 0.60 against the rest), so a best-balanced-accuracy weak threshold
-  lands on the supported one and leaves no weak band; a bounded false-alarm rate for "unsupported" is what the data
-  can support.
-
-Both halves are reported; the held-out half is the honest figure. A [stability] line repeats the calibration over
-20 other halvings (seeds 0..19) and gives the mean and spread of their held-out figures: one halving of ~150
-questions moves balanced accuracy by a few points, so the mean is the figure to quote.
+The data, the label mappings A and B and the calibration are described in chat.evaluation.support, which holds the
+logic (shared with ``manage.py evaluate --suite support``); this command prints the figures and calibrates.
 """
 
 from __future__ import annotations
 
-import json
-import random
-import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from grounding.citations import parse_markers
-from grounding.embeddings import Embedder, default_embedder
-from grounding.support import DEFAULT, SupportReport, SupportThresholds, check_support, regrade
+from chat.evaluation.common import EvaluationError
+from chat.evaluation.support import (
+    SEED,
+    STABILITY_SEEDS,
+    Claim,
+    check_claims,
+    default_path,
+    fit_thresholds,
+    halves,
+    load_claims,
+    score,
+    stability,
+)
+from grounding.support import DEFAULT, SupportReport, SupportThresholds, regrade
 
-SEED = 13
-STABILITY_SEEDS = tuple(range(20))
-MAX_FALSE_ALARM = 0.10
-GRID = [round(0.30 + 0.01 * i, 2) for i in range(66)]  # 0.30 .. 0.95
-_EVIDENCE = re.compile(r"\[(\d{1,3})\][^\n]*(?:\n\n(.*))?\Z", re.S)
-
-
-def default_path() -> Path:
-    return Path(settings.BASE_DIR).parent / "shared" / "eval" / "expertqa" / "rand_test.jsonl"
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One labelled claim: its record (question) index, answer text with [S#] markers, sources, expert label."""
-
-    record: int
-    text: str
-    sources: dict[str, str]
-    support: str
-
-
-def load_claims(path: Path, limit: int | None = None) -> tuple[list[Claim], dict[str, int]]:
-    """Claims of the first ``limit`` records (all when None) with passage evidence and a support label.
-
-    Returns the claims and counts of the skipped ones by reason. Raises CommandError for a missing/broken file.
-    """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc}")
-    claims: list[Claim] = []
-    skipped = {"no_label": 0, "no_evidence_text": 0}
-    records = [line for line in lines if line.strip()]
-    for index, line in enumerate(records[:limit] if limit is not None else records):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{path}: record {index + 1} is not JSON: {exc}")
-        for answer in record.get("answers", {}).values():
-            for claim in answer.get("claims", []):
-                support = (claim.get("support") or "").strip()
-                if support in ("", "N/A"):
-                    skipped["no_label"] += 1
-                    continue
-                sources: dict[str, str] = {}
-                for item in claim.get("evidence") or []:
-                    m = _EVIDENCE.match(item)
-                    if m and m.group(2) and m.group(2).strip():
-                        sources.setdefault(f"S{m.group(1)}", m.group(2).strip())
-                if not sources:
-                    skipped["no_evidence_text"] += 1
-                    continue
-                claims.append(Claim(index, _relabel(claim["claim_string"], sources), sources, support))
-    return claims, skipped
-
-
-def _relabel(text: str, sources: dict[str, str]) -> str:
-    """Claim text with its "[n]" markers as "[Sn]"; a claim without markers cites all its evidence at its end."""
-    markers = parse_markers(text)
-    if not markers:
-        return text.rstrip() + " " + "".join(f"[{label}]" for label in sources)
-    out, pos = [], 0
-    for m in markers:
-        labels = ", ".join(f"S{lab}" if lab.isdigit() else lab for lab in m.labels)
-        out += [text[pos:m.start], f"[{labels}]"]
-        pos = m.end
-    return "".join(out) + text[pos:]
-
-
-class CachingEmbedder:
-    """Embeds each distinct text once per run; ``prefetch`` embeds many texts in one large batch."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.dim = inner.dim
-        self.cache: dict[str, np.ndarray] = {}
-
-    def prefetch(self, texts: Sequence[str]) -> None:
-        todo = list(dict.fromkeys(t for t in texts if t not in self.cache))
-        if todo:
-            self.cache.update(zip(todo, self.inner.embed(todo)))
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.prefetch(texts)
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self.cache[t] for t in texts])
-
-
-class _Recorder:
-    """Stands in for the embedder on a dry run, to learn which texts the check will embed."""
-
-    def __init__(self, dim: int) -> None:
-        self.dim = dim
-        self.name = "recorder"
-        self.texts: list[str] = []
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.texts.extend(texts)
-        return np.zeros((len(texts), self.dim), dtype=np.float32)
-
-
-@dataclass(frozen=True)
-class Scores:
-    """Confusion counts for the positive class "not supported", and the derived figures."""
-
-    tp: int
-    fp: int
-    fn: int
-    tn: int
-
-    @property
-    def n(self) -> int:
-        return self.tp + self.fp + self.fn + self.tn
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def specificity(self) -> float:
-        return self.tn / (self.tn + self.fp) if self.tn + self.fp else 0.0
-
-    @property
-    def balanced_accuracy(self) -> float:
-        return (self.recall + self.specificity) / 2
-
-    def line(self) -> str:
-        return (f"n={self.n} balanced_accuracy={self.balanced_accuracy:.3f} precision={self.precision:.3f} "
-                f"recall={self.recall:.3f} tp={self.tp} fp={self.fp} fn={self.fn} tn={self.tn}")
-
-
-_FLAGGED = {"A": frozenset({"weak", "unsupported", "uncited"}), "B": frozenset({"unsupported", "uncited"})}
-_GOLD = {"A": frozenset({"Partial", "Incomplete", "Missing"}), "B": frozenset({"Incomplete", "Missing"})}
-
-
-def score(claims: Sequence[Claim], reports: Sequence[SupportReport], mapping: str) -> Scores:
-    """Confusion counts under mapping "A" or "B" (see the module docstring)."""
-    tp = fp = fn = tn = 0
-    for claim, report in zip(claims, reports):
-        gold = claim.support in _GOLD[mapping]
-        flagged = any(s.status in _FLAGGED[mapping] for s in report.sentences)
-        tp += gold and flagged
-        fp += flagged and not gold
-        fn += gold and not flagged
-        tn += not gold and not flagged
-    return Scores(tp, fp, fn, tn)
-
-
-def halves(claims: Sequence[Claim], seed: int) -> tuple[list[int], list[int]]:
-    """Indices of the calibration and held-out claims: the records shuffled with ``seed`` and cut in two halves."""
-    records = sorted({c.record for c in claims})
-    random.Random(seed).shuffle(records)
-    calibration = set(records[: len(records) // 2])
-    return ([i for i, c in enumerate(claims) if c.record in calibration],
-            [i for i, c in enumerate(claims) if c.record not in calibration])
-
-
-def fit_thresholds(claims: Sequence[Claim], reports: Sequence[SupportReport]) -> SupportThresholds:
-    """Calibrated thresholds on these claims (see the module docstring): supported by the best balanced accuracy
-    under A, weak as the highest threshold <= supported with a false-alarm rate under B of at most MAX_FALSE_ALARM
-    (the lowest grid value when none qualifies)."""
-    def scores(thresholds: SupportThresholds, mapping: str) -> Scores:
-        return score(claims, [regrade(r, thresholds) for r in reports], mapping)
-
-    supported = max(GRID, key=lambda t: (scores(SupportThresholds(t, t), "A").balanced_accuracy, -t))
-    weak = max((t for t in GRID if t <= supported
-                and 1 - scores(SupportThresholds(supported, t), "B").specificity <= MAX_FALSE_ALARM), default=GRID[0])
-    return SupportThresholds(supported=supported, weak=weak)
+__all__ = ["Command", "load_claims"]
 
 
 class Command(BaseCommand):
@@ -243,7 +44,10 @@ class Command(BaseCommand):
         if limit is not None and limit < 1:
             raise CommandError("--limit must be at least 1")
         path = file or default_path()
-        claims, skipped = load_claims(path, limit)
+        try:
+            claims, skipped = load_claims(path, limit)
+        except EvaluationError as exc:
+            raise CommandError(str(exc))
         if not claims:
             raise CommandError(f"{path}: no claim with evidence text and a support label")
         labels = {k: sum(c.support == k for c in claims) for k in ("Complete", "Partial", "Incomplete", "Missing")}
@@ -251,7 +55,7 @@ class Command(BaseCommand):
                           f"({', '.join(f'{k} {v}' for k, v in labels.items())}); skipped: "
                           f"{skipped['no_label']} without label or N/A, {skipped['no_evidence_text']} without "
                           f"evidence text")
-        reports = self._reports(claims)
+        reports = check_claims(claims)
         silent = sum(not r.sentences for r in reports)
         if silent:
             self.stdout.write(f"{silent} claim{' has' if silent == 1 else 's have'} no factual sentence (nothing "
@@ -268,31 +72,12 @@ class Command(BaseCommand):
                           f"records): supported={best.supported:.2f} weak={best.weak:.2f}")
         for name, idx in (("calibration", cal), ("held-out", held)):
             self._print(name, [claims[i] for i in idx], [reports[i] for i in idx], best)
-        self._stability(claims, reports)
+        figures = stability(claims, reports)
+        if figures:
+            self.stdout.write(f"[stability] held-out balanced accuracy A over {len(figures)} halvings (seeds "
+                              f"{STABILITY_SEEDS[0]}..{STABILITY_SEEDS[-1]}): mean={np.mean(figures):.3f} "
+                              f"sd={np.std(figures):.3f} min={min(figures):.3f} max={max(figures):.3f}")
         self._print("all", claims, reports, DEFAULT)
-
-    def _stability(self, claims: Sequence[Claim], reports: Sequence[SupportReport]) -> None:
-        """The same calibration repeated over STABILITY_SEEDS other halvings: how much the held-out figure moves."""
-        figures = []
-        for seed in STABILITY_SEEDS:
-            cal, held = halves(claims, seed)
-            if not cal or not held:
-                return
-            best = fit_thresholds([claims[i] for i in cal], [reports[i] for i in cal])
-            graded = [regrade(reports[i], best) for i in held]
-            figures.append(score([claims[i] for i in held], graded, "A").balanced_accuracy)
-        self.stdout.write(f"[stability] held-out balanced accuracy A over {len(figures)} halvings (seeds "
-                          f"{STABILITY_SEEDS[0]}..{STABILITY_SEEDS[-1]}): mean={np.mean(figures):.3f} "
-                          f"sd={np.std(figures):.3f} min={min(figures):.3f} max={max(figures):.3f}")
-
-    def _reports(self, claims: Sequence[Claim]) -> list[SupportReport]:
-        """Check every claim; all texts are embedded first in one batch (a dry run learns which)."""
-        embedder = CachingEmbedder(default_embedder())
-        recorder = _Recorder(embedder.dim)
-        for c in claims:
-            check_support(c.text, c.sources, recorder)
-        embedder.prefetch(recorder.texts)
-        return [check_support(c.text, c.sources, embedder) for c in claims]
 
     def _print(self, name: str, claims: Sequence[Claim], reports: Sequence[SupportReport],
                thresholds: SupportThresholds) -> None:

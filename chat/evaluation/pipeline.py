@@ -1,0 +1,202 @@
+"""The real answer pipeline on evaluation data: passages ingested into a temporary domain, questions asked through
+the same calls as ``manage.py ask --json`` (and the chat): validate_question -> answer_prepare -> AnswerStream ->
+answer_json.
+
+A TemporaryDomain is created for one evaluation run, readable only by a temporary group (so signed-in users do not
+see it in their domain list while it exists), reloaded with each record's passages (written as files to a temporary
+folder and ingested with knowledge.services.ingest_path, the same parsing, chunking and embedding as any ingestion)
+and deleted with its documents, chunks and group at the end, also when the run fails. The user's domains are never
+written to; the golden suite only reads them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from django.conf import settings
+from django.contrib.auth.models import Group
+
+from chat.evaluation.common import CachingEmbedder, EvaluationError
+from chat.services import AnswerStream, AskError, answer_json, answer_prepare, validate_question
+from grounding.embeddings import default_embedder
+from grounding.providers import ExtractiveAnswerer, Provider
+from knowledge.models import Chunk, Document, Domain
+from knowledge.services import ingest_path
+
+PROVIDERS = ("extractive", "anthropic", "openai")
+#: Slug prefix of temporary domains (followed by 12 hex digits).
+TEMPORARY_PREFIX = "eval-tmp-"
+
+
+def make_provider(name: str) -> Provider:
+    """The answer provider called ``name``, built from the same settings as chat.services.get_provider (which picks
+    the provider from LLM_PROVIDER instead of by name).
+
+    Raises:
+        EvaluationError: unknown name, or anthropic without ANTHROPIC_API_KEY.
+    """
+    if name == "extractive":
+        return ExtractiveAnswerer()
+    if name == "anthropic":
+        if not settings.ANTHROPIC_API_KEY:
+            raise EvaluationError("--provider anthropic needs ANTHROPIC_API_KEY in the environment")
+        from grounding.providers_anthropic import AnthropicProvider
+
+        return AnthropicProvider(api_key=settings.ANTHROPIC_API_KEY, model=settings.ANTHROPIC_MODEL,
+                                 citation_mode=settings.ANTHROPIC_CITATION_MODE)
+    if name == "openai":
+        from grounding.providers_openai import OpenAICompatibleProvider
+
+        return OpenAICompatibleProvider(base_url=settings.OPENAI_BASE_URL, model=settings.OPENAI_MODEL,
+                                        api_key=settings.OPENAI_API_KEY or None)
+    raise EvaluationError(f"unknown provider {name!r}; expected one of {', '.join(PROVIDERS)}")
+
+
+@dataclass(frozen=True)
+class EvalDocument:
+    """One passage to ingest, identified by its ``title`` (unique within a record; letters, digits and spaces). It
+    is written as "<title>.txt" (plain text: the parser takes the title from the file name) or, for ``html``
+    fragments (ConditionalQA's evidence), "<title>.html" under an <h1> title."""
+
+    title: str
+    text: str
+    html: bool = False
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9 ]*", self.title):
+            raise ValueError(f"document title {self.title!r} must be letters, digits and spaces")
+
+    @property
+    def file_name(self) -> str:
+        return self.title + (".html" if self.html else ".txt")
+
+    def file_text(self) -> str:
+        """The file's content. NUL characters are dropped (a few RAMDocs web scrapes carry them, and the parser
+        rightly refuses a file with NUL bytes as binary)."""
+        text = self.text.replace("\x00", "")
+        if self.html:
+            return f"<h1>{html.escape(self.title)}</h1>\n{text}\n"
+        return text.strip() + "\n"
+
+
+class TemporaryDomain:
+    """A throwaway domain for one evaluation run (a context manager: created on enter, deleted on exit).
+
+    ``load(documents)`` replaces the domain's documents with ``documents`` (nothing is done when they are the ones
+    loaded already); ``chunks`` then maps each chunk id to (document title, chunk text).
+    """
+
+    def __init__(self, embedder=None) -> None:
+        self.embedder = CachingEmbedder(embedder or default_embedder())
+        self.domain: Domain | None = None
+        self.group: Group | None = None
+        self.loaded: tuple[EvalDocument, ...] | None = None
+        self.chunks: dict[int, tuple[str, str]] = {}  # chunk id -> (document title, chunk text)
+
+    def __enter__(self) -> "TemporaryDomain":
+        token = uuid.uuid4().hex[:12]
+        self.group = Group.objects.create(name=f"{TEMPORARY_PREFIX}{token}")
+        self.domain = Domain.objects.create(slug=f"{TEMPORARY_PREFIX}{token}", name=f"Evaluation {token}",
+                                            description="Temporary domain of manage.py evaluate; deleted at the "
+                                                        "end of the run.")
+        self.domain.groups.add(self.group)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.domain is not None:
+            self.domain.delete()
+        if self.group is not None:
+            self.group.delete()
+        self.domain = self.group = None
+
+    def load(self, documents: Sequence[EvalDocument]) -> None:
+        """Make ``documents`` the domain's only documents (ingested through knowledge.services.ingest_path).
+
+        Raises:
+            EvaluationError: a passage failed to ingest (the message says which and why).
+        """
+        documents = tuple(documents)
+        if documents == self.loaded:
+            return
+        assert self.domain is not None, "use TemporaryDomain as a context manager"
+        Document.objects.filter(domain=self.domain).delete()
+        self.domain.touch_index()
+        self.loaded, self.chunks = None, {}
+        with tempfile.TemporaryDirectory(prefix="evaluate-") as tmp:
+            for d in documents:
+                Path(tmp, d.file_name).write_text(d.file_text(), encoding="utf-8")
+            report = ingest_path(path=Path(tmp), domain=self.domain, embedder=self.embedder)
+        if report.failed:
+            raise EvaluationError("; ".join(f.error for f in report.failed))
+        self._index()
+        self.loaded = documents
+
+    def load_path(self, path: Path) -> None:
+        """Make the documents under ``path`` (a file or folder, as ``manage.py ingest`` takes) the domain's only ones.
+
+        Raises:
+            EvaluationError: nothing could be ingested from ``path``.
+        """
+        from knowledge.services import IngestError
+
+        assert self.domain is not None, "use TemporaryDomain as a context manager"
+        Document.objects.filter(domain=self.domain).delete()
+        self.domain.touch_index()
+        self.loaded, self.chunks = None, {}
+        try:
+            report = ingest_path(path=Path(path), domain=self.domain, embedder=self.embedder)
+        except IngestError as exc:
+            raise EvaluationError(str(exc)) from exc
+        if len(report.failed) == len(report.files):
+            raise EvaluationError(f"{path}: no document could be ingested")
+        self._index()
+
+    def _index(self) -> None:
+        for c in Chunk.objects.filter(version__document__domain=self.domain).select_related("version"):
+            self.chunks[c.pk] = (c.version.title, c.text)
+
+
+def ask(domain: Domain, question: str, provider: Provider) -> dict[str, Any]:
+    """One answer through the chat's code path, as ``ask --json`` returns it, plus what the evaluation checks:
+
+    ``html`` (the rendered answer with its citation chips), ``spans`` (one per chip, in order: label and cited
+    text), ``source_chunks`` (label -> the chunk ids the source carries) and ``sufficient`` (False: the plan
+    abstained before any provider call). A request the pipeline refuses
+    (AskError: a question too long, a provider failure) gives ``{"error": code, "message": ...}``.
+    """
+    try:
+        text = validate_question(question)
+        prepared = answer_prepare(domain=domain, question=text, provider=provider)
+
+        async def ignore(frame):
+            return None
+
+        verified = asyncio.run(AnswerStream(prepared).run(ignore))
+    except AskError as exc:
+        return {"error": exc.code, "message": exc.message}
+    result = answer_json(prepared, verified)
+    result["html"] = verified.html
+    result["spans"] = [dict(s) for s in verified.spans]
+    result["source_chunks"] = {s.label: list(s.chunk_ids) for s in prepared.plan.sources}
+    result["sufficient"] = prepared.plan.sufficient
+    return result
+
+
+_CHIP = re.compile(r'<button\b[^>]*\bclass="cite"[^>]*>')
+_CHIP_LABEL = re.compile(r'\bdata-label="([^"]*)"')
+
+
+def chips(html_text: str) -> list[str]:
+    """The labels of the citation chips of a rendered answer, in order (one per rendered citation)."""
+    out = []
+    for m in _CHIP.finditer(html_text):
+        label = _CHIP_LABEL.search(m.group(0))
+        out.append(label.group(1) if label else "")
+    return out

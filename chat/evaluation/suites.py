@@ -1,0 +1,536 @@
+"""The suites of ``manage.py evaluate``: what each asks, of which data, and how its metrics are computed.
+
+abstention, answers, citations and the pipeline part of conflicts ask questions through the real pipeline
+(chat.evaluation.pipeline.ask, the code path of ``ask --json``) in a temporary domain holding each record's
+passages; support and the detector part of conflicts call the code of ``support_eval`` and ``conflict_eval``;
+golden asks a project's own questions of its own domains (or of a folder ingested into a temporary domain).
+
+Items the pipeline refuses (an AskError: a question over the length limit, a provider failure) are left out of the
+rates and counted under ``errors`` in the suite's info.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from chat.evaluation import data
+from chat.evaluation.common import CachingEmbedder, EvaluationError, read_jsonl
+from chat.evaluation.data import Case
+from chat.evaluation.metrics import Metric, SuiteResult, Tally, contains, contains_all, exact
+from chat.evaluation.pipeline import TemporaryDomain, ask, chips
+from grounding.citations import strip_markers
+
+#: Targets checked by --check (suite -> metric -> (op, value)); other metrics are reported without a target.
+TARGETS: dict[str, dict[str, tuple[str, float]]] = {
+    "abstention": {"correct_abstention_rate": (">=", 0.90), "false_refusal_rate": ("<=", 0.10)},
+    "citations": {"citations_resolved": (">=", 1.0)},
+    "support": {"balanced_accuracy": (">=", 0.75)},
+    "conflicts": {"conflictqa_recall": (">=", 0.80), "rgb_recall": (">=", 0.80), "ramdocs_false_flags": ("<=", 0.10)},
+    "golden": {"pass_rate": (">=", 1.0)},
+}
+
+#: The metrics of each suite, in report order.
+METRICS: dict[str, tuple[str, ...]] = {
+    "abstention": ("correct_abstention_rate", "false_refusal_rate"),
+    "answers": ("contains", "exact", "wrong_answer_rate", "abstained"),
+    "citations": ("citations_resolved", "coverage", "invalid_label_rate", "cited_answers", "highlighted"),
+    "support": ("balanced_accuracy", "precision", "recall", "balanced_accuracy_b", "flagged_by_label"),
+    "conflicts": ("conflictqa_recall", "rgb_recall", "ramdocs_false_flags", "note_recall", "false_notes"),
+    "golden": ("pass_rate", "answer_match", "document_match", "abstention_match"),
+}
+
+#: Records per data set when --limit is not given: a run of every suite (abstention and answers ask about 130 and 80
+#: questions, citations reuses their answers) takes 8 minutes on 2 cores.
+DEFAULT_LIMITS = {"abstention": 40, "answers": 40, "citations": 25, "support": 60, "conflicts": 60, "golden": None}
+
+Progress = Callable[..., Iterable]
+
+
+def no_progress(items: Iterable, **_: Any) -> Iterable:
+    return items
+
+
+def _target(suite: str, metric: str, targets: dict | None = None) -> dict[str, Any]:
+    op_value = (targets or TARGETS).get(suite, {}).get(metric)
+    return {"op": op_value[0], "target": op_value[1]} if op_value else {}
+
+
+def _short(text: str, limit: int = 400) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+@dataclass
+class Outcome:
+    """One answered case: the ``ask`` result, the document title of each source label, and one check per rendered
+    citation chip ({"label", "resolved", "highlighted", "problem"})."""
+
+    case: Case
+    result: dict[str, Any]
+    titles: dict[str, str] = field(default_factory=dict)
+    chips: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def error(self) -> str:
+        return self.result.get("error", "")
+
+    @property
+    def abstained(self) -> bool:
+        return bool(self.result.get("abstained"))
+
+    @property
+    def answer(self) -> str:
+        return self.result.get("answer", "")
+
+    def record(self, **extra: Any) -> dict[str, Any]:
+        """The JSON entry of this item in a suite's records."""
+        c = self.case
+        out: dict[str, Any] = {"dataset": c.dataset, "record": c.record, "variant": c.variant,
+                               "question": _short(c.question, 300)}
+        if self.error:
+            out.update(error=self.error, message=self.result.get("message", ""))
+        else:
+            out.update(answer=_short(self.answer), abstained=self.abstained,
+                       sufficient=self.result.get("sufficient", True),
+                       cited=[ch["label"] for ch in self.chips],
+                       notes=[{"kind": n["kind"], "documents": [self.titles.get(lab, lab) for lab in n["labels"]]}
+                              for n in self.result.get("notes", [])])
+        out.update(extra)
+        return out
+
+
+_WS = re.compile(r"\s+")
+
+
+def _flat(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def check_chips(result: dict[str, Any], chunks: dict[int, tuple[str, str]]) -> list[dict[str, Any]]:
+    """One check per rendered citation chip of an answer (in text order).
+
+    A chip resolves when its label is a citation of the answer, every chunk of the labelled source is a chunk of the
+    domain, the citation names that source's first chunk and its document's title, and its highlighted sentence (the
+    chip's span, when it has one) is text of those chunks (whitespace aside). ``highlighted`` says it has one.
+    """
+    citations = {c["label"]: c for c in result.get("citations", [])}
+    spans = result.get("spans", [])
+    out = []
+    for k, label in enumerate(chips(result.get("html", ""))):
+        cited = spans[k]["cited_text"] if k < len(spans) and spans[k].get("label") == label else ""
+        ids = result.get("source_chunks", {}).get(label, [])
+        citation = citations.get(label)
+        problem = ""
+        if citation is None or not ids:
+            problem = "label is not a source of the answer"
+        elif any(i not in chunks for i in ids):
+            problem = "chunk is not in the domain"
+        elif citation["chunk_id"] != ids[0] or citation["title"] != chunks[ids[0]][0]:
+            problem = "citation metadata differs from the chunk's"
+        elif cited and _flat(cited) not in _flat(" ".join(chunks[i][1] for i in ids)):
+            problem = "highlighted text is not in the cited source"
+        out.append({"label": label, "resolved": not problem, "highlighted": bool(cited) and not problem,
+                    "problem": problem})
+    return out
+
+
+class Runner:
+    """Asks cases through the pipeline in one temporary domain (reloaded per record), each case once per run, so
+    suites that read the same cases (answers and citations) share the answers."""
+
+    def __init__(self, provider, progress: Progress = no_progress, embedder=None) -> None:
+        self.provider = provider
+        self.progress = progress
+        self.embedder = embedder
+        self.memo: dict[tuple, Outcome] = {}
+        self.temporary: TemporaryDomain | None = None
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.temporary is not None:
+            self.temporary.__exit__(*exc)
+            self.temporary = None
+
+    def domain(self) -> TemporaryDomain:
+        if self.temporary is None:
+            self.temporary = TemporaryDomain(self.embedder).__enter__()
+        return self.temporary
+
+    def run(self, cases: Sequence[Case], desc: str) -> list[Outcome]:
+        outcomes = []
+        for case in self.progress(cases, desc=desc, total=len(cases)):
+            if case.key not in self.memo:
+                self.memo[case.key] = self._ask(case)
+            outcomes.append(self.memo[case.key])
+        return outcomes
+
+    def _ask(self, case: Case) -> Outcome:
+        temporary = self.domain()
+        try:
+            temporary.load(case.documents)
+        except EvaluationError as exc:
+            return Outcome(case, {"error": "ingest", "message": str(exc)})
+        result = ask(temporary.domain, case.question, self.provider)
+        if "error" in result:
+            return Outcome(case, result)
+        titles = {label: temporary.chunks[ids[0]][0] for label, ids in result["source_chunks"].items()
+                  if ids and ids[0] in temporary.chunks}
+        return Outcome(case, result, titles, check_chips(result, temporary.chunks))
+
+
+def _info(outcomes: Sequence[Outcome], **extra: Any) -> dict[str, Any]:
+    per: dict[str, int] = {}
+    for o in outcomes:
+        per[o.case.dataset] = per.get(o.case.dataset, 0) + 1
+    return {"items": len(outcomes), "per_dataset": per, "errors": sum(bool(o.error) for o in outcomes), **extra}
+
+
+# --- abstention ---------------------------------------------------------------------------------------------------
+
+def abstention_cases(limit: int | None) -> list[Case]:
+    return data.ramdocs_abstention(limit) + data.conditionalqa_cases(limit)
+
+
+def run_abstention(runner: Runner, limit: int | None, targets: dict | None = None) -> SuiteResult:
+    """Correct abstention rate (abstained / should abstain) and false refusal rate (abstained / should answer) on
+    RAMDocs (noise-only sets vs the same noise with the correct documents) and ConditionalQA (not answerable vs
+    answerable questions over all pages)."""
+    outcomes = runner.run(abstention_cases(limit), "abstention")
+    correct, refused = Tally(), Tally()
+    records = []
+    for o in outcomes:
+        correct.ensure(o.case.dataset)
+        refused.ensure(o.case.dataset)
+        if not o.error:
+            (correct if o.case.abstain else refused).add(o.case.dataset, o.abstained)
+        records.append(o.record(should_abstain=o.case.abstain,
+                                ok=None if o.error else o.abstained == o.case.abstain))
+    metrics = [
+        correct.metric("correct_abstention_rate", "abstained, among questions the documents do not answer",
+                       **_target("abstention", "correct_abstention_rate", targets)),
+        refused.metric("false_refusal_rate", "abstained, among questions the documents answer",
+                       **_target("abstention", "false_refusal_rate", targets)),
+    ]
+    return SuiteResult("abstention", metrics, records, _info(outcomes, limit=limit))
+
+
+# --- answers ------------------------------------------------------------------------------------------------------
+
+def answer_cases(limit: int | None) -> list[Case]:
+    return data.ramdocs_answers(limit) + data.rgb_answer_cases(limit)
+
+
+def run_answers(runner: Runner, limit: int | None, targets: dict | None = None) -> SuiteResult:
+    """Gold answers in the answer text: ``contains`` (every required gold answer, in one of its accepted forms, as
+    whole words after normalisation), ``exact`` (the whole answer is the gold answer), ``wrong_answer_rate`` (the
+    answer repeats a misinformation or rewritten answer) and ``abstained`` (answerable questions refused)."""
+    outcomes = runner.run(answer_cases(limit), "answers")
+    has, equal, wrong, refused = Tally(), Tally(), Tally(), Tally()
+    records = []
+    for o in outcomes:
+        c = o.case
+        if o.error:
+            records.append(o.record())
+            continue
+        text = "" if o.abstained else o.answer
+        hit, same = contains_all(text, c.answers), exact(text, c.answers)
+        misled = any(contains(text, w) for w in c.wrong)
+        has.add(c.dataset, hit)
+        equal.add(c.dataset, same)
+        refused.add(c.dataset, o.abstained)
+        if c.wrong:
+            wrong.add(c.dataset, misled)
+        records.append(o.record(gold=[list(g) for g in c.answers], wrong=list(c.wrong), contains=hit, exact=same,
+                                wrong_answer=misled))
+    metrics = [
+        has.metric("contains", "every gold answer appears in the answer", **_target("answers", "contains", targets)),
+        equal.metric("exact", "the answer is exactly a gold answer (normalised)",
+                     **_target("answers", "exact", targets)),
+        wrong.metric("wrong_answer_rate", "the answer repeats a wrong (misinformation or rewritten) answer",
+                     **_target("answers", "wrong_answer_rate", targets)),
+        refused.metric("abstained", "answerable questions the answer refused",
+                       **_target("answers", "abstained", targets)),
+    ]
+    return SuiteResult("answers", metrics, records, _info(outcomes, limit=limit))
+
+
+# --- citations ----------------------------------------------------------------------------------------------------
+
+def citation_cases(limit: int | None) -> list[Case]:
+    return answer_cases(limit) + data.conditionalqa_cases(limit, answerable=True)
+
+
+def run_citations(runner: Runner, limit: int | None, targets: dict | None = None) -> SuiteResult:
+    """On answerable questions: the share of rendered citation chips that resolve (label, chunk, title and highlighted
+    sentence all found in the domain; see check_chips), the support check's coverage (factual sentences with a valid
+    citation, mean per answer), the invalid-label rate (distinct labels per answer that are not sources), answers
+    with at least one chip, and chips with a highlighted sentence."""
+    outcomes = runner.run(citation_cases(limit), "citations")
+    resolved, highlighted, coverage, invalid, cited = Tally(), Tally(), Tally(), Tally(), Tally()
+    records = []
+    for o in outcomes:
+        d = o.case.dataset
+        if o.error or o.abstained:
+            records.append(o.record())
+            continue
+        for ch in o.chips:
+            resolved.add(d, ch["resolved"])
+            highlighted.add(d, ch["highlighted"])
+        cited.add(d, bool(o.chips))
+        cov = (o.result.get("support") or {}).get("coverage")
+        if cov is not None:
+            coverage.add(d, float(cov))
+        bad, good = len(o.result.get("invalid_citations", [])), len(o.result.get("citations", []))
+        if bad + good:
+            invalid.add(d, bad, bad + good)
+        records.append(o.record(chips=o.chips, coverage=cov, invalid_citations=o.result.get("invalid_citations")))
+    metrics = [
+        resolved.metric("citations_resolved", "rendered citation chips that resolve to their source and passage",
+                        **_target("citations", "citations_resolved", targets)),
+        coverage.metric("coverage", "factual answer sentences with a valid citation (mean per answer)",
+                        **_target("citations", "coverage", targets)),
+        invalid.metric("invalid_label_rate", "cited labels that are not sources of the answer",
+                       **_target("citations", "invalid_label_rate", targets)),
+        cited.metric("cited_answers", "answers with at least one citation chip",
+                     **_target("citations", "cited_answers", targets)),
+        highlighted.metric("highlighted", "chips that highlight a sentence of their source",
+                           **_target("citations", "highlighted", targets)),
+    ]
+    answered = sum(1 for o in outcomes if not o.error and not o.abstained)
+    return SuiteResult("citations", metrics, records, _info(outcomes, limit=limit, answered=answered))
+
+
+# --- support ------------------------------------------------------------------------------------------------------
+
+def run_support(limit: int | None, targets: dict | None = None, progress: Progress = no_progress) -> SuiteResult:
+    """The support check (shipped thresholds) on ExpertQA claims with the experts' labels, as ``support_eval``:
+    balanced accuracy, precision and recall of "not supported" under mapping A (not Complete), balanced accuracy
+    under B (Incomplete/Missing), and the share of claims flagged per expert label."""
+    from chat.evaluation.support import check_claims, default_path, load_claims, score
+    from grounding.support import DEFAULT, regrade
+
+    path = default_path()
+    claims, skipped = load_claims(path, limit)
+    if not claims:
+        raise EvaluationError(f"{path}: no claim with evidence text and a support label")
+    reports = [regrade(r, DEFAULT) for r in check_claims(claims, progress=progress)]
+    a, b = score(claims, reports, "A"), score(claims, reports, "B")
+    flagged = Tally()
+    for label in ("Complete", "Partial", "Incomplete", "Missing"):
+        for c, r in zip(claims, reports):
+            if c.support == label:
+                flagged.add(label, any(s.status in ("weak", "unsupported", "uncited") for s in r.sentences))
+
+    def single(name: str, description: str, value: float, n: int, defined: bool = True) -> Metric:
+        shown = value if n and defined else None
+        return Metric(name, description, shown, n, by={"all claims": (shown, n)}, **_target("support", name, targets))
+
+    def balanced(s) -> tuple[float, int, bool]:  # undefined unless both classes occur
+        return s.balanced_accuracy, s.n, bool(s.tp + s.fn) and bool(s.tn + s.fp)
+
+    metrics = [
+        single("balanced_accuracy", "balanced accuracy of 'not supported' (A: gold = not Complete)", *balanced(a)),
+        single("precision", "flagged claims the experts did not judge Complete (A)", a.precision, a.tp + a.fp),
+        single("recall", "claims not judged Complete that are flagged (A)", a.recall, a.tp + a.fn),
+        single("balanced_accuracy_b", "balanced accuracy of 'unsupported' (B: gold = Incomplete or Missing)",
+               *balanced(b)),
+        flagged.metric("flagged_by_label", "claims flagged weak, unsupported or uncited, per expert label"),
+    ]
+    records = [{"record": c.record, "claim": _short(c.text, 300), "support": c.support,
+                "statuses": [s.status for s in r.sentences]} for c, r in zip(claims, reports)]
+    info = {"limit": limit, "claims": len(claims), "records": len({c.record for c in claims}), "skipped": skipped,
+            "thresholds": {"supported": DEFAULT.supported, "weak": DEFAULT.weak},
+            "A": a.line(), "B": b.line()}
+    return SuiteResult("support", metrics, records, info)
+
+
+# --- conflicts ----------------------------------------------------------------------------------------------------
+
+def _pair_noted(o: Outcome) -> bool:
+    wanted = {frozenset(p) for p in o.case.pairs}
+    return any(frozenset(o.titles.get(lab, lab) for lab in n["labels"]) in wanted for n in o.result.get("notes", []))
+
+
+def run_conflicts(runner: Runner, limit: int | None, targets: dict | None = None) -> SuiteResult:
+    """The contradiction detector as ``conflict_eval`` measures it (recall on ConflictQA and RGB pairs, false flags
+    on RAMDocs' consistent pairs; calibration half, held-out half and all records at the shipped similarity), then
+    the same records asked through the pipeline: ``note_recall`` (the answer carries a note between a conflicting
+    pair) and ``false_notes`` (a consistent set's answer carries any note)."""
+    from chat.evaluation.conflicts import SUITES, evaluate, metric_of
+    from grounding.contradictions import ALIGN_SIMILARITY
+    from grounding.embeddings import default_embedder
+
+    detector = evaluate(SUITES, limit=limit, embedder=CachingEmbedder(runner.embedder or default_embedder()),
+                        similarity=ALIGN_SIMILARITY, progress=runner.progress)
+    metrics = []
+    for suite, parts in detector["suites"].items():
+        name = f"{suite}_{metric_of(suite)}"
+        what = ("conflicting passage pairs flagged" if metric_of(suite) == "recall"
+                else "consistent passage pairs flagged")
+        by = {half: (parts[half][metric_of(suite)] if parts[half]["n"] else None, parts[half]["n"])
+              for half in ("calibration", "held_out", "all")}
+        metrics.append(Metric(name, f"detector: {what} ({suite})", by["all"][0], parts["all"]["n"], by=by,
+                              **_target("conflicts", name, targets)))
+    outcomes = runner.run(data.conflict_cases(limit), "conflicts")
+    recall, false = Tally(), Tally()
+    records = []
+    for o in outcomes:
+        if o.error:
+            records.append(o.record())
+            continue
+        if o.case.pairs:
+            hit = _pair_noted(o)
+            recall.add(o.case.dataset, hit)
+        else:
+            hit = bool(o.result.get("notes"))
+            false.add(o.case.dataset, hit)
+        records.append(o.record(expected_pairs=[list(p) for p in o.case.pairs], noted=hit))
+    metrics += [
+        recall.metric("note_recall", "pipeline: answers noting a conflicting pair of their record",
+                      **_target("conflicts", "note_recall", targets)),
+        false.metric("false_notes", "pipeline: answers over a consistent set that carry a note",
+                     **_target("conflicts", "false_notes", targets)),
+    ]
+    info = _info(outcomes, limit=limit, similarity=detector["similarity"], seed=detector["seed"],
+                 detector={s: parts["all"] for s, parts in detector["suites"].items()})
+    return SuiteResult("conflicts", metrics, records, info)
+
+
+# --- golden -------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GoldenItem:
+    """One line of a golden questions file.
+
+    Format (JSON lines): {"question": str, "domain": slug, "expect": [substrings] | "abstain", "document": str}.
+    ``domain`` is required unless the run ingests a folder (--corpus); ``expect`` is a list of substrings the answer
+    must contain (case-insensitive; a single string is one substring) or "abstain"; ``document`` (optional) must be
+    cited: a citation's title, or its document's key or file name.
+    """
+
+    line: int
+    question: str
+    domain: str
+    expect: tuple[str, ...]
+    abstain: bool
+    document: str
+
+
+def load_golden(path: Path, limit: int | None = None, *, needs_domain: bool = True) -> list[GoldenItem]:
+    """The items of a golden file. Raises EvaluationError naming the line of the first malformed item."""
+    items = []
+    for number, r in enumerate(read_jsonl(Path(path)), 1):
+        if limit is not None and len(items) >= limit:
+            break
+        where = f"{path}: item {number}"
+        if not isinstance(r, dict):
+            raise EvaluationError(f"{where}: not an object")
+        question, domain, expect, document = (r.get("question"), r.get("domain", ""), r.get("expect", []),
+                                              r.get("document", ""))
+        if not isinstance(question, str) or not question.strip():
+            raise EvaluationError(f"{where}: 'question' must be a non-empty string")
+        if not isinstance(domain, str) or (needs_domain and not domain.strip()):
+            raise EvaluationError(f"{where}: 'domain' must name a domain (or give --corpus)")
+        abstain = expect == "abstain"
+        if isinstance(expect, str) and not abstain:
+            expect = [expect]
+        if not abstain and (not isinstance(expect, list) or not all(isinstance(e, str) and e for e in expect)):
+            raise EvaluationError(f"{where}: 'expect' must be a list of substrings or \"abstain\"")
+        if not isinstance(document, str):
+            raise EvaluationError(f"{where}: 'document' must be a string")
+        if not abstain and not expect and not document:
+            raise EvaluationError(f"{where}: give 'expect' (substrings or \"abstain\") or 'document'")
+        items.append(GoldenItem(number, question.strip(), domain.strip(), () if abstain else tuple(expect),
+                                abstain, document.strip()))
+    return items
+
+
+def _documents_cited(result: dict[str, Any]) -> set[str]:
+    """Lower-cased titles, keys and file names of the documents an answer cites."""
+    from knowledge.models import Chunk
+
+    ids = [c["chunk_id"] for c in result.get("citations", [])]
+    names = {c["title"].lower() for c in result.get("citations", [])}
+    for chunk in Chunk.objects.filter(pk__in=ids).select_related("version__document"):
+        doc = chunk.version.document
+        for name in (doc.key, doc.source_path, doc.title):
+            if name:
+                names |= {name.lower(), Path(name).name.lower(), Path(name).stem.lower()}
+    return names
+
+
+def run_golden(path: Path, provider, limit: int | None, *, corpus: Path | None = None, targets: dict | None = None,
+               progress: Progress = no_progress, embedder=None) -> SuiteResult:
+    """A project's own questions: an item passes when the answer abstains as expected, or answers with every
+    expected substring and cites the expected document. With ``corpus``, every question is asked of a temporary
+    domain holding that folder; otherwise of the item's domain (read only)."""
+    from chat.services import AskError, domain_get
+
+    items = load_golden(path, limit, needs_domain=corpus is None)
+    if not items:
+        raise EvaluationError(f"{path}: no golden questions")
+    passed, substrings, documents, abstentions = Tally(), Tally(), Tally(), Tally()
+    records = []
+    temporary = TemporaryDomain(embedder).__enter__() if corpus is not None else None
+    try:
+        if temporary is not None:
+            temporary.load_path(corpus)
+        domains: dict[str, Any] = {}
+        for item in progress(items, desc="golden", total=len(items)):
+            group = "abstain" if item.abstain else "answer"
+            if temporary is not None:
+                domain = temporary.domain
+            else:
+                try:
+                    domain = domains.get(item.domain) or domain_get(slug=item.domain)
+                except AskError as exc:
+                    raise EvaluationError(f"{path}: item {item.line}: {exc.message}") from exc
+                domains[item.domain] = domain
+            result = ask(domain, item.question, provider)
+            entry: dict[str, Any] = {"line": item.line, "question": _short(item.question, 300),
+                                     "domain": item.domain, "expect": "abstain" if item.abstain else list(item.expect),
+                                     "document": item.document}
+            if "error" in result:
+                passed.add(group, False)
+                records.append({**entry, "error": result["error"], "message": result["message"], "ok": False})
+                continue
+            abstained = bool(result["abstained"])
+            text = strip_markers(result["answer"]).lower()
+            missing = [] if abstained else [s for s in item.expect if s.lower() not in text]
+            if item.abstain:
+                ok = abstained
+                abstentions.add("abstain", abstained)
+                problem = "" if ok else "answered instead of abstaining"
+            else:
+                doc_ok = not item.document or item.document.lower() in _documents_cited(result)
+                if item.expect and not abstained:
+                    substrings.add(group, not missing)
+                if item.document:
+                    documents.add(group, doc_ok and not abstained)
+                ok = not abstained and not missing and doc_ok
+                problem = ("abstained" if abstained else f"missing {missing}" if missing
+                           else "" if doc_ok else f"{item.document!r} not cited")
+            passed.add(group, ok)
+            records.append({**entry, "answer": _short(result["answer"]), "abstained": abstained,
+                            "cited": list(dict.fromkeys(c["title"] for c in result.get("citations", []))), "ok": ok,
+                            "problem": problem})
+    finally:
+        if temporary is not None:
+            temporary.__exit__(None, None, None)
+    metrics = [
+        passed.metric("pass_rate", "golden questions answered as expected", **_target("golden", "pass_rate", targets)),
+        substrings.metric("answer_match", "answers containing every expected substring",
+                          **_target("golden", "answer_match", targets)),
+        documents.metric("document_match", "answers citing the expected document",
+                         **_target("golden", "document_match", targets)),
+        abstentions.metric("abstention_match", "expected abstentions that abstained",
+                           **_target("golden", "abstention_match", targets)),
+    ]
+    info = {"file": str(path), "items": len(items), "corpus": str(corpus) if corpus else None, "limit": limit,
+            "errors": sum(1 for r in records if "error" in r)}
+    return SuiteResult("golden", metrics, records, info)

@@ -1,0 +1,169 @@
+"""python manage.py evaluate --suite NAME [--limit N] [--provider NAME] [--out DIR] [--check] [--target ...]
+
+Measures the product on public data sets (../shared/eval) and on a project's own golden questions, through the same
+code path as a chat answer, and writes DIR/results.json and DIR/report.html (one chart per metric). Suites
+(chat.evaluation.suites says exactly what each asks and computes):
+
+    abstention  correct abstention rate (>= 0.90) and false refusal rate (<= 0.10): RAMDocs, ConditionalQA
+    answers     gold answers contained in / equal to the answer, wrong answers repeated: RAMDocs, RGB en_fact
+    citations   rendered citations that resolve (>= 1.0), coverage, invalid-label rate: RAMDocs, RGB, ConditionalQA
+    support     the support check against ExpertQA's human labels: balanced accuracy (>= 0.75)
+    conflicts   detector recall (>= 0.80) and false flags (<= 0.10), and notes through the pipeline: ConflictQA,
+                RGB en_fact, RAMDocs consistent sets
+    golden      --file QUESTIONS.jsonl: pass rate (>= 1.0) of a project's own questions
+    all         every suite above (golden only with --file)
+
+Passages are ingested into a temporary domain that is deleted at the end of the run; the user's domains are only
+read (golden). A progress bar goes to stderr when it is a terminal; the summary table goes to stdout. With --check the
+command exits non-zero, listing the metrics under their targets, those with a target that measured nothing, and the
+suites where the pipeline failed on an item (an AskError, a passage that could not be ingested); --target
+SUITE.METRIC>=VALUE (or <=, or = to keep the direction) changes or adds a target, e.g. for a CI run on a small slice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from chat.evaluation import report, suites
+from chat.evaluation.common import EvaluationError
+from chat.evaluation.pipeline import PROVIDERS, make_provider
+
+SUITES = ("abstention", "answers", "citations", "support", "conflicts", "golden")
+_TARGET = re.compile(r"^(\w+)\.(\w+)\s*(>=|<=|=)\s*(-?[0-9]*\.?[0-9]+)$")
+
+
+def parse_targets(specs: list[str]) -> dict[str, dict[str, tuple[str, float]]]:
+    """suites.TARGETS with the --target overrides applied. Raises CommandError for a malformed one."""
+    targets = {suite: dict(metrics) for suite, metrics in suites.TARGETS.items()}
+    for spec in specs:
+        m = _TARGET.match(spec.replace(" ", ""))
+        if not m:
+            raise CommandError(f"--target {spec!r}: expected SUITE.METRIC>=VALUE, SUITE.METRIC<=VALUE or "
+                               f"SUITE.METRIC=VALUE")
+        suite, metric, op, value = m.group(1), m.group(2), m.group(3), float(m.group(4))
+        if suite not in SUITES:
+            raise CommandError(f"--target {spec!r}: unknown suite {suite!r}")
+        if metric not in suites.METRICS[suite]:
+            raise CommandError(f"--target {spec!r}: {suite} has no metric {metric!r} (it has "
+                               f"{', '.join(suites.METRICS[suite])})")
+        if op == "=":
+            if metric not in targets.get(suite, {}):
+                raise CommandError(f"--target {spec!r}: {suite}.{metric} has no target to change; give >= or <=")
+            op = targets[suite][metric][0]
+        targets.setdefault(suite, {})[metric] = (op, value)
+    return targets
+
+
+def progress_bar(enabled: bool):
+    """A tqdm wrapper writing to stderr (disabled: the items unchanged)."""
+    from tqdm import tqdm
+
+    def wrap(items, desc: str = "", total: int | None = None, unit: str = "item"):
+        if not enabled:
+            return items
+        return tqdm(items, desc=desc, total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=True)
+
+    return wrap
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=settings.BASE_DIR, capture_output=True,
+                             text=True, timeout=5, check=False)
+        return out.stdout.strip() if out.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+class Command(BaseCommand):
+    help = ("Evaluate abstention, answers, citations, support, conflicts or golden questions through the real "
+            "pipeline; write results.json and report.html.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--suite", action="append", required=True, choices=SUITES + ("all",),
+                            help="suite to run (repeat for several; 'all' for every suite)")
+        parser.add_argument("--limit", type=int, default=None,
+                            help="records per data set (defaults per suite: "
+                                 + ", ".join(f"{k} {v}" for k, v in suites.DEFAULT_LIMITS.items() if v) + ")")
+        parser.add_argument("--provider", choices=PROVIDERS, default="extractive",
+                            help="answer provider (default: the offline extractive answerer)")
+        parser.add_argument("--out", type=Path, default=None,
+                            help="output folder (default: var/evaluation/<UTC time>)")
+        parser.add_argument("--check", action="store_true",
+                            help="exit non-zero when a metric misses its target")
+        parser.add_argument("--target", action="append", default=[], metavar="SUITE.METRIC>=VALUE",
+                            help="change or add a target (repeatable), e.g. abstention.correct_abstention_rate>=0.5")
+        parser.add_argument("--file", type=Path, default=None, help="golden questions (JSON lines)")
+        parser.add_argument("--corpus", type=Path, default=None,
+                            help="golden: ingest this file or folder into a temporary domain and ask every "
+                                 "question there")
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def handle(self, *args, suite, limit, provider, out, check, target, file, corpus, no_progress, **options):
+        if limit is not None and limit < 1:
+            raise CommandError("--limit must be at least 1")
+        chosen = list(dict.fromkeys(s for name in suite for s in (
+            [x for x in SUITES if x != "golden" or file] if name == "all" else [name])))
+        if "golden" in chosen and file is None:
+            raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
+        if corpus is not None and not corpus.exists():
+            raise CommandError(f"--corpus {corpus}: no such file or folder")
+        targets = parse_targets(target)
+        try:
+            answerer = make_provider(provider)
+        except EvaluationError as exc:
+            raise CommandError(str(exc))
+        stamp = dt.datetime.now(dt.timezone.utc)
+        out = out or Path(settings.VAR_DIR) / "evaluation" / stamp.strftime("%Y%m%d-%H%M%S")
+        progress = progress_bar(not no_progress and sys.stderr.isatty())
+        started = time.monotonic()
+        results = []
+        try:
+            with suites.Runner(answerer, progress) as runner:
+                for name in chosen:
+                    n = limit if limit is not None else suites.DEFAULT_LIMITS[name]
+                    began = time.monotonic()
+                    if name == "support":
+                        results.append(suites.run_support(n, targets, progress))
+                    elif name == "golden":
+                        results.append(suites.run_golden(file, answerer, n, corpus=corpus, targets=targets,
+                                                         progress=progress))
+                    else:
+                        run = {"abstention": suites.run_abstention, "answers": suites.run_answers,
+                               "citations": suites.run_citations, "conflicts": suites.run_conflicts}[name]
+                        results.append(run(runner, n, targets))
+                    results[-1].info.setdefault("limit", n)
+                    results[-1].info["seconds"] = round(time.monotonic() - began, 1)
+        except EvaluationError as exc:
+            raise CommandError(str(exc))
+        run_info = {
+            "command": "python manage.py evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+            if len(sys.argv) > 1 and sys.argv[1] == "evaluate" else "python manage.py evaluate (called from code)",
+            "suites": chosen, "provider": answerer.name, "limit": limit, "started": stamp.isoformat(timespec="seconds"),
+            "seconds": round(time.monotonic() - started, 1), "commit": _commit(),
+            "targets": {s: {m: f"{op} {v:g}" for m, (op, v) in t.items()} for s, t in targets.items() if s in chosen},
+        }
+        json_path, html_path = report.write(out, results, run_info)
+        self.stdout.write(report.summary_table(results))
+        self.stdout.write(f"\nwrote {json_path} and {html_path} ({run_info['seconds']} s)")
+        missing = report.unmeasured(results)
+        if missing:
+            self.stdout.write(f"not measured (no items): {', '.join(missing)}")
+        errors = [f"{r.suite}: {r.info['errors']} item(s) failed in the pipeline" for r in results
+                  if r.info.get("errors")]
+        if errors:
+            self.stdout.write("; ".join(errors) + f" (see {json_path})")
+        failed = report.failures(results) + [f"{m} not measured" for m in missing] + errors
+        if check and failed:
+            raise CommandError("check failed: " + "; ".join(failed))
+        if check:
+            self.stdout.write("check passed: every metric with a target meets it")
