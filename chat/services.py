@@ -9,6 +9,7 @@ Django-side glue only: the techniques live in grounding/.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -398,21 +399,24 @@ class AnswerStream:
         quotes = QuoteFilter() if QUOTE_THEN_ANSWER in self.prepared.prompt.prefix else None
         native: dict[str, str] = {}  # label -> cited_text of a provider's native citation
         try:
-            async for event in self.prepared.provider.stream(self.prepared.prompt, plan):
-                if hasattr(event, "cited_text") and hasattr(event, "label"):
-                    native.setdefault(event.label, event.cited_text)
-                elif isinstance(event, TextDelta):
-                    self.raw.append(event.text)
-                    safe = parser.feed(quotes.feed(event.text) if quotes else event.text)
-                    if safe:
-                        self.seq += 1
-                        await emit({"type": "delta", "seq": self.seq, "text": safe})
-                elif isinstance(event, Usage):
-                    self.usage = event
-                elif isinstance(event, ProviderError):
-                    raise AskError("provider_error", event.message)
-                elif isinstance(event, Done):
-                    break
+            # aclosing: a cancel (stop) that lands outside the provider's own await (e.g. while a delta is sent)
+            # still closes the provider's stream and its HTTP response at once
+            async with contextlib.aclosing(self.prepared.provider.stream(self.prepared.prompt, plan)) as events:
+                async for event in events:
+                    if hasattr(event, "cited_text") and hasattr(event, "label"):
+                        native.setdefault(event.label, event.cited_text)
+                    elif isinstance(event, TextDelta):
+                        self.raw.append(event.text)
+                        safe = parser.feed(quotes.feed(event.text) if quotes else event.text)
+                        if safe:
+                            self.seq += 1
+                            await emit({"type": "delta", "seq": self.seq, "text": safe})
+                    elif isinstance(event, Usage):
+                        self.usage = event
+                    elif isinstance(event, ProviderError):
+                        raise AskError("provider_error", event.message)
+                    elif isinstance(event, Done):
+                        break
         except AskError:
             raise
         except Exception as exc:  # a provider outage must not lose the turn: typed error, turn kept
