@@ -705,21 +705,21 @@ async def answer_run(*, conversation: Conversation, user_message: Message, emit:
                     "provider": {"name": prepared.provider.name, "label": prepared.provider.label}})
         stream = AnswerStream(prepared)
         message_id = assistant.pk
-        shown: list[str] = []  # the safe text sent so far (what a resumed socket must see first)
+        shown = [""]  # the safe text sent so far, one string (what a resumed socket must see first)
         saved_at = [time.monotonic()]
 
         async def emit_delta(frame: dict[str, Any]) -> None:
-            shown.append(frame["text"])
+            shown[0] += frame["text"]
             # the text so far goes to the shared cache before the delta is broadcast: a socket that joins the group
             # and then reads the cache misses nothing (see resume_frames)
-            cache.set(partial_key(message_id), {"text": "".join(shown), "seq": frame["seq"]}, PARTIAL_TTL)
+            cache.set(partial_key(message_id), {"text": shown[0], "seq": frame["seq"]}, PARTIAL_TTL)
             await emit({**frame, "message": message_id})
             if time.monotonic() - saved_at[0] >= PARTIAL_SAVE_SECONDS:
                 saved_at[0] = time.monotonic()
                 # on a pool thread, not the request's thread-sensitive one: a streamed HTTP response may outlive
                 # the request's executor, and a missed partial save only makes a resume start a little earlier
                 await sync_to_async(answer_partial_detached, thread_sensitive=False)(
-                    message_id=message_id, text="".join(shown), seq=frame["seq"])
+                    message_id=message_id, text=shown[0], seq=frame["seq"])
 
         verified = await stream.run(emit_delta)
         saved = await db(answer_finish)(message=assistant, verified=verified)
