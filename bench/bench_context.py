@@ -106,7 +106,9 @@ def main() -> None:
     reorder = LongContextReorder()
 
     def llamaindex():
-        memory = ChatSummaryMemoryBuffer.from_defaults(chat_history=messages, llm=MockLLM(max_tokens=64),
+        # a fresh list per run: ChatSummaryMemoryBuffer rewrites the chat_history list it is given in place (the
+        # summarized turns are removed from it), so reusing one list would time a shorter history on every run
+        memory = ChatSummaryMemoryBuffer.from_defaults(chat_history=list(messages), llm=MockLLM(max_tokens=64),
                                                        token_limit=history_share, tokenizer_fn=encode)
         memory.get()
         return reorder.postprocess_nodes(nodes)

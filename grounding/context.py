@@ -11,6 +11,7 @@ the exact sum of its units (see grounding.prompt), so planning costs time linear
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
@@ -47,7 +48,7 @@ class ContextSettings:
         structured: format tables/key-values as such when the question compares or asks for attributes [18.11].
         merge_adjacent: merge consecutive chunks of one document version into one source.
         near_duplicate: cosine at or above which two value-identical chunks are duplicates.
-        relevant_older: also bring back the older exchange most related to the question, when it fits.
+        relevant_older: also bring back the older exchange most related to the question among those that fit.
     Raises:
         ValueError: unknown ordering or answer mode.
     """
@@ -94,39 +95,47 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[tu
     Returns:
         [(representative candidate, chunk ids, merged text)] in rank order.
     """
-    by_version: dict[int, list[int]] = {}
-    for i, (c, _) in enumerate(kept):
-        if c.chunk.version_id:
-            by_version.setdefault(c.chunk.version_id, []).append(i)
-    group_of = {i: [i] for i in range(len(kept))}
-    for members in by_version.values():
-        members.sort(key=lambda i: kept[i][0].chunk.ordinal)
-        run = [members[0]]
-        for i in members[1:]:
-            if kept[i][0].chunk.ordinal == kept[run[-1]][0].chunk.ordinal + 1:
-                run.append(i)
-            else:
-                for j in run:
-                    group_of[j] = run
-                run = [i]
-        for j in run:
-            group_of[j] = run
-    out, seen = [], set()
-    for i, (cand, _) in enumerate(kept):
-        run = group_of[i]
-        if run[0] in seen:
+    if len(kept) < 2:
+        return [(c, ids, c.chunk.text) for c, ids in kept]
+    position = [(c.chunk.version_id, c.chunk.ordinal) for c, _ in kept]
+    in_order = sorted(range(len(kept)), key=position.__getitem__)  # by version, then document order
+    runs: dict[int, list[int]] = {}  # the run's best-ranked member (its leader) -> the run in document order
+    run = [in_order[0]]
+    for j in in_order[1:] + [-1]:  # -1 closes the last run
+        if j >= 0 and position[j][0] and position[j][0] == position[run[-1]][0] \
+                and position[j][1] == position[run[-1]][1] + 1:
+            run.append(j)
             continue
-        seen.add(run[0])
+        if len(run) > 1:
+            runs[min(run)] = run
+        run = [j]
+    if not runs:
+        return [(c, ids, c.chunk.text) for c, ids in kept]
+    members = {j for run in runs.values() for j in run}
+    out = []
+    for i, (cand, ids) in enumerate(kept):
+        run = runs.get(i)
+        if run is None:
+            if i not in members:
+                out.append((cand, ids, cand.chunk.text))
+            continue
         best = max(run, key=lambda j: kept[j][0].dense)
-        if len(run) == 1:
-            out.append((cand, kept[i][1], cand.chunk.text))
-            continue
-        text = kept[run[0]][0].chunk.text
-        for prev, j in zip(run, run[1:]):
-            text += "\n" + _strip_overlap(kept[prev][0].chunk.text, kept[j][0].chunk.text)
-        ids = kept[best][1] + tuple(x for j in run if j != best for x in kept[j][1])
-        out.append((kept[best][0], ids, text))
+        ids = kept[best][1]
+        for j in run:
+            if j != best:
+                ids += kept[j][1]
+        out.append((kept[best][0], ids, _joined_text(tuple([kept[j][0].chunk.text for j in run]))))
     return out
+
+
+@functools.lru_cache(maxsize=4_096)
+def _joined_text(texts: tuple[str, ...]) -> str:
+    """Consecutive chunk texts joined by newlines with the chunker's overlap removed (cached: the same runs of
+    popular sections come back question after question)."""
+    out = [texts[0]]
+    for prev, text in zip(texts, texts[1:]):
+        out.append(_strip_overlap(prev, text))
+    return "\n".join(out)
 
 
 def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
@@ -157,20 +166,34 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
 
 
 def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Source:
+    """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
+    construction, so the instance is filled directly rather than through the validating ``__init__``: planning
+    builds one per candidate that may be used."""
     c = cand.chunk
-    return Source(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
-                  version=c.version, date=c.date, text=text, score=cand.dense, tokens=0, status=c.status,
-                  position=c.ordinal, version_id=c.version_id)
+    out = object.__new__(Source)
+    out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
+                        version=c.version, date=c.date, text=text, score=cand.dense, tokens=0, status=c.status,
+                        position=c.ordinal, version_id=c.version_id)
+    return out
+
+
+def _with_tokens(source: Source, tokens: int) -> Source:
+    """A copy of a just-built ``source`` carrying its formatted cost in ``tokens`` (what ``dataclasses.replace`` does,
+    without re-running ``__init__``: the copy's fields were validated when ``source`` was built)."""
+    out = object.__new__(Source)
+    out.__dict__.update(source.__dict__)
+    out.__dict__["tokens"] = tokens
+    return out
 
 
 def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], share: int, counter: TokenCounter,
                    fmt: SourceFormat, max_sources: int,
-                   costed: Sequence[tuple[Source, int]] = ()) -> tuple[list[Source], list[Dropped], int]:
+                   costed: Sequence[Source] = ()) -> tuple[list[Source], list[Dropped], int]:
     """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
     mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
 
     ``costed`` optionally holds, for the first entries, the Source already built with label S{i+1} and its formatted
-    cost (tokens); it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
+    cost in ``tokens``; it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
     Returns:
         (sources with their formatted cost in ``tokens``, dropped over_budget entries, tokens used incl. the block).
     """
@@ -179,19 +202,21 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
     dropped: list[Dropped] = []
     used = block
     for i, (cand, ids, text) in enumerate(entries):
-        if len(sources) >= max_sources:
-            dropped.append(Dropped(cand.chunk.chunk_id, "over_budget", f"more than {max_sources} sources"))
-            continue
+        if len(sources) >= max_sources:  # full: every entry left is over the source limit
+            too_many = f"more than {max_sources} sources"
+            dropped += [Dropped(c.chunk.chunk_id, "over_budget", too_many) for c, _, _ in entries[i:]]
+            break
         if i < len(costed) and len(sources) == i:
-            source, cost = costed[i]
+            source = costed[i]
         else:
             source = _source(cand, ids, text, f"S{len(sources) + 1}")
-            cost = counter.count(format_source(source, fmt))
-        if used + cost > share:
-            dropped.append(Dropped(cand.chunk.chunk_id, "over_budget", f"needs {cost} tokens, {share - used} left"))
+            source = _with_tokens(source, counter.count(format_source(source, fmt)))
+        if used + source.tokens > share:
+            dropped.append(Dropped(cand.chunk.chunk_id, "over_budget",
+                                   f"needs {source.tokens} tokens, {share - used} left"))
             continue
-        sources.append(replace(source, tokens=cost))
-        used += cost
+        sources.append(source)
+        used += source.tokens
     return sources, dropped, (used if sources else 0)
 
 
@@ -200,6 +225,11 @@ def _count_prompt(counter: TokenCounter, prefix_tokens: int, sources: Sequence[S
     """(total, history message tokens) from cached unit counts; exact by construction (see grounding.prompt)."""
     source_tokens = (sum(s.tokens for s in sources) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
                      if sources else 0)
+    if all(t.role == ("user", "assistant")[i % 2] for i, t in enumerate(history)) and len(history) % 2 == 0:
+        # alternating user/assistant turns: one message per turn, its count cached on the turn
+        history_tokens = sum(t.tokens for t in history) + MESSAGE_OVERHEAD * len(history)
+        return prefix_tokens + source_tokens + notes_tokens + summary_tokens + history_tokens + question_tokens, \
+            history_tokens
     turn_count = {t.text: t.tokens for t in history}
     history_tokens = 0
     for m in history_messages(history):
@@ -231,7 +261,7 @@ def plan_context(
         candidates: retrieved candidates in rank order (best first); ``vector`` enables near-duplicate removal.
         history: all earlier completed turns of the conversation, oldest first, with cached token counts.
         summary: the rolling summary of turns 1..summary.covers (those turns are not sent verbatim again, except
-            the older exchange most related to the question when ``settings.relevant_older`` and it fits).
+            the older exchange most related to the question among those that fit, when ``settings.relevant_older``).
         system_prompt, instructions: the stable system prefix parts.
         settings: the domain's context settings (``policy`` overrides its budget policy when given).
         counter: token counter of the provider that will be called.
@@ -248,7 +278,9 @@ def plan_context(
     if policy is not None:
         settings = replace(settings, policy=policy)
     policy = settings.policy
-    fmt = replace(settings.source_format, structured=settings.structured and wants_structure(question))
+    structured = settings.structured and wants_structure(question)
+    fmt = (settings.source_format if settings.source_format.structured == structured
+           else replace(settings.source_format, structured=structured))
 
     prefix_tokens = counter.count(system_prefix(system_prompt, instructions, settings.answer_mode)) + MESSAGE_OVERHEAD
     question_tokens = counter.count(question) + MESSAGE_OVERHEAD + REPLY_PRIMING
@@ -303,8 +335,8 @@ def plan_context(
     costed = []
     for i, (c, ids, text) in enumerate(entries[:policy.max_sources]):
         source = _source(c, ids, text, f"S{i + 1}")
-        costed.append((source, counter.count(format_source(source, fmt))))
-    sources_need = sum(cost for _, cost in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
+        costed.append(_with_tokens(source, counter.count(format_source(source, fmt))))
+    sources_need = sum(s.tokens for s in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
 
     summary_used = summary_cost if summary_cost and summary_cost <= split.history else 0
@@ -318,13 +350,11 @@ def plan_context(
         start = max(0, end - OLDER_WINDOW)
         start += start % 2  # keep exchanges whole (user turns at even positions)
         earlier = history[start:end]
-        for i in relevant_older(question, earlier):
+        for i in relevant_older(question, earlier, max_tokens=left, overhead=MESSAGE_OVERHEAD):
             pair = earlier[i:i + 2]
-            cost = sum(t.tokens + MESSAGE_OVERHEAD for t in pair)
-            if cost <= left:
-                turns = list(pair) + turns
-                turns_used += cost
-                older.append(start + i)
+            turns = list(pair) + turns
+            turns_used += sum(t.tokens + MESSAGE_OVERHEAD for t in pair)
+            older.append(start + i)
     history_used = summary_used + turns_used
     source_share = room - history_used
     sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources, costed)

@@ -19,6 +19,10 @@ from grounding.types import Candidate, Dropped
 
 NEAR_DUPLICATE_COSINE = 0.95
 
+#: Rows of the Gram matrix computed per product in ``dedup_near``: only the upper triangle is needed, and products of
+#: about 16 x 50 x 384 stay on BLAS's single-threaded small-matrix path (one 50 x 50 product costs 3-4x more here).
+GRAM_BLOCK = 16
+
 _VALUE = re.compile(
     r"(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?)"                    # amounts
     r"|(?:\d{4}-\d{2}-\d{2})"                              # ISO dates
@@ -79,25 +83,40 @@ def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
     """Exact deduplication: one copy per normalised text (a current version first, then the best dense score), the
     others' ids merged into it.
 
-    Idempotent: deduplicating the kept candidates again changes nothing.
+    Idempotent: deduplicating the kept candidates again changes nothing. Linear in the candidates; Python only
+    visits the texts that repeat.
     """
-    best: dict[str, Candidate] = {}
-    ids: dict[str, list[int]] = {}
     hashes = [text_hash(c.chunk.text) for c in candidates]
-    def rank(c: Candidate) -> tuple[bool, float]:  # a current version beats a superseded copy of the same text
-        return (c.chunk.status != "superseded", c.dense)
+    first: dict[str, int] = {}
+    groups: dict[str, list[int]] = {}  # hash -> indexes of every copy, only for texts that repeat
+    for i, h in enumerate(hashes):
+        j = first.setdefault(h, i)
+        if j != i:
+            groups.setdefault(h, [j]).append(i)
+    kept: list[tuple[Candidate, tuple[int, ...]] | None] = [(c, (c.chunk.chunk_id,)) for c in candidates]
+    if not groups:
+        return Deduplicated(tuple(kept), ())  # type: ignore[arg-type]
 
-    for c, h in zip(candidates, hashes):
-        if h not in best or rank(c) > rank(best[h]):
-            best[h] = c
-        ids.setdefault(h, []).append(c.chunk.chunk_id)
-    kept, dropped = [], []
-    for c, h in zip(candidates, hashes):
-        if best[h] is c:
-            kept.append((c, (c.chunk.chunk_id,) + tuple(i for i in ids[h] if i != c.chunk.chunk_id)))
-        else:
-            dropped.append(Dropped(c.chunk.chunk_id, "duplicate_of", f"same text as chunk {best[h].chunk.chunk_id}"))
-    return Deduplicated(tuple(kept), tuple(dropped))
+    def rank(i: int) -> tuple[bool, float]:  # a current version beats a superseded copy of the same text
+        return (candidates[i].chunk.status != "superseded", candidates[i].dense)
+
+    beaten: dict[int, int] = {}  # dropped copy -> the kept copy's chunk id
+    for members in groups.values():
+        best = members[0]
+        for i in members[1:]:
+            if rank(i) > rank(best):
+                best = i
+        own = candidates[best].chunk.chunk_id
+        kept[best] = (candidates[best],
+                      (own,) + tuple(candidates[i].chunk.chunk_id for i in members
+                                     if candidates[i].chunk.chunk_id != own))
+        for i in members:
+            if i != best:
+                kept[i] = None
+                beaten[i] = own
+    dropped = tuple(Dropped(candidates[i].chunk.chunk_id, "duplicate_of", f"same text as chunk {beaten[i]}")
+                    for i in sorted(beaten))
+    return Deduplicated(tuple(k for k in kept if k is not None), dropped)
 
 
 def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
@@ -106,24 +125,32 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
 
     Greedy in order of dense score: a candidate is merged into the first better-scored kept one it nearly
     duplicates. Candidates without vectors are kept as they are. Pairs above the threshold that differ in values
-    are kept both and reported in ``conflicts``.
+    are kept both and reported in ``conflicts``. One (n, dim) @ (dim, n) product finds every close pair; Python only
+    visits the pairs above the threshold.
     """
-    order = sorted(range(len(kept)), key=lambda i: -kept[i][0].dense)
-    with_vec = [i for i in order if kept[i][0].vector is not None]
-    merged: dict[int, list[int]] = {i: list(kept[i][1]) for i in range(len(kept))}
+    neg = [-c.dense for c, _ in kept]
+    with_vec = [i for i in sorted(range(len(kept)), key=neg.__getitem__) if kept[i][0].vector is not None]
     removed: dict[int, int] = {}
     conflicts: list[tuple[int, int]] = []
-    if len(with_vec) > 1:
-        matrix = np.asarray(np.stack([kept[i][0].vector for i in with_vec]), dtype=np.float32)  # no copy
-        close = np.triu(matrix @ matrix.T >= threshold, k=1)  # close[b, a]: b ranks above a and is near it
-        near_above: dict[int, list[int]] = {}
-        for b_pos, a_pos in np.argwhere(close):
-            near_above.setdefault(int(a_pos), []).append(int(b_pos))
-        survivor = [True] * len(with_vec)
-        for a_pos, above in sorted(near_above.items()):
+    merged: dict[int, list[int]] = {}
+    n = len(with_vec)
+    if n > 1:
+        matrix = np.array([kept[i][0].vector for i in with_vec], dtype=np.float32)
+        near_above: dict[int, list[int]] = {}  # position -> better-ranked positions near it, best first
+        for top in range(0, n, GRAM_BLOCK):  # upper triangle of the Gram matrix, one block of rows at a time
+            rows, width = min(GRAM_BLOCK, n - top), n - top
+            close = np.flatnonzero(matrix[top:top + rows] @ matrix[top:].T >= threshold).tolist()
+            if close == list(range(0, rows * width, width + 1)):  # only the diagonal (each vector with itself)
+                continue
+            for flat in close:  # row-major: better-ranked b ascending
+                b_pos, a_pos = divmod(flat, width)
+                if b_pos < a_pos:
+                    near_above.setdefault(top + a_pos, []).append(top + b_pos)
+        survivor = [True] * n
+        for a_pos in sorted(near_above):
             a = with_vec[a_pos]
             target = None
-            for b_pos in above:
+            for b_pos in near_above[a_pos]:
                 if not survivor[b_pos]:
                     continue
                 b = with_vec[b_pos]
@@ -134,15 +161,14 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
             if target is not None:
                 survivor[a_pos] = False
                 removed[a] = target
-                merged[target].extend(merged[a])
-    out_kept, dropped = [], []
-    for i, (cand, _) in enumerate(kept):
-        if i in removed:
-            keep = kept[removed[i]][0].chunk.chunk_id
-            dropped.append(Dropped(cand.chunk.chunk_id, "duplicate_of", f"near-duplicate of chunk {keep}"))
-        else:
-            out_kept.append((cand, tuple(dict.fromkeys(merged[i]))))
-    return Deduplicated(tuple(out_kept), tuple(dropped), tuple(conflicts))
+                merged.setdefault(target, list(kept[target][1])).extend(merged.get(a, kept[a][1]))
+    dropped = tuple(Dropped(kept[i][0].chunk.chunk_id, "duplicate_of",
+                            f"near-duplicate of chunk {kept[removed[i]][0].chunk.chunk_id}") for i in sorted(removed))
+    if not removed:
+        return Deduplicated(tuple(kept), (), tuple(conflicts))  # nothing merged: every candidate as it came
+    out_kept = tuple((cand, tuple(dict.fromkeys(merged[i])) if i in merged else ids)
+                     for i, (cand, ids) in enumerate(kept) if i not in removed)
+    return Deduplicated(out_kept, dropped, tuple(conflicts))
 
 
 _PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"

@@ -10,6 +10,7 @@ ChatSummaryMemoryBuffer), here incremental, atomic and provenance-keeping.
 from __future__ import annotations
 
 import functools
+import heapq
 
 import re
 from dataclasses import dataclass, field
@@ -245,18 +246,26 @@ def exchange_terms(question: str, answer: str) -> frozenset[str]:
     return content_terms(question) | content_terms(answer)
 
 
-def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_overlap: int = 2) -> list[int]:
+def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_overlap: int = 2,
+                   max_tokens: int | None = None, overhead: int = 0) -> list[int]:
     """Indexes of user turns among ``turns`` most related to the question (shared content words >= min_overlap),
-    best first, at most ``limit``. Each index points at a user turn whose answer is the next turn."""
+    best first (most shared terms, then the most recent), at most ``limit``. Each index points at a user turn whose
+    answer is the next turn.
+
+    Args:
+        max_tokens: when given, only exchanges whose two turns cost at most this many tokens (each turn's ``tokens``
+            plus ``overhead``, the per-message overhead) are considered: the most related exchange that still fits
+            the room left in the history share. The cost test runs first, so a nearly full budget costs little.
+    """
     q = content_terms(question)
     if len(q) < min_overlap:
         return []
-    scored = []
-    for i, t in enumerate(turns[:-1]):
-        if t.role == "user":
-            answer = turns[i + 1]
-            if answer.role == "assistant":
-                overlap = len(q & exchange_terms(t.text, answer.text))  # iterates over the question's few terms
-                if overlap >= min_overlap:
-                    scored.append((-overlap, -i, i))
-    return [i for _, _, i in sorted(scored)[:limit]]
+    if max_tokens is None:
+        room = float("inf")
+    elif (room := max_tokens - 2 * overhead) < 2:  # no exchange of two non-empty turns fits
+        return []
+    scored = [(overlap, i) for i, (t, answer) in enumerate(zip(turns, turns[1:]))
+              if t.tokens + answer.tokens <= room and t.role == "user" and answer.role == "assistant"
+              # the intersection iterates over the question's few terms; the exchange's terms are cached
+              and (overlap := len(q & exchange_terms(t.text, answer.text))) >= min_overlap]
+    return [i for _, i in heapq.nlargest(limit, scored)]

@@ -228,6 +228,30 @@ def test_near_duplicates_merge_unless_a_value_or_negation_differs():
     assert differ_in_values("Pay is 5%.", "Pay is 6 percent.") and not differ_in_values("It is $65.", "$65 it is")
 
 
+def test_near_duplicates_are_found_across_gram_matrix_blocks():
+    """dedup_near computes the Gram matrix's upper triangle GRAM_BLOCK rows at a time: pairs inside a block, across
+    blocks and in the last, partial block are all found, exactly as a full pairwise check finds them."""
+    from grounding.dedup import GRAM_BLOCK
+
+    rng = np.random.default_rng(3)
+    n = 2 * GRAM_BLOCK + 7
+    vectors = [rng.normal(size=32) for _ in range(n)]
+    copies = {5: 1, GRAM_BLOCK + 2: GRAM_BLOCK, n - 1: 2, n - 2: n - 3}  # copy -> original (rank order)
+    for copy, original in copies.items():
+        vectors[copy] = vectors[original] + rng.normal(scale=0.01, size=32)
+    kept = [(near(i + 1, f"Rule number {i} of the handbook.", 0.9 - i / 100, vectors[i]), (i + 1,)) for i in range(n)]
+    result = dedup_near(kept)
+    # texts differ only in the rule number, a value: every copy is a conflict candidate, none is merged
+    assert sorted(result.conflicts) == sorted((o + 1, c + 1) for c, o in copies.items())
+    assert result.dropped == ()
+    same_values = [(near(i + 1, "The same rule of the handbook.", 0.9 - i / 100, vectors[i]), (i + 1,))
+                   for i in range(n)]
+    merged = dedup_near(same_values)
+    assert sorted((d.chunk_id, d.detail) for d in merged.dropped) == sorted(
+        (c + 1, f"near-duplicate of chunk {o + 1}") for c, o in copies.items())
+    assert dict((k.chunk.chunk_id, ids) for k, ids in merged.kept)[GRAM_BLOCK + 1] == (GRAM_BLOCK + 1, GRAM_BLOCK + 3)
+
+
 # --- adjacent merge --------------------------------------------------------------------------------------------------------
 
 def test_consecutive_chunks_of_one_version_become_one_source():

@@ -94,6 +94,16 @@ def test_relevant_older_exchange_is_found():
     assert relevant_older("Who is the CEO?", turns) == []
 
 
+def test_relevant_older_takes_the_most_related_exchange_that_fits_the_room_left():
+    turns = [Turn("user", "What is the meal allowance for travel?", 9), Turn("assistant", "A long answer.", 500),
+             Turn("user", "Is the meal allowance taxed?", 7), Turn("assistant", "No.", 2)]
+    question = "What is the meal allowance for travel abroad?"
+    assert relevant_older(question, turns) == [0]  # three shared terms against two
+    # 9 + 500 + 2 * 4 tokens do not fit 30; the second exchange (7 + 2 + 2 * 4 = 17 tokens) does
+    assert relevant_older(question, turns, max_tokens=30, overhead=4) == [2]
+    assert relevant_older(question, turns, max_tokens=16, overhead=4) == []  # 17 > 16: nothing fits
+
+
 def test_summary_and_history_share_one_budget_with_the_newest_turn_verbatim():
     history = []
     for i in range(30):
