@@ -11,6 +11,11 @@ DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+else:
+    # named explicitly: channels' live server (forked after the test database was set up, when NAME already holds
+    # the test name) falls back to "test_" + NAME and would look for "test_test_<name>"
+    DATABASES["default"].setdefault("TEST", {})
+    DATABASES["default"]["TEST"].setdefault("NAME", "test_" + DATABASES["default"]["NAME"])
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
 # a fresh index directory per test run: index names reuse domain ids across test databases
 INDEX_DIR = Path(tempfile.mkdtemp(prefix="grounded-test-index-"))

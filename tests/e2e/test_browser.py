@@ -6,7 +6,6 @@ import os
 import re
 
 import pytest
-from django.conf import settings
 from channels.testing import ChannelsLiveServerTestCase
 from daphne.testing import DaphneProcess
 from django.contrib.auth import get_user_model
@@ -44,9 +43,6 @@ class _Server(DaphneProcess):
         super().run()
 
 
-@pytest.mark.skipif(settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3",
-                    reason="the forked live server answers 500 on PostgreSQL (open: it inherits the test process's "
-                           "connections); the browser tests run in the SQLite pass of scripts/test")
 class BrowserCase(ChannelsLiveServerTestCase):
     """Live server + Chromium + the demo corpus and user; subclasses hold the tests."""
 
