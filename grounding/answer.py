@@ -59,8 +59,17 @@ class VerifiedAnswer:
 
 
 def _citing_sentence(text: str, marker: Marker) -> str:
-    """The sentence a marker belongs to: text since the previous sentence end or marker, up to the marker."""
-    before = text[:marker.start]
+    """The sentence a marker belongs to: text since the previous sentence end or marker, up to the marker.
+
+    Markers right after one another ("... 36 months [S1][S2].", "... [S1] [S3]") all cite the sentence before the
+    first of them, and a marker placed after the sentence's full stop ("... 36 months. [S1]") cites that sentence.
+    """
+    start = marker.start
+    for previous in reversed([m for m in parse_markers(text[:start])]):
+        if text[previous.end:start].strip():
+            break
+        start = previous.start  # adjacent: share the claim before it
+    before = text[:start].rstrip()
     cut = max(before.rfind(". "), before.rfind("? "), before.rfind("! "), before.rfind("\n"), before.rfind("]"))
     return strip_markers(before[cut + 1:]).strip()
 

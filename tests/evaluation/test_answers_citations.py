@@ -18,10 +18,11 @@ contains = 3/4 (RAMDocs 1/2, RGB 2/2); exact = 0/4 (the offline answerer quotes 
 
 citations (the same four answers, shared with the answers suite, plus ConditionalQA dev-0 and dev-1 over all pages):
 chips in order RAMDocs 0 [S1], RAMDocs 1 [S1][S2], RGB 0 [S1][S2], RGB 1 [S4][S2], dev-0 [S1], dev-1 [S1][S1]:
-10 chips, each resolving to a chunk of the temporary domain with its title. All but one highlight a sentence: RGB 0
-quotes a snippet ending in "... already determined .. [S2]." and the marker's citing sentence, cut at the ". ", is
-empty, so that chip highlights nothing (9/10). The support check splits that quote the same way and finds its
-factual sentence without a marker, so the answer's coverage is 0.0; the five others have full coverage (mean 5/6).
+10 chips, each resolving to a chunk of the temporary domain with its title, and all 10 highlight a sentence: RGB 0
+quotes a snippet ending in "... already determined .. [S2]."; the text before the marker is stripped before the
+previous sentence end is looked for, so the citing sentence is the quote, not the empty text after its "..". The
+support check splits that quote at the ". " and finds its factual sentence without a marker, so the answer's coverage
+is 0.0; the five others have full coverage (mean 5/6).
 No invalid labels: 9 distinct cited labels per answer summed (1 + 2 + 2 + 2 + 1 + 1).
 """
 
@@ -62,7 +63,7 @@ def test_citation_metrics(run):
     assert (resolved["value"], resolved["n"], resolved["target"], resolved["met"]) == (1.0, 10, 1.0, True)
     assert by(resolved) == {"ramdocs": (1.0, 3), "rgb": (1.0, 4), "conditionalqa": (1.0, 3)}
     highlighted = run.metric("citations", "highlighted")
-    assert (highlighted["value"], highlighted["n"]) == (0.9, 10)
+    assert (highlighted["value"], highlighted["n"]) == (1.0, 10)
     coverage = run.metric("citations", "coverage")
     assert (coverage["value"], coverage["n"]) == (pytest.approx(5 / 6, abs=1e-4), 6)
     assert by(coverage)["rgb"] == (0.5, 2)
@@ -72,7 +73,7 @@ def test_citation_metrics(run):
                                                                                                                   6)
     rgb0 = run.records("citations")[("rgb", 0, "positive_negative")]
     assert [(c["label"], c["resolved"], c["highlighted"]) for c in rgb0["chips"]] == [("S1", True, True),
-                                                                                    ("S2", True, False)]
+                                                                                    ("S2", True, True)]
     assert rgb0["coverage"] == 0.0
 
 

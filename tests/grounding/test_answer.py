@@ -27,6 +27,25 @@ def test_citation_resolves_through_the_source_map_with_the_cited_sentence():
     assert (c.label, c.chunk_id, c.title, c.cited_text) == ("S4", 14, "Doc 14", "Fact number 4 is true.")
 
 
+def test_every_chip_highlights_the_sentence_it_cites():
+    """Each chip's highlighted span is the cited source's sentence matching the answer sentence the chip closes:
+    for adjacent chips ("[S1][S2]", "[S1] [S2]"), a chip after the full stop ("... true. [S3]") and a quote ending
+    in ".." (the text before the marker is stripped before the previous sentence end is looked for)."""
+    plan = ContextPlan(question="q", sources=(
+        src("S1", "Meals are paid at $65 per day. Hotels are booked centrally.", 1),
+        src("S2", "Hotels are booked centrally. Meals are paid at $65 per day of travel.", 2),
+        src("S3", "Laptops are replaced every 36 months. Phones are not.", 3),
+        src("S4", "Staff may work remotely two days a week. Offices open at 8.", 4)))
+    v = finalize_answer("Meals are paid at $65 a day [S1][S2]. Laptops are replaced every 36 months. [S3] "
+                        "Hotels are booked centrally [S1] [S2]. The guide says \"staff may work remotely ..\" [S4].",
+                        plan)
+    assert [(s["label"], s["cited_text"]) for s in v.spans] == [
+        ("S1", "Meals are paid at $65 per day."), ("S2", "Meals are paid at $65 per day of travel."),
+        ("S3", "Laptops are replaced every 36 months."),
+        ("S1", "Hotels are booked centrally."), ("S2", "Hotels are booked centrally."),
+        ("S4", "Staff may work remotely two days a week.")]
+
+
 def test_c16_any_citation_with_no_sources_is_invalid():
     empty = ContextPlan(question="q", sources=(), sufficient=False, abstain_reason="nothing was retrieved")
     v = finalize_answer("It is 5 days [S1].", empty)
