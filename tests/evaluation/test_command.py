@@ -75,14 +75,16 @@ def test_check_fails_under_target_and_passes_with_a_lowered_target(embedder, tmp
 
 def test_check_exit_status_of_the_real_command(tmp_path):
     """What CI sees: the process exits 1 and says which metric failed."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "HF_HUB_OFFLINE": "1",
-           "TRANSFORMERS_OFFLINE": "1"}
+    # its own var folder and the embedded defaults: the process never touches a developer's database or services
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_CACHE_URL")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.test", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
+               GROUNDED_VAR_DIR=str(tmp_path / "var"))
     proc = subprocess.run([sys.executable, "manage.py", "evaluate", "--suite", "support", "--limit", "1", "--check",
-                           "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+                           "--out", str(tmp_path / "out")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 1, proc.stderr
     assert "check failed: support.balanced_accuracy" in proc.stderr
     assert re.search(r"^support +balanced_accuracy +0.500 +7 +>= 0.75 +NOT MET$", proc.stdout, re.M)
-    assert (tmp_path / "results.json").is_file() and (tmp_path / "report.html").is_file()
+    assert (tmp_path / "out" / "results.json").is_file() and (tmp_path / "out" / "report.html").is_file()
 
 
 @pytest.mark.parametrize("args,message", [
