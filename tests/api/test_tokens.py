@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -126,10 +125,12 @@ def test_a_right_key_with_a_wrong_secret_is_invalid(alice):
 def test_the_scheme_is_case_insensitive_and_use_is_recorded(alice):
     token, secret = token_create(user=alice, name="t")
     assert token.last_used_at is None
+    before = timezone.now()
     r = Client().get("/api/v1/domains", headers={"Authorization": f"bearer {secret}"})
+    after = timezone.now()
     assert r.status_code == 200
     token.refresh_from_db()
-    assert token.last_used_at is not None and timezone.now() - token.last_used_at < timedelta(seconds=5)
+    assert before <= token.last_used_at <= after  # recorded during this request
 
 
 def test_an_inactive_users_token_is_invalid(alice):
