@@ -548,6 +548,24 @@ def plan_json(plan: ContextPlan) -> dict[str, Any]:
     }
 
 
+def answer_once(*, domain: Domain, question: str,
+                provider: Provider | None = None) -> tuple[PreparedAnswer, VerifiedAnswer]:
+    """One answer outside a conversation, synchronously (``manage.py ask``, ``manage.py evaluate``): the question is
+    validated, planned and answered through the same steps as the chat, with the streamed frames discarded.
+
+    Must be called where no event loop runs (it runs the stream with ``asyncio.run``).
+    Raises:
+        AskError: an empty, oversized or invalid question, or a provider failure (code and user-facing message).
+    """
+    text = validate_question(question)
+    prepared = answer_prepare(domain=domain, question=text, provider=provider)
+
+    async def discard(frame: dict[str, Any]) -> None:
+        return None
+
+    return prepared, asyncio.run(AnswerStream(prepared).run(discard))
+
+
 def answer_json(prepared: PreparedAnswer, verified: VerifiedAnswer) -> dict[str, Any]:
     """The `ask --json` contract: answer, abstained, citations, invalid_citations, sources, notes, budget, dropped."""
     plan = prepared.plan

@@ -1,6 +1,6 @@
 """The real answer pipeline on evaluation data: passages ingested into a temporary domain, questions asked through
-the same calls as ``manage.py ask --json`` (and the chat): validate_question -> answer_prepare -> AnswerStream ->
-answer_json.
+the same calls as ``manage.py ask --json`` (and the chat): chat.services.answer_once (validate_question ->
+answer_prepare -> AnswerStream) -> answer_json.
 
 A TemporaryDomain is created for one evaluation run, readable only by a temporary group (so signed-in users do not
 see it in their domain list while it exists), reloaded with each record's passages (written as files to a temporary
@@ -11,7 +11,6 @@ written to; the golden suite only reads them.
 
 from __future__ import annotations
 
-import asyncio
 import html
 import re
 import tempfile
@@ -24,7 +23,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group
 
 from chat.evaluation.common import CachingEmbedder, EvaluationError
-from chat.services import AnswerStream, AskError, answer_json, answer_prepare, validate_question
+from chat.services import AskError, answer_json, answer_once
 from grounding.embeddings import default_embedder
 from grounding.providers import ExtractiveAnswerer, Provider
 from knowledge.models import Chunk, Document, Domain
@@ -172,13 +171,7 @@ def ask(domain: Domain, question: str, provider: Provider) -> dict[str, Any]:
     (AskError: a question too long, a provider failure) gives ``{"error": code, "message": ...}``.
     """
     try:
-        text = validate_question(question)
-        prepared = answer_prepare(domain=domain, question=text, provider=provider)
-
-        async def ignore(frame):
-            return None
-
-        verified = asyncio.run(AnswerStream(prepared).run(ignore))
+        prepared, verified = answer_once(domain=domain, question=question, provider=provider)
     except AskError as exc:
         return {"error": exc.code, "message": exc.message}
     result = answer_json(prepared, verified)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import json as jsonlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.services import AnswerStream, AskError, answer_json, answer_prepare, domain_get, validate_question
+from chat.services import AskError, answer_json, answer_once, domain_get
 
 
 class Command(BaseCommand):
@@ -20,14 +19,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, question: str, domain: str, json: bool, **options):
         try:
-            text = validate_question(question)
-            dom = domain_get(slug=domain)
-            prepared = answer_prepare(domain=dom, question=text)
-
-            async def ignore(frame):
-                return None
-
-            verified = asyncio.run(AnswerStream(prepared).run(ignore))
+            prepared, verified = answer_once(domain=domain_get(slug=domain), question=question)
         except AskError as exc:
             raise CommandError(exc.message)
         result = answer_json(prepared, verified)
