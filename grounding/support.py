@@ -236,7 +236,8 @@ def _answer_sentences(text: str) -> list[tuple[str, list[Marker]]]:
 
     Sentences are found with pysbd on the text with markers blanked out (markers such as "5. [S1]" otherwise
     confuse it). A marker belongs to the sentence it follows, also when it sits after the final punctuation
-    ("X is 5. [S1]"); markers before the first sentence belong to the first one.
+    ("X is 5. [S1]") or after an ellipsis the splitter cut ("... determined .. [S2]."); markers before the first
+    sentence belong to the first one.
     """
     markers = parse_markers(text)
     blanked = _blank_markers(text, markers)
@@ -256,10 +257,16 @@ def _answer_sentences(text: str) -> list[tuple[str, list[Marker]]]:
         while k + 1 < len(spans) and spans[k + 1][0] <= m.start:
             k += 1
         owned[k].append(m)
-    out = []
+    out: list[tuple[str, list[Marker]]] = []
     for (start, end), mine in zip(spans, owned):
         raw = text[start:max(end, mine[-1].end if mine else end)]
-        out.append((strip_markers(raw).strip(), mine))
+        sentence = strip_markers(raw).strip()
+        if out and not any(ch.isalnum() for ch in sentence):
+            # only punctuation around markers (pysbd cut "determined .. [S2]." after the first "."): it is the end
+            # of the sentence before, and its markers cite that sentence
+            out[-1] = (out[-1][0], out[-1][1] + mine)
+            continue
+        out.append((sentence, mine))
     return out
 
 

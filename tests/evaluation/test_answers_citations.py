@@ -21,8 +21,9 @@ chips in order RAMDocs 0 [S1], RAMDocs 1 [S1][S2], RGB 0 [S1][S2], RGB 1 [S4][S2
 10 chips, each resolving to a chunk of the temporary domain with its title, and all 10 highlight a sentence: RGB 0
 quotes a snippet ending in "... already determined .. [S2]."; the text before the marker is stripped before the
 previous sentence end is looked for, so the citing sentence is the quote, not the empty text after its "..". The
-support check splits that quote at the ". " and finds its factual sentence without a marker, so the answer's coverage
-is 0.0; the five others have full coverage (mean 5/6).
+support check's sentence splitter cuts that quote after its first "." and leaves ". [S2]." as a piece of its own; a
+piece of punctuation and markers only is the end of the sentence before, so the quote is cited and every answer has
+full coverage (6/6).
 No invalid labels: 9 distinct cited labels per answer summed (1 + 2 + 2 + 2 + 1 + 1).
 """
 
@@ -65,8 +66,8 @@ def test_citation_metrics(run):
     highlighted = run.metric("citations", "highlighted")
     assert (highlighted["value"], highlighted["n"]) == (1.0, 10)
     coverage = run.metric("citations", "coverage")
-    assert (coverage["value"], coverage["n"]) == (pytest.approx(5 / 6, abs=1e-4), 6)
-    assert by(coverage)["rgb"] == (0.5, 2)
+    assert (coverage["value"], coverage["n"]) == (1.0, 6)
+    assert by(coverage)["rgb"] == (1.0, 2)
     invalid = run.metric("citations", "invalid_label_rate")
     assert (invalid["value"], invalid["n"]) == (0.0, 9)
     assert (run.metric("citations", "cited_answers")["value"], run.metric("citations", "cited_answers")["n"]) == (1.0,
@@ -74,7 +75,7 @@ def test_citation_metrics(run):
     rgb0 = run.records("citations")[("rgb", 0, "positive_negative")]
     assert [(c["label"], c["resolved"], c["highlighted"]) for c in rgb0["chips"]] == [("S1", True, True),
                                                                                     ("S2", True, True)]
-    assert rgb0["coverage"] == 0.0
+    assert rgb0["coverage"] == 1.0
 
 
 def test_answers_and_citations_share_the_pipeline_runs(run):

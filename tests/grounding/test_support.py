@@ -137,6 +137,16 @@ def test_a_marker_after_the_final_period_belongs_to_that_sentence(embedder):
     assert report.coverage == 1.0
 
 
+def test_a_marker_after_a_cut_ellipsis_cites_the_quote_before_it(embedder):
+    """pysbd cuts "... on Fridays .. [S1]." after the first "."; the rest (punctuation and the marker) ends that
+    sentence, so the quote is cited rather than counted as an uncited claim."""
+    text = "The handbook says employees may work from home on Fridays .. [S1]. The daily meal allowance is $65 [S2]."
+    report = check_support(text, SOURCES, embedder)
+    assert [(s.labels, s.status) for s in report.sentences] == [(("S1",), "supported"), (("S2",), "supported")]
+    assert report.sentences[0].text.startswith("The handbook says employees may work from home on Fridays")
+    assert report.coverage == 1.0
+
+
 def test_non_factual_sentences_are_left_out_of_the_sentences_and_the_coverage(embedder):
     text = ("Meals:\n- The daily meal allowance is $65 [S2].\nWhat about lodging? The documents do not say how "
             "lodging is paid. I could not find anything about parking.\n## Remote work\nEmployees may work from "
