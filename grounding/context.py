@@ -19,8 +19,8 @@ from grounding.budget import BudgetError, BudgetPolicy, available_tokens, split_
 from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near, normalise_text
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
-from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat, build_prompt,
-                              format_note, format_source, format_summary, history_messages, system_prefix,
+from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat,
+                              build_prompt, format_note, format_source, format_summary, history_messages, system_prefix,
                               wants_structure)
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
@@ -143,7 +143,8 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
     """The most recent turns that fit ``share`` tokens, filled newest first, returned oldest first.
 
     Turns are taken whole. The newest exchange (its last user and assistant turns) is never cut: when it does not
-    fit ``share`` it is still taken if it fits ``share + newest_allowance``. History starts with a user turn.
+    fit ``share`` it is still taken if it fits ``share + newest_allowance``. History starts with a user turn. A newest
+    user turn without an answer costs the NO_ANSWER message sent after it too.
     Stops at the first turn that does not fit, so the cost is linear in the turns kept, not in the history.
     Returns:
         (turns kept, tokens used including per-message overhead, number of older turns left out).
@@ -151,8 +152,10 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
     kept: list[Turn] = []
     used = 0
     limit = share
+    # a newest user turn without its answer (the answer failed) is sent with the NO_ANSWER filler after it
+    filler = counter.count(NO_ANSWER) + MESSAGE_OVERHEAD if turns and turns[-1].role == "user" else 0
     for i, turn in enumerate(reversed(turns)):
-        cost = turn.tokens + MESSAGE_OVERHEAD
+        cost = turn.tokens + MESSAGE_OVERHEAD + (filler if i == 0 else 0)
         if i < 2 and used + cost > limit:
             limit = share + newest_allowance
         if used + cost > limit:
@@ -162,6 +165,8 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
     while kept and kept[0].role != "user":
         used -= kept[0].tokens + MESSAGE_OVERHEAD
         kept.pop(0)
+    if not kept:
+        used = 0
     return kept, used, len(turns) - len(kept)
 
 
@@ -186,16 +191,27 @@ def _with_tokens(source: Source, tokens: int) -> Source:
     return out
 
 
+def _left_out(ids: Sequence[int], detail: str, accounted: frozenset[int] | set[int]) -> list[Dropped]:
+    """over_budget records for an entry left out: its primary chunk and every chunk merged into it (adjacent chunks
+    of a run) that is not already recorded elsewhere (an exact or near duplicate is ``duplicate_of``)."""
+    out = [Dropped(ids[0], "over_budget", detail)]
+    out += [Dropped(x, "over_budget", f"merged with chunk {ids[0]}: {detail}") for x in ids[1:] if x not in accounted]
+    return out
+
+
 def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], share: int, counter: TokenCounter,
-                   fmt: SourceFormat, max_sources: int,
-                   costed: Sequence[Source] = ()) -> tuple[list[Source], list[Dropped], int]:
+                   fmt: SourceFormat, max_sources: int, costed: Sequence[Source] = (),
+                   accounted: frozenset[int] | set[int] = frozenset()) -> tuple[list[Source], list[Dropped], int]:
     """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
     mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
 
     ``costed`` optionally holds, for the first entries, the Source already built with label S{i+1} and its formatted
     cost in ``tokens``; it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
+    ``accounted`` holds the chunk ids already recorded as dropped (duplicates merged into an entry), so that an
+    entry left out records each of its other chunks once.
     Returns:
-        (sources with their formatted cost in ``tokens``, dropped over_budget entries, tokens used incl. the block).
+        (sources with their formatted cost in ``tokens``, dropped over_budget records for every chunk of the entries
+        left out, tokens used incl. the block).
     """
     block = counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     sources: list[Source] = []
@@ -204,7 +220,9 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
     for i, (cand, ids, text) in enumerate(entries):
         if len(sources) >= max_sources:  # full: every entry left is over the source limit
             too_many = f"more than {max_sources} sources"
-            dropped += [Dropped(c.chunk.chunk_id, "over_budget", too_many) for c, _, _ in entries[i:]]
+            for _, rest, _ in entries[i:]:
+                dropped += (_left_out(rest, too_many, accounted) if len(rest) > 1 else
+                            [Dropped(rest[0], "over_budget", too_many)])
             break
         if i < len(costed) and len(sources) == i:
             source = costed[i]
@@ -212,8 +230,7 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
             source = _source(cand, ids, text, f"S{len(sources) + 1}")
             source = _with_tokens(source, counter.count(format_source(source, fmt)))
         if used + source.tokens > share:
-            dropped.append(Dropped(cand.chunk.chunk_id, "over_budget",
-                                   f"needs {source.tokens} tokens, {share - used} left"))
+            dropped += _left_out(ids, f"needs {source.tokens} tokens, {share - used} left", accounted)
             continue
         sources.append(source)
         used += source.tokens
@@ -300,7 +317,7 @@ def plan_context(
     candidates, version_dropped = admit_versions(candidates, query or question)
 
     # 1. sufficiency on the retrieval side [18.10]
-    best = max((c.dense for c in candidates), default=None)
+    best = max((c.dense for c in candidates if c.dense == c.dense), default=None)  # a NaN score is no score
     if best is None or best < policy.relevance_threshold:
         reason = ("nothing was retrieved" if best is None else
                   f"best relevance {best:.2f} is below the threshold {policy.relevance_threshold:.2f}")
@@ -308,8 +325,9 @@ def plan_context(
                            dropped=tuple(Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
                                          for c in candidates) + tuple(version_dropped), budget=budget(),
                            ordering=settings.ordering)
-    dropped: list[Dropped] = list(version_dropped) + [Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
-                              for c in candidates if c.dense < policy.source_min_score]
+    dropped: list[Dropped] = list(version_dropped) + [
+        Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
+        for c in candidates if not c.dense >= policy.source_min_score]  # a NaN score included
     passing = [c for c in candidates if c.dense >= policy.source_min_score]
 
     # 2. deduplication [18.7] and adjacent merge
@@ -320,8 +338,17 @@ def plan_context(
                else [(c, ids, c.chunk.text) for c, ids in near.kept])
 
     # 3. one budget for history and sources [18.6.1]
-    notes_tokens = (counter.count(NOTES_OPEN) + counter.count(NOTES_CLOSE)
-                    + sum(counter.count(format_note(n)) for n in notes)) if notes else 0
+    notes_tokens = 0
+    if notes:  # in order, as many as fit what is available (a note never pushes the prompt past the limit)
+        block = counter.count(NOTES_OPEN) + counter.count(NOTES_CLOSE)
+        fitting = []
+        for note in notes:
+            cost = counter.count(format_note(note))
+            if block + notes_tokens + cost <= available:
+                fitting.append(note)
+                notes_tokens += cost
+        notes = fitting
+        notes_tokens = notes_tokens + block if notes else 0
     room = available - notes_tokens
     covers = min(summary.covers, len(history)) if summary else 0
     summary_text = format_summary(summary.text) if summary else ""
@@ -357,7 +384,8 @@ def plan_context(
             older.append(start + i)
     history_used = summary_used + turns_used
     source_share = room - history_used
-    sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources, costed)
+    sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources, costed,
+                                                 {d.chunk_id for d in dropped})
     dropped += over
 
     # 4. optional second opinion on sufficiency
@@ -370,9 +398,9 @@ def plan_context(
     total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, summary_used, turns,
                                           question_tokens)
     while total > policy.limit and ordered:  # cannot happen with exact unit counts; kept as a guard
-        victim = min(ordered, key=lambda s: s.score)
+        victim = max(ordered, key=lambda s: int(s.label[1:]))  # the last label: S1..Sn stay contiguous
         ordered.remove(victim)
-        dropped.append(Dropped(victim.chunk_id, "over_budget", "real prompt count exceeded the budget"))
+        dropped += _left_out(victim.chunk_ids, "real prompt count exceeded the budget", {d.chunk_id for d in dropped})
         total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, summary_used, turns,
                                               question_tokens)
     memory = {"summary_tokens": summary_used, "summary_covers": covers if summary_used else 0,

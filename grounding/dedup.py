@@ -36,9 +36,28 @@ _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
 _NEGATION = re.compile(r"\b(not|no|never|none|neither|nor|cannot|without|may not|must not)\b|n't\b", re.I)
 
 
+_KEEP_IN_VALUES = re.compile(r"(?<=\d)[.,:/](?=\d)|(?<![\w.])[-−](?=\d)|[$€£¥₹%]")
+_SEPARATORS = re.compile(r"[\W_]+")
+
+
 def normalise_text(text: str) -> str:
-    """Lower-cased text with runs of whitespace and punctuation collapsed (for exact-duplicate hashing)."""
-    return re.sub(r"[\W_]+", " ", text.lower()).strip()
+    """Lower-cased text with runs of whitespace and punctuation collapsed (for exact-duplicate hashing).
+
+    What makes a value stays: currency signs, percent signs, a minus before a number and the separators inside a
+    number ("1.5", "1/2", "10:30"), so "$65" and "€65", "10%" and "10", "-5" and "5" never hash alike.
+    """
+    lowered = text.lower()
+    kept = {m.start() for m in _KEEP_IN_VALUES.finditer(lowered)}
+    if not kept:
+        return _SEPARATORS.sub(" ", lowered).strip()
+    out, pos = [], 0
+    for m in _SEPARATORS.finditer(lowered):
+        out.append(lowered[pos:m.start()])
+        run = "".join(ch for i, ch in enumerate(m.group(0), m.start()) if i in kept)
+        out.append(run if run and m.end() - m.start() == len(run) else f" {run} " if run else " ")
+        pos = m.end()
+    out.append(lowered[pos:])
+    return re.sub(r" +", " ", "".join(out)).strip()
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -79,9 +98,12 @@ class Deduplicated:
     conflicts: tuple[tuple[int, int], ...] = ()
 
 
+_STATUS_RANK = {"current": 2, "draft": 1, "superseded": 0}
+
+
 def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
-    """Exact deduplication: one copy per normalised text (a current version first, then the best dense score), the
-    others' ids merged into it.
+    """Exact deduplication: one copy per normalised text (a current version first, then a draft, then a superseded
+    one; among equals the best dense score), the others' ids merged into it.
 
     Idempotent: deduplicating the kept candidates again changes nothing. Linear in the candidates; Python only
     visits the texts that repeat.
@@ -97,8 +119,8 @@ def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
     if not groups:
         return Deduplicated(tuple(kept), ())  # type: ignore[arg-type]
 
-    def rank(i: int) -> tuple[bool, float]:  # a current version beats a superseded copy of the same text
-        return (candidates[i].chunk.status != "superseded", candidates[i].dense)
+    def rank(i: int) -> tuple[int, float]:  # current beats draft beats superseded, then the better score
+        return (_STATUS_RANK.get(candidates[i].chunk.status, 0), candidates[i].dense)
 
     beaten: dict[int, int] = {}  # dropped copy -> the kept copy's chunk id
     for members in groups.values():

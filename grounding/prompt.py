@@ -268,6 +268,11 @@ class Prompt:
         return {"system": self.system, "messages": [dict(m) for m in self.messages]}
 
 
+#: The assistant message put after a history turn of the user's that has no answer (its answer failed), so that the
+#: roles alternate and the question still follows an assistant turn.
+NO_ANSWER = "(no answer was given)"
+
+
 def history_messages(history: Iterable[Turn]) -> list[dict[str, str]]:
     """History turns as chat messages, merged so that roles alternate and the first one is the user's."""
     out: list[dict[str, str]] = []
@@ -279,7 +284,7 @@ def history_messages(history: Iterable[Turn]) -> list[dict[str, str]]:
     while out and out[0]["role"] != "user":
         out.pop(0)
     if out and out[-1]["role"] == "user":  # the question must follow an assistant turn
-        out.append({"role": "assistant", "content": "(no answer was given)"})
+        out.append({"role": "assistant", "content": NO_ANSWER})
     return out
 
 

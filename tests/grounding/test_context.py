@@ -309,3 +309,77 @@ def test_chronological_and_by_document_orders():
     assert [x.label for x in order_sources(ranked, "reverse")] == ["S4", "S3", "S2", "S1"]
     with pytest.raises(ValueError, match="unknown ordering 'random'"):
         order_sources(ranked, "random")
+
+
+# --- edge cases found by trying to break the planner -----------------------------------------------------------------
+
+def test_a_newest_user_turn_without_answer_is_counted_with_its_filler():
+    """The previous answer failed: the user turn goes to the model followed by NO_ANSWER, and that message is in the
+    budget at every window size (the prompt stays within the limit, no source is dropped after labelling)."""
+    from grounding.prompt import NO_ANSWER
+
+    turn = "hello " * 20
+    kept_history = 0
+    for window in range(300, 420, 4):
+        policy = BudgetPolicy(window=window, completion_reserve=0, safety_margin=1.0, history_floor=0,
+                              sources_floor=0, history_cap=1.0, priority="history")
+        p = plan([cand(1, "Meals are reimbursed up to $65 a day.", 0.5), cand(2, "Hotels are capped at $200.", 0.9)],
+                 history=[Turn("user", turn, counter.count(turn))], policy=policy)
+        assert p.budget["total"] == real_total(p) <= policy.limit, window
+        assert [s.label for s in p.sources] == [f"S{i + 1}" for i in range(len(p.sources))]
+        assert not any("real prompt count" in d.detail for d in p.dropped)
+        if p.history:
+            kept_history += 1
+            assert prompt_for(p, system_prompt=DEFAULT_SYSTEM_PROMPT).messages[-2]["content"] == NO_ANSWER
+    assert kept_history >= 10  # most of these windows have room for the turn and its filler
+
+
+def test_notes_that_do_not_fit_are_left_out_rather_than_overflow():
+    from grounding.types import Note
+
+    policy = BudgetPolicy(window=280, completion_reserve=0, safety_margin=1.0)
+    long_note = Note("contradiction", ("S1", "S2"), "S1 and S2 disagree on the amount " * 5)
+    p = plan([cand(1, "Meals are reimbursed up to $65 a day.", 0.9)], policy=policy, notes=[long_note])
+    assert p.notes == () and p.budget["notes"] == 0
+    assert p.budget["total"] == real_total(p) <= policy.limit
+    roomy = plan([cand(1, "Meals are reimbursed up to $65 a day.", 0.9)], notes=[long_note])
+    assert roomy.notes == (long_note,) and roomy.budget["total"] == real_total(roomy)
+
+
+def test_every_chunk_of_a_merged_run_left_out_is_recorded():
+    def run_chunk(cid, ordinal, text, dense):
+        c = chunk(cid, text, doc=9)
+        c = type(c)(**{**c.__dict__, "ordinal": ordinal, "version_id": 9})
+        return Candidate(chunk=c, score=dense, dense=dense)
+
+    big = "meals " * 3000
+    p = plan([cand(1, "Short meals fact $65.", 0.9), run_chunk(2, 0, big, 0.8), run_chunk(3, 1, "The tail of it.", 0.7)],
+             policy=BudgetPolicy(window=4000))
+    assert [s.chunk_ids for s in p.sources] == [(1,)]
+    assert [(d.chunk_id, d.reason) for d in p.dropped] == [(2, "over_budget"), (3, "over_budget")]
+    assert p.dropped[1].detail.startswith("merged with chunk 2: needs ")
+
+
+def test_a_nan_score_counts_as_below_the_threshold():
+    p = plan([cand(1, "Meals are $5 a day.", float("nan")), cand(2, "Hotels are $6.", 0.1)])
+    assert not p.sufficient and p.abstain_reason == "best relevance 0.10 is below the threshold 0.35"
+    assert sorted((d.chunk_id, d.reason) for d in p.dropped) == [(1, "below_threshold"), (2, "below_threshold")]
+
+
+@pytest.mark.parametrize("a,b", [("Keep it above -5 degrees.", "Keep it above 5 degrees."),
+                                 ("The limit is 10%.", "The limit is 10."), ("Meals cost $65.", "Meals cost €65."),
+                                 ("Take 1/2 day.", "Take 1 2 day."), ("Accrue 1.5 days.", "Accrue 15 days.")])
+def test_exact_deduplication_never_merges_texts_whose_values_differ(a, b):
+    assert len(dedup_exact([cand(1, a, 0.9), cand(2, b, 0.8)]).kept) == 2
+    assert len(dedup_exact([cand(1, a, 0.9), cand(2, a.upper() + "  ", 0.8)]).kept) == 1  # case and spacing aside
+
+
+def test_exact_deduplication_prefers_current_then_draft_then_superseded():
+    def with_status(cid, status, dense):
+        c = cand(cid, "Meals are $65 a day.", dense)
+        return Candidate(chunk=type(c.chunk)(**{**c.chunk.__dict__, "status": status}), score=dense, dense=dense)
+
+    kept = dedup_exact([with_status(1, "draft", 0.9), with_status(2, "current", 0.7), with_status(3, "superseded", 0.95)])
+    assert [(c.chunk.chunk_id, ids) for c, ids in kept.kept] == [(2, (2, 1, 3))]
+    kept = dedup_exact([with_status(1, "superseded", 0.9), with_status(2, "draft", 0.7)])
+    assert [c.chunk.chunk_id for c, _ in kept.kept] == [2]
