@@ -16,8 +16,9 @@ import nh3
 from markdown_it import MarkdownIt
 
 from grounding.chunking import split_sentences
-from grounding.citations import Marker, check_labels, parse_markers, strip_markers
+from grounding.citations import check_labels, parse_markers, strip_markers
 from grounding.providers import content_terms, is_abstention
+from grounding.support import sentence_spans
 from grounding.prompt import ABSTAIN_TOKEN
 from grounding.types import Citation, ContextPlan, Source
 
@@ -58,20 +59,31 @@ class VerifiedAnswer:
                 "citations": [c.as_dict() for c in self.citations], "invalid_citations": list(self.invalid)}
 
 
-def _citing_sentence(text: str, marker: Marker) -> str:
-    """The sentence a marker belongs to: text since the previous sentence end or marker, up to the marker.
+def citing_claims(text: str) -> dict[int, str]:
+    """The claim each citation marker of an answer closes, keyed by the marker's start offset (characters).
 
-    Markers right after one another ("... 36 months [S1][S2].", "... [S1] [S3]") all cite the sentence before the
-    first of them, and a marker placed after the sentence's full stop ("... 36 months. [S1]") cites that sentence.
+    The claim is the answer text from the sentence's start, or from the previous marker of the same sentence, up to
+    the marker: "Meals are $65 [S1] and hotels $200 [S2]." gives S1 "Meals are $65" and S2 "and hotels $200".
+    Markers right after one another ("[S1][S2]", "[S1] [S2]") close the same claim; a marker with no text of its own
+    before it (at the start of a sentence, or after a closed claim) cites its whole sentence. Sentences come from
+    grounding.support.sentence_spans (pysbd: "i.e.", "e.g." and decimals do not end a sentence; a marker after the
+    full stop or after a cut ellipsis belongs to the sentence before it), so highlighting and the support check read
+    an answer the same way. One sentence split per answer: linear in the number of markers.
     """
-    start = marker.start
-    for previous in reversed([m for m in parse_markers(text[:start])]):
-        if text[previous.end:start].strip():
-            break
-        start = previous.start  # adjacent: share the claim before it
-    before = text[:start].rstrip()
-    cut = max(before.rfind(". "), before.rfind("? "), before.rfind("! "), before.rfind("\n"), before.rfind("]"))
-    return strip_markers(before[cut + 1:]).strip()
+    claims: dict[int, str] = {}
+    for start, end, owned in sentence_spans(text):
+        whole = strip_markers(text[start:end]).strip()
+        cursor = start  # where the current claim begins
+        group = start  # where the current run of adjacent markers begins
+        for k, m in enumerate(owned):
+            if k == 0 or text[owned[k - 1].end:m.start].strip():
+                group = m.start  # a new run: its claim is the text since the previous run (or the sentence start)
+                claim = strip_markers(text[cursor:group]).strip()
+                cursor = m.end
+            else:
+                cursor = m.end  # adjacent to the previous marker: the same claim
+            claims[m.start] = claim if any(ch.isalnum() for ch in claim) else whole
+    return claims
 
 
 def cited_span(claim: str, source: Source) -> str:
@@ -93,30 +105,53 @@ def cited_span(claim: str, source: Source) -> str:
     return best if overlap(best) > 0 else ""  # nothing in common: highlight nothing rather than a wrong sentence
 
 
+_OPEN_MARK, _CLOSE_MARK = "\ue000", "\ue001"  # private-use characters standing for markers while Markdown renders
+_PLACEHOLDER = re.compile(_OPEN_MARK + r"(\d+)" + _CLOSE_MARK)
+
+
 def render_html(text: str, known: set[str]) -> str:
     """Markdown -> HTML with [S#] markers turned into chips for known labels; unknown labels stay plain text.
 
-    The result is sanitised with nh3: model-supplied HTML or script is inert text.
+    Chips are numbered (``data-span``) in the order of the markers in ``text``, one per known label, the order of
+    finalize_answer's ``spans``: markers are swapped for placeholders before Markdown renders, so a marker that
+    Markdown swallows (a reference-link definition "[S2]: url") or moves into an attribute (a link title, an image's
+    alt text: shown as text there) does not shift the numbers of the chips after it, and a bracket written as an
+    HTML entity never becomes a chip. The result is sanitised with nh3: model-supplied HTML or script is inert text.
     """
-    rendered = _md.render(text)
-    out, pos, span = [], 0, 0
-    for m in parse_markers(rendered):
-        out.append(rendered[pos:m.start])
+    text = text.replace(_OPEN_MARK, "").replace(_CLOSE_MARK, "")
+    markers = parse_markers(text)
+    first_span, count = [], 0
+    held, pos = [], 0
+    for k, m in enumerate(markers):
+        first_span.append(count)
+        count += sum(lab in known for lab in m.labels)
+        held += [text[pos:m.start], f"{_OPEN_MARK}{k}{_CLOSE_MARK}"]
+        pos = m.end
+    rendered = _md.render("".join(held) + text[pos:])
+    out, pos = [], 0
+    for ph in _PLACEHOLDER.finditer(rendered):
+        k = int(ph.group(1))
+        m = markers[k]
+        out.append(rendered[pos:ph.start()])
+        pos = ph.end()
+        if rendered.rfind("<", 0, ph.start()) > rendered.rfind(">", 0, ph.start()):  # inside a tag's attribute
+            out.append(html.escape(m.raw))
+            continue
         good = [lab for lab in m.labels if lab in known]
         bad = [lab for lab in m.labels if lab not in known]
-        for lab in good:
-            out.append(f'<button type="button" class="cite" data-label="{lab}" data-span="{span}" '
+        for j, lab in enumerate(good):
+            out.append(f'<button type="button" class="cite" data-label="{lab}" data-span="{first_span[k] + j}" '
                        f'aria-label="Show source {lab}">{lab}</button>')
-            span += 1
         if bad:
             out.append(f'<span class="cite-invalid" title="Not a source of this answer">'
                        f'{html.escape(m.raw if not good else "[" + ", ".join(bad) + "]")}</span>')
-        pos = m.end
     out.append(rendered[pos:])
     return nh3.clean("".join(out), tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRS, link_rel=None)
 
 
-_QUOTES = re.compile(r"<quotes>.*?(?:</quotes>|$)\s*", re.S | re.I)
+#: Quote-then-answer scratch work: a closed <quotes> block anywhere, or an unclosed one that opens the answer (the
+#: stream ended inside it). A stray "<quotes>" later in an answer is text and is kept.
+_QUOTES = re.compile(r"<quotes>.*?</quotes>\s*|\A\s*<quotes>.*\Z", re.S | re.I)
 
 
 def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
@@ -145,8 +180,9 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     check = check_labels(markers, source_map.keys())
     citations: dict[str, Citation] = {}
     spans: list[dict[str, str]] = []
+    claims = citing_claims(text)
     for m in markers:
-        claim = _citing_sentence(text, m)
+        claim = claims.get(m.start, "")
         for lab in m.labels:
             if lab not in source_map:
                 continue

@@ -231,13 +231,14 @@ def _blank_markers(text: str, markers: list[Marker]) -> str:
     return "".join(chars)
 
 
-def _answer_sentences(text: str) -> list[tuple[str, list[Marker]]]:
-    """Split an answer into (sentence text with its markers removed, the markers it owns).
+def sentence_spans(text: str) -> list[tuple[int, int, list[Marker]]]:
+    """The sentences of an answer as (start, end, the markers it owns), offsets in characters of ``text``; the span
+    runs to the end of its last marker when a marker follows the sentence's final punctuation.
 
     Sentences are found with pysbd on the text with markers blanked out (markers such as "5. [S1]" otherwise
     confuse it). A marker belongs to the sentence it follows, also when it sits after the final punctuation
     ("X is 5. [S1]") or after an ellipsis the splitter cut ("... determined .. [S2]."); markers before the first
-    sentence belong to the first one.
+    sentence belong to the first one. A piece of punctuation and markers only is the end of the sentence before it.
     """
     markers = parse_markers(text)
     blanked = _blank_markers(text, markers)
@@ -257,17 +258,21 @@ def _answer_sentences(text: str) -> list[tuple[str, list[Marker]]]:
         while k + 1 < len(spans) and spans[k + 1][0] <= m.start:
             k += 1
         owned[k].append(m)
-    out: list[tuple[str, list[Marker]]] = []
+    out: list[tuple[int, int, list[Marker]]] = []
     for (start, end), mine in zip(spans, owned):
-        raw = text[start:max(end, mine[-1].end if mine else end)]
-        sentence = strip_markers(raw).strip()
-        if out and not any(ch.isalnum() for ch in sentence):
+        end = max(end, mine[-1].end if mine else end)
+        if out and not any(ch.isalnum() for ch in strip_markers(text[start:end])):
             # only punctuation around markers (pysbd cut "determined .. [S2]." after the first "."): it is the end
             # of the sentence before, and its markers cite that sentence
-            out[-1] = (out[-1][0], out[-1][1] + mine)
+            out[-1] = (out[-1][0], end, out[-1][2] + mine)
             continue
-        out.append((sentence, mine))
+        out.append((start, end, mine))
     return out
+
+
+def _answer_sentences(text: str) -> list[tuple[str, list[Marker]]]:
+    """Split an answer into (sentence text with its markers removed, the markers it owns); see sentence_spans."""
+    return [(strip_markers(text[start:end]).strip(), mine) for start, end, mine in sentence_spans(text)]
 
 
 # --- values ------------------------------------------------------------------------------------------------------

@@ -1,3 +1,7 @@
+import re
+
+import pytest
+
 from grounding.answer import ABSTAIN_MESSAGE, finalize_answer, render_html
 from grounding.types import ContextPlan, Source
 
@@ -61,3 +65,61 @@ def test_model_html_and_script_render_inert():
 def test_abstention_token_becomes_the_abstain_message():
     v = finalize_answer("INSUFFICIENT_EVIDENCE: the sources do not mention stock options.", PLAN)
     assert v.abstained and v.text == ABSTAIN_MESSAGE + " The sources do not mention stock options."
+
+
+THREE = ContextPlan(question="q", sources=(
+    src("S1", "Meals are reimbursed up to $65 a day. Hotels are capped at $200 per night. Taxis need a receipt.", 1),
+    src("S2", "Annual leave is 25 days. Sick leave needs a doctor's note after 3 days.", 2),
+    src("S3", "Laptops are replaced every 36 months. Phones are replaced every 24 months.", 3)))
+
+
+@pytest.mark.parametrize("answer,expected", [
+    ("Laptops are replaced every 36 months (i.e. 3 years) [S3].", [("S3", "Laptops are replaced every 36 months.")]),
+    ("Hotels are capped, e.g. in Paris, at $200 per night [S1].", [("S1", "Hotels are capped at $200 per night.")]),
+    ("Hotels are capped at $200 per night [for all staff] [S1].", [("S1", "Hotels are capped at $200 per night.")]),
+    ("[S1] Meals are reimbursed up to $65 a day.", [("S1", "Meals are reimbursed up to $65 a day.")]),
+    ("- [S2] Annual leave is 25 days.", [("S2", "Annual leave is 25 days.")]),
+    ("Meals are reimbursed up to $65 [S1] and annual leave is 25 days [S2].",
+     [("S1", "Meals are reimbursed up to $65 a day."), ("S2", "Annual leave is 25 days.")]),
+])
+def test_the_claim_of_a_chip_is_its_sentence_or_the_part_since_the_previous_chip(answer, expected):
+    v = finalize_answer(answer, THREE)
+    assert [(s["label"], s["cited_text"]) for s in v.spans] == expected
+
+
+def test_a_stray_quotes_tag_inside_an_answer_is_text():
+    """Only a closed <quotes> block, or an unclosed one that opens the answer, is scratch work to hide."""
+    text = "Meals are $65 a day [S1]. HTML answers may contain a <quotes> tag. Annual leave is 25 days [S2]."
+    v = finalize_answer(text, THREE)
+    assert v.text == text and [c.label for c in v.citations] == ["S1", "S2"]
+    hidden = finalize_answer("<quotes>Meals are reimbursed up to $65 a day.</quotes>\nMeals are $65 [S1].", THREE)
+    assert hidden.text == "Meals are $65 [S1]."
+    assert finalize_answer("<quotes>Meals are reimbursed", THREE).text.strip() == ""
+
+
+def test_a_thousand_chips_each_get_their_span():
+    text = " ".join(f"Laptops are replaced every {i} months [S3]." for i in range(1_000))
+    v = finalize_answer(text, THREE)
+    assert len(v.spans) == 1_000 and v.html.count('class="cite"') == 1_000
+    assert {s["cited_text"] for s in v.spans} == {"Laptops are replaced every 36 months."}
+
+
+@pytest.mark.parametrize("answer", [
+    "Meals are $65 [S1].\n\n[S2]: https://example.com\n\nLaptops are replaced every 36 months [S3].",
+    "A link [x](http://a \"title [S2]\") and ![alt [S2]](y.png), then laptops every 36 months [S3].",
+    "Code `[S2]` here, then laptops are replaced every 36 months [S3].",
+])
+def test_chip_numbers_follow_the_markers_whatever_markdown_does_with_them(answer):
+    """Chip k opens spans[k]: the S3 chip shows the laptop sentence even when Markdown swallows or moves a marker
+    before it; a marker that ends up inside an attribute is plain text, never markup."""
+    v = finalize_answer(answer, THREE)
+    chips = re.findall(r'data-label="(S\d)" data-span="(\d+)"', v.html)
+    assert chips and all(v.spans[int(k)]["label"] == label for label, k in chips)
+    s3 = [int(k) for label, k in chips if label == "S3"]
+    assert [v.spans[k]["cited_text"] for k in s3] == ["Laptops are replaced every 36 months."]
+    assert "<button" not in re.sub(r"<button[^>]*>S\d</button>", "", v.html)
+
+
+def test_a_bracket_written_as_an_entity_is_text_not_a_chip():
+    v = finalize_answer("Leave is 25 days &#91;S2&#93; and meals $65 [S1].", THREE)
+    assert re.findall(r'data-label="(S\d)"', v.html) == ["S1"] and "[S2]" in v.html
