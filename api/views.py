@@ -128,7 +128,8 @@ def json_body(request: HttpRequest, fields: set[str]) -> dict[str, Any]:
         raise ApiError("unsupported_media_type",
                        f"Send a JSON body with 'Content-Type: application/json' (got {content_type[:60]!r}).")
     limit = body_limit()
-    too_large = ApiError("request_too_large", f"The request body is larger than {limit:,} bytes.")
+    too_large = ApiError("request_too_large", f"The request body is larger than {limit:,} bytes (a question may "
+                                              f"have at most {settings.MAX_MESSAGE_CHARS:,} characters).")
     try:
         if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
             raise too_large

@@ -175,12 +175,13 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
 
 def _reply_of(message: Message) -> Message | None:
-    return Message.objects.filter(reply_to=message).first()
+    return Message.objects.filter(reply_to=message).select_related("reply_to").first()
 
 
 def _own_message(user, message_id: object) -> Message:
     try:
-        return Message.objects.get(pk=int(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
+        return Message.objects.select_related("reply_to").get(pk=int(message_id), conversation__user=user,
+                                                           role=Message.Role.ASSISTANT)
     except (Message.DoesNotExist, TypeError, ValueError, OverflowError):
         raise services.AskError("not_found", "Message not found.")
 

@@ -22,7 +22,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from chat.models import Conversation, ConversationSummary, Message
-from grounding.answer import QuoteFilter, VerifiedAnswer, finalize_answer
+from grounding.answer import AbstainFilter, QuoteFilter, VerifiedAnswer, finalize_answer
 from grounding.citations import CitationStreamParser
 from grounding.contradictions import detect_conflicts
 from grounding.embeddings import default_embedder
@@ -64,11 +64,13 @@ def validate_question(text: object) -> str:
     """The question stripped of surrounding whitespace.
 
     Raises:
-        AskError: empty_message (nothing but whitespace), invalid_text (an unpaired surrogate or a NUL character,
-            which no database can store), or message_too_long (over MAX_MESSAGE_CHARS characters; the message names
+        AskError: empty_message (missing or nothing but whitespace), invalid_text (not a string; an unpaired
+            surrogate or a NUL character, which no database can store), or message_too_long (over MAX_MESSAGE_CHARS characters; the message names
             the limit).
     """
-    if not isinstance(text, str) or not text.strip():
+    if text is not None and not isinstance(text, str):
+        raise AskError("invalid_text", f"The message must be text, not {type(text).__name__}.")
+    if not text or not text.strip():
         raise AskError("empty_message", "The message is empty. Type a question first.")
     try:
         text.encode("utf-8")
@@ -397,6 +399,7 @@ class AnswerStream:
             return finalize_answer("", plan)
         parser = CitationStreamParser()
         quotes = QuoteFilter() if QUOTE_THEN_ANSWER in self.prepared.prompt.prefix else None
+        abstain = AbstainFilter()  # the abstention token is never shown while streaming
         native: dict[str, str] = {}  # label -> cited_text of a provider's native citation
         try:
             # aclosing: a cancel (stop) that lands outside the provider's own await (e.g. while a delta is sent)
@@ -407,7 +410,7 @@ class AnswerStream:
                         native.setdefault(event.label, event.cited_text)
                     elif isinstance(event, TextDelta):
                         self.raw.append(event.text)
-                        safe = parser.feed(quotes.feed(event.text) if quotes else event.text)
+                        safe = parser.feed(abstain.feed(quotes.feed(event.text) if quotes else event.text))
                         if safe:
                             self.seq += 1
                             await emit({"type": "delta", "seq": self.seq, "text": safe})
@@ -422,7 +425,9 @@ class AnswerStream:
         except Exception as exc:  # a provider outage must not lose the turn: typed error, turn kept
             log.exception("provider failed")
             raise AskError("provider_error", f"The answer service failed: {exc}") from exc
-        rest = parser.feed(quotes.close()) + parser.close() if quotes else parser.close()
+        rest = parser.feed(abstain.feed(quotes.close()) if quotes else "")  # in stream order: held quotes text,
+        rest += parser.feed(abstain.close())  # then a held beginning of the token,
+        rest += parser.close()  # then a held beginning of a marker
         if rest:
             self.seq += 1
             await emit({"type": "delta", "seq": self.seq, "text": rest})
@@ -681,8 +686,16 @@ def message_json(message: Message) -> dict[str, Any]:
         "provider": message.provider, "sources": message.sources, "citations": message.citations,
         "invalid": message.invalid_citations, "spans": message.spans, "support": message.support,
         "notes": message.trace.get("notes", []),
-        "client_id": message.client_id,
+        "client_id": message.client_id or _question_client_id(message),
     }
+
+
+def _question_client_id(message: Message) -> str:
+    """An answer's client id is its question's (the id the client sent with the ask), when the question is loaded
+    with it (``reply_to`` cached: never a query here, which may run on the event loop)."""
+    if message.reply_to_id and Message._meta.get_field("reply_to").is_cached(message):
+        return message.reply_to.client_id
+    return ""
 
 
 def done_frame(message: Message) -> dict[str, Any]:

@@ -197,6 +197,38 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
 
 
 
+class AbstainFilter:
+    """Holds the start of a streamed answer while it may still be the abstention token: an answer that opens with
+    ABSTAIN_TOKEN is not streamed at all (the reader sees the abstention message of the final ``done`` frame, never
+    the internal token); any other answer passes unchanged once its first characters differ from the token."""
+
+    def __init__(self) -> None:
+        self.head = ""
+        self.state = "undecided"  # then "answer" or "abstain"
+
+    def feed(self, piece: str) -> str:
+        """Visible text of ``piece`` (characters)."""
+        if self.state == "answer":
+            return piece
+        if self.state == "abstain":
+            return ""
+        self.head += piece
+        lead = self.head.lstrip(" *_`#>\n")
+        if lead.startswith(ABSTAIN_TOKEN):
+            self.state, self.head = "abstain", ""
+            return ""
+        if ABSTAIN_TOKEN.startswith(lead):  # may still become the token
+            return ""
+        self.state = "answer"
+        out, self.head = self.head, ""
+        return out
+
+    def close(self) -> str:
+        """What is held at the end (an answer that was a bare beginning of the token, e.g. "INSUFF")."""
+        out, self.head = self.head, ""
+        return out if self.state == "undecided" else ""
+
+
 class QuoteFilter:
     """Hides a quote-then-answer scratch block while streaming: text from "<quotes>" up to "</quotes>" is held and
     dropped, the rest passes. Text before the block passes as it comes; an unfinished opening tag is held."""

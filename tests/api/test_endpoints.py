@@ -169,6 +169,13 @@ def test_empty_and_oversize_questions_are_refused_naming_the_limit(demo_domain, 
     assert Message.objects.count() == 0 and Conversation.objects.count() == 0
 
 
+def test_a_question_too_long_for_the_body_limit_names_the_character_limit(demo_domain, api):
+    r = ask(api, question="x" * 100_000, domain="handbook")
+    assert error_of(r) == (413, "request_too_large")
+    assert "a question may have at most 4,000 characters" in r.json()["error"]["message"]
+    assert Message.objects.count() == 0
+
+
 @override_settings(MAX_MESSAGE_CHARS=50)
 def test_the_character_limit_comes_from_the_settings(demo_domain, api):
     r = ask(api, question="x" * 51, domain="handbook")

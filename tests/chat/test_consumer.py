@@ -103,6 +103,9 @@ async def test_foreign_origin_is_refused(ingest_demo, user):
     ("[1, 2]", "bad_frame"),
     ('{"type": "dance"}', "unknown_type"),
     ('{"type": "ask", "domain": "handbook", "text": "   "}', "empty_message"),
+    ('{"type": "ask", "domain": "handbook"}', "empty_message"),
+    ('{"type": "ask", "domain": "handbook", "text": 5}', "invalid_text"),
+    ('{"type": "ask", "domain": "handbook", "text": ["a question"]}', "invalid_text"),
     ('{"type": "ask", "domain": "handbook", "text": "' + "x" * 4001 + '"}', "message_too_long"),
     ('{"type": "ask", "domain": "nope", "text": "hi"}', "unknown_domain"),
     ('{"type": "ask", "conversation": 424242, "text": "hi"}', "not_found"),
@@ -143,6 +146,49 @@ async def test_provider_failure_keeps_the_user_turn_and_saves_the_text_so_far(in
     rows = await sync_to_async(list)(Message.objects.order_by("pk").values_list("role", "status", "text"))
     assert rows == [("user", "complete", "How often are laptops replaced?"),
                     ("assistant", "interrupted", "The answer ")]  # broke mid-way: kept as interrupted
+    await comm.disconnect()
+
+
+async def test_the_abstention_token_is_never_streamed(ingest_demo, user, monkeypatch):
+    """A model that abstains streams the internal token; the reader sees no delta of it, only the abstention message
+    of the done frame (the streamed text never disagrees with the stored one)."""
+    from grounding.answer import ABSTAIN_MESSAGE
+
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(["INSUFF", "ICIENT_", "EVIDENCE: no ", "dog rule."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    assert [f for f in frames if f["type"] == "delta"] == []
+    assert frames[-1]["text"].startswith(ABSTAIN_MESSAGE) and "INSUFFICIENT" not in frames[-1]["text"]
+    await comm.disconnect()
+
+
+async def test_an_answer_starting_like_the_token_streams_whole(ingest_demo, user, monkeypatch):
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(["IN", "SUFFICIENT rest breaks ", "are paid [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    streamed = "".join(f["text"] for f in frames if f["type"] == "delta")
+    assert streamed == "INSUFFICIENT rest breaks are paid [S1]." == frames[-1]["text"]
+    await comm.disconnect()
+
+
+async def test_done_echoes_the_client_id_the_question_was_sent_with(ingest_demo, user, monkeypatch):
+    """The client matches the answer to what it sent: accepted and done carry the same client_id, also when the
+    same ask is sent again and the stored answer is replayed."""
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    ask = {"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?", "client_id": "ws-2"}
+    await comm.send_json_to(ask)
+    frames = await frames_until(comm, "done")
+    assert frames[0]["type"] == "accepted" and frames[0]["client_id"] == "ws-2"
+    assert frames[-1]["type"] == "done" and frames[-1]["client_id"] == "ws-2"
+    await comm.send_json_to({**ask, "conversation": frames[0]["conversation"]})
+    again = await frames_until(comm, "done")
+    assert again[-1]["client_id"] == "ws-2" and again[-1]["message"] == frames[-1]["message"]
     await comm.disconnect()
 
 
