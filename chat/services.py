@@ -353,13 +353,25 @@ def relabel_notes(notes: list, old: ContextPlan, new: ContextPlan) -> list:
     return out
 
 
+#: Words that say how much or how often rather than what about ("days per year"): a note sharing only these with
+#: the question is about something else (a meal allowance "per day" under a question on vacation days per year).
+GENERIC_TERMS = content_terms("per day days daily week weeks weekly month months monthly year years yearly annual "
+                              "annually time times hour hours minute minutes many much get gets need needs")
+
+
 def relevant_notes(conflicts: list, query: str) -> list:
     """Notes of the conflicts whose sentences share content words with the question (two, or one for a one-word
-    question): a disagreement elsewhere in a source is not what the reader asked about."""
+    question), at least one of them not among GENERIC_TERMS when the question has such words: a disagreement
+    elsewhere in a source is not what the reader asked about."""
     terms = content_terms(query)
+    distinctive = (terms - GENERIC_TERMS) or terms
     need = min(2, len(terms))
+
+    def shared(c) -> frozenset:
+        return terms & (content_terms(c.sentences[0]) | content_terms(c.sentences[1]))
+
     return [c.as_note() for c in conflicts
-            if len(terms & (content_terms(c.sentences[0]) | content_terms(c.sentences[1]))) >= need
+            if len(common := shared(c)) >= need and common & distinctive
             and (c.kind == "version_superseded"
                  or c.similarity >= (NEGATION_NOTE_SIMILARITY if c.kind == "negation" else NOTE_SIMILARITY))]
 

@@ -250,8 +250,11 @@ class ExtractiveAnswerer:
             if note.kind == "injection" or not cited & set(note.labels):
                 continue
             markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
-            said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)[^)]*\)", "", neutralise_markers(note.text)).rstrip(".")
-            parts.append(f"Note that the sources disagree: {said} {markers}.")  # dates are in the chips and notes
+            # dates are in the chips and notes; that a side is a superseded version is said in the answer too
+            said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)([^)]*)\)",
+                          lambda m: " (a superseded version)" if "superseded" in m.group(1) else "",
+                          neutralise_markers(note.text)).rstrip(".")
+            parts.append(f"Note that the sources disagree: {said} {markers}.")
         return " ".join(parts)
 
     async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:

@@ -58,6 +58,8 @@ def test_current_answer_cites_the_newest_version_and_a_note_names_the_older_one(
                          for n in notes)
     assert all("salary" in n["text"] for n in notes)  # only disagreements about what was asked
     assert "sources disagree" in out["answer"]  # the offline answer mentions the disagreement too
+    assert any(n["kind"] == "version_superseded" for n in notes)
+    assert "(a superseded version) says" in out["answer"]  # and says which side is the superseded version
     assert all(d["reason"] in {"below_threshold", "duplicate_of", "over_budget", "superseded"} for d in out["dropped"])
     assert any(d["reason"] == "superseded" for d in out["dropped"])  # the other old versions stay out
 
