@@ -87,8 +87,9 @@ def citing_claims(text: str) -> dict[int, str]:
 
 
 def cited_span(claim: str, source: Source) -> str:
-    """The sentence of ``source`` that best matches ``claim`` by shared content terms (the first on ties); "" when
-    no sentence shares a content word with the claim."""
+    """The sentence of ``source`` that best matches ``claim`` by shared content terms (Jaccard; the first on ties);
+    "" when no sentence shares two content words with the claim (one, for a claim of one content word): a single
+    shared word such as "day" says nothing about the claim, and a wrong highlight misleads more than none."""
     sentences = [s.lstrip("-* ").strip() for s in split_sentences(source.text)]
     sentences = [s for s in sentences if s]
     if not sentences:
@@ -102,7 +103,7 @@ def cited_span(claim: str, source: Source) -> str:
         return len(terms & t) / (len(terms | t) or 1)
 
     best = max(sentences, key=overlap)
-    return best if overlap(best) > 0 else ""  # nothing in common: highlight nothing rather than a wrong sentence
+    return best if len(terms & content_terms(best)) >= min(2, len(terms)) else ""
 
 
 _OPEN_MARK, _CLOSE_MARK = "\ue000", "\ue001"  # private-use characters standing for markers while Markdown renders

@@ -123,3 +123,12 @@ def test_chip_numbers_follow_the_markers_whatever_markdown_does_with_them(answer
 def test_a_bracket_written_as_an_entity_is_text_not_a_chip():
     v = finalize_answer("Leave is 25 days &#91;S2&#93; and meals $65 [S1].", THREE)
     assert re.findall(r'data-label="(S\d)"', v.html) == ["S1"] and "[S2]" in v.html
+
+
+def test_a_chip_whose_source_shares_one_generic_word_with_the_claim_highlights_nothing():
+    """S1 is about meals; the claim is about sick leave and shares only "day" with it: nothing is highlighted
+    rather than a meal sentence that would look like evidence."""
+    v = finalize_answer("Sick leave needs a note after 3 days [S1].", THREE)
+    assert [(s["label"], s["cited_text"]) for s in v.spans] == [("S1", "")]
+    assert finalize_answer("Sick leave needs a note after 3 days [S2].", THREE).spans[0]["cited_text"] == (
+        "Sick leave needs a doctor's note after 3 days.")
