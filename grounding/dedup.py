@@ -209,7 +209,8 @@ def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity
     Current versions are preferred: a superseded candidate is admitted only when the question asks about the past,
     or when it disagrees with a retrieved current chunk of the same document (cosine >= ``similarity`` and a value
     or negation differs) so the disagreement can be noted; at most ``limit`` such. The others are dropped with
-    reason "superseded". Candidates keep their order.
+    reason "superseded". Candidates keep their order (the current ones, then the admitted superseded ones), except
+    for a question about the past: then every candidate is kept, ordered by dense score, best first.
     """
     current = [c for c in candidates if c.chunk.status != "superseded"]
     old = [c for c in candidates if c.chunk.status == "superseded"]
