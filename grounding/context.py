@@ -282,7 +282,7 @@ def plan_context(
         system_prompt, instructions: the stable system prefix parts.
         settings: the domain's context settings (``policy`` overrides its budget policy when given).
         counter: token counter of the provider that will be called.
-        notes: context notes to include.
+        notes: context notes to include, in order, as many as fit what is available (plan.notes holds those kept).
         judge: optional sufficiency check run on the selected sources (e.g. an LLM); False makes the plan abstain.
         query: the retrieval query, when a follow-up was rewritten with the conversation (recorded on the plan).
     Returns:
