@@ -245,9 +245,20 @@ def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
     return version
 
 
-def _recency(v: DocumentVersion) -> tuple:
-    """Sort key of versions: effective date, else the day it was ingested; then ingestion time."""
-    return (v.effective_date or v.created_at.date(), v.created_at, v.pk)
+def _newest(versions: list[DocumentVersion]) -> DocumentVersion:
+    """The version that is current: the latest effective date, ties to the later ingestion.
+
+    A version without an effective date is taken to be at least as new as every version ingested before it (its
+    effective date is the latest of theirs): an undated upload replaces what was there, a dated revision replaces an
+    undated original, and a dated older version ingested later (a backfill) stays superseded.
+    """
+    latest = dt.date.min
+    keyed = []
+    for v in sorted(versions, key=lambda v: (v.created_at, v.pk)):  # in ingestion order
+        effective = v.effective_date or latest
+        latest = max(latest, effective)
+        keyed.append(((effective, v.created_at, v.pk), v))
+    return max(keyed, key=lambda kv: kv[0])[1]
 
 
 def _older_than_current(version: DocumentVersion, date: dt.date | None) -> bool:
@@ -272,7 +283,7 @@ def _refresh_statuses(document: Document) -> None:
     versions = list(document.versions.exclude(status=DocumentVersion.Status.DRAFT))
     if not versions:
         return
-    newest = max(versions, key=_recency)
+    newest = _newest(versions)
     for v in versions:
         status = DocumentVersion.Status.CURRENT if v.pk == newest.pk else DocumentVersion.Status.SUPERSEDED
         if v.status != status:

@@ -149,3 +149,29 @@ def test_domain_settings_are_validated():
     d = Domain(slug="w", name="W", window=2_000, completion_reserve=1_500)
     with pytest.raises(ValidationError, match="at least 1,000 are needed"):
         d.full_clean()
+
+
+def test_a_dated_revision_replaces_an_undated_original_and_a_dated_backfill_does_not(tmp_path, embedder):
+    """An undated version is at least as new as what was ingested before it; a dated revision ingested after an
+    undated original is current (whatever the day), an older dated version ingested later stays superseded."""
+    import datetime as dt
+
+    from knowledge.models import Document
+
+    domain = domain_get_or_create(slug="dated-revision")
+    original, revision, backfill = (tmp_path / name for name in ("pets.md", "pets-2026.md", "pets-2024.md"))
+    original.write_text("# Pets\n\nDogs are allowed in the office on Fridays.\n")
+    revision.write_text("# Pets\n\nDogs are not allowed in the office.\n")
+    backfill.write_text("# Pets\n\nDogs were allowed every day.\n")
+    ingest_path(path=original, domain=domain, key="pets")
+    ingest_path(path=revision, domain=domain, key="pets", version="2026-06", date=dt.date(2026, 6, 1))
+    ingest_path(path=backfill, domain=domain, key="pets", version="2024-01", date=dt.date(2024, 1, 1))
+    versions = Document.objects.get(domain=domain, key="pets").versions.order_by("pk")
+    assert [(v.label, v.status) for v in versions][1:] == [("2026-06", "current"), ("2024-01", "superseded")]
+    assert versions[0].status == "superseded"
+    undated = tmp_path / "pets-new.md"
+    undated.write_text("# Pets\n\nCats are allowed in the office.\n")
+    ingest_path(path=undated, domain=domain, key="pets")  # an undated upload replaces what was there
+    assert Document.objects.get(domain=domain, key="pets").versions.get(status="current").title == "Pets"
+    assert "Cats" in Document.objects.get(domain=domain, key="pets").versions.get(
+        status="current").chunks.first().text
