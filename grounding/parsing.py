@@ -44,11 +44,14 @@ class ParsedDocument:
         title: front matter ``title``, else the first heading, else the file name.
         metadata: front matter (JSON-safe values; dates become ISO strings).
         blocks: text blocks in document order.
+        title_from_name: True when the file gave no title (no front matter title, no heading) and ``title`` was made
+            from the file name.
     """
 
     title: str
     metadata: dict[str, Any] = field(default_factory=dict)
     blocks: tuple[Block, ...] = ()
+    title_from_name: bool = False
 
     @property
     def text(self) -> str:
@@ -267,4 +270,5 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
     # A leading H1 equal to the title is the title, not a section.
     if blocks and blocks[0].section[:1] == (title,):
         blocks = tuple(Block(b.section[1:] if b.section[:1] == (title,) else b.section, b.text) for b in blocks)
-    return ParsedDocument(title=title.strip(), metadata=metadata, blocks=blocks)
+    return ParsedDocument(title=title.strip(), metadata=metadata, blocks=blocks,
+                          title_from_name=not (metadata.get("title") or heading_title))

@@ -233,7 +233,9 @@ def ingest_path(
 def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
     document, created = Document.objects.get_or_create(
         domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
-    version = DocumentVersion.objects.create(document=document, title=p.parsed.title, label=p.label,
+    # a revision that names no title of its own (a plain text file) keeps the document's title, not its file name
+    title = document.title if p.parsed.title_from_name and not created else p.parsed.title
+    version = DocumentVersion.objects.create(document=document, title=title, label=p.label,
                                              effective_date=p.date,
                                              content_hash=p.content_hash, metadata=p.parsed.metadata)
     Chunk.objects.bulk_create([

@@ -175,3 +175,24 @@ def test_a_dated_revision_replaces_an_undated_original_and_a_dated_backfill_does
     assert Document.objects.get(domain=domain, key="pets").versions.get(status="current").title == "Pets"
     assert "Cats" in Document.objects.get(domain=domain, key="pets").versions.get(
         status="current").chunks.first().text
+
+
+def test_a_revision_without_a_title_of_its_own_keeps_the_documents_title(tmp_path, embedder):
+    import datetime as dt
+
+    from knowledge.models import Document
+
+    domain = domain_get_or_create(slug="revision-title")
+    original, revision = tmp_path / "pets.md", tmp_path / "pets-2026.txt"
+    original.write_text("# Pets policy\n\nDogs are allowed in the office on Fridays.\n")
+    revision.write_text("Dogs are not allowed in the office.\n")
+    ingest_path(path=original, domain=domain, key="pets")
+    ingest_path(path=revision, domain=domain, key="pets", version="2026-06", date=dt.date(2026, 6, 1))
+    document = Document.objects.get(domain=domain, key="pets")
+    assert document.title == "Pets policy"
+    assert [(v.title, v.status) for v in document.versions.order_by("pk")] == [
+        ("Pets policy", "superseded"), ("Pets policy", "current")]
+    fresh = tmp_path / "parking-rules.txt"
+    fresh.write_text("Park in the north lot.\n")
+    ingest_path(path=fresh, domain=domain)
+    assert Document.objects.exclude(key="pets").get(domain=domain).title == "parking rules"  # a new document: its name
