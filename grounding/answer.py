@@ -74,14 +74,11 @@ def citing_claims(text: str) -> dict[int, str]:
     for start, end, owned in sentence_spans(text):
         whole = strip_markers(text[start:end]).strip()
         cursor = start  # where the current claim begins
-        group = start  # where the current run of adjacent markers begins
         for k, m in enumerate(owned):
             if k == 0 or text[owned[k - 1].end:m.start].strip():
-                group = m.start  # a new run: its claim is the text since the previous run (or the sentence start)
-                claim = strip_markers(text[cursor:group]).strip()
-                cursor = m.end
-            else:
-                cursor = m.end  # adjacent to the previous marker: the same claim
+                # a new run of adjacent markers: its claim is the text since the previous run (or the sentence start)
+                claim = strip_markers(text[cursor:m.start]).strip()
+            cursor = m.end  # a marker adjacent to the previous one closes the same claim
             claims[m.start] = claim if any(ch.isalnum() for ch in claim) else whole
     return claims
 

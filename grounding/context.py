@@ -221,8 +221,7 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
         if len(sources) >= max_sources:  # full: every entry left is over the source limit
             too_many = f"more than {max_sources} sources"
             for _, rest, _ in entries[i:]:
-                dropped += (_left_out(rest, too_many, accounted) if len(rest) > 1 else
-                            [Dropped(rest[0], "over_budget", too_many)])
+                dropped += _left_out(rest, too_many, accounted)
             break
         if i < len(costed) and len(sources) == i:
             source = costed[i]
