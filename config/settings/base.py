@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "knowledge",
     "chat",
     "api",
+    "evaluation",
 ]
 
 MIDDLEWARE = [

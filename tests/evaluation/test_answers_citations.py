@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import pytest
 
-from chat.evaluation.suites import METRICS, check_chips
+from evaluation.suites import METRICS, check_chips
 from tests.evaluation.helpers import by, evaluate
 
 

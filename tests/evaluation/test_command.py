@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError
 
-from chat.evaluation import data
-from chat.evaluation.metrics import Metric, Tally, contains, contains_all, exact, normalise
-from chat.evaluation.report import bar_chart, summary_table
+from evaluation import data
+from evaluation.metrics import Metric, Tally, contains, contains_all, exact, normalise
+from evaluation.report import bar_chart, summary_table
 from tests.evaluation.helpers import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +32,7 @@ def test_results_json(support_run):
     assert d["run"]["suites"] == ["support"] and d["run"]["provider"] == "extractive" and d["run"]["limit"] == 8
     assert d["run"]["targets"] == {"support": {"balanced_accuracy": ">= 0.75"}}
     assert d["failed"] == ["support.balanced_accuracy 0.542 (target >= 0.75)"]
-    from chat.evaluation.suites import METRICS
+    from evaluation.suites import METRICS
 
     assert [row["metric"] for row in d["summary"]] == list(METRICS["support"])
     suite = d["suites"][0]
@@ -107,7 +107,7 @@ def test_the_temporary_domain_is_hidden_and_always_deleted(db, embedder):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
-    from chat.evaluation.pipeline import EvalDocument, TemporaryDomain
+    from evaluation.pipeline import EvalDocument, TemporaryDomain
     from knowledge.models import Chunk, Domain
 
     user = get_user_model().objects.create_user("reader", password="x")
@@ -162,7 +162,7 @@ def test_bar_chart_escapes_and_draws_one_bar_per_part():
 
 
 def test_summary_table_aligns_columns():
-    from chat.evaluation.metrics import SuiteResult
+    from evaluation.metrics import SuiteResult
 
     table = summary_table([SuiteResult("abstention", [Metric("correct_abstention_rate", "", 0.5, 4, 0.9, ">="),
                                                       Metric("other", "", None, 0)])])
@@ -197,8 +197,8 @@ def test_loaders_on_the_first_records():
 
 
 def test_every_suite_names_its_metrics_and_targets():
-    from chat.evaluation.suites import DEFAULT_LIMITS, METRICS, TARGETS
-    from chat.management.commands.evaluate import SUITES
+    from evaluation.suites import DEFAULT_LIMITS, METRICS, TARGETS
+    from evaluation.management.commands.evaluate import SUITES
 
     assert set(TARGETS) <= set(SUITES) and set(DEFAULT_LIMITS) == set(SUITES) == set(METRICS)
     assert all(set(metrics) <= set(METRICS[suite]) for suite, metrics in TARGETS.items())
@@ -206,7 +206,7 @@ def test_every_suite_names_its_metrics_and_targets():
 
 
 def test_progress_bar_goes_to_stderr(capsys):
-    from chat.management.commands.evaluate import progress_bar
+    from evaluation.management.commands.evaluate import progress_bar
 
     assert list(progress_bar(True)([1, 2, 3], desc="abstention", total=3)) == [1, 2, 3]
     captured = capsys.readouterr()

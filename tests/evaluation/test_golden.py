@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError
 
-from chat.evaluation.suites import METRICS
+from evaluation.suites import METRICS
 from tests.evaluation.helpers import by, evaluate
 
 GOLDEN = Path(__file__).with_name("golden_demo.jsonl")

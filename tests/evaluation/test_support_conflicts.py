@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from chat.evaluation.suites import METRICS
+from evaluation.suites import METRICS
 from tests.evaluation.helpers import by, evaluate
 
 

@@ -47,7 +47,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from chat.evaluation.common import CachingEmbedder, EvaluationError, eval_dir
+from evaluation.common import CachingEmbedder, EvaluationError, eval_dir
 from grounding.citations import parse_markers
 from grounding.embeddings import Embedder, default_embedder
 from grounding.support import SupportReport, SupportThresholds, check_support, regrade

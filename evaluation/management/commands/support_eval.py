@@ -1,6 +1,6 @@
 """python manage.py support_eval [--file PATH] [--limit N] [--calibrate]: the support check against expert labels.
 
-The data, the label mappings A and B and the calibration are described in chat.evaluation.support, which holds the
+The data, the label mappings A and B and the calibration are described in evaluation.support, which holds the
 logic (shared with ``manage.py evaluate --suite support``); this command prints the figures and calibrates.
 """
 
@@ -12,8 +12,8 @@ from typing import Sequence
 import numpy as np
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.evaluation.common import EvaluationError
-from chat.evaluation.support import (
+from evaluation.common import EvaluationError
+from evaluation.support import (
     SEED,
     STABILITY_SEEDS,
     Claim,

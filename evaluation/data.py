@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from chat.evaluation.common import EvaluationError, eval_dir, read_jsonl
-from chat.evaluation.pipeline import EvalDocument
+from evaluation.common import EvaluationError, eval_dir, read_jsonl
+from evaluation.pipeline import EvalDocument
 
 
 @dataclass(frozen=True)
@@ -199,11 +199,11 @@ def rgb_answer_cases(limit: int | None) -> list[Case]:
 # --- conflicts through the pipeline -------------------------------------------------------------------------------
 
 def conflict_cases(limit: int | None) -> list[Case]:
-    """The conflict sets of chat.evaluation.conflicts (the same records and pairs the detector is measured on) as
+    """The conflict sets of evaluation.conflicts (the same records and pairs the detector is measured on) as
     questions: ConflictQA's two opposing passages and RGB's correct/rewritten passage pairs (``pairs`` should get a
     note), RAMDocs' consistent sets, records whose correct documents all give the same answer (no note expected;
     records with namesakes are left out)."""
-    from chat.evaluation.conflicts import LOADERS
+    from evaluation.conflicts import LOADERS
 
     questions = {
         "conflictqa": [r.get("question", "") for r in read_jsonl(

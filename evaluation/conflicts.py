@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from chat.evaluation.common import eval_dir, read_jsonl
+from evaluation.common import eval_dir, read_jsonl
 from grounding.contradictions import detect_conflicts
 from grounding.types import Source
 

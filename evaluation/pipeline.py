@@ -22,7 +22,7 @@ from typing import Any, Sequence
 from django.conf import settings
 from django.contrib.auth.models import Group
 
-from chat.evaluation.common import CachingEmbedder, EvaluationError
+from evaluation.common import CachingEmbedder, EvaluationError
 from chat.services import AskError, answer_json, answer_once
 from grounding.embeddings import default_embedder
 from grounding.providers import ExtractiveAnswerer, Provider

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from chat.evaluation.metrics import Metric, SuiteResult
+from evaluation.metrics import Metric, SuiteResult
 
 #: Records of each suite shown in the HTML report (the JSON has them all).
 REPORT_RECORDS = 50

@@ -34,7 +34,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from chat.management.commands.support_eval import load_claims
+from evaluation.management.commands.support_eval import load_claims
 
 
 def figures(out: str, section: str, mapping: str) -> dict[str, float]:

@@ -1,7 +1,7 @@
 """python manage.py conflict_eval [--limit N] [--suite conflictqa|rgb|ramdocs|all] [--calibrate] [--json]
 
 Measures the contradiction detector on ConflictQA, RGB en_fact and RAMDocs (../shared/eval). The data, the pairs,
-the halves and the calibration are described in chat.evaluation.conflicts, which holds the logic (shared with
+the halves and the calibration are described in evaluation.conflicts, which holds the logic (shared with
 ``manage.py evaluate --suite conflicts``); this command prints the figures and calibrates.
 """
 
@@ -11,8 +11,8 @@ import json as jsonlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.evaluation.common import CachingEmbedder, EvaluationError
-from chat.evaluation.conflicts import SEED, SUITES, evaluate, render
+from evaluation.common import CachingEmbedder, EvaluationError
+from evaluation.conflicts import SEED, SUITES, evaluate, render
 from grounding.contradictions import ALIGN_SIMILARITY
 
 

@@ -1,7 +1,7 @@
 """The suites of ``manage.py evaluate``: what each asks, of which data, and how its metrics are computed.
 
 abstention, answers, citations and the pipeline part of conflicts ask questions through the real pipeline
-(chat.evaluation.pipeline.ask, the code path of ``ask --json``) in a temporary domain holding each record's
+(evaluation.pipeline.ask, the code path of ``ask --json``) in a temporary domain holding each record's
 passages; support and the detector part of conflicts call the code of ``support_eval`` and ``conflict_eval``;
 golden asks a project's own questions of its own domains (or of a folder ingested into a temporary domain).
 
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from chat.evaluation import data
-from chat.evaluation.common import CachingEmbedder, EvaluationError, read_jsonl
-from chat.evaluation.data import Case
-from chat.evaluation.metrics import Metric, SuiteResult, Tally, contains, contains_all, exact
-from chat.evaluation.pipeline import TemporaryDomain, ask, chips
+from evaluation import data
+from evaluation.common import CachingEmbedder, EvaluationError, read_jsonl
+from evaluation.data import Case
+from evaluation.metrics import Metric, SuiteResult, Tally, contains, contains_all, exact
+from evaluation.pipeline import TemporaryDomain, ask, chips
 from grounding.citations import strip_markers
 
 #: Targets checked by --check (suite -> metric -> (op, value)); other metrics are reported without a target.
@@ -311,7 +311,7 @@ def run_support(limit: int | None, targets: dict | None = None, progress: Progre
     """The support check (shipped thresholds) on ExpertQA claims with the experts' labels, as ``support_eval``:
     balanced accuracy, precision and recall of "not supported" under mapping A (not Complete), balanced accuracy
     under B (Incomplete/Missing), and the share of claims flagged per expert label."""
-    from chat.evaluation.support import check_claims, default_path, load_claims, score
+    from evaluation.support import check_claims, default_path, load_claims, score
     from grounding.support import DEFAULT, regrade
 
     path = default_path()
@@ -361,7 +361,7 @@ def run_conflicts(runner: Runner, limit: int | None, targets: dict | None = None
     on RAMDocs' consistent pairs; calibration half, held-out half and all records at the shipped similarity), then
     the same records asked through the pipeline: ``note_recall`` (the answer carries a note between a conflicting
     pair) and ``false_notes`` (a consistent set's answer carries any note)."""
-    from chat.evaluation.conflicts import SUITES, evaluate, metric_of
+    from evaluation.conflicts import SUITES, evaluate, metric_of
     from grounding.contradictions import ALIGN_SIMILARITY
     from grounding.embeddings import default_embedder
 

@@ -2,7 +2,7 @@
 
 Measures the product on public data sets (../shared/eval) and on a project's own golden questions, through the same
 code path as a chat answer, and writes DIR/results.json and DIR/report.html (one chart per metric). Suites
-(chat.evaluation.suites says exactly what each asks and computes):
+(evaluation.suites says exactly what each asks and computes):
 
     abstention  correct abstention rate (>= 0.90) and false refusal rate (<= 0.10): RAMDocs, ConditionalQA
     answers     gold answers contained in / equal to the answer, wrong answers repeated: RAMDocs, RGB en_fact
@@ -33,9 +33,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.evaluation import report, suites
-from chat.evaluation.common import EvaluationError
-from chat.evaluation.pipeline import PROVIDERS, make_provider
+from evaluation import report, suites
+from evaluation.common import EvaluationError
+from evaluation.pipeline import PROVIDERS, make_provider
 
 SUITES = ("abstention", "answers", "citations", "support", "conflicts", "golden")
 _TARGET = re.compile(r"^(\w+)\.(\w+)\s*(>=|<=|=)\s*(-?[0-9]*\.?[0-9]+)$")
