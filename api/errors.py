@@ -1,5 +1,5 @@
 """Typed JSON errors of the HTTP API: ``{"error": {"code": ..., "message": ...}}`` with a stable code and the HTTP
-status that goes with it. The codes of chat.services.AskError (the websocket's error frames) keep their names here."""
+status that goes with it. The codes of chat.errors.AskError (the websocket's error frames) keep their names here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import JsonResponse
 
-from chat.services import AskError
+from chat.errors import AskError
 
 #: Every error code the API returns, with its HTTP status. Codes are stable: clients may branch on them.
 STATUS: dict[str, int] = {
@@ -33,6 +33,7 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     # the answer
     "budget": 422,
+    "empty_answer": 502,
     "provider_error": 502,
     "domain_settings": 503,
     "internal": 500,
@@ -53,10 +54,10 @@ class ApiError(Exception):
     @classmethod
     def from_ask(cls, exc: AskError, **extra: Any) -> "ApiError":
         """The API form of a services/rate-limit error (same code; Retry-After for rate_limited)."""
-        retry_after = getattr(exc, "retry_after", None)
-        if retry_after is not None:
-            return cls(exc.code, exc.message, headers={"Retry-After": str(retry_after)}, retry_after=retry_after,
-                       **extra)
+        extra = {"message_id": exc.message_id, **extra}
+        if exc.retry_after is not None:
+            return cls(exc.code, exc.message, headers={"Retry-After": str(exc.retry_after)},
+                       retry_after=exc.retry_after, **extra)
         return cls(exc.code, exc.message, **extra)
 
     def response(self) -> JsonResponse:

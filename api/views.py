@@ -13,8 +13,8 @@ views are exempt from CSRF: a browser does not attach the header by itself. The 
 (another user's conversation is 404), domain access (an unreadable domain looks unknown), the message size limits, the
 per-user ask limit shared with the websocket (chat.ratelimit), typed errors with stable codes (api.errors).
 
-Answers go through the one answer path, chat.services.answer_run, in an asyncio task: a client that disconnects does
-not stop it, and the turn is saved (complete, or failed with its reason) either way.
+Asks go through the one ask orchestration (chat.orchestration.ask_submit, then the answer in its own task): a client
+that disconnects does not stop it, and the turn is saved (complete, or failed with its reason) either way.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ import asyncio
 import json
 import logging
 import re
-from dataclasses import dataclass, field
-from datetime import timedelta
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any, AsyncIterator, Callable
 
@@ -33,31 +32,28 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
 from api import openapi
 from api.errors import ApiError
 from api.services import token_authenticate
-from chat import ratelimit, services
+from chat.errors import AskError
 from chat.models import Conversation, Message
+from chat.orchestration import ANSWER_STALE_AFTER, Submission, answering, ask_submit
+from chat.selectors import conversation_get
+from chat.serializers import answer_payload, done_frame, message_json
 from knowledge.models import Domain
 
 log = logging.getLogger("grounded.api")
 
 #: Largest id accepted (a signed 64-bit integer, the database's limit).
 MAX_ID = 2**63 - 1
-#: A streaming answer older than this no longer counts as "being generated" (a server stopped mid-answer).
-ANSWER_STALE_AFTER = timedelta(minutes=10)
 #: Seconds without a frame after which a server-sent-event stream gets a comment line (keeps proxies from closing it).
 KEEPALIVE_SECONDS = 15.0
-#: The keys of a source in the `ask --json` contract (chat.services.answer_json); the conversation endpoint gives
-#: the whole frozen snapshot, text included.
-ANSWER_SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens")
 #: Frames that end an answer's stream.
 TERMINAL = ("done", "error")
 
-#: Strong references to running generations (a task that outlives its request must not be garbage collected).
+#: Strong references to running submissions (storing the question goes on if the client disconnects meanwhile).
 _running: set[asyncio.Task] = set()
 
 
@@ -76,7 +72,7 @@ def endpoint(*methods: str, auth: bool = True) -> Callable:
     def failed(exc: BaseException, request: HttpRequest) -> HttpResponse:
         if isinstance(exc, ApiError):
             return exc.response()
-        if isinstance(exc, services.AskError):
+        if isinstance(exc, AskError):
             return ApiError.from_ask(exc).response()
         log.error("API request %s %s failed", request.method, request.path, exc_info=exc)
         return ApiError("internal", "The request failed on the server; please retry.").response()
@@ -209,26 +205,9 @@ def conversation_json(conversation: Conversation) -> dict[str, Any]:
 
 
 def turn_json(message: Message) -> dict[str, Any]:
-    """A stored message (services.message_json: frozen sources, citations, notes) with its time and the question it
-    answers."""
-    return {**services.message_json(message), "created_at": _iso(message.created_at),
-            "reply_to": message.reply_to_id}
-
-
-def answer_payload(*, conversation: Conversation, question: Message, answer: Message) -> dict[str, Any]:
-    """The `ask --json` contract (chat.services.answer_json) rebuilt from the stored answer, plus where it is stored:
-    conversation, message (the answer's id), question_message, client_id; and its status and rendered html."""
-    trace = answer.trace or {}
-    return {
-        "answer": answer.text, "abstained": answer.abstained, "citations": answer.citations,
-        "invalid_citations": answer.invalid_citations, "support": answer.support,
-        "sources": [{k: v for k, v in s.items() if k in ANSWER_SOURCE_KEYS} for s in answer.sources],
-        "notes": trace.get("notes", []), "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []),
-        "provider": answer.provider, "prompt_version": trace.get("prompt_version"),
-        "status": answer.status, "html": answer.html,
-        "conversation": conversation.pk, "message": answer.pk, "question_message": question.pk,
-        "client_id": question.client_id,
-    }
+    """A stored message (chat.serializers.message_json: a question, or an answer's payload with its frozen sources)
+    with its time and the question it answers."""
+    return {**message_json(message), "created_at": _iso(message.created_at), "reply_to": message.reply_to_id}
 
 
 def sse(frame: dict[str, Any]) -> bytes:
@@ -287,19 +266,14 @@ def conversation(request: HttpRequest, conversation_id: str) -> HttpResponse:
         own = Conversation.objects.filter(pk=pk, user=user).first()
         if own is None:
             raise ApiError("not_found", "Conversation not found.")
-        if _answering(own):
+        if answering(own) is not None:
             raise ApiError("busy", "An answer is still being generated in this conversation; delete it when the "
                                    "answer is done.")
         own.delete()
         return HttpResponse(status=204)
-    conv = services.conversation_get(user=user, conversation_id=pk)
+    conv = conversation_get(user=user, conversation_id=pk)
     return JsonResponse({**conversation_json(conv),
-                         "messages": [turn_json(m) for m in conv.messages.order_by("pk")]})
-
-
-def _answering(conversation: Conversation) -> bool:
-    return conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING,
-                                        created_at__gte=timezone.now() - ANSWER_STALE_AFTER).exists()
+                         "messages": [turn_json(m) for m in conv.messages.select_related("reply_to").order_by("pk")]})
 
 
 # --- ask -------------------------------------------------------------------------------------------------------------
@@ -313,7 +287,7 @@ class AskRequest:
 
 
 def ask_request(request: HttpRequest) -> AskRequest:
-    """The validated body of POST /api/v1/ask (question text checked by services.validate_question later)."""
+    """The validated body of POST /api/v1/ask (question text checked by chat.validation.validate_question later)."""
     data = json_body(request, {"question", "domain", "conversation", "client_id"})
     question = _string(data, "question")
     if question is None:
@@ -326,54 +300,34 @@ def ask_request(request: HttpRequest) -> AskRequest:
     return body
 
 
-def ask_target(*, user, body: AskRequest) -> tuple[Conversation | None, Domain]:
-    """The conversation asked in (None: a new one) and its domain, with the browser's access rules.
+def domain_mismatch(*, user, body: AskRequest) -> None:
+    """Both a conversation and a domain given, and the conversation is with another domain.
 
     Raises:
-        AskError: not_found (unknown or another user's conversation), forbidden (own conversation, domain no longer
-            readable), unknown_domain (unknown or unreadable domain).
-        ApiError(domain_mismatch): both given and the conversation is with another domain.
+        AskError: not_found, forbidden (the conversation's access rules).
+        ApiError(domain_mismatch): the conversation is with another domain.
     """
-    if body.conversation is not None:
-        conv = services.conversation_get(user=user, conversation_id=body.conversation)
-        if body.domain is not None and body.domain != conv.domain.slug:
+    if body.conversation is not None and body.domain is not None:
+        conv = conversation_get(user=user, conversation_id=body.conversation)
+        if body.domain != conv.domain.slug:
             raise ApiError("domain_mismatch",
                            f"Conversation {conv.pk} is with the domain {conv.domain.slug!r}, not {body.domain[:60]!r}. "
                            "Leave out domain to continue it, or leave out conversation to start a new one.")
-        return conv, conv.domain
-    return None, services.domain_get(slug=body.domain, user=user)
 
 
-@dataclass
 class Turn:
-    """One ask in progress: where it is stored, and the frames of its answer as they come."""
+    """One ask in progress over HTTP: its submission, and the frames of its answer as they come (a queue that ends
+    with None when the answer's task ends)."""
 
-    conversation: Conversation
-    question: Message
-    #: the stored answer of a resent question (same client_id) that was answered already; nothing runs then
-    stored: Message | None = None
-    task: asyncio.Task | None = None
-    frames: asyncio.Queue = field(default_factory=asyncio.Queue)
-
-    @property
-    def accepted(self) -> dict[str, Any]:
-        """The websocket's `accepted` frame: where the question is stored."""
-        return {"type": "accepted", "message": self.question.pk, "conversation": self.conversation.pk,
-                "client_id": self.question.client_id, "title": self.conversation.title}
+    def __init__(self, submission: Submission) -> None:
+        self.submission = submission
+        self.frames: asyncio.Queue = asyncio.Queue()
 
     def start(self) -> None:
-        """Run services.answer_run in its own task; its frames go to ``frames``, then None when the task ends."""
         async def emit(frame: dict[str, Any]) -> None:
             self.frames.put_nowait(frame)
 
-        self.task = asyncio.create_task(services.answer_run(conversation=self.conversation,
-                                                            user_message=self.question, emit=emit))
-        _running.add(self.task)
-        self.task.add_done_callback(self._ended)
-
-    def _ended(self, task: asyncio.Task) -> None:
-        _running.discard(task)
-        self.frames.put_nowait(None)
+        self.submission.start(emit).add_done_callback(lambda task: self.frames.put_nowait(None))
 
     def collected(self) -> list[dict[str, Any]]:
         """The frames emitted so far (after the task has ended: all of them)."""
@@ -385,58 +339,10 @@ class Turn:
         return out
 
 
-def turn_store(*, user, conversation: Conversation | None, domain: Domain, question: str,
-               client_id: str) -> tuple[Conversation, Message, Message | None]:
-    """Store the question before anything else (services.turn_append_user); idempotent on ``client_id``.
-
-    A question resent with the same client_id (also without a conversation id, e.g. a client retrying a request whose
-    response it lost) finds the stored one: its complete answer is returned; an answer still running is
-    ``in_progress``; a failed or interrupted one is retried.
-    Returns:
-        (conversation, question message, stored complete answer or None when an answer must be generated).
-    Raises:
-        ApiError: busy (another answer is being generated in the conversation), in_progress.
-    """
-    if conversation is None and client_id:
-        prior = (Message.objects.filter(role=Message.Role.USER, client_id=client_id, conversation__user=user,
-                                        conversation__domain=domain)
-                 .select_related("conversation__domain").order_by("-pk").first())
-        conversation = prior.conversation if prior else None
-    if conversation is None:
-        conversation = services.conversation_create(user=user, domain=domain)
-    else:
-        resend = bool(client_id) and conversation.messages.filter(role=Message.Role.USER, client_id=client_id).exists()
-        if not resend and _answering(conversation):
-            raise ApiError("busy", "An answer is still being generated in this conversation. Wait for it, then ask "
-                                   "again.", conversation=conversation.pk)
-    message, created = services.turn_append_user(conversation=conversation, text=question, client_id=client_id)
-    if not created:
-        reply = Message.objects.filter(reply_to=message).first()
-        if reply is not None and reply.status == Message.Status.COMPLETE:
-            return conversation, message, reply
-        if reply is not None and reply.status == Message.Status.STREAMING:
-            raise ApiError("in_progress", "This question is already being answered; the answer will be saved. "
-                                          f"Read it with GET /api/v1/conversations/{conversation.pk}.",
-                           conversation=conversation.pk, message_id=reply.pk)
-        if reply is not None:  # failed or interrupted: answer it again
-            reply.delete()
-    return conversation, message, None
-
-
-async def turn_begin(*, user, conversation: Conversation | None, domain: Domain, question: str,
-                     client_id: str) -> Turn:
-    conv, message, stored = await db(turn_store)(user=user, conversation=conversation, domain=domain,
-                                                 question=question, client_id=client_id)
-    turn = Turn(conversation=conv, question=message, stored=stored)
-    if stored is None:
-        turn.start()
-    return turn
-
-
 async def _live_events(turn: Turn) -> AsyncIterator[bytes]:
     """The answer's frames as server-sent events while it is generated. If the client goes away the server stops
     iterating this; the answer task is not cancelled and saves its result."""
-    yield sse(turn.accepted)
+    yield sse(turn.submission.accepted())
     while True:
         try:
             frame = await asyncio.wait_for(turn.frames.get(), timeout=KEEPALIVE_SECONDS)
@@ -450,41 +356,48 @@ async def _live_events(turn: Turn) -> AsyncIterator[bytes]:
             return
 
 
+async def _submit(user, body: AskRequest) -> Turn:
+    submission = await ask_submit(user=user, text=body.question, client_id=body.client_id,
+                                  conversation_id=body.conversation, domain_slug=body.domain)
+    turn = Turn(submission)
+    if submission.stored is None:
+        turn.start()
+    return turn
+
+
 @endpoint("POST")
 async def ask(request: HttpRequest) -> HttpResponse:
     """One grounded answer, stored as a turn of a conversation (new when only domain is given)."""
     user = request.api_token.user
     body = ask_request(request)
-    question = services.validate_question(body.question)
-    conversation, domain = await db(ask_target)(user=user, body=body)
-    await db(ratelimit.ask_allow)(user)  # refused asks store nothing
+    await db(domain_mismatch)(user=user, body=body)
     stream = wants_event_stream(request)
     # storing the question and starting its answer go on even if the client disconnects meanwhile
-    begin = asyncio.ensure_future(turn_begin(user=user, conversation=conversation, domain=domain,
-                                             question=question, client_id=body.client_id))
+    begin = asyncio.ensure_future(_submit(user, body))
     _running.add(begin)
     begin.add_done_callback(_running.discard)
     turn = await asyncio.shield(begin)
+    submission = turn.submission
 
-    if turn.stored is not None:  # a resend of an answered question: the stored answer, nothing generated
+    if submission.stored is not None:  # a resend of an answered question: the stored answer, nothing generated
         if stream:
-            return _event_stream(iter([sse(turn.accepted), sse(services.done_frame(turn.stored))]))
-        return JsonResponse(answer_payload(conversation=turn.conversation, question=turn.question,
-                                           answer=turn.stored))
+            return _event_stream(iter([sse(submission.accepted()),
+                                       sse(done_frame(submission.stored, submission.question))]))
+        return JsonResponse(answer_payload(submission.stored, submission.question))
     if stream and isinstance(request, ASGIRequest):
         # an ASGI server keeps its event loop: frames are sent as they come, and the task outlives the response
         return _event_stream(_live_events(turn))
     # JSON (or events under WSGI, where the loop ends with the view): wait for the whole answer, summary included
-    answer = await asyncio.shield(turn.task)
+    answer = await asyncio.shield(submission.task)
     frames = turn.collected()
     if stream:
-        return _event_stream(iter([sse(turn.accepted), *(sse(f) for f in frames)]))
+        return _event_stream(iter([sse(submission.accepted()), *(sse(f) for f in frames)]))
     error = next((f for f in frames if f["type"] == "error"), None)
     if error is not None or answer is None:
         error = error or {"code": "internal", "message": "The answer failed; please retry."}
-        raise ApiError(error["code"], error["message"], conversation=turn.conversation.pk,
+        raise ApiError(error["code"], error["message"], conversation=submission.conversation.pk,
                        message_id=error.get("message_id"))
-    return JsonResponse(answer_payload(conversation=turn.conversation, question=turn.question, answer=answer))
+    return JsonResponse(answer_payload(answer, submission.question))
 
 
 @csrf_exempt

@@ -1,5 +1,5 @@
 """ASGI entry for the websocket load script (bench/load_ws.py): the real application (config.asgi: origin check,
-session auth, the chat consumer) with chat.services' provider replaced by grounding.providers.ScriptedProvider.
+session auth, the chat consumer) with the provider registry answering with grounding.providers.ScriptedProvider.
 
 Environment (set by load_ws.py): LOAD_PIECES (JSON list of answer pieces), LOAD_DELAY (seconds between pieces), plus
 the Django settings variables (DATABASE_URL, GROUNDED_VAR_DIR, DJANGO_SETTINGS_MODULE).
@@ -15,10 +15,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 
 from config.asgi import application as _application  # noqa: E402  (sets Django up)
 
-from chat import services  # noqa: E402
+from chat.providers import registry  # noqa: E402
 from grounding.providers import ScriptedProvider  # noqa: E402
 
-services._provider = ScriptedProvider(json.loads(os.environ.get("LOAD_PIECES", '["A scripted answer [S1]."]')),
-                                      delay=float(os.environ.get("LOAD_DELAY", "0.02")))
+registry.configure(answerer=ScriptedProvider(json.loads(os.environ.get("LOAD_PIECES", '["A scripted answer [S1]."]')),
+                                             delay=float(os.environ.get("LOAD_DELAY", "0.02"))))
 
 application = _application

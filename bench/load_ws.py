@@ -3,7 +3,7 @@
 What it does, in a throwaway directory (nothing of the checkout's var/ is touched):
   1. migrates a fresh SQLite database, ingests the demo corpus (demo/corpus) into domain "handbook", creates N users
      and a logged-in session for each;
-  2. starts Daphne on 127.0.0.1 with bench/load_asgi.py (config.asgi with chat.services' provider replaced by
+  2. starts Daphne on 127.0.0.1 with bench/load_asgi.py (config.asgi with the provider registry answering with
      grounding.providers.ScriptedProvider: fixed pieces, a delay between them);
   3. warms the server up with one conversation (the embedding model loads on the first question; not counted);
   4. opens N websockets (one per user, real session cookie and origin), waits until all are open, then sends one

@@ -1,19 +1,28 @@
-"""Read-only review of conversations: every turn, and for each answer its trace (sources, dropped candidates and
-reasons, budget split, notes, memory, prompt version)."""
+"""The chat's admin: a read-only review of conversations (every turn, and for each answer its trace: sources,
+dropped candidates and reasons, budget split, notes, memory, prompt version, usage), and the prompt preview added to
+the domain admin (a dry run of one answer through the chat's own preparation; knowledge never imports chat, so the
+chat extends the knowledge app's DomainAdmin here)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html
 
+from chat.errors import AskError
 from chat.models import Conversation, Message
-from knowledge.admin import CSS, badge, budget_segments
-from knowledge.models import Chunk
+from chat.preview import prompt_preview
+from knowledge.admin import CSS, DomainAdmin, badge, budget_segments
+from knowledge.models import Chunk, Domain
 
 
 class AnswerFilter(admin.SimpleListFilter):
@@ -116,4 +125,81 @@ def _turn(m: Message, where: dict[int, str]) -> dict[str, Any]:
         "prompt_url": reverse("admin:knowledge_systemprompt_change", args=[version.pk]) if version else "",
         "cited": {c.get("label") for c in m.citations if isinstance(c, dict)},
         "coverage": (m.support or {}).get("coverage"),
+        "usage": trace.get("usage") or {},
+        "max_tokens": trace.get("max_tokens"),
     }
+
+
+# --- the prompt preview on the domain admin ---------------------------------------------------------------------------
+
+class PreviewForm(forms.Form):
+    question = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "class": "vLargeTextField",
+                                                            "placeholder": "A question as a user would type it"}),
+                               strip=False)
+    conversation = forms.IntegerField(required=False, label="Conversation id (optional)",
+                                      help_text="Preview the question as the next turn of this conversation "
+                                                "(its history and summary count in the budget).")
+
+    def __init__(self, *args, domain: Domain, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.domain = domain
+
+    def clean_conversation(self):
+        pk = self.cleaned_data.get("conversation")
+        if pk is None:
+            return None
+        conversation = Conversation.objects.filter(pk=pk, domain=self.domain).first()
+        if conversation is None:
+            raise forms.ValidationError(f"No conversation {pk} in the domain {self.domain.name}.")
+        return conversation
+
+
+class DomainPreviewAdmin(DomainAdmin):
+    """The knowledge app's DomainAdmin with the prompt preview (URL name ``admin:knowledge_domain_preview``)."""
+
+    def get_urls(self):
+        return [path("<path:object_id>/preview/", self.admin_site.admin_view(self.preview_view),
+                     name="knowledge_domain_preview")] + super().get_urls()
+
+    @admin.display(description="")
+    def tools(self, obj: Domain) -> str:
+        return format_html('<a class="ax-link" href="{}">Preview prompt</a><br>{}',
+                           reverse("admin:knowledge_domain_preview", args=[obj.pk]), super().tools(obj))
+
+    def preview_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Dry run of one answer: the exact request and the budget split, without calling the answer model.
+
+        GET ?question=...&conversation=<id> (optional, a conversation of this domain); ?format=json returns the
+        preview as JSON (chat.preview.PromptPreview.as_dict).
+        """
+        domain = self.get_object(request, object_id)
+        if domain is None:
+            raise Http404
+        if not self.has_view_permission(request, domain):
+            raise PermissionDenied
+        form = PreviewForm(request.GET or None, domain=domain)
+        preview, error = None, ""
+        if form.is_bound and form.is_valid():
+            try:
+                preview = prompt_preview(domain=domain, question=form.cleaned_data["question"],
+                                         conversation=form.cleaned_data["conversation"])
+            except AskError as exc:
+                error = exc.message
+        if request.GET.get("format") == "json":
+            if preview is None:
+                return JsonResponse({"error": error or form.errors.get_json_data()}, status=400)
+            return JsonResponse(preview.as_dict(), json_dumps_params={"ensure_ascii": False})
+        recent = Conversation.objects.filter(domain=domain).select_related("user").order_by("-updated_at")[:10]
+        data = preview.as_dict() if preview else {}
+        return TemplateResponse(request, "admin/knowledge/domain/preview.html", {
+            **self.admin_site.each_context(request), "opts": self.opts, "domain": domain,
+            "title": f"Prompt preview: {domain.name}", "form": form, "preview": preview, "error": error,
+            "budget": budget_segments(data.get("budget", {})), "sources": data.get("sources", []),
+            "dropped": data.get("dropped", []), "notes": data.get("notes", []),
+            "request_json": json.dumps(data.get("request"), indent=2, ensure_ascii=False),
+            "recent": recent, "media": self.media,
+        })
+
+
+admin.site.unregister(Domain)
+admin.site.register(Domain, DomainPreviewAdmin)

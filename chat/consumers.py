@@ -1,15 +1,11 @@
-"""The chat websocket: a small typed JSON protocol over one AsyncJsonWebsocketConsumer.
+"""The chat websocket: a small typed JSON protocol over one AsyncJsonWebsocketConsumer (a door of the ask
+orchestration: it translates frames, chat.orchestration decides).
 
 client -> server   {"type": "ask", "conversation": id | null, "domain": slug (new conversation), "text": str,
                     "client_id": str}
                    {"type": "stop"}
                    {"type": "resume", "message": id}
-server -> client   accepted {message, conversation, client_id}
-                   plan {message, sources, notes, budget, dropped, provider}
-                   delta {message, seq, text}
-                   partial {message, seq, text}   (resume of an answer still generating: the text up to seq)
-                   done {message, status, text, html, citations, invalid, abstained, provider}
-                   error {code, message} (rate_limited also has retry_after, seconds)
+server -> client   accepted, plan, delta, partial, done, error (chat.frames has their keys)
 
 Generation runs in an asyncio.Task (never inside the receive handler), so `stop` is seen at once, and a dropped
 socket does not stop it: the answer is completed and saved either way.
@@ -22,20 +18,24 @@ import json
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from chat import ratelimit, services
-from chat.models import Conversation, Message
+from chat.broadcast import answer_group
+from chat.errors import AskError
+from chat.frames import Frame
+from chat.orchestration import answer_resume, ask_submit
+from chat.providers import ProviderRegistry, registry
+from chat.serializers import done_frame
 
 log = logging.getLogger("grounded.ws")
 
-#: Strong references to running generations (a task that outlives its socket must not be garbage collected).
-_running: set[asyncio.Task] = set()
-
 
 class ChatConsumer(AsyncJsonWebsocketConsumer):
-    """One browser tab's chat connection. Refuses anonymous users (C14)."""
+    """One browser tab's chat connection. Refuses anonymous users (C14). One generation at a time per socket (the one
+    `stop` stops)."""
+
+    #: The provider registry asks use (``ChatConsumer.as_asgi(providers=...)`` hands in another).
+    providers: ProviderRegistry = registry
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -52,7 +52,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         self.open = False  # the generation task goes on and saves its result
         for message_id in list(getattr(self, "following", {})):
-            await self.channel_layer.group_discard(services.answer_group(message_id), self.channel_name)
+            await self.channel_layer.group_discard(answer_group(message_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
         try:
@@ -81,10 +81,10 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             else:
                 await self.emit({"type": "error", "code": "unknown_type",
                                  "message": f"Unknown frame type {str(kind)[:40]!r}; expected ask, stop or resume."})
-        except services.AskError as exc:
-            await self.emit({"type": "error", "code": exc.code, "message": exc.message})
+        except AskError as exc:
+            await self.emit(exc.frame())
 
-    async def emit(self, frame: dict[str, Any]) -> None:
+    async def emit(self, frame: Frame) -> None:
         """Send a frame if the socket is still open; a closed socket is not an error (the result is saved)."""
         if frame.get("type") in ("done", "error"):
             self.answered = True  # the running task may still be folding turns into the summary
@@ -100,61 +100,30 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             # the previous answer is delivered (or stopped) and its task is finishing up: let it
             await asyncio.wait([self.task], timeout=10)
         if self.task and not self.task.done():
-            raise services.AskError("busy", "An answer is still being generated. Wait for it or press stop.")
-        text = services.validate_question(content.get("text"))
-        decision = await database_sync_to_async(ratelimit.ask_check)(self.user)
-        if not decision.allowed:  # refused before anything is stored: the user resends it later
-            refused = ratelimit.RateLimited(decision)
-            await self.emit({"type": "error", "code": refused.code, "message": refused.message,
-                             "retry_after": refused.retry_after})
+            raise AskError("busy", "An answer is still being generated. Wait for it or press stop.")
+        submission = await ask_submit(user=self.user, text=content.get("text"), client_id=content.get("client_id"),
+                                      conversation_id=content.get("conversation"),
+                                      domain_slug=content.get("domain"), providers=self.providers)
+        await self.emit(submission.accepted())
+        if submission.stored is not None:
+            await self.emit(done_frame(submission.stored, submission.question))
             return
-        client_id = str(content.get("client_id") or "")[:64]
-        conversation = await self._conversation(content.get("conversation"), content.get("domain"))
-        user_message, created = await database_sync_to_async(services.turn_append_user)(
-            conversation=conversation, text=text, client_id=client_id)
-        await self.emit({"type": "accepted", "message": user_message.pk, "conversation": conversation.pk,
-                         "client_id": client_id, "title": conversation.title or text[:80]})
-        if not created:
-            reply = await database_sync_to_async(_reply_of)(user_message)
-            if reply is not None and reply.status == Message.Status.COMPLETE:
-                await self.emit(_done_frame(reply))
-                return
-            if reply is not None and reply.status == Message.Status.STREAMING:
-                await self.emit({"type": "error", "code": "in_progress", "message_id": reply.pk,
-                                 "message": "This message is already being answered; the answer will be saved."})
-                return
-            if reply is not None:  # a failed or interrupted answer: retry it
-                await database_sync_to_async(reply.delete)()
         self.answered = False
-        self.task = asyncio.create_task(self.generate(conversation, user_message))
-        _running.add(self.task)
-        self.task.add_done_callback(_running.discard)
-
-    async def _conversation(self, conversation_id: object, domain_slug: object) -> Conversation:
-        if conversation_id not in (None, ""):
-            return await database_sync_to_async(services.conversation_get)(user=self.user,
-                                                                           conversation_id=conversation_id)
-        if not isinstance(domain_slug, str) or not domain_slug:
-            raise services.AskError("unknown_domain", "Choose a domain for the new conversation.")
-        domain = await database_sync_to_async(services.domain_get)(slug=domain_slug, user=self.user)
-        return await database_sync_to_async(services.conversation_create)(user=self.user, domain=domain)
+        self.task = submission.start(self.emit)
 
     async def handle_resume(self, content: dict[str, Any]) -> None:
         """A stored answer comes back as its `done` frame; one still generating (here or on another worker) as its
         plan, a `partial` frame with the text so far, then the remaining deltas and `done` as they are made."""
-        message = await database_sync_to_async(_own_message)(self.user, content.get("message"))
-        if message.status == Message.Status.STREAMING:
-            group = services.answer_group(message.pk)
+        async def join(group: str) -> None:
             await self.channel_layer.group_add(group, self.channel_name)  # join first: no frame falls in between
-            message = await database_sync_to_async(_own_message)(self.user, message.pk)
-            if message.status == Message.Status.STREAMING:
-                frames = await database_sync_to_async(services.resume_frames)(message=message)
-                self.following[message.pk] = frames[-1]["seq"]
-                for frame in frames:
-                    await self.emit(frame)
-                return
-            await self.channel_layer.group_discard(group, self.channel_name)
-        await self.emit(_done_frame(message))
+
+        resumed = await answer_resume(user=self.user, message_id=content.get("message"), join=join)
+        if resumed.group and resumed.frames[-1]["type"] == "done":
+            await self.channel_layer.group_discard(resumed.group, self.channel_name)
+        elif resumed.group:
+            self.following[resumed.message_id] = resumed.seq
+        for frame in resumed.frames:
+            await self.emit(frame)
 
     async def answer_frame(self, event: dict[str, Any]) -> None:
         """A frame of an answer this socket resumed (channel layer group ``answer.<id>``)."""
@@ -167,24 +136,4 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         await self.emit(frame)
         if frame.get("type") in ("done", "error"):
             del self.following[message_id]
-            await self.channel_layer.group_discard(services.answer_group(message_id), self.channel_name)
-
-    async def generate(self, conversation: Conversation, user_message: Message) -> None:
-        """Plan, stream and save one answer (services.answer_run); frames go to this socket while it is open."""
-        await services.answer_run(conversation=conversation, user_message=user_message, emit=self.emit)
-
-
-def _reply_of(message: Message) -> Message | None:
-    return Message.objects.filter(reply_to=message).select_related("reply_to").first()
-
-
-def _own_message(user, message_id: object) -> Message:
-    try:
-        return Message.objects.select_related("reply_to").get(pk=int(message_id), conversation__user=user,
-                                                           role=Message.Role.ASSISTANT)
-    except (Message.DoesNotExist, TypeError, ValueError, OverflowError):
-        raise services.AskError("not_found", "Message not found.")
-
-
-def _done_frame(message: Message) -> dict[str, Any]:
-    return services.done_frame(message)
+            await self.channel_layer.group_discard(answer_group(message_id), self.channel_name)

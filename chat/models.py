@@ -42,6 +42,9 @@ class Message(models.Model):
     text = models.TextField(blank=True)
     tokens = models.PositiveIntegerField(default=0, help_text="cl100k tokens of the text")
     client_id = models.CharField(max_length=64, blank=True, default="")
+    #: "<user id>:<client id>" of a question sent with a client id (else ""): the idempotency key, unique whatever
+    #: conversation the client named (B06)
+    client_key = models.CharField(max_length=100, blank=True, default="", editable=False)
     reply_to = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE, related_name="reply")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.COMPLETE)
     error = models.TextField(blank=True)
@@ -64,8 +67,8 @@ class Message(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["conversation", "client_id"], condition=~models.Q(client_id=""),
-                                    name="unique_client_id_per_conversation"),
+            models.UniqueConstraint(fields=["client_key"], condition=~models.Q(client_key=""),
+                                    name="unique_client_key"),
         ]
 
     def __str__(self) -> str:

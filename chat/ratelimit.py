@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import caches
 
-from chat.services import AskError
+from chat.errors import AskError
 
 #: How long the check-and-record lock may be held before it expires by itself (seconds).
 LOCK_TTL = 5

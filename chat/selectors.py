@@ -1,8 +1,80 @@
-"""Reads for the chat app: exports of a conversation."""
+"""Reads of the chat: domains and conversations under the access rules, questions and answers, the Markdown export.
+
+Access rules, the same at every door: a domain the user may not read looks unknown; another user's conversation or
+answer is not found; the user's own conversation or answer in a domain they may no longer read is forbidden.
+"""
 
 from __future__ import annotations
 
+from chat.errors import AskError
 from chat.models import Conversation, Message
+from knowledge.models import Domain
+
+
+def domain_get(*, slug: str, user=None) -> Domain:
+    """The domain with this slug; with ``user``, only among the domains that user may read (Domain.groups).
+
+    Raises:
+        AskError(unknown_domain): no such domain, or one the user may not read (the two are not told apart, so the
+            error reveals nothing); the message names the slugs the caller may use.
+    """
+    domains = Domain.objects.all() if user is None else Domain.objects.readable_by(user)
+    try:
+        return domains.get(slug=slug)
+    except Domain.DoesNotExist:
+        known = ", ".join(domains.order_by("slug").values_list("slug", flat=True)) or "none yet"
+        raise AskError("unknown_domain", f"Unknown domain {str(slug)[:60]!r}. Known domains: {known}.")
+
+
+def _readable_or_forbidden(user, conversation: Conversation) -> None:
+    if not Domain.objects.readable_by(user).filter(pk=conversation.domain_id).exists():
+        raise AskError("forbidden", f"You no longer have access to the domain {conversation.domain.name!r} of this "
+                                    "conversation. Ask an administrator for access.")
+
+
+def conversation_get(*, user, conversation_id: object, access: bool = True) -> Conversation:
+    """The user's own conversation (domain selected); with ``access`` False the domain's readers are not checked
+    (an operator's command line).
+
+    Raises:
+        AskError(not_found): unknown ids, malformed ids and other users' ids alike.
+        AskError(forbidden): the user's own conversation whose domain they may no longer read (group removed).
+    """
+    try:
+        conversation = Conversation.objects.select_related("domain").get(pk=int(conversation_id), user=user)
+    except (Conversation.DoesNotExist, TypeError, ValueError, OverflowError):
+        raise AskError("not_found", "Conversation not found.")
+    if access:
+        _readable_or_forbidden(user, conversation)
+    return conversation
+
+
+def own_answer_get(*, user, message_id: object) -> Message:
+    """One of the user's own answers (its question and conversation selected), under the conversation's access rule.
+
+    Raises:
+        AskError(not_found): unknown or malformed id, another user's message, a question.
+        AskError(forbidden): the user's own answer in a domain they may no longer read (B05: refused exactly as the
+            conversation's HTTP endpoint refuses it).
+    """
+    try:
+        message = Message.objects.select_related("reply_to", "conversation__domain").get(
+            pk=int(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
+    except (Message.DoesNotExist, TypeError, ValueError, OverflowError):
+        raise AskError("not_found", "Message not found.")
+    _readable_or_forbidden(user, message.conversation)
+    return message
+
+
+def question_of(key: str) -> Message | None:
+    """The question stored under an idempotency key (chat.persistence.client_key), conversation selected."""
+    return (Message.objects.filter(client_key=key, role=Message.Role.USER)
+            .select_related("conversation__domain", "conversation__user").first())
+
+
+def answer_of(question: Message) -> Message | None:
+    """The answer of a question (None when none was started)."""
+    return Message.objects.filter(reply_to=question).select_related("reply_to").first()
 
 
 def conversation_markdown(*, conversation: Conversation) -> str:

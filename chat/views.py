@@ -8,7 +8,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from chat import selectors, services
+from chat import selectors
+from chat.errors import AskError
+from chat.providers import registry
+from chat.serializers import message_json
 from chat.models import Conversation
 from knowledge.models import Domain
 
@@ -17,8 +20,8 @@ def _own_conversation(request: HttpRequest, conversation_id: int) -> Conversatio
     """The signed-in user's conversation. Raises Http404 (unknown or another user's: reveals nothing) or
     PermissionDenied (their own, but its domain is no longer theirs to read)."""
     try:
-        return services.conversation_get(user=request.user, conversation_id=conversation_id)
-    except services.AskError as exc:
+        return selectors.conversation_get(user=request.user, conversation_id=conversation_id)
+    except AskError as exc:
         if exc.code == "forbidden":
             raise PermissionDenied(exc.message)
         raise Http404("Conversation not found")
@@ -35,13 +38,13 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
     messages = []
     if conversation_id is not None:
         conversation = _own_conversation(request, conversation_id)
-        messages = [services.message_json(m) for m in conversation.messages.order_by("pk")]
+        messages = [message_json(m) for m in conversation.messages.select_related("reply_to").order_by("pk")]
     return render(request, "chat/index.html", {
         "conversations": Conversation.objects.filter(user=request.user, domain__in=readable)
                                              .select_related("domain")[:100],
         "conversation": conversation,
         "domains": readable,
-        "answerer": (services.provider_for(conversation.domain) if conversation else services.get_provider()).label,
+        "answerer": (registry.for_domain(conversation.domain) if conversation else registry.answerer()).label,
         "page_data": {
             "conversation": conversation.pk if conversation else None,
             "domain": conversation.domain.slug if conversation else None,

@@ -1,12 +1,13 @@
 """The real answer pipeline on evaluation data: passages ingested into a temporary domain, questions asked through
-the same calls as ``manage.py ask --json`` (and the chat): chat.services.answer_once (validate_question ->
-answer_prepare -> AnswerStream) -> answer_json.
+the chat's one ask orchestration as ``manage.py ask --json`` asks them (chat.orchestration.ask_sync, each question
+in a new conversation of the command-line account) -> chat.serializers.answer_payload.
 
 A TemporaryDomain is created for one evaluation run, readable only by a temporary group (so signed-in users do not
 see it in their domain list while it exists), reloaded with each record's passages (written as files to a temporary
 folder and ingested with knowledge.services.ingest_path, the same parsing, chunking and embedding as any ingestion)
-and deleted with its documents, chunks and group at the end, also when the run fails. The user's domains are never
-written to; the golden suite only reads them.
+and deleted with its documents, chunks, conversations and group at the end, also when the run fails. The user's
+domains are never written to; the golden suite only reads them (its conversations, of the command-line account, are
+deleted at the end).
 """
 
 from __future__ import annotations
@@ -23,7 +24,12 @@ from django.conf import settings
 from django.contrib.auth.models import Group
 
 from evaluation.common import CachingEmbedder, EvaluationError
-from chat.services import AskError, answer_json, answer_once
+from chat.errors import AskError
+from chat.models import Conversation
+from chat.orchestration import ask_sync
+from chat.persistence import operator_user
+from chat.providers import ProviderRegistry
+from chat.serializers import answer_payload
 from grounding.embeddings import default_embedder
 from grounding.providers import ExtractiveAnswerer, Provider
 from knowledge.models import Chunk, Document, Domain
@@ -35,8 +41,8 @@ TEMPORARY_PREFIX = "eval-tmp-"
 
 
 def make_provider(name: str) -> Provider:
-    """The answer provider called ``name``, built from the same settings as chat.services.get_provider (which picks
-    the provider from LLM_PROVIDER instead of by name).
+    """The answer provider called ``name``, built from the same settings as chat.providers.provider_from_settings
+    (which picks the provider from LLM_PROVIDER instead of by name).
 
     Raises:
         EvaluationError: unknown name, or anthropic without ANTHROPIC_API_KEY.
@@ -110,6 +116,7 @@ class TemporaryDomain:
 
     def __exit__(self, *exc) -> None:
         if self.domain is not None:
+            Conversation.objects.filter(domain=self.domain).delete()
             self.domain.delete()
         if self.group is not None:
             self.group.delete()
@@ -162,23 +169,27 @@ class TemporaryDomain:
             self.chunks[c.pk] = (c.version.title, c.text)
 
 
-def ask(domain: Domain, question: str, provider: Provider) -> dict[str, Any]:
-    """One answer through the chat's code path, as ``ask --json`` returns it, plus what the evaluation checks:
-
-    ``html`` (the rendered answer with its citation chips), ``spans`` (one per chip, in order: label and cited
-    text), ``source_chunks`` (label -> the chunk ids the source carries) and ``sufficient`` (False: the plan
-    abstained before any provider call). A request the pipeline refuses
-    (AskError: a question too long, a provider failure) gives ``{"error": code, "message": ...}``.
+def ask(domain: Domain, question: str, provider: Provider, *, conversation: int | None = None) -> dict[str, Any]:
+    """One answer through the chat's ask orchestration, as ``ask --json`` returns it (chat.serializers.answer_payload:
+    html, the spans of the chips, the frozen sources included), plus ``source_chunks`` (label -> the chunk ids the
+    source carries) and ``sufficient`` (False: the plan abstained before any provider call). With ``conversation``
+    the question is the next turn of that conversation (its ``conversation`` key says which). A request the pipeline
+    refuses (AskError: a question too long; a provider failure) gives ``{"error": code, "message": ...}``.
     """
     try:
-        prepared, verified = answer_once(domain=domain, question=question, provider=provider)
+        answer, frames = ask_sync(user=operator_user(), text=question, domain_slug=domain.slug,
+                                  conversation_id=conversation, providers=ProviderRegistry(answerer=provider),
+                                  access=False)
     except AskError as exc:
         return {"error": exc.code, "message": exc.message}
-    result = answer_json(prepared, verified)
-    result["html"] = verified.html
-    result["spans"] = [dict(s) for s in verified.spans]
-    result["source_chunks"] = {s.label: list(s.chunk_ids) for s in prepared.plan.sources}
-    result["sufficient"] = prepared.plan.sufficient
+    error = next((f for f in frames if f.get("type") == "error"), None)
+    if answer is None or error is not None:
+        error = error or {"code": "internal", "message": "The answer failed."}
+        return {"error": error["code"], "message": error["message"]}
+    plan = next((f for f in frames if f.get("type") == "plan"), {})
+    result: dict[str, Any] = dict(answer_payload(answer))
+    result["source_chunks"] = {s["label"]: list(s.get("chunk_ids") or [s["chunk_id"]]) for s in answer.sources}
+    result["sufficient"] = bool(plan.get("sufficient", True))
     return result
 
 

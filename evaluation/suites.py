@@ -469,13 +469,16 @@ def run_golden(path: Path, provider, limit: int | None, *, corpus: Path | None =
     """A project's own questions: an item passes when the answer abstains as expected, or answers with every
     expected substring and cites the expected document. With ``corpus``, every question is asked of a temporary
     domain holding that folder; otherwise of the item's domain (read only)."""
-    from chat.services import AskError, domain_get
+    from chat.errors import AskError
+    from chat.models import Conversation
+    from chat.selectors import domain_get
 
     items = load_golden(path, limit, needs_domain=corpus is None)
     if not items:
         raise EvaluationError(f"{path}: no golden questions")
     passed, substrings, documents, abstentions = Tally(), Tally(), Tally(), Tally()
     records = []
+    asked: list[int] = []  # conversations stored in the user's domains by this run (deleted at the end)
     temporary = TemporaryDomain(embedder).__enter__() if corpus is not None else None
     try:
         if temporary is not None:
@@ -492,6 +495,8 @@ def run_golden(path: Path, provider, limit: int | None, *, corpus: Path | None =
                     raise EvaluationError(f"{path}: item {item.line}: {exc.message}") from exc
                 domains[item.domain] = domain
             result = ask(domain, item.question, provider)
+            if temporary is None and result.get("conversation"):
+                asked.append(result["conversation"])
             entry: dict[str, Any] = {"line": item.line, "question": _short(item.question, 300),
                                      "domain": item.domain, "expect": "abstain" if item.abstain else list(item.expect),
                                      "document": item.document}
@@ -522,6 +527,7 @@ def run_golden(path: Path, provider, limit: int | None, *, corpus: Path | None =
     finally:
         if temporary is not None:
             temporary.__exit__(None, None, None)
+        Conversation.objects.filter(pk__in=asked).delete()
     metrics = [
         passed.metric("pass_rate", "golden questions answered as expected", **_target("golden", "pass_rate", targets)),
         substrings.metric("answer_match", "answers containing every expected substring",

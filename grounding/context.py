@@ -298,12 +298,17 @@ def plan_context(
     fmt = (settings.source_format if settings.source_format.structured == structured
            else replace(settings.source_format, structured=structured))
 
+    if counter.factor != 1.0:
+        # turns carry raw cl100k counts (counted once at save); every part of the prompt is counted by the same
+        # calibrated counter (B01), so history is scaled like the rest
+        history = [replace(t, tokens=counter.scale(t.tokens)) for t in history]
     prefix_tokens = counter.count(system_prefix(system_prompt, instructions, settings.answer_mode)) + MESSAGE_OVERHEAD
     question_tokens = counter.count(question) + MESSAGE_OVERHEAD + REPLY_PRIMING
     available = available_tokens(policy, system=prefix_tokens, question=question_tokens)
 
     def budget(**parts: int) -> dict[str, float]:
-        out: dict[str, float] = {"window": policy.window, "safety_margin": policy.safety_margin,
+        out: dict[str, float] = {"counting": counter.counting, "factor": counter.factor,
+                                 "window": policy.window, "safety_margin": policy.safety_margin,
                                  "usable": policy.usable, "completion_reserve": policy.completion_reserve,
                                  "system": prefix_tokens, "question": question_tokens, "available": available,
                                  "history_share": 0, "sources_share": 0, "history": 0, "summary": 0, "sources": 0,

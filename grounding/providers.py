@@ -22,7 +22,29 @@ from grounding.dedup import asks_about_past
 from grounding.embeddings import Embedder, default_embedder
 from grounding.injection import looks_injected
 from grounding.prompt import ABSTAIN_TOKEN, Prompt, neutralise_markers
+from grounding.tokens import TokenCounter, counter_for
 from grounding.types import ContextPlan
+
+
+class ProviderError(Exception):
+    """The provider failed (an outage, refused credentials, a rejected request); raised, never yielded.
+
+    Attributes:
+        message: safe to show to the user (says what failed and whether to retry).
+        retryable: True when the same request may succeed later (timeouts, 429, 5xx).
+    """
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable
+
+
+class CompletionError(ProviderError):
+    """A non-streamed completion failed (outage, refused credentials, empty reply); the message is safe to log."""
+
+    def __init__(self, message: str, *, retryable: bool = True) -> None:
+        super().__init__(message, retryable=retryable)
 
 
 @dataclass(frozen=True)
@@ -33,11 +55,48 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class CitationEvent:
+    """A provider-native citation (Anthropic search_result citations): the label of the cited source and the text
+    the model cited from it.
+
+    Attributes:
+        label: "S1", ... (the source at the citation's search_result_index in the request).
+        cited_text: the cited text (the source's content blocks start..end joined).
+        start_block_index, end_block_index: the cited block range inside the source's content (end exclusive).
+    """
+
+    label: str
+    cited_text: str
+    start_block_index: int = 0
+    end_block_index: int = 1
+
+
+@dataclass(frozen=True)
 class Usage:
-    """Token usage reported by the provider (tokens)."""
+    """Token usage the provider reported for one answer (tokens).
+
+    Attributes:
+        input_tokens: uncached input tokens as the API reports them.
+        output_tokens: generated tokens.
+        cache_read_tokens: input tokens read from the provider's prompt cache.
+        cache_creation_tokens: input tokens written to the prompt cache.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_creation_tokens: int = 0
+
+    @property
+    def total_input_tokens(self) -> int:
+        """The whole prompt: input + cache_read + cache_creation (tokens)."""
+        return self.input_tokens + self.cache_read_tokens + self.cache_creation_tokens
+
+    def as_dict(self) -> dict[str, int]:
+        """JSON form stored with an answer and shown in its trace (tokens)."""
+        return {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                "cache_read_tokens": self.cache_read_tokens, "cache_creation_tokens": self.cache_creation_tokens,
+                "total_input_tokens": self.total_input_tokens}
 
 
 @dataclass(frozen=True)
@@ -47,19 +106,13 @@ class Done:
     stop_reason: str = "end_turn"
 
 
-@dataclass(frozen=True)
-class ProviderError:
-    """The provider failed; ``message`` is safe to show to the user."""
-
-    message: str
-    retryable: bool = False
-
-
-Event = Union[TextDelta, Usage, Done, ProviderError]
+#: What a provider's stream yields; failures are raised as ProviderError, never yielded.
+Event = Union[TextDelta, CitationEvent, Usage, Done]
 
 
 class Provider(Protocol):
-    """Streams the answer to a prompt as typed events, ending with Done or ProviderError.
+    """Streams the answer to a prompt as typed events (:data:`Event`), ending with Done; a failure raises
+    ProviderError.
 
     Model-backed providers also offer ``complete(system, messages, max_tokens=...) -> str``, a blocking,
     non-streamed call used by the summarizer, the follow-up rewrite, the sufficiency check and the contradiction
@@ -71,10 +124,6 @@ class Provider(Protocol):
     label: str
 
     def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]: ...
-
-
-class CompletionError(RuntimeError):
-    """A non-streamed completion failed (outage, refused credentials, empty reply); the message is safe to log."""
 
 
 class Completer(Protocol):
@@ -89,14 +138,30 @@ class Completer(Protocol):
     def __call__(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str: ...
 
 
+def max_tokens_for(plan: ContextPlan | None, default: int) -> int:
+    """The ``max_tokens`` of a request: the completion reserve the plan's budget was made with (tokens; B02), so the
+    answer gets exactly the room the budget kept for it; ``default`` without a plan (or a budget)."""
+    reserve = int((plan.budget or {}).get("completion_reserve", 0)) if plan is not None else 0
+    return reserve if reserve > 0 else default
+
+
+def counter_of(provider: object) -> TokenCounter:
+    """The token counter a provider's prompts are budgeted with: decided by the model it answers with (its ``model``
+    attribute; providers without a model count exactly), see grounding.tokens.counter_for (B04)."""
+    return counter_for(getattr(provider, "name", "unknown"), getattr(provider, "model", "") or "")
+
+
 def completer_for(provider: object) -> Completer | None:
     """The provider's ``complete`` method, or None when it has none (the offline answerer, scripted tests)."""
     complete = getattr(provider, "complete", None)
     return complete if callable(complete) else None
 
 
-class ProviderFailure(RuntimeError):
+class ProviderFailure(ProviderError):
     """Raised by ScriptedProvider on cue (simulates an outage mid-stream)."""
+
+    def __init__(self, message: str = "scripted provider failure") -> None:
+        super().__init__(message, retryable=True)
 
 
 class ScriptedProvider:
@@ -267,7 +332,6 @@ class ExtractiveAnswerer:
         for i in range(0, len(words), self.piece_words):
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
-        yield Usage(input_tokens=0, output_tokens=0)
         yield Done()
 
 

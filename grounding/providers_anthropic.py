@@ -9,8 +9,8 @@
               before the question; each streamed ``citations_delta`` (search_result_location) is mapped back to the
               label of the source at that index and yielded as a CitationEvent, and a "[S#]" marker is inserted into
               the text after the cited block, so the text-mode citation pipeline renders it too (case C10).
-- Errors: the SDK retries 429/5xx/timeouts (``max_retries``, backoff); what still fails ends the stream with a
-  ProviderError (never an exception).
+- Errors: the SDK retries 429/5xx/timeouts (``max_retries``, backoff); what still fails raises ProviderError
+  (grounding.providers) with a message safe to show.
 
 No Django imports here.
 """
@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import anthropic
 
 from grounding.prompt import SOURCES_CLOSE, SOURCES_OPEN, Prompt
-from grounding.providers import CompletionError, Done, ProviderError, TextDelta, Usage
+from grounding.providers import (CitationEvent, CompletionError, Done, Event, ProviderError, TextDelta, Usage,
+                                 max_tokens_for)
 from grounding.types import ContextPlan, Source
 
 CitationMode = Literal["text", "native"]
@@ -34,44 +34,8 @@ CitationMode = Literal["text", "native"]
 CACHE_MIN_TOKENS = 1024
 
 
-@dataclass(frozen=True)
-class CitationEvent:
-    """A native citation: the label of the cited source and the text the model cited from it.
-
-    Attributes:
-        label: "S1", ... (the source at ``search_result_index`` in the request).
-        cited_text: the cited text (the source's content blocks start..end joined).
-        start_block_index, end_block_index: the cited block range inside the source's content (end exclusive).
-    """
-
-    label: str
-    cited_text: str
-    start_block_index: int = 0
-    end_block_index: int = 1
-
-
-@dataclass(frozen=True)
-class AnthropicUsage(Usage):
-    """Usage with the prompt-cache split.
-
-    ``input_tokens`` is the uncached input as the API reports it; ``total_input_tokens`` = input + cache_read +
-    cache_creation is the whole prompt.
-    """
-
-    cache_read: int = 0
-    cache_creation: int = 0
-
-    @property
-    def total_input_tokens(self) -> int:
-        return self.input_tokens + self.cache_read + self.cache_creation
-
-    @property
-    def total(self) -> int:
-        """Total input tokens (input + cache_read + cache_creation)."""
-        return self.total_input_tokens
-
-
-AnthropicEvent = TextDelta | CitationEvent | Usage | Done | ProviderError
+#: What the Anthropic stream yields (native citations included); failures raise ProviderError.
+AnthropicEvent = Event
 
 
 def estimate_tokens(text: str) -> int:
@@ -178,14 +142,19 @@ class AnthropicProvider:
         return messages
 
     def request(self, prompt: Prompt, plan: ContextPlan | None = None) -> dict[str, Any]:
-        """Keyword arguments for ``messages.stream`` (also handy for tests and traces)."""
-        return {"model": self.model, "max_tokens": self.max_tokens, "system": self.system_blocks(prompt, plan),
-                "messages": self.request_messages(prompt, plan)}
+        """Keyword arguments for ``messages.stream`` (also handy for tests and traces). ``max_tokens`` is the
+        completion reserve the plan was made with (B02), else the provider's default."""
+        return {"model": self.model, "max_tokens": max_tokens_for(plan, self.max_tokens),
+                "system": self.system_blocks(prompt, plan), "messages": self.request_messages(prompt, plan)}
 
     # --- streaming ---------------------------------------------------------------------------------------------
 
     async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[AnthropicEvent]:
-        """Stream the answer: TextDelta / CitationEvent pieces, then Usage and Done; or ProviderError on failure."""
+        """Stream the answer: TextDelta / CitationEvent pieces, then Usage and Done.
+
+        Raises:
+            ProviderError: the request failed after the SDK's retries (message safe to show; ``retryable``).
+        """
         sources = self._sources(plan)
         by_label = {s.label for s in sources}
         input_tokens = output_tokens = cache_read = cache_creation = 0
@@ -230,31 +199,25 @@ class AnthropicProvider:
                             cache_read = getattr(u, "cache_read_input_tokens", None) or cache_read
                             cache_creation = getattr(u, "cache_creation_input_tokens", None) or cache_creation
         except anthropic.APITimeoutError:
-            yield ProviderError(message="The model service is unavailable (the request timed out). "
-                                        "Please try again.", retryable=True)
-            return
-        except anthropic.APIConnectionError:
-            yield ProviderError(message="The model service is unavailable (could not connect). Please try again.",
+            raise ProviderError("The model service is unavailable (the request timed out). Please try again.",
                                 retryable=True)
-            return
+        except anthropic.APIConnectionError:
+            raise ProviderError("The model service is unavailable (could not connect). Please try again.",
+                                retryable=True)
         except anthropic.APIStatusError as exc:
             status = exc.status_code
             if status == 429 or status >= 500:
-                yield ProviderError(message=f"The model service is unavailable (HTTP {status}). Please try again.",
+                raise ProviderError(f"The model service is unavailable (HTTP {status}). Please try again.",
                                     retryable=True)
-            elif status in (401, 403):
-                yield ProviderError(message=f"The model service refused the credentials (HTTP {status}).",
+            if status in (401, 403):
+                raise ProviderError(f"The model service refused the credentials (HTTP {status}).",
                                     retryable=False)
-            else:
-                yield ProviderError(message=f"The model service rejected the request (HTTP {status}).",
-                                    retryable=False)
-            return
+            raise ProviderError(f"The model service rejected the request (HTTP {status}).", retryable=False)
         except anthropic.APIError as exc:  # e.g. an error event in the middle of the stream (overloaded)
-            yield ProviderError(message=f"The model service is unavailable ({type(exc).__name__}). "
-                                        "Please try again.", retryable=True)
-            return
-        yield AnthropicUsage(input_tokens=input_tokens, output_tokens=output_tokens, cache_read=cache_read,
-                             cache_creation=cache_creation)
+            raise ProviderError(f"The model service is unavailable ({type(exc).__name__}). Please try again.",
+                                retryable=True) from exc
+        yield Usage(input_tokens=input_tokens, output_tokens=output_tokens, cache_read_tokens=cache_read,
+                    cache_creation_tokens=cache_creation)
         yield Done(stop_reason=stop_reason)
 
     @staticmethod

@@ -3,7 +3,7 @@
 POST {base_url}/chat/completions with ``stream: true``; each ``data: {...}`` line carries
 ``choices[0].delta.content`` (-> TextDelta), a ``finish_reason`` and, when the server supports
 ``stream_options.include_usage``, a final chunk with ``usage`` (-> Usage); ``data: [DONE]`` ends the stream (-> Done).
-HTTP errors and connection failures end the stream with a ProviderError (never an exception); 429/5xx and
+HTTP errors and connection failures raise ProviderError (grounding.providers); 429/5xx and
 connection errors are retried with backoff before any text has been streamed.
 
 Uses httpx2 (the HTTP client the anthropic SDK brings; plain httpx is not installed in this project). No Django.
@@ -21,7 +21,7 @@ from typing import Any
 import httpx2
 
 from grounding.prompt import Prompt
-from grounding.providers import CompletionError, Done, Event, ProviderError, TextDelta, Usage
+from grounding.providers import CompletionError, Done, Event, ProviderError, TextDelta, Usage, max_tokens_for
 from grounding.types import ContextPlan
 
 
@@ -62,13 +62,14 @@ class OpenAICompatibleProvider:
     def url(self) -> str:
         return f"{self.base_url}/chat/completions"
 
-    def request(self, prompt: Prompt) -> dict[str, Any]:
-        """The JSON body: the whole system text as the system message, then the chat messages (question last)."""
+    def request(self, prompt: Prompt, plan: ContextPlan | None = None) -> dict[str, Any]:
+        """The JSON body: the whole system text as the system message, then the chat messages (question last);
+        ``max_tokens`` is the completion reserve the plan was made with (B02), else the provider's default."""
         body: dict[str, Any] = {
             "model": self.model,
             "messages": [{"role": "system", "content": prompt.system}] + [dict(m) for m in prompt.messages],
             "stream": True,
-            "max_tokens": self.max_tokens,
+            "max_tokens": max_tokens_for(plan, self.max_tokens),
         }
         if self.temperature is not None:
             body["temperature"] = self.temperature
@@ -83,17 +84,21 @@ class OpenAICompatibleProvider:
         return headers
 
     async def stream(self, prompt: Prompt, plan: ContextPlan | None = None) -> AsyncIterator[Event]:
-        """Stream TextDelta pieces, then Usage (when reported) and Done; or a ProviderError."""
+        """Stream TextDelta pieces, then Usage (when reported) and Done.
+
+        Raises:
+            ProviderError: an HTTP error, a connection failure after the retries, or an error event mid-answer.
+        """
         client = self.http_client or httpx2.AsyncClient(timeout=self.timeout)
         try:
-            async for event in self._stream(client, prompt):
+            async for event in self._stream(client, prompt, plan):
                 yield event
         finally:
             if self.http_client is None:
                 await client.aclose()
 
-    async def _stream(self, client: httpx2.AsyncClient, prompt: Prompt) -> AsyncIterator[Event]:
-        body = self.request(prompt)
+    async def _stream(self, client: httpx2.AsyncClient, prompt: Prompt, plan: ContextPlan | None) -> AsyncIterator[Event]:
+        body = self.request(prompt, plan)
         attempt = 0
         while True:
             streamed = False
@@ -108,8 +113,7 @@ class OpenAICompatibleProvider:
                             attempt += 1
                             await asyncio.sleep(self.retry_delay * 2 ** (attempt - 1))
                             continue
-                        yield self._http_error(status, detail, retryable)
-                        return
+                        raise self._http_error(status, detail, retryable)
                     usage: Usage | None = None
                     stop_reason = "end_turn"
                     async for line in response.aiter_lines():
@@ -126,9 +130,8 @@ class OpenAICompatibleProvider:
                         if isinstance(chunk, dict) and chunk.get("error"):
                             err = chunk["error"]
                             msg = err.get("message", "") if isinstance(err, dict) else str(err)
-                            yield ProviderError(message=f"The model service failed mid-answer ({msg[:200]}).",
+                            raise ProviderError(f"The model service failed mid-answer ({msg[:200]}).",
                                                 retryable=True)
-                            return
                         for choice in chunk.get("choices") or []:
                             if choice.get("index", 0) != 0:
                                 continue
@@ -153,9 +156,8 @@ class OpenAICompatibleProvider:
                 kind = "the request timed out" if isinstance(exc, httpx2.TimeoutException) else "could not connect"
                 if streamed:
                     kind = "the connection broke mid-answer"
-                yield ProviderError(message=f"The model service is unavailable ({kind}). Please try again.",
-                                    retryable=True)
-                return
+                raise ProviderError(f"The model service is unavailable ({kind}). Please try again.",
+                                    retryable=True) from exc
 
     def complete(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str:
         """One blocking, non-streamed chat completion; the first choice's content (grounding.providers.Completer).
@@ -200,9 +202,9 @@ class OpenAICompatibleProvider:
     @staticmethod
     def _http_error(status: int, detail: str, retryable: bool) -> ProviderError:
         if retryable:
-            return ProviderError(message=f"The model service is unavailable (HTTP {status}). Please try again.",
+            return ProviderError(f"The model service is unavailable (HTTP {status}). Please try again.",
                                  retryable=True)
-        return ProviderError(message=f"The model service rejected the request (HTTP {status}).", retryable=False)
+        return ProviderError(f"The model service rejected the request (HTTP {status}).", retryable=False)
 
 
 def _stop_reason(finish_reason: str) -> str:

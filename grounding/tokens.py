@@ -8,6 +8,7 @@ count is approximate (case C02).
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -27,6 +28,18 @@ REPLY_PRIMING = 3
 #: tokenizer yields more tokens than cl100k for English prose; 1.0 means "cl100k is exact".
 CALIBRATION = {"extractive": 1.0, "scripted": 1.0, "openai": 1.0, "anthropic": 1.15}
 
+#: Providers that call no model: their budget is only ours, so cl100k is exact for them.
+NO_MODEL = frozenset({"extractive", "scripted"})
+#: Models whose own tokenizer is cl100k_base (OpenAI's tiktoken model table): counts are exact.
+CL100K_MODELS = re.compile(r"^(gpt-4(?!o|\.1|\.5)|gpt-3\.5|text-embedding-(3|ada))", re.I)
+#: Model families whose tokenizer is known to differ from cl100k by a measured factor (the calibration key, the
+#: pattern of model names, the static factor until the provider's own counts refine it). Claude models up to the
+#: 4.x generation: count_tokens reports 10-20% more than cl100k on English prose. A model outside every family (a
+#: future Claude, a local model behind an OpenAI-compatible server) is counted as "approximate".
+KNOWN_FAMILIES: tuple[tuple[str, re.Pattern[str], float], ...] = (
+    ("anthropic", re.compile(r"^claude-(instant|2|3|3-5|3-7|(sonnet|opus|haiku)-4)([-.@]|$)", re.I), 1.15),
+)
+
 
 @functools.lru_cache(maxsize=1)
 def _encoding() -> tiktoken.Encoding:
@@ -38,14 +51,26 @@ class TokenCounter:
     """Counts tokens of text and chat messages.
 
     Attributes:
-        provider: provider name the counts are calibrated for (a key of CALIBRATION).
+        provider: the calibration key the counts are calibrated for (a provider name, a model family, or
+            "<provider>:<model>" for an unknown model).
         factor: calibration factor applied to raw cl100k counts (>= 1.0 rounds up).
-        approximate: True when the provider/model is unknown and the default counter stands in.
+        counting: "exact", "calibrated" or "approximate" (grounding.types.Counting): how the counts relate to the
+            model's own tokenizer.
     """
 
     provider: str = "extractive"
     factor: float = 1.0
-    approximate: bool = False
+    counting: str = "exact"
+
+    @property
+    def approximate(self) -> bool:
+        """True when the model's tokenizer is unknown and plain cl100k stands in."""
+        return self.counting == "approximate"
+
+    def scale(self, raw: int) -> int:
+        """The calibrated count of a text whose raw cl100k count is ``raw`` (tokens, rounded up): what
+        :meth:`count` gives for that text, for counts stored at ingestion or at save (B01)."""
+        return raw if self.factor == 1.0 else int(-(-raw * self.factor // 1))
 
     def raw(self, text: str) -> int:
         """cl100k token count of ``text`` with special-token text treated as plain text (tokens)."""
@@ -53,8 +78,7 @@ class TokenCounter:
 
     def count(self, text: str) -> int:
         """Calibrated token count of ``text`` (tokens, rounded up)."""
-        n = _count_cached(text)
-        return n if self.factor == 1.0 else int(-(-n * self.factor // 1))
+        return self.scale(_count_cached(text))
 
     def count_messages(self, system: str, messages: Sequence[dict[str, str]]) -> int:
         """Calibrated token count of a whole chat request: system text plus each message's text plus framing.
@@ -118,12 +142,13 @@ class Calibrator:
         with self._lock:
             return len(self._ratios.get(provider, ()))
 
-    def factor(self, provider: str) -> float:
-        """The calibration factor (>= floor, <= ceil); the static default without observations."""
+    def factor(self, provider: str, default: float | None = None) -> float:
+        """The calibration factor (>= floor, <= ceil); without observations ``default``, else the static
+        CALIBRATION value of the key (1.0 for an unknown key)."""
         with self._lock:
             ratios = list(self._ratios.get(provider, ()))
         if not ratios:
-            return CALIBRATION.get(provider, 1.0)
+            return default if default is not None else CALIBRATION.get(provider, 1.0)
         return round(min(self.ceil, max(self.floor, max(ratios))), 4)
 
     def reset(self, provider: str | None = None) -> None:
@@ -139,16 +164,41 @@ class Calibrator:
 calibrator = Calibrator()
 
 
-def counter_for(provider: str, model: str = "") -> TokenCounter:
-    """Return the token counter for a provider name, with its current calibration factor (:data:`calibrator`).
+def calibration_key(provider: str, model: str = "") -> tuple[str, str, float]:
+    """How a provider's model is counted: (calibration key, counting, static factor).
 
-    An unknown provider falls back to plain cl100k (factor 1.0) with ``approximate=True`` rather than failing (C02).
-    A provider whose factor rests on exact counts (observations) is no longer approximate.
-    ``model`` is accepted for symmetry with provider settings; model names never select a different file, since only
-    cl100k is bundled.
+    The model name decides (B04), not the provider's name: a provider that calls no model counts exactly; a cl100k
+    model counts exactly; a model of a KNOWN_FAMILIES family is calibrated with the family's factor; any other model
+    is approximate under its own key "<provider>:<model>": cl100k with the provider's static factor (CALIBRATION;
+    1.0 for an OpenAI-compatible server), erring on the side of over-counting for an unknown Claude model. Without a
+    model name the provider's name stands for its default family, and an unknown provider is approximate.
     """
-    if provider in CALIBRATION or calibrator.samples(provider):
-        calibrated = calibrator.samples(provider) > 0
-        return TokenCounter(provider=provider, factor=calibrator.factor(provider),
-                            approximate=provider == "anthropic" and not calibrated)
-    return TokenCounter(provider=provider or "unknown", factor=1.0, approximate=True)
+    if provider in NO_MODEL:
+        return provider, "exact", 1.0
+    if model:
+        if CL100K_MODELS.match(model):
+            return model.lower(), "exact", 1.0
+        for key, pattern, factor in KNOWN_FAMILIES:
+            if pattern.match(model):
+                return key, "calibrated", factor
+        return f"{provider}:{model.lower()}", "approximate", CALIBRATION.get(provider, 1.0)
+    if provider in CALIBRATION:
+        return provider, ("exact" if CALIBRATION[provider] == 1.0 and provider != "openai" else "calibrated"), \
+            CALIBRATION[provider]
+    return provider or "unknown", "approximate", 1.0
+
+
+def counter_for(provider: str, model: str = "") -> TokenCounter:
+    """The token counter for a provider and the model it answers with, with its current calibration factor.
+
+    ``counting`` says how far to trust the counts (grounding.types.Counting): "exact" (no model, or a cl100k
+    model), "calibrated" (a known family's static factor, or any model whose factor rests on the provider's exact
+    counts in :data:`calibrator`), "approximate" (an unknown model: plain cl100k, case C02). An OpenAI-compatible
+    server without a known model name is approximate: its tokenizer is unknown.
+    """
+    key, counting, static = calibration_key(provider, model)
+    if calibrator.samples(key):
+        return TokenCounter(provider=key, factor=calibrator.factor(key, default=static), counting="calibrated")
+    if provider == "openai" and not model:
+        counting = "approximate"
+    return TokenCounter(provider=key, factor=static, counting=counting)

@@ -8,11 +8,54 @@ Django.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
 DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
+
+#: How token counts relate to the model's own tokenizer: "exact" (the count is the model's: cl100k models, or no
+#: model at all), "calibrated" (cl100k scaled by a factor measured for a known model family, e.g. Claude),
+#: "approximate" (the model's tokenizer is unknown: plain cl100k stands in).
+Counting = Literal["exact", "calibrated", "approximate"]
+
+
+class BudgetJSON(TypedDict, total=False):
+    """The one token budget of a plan, as reported in the plan frame, the trace and `ask --json` (all sizes in
+    tokens, counted with the plan's counter; see grounding.budget and grounding.context.plan_context).
+
+    Attributes:
+        window: the model's context window.
+        safety_margin: fraction of the window planned for (0..1).
+        usable: floor(window x safety_margin).
+        completion_reserve: kept for the answer; also the request's max_tokens.
+        system, question: the fixed parts (with message framing).
+        available: what history and sources share: usable - completion_reserve - system - question.
+        history_share, sources_share: what the policy granted each side.
+        history, summary, sources, notes: what each part used (summary is inside history).
+        total: the real count of the formatted prompt (never above ``limit``).
+        limit: usable - completion_reserve.
+        counting: how counts relate to the model's tokenizer (:data:`Counting`).
+        factor: the calibration factor applied to cl100k counts (1.0 when exact).
+    """
+
+    window: int
+    safety_margin: float
+    usable: int
+    completion_reserve: int
+    system: int
+    question: int
+    available: int
+    history_share: int
+    sources_share: int
+    history: int
+    summary: int
+    sources: int
+    notes: int
+    total: int
+    limit: int
+    counting: Counting
+    factor: float
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 
 from knowledge.models import Document, DocumentVersion, Domain, IngestJob, SystemPrompt
-from knowledge.selectors import ingest_job_status, prompt_preview
+from knowledge.selectors import ingest_job_status
 from knowledge.services import (DOMAIN_PRESETS, document_delete, document_reindex, ingest_job_start,
                                 system_prompt_activate, system_prompt_active, system_prompt_save,
                                 system_prompt_warnings, version_delete, version_make_current, version_supersede)
@@ -328,10 +328,6 @@ class DomainAdmin(admin.ModelAdmin):
                           n_chunks=Count("documents__versions__chunks", filter=current),
                           n_tokens=Sum("documents__versions__chunks__tokens", filter=current)))
 
-    def get_urls(self):
-        return [path("<path:object_id>/preview/", self.admin_site.admin_view(self.preview_view),
-                     name="knowledge_domain_preview")] + super().get_urls()
-
     @admin.display(description="domain", ordering="name")
     def name_and_slug(self, obj: Domain) -> str:
         return format_html('<strong>{}</strong><br><span class="ax-muted">{}</span>', obj.name, obj.slug)
@@ -358,74 +354,12 @@ class DomainAdmin(admin.ModelAdmin):
 
     @admin.display(description="")
     def tools(self, obj: Domain) -> str:
-        return format_html('<a class="ax-link" href="{}">Preview prompt</a><br><a class="ax-link" href="{}">Upload</a>',
-                           reverse("admin:knowledge_domain_preview", args=[obj.pk]),
+        return format_html('<a class="ax-link" href="{}">Upload</a>',
                            reverse("admin:knowledge_document_upload") + f"?domain={obj.pk}")
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         context["presets"] = {k: text for k, (_, text) in DOMAIN_PRESETS.items()}
         return super().render_change_form(request, context, add, change, form_url, obj)
-
-    def preview_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """Dry run of one answer: the exact request and the budget split, without calling the answer model.
-
-        GET ?question=...&conversation=<id> (optional, a conversation of this domain); ?format=json returns the
-        preview as JSON (knowledge.selectors.PromptPreview.as_dict).
-        """
-        from chat.models import Conversation
-        from chat.services import AskError
-
-        domain = self.get_object(request, object_id)
-        if domain is None:
-            raise Http404
-        if not self.has_view_permission(request, domain):
-            raise PermissionDenied
-        form = PreviewForm(request.GET or None, domain=domain)
-        preview, error = None, ""
-        if form.is_bound and form.is_valid():
-            try:
-                preview = prompt_preview(domain=domain, question=form.cleaned_data["question"],
-                                         conversation=form.cleaned_data["conversation"])
-            except AskError as exc:
-                error = exc.message
-        if request.GET.get("format") == "json":
-            if preview is None:
-                return JsonResponse({"error": error or form.errors.get_json_data()}, status=400)
-            return JsonResponse(preview.as_dict(), json_dumps_params={"ensure_ascii": False})
-        recent = Conversation.objects.filter(domain=domain).select_related("user").order_by("-updated_at")[:10]
-        data = preview.as_dict() if preview else {}
-        return TemplateResponse(request, "admin/knowledge/domain/preview.html", {
-            **self.admin_site.each_context(request), "opts": self.opts, "domain": domain,
-            "title": f"Prompt preview: {domain.name}", "form": form, "preview": preview, "error": error,
-            "budget": budget_segments(data.get("budget", {})), "sources": data.get("sources", []),
-            "dropped": data.get("dropped", []), "notes": data.get("notes", []),
-            "request_json": json.dumps(data.get("request"), indent=2, ensure_ascii=False),
-            "recent": recent, "media": self.media,
-        })
-
-
-class PreviewForm(forms.Form):
-    question = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "class": "vLargeTextField",
-                                                            "placeholder": "A question as a user would type it"}),
-                               strip=False)
-    conversation = forms.IntegerField(required=False, label="Conversation id (optional)",
-                                      help_text="Preview the question as the next turn of this conversation "
-                                                "(its history and summary count in the budget).")
-
-    def __init__(self, *args, domain: Domain, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.domain = domain
-
-    def clean_conversation(self):
-        from chat.models import Conversation
-
-        pk = self.cleaned_data.get("conversation")
-        if pk is None:
-            return None
-        conversation = Conversation.objects.filter(pk=pk, domain=self.domain).first()
-        if conversation is None:
-            raise forms.ValidationError(f"No conversation {pk} in the domain {self.domain.name}.")
-        return conversation
 
 
 # --- documents, versions and uploads ---------------------------------------------------------------------------------

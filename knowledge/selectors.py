@@ -1,10 +1,8 @@
-"""Reads for the knowledge app: the per-domain retrieval index and retrieval itself; upload progress and the prompt
-preview for the admin."""
+"""Reads for the knowledge app: the per-domain retrieval index and retrieval itself; upload progress for the admin."""
 
 from __future__ import annotations
 
 import fcntl
-import inspect
 import shutil
 import threading
 from dataclasses import dataclass
@@ -121,106 +119,3 @@ def ingest_job_status(*, job: IngestJob) -> dict[str, Any]:
     return {"id": job.pk, "domain": job.domain.slug, "status": job.status, "finished": job.finished,
             "error": job.error, "total": len(files), "done": done,
             "failed": sum(1 for f in files if f["status"] == "failed"), "files": files}
-
-
-@dataclass(frozen=True)
-class PromptPart:
-    """One piece of the request as the provider receives it.
-
-    Attributes:
-        role: "system", "user" or "assistant".
-        part: what the piece is ("system prefix", "context", "history", "question").
-        content: the exact text.
-        tokens: its token count with the counter the plan used (the provider's calibrated cl100k count).
-    """
-
-    role: str
-    part: str
-    content: str
-    tokens: int
-
-
-@dataclass(frozen=True)
-class PromptPreview:
-    """A dry run of one answer (no model called): the prepared answer, the request's parts in order, the provider's
-    own request body when it builds one (Anthropic, OpenAI-compatible; None for the offline answerer), and the
-    model-backed planning checks the dry run left out."""
-
-    domain: Domain
-    question: str
-    prepared: Any  # chat.services.PreparedAnswer
-    parts: tuple[PromptPart, ...]
-    request: dict[str, Any] | None
-    skipped_checks: tuple[str, ...] = ()
-    conversation_id: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON form: the plan as the chat's plan frame has it (chat.services.plan_json: sources, notes, budget,
-        dropped, sufficient, abstain_reason, ordering, memory) plus the exact system text and messages."""
-        from chat.services import plan_json
-
-        p = self.prepared
-        return {"domain": self.domain.slug, "question": self.question, "conversation": self.conversation_id,
-                **plan_json(p.plan), "retrieval_query": p.query, "provider": p.provider.name,
-                "prompt_version": p.prompt_version.version if p.prompt_version else None,
-                "system": p.prompt.system, "messages": [dict(m) for m in p.prompt.messages],
-                "parts": [{"role": x.role, "part": x.part, "content": x.content, "tokens": x.tokens}
-                          for x in self.parts],
-                "request": self.request, "skipped_checks": list(self.skipped_checks)}
-
-
-def prompt_preview(*, domain: Domain, question: str, conversation=None) -> PromptPreview:
-    """What answering ``question`` in ``domain`` (optionally as the next turn of ``conversation``) would send, without
-    calling any model: the same path as the chat and `ask` (chat.services.answer_prepare with the domain's provider,
-    and the conversation's memory turns and summary as the chat passes them), so the plan equals what `ask --json`
-    plans for the same input. Retrieval still embeds the question with the bundled embedding model.
-
-    The provider is handed to planning behind a dry-run stand-in (its name and label only), so the model-backed
-    checks a provider with ``complete`` would run during planning (follow-up rewrite, sufficiency check, conflict
-    judge, when enabled) are skipped; ``skipped_checks`` names them, as the real answer's plan may differ there.
-
-    Raises:
-        chat.services.AskError: empty or oversized question, invalid domain settings, or a prompt that cannot fit.
-    """
-    # chat depends on knowledge, not the reverse: imported here, where the admin needs the chat's answer path
-    from chat.services import answer_prepare, memory_turns, provider_for, summary_get, validate_question
-    from grounding.providers import completer_for
-    from grounding.tokens import counter_for
-
-    text = validate_question(question)
-    history = memory_turns(conversation=conversation) if conversation is not None else []
-    summary = summary_get(conversation=conversation) if conversation is not None else None
-    provider = provider_for(domain)
-    prepared = answer_prepare(domain=domain, question=text, history=history, summary=summary,
-                              provider=_DryRunProvider(provider.name, provider.label))
-    prompt = prepared.prompt
-    count = counter_for(provider.name).count
-    parts = [PromptPart("system", "system prefix", prompt.prefix, count(prompt.prefix))]
-    if prompt.context:
-        parts.append(PromptPart("system", "context", prompt.context, count(prompt.context)))
-    last = len(prompt.messages) - 1
-    parts += [PromptPart(m["role"], "question" if i == last else "history", m["content"], count(m["content"]))
-              for i, m in enumerate(prompt.messages)]
-    checks = (("follow-up rewrite", "LLM_FOLLOWUP_REWRITE"), ("sufficiency check", "LLM_SUFFICIENCY_CHECK"),
-              ("conflict judge", "LLM_CONFLICT_JUDGE"))
-    skipped = tuple(name for name, flag in checks if getattr(settings, flag, False)) if completer_for(provider) else ()
-    return PromptPreview(domain=domain, question=text, prepared=prepared, parts=tuple(parts),
-                         request=_provider_request(provider, prepared), skipped_checks=skipped,
-                         conversation_id=conversation.pk if conversation is not None else None)
-
-
-@dataclass(frozen=True)
-class _DryRunProvider:
-    """A provider's name and label without its model: planning counts tokens for it and can call nothing."""
-
-    name: str
-    label: str
-
-
-def _provider_request(provider: Any, prepared: Any) -> dict[str, Any] | None:
-    """The provider's request body for a prepared answer, when it exposes one (``request(prompt[, plan])``)."""
-    build = getattr(provider, "request", None)
-    if build is None:
-        return None
-    takes_plan = len(inspect.signature(build).parameters) > 1
-    return build(prepared.prompt, prepared.plan) if takes_plan else build(prepared.prompt)

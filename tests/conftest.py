@@ -79,3 +79,13 @@ def _fresh_token_calibration():
 
     yield
     calibrator.reset()
+
+
+@pytest.fixture(autouse=True)
+def _provider_registry_restored():
+    """A provider or summarizer a test hands to the registry (chat.providers.registry.configure) is gone after it."""
+    from chat.providers import registry
+
+    state = registry.state()
+    yield
+    registry.restore(state)

@@ -41,25 +41,30 @@ def inline_uploads(monkeypatch, django_capture_on_commit_callbacks, embedder):
 
 @pytest.fixture
 def answered(db, monkeypatch):
-    """ask(conversation, question) -> the stored assistant message, made through the chat's own services with the
+    """ask(conversation, question) -> the stored assistant message, made through the chat's own modules with the
     offline answerer (whatever provider another module left configured)."""
-    from chat import services
+    from chat.answering import answer_prepare
+    from chat.memory import memory_turns, summary_get
+    from chat.persistence import answer_finish, answer_planned, answer_start, question_store
+    from chat.providers import registry
+    from chat.streaming import AnswerStream
     from grounding.providers import ExtractiveAnswerer
 
-    monkeypatch.setattr(services, "_provider", ExtractiveAnswerer())
+    registry.configure(answerer=ExtractiveAnswerer())
 
     def ask(conversation, question: str):
-        user_message, _ = services.turn_append_user(conversation=conversation, text=question)
-        answer = services.answer_start(user_message=user_message)
-        history = services.memory_turns(conversation=conversation, before=user_message)
-        prepared = services.answer_prepare(domain=conversation.domain, question=question, history=history,
-                                           summary=services.summary_get(conversation=conversation))
-        services.answer_planned(message=answer, prepared=prepared)
+        _, user_message, _ = question_store(user=conversation.user, conversation=conversation,
+                                            domain=conversation.domain, text=question)
+        answer = answer_start(question=user_message)
+        history = memory_turns(conversation=conversation, before=user_message)
+        prepared = answer_prepare(domain=conversation.domain, question=question, history=history,
+                                  summary=summary_get(conversation=conversation))
+        answer_planned(message=answer, prepared=prepared)
 
         async def ignore(frame):
             return None
 
-        verified = asyncio.run(services.AnswerStream(prepared).run(ignore))
-        return services.answer_finish(message=answer, verified=verified)
+        verified = asyncio.run(AnswerStream(prepared).run(ignore))
+        return answer_finish(message=answer, verified=verified)
 
     return ask

@@ -7,11 +7,13 @@ import json
 import pytest
 from django.core.management import call_command
 
-from chat import services
+from chat.answering import answer_prepare
+from chat.memory import history_form, memory_turns
+from chat.providers import registry
 from chat.models import Conversation, Message
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT
 from grounding.providers import ScriptedProvider
-from knowledge.services import system_prompt_save
+from knowledge.services import system_prompt_active, system_prompt_save
 
 pytestmark = pytest.mark.django_db
 
@@ -44,11 +46,11 @@ def test_the_preview_plans_exactly_what_ask_json_plans(admin_client, demo_domain
 
 def test_the_preview_shows_the_exact_messages_and_calls_no_model(admin_client, demo_domain, monkeypatch):
     scripted = ScriptedProvider(["should never be streamed"])
-    monkeypatch.setattr(services, "_provider", scripted)
+    registry.configure(answerer=scripted)
     data = preview_json(admin_client, demo_domain, QUESTION)
     assert scripted.calls == []  # a dry run: the provider never streamed
 
-    prepared = services.answer_prepare(domain=demo_domain, question=QUESTION, provider=scripted)
+    prepared = answer_prepare(domain=demo_domain, question=QUESTION, provider=scripted)
     assert data["system"] == prepared.prompt.system and data["messages"] == [{"role": "user", "content": QUESTION}]
     parts = data["parts"]
     assert [(p["role"], p["part"]) for p in parts] == [("system", "system prefix"), ("system", "context"),
@@ -77,7 +79,7 @@ def test_the_preview_shows_the_provider_request_body_when_the_provider_builds_on
         async def stream(self, *args, **kwargs):
             raise AssertionError("a dry run must not call the model")
 
-    monkeypatch.setattr(services, "_provider", NoCalls("http://127.0.0.1:9/v1", "llama-test"))
+    registry.configure(answerer=NoCalls("http://127.0.0.1:9/v1", "llama-test"))
     demo_domain.model = "llama-domain"
     demo_domain.save(update_fields=["model"])
     data = preview_json(admin_client, demo_domain, QUESTION)
@@ -98,13 +100,13 @@ def test_preview_with_a_conversation_sends_its_history_before_the_question(admin
     data = preview_json(admin_client, demo_domain, follow_up, conversation=conversation.pk)
     assert data["conversation"] == conversation.pk
     assert data["messages"] == [{"role": "user", "content": QUESTION},
-                                {"role": "assistant", "content": services.history_form(first)},
+                                {"role": "assistant", "content": history_form(first)},
                                 {"role": "user", "content": follow_up}]
     assert [p["part"] for p in data["parts"]][-3:] == ["history", "history", "question"]
     assert data["budget"]["history"] > 0 and data["retrieval_query"] != follow_up  # rewritten with the history
     # the same plan as the chat would make for this turn
-    prepared = services.answer_prepare(domain=demo_domain, question=follow_up,
-                                       history=services.memory_turns(conversation=conversation))
+    prepared = answer_prepare(domain=demo_domain, question=follow_up,
+                                       history=memory_turns(conversation=conversation))
     assert data["budget"] == prepared.plan.budget
     assert [s["chunk_id"] for s in data["sources"]] == [s.chunk_id for s in prepared.plan.sources]
 
@@ -131,7 +133,7 @@ def test_the_preview_is_reachable_from_the_domain_page(admin_client, demo_domain
 
 def test_a_conversation_is_reviewed_read_only_with_each_answers_trace(admin_client, demo_domain, admin_user,
                                                                       answered):
-    version = system_prompt_save(text=services.system_prompt_active()[0] + "\n8. Be brief.", note="brief")
+    version = system_prompt_save(text=system_prompt_active()[0] + "\n8. Be brief.", note="brief")
     conversation = Conversation.objects.create(user=admin_user, domain=demo_domain, title="Trip questions")
     answer = answered(conversation, QUESTION)
     abstention = answered(conversation, "Does Tallgrass offer stock options and what is the vesting schedule?")

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from api import openapi
 from api.services import token_create
-from chat import ratelimit, services
+from chat import ratelimit
+from chat.providers import registry
 from chat.models import Conversation, Message
 from grounding.providers import ScriptedProvider
 from knowledge.models import Domain
@@ -39,7 +40,7 @@ def legal(db):
 def scripted(monkeypatch):
     """A fast scripted provider instead of the extractive answerer."""
     provider = ScriptedProvider(["Laptops are replaced ", "every 36 months ", "[S1]."])
-    monkeypatch.setattr(services, "_provider", provider)
+    registry.configure(answerer=provider)
     return provider
 
 
@@ -108,14 +109,14 @@ def test_resending_a_client_id_returns_the_stored_answer(demo_domain, api, scrip
 
 
 def test_a_provider_failure_keeps_the_turn_and_a_resend_retries_it(demo_domain, api, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["The answer ", "is [S1", "]."], fail_after=1))
+    registry.configure(answerer=ScriptedProvider(["The answer ", "is [S1", "]."], fail_after=1))
     r = ask(api, question=LAPTOPS, domain="handbook", client_id="c-9")
     assert error_of(r) == (502, "provider_error")
     error = r.json()["error"]
     assert "scripted provider failure" in error["message"] and error["message_id"]
     conv = error["conversation"]
     assert messages_of(conv) == [("user", "complete", LAPTOPS), ("assistant", "interrupted", "The answer ")]
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Every 36 months [S1]."]))
+    registry.configure(answerer=ScriptedProvider(["Every 36 months [S1]."]))
     retry = ask(api, question=LAPTOPS, conversation=conv, client_id="c-9")
     assert retry.status_code == 200 and retry.json()["answer"] == "Every 36 months [S1]."
     assert messages_of(conv) == [("user", "complete", LAPTOPS), ("assistant", "complete", "Every 36 months [S1].")]
@@ -302,7 +303,7 @@ def test_ask_streams_the_websocket_frames_as_server_sent_events(demo_domain, api
 
 
 def test_a_failing_answer_ends_the_stream_with_an_error_frame(demo_domain, api, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["The answer ", "is"], fail_after=1))
+    registry.configure(answerer=ScriptedProvider(["The answer ", "is"], fail_after=1))
     frames = sse_frames(b"".join(ask(api, question=LAPTOPS, domain="handbook", headers=EVENTS).streaming_content))
     assert [f["type"] for f in frames] == ["accepted", "plan", "delta", "error"]
     assert frames[-1]["code"] == "provider_error"

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
 from api.models import ApiToken
-from chat import services
+from chat import answering
+from chat.providers import registry
 from chat.models import Conversation, Message
 from grounding.providers import ScriptedProvider
 
@@ -49,8 +50,8 @@ def _fast_answers(monkeypatch):
     """Keep the run bounded: a scripted model instead of the extractive answerer, and no contradiction detection
     (it embeds every sentence of the planned sources, about 3 s an answer on two cores). Retrieval, planning,
     citation checking, the support check and storage still run; the endpoint tests run the whole path."""
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Laptops are replaced ", "every 36 months [S1]."]))
-    monkeypatch.setattr(services, "detect_conflicts", lambda *args, **kwargs: [])
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced ", "every 36 months [S1]."]))
+    monkeypatch.setattr(answering, "detect_conflicts", lambda *args, **kwargs: [])
 
 
 @pytest.fixture

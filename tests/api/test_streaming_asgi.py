@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import AsyncClient
 
 from api.services import token_create
-from chat import services
+from chat.providers import registry
 from chat.models import Message
 from config.asgi import application
 from grounding.providers import ScriptedProvider
@@ -40,7 +40,7 @@ async def answer_saved(timeout: float = 30) -> Message:
 
 
 async def test_events_arrive_while_the_answer_is_generated(ingest_demo, token, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(PIECES, delay=0.2))
+    registry.configure(answerer=ScriptedProvider(PIECES, delay=0.2))
     client = AsyncClient()
     r = await client.post("/api/v1/ask", BODY, content_type="application/json",
                           headers={"Authorization": f"Bearer {token}", "Accept": "text/event-stream"})
@@ -61,7 +61,7 @@ async def test_events_arrive_while_the_answer_is_generated(ingest_demo, token, m
 async def test_a_client_that_disconnects_mid_answer_does_not_lose_the_turn(ingest_demo, token, monkeypatch):
     """Raw ASGI: after the first delta the client sends http.disconnect; Django stops the response, the answer task
     goes on and saves the complete answer."""
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(PIECES, delay=0.1))
+    registry.configure(answerer=ScriptedProvider(PIECES, delay=0.1))
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
              "path": "/api/v1/ask", "raw_path": b"/api/v1/ask", "query_string": b"", "root_path": "",
              "headers": [(b"host", b"localhost"), (b"content-type", b"application/json"),
@@ -96,7 +96,7 @@ async def test_a_client_that_disconnects_mid_answer_does_not_lose_the_turn(inges
 
 
 async def test_a_json_ask_whose_client_disconnects_still_saves_the_answer(ingest_demo, token, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(PIECES, delay=0.2))
+    registry.configure(answerer=ScriptedProvider(PIECES, delay=0.2))
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
              "path": "/api/v1/ask", "raw_path": b"/api/v1/ask", "query_string": b"", "root_path": "",
              "headers": [(b"host", b"localhost"), (b"content-type", b"application/json"),

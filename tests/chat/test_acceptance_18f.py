@@ -10,7 +10,10 @@ import asyncio
 
 import pytest
 
-from chat.services import AnswerStream, answer_json, answer_prepare
+from chat.answering import answer_prepare
+from chat.persistence import answer_unsaved
+from chat.serializers import answer_payload
+from chat.streaming import AnswerStream
 from knowledge.models import Chunk
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -47,7 +50,7 @@ def ask(domain, question: str) -> dict:
     async def ignore(frame):
         return None
 
-    return answer_json(prepared, asyncio.run(AnswerStream(prepared).run(ignore)))
+    return answer_payload(answer_unsaved(prepared=prepared, verified=asyncio.run(AnswerStream(prepared).run(ignore))))
 
 
 def test_the_whole_handbook_was_ingested(handbook_18f):

@@ -60,7 +60,7 @@ def test_ask_bad_input_exits_non_zero_with_a_clear_message(demo_domain, question
 
 
 def test_notes_follow_their_sources_when_labels_change():
-    from chat.services import relabel_notes
+    from chat.answering import relabel_notes
     from grounding.types import ContextPlan, Note, Source
 
     def src(label, cid):
@@ -72,3 +72,19 @@ def test_notes_follow_their_sources_when_labels_change():
     notes = [Note("value_mismatch", ("S1", "S3"), "S1 says $65 but S3 says $50."),
              Note("negation", ("S1", "S2"), "S1 and S2 disagree.")]
     assert relabel_notes(notes, old, new) == [Note("value_mismatch", ("S1", "S2"), "S1 says $65 but S2 says $50.")]
+
+
+def test_b04_ask_json_budget_says_how_tokens_were_counted(demo_domain, capsys):
+    out = json.loads(ask(capsys, "What is the daily meal allowance?", "--domain", "handbook", "--json"))
+    assert out["budget"]["counting"] == "exact" and out["budget"]["factor"] == 1.0  # the offline answerer: no model
+
+
+def test_several_questions_are_one_conversation_one_json_object_per_line(demo_domain, capsys):
+    from chat.models import Conversation
+
+    lines = ask(capsys, "What is the nightly hotel limit?", "How long is paid parental leave?", "--domain",
+                "handbook", "--json").splitlines()
+    first, second = (json.loads(line) for line in lines)
+    assert first["conversation"] == second["conversation"]
+    assert Conversation.objects.get(pk=first["conversation"]).messages.count() == 4
+    assert "$225" in first["answer"] and "16 weeks" in second["answer"]

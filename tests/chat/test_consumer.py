@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from chat import services
+from chat.providers import registry
 from chat.models import Conversation, Message
 from config.asgi import application
 from grounding.providers import ScriptedProvider
@@ -136,7 +136,7 @@ async def test_another_users_conversation_is_refused_and_untouched(ingest_demo, 
 
 
 async def test_provider_failure_keeps_the_user_turn_and_saves_the_text_so_far(ingest_demo, user, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["The answer ", "is [S1", "]."], fail_after=1))
+    registry.configure(answerer=ScriptedProvider(["The answer ", "is [S1", "]."], fail_after=1))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
@@ -154,7 +154,7 @@ async def test_the_abstention_token_is_never_streamed(ingest_demo, user, monkeyp
     of the done frame (the streamed text never disagrees with the stored one)."""
     from grounding.answer import ABSTAIN_MESSAGE
 
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["INSUFF", "ICIENT_", "EVIDENCE: no ", "dog rule."]))
+    registry.configure(answerer=ScriptedProvider(["INSUFF", "ICIENT_", "EVIDENCE: no ", "dog rule."]))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
@@ -165,7 +165,7 @@ async def test_the_abstention_token_is_never_streamed(ingest_demo, user, monkeyp
 
 
 async def test_an_answer_starting_like_the_token_streams_whole(ingest_demo, user, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["IN", "SUFFICIENT rest breaks ", "are paid [S1]."]))
+    registry.configure(answerer=ScriptedProvider(["IN", "SUFFICIENT rest breaks ", "are paid [S1]."]))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
@@ -178,7 +178,7 @@ async def test_an_answer_starting_like_the_token_streams_whole(ingest_demo, user
 async def test_done_echoes_the_client_id_the_question_was_sent_with(ingest_demo, user, monkeypatch):
     """The client matches the answer to what it sent: accepted and done carry the same client_id, also when the
     same ask is sent again and the stored answer is replayed."""
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
     comm = await connect(user)
     await comm.connect()
     ask = {"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?", "client_id": "ws-2"}
@@ -194,7 +194,7 @@ async def test_done_echoes_the_client_id_the_question_was_sent_with(ingest_demo,
 
 async def test_c13_disconnect_mid_stream_still_saves_the_answer(ingest_demo, user, monkeypatch):
     pieces = ["Laptops are ", "replaced every ", "36 months ", "[S1]", "."]
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(pieces, delay=0.05))
+    registry.configure(answerer=ScriptedProvider(pieces, delay=0.05))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
@@ -212,7 +212,7 @@ async def test_c13_disconnect_mid_stream_still_saves_the_answer(ingest_demo, use
 
 
 async def test_stop_saves_the_answer_as_interrupted_with_the_text_so_far(ingest_demo, user, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["One ", "two ", "three ", "four"], delay=0.2))
+    registry.configure(answerer=ScriptedProvider(["One ", "two ", "three ", "four"], delay=0.2))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
@@ -229,7 +229,7 @@ async def test_stop_saves_the_answer_as_interrupted_with_the_text_so_far(ingest_
 
 
 async def test_resend_while_the_answer_is_streaming_does_not_start_a_second_one(ingest_demo, user, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Laptops ", "are ", "replaced [S1]", "."],
+    registry.configure(answerer=ScriptedProvider(["Laptops ", "are ", "replaced [S1]", "."],
                                                                 delay=0.3))
     a, b = await connect(user), await connect(user)
     await a.connect()

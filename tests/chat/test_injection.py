@@ -1,5 +1,5 @@
 """Issue #10 point 5 through the product: injected documents are ingested for real (knowledge.services.ingest_path on
-files), planned and prompted by chat.services.answer_prepare in each source format, and answered by the offline
+files), planned and prompted by chat.answering.answer_prepare in each source format, and answered by the offline
 answerer.
 
 What a reader sees when a document carries an injection: the answer quotes the document's facts with citations; the
@@ -14,7 +14,8 @@ import re
 
 import pytest
 
-from chat import services
+from chat.answering import answer_prepare
+from chat.streaming import AnswerStream
 from grounding.injection import looks_injected
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, neutralise_markers, structure_text, system_prefix, wants_structure
 from grounding.providers import ExtractiveAnswerer
@@ -61,7 +62,7 @@ def test_injected_text_stays_in_its_source_block_in_every_format(injected, db, c
     prefix = system_prefix(DEFAULT_SYSTEM_PROMPT, domain.prompt_instructions())
     for style in STYLES:
         domain.format_style = style
-        prepared = services.answer_prepare(domain=domain, question=case.question)
+        prepared = answer_prepare(domain=domain, question=case.question)
         plan, prompt = prepared.plan, prepared.prompt
         # the question retrieves the poisoned document: the attack is in the planned context
         assert plan.sufficient, plan.abstain_reason
@@ -95,7 +96,7 @@ def extractive_answer(prepared):
         async def emit(frame):
             frames.append(frame)
 
-        verified = await services.AnswerStream(prepared).run(emit)
+        verified = await AnswerStream(prepared).run(emit)
         if not verified.abstained:
             assert "".join(f["text"] for f in frames) == verified.text  # streamed = stored
         return verified
@@ -106,7 +107,7 @@ def extractive_answer(prepared):
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_offline_answer_does_not_follow_the_injection(injected, db, embedder, case):
     domain = Domain.objects.get(slug=injected[case.name])
-    prepared = services.answer_prepare(domain=domain, question=case.question,
+    prepared = answer_prepare(domain=domain, question=case.question,
                                        provider=ExtractiveAnswerer(embedder))
     verified = extractive_answer(prepared)
     text = verified.text
@@ -146,7 +147,7 @@ def test_offline_answer_never_quotes_an_instruction_like_sentence(injected, db, 
     quoted = []
     for case in CASES:
         domain = Domain.objects.get(slug=injected[case.name])
-        prepared = services.answer_prepare(domain=domain, question=case.question,
+        prepared = answer_prepare(domain=domain, question=case.question,
                                            provider=ExtractiveAnswerer(embedder))
         verified = extractive_answer(prepared)
         quoted += [(case.name, s) for s in re.split(r"(?<=\])[.!?]\s*", verified.text) if looks_injected(s)]
@@ -156,7 +157,7 @@ def test_offline_answer_never_quotes_an_instruction_like_sentence(injected, db, 
 def test_a_source_with_injected_text_gets_a_note_that_names_it_without_quoting_it(injected, db, embedder):
     case = next(c for c in CASES if looks_injected(c.attack))
     domain = Domain.objects.get(slug=injected[case.name])
-    prepared = services.answer_prepare(domain=domain, question=case.question, provider=ExtractiveAnswerer(embedder))
+    prepared = answer_prepare(domain=domain, question=case.question, provider=ExtractiveAnswerer(embedder))
     notes = [n for n in prepared.plan.notes if n.kind == "injection"]
     flagged = {s.label for s in prepared.plan.sources if looks_injected(s.text)}
     assert flagged and {lab for n in notes for lab in n.labels} == flagged

@@ -8,7 +8,12 @@ import json
 import httpx2
 import pytest
 
-from chat import services
+from chat.answering import answer_prepare
+from chat.calibration import CALIBRATION_COUNTS, tokens_calibrate
+from chat.memory import summary_refresh
+from chat.providers import registry
+from chat.streaming import AnswerStream
+from grounding.providers import Usage
 from grounding.llm_checks import CONFLICT_SYSTEM, REWRITE_SYSTEM, SUFFICIENCY_SYSTEM
 from grounding.memory import SUMMARY_SYSTEM, LLMSummarizer, MemoryTurn
 from grounding.providers_anthropic import AnthropicProvider
@@ -69,8 +74,7 @@ def claude(monkeypatch):
     provider = AnthropicProvider(api_key="test-key", model="claude-test", timeout=5, max_retries=0,
                                  http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(fake.stream)),
                                  sync_http_client=httpx2.Client(transport=httpx2.MockTransport(fake.complete)))
-    monkeypatch.setattr(services, "_provider", provider)
-    monkeypatch.setattr(services, "_summarizer", None)
+    registry.configure(answerer=provider)
     return fake
 
 
@@ -79,7 +83,7 @@ HISTORY = [MemoryTurn("user", "How much can I spend on meals when I travel?", 12
 
 
 def test_a_follow_up_is_rewritten_by_the_model_for_retrieval_and_the_question_goes_unchanged(claude, demo_domain):
-    prepared = services.answer_prepare(domain=demo_domain, question="and on the last day?", history=HISTORY)
+    prepared = answer_prepare(domain=demo_domain, question="and on the last day?", history=HISTORY)
     assert prepared.query == "daily meal allowance when travelling"
     [request] = claude.asked(REWRITE_SYSTEM)
     assert "USER: How much can I spend on meals when I travel?" in request
@@ -91,7 +95,7 @@ def test_a_follow_up_is_rewritten_by_the_model_for_retrieval_and_the_question_go
 
 def test_the_sufficiency_check_saying_no_abstains_without_the_answer_call(claude, demo_domain):
     claude.replies[SUFFICIENCY_SYSTEM] = "NO"
-    prepared = services.answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
+    prepared = answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
     assert not prepared.plan.sufficient
     assert prepared.plan.abstain_reason == ("the sufficiency check found that the sources do not answer the "
                                             "question")
@@ -105,13 +109,13 @@ def test_the_sufficiency_check_saying_no_abstains_without_the_answer_call(claude
     async def emit(frame):
         frames.append(frame)
 
-    verified = asyncio.run(services.AnswerStream(prepared).run(emit))
+    verified = asyncio.run(AnswerStream(prepared).run(emit))
     assert verified.abstained and claude.streams == 0  # the user is told the documents do not answer it
 
 
 def test_the_checks_can_be_switched_off_and_then_use_their_offline_forms(claude, demo_domain, settings):
     settings.LLM_SUFFICIENCY_CHECK = settings.LLM_FOLLOWUP_REWRITE = settings.LLM_CONFLICT_JUDGE = False
-    prepared = services.answer_prepare(domain=demo_domain, question="and on the last day?", history=HISTORY)
+    prepared = answer_prepare(domain=demo_domain, question="and on the last day?", history=HISTORY)
     assert claude.calls == [] and prepared.plan.sufficient
     assert prepared.query.startswith("and on the last day?") and "meals" in prepared.query  # offline rewrite
 
@@ -119,7 +123,7 @@ def test_the_checks_can_be_switched_off_and_then_use_their_offline_forms(claude,
 def test_the_contradiction_judge_is_asked_about_unflagged_aligned_pairs_and_its_finding_becomes_a_note(
         claude, demo_domain):
     claude.replies[CONFLICT_SYSTEM] = "YES: one source allows remote work two days a week, the other three."
-    prepared = services.answer_prepare(domain=demo_domain, question="How many days a week can I work remotely?")
+    prepared = answer_prepare(domain=demo_domain, question="How many days a week can I work remotely?")
     judged = claude.asked(CONFLICT_SYSTEM)
     assert 1 <= len(judged) <= 5  # bounded: at most max_judged calls per answer
     assert all(r.startswith("Statement A: ") for r in judged)
@@ -135,7 +139,7 @@ def test_the_summarizer_is_the_models_and_its_request_holds_a_user_turn(claude, 
 
     from chat.models import Conversation, Message
 
-    summarizer = services.get_summarizer()
+    summarizer = registry.summarizer()
     assert isinstance(summarizer, LLMSummarizer) and summarizer.name == "llm:anthropic"
     user = get_user_model().objects.create_user("dana", password="pw")
     conv = Conversation.objects.create(user=user, domain=demo_domain)
@@ -144,7 +148,7 @@ def test_the_summarizer_is_the_models_and_its_request_holds_a_user_turn(claude, 
                                    tokens=9)
         Message.objects.create(conversation=conv, role="assistant", reply_to=q, tokens=60,
                                text=f"Answer {i}: the daily meal allowance is $65 per day while travelling. " * 3)
-    stored = services.summary_refresh(conversation=conv, history_share=300)
+    stored = summary_refresh(conversation=conv, history_share=300, summarizer=registry.summarizer())
     assert stored is not None and stored.summarizer == "llm:anthropic"
     assert stored.text == claude.replies[SUMMARY_SYSTEM]
     [request] = claude.asked(SUMMARY_SYSTEM)
@@ -154,7 +158,8 @@ def test_the_summarizer_is_the_models_and_its_request_holds_a_user_turn(claude, 
 def test_an_answer_calibrates_the_token_factor_with_the_providers_exact_count(claude, demo_domain):
     import asyncio
 
-    from grounding.tokens import TokenCounter, calibrator, counter_for
+    from grounding.providers import counter_of
+    from grounding.tokens import TokenCounter, calibrator
 
     counted = []
 
@@ -162,21 +167,22 @@ def test_an_answer_calibrates_the_token_factor_with_the_providers_exact_count(cl
         counted.append(json.loads(request.content))
         return httpx2.Response(200, json={"input_tokens": 2000})
 
-    provider = services._provider
+    provider = registry.answerer()
     provider.client = provider.client.__class__(
         api_key="test-key", max_retries=0, http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(
             lambda r: count_tokens(r) if r.url.path.endswith("/count_tokens") else claude.stream(r))))
-    prepared = services.answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
+    prepared = answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
     estimate = TokenCounter(provider="anthropic").count_messages(prepared.prompt.system, prepared.prompt.messages)
-    factor = asyncio.run(services.tokens_calibrate(prepared=prepared))
+    factor = asyncio.run(tokens_calibrate(prepared=prepared))
     assert counted and counted[0]["model"] == "claude-test" and "max_tokens" not in counted[0]
-    assert 1500 < estimate < 2000 and factor == round(2000 / estimate, 4) and calibrator.samples("anthropic") == 1
-    assert counter_for("anthropic").factor == factor  # the next plan budgets with the measured factor
+    key = counter_of(provider).provider  # the model's calibration key ("anthropic:claude-test": an unknown model)
+    assert 1500 < estimate < 2000 and factor == round(2000 / estimate, 4) and calibrator.samples(key) == 1
+    assert counter_of(provider).factor == factor  # the next plan budgets with the measured factor
+    assert counter_of(provider).counting == "calibrated"
     # once enough exact counts are in, the usage an answer reports is used instead of another count call
-    for _ in range(services.CALIBRATION_COUNTS - 1):
-        asyncio.run(services.tokens_calibrate(prepared=prepared))
-    from grounding.providers_anthropic import AnthropicUsage
-    asyncio.run(services.tokens_calibrate(prepared=prepared, usage=AnthropicUsage(input_tokens=100, cache_read=2400,
-                                                                                   cache_creation=0)))
-    assert len(counted) == services.CALIBRATION_COUNTS
-    assert counter_for("anthropic").factor == round(2500 / estimate, 4)
+    for _ in range(CALIBRATION_COUNTS - 1):
+        asyncio.run(tokens_calibrate(prepared=prepared))
+    asyncio.run(tokens_calibrate(prepared=prepared, usage=Usage(input_tokens=100, cache_read_tokens=2400,
+                                                                           cache_creation_tokens=0)))
+    assert len(counted) == CALIBRATION_COUNTS
+    assert counter_of(provider).factor == round(2500 / estimate, 4)

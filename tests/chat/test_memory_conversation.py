@@ -9,7 +9,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from chat import services
+from chat.answering import answer_prepare
+from chat.errors import AskError
+from chat.orchestration import answer_run
+from chat.persistence import conversation_create, question_store
+from chat.providers import ProviderRegistry, registry
+from chat.streaming import AnswerStream
+from chat.validation import validate_question
 from chat.models import ConversationSummary, Message
 from grounding.memory import ExtractiveSummarizer, MemoryTurn
 from grounding.providers import ExtractiveAnswerer, ScriptedProvider
@@ -54,13 +60,14 @@ class RecordingSummarizer(ExtractiveSummarizer):
 
 
 async def ask(conversation, text, provider=None):
-    msg, _ = await sync_to_async(services.turn_append_user)(conversation=conversation, text=text)
+    _, msg, _ = await sync_to_async(question_store)(user=None, conversation=conversation, domain=None, text=text)
     frames = []
 
     async def emit(frame):
         frames.append(frame)
 
-    saved = await services.answer_run(conversation=conversation, user_message=msg, emit=emit, provider=provider)
+    providers = ProviderRegistry(answerer=provider, summarizer=registry.summarizer()) if provider else registry
+    saved = await answer_run(conversation=conversation, question=msg, emit=emit, providers=providers)
     return saved, frames
 
 
@@ -75,10 +82,10 @@ def small_window(ingest_demo):
 @pytest.mark.django_db(transaction=True)
 async def test_forty_turn_conversation_stays_in_budget_with_incremental_summaries(small_window, monkeypatch):
     summarizer = RecordingSummarizer()
-    monkeypatch.setattr(services, "_summarizer", summarizer)
+    registry.configure(summarizer=summarizer)
     provider = Recording(ExtractiveAnswerer())
     user = await sync_to_async(get_user_model().objects.create_user)("alice", password="pw")
-    conv = await sync_to_async(services.conversation_create)(user=user, domain=small_window)
+    conv = await sync_to_async(conversation_create)(user=user, domain=small_window)
     stored_before = []
     for i in range(20):  # 20 questions + 20 answers = 40 turns
         summary = await sync_to_async(ConversationSummary.objects.filter(conversation=conv).first)()
@@ -113,7 +120,7 @@ async def test_forty_turn_conversation_stays_in_budget_with_incremental_summarie
 @pytest.mark.django_db(transaction=True)
 async def test_c05_summarizer_failure_is_atomic_and_the_next_turn_retries(small_window, monkeypatch):
     user = await sync_to_async(get_user_model().objects.create_user)("bob", password="pw")
-    conv = await sync_to_async(services.conversation_create)(user=user, domain=small_window)
+    conv = await sync_to_async(conversation_create)(user=user, domain=small_window)
     asked = 0
     before = None
     while before is None:  # ask until history passes its share and a summary exists
@@ -126,14 +133,14 @@ async def test_c05_summarizer_failure_is_atomic_and_the_next_turn_retries(small_
         def summarize(self, previous, turns):
             raise RuntimeError("summarizer down")
 
-    monkeypatch.setattr(services, "_summarizer", Failing())
+    registry.configure(summarizer=Failing())
     for _ in range(2):
         saved, frames = await ask(conv, "How long must a password be?")
         assert frames[-1]["type"] == "done" and saved.status == "complete"  # the answer still went out
     after = await sync_to_async(ConversationSummary.objects.filter(conversation=conv).values().first)()
     assert after == before  # memory exactly as before: nothing evicted, nothing lost
     assert await sync_to_async(Message.objects.filter(conversation=conv).count)() == 2 * (asked + 2)
-    monkeypatch.setattr(services, "_summarizer", ExtractiveSummarizer())
+    registry.configure(summarizer=ExtractiveSummarizer())
     await ask(conv, QUESTIONS[7])  # the next turn retries and folds the turns the failed refresh left
     retried = await sync_to_async(ConversationSummary.objects.get)(conversation=conv)
     assert retried.covers > before["covers"]
@@ -145,7 +152,7 @@ async def test_c06_history_overflow_fits_and_old_sources_are_not_resent(ingest_d
     await sync_to_async(ingest_demo.save)()
     provider = Recording(ExtractiveAnswerer())
     user = await sync_to_async(get_user_model().objects.create_user)("carol", password="pw")
-    conv = await sync_to_async(services.conversation_create)(user=user, domain=ingest_demo)
+    conv = await sync_to_async(conversation_create)(user=user, domain=ingest_demo)
     for i in range(12):
         await ask(conv, QUESTIONS[i % len(QUESTIONS)] + " Please explain in detail. " * 30, provider)
     for prompt, plan in provider.prompts:
@@ -161,8 +168,8 @@ async def test_c06_history_overflow_fits_and_old_sources_are_not_resent(ingest_d
 
 def test_c06_oversized_message_gets_a_typed_error_before_any_provider_call(settings):
     huge = "word " * 20_000  # about 20,000 tokens
-    with pytest.raises(services.AskError) as exc:
-        services.validate_question(huge)
+    with pytest.raises(AskError) as exc:
+        validate_question(huge)
     assert exc.value.code == "message_too_long"
     assert "the limit is 4,000 characters" in exc.value.message
 
@@ -172,7 +179,7 @@ async def test_c06_oversized_message_over_the_socket_is_refused_and_nothing_is_s
     from tests.chat.test_consumer import connect
 
     scripted = ScriptedProvider(["never"])
-    monkeypatch.setattr(services, "_provider", scripted)
+    registry.configure(answerer=scripted)
     user = await sync_to_async(get_user_model().objects.create_user)("dave", password="pw")
     comm = await connect(user)
     await comm.connect()
@@ -191,17 +198,17 @@ def test_follow_up_on_the_18f_handbook_uses_the_conversation(handbook_18f):
     async def ignore(frame):
         return None
 
-    p1 = services.answer_prepare(domain=domain, question=first)
-    a1 = asyncio.run(services.AnswerStream(p1).run(ignore))
+    p1 = answer_prepare(domain=domain, question=first)
+    a1 = asyncio.run(AnswerStream(p1).run(ignore))
     assert "24 credit hours" in a1.text
     history = [MemoryTurn("user", first, counter.count(first)), MemoryTurn("assistant", a1.text, counter.count(a1.text))]
-    p2 = services.answer_prepare(domain=domain, question="Do they ever expire?", history=history)
-    a2 = asyncio.run(services.AnswerStream(p2).run(ignore))
+    p2 = answer_prepare(domain=domain, question="Do they ever expire?", history=history)
+    a2 = asyncio.run(AnswerStream(p2).run(ignore))
     assert p2.prompt.messages[-1]["content"] == "Do they ever expire?"  # the model gets the question unchanged
     assert "credit hours" in p2.query
     assert "they never expire" in a2.text
     pages = set(Chunk.objects.filter(pk__in=[c.chunk_id for c in a2.citations])
                 .values_list("version__document__source_path", flat=True))
     assert pages == {"travel-and-leave/overtime.md"}
-    alone = services.answer_prepare(domain=domain, question="Do they ever expire?")  # without the conversation
+    alone = answer_prepare(domain=domain, question="Do they ever expire?")  # without the conversation
     assert all("credit hours" not in s.text for s in alone.plan.sources[:1])

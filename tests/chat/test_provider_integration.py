@@ -7,7 +7,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from chat import services
+from chat.orchestration import answer_run
+from chat.persistence import conversation_create, question_store
+from chat.providers import ProviderRegistry, registry
 from chat.models import Message
 from grounding.providers_anthropic import AnthropicProvider
 from tests.grounding.test_providers_anthropic import (Recorder, block_start, block_stop, citation_delta,
@@ -22,16 +24,16 @@ def provider(handler, mode="text"):
                              http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(handler)))
 
 
-async def run(domain, prov, question="How often are laptops replaced?"):
-    user = await sync_to_async(get_user_model().objects.create_user)("erin", password="pw")
-    conv = await sync_to_async(services.conversation_create)(user=user, domain=domain)
-    msg, _ = await sync_to_async(services.turn_append_user)(conversation=conv, text=question)
+async def run(domain, prov, question="How often are laptops replaced?", user="erin"):
+    user = await sync_to_async(get_user_model().objects.create_user)(user, password="pw")
+    conv = await sync_to_async(conversation_create)(user=user, domain=domain)
+    _, msg, _ = await sync_to_async(question_store)(user=user, conversation=conv, domain=domain, text=question)
     frames = []
 
     async def emit(frame):
         frames.append(frame)
 
-    await services.answer_run(conversation=conv, user_message=msg, emit=emit, provider=prov)
+    await answer_run(conversation=conv, question=msg, emit=emit, providers=ProviderRegistry(answerer=prov))
     rows = await sync_to_async(list)(Message.objects.order_by("pk").values_list("role", "status", "text"))
     return frames, rows
 
@@ -99,7 +101,7 @@ async def test_stop_cancels_the_sdk_stream_and_keeps_the_text_so_far(ingest_demo
     def handler(request):
         return httpx2.Response(200, headers={"content-type": "text/event-stream"}, stream=Body())
 
-    monkeypatch.setattr(services, "_provider", provider(handler))
+    registry.configure(answerer=provider(handler))
     user = await sync_to_async(get_user_model().objects.create_user)("frank", password="pw")
     comm = await connect(user)
     await comm.connect()
@@ -114,3 +116,55 @@ async def test_stop_cancels_the_sdk_stream_and_keeps_the_text_so_far(ingest_demo
     stored = await sync_to_async(Message.objects.get)(pk=done["message"])
     assert stored.status == "interrupted" and stored.error == "stopped"
     await comm.disconnect()
+
+
+async def test_b02_the_requests_max_tokens_is_the_completion_reserve_the_plan_was_made_with(ingest_demo):
+    ingest_demo.completion_reserve = 700
+    await sync_to_async(ingest_demo.save)()
+    handler = Recorder(lambda: stream_response(message_start(), block_start(), text_delta("Every 36 months [S1]."),
+                                               block_stop(), *message_end()))
+    frames, _ = await run(ingest_demo, provider(handler))
+    stored = await sync_to_async(Message.objects.get)(role="assistant")
+    assert handler.bodies[0]["max_tokens"] == 700
+    assert stored.trace["max_tokens"] == stored.trace["budget"]["completion_reserve"] == 700  # one number
+    assert frames[1]["type"] == "plan" and frames[1]["budget"]["completion_reserve"] == 700
+
+
+def test_b02_the_openai_compatible_request_takes_the_reserve_too():
+    from grounding.prompt import DEFAULT_SYSTEM_PROMPT, build_prompt
+    from grounding.providers_openai import OpenAICompatibleProvider
+    from grounding.types import ContextPlan
+
+    prompt = build_prompt(system_prompt=DEFAULT_SYSTEM_PROMPT, sources=(), question="Hello?")
+    plan = ContextPlan(question="Hello?", sources=(), budget={"completion_reserve": 333})
+    server = OpenAICompatibleProvider("http://127.0.0.1:9/v1", "llama3.1")
+    assert server.request(prompt, plan)["max_tokens"] == 333
+    assert server.request(prompt)["max_tokens"] == server.max_tokens  # no plan: the provider's default
+
+
+async def test_b03_usage_is_stored_with_the_answer_and_shown_in_the_trace(ingest_demo, admin_client):
+    handler = Recorder(lambda: stream_response(message_start(input_tokens=20, cache_read=300, cache_creation=40),
+                                               block_start(), text_delta("Every 36 months [S1]."), block_stop(),
+                                               *message_end(output_tokens=7)))
+    frames, _ = await run(ingest_demo, provider(handler))
+    stored = await sync_to_async(Message.objects.get)(role="assistant")
+    usage = {"input_tokens": 20, "output_tokens": 7, "cache_read_tokens": 300, "cache_creation_tokens": 40,
+             "total_input_tokens": 360}
+    assert stored.trace["usage"] == usage and frames[-1]["usage"] == usage
+    page = (await sync_to_async(admin_client.get)(
+        f"/admin/chat/conversation/{stored.conversation_id}/change/")).content.decode()
+    assert "Model request and usage" in page and "360 (input + cache read + cache write)" in page
+
+
+async def test_b04_an_unknown_model_budgets_approximately_and_says_so(ingest_demo):
+    ingest_demo.model = "claude-sonnet-9"  # a model name no known tokenizer covers, chosen for the domain
+    await sync_to_async(ingest_demo.save)()
+    handler = Recorder(lambda: stream_response(message_start(), block_start(), text_delta("Every 36 months [S1]."),
+                                               block_stop(), *message_end()))
+    frames, _ = await run(ingest_demo, provider(handler))
+    plan = frames[1]
+    assert plan["budget"]["counting"] == "approximate" and handler.bodies[0]["model"] == "claude-sonnet-9"
+    ingest_demo.model = "claude-sonnet-4-5"
+    await sync_to_async(ingest_demo.save)()
+    frames, _ = await run(ingest_demo, provider(handler), user="frank")
+    assert frames[1]["budget"]["counting"] == "calibrated" and frames[1]["budget"]["factor"] == 1.15

@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import override_settings
 
-from chat import ratelimit, services
+from chat import ratelimit
+from chat.errors import AskError
+from chat.providers import registry
 from chat.models import Message
 from grounding.providers import ScriptedProvider
 from tests.chat.test_consumer import connect, frames_until
@@ -67,7 +69,7 @@ def test_ask_allow_raises_a_typed_error_naming_when_to_retry():
     user = get_user_model().objects.create_user("carol", password="pw")
     ratelimit.ask_allow(user, now=100)
     ratelimit.ask_allow(user, now=110)
-    with pytest.raises(services.AskError) as info:
+    with pytest.raises(AskError) as info:
         ratelimit.ask_allow(user, now=120)
     exc = info.value
     assert exc.code == "rate_limited" and exc.retry_after == 40
@@ -77,7 +79,7 @@ def test_ask_allow_raises_a_typed_error_naming_when_to_retry():
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_websocket_refuses_with_a_typed_frame_stays_usable_and_loses_nothing(ingest_demo, monkeypatch):
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Every 36 months [S1]."]))
+    registry.configure(answerer=ScriptedProvider(["Every 36 months [S1]."]))
     clock = [1000.0]
     real_hit = ratelimit.hit
     monkeypatch.setattr(ratelimit, "hit", lambda key, **kw: real_hit(key, **{**kw, "now": clock[0]}))

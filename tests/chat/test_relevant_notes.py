@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chat.services import relevant_notes
+from chat.answering import relevant_notes
 from grounding.contradictions import Conflict
 
 MEALS = Conflict(labels=("S2", "S7"), kind="version_superseded",

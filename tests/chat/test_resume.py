@@ -8,7 +8,8 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from chat import services
+from chat import orchestration
+from chat.providers import registry
 from chat.models import Message
 from grounding.providers import ScriptedProvider
 from tests.chat.test_consumer import connect, frames_until, user  # noqa: F401 - the user fixture
@@ -19,8 +20,8 @@ PIECES = [f"Piece {i} of the answer. " for i in range(12)]
 
 
 async def test_resume_mid_stream_gets_the_text_so_far_then_the_rest(ingest_demo, user, monkeypatch):  # noqa: F811
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(PIECES, delay=0.25))
-    monkeypatch.setattr(services, "PARTIAL_SAVE_SECONDS", 0.5)
+    registry.configure(answerer=ScriptedProvider(PIECES, delay=0.25))
+    monkeypatch.setattr(orchestration, "PARTIAL_SAVE_SECONDS", 0.5)
     first = await connect(user)
     await first.connect()
     await first.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
@@ -57,7 +58,7 @@ async def test_resume_mid_stream_gets_the_text_so_far_then_the_rest(ingest_demo,
 
 
 async def test_resume_of_a_finished_answer_is_its_done_frame(ingest_demo, user, monkeypatch):  # noqa: F811
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(["Laptops are replaced [S1]", "."]))
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced [S1]", "."]))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})

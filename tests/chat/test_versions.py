@@ -8,7 +8,10 @@ import datetime as dt
 
 import pytest
 
-from chat.services import AnswerStream, answer_json, answer_prepare
+from chat.answering import answer_prepare
+from chat.persistence import answer_unsaved
+from chat.serializers import answer_payload
+from chat.streaming import AnswerStream
 from knowledge.models import Chunk, Document
 from knowledge.services import domain_get_or_create, ingest_path
 from tests.conftest import SHARED
@@ -35,7 +38,7 @@ def ask(domain, question):
     async def ignore(frame):
         return None
 
-    return answer_json(prepared, asyncio.run(AnswerStream(prepared).run(ignore)))
+    return answer_payload(answer_unsaved(prepared=prepared, verified=asyncio.run(AnswerStream(prepared).run(ignore))))
 
 
 def test_revisions_become_versions_of_one_document(overtime):

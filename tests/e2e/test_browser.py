@@ -170,19 +170,19 @@ class ScriptedAnswerInBrowserTests(BrowserCase):
 
     @classmethod
     def setUpClass(cls):
-        from chat import services
+        from chat.providers import registry
         from grounding.providers import ScriptedProvider
 
-        cls._saved_provider = services._provider
-        services._provider = ScriptedProvider(cls.PIECES, delay=0.6)
+        cls._saved_providers = registry.state()
+        registry.configure(answerer=ScriptedProvider(cls.PIECES, delay=0.6))
         super().setUpClass()
 
     @classmethod
     def tearDownClass(cls):
-        from chat import services
+        from chat.providers import registry
 
         super().tearDownClass()
-        services._provider = cls._saved_provider
+        registry.restore(cls._saved_providers)
 
     def test_chips_work_while_streaming_invalid_label_is_text_and_frozen_source_survives_reingest(self):
         """Chips work while the answer streams; an invalid label is plain text; reload and re-ingest keep the

@@ -66,3 +66,49 @@ def test_dedup_exact_is_idempotent(cands):
     twice = dedup_exact([c for c, _ in once.kept])
     assert [c.chunk.chunk_id for c, _ in twice.kept] == [c.chunk.chunk_id for c, _ in once.kept]
     assert twice.dropped == ()
+
+
+# B01: history (raw cl100k counts stored with each turn) and every other part are counted by the same calibrated
+# counter; with the provider's factor the real count of the formatted prompt never passes the limit.
+raw_history_st = st.lists(text_st, max_size=30).map(
+    lambda xs: [Turn("user" if i % 2 == 0 else "assistant", t, counter.raw(t)) for i, t in enumerate(xs)])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cands=cands_st, history=raw_history_st, ctx=settings_st, question=question_st,
+       factor=st.sampled_from([0.9, 1.0, 1.15, 1.3]))
+def test_b01_real_count_never_exceeds_the_limit_whatever_the_calibration_factor(cands, history, ctx, question, factor):
+    from grounding.tokens import TokenCounter
+
+    calibrated = TokenCounter(provider="anthropic", factor=factor, counting="calibrated")
+    try:
+        plan = plan_context(question=question, candidates=cands, history=history, system_prompt=DEFAULT_SYSTEM_PROMPT,
+                            settings=ctx, counter=calibrated)
+    except BudgetError:
+        return
+    prompt = prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT, settings=ctx)
+    real = calibrated.count_messages(prompt.system, prompt.messages)  # each message's text counted and scaled
+    # the plan scales each part and rounds it up, so with a factor its total can only exceed the real count (by
+    # less than one token per part); unscaled it is the real count
+    assert real <= plan.budget["total"] <= ctx.policy.limit
+    assert real == plan.budget["total"] or factor != 1.0
+    assert plan.budget["factor"] == factor and plan.budget["counting"] == "calibrated"
+    # the history the plan reports is what the calibrated counter gives for those turns, not their raw counts
+    assert plan.budget["history"] >= sum(calibrated.count(t.text) for t in plan.history) or factor < 1.0 \
+        or not plan.history
+
+
+def test_b01_history_is_scaled_like_everything_else():
+    from grounding.tokens import TokenCounter
+
+    turns = [Turn("user", "How long is parental leave? " * 40, 0), Turn("assistant", "Sixteen weeks. " * 60, 0)]
+    turns = [Turn(t.role, t.text, counter.raw(t.text)) for t in turns]
+    ctx = ContextSettings(policy=BudgetPolicy(window=16_000, relevance_threshold=0.3))
+    plain = plan_context(question="And for contractors?", candidates=[cand(1, "Leave is 16 weeks.", 0.8)],
+                         history=turns, system_prompt=DEFAULT_SYSTEM_PROMPT, settings=ctx, counter=counter)
+    scaled = plan_context(question="And for contractors?", candidates=[cand(1, "Leave is 16 weeks.", 0.8)],
+                          history=turns, system_prompt=DEFAULT_SYSTEM_PROMPT, settings=ctx,
+                          counter=TokenCounter(provider="anthropic", factor=1.3, counting="calibrated"))
+    raw_history = sum(counter.raw(t.text) + 3 for t in turns)
+    assert plain.budget["history"] == raw_history
+    assert scaled.budget["history"] == sum(-(-counter.raw(t.text) * 13 // 10) + 3 for t in turns)

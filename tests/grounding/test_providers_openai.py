@@ -54,8 +54,15 @@ def provider(handler, **kw):
 
 
 async def collect(p):
+    """The events the stream yielded, then the ProviderError it raised (if it raised one)."""
     prompt, plan = make()
-    return [e async for e in p.stream(prompt, plan)]
+    events = []
+    try:
+        async for e in p.stream(prompt, plan):
+            events.append(e)
+    except ProviderError as exc:
+        events.append(exc)
+    return events
 
 
 def ok_stream():

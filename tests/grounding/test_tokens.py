@@ -76,10 +76,27 @@ def test_counter_for_applies_the_learned_factor_and_is_then_exact_enough_to_drop
 
     text = "The daily meal allowance is $65 when travelling for work."
     raw = counter_for("extractive").count(text)
-    assert counter_for("anthropic").approximate
-    calibrator.observe("anthropic", 100, 130)
-    counter = counter_for("anthropic")
-    assert counter.factor == 1.3 and not counter.approximate
+    future = counter_for("anthropic", "claude-future-9")  # a model no family covers: approximate until measured
+    assert future.approximate and future.factor == 1.15
+    calibrator.observe(future.provider, 100, 130)
+    counter = counter_for("anthropic", "claude-future-9")
+    assert counter.factor == 1.3 and not counter.approximate and counter.counting == "calibrated"
     assert raw == 12 and counter.count(text) == 16  # 12 x 1.3 = 15.6, rounded up
-    calibrator.reset("anthropic")
-    assert counter_for("anthropic").factor == 1.15
+    calibrator.reset(future.provider)
+    assert counter_for("anthropic", "claude-future-9").factor == 1.15
+
+
+@pytest.mark.parametrize("provider, model, counting", [
+    ("extractive", "", "exact"),                  # no model: the budget is ours, cl100k is exact
+    ("openai", "gpt-4", "exact"),                 # a cl100k model
+    ("anthropic", "claude-sonnet-4-5", "calibrated"),
+    ("anthropic", "claude-3-5-haiku-20241022", "calibrated"),
+    ("anthropic", "claude-sonnet-7", "approximate"),   # a future Claude model
+    ("openai", "llama3.1", "approximate"),        # an OpenAI-compatible server's model
+    ("openai", "claude-sonnet-4-5", "calibrated"),     # the model decides, not the provider's name
+    ("anthropic", "llama3.1", "approximate"),
+])
+def test_b04_the_model_name_decides_how_tokens_are_counted(provider, model, counting):
+    from grounding.tokens import counter_for
+
+    assert counter_for(provider, model).counting == counting

@@ -6,7 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from chat import services
+from chat.answering import answer_prepare
+from chat.errors import AskError
+from chat.persistence import answer_planned, answer_start
+from chat.selectors import conversation_get, domain_get
 from chat.models import Conversation
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
 from knowledge.models import Domain, SystemPrompt
@@ -44,9 +47,9 @@ def test_domains_without_groups_are_open_to_signed_in_users_and_group_domains_to
 
 def test_a_domain_one_may_not_read_looks_unknown_and_the_error_lists_only_readable_ones(people):
     alice, bob, root, open_domain, hr_domain = people
-    assert services.domain_get(slug="hr", user=alice) == hr_domain
-    with pytest.raises(services.AskError) as err:
-        services.domain_get(slug="hr", user=bob)
+    assert domain_get(slug="hr", user=alice) == hr_domain
+    with pytest.raises(AskError) as err:
+        domain_get(slug="hr", user=bob)
     assert err.value.code == "unknown_domain"
     known = err.value.message.removeprefix("Unknown domain 'hr'. Known domains: ").rstrip(".").split(", ")
     assert "open" in known and "hr" not in known
@@ -55,10 +58,10 @@ def test_a_domain_one_may_not_read_looks_unknown_and_the_error_lists_only_readab
 def test_losing_the_group_closes_ones_own_conversation_with_a_clear_reason(people):
     alice, bob, root, open_domain, hr_domain = people
     conv = Conversation.objects.create(user=alice, domain=hr_domain, title="Leave")
-    assert services.conversation_get(user=alice, conversation_id=conv.pk) == conv
+    assert conversation_get(user=alice, conversation_id=conv.pk) == conv
     alice.groups.clear()
-    with pytest.raises(services.AskError) as err:
-        services.conversation_get(user=alice, conversation_id=conv.pk)
+    with pytest.raises(AskError) as err:
+        conversation_get(user=alice, conversation_id=conv.pk)
     assert err.value.code == "forbidden" and "HR files" in err.value.message
 
 
@@ -95,13 +98,13 @@ def test_warnings_name_a_missing_citation_rule_and_abstention_token():
 def test_each_answer_records_the_prompt_version_it_used(demo_domain):
     from chat.models import Message
     version = system_prompt_save(text=DEFAULT_SYSTEM_PROMPT + "\n8. Answer in English.", note="english")
-    prepared = services.answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
+    prepared = answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
     assert prepared.prompt_version == version
     assert prepared.prompt.prefix.startswith(DEFAULT_SYSTEM_PROMPT + "\n8. Answer in English.")
     user = get_user_model().objects.create_user("carol", password="pw")
     conv = Conversation.objects.create(user=user, domain=demo_domain)
     q = Message.objects.create(conversation=conv, role="user", text="What is the daily meal allowance?")
-    answer = services.answer_start(user_message=q)
-    services.answer_planned(message=answer, prepared=prepared)
+    answer = answer_start(question=q)
+    answer_planned(message=answer, prepared=prepared)
     answer.refresh_from_db()
     assert answer.prompt_version == version and answer.trace["prompt_version"] == 1

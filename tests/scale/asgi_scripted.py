@@ -3,9 +3,9 @@ take a few seconds to stream, so a socket can drop mid-answer)."""
 
 from config.asgi import application  # noqa: F401 - sets Django up first
 
-from chat import services  # noqa: E402
+from chat.providers import registry  # noqa: E402
 from grounding.providers import ScriptedProvider  # noqa: E402
 
 from tests.scale.scripted_answer import PIECES  # noqa: E402
 
-services._provider = ScriptedProvider(PIECES, delay=0.4)
+registry.configure(answerer=ScriptedProvider(PIECES, delay=0.4))

@@ -1,4 +1,5 @@
-"""python manage.py ask "QUESTION" --domain SLUG [--json]: one grounded answer through the same path as the chat."""
+"""python manage.py ask "QUESTION" ["FOLLOW-UP" ...] --domain SLUG [--json]: grounded answers through the same ask
+orchestration as the chat; several questions are asked in order as one conversation."""
 
 from __future__ import annotations
 
@@ -6,33 +7,63 @@ import json as jsonlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.services import AskError, answer_json, answer_once, domain_get
-
+from chat.errors import AskError
+from chat.orchestration import ask_sync
+from chat.persistence import operator_user
+from chat.selectors import domain_get
+from chat.serializers import answer_payload
 
 class Command(BaseCommand):
-    help = "Answer one question from a domain's documents, with citations (no conversation is stored)."
+    help = ("Answer questions from a domain's documents, with citations. Several questions are asked in order as one "
+            "conversation (follow-ups are understood as in the chat); with --json one JSON object per answer, one "
+            "per line.")
 
     def add_arguments(self, parser):
-        parser.add_argument("question")
+        parser.add_argument("questions", nargs="+", metavar="QUESTION")
         parser.add_argument("--domain", required=True, help="domain slug")
-        parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+        parser.add_argument("--json", action="store_true", help="print each answer as one JSON object per line")
+        parser.add_argument("--user", help="ask as this user (default: the command's own account); the domain "
+                                           "need not be readable by the user: the command line is an operator's")
+        parser.add_argument("--client-id", default="", help="idempotency key of the (first) question: asking again "
+                                                            "with the same key prints the stored answer")
 
-    def handle(self, *args, question: str, domain: str, json: bool, **options):
+    def handle(self, *args, questions: list[str], domain: str, json: bool, user: str | None, client_id: str,
+               **options):
         try:
-            prepared, verified = answer_once(domain=domain_get(slug=domain), question=question)
+            target = domain_get(slug=domain)
         except AskError as exc:
             raise CommandError(exc.message)
-        result = answer_json(prepared, verified)
-        if json:
-            self.stdout.write(_dumps(result))
-            return
-        self.stdout.write(result["answer"])
-        for c in result["citations"]:
-            where = " > ".join(p for p in (c["title"], c["section"]) if p)
-            self.stdout.write(f"  [{c['label']}] {where} (version {c['version'] or '-'}, {c['date'] or 'undated'})")
-        for label in result["invalid_citations"]:
-            self.stdout.write(f"  [{label}] invalid citation (no such source)")
+        try:
+            asker = operator_user(username=user)
+        except LookupError as exc:
+            raise CommandError(str(exc))
+        conversation = None
+        for i, question in enumerate(questions):
+            try:
+                answer, frames = ask_sync(user=asker, text=question, conversation_id=conversation,
+                                          domain_slug=target.slug if conversation is None else None,
+                                          client_id=f"{client_id}:{i}" if client_id and i else client_id,
+                                          access=False)
+            except AskError as exc:
+                raise CommandError(exc.message)
+            error = next((f for f in frames if f.get("type") == "error"), None)
+            if answer is None or error is not None:
+                raise CommandError((error or {}).get("message", "The answer failed; please retry."))
+            conversation = answer.conversation_id
+            result = answer_payload(answer)
+            if json:
+                self.stdout.write(_dumps(result))
+                continue
+            if len(questions) > 1:
+                self.stdout.write(f"Q: {question}")
+            self.stdout.write(result["answer"])
+            for c in result["citations"]:
+                where = " > ".join(p for p in (c["title"], c["section"]) if p)
+                self.stdout.write(f"  [{c['label']}] {where} (version {c['version'] or '-'}, "
+                                  f"{c['date'] or 'undated'})")
+            for label in result["invalid_citations"]:
+                self.stdout.write(f"  [{label}] invalid citation (no such source)")
 
 
 def _dumps(data) -> str:
-    return jsonlib.dumps(data, ensure_ascii=False, indent=2)
+    return jsonlib.dumps(data, ensure_ascii=False)

@@ -1,0 +1,67 @@
+"""Where each stage of an ask runs.
+
+On the server (the default): database reads and writes on Django's thread-sensitive worker
+(``database_sync_to_async``, which also closes stale connections), blocking work that must not hold that worker
+(saving the text so far) on a pool thread. For the command-line doors (``ask_sync``, which runs the ask with
+``async_to_sync``) database work goes back to the calling thread (thread-sensitive ``sync_to_async``): there is one
+ask at a time, and the caller's database connection (and, in tests, its transaction) is the one used.
+
+The choice travels in a context variable, so a generation task started by a door inherits its door's executors.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import dataclass
+from typing import Awaitable, Callable, TypeVar
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+
+T = TypeVar("T")
+Runner = Callable[[Callable[..., T]], Callable[..., Awaitable[T]]]
+
+
+def calling_thread(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run ``fn`` in the thread that called ``async_to_sync`` (the command-line doors), leaving its connection as
+    it is."""
+    return sync_to_async(fn, thread_sensitive=True)
+
+
+def detached(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run ``fn`` on a pool thread, not the thread-sensitive worker (a write that may outlive its request); the pool
+    thread's database connection is closed afterwards."""
+    def run_and_close(*args, **kwargs) -> T:
+        from django.db import connection
+
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return sync_to_async(run_and_close, thread_sensitive=False)
+
+
+@dataclass(frozen=True)
+class Executors:
+    """How the stages of an ask run: ``db`` for database work, ``detached`` for best-effort writes off the
+    database worker."""
+
+    db: Runner
+    detached: Runner
+
+
+SERVER = Executors(db=database_sync_to_async, detached=detached)
+COMMAND = Executors(db=calling_thread, detached=calling_thread)
+
+_current: contextvars.ContextVar[Executors] = contextvars.ContextVar("grounded_executors", default=SERVER)
+
+
+def current() -> Executors:
+    """The executors of the running ask (SERVER unless a command-line door chose COMMAND)."""
+    return _current.get()
+
+
+def use(executors: Executors) -> contextvars.Token:
+    """Choose the executors for the current context (and the tasks it starts); returns the token to reset."""
+    return _current.set(executors)

@@ -1,0 +1,184 @@
+"""Writes of the chat: conversations, questions (idempotent on the user's client id), answers through their life
+(streaming -> complete | interrupted | failed), the text so far of a streaming answer.
+
+HackSoft style: keyword-only ``<entity>_<action>`` functions; multi-step writes are atomic.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError, transaction
+
+from chat.answering import PreparedAnswer
+from chat.frames import Trace
+from chat.memory import history_form
+from chat.models import Conversation, Message
+from chat.selectors import question_of
+from grounding.answer import VerifiedAnswer
+from grounding.providers import Usage
+from grounding.tokens import counter_for
+from knowledge.models import Domain
+
+log = logging.getLogger("grounded.answer")
+
+#: Longest client id kept (characters); longer ones are cut.
+CLIENT_ID_CHARS = 64
+
+
+def client_key(*, user, client_id: str) -> str:
+    """The idempotency key of a question: the user and the client's id for it ("" when the client sent none).
+
+    The key ignores the conversation: a client that resends before it learned the new conversation's id (B06)
+    finds the question it sent, whichever door it uses."""
+    client_id = (client_id or "")[:CLIENT_ID_CHARS]
+    return f"{user.pk}:{client_id}" if client_id and getattr(user, "pk", None) else ""
+
+
+#: The account the command-line doors (``manage.py ask``, ``manage.py evaluate``) store their conversations under when
+#: no user is named: created on first use, with no usable password (it cannot sign in).
+OPERATOR_USERNAME = "ask-command"
+
+
+def operator_user(*, username: str | None = None):
+    """The user a command-line door asks as: ``username`` (must exist), else the OPERATOR_USERNAME account.
+
+    Raises:
+        LookupError: no user called ``username``.
+    """
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    if username:
+        try:
+            return User.objects.get(username=username)
+        except User.DoesNotExist:
+            raise LookupError(f"No user {username!r}.")
+    user, created = User.objects.get_or_create(username=OPERATOR_USERNAME)
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def conversation_create(*, user, domain: Domain, title: str = "") -> Conversation:
+    """A new conversation of ``user`` with ``domain`` (title cut to 200 characters)."""
+    return Conversation.objects.create(user=user, domain=domain, title=title[:200])
+
+
+def question_store(*, user, conversation: Conversation | None, domain: Domain, text: str,
+                   client_id: str = "") -> tuple[Conversation, Message, bool]:
+    """Store the user's question before anything else happens, in ``conversation`` or in a new conversation with
+    ``domain``. Idempotent on (user, client id): a question sent again with the same client id, in whatever
+    conversation field, finds the stored one and creates nothing (not even a conversation).
+
+    Returns:
+        (conversation, question message, created): created is False for a resend.
+    """
+    client_id = (client_id or "")[:CLIENT_ID_CHARS]
+    key = client_key(user=user, client_id=client_id)
+    if key:
+        existing = question_of(key)
+        if existing is not None:
+            return existing.conversation, existing, False
+    try:
+        with transaction.atomic():
+            if conversation is None:
+                conversation = conversation_create(user=user, domain=domain)
+            message = Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text,
+                                             tokens=counter_for("extractive").count(text), client_id=client_id,
+                                             client_key=key)
+            if not conversation.title:
+                conversation.title = text[:80]
+            conversation.save(update_fields=["title", "updated_at"])
+    except IntegrityError:  # the same key stored meanwhile by a concurrent resend: that one is the question
+        existing = question_of(key) if key else None
+        if existing is None:
+            raise
+        return existing.conversation, existing, False
+    return conversation, message, True
+
+
+def answer_start(*, question: Message) -> Message:
+    """Create the assistant message (status streaming) before anything can fail, so every turn gets an outcome."""
+    return Message.objects.create(conversation=question.conversation, role=Message.Role.ASSISTANT,
+                                  reply_to=question, status=Message.Status.STREAMING)
+
+
+def answer_discard(*, answer: Message) -> None:
+    """Remove a failed or interrupted answer before the question is answered again (a retry)."""
+    answer.delete()
+
+
+def answer_fill_plan(*, message: Message, prepared: PreparedAnswer) -> Message:
+    """Set the frozen source snapshot (as the model will see it) and the plan's trace on an answer (not saved)."""
+    plan = prepared.plan
+    message.provider = prepared.provider.name
+    message.sources = [s.as_dict() for s in plan.sources]
+    trace: Trace = {"budget": dict(plan.budget), "dropped": [d.as_dict() for d in plan.dropped],
+                    "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
+                    "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering,
+                    "prompt_version": prepared.prompt_version.version if prepared.prompt_version else None,
+                    "checks": prepared.checks,
+                    "max_tokens": int(plan.budget.get("completion_reserve", 0))}
+    message.trace = trace
+    message.prompt_version = prepared.prompt_version
+    return message
+
+
+def answer_planned(*, message: Message, prepared: PreparedAnswer) -> Message:
+    """Store the frozen source snapshot and the plan's trace on a streaming answer."""
+    answer_fill_plan(message=message, prepared=prepared)
+    message.save(update_fields=["provider", "sources", "trace", "prompt_version"])
+    return message
+
+
+def answer_fill_result(*, message: Message, verified: VerifiedAnswer, usage: Usage | None = None) -> Message:
+    """Set a complete answer's text, html, citations, spans, support check, abstention, the provider's usage report
+    (in the trace) and the token count of its history form (not saved)."""
+    message.text = verified.text
+    message.html = verified.html
+    message.abstained = verified.abstained
+    message.citations = [c.as_dict() for c in verified.citations]
+    message.spans = list(verified.spans)
+    message.support = verified.support
+    message.invalid_citations = list(verified.invalid)
+    message.status = Message.Status.COMPLETE
+    if usage is not None:
+        message.trace = {**(message.trace or {}), "usage": usage.as_dict()}
+    message.tokens = counter_for("extractive").count(history_form(message))
+    return message
+
+
+def answer_finish(*, message: Message, verified: VerifiedAnswer, usage: Usage | None = None) -> Message:
+    """Store the complete answer (see :func:`answer_fill_result`)."""
+    answer_fill_result(message=message, verified=verified, usage=usage)
+    message.save()
+    return message
+
+
+def answer_unsaved(*, prepared: PreparedAnswer, verified: VerifiedAnswer, usage: Usage | None = None) -> Message:
+    """An answer filled exactly as a stored one (plan and result) but not saved: what the answer payload of a plan
+    and its verified answer is, outside any conversation (tests, one-off checks)."""
+    message = Message(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING)
+    answer_fill_plan(message=message, prepared=prepared)
+    return answer_fill_result(message=message, verified=verified, usage=usage)
+
+
+def answer_interrupt(*, message: Message, text: str, status: str, error: str = "") -> Message:
+    """Store an interrupted or failed answer with the text streamed so far and the reason the user sees."""
+    message.text = text
+    message.status = status
+    message.error = error
+    message.tokens = counter_for("extractive").count(history_form(message))
+    message.save(update_fields=["text", "status", "error", "tokens"])
+    return message
+
+
+def answer_partial_save(*, message_id: int, text: str, seq: int) -> None:
+    """Save a streaming answer's text so far and the delta seq it reaches (only while it is still streaming).
+    Failures are logged, never raised (the partial text is an aid to resuming, not the stored answer)."""
+    try:
+        Message.objects.filter(pk=message_id, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
+    except Exception:
+        log.exception("could not save the text so far of answer %s", message_id)

@@ -1,0 +1,136 @@
+"""JSON forms of the chat, each built in one place:
+
+- the answer payload: the `ask --json` contract, the API's answer, and the core of the websocket's ``done`` frame;
+- a stored message as the page and the API's conversation endpoint show it (the whole frozen source snapshot, text
+  included, so chips work after a reload); the ``done`` frame is the payload plus this view;
+- the plan frame and the frames of a resumed answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from chat.answering import PreparedAnswer
+from chat.frames import DoneFrame, DroppedJSON, NoteJSON, PartialFrame, PlanFrame, SourceJSON
+from chat.models import Message
+from grounding.types import BudgetJSON, ContextPlan
+
+
+class AnswerPayload(TypedDict, total=False):
+    """The answer contract shared by `manage.py ask --json`, the HTTP API and the ``done`` frame.
+
+    Attributes:
+        answer: the answer text (Markdown with [S#] markers; raw HTML escaped).
+        abstained: the documents did not hold the answer (the text says so).
+        status: "complete", "streaming", "interrupted" or "failed"; ``error`` says why for the last two.
+        html: the sanitised HTML with citation chips.
+        citations: one resolved citation per distinct valid label (label, chunk_id, title, section, version, date,
+            cited_text); invalid_citations: labels that resolved to no source.
+        spans: the cited sentence of each chip, in text order; support: the per-sentence support check.
+        sources: the planned sources (SOURCE_KEYS of the frozen snapshot: no text); notes, budget (tokens),
+            dropped: the plan's; usage: the provider's token report (tokens), {} when none.
+        provider: who answered; prompt_version: the system prompt version (None: the built-in default).
+        conversation, message, question_message, client_id: where the turn is stored.
+    """
+
+    answer: str
+    abstained: bool
+    status: str
+    error: str
+    html: str
+    citations: list[dict[str, Any]]
+    invalid_citations: list[str]
+    spans: list[dict[str, Any]]
+    support: dict[str, Any]
+    sources: list[SourceJSON]
+    notes: list[NoteJSON]
+    budget: BudgetJSON
+    dropped: list[DroppedJSON]
+    usage: dict[str, int]
+    provider: str
+    prompt_version: int | None
+    conversation: int | None
+    message: int | None
+    question_message: int | None
+    client_id: str
+
+
+#: The keys of a source in the answer payload (the stored snapshot has the text and the rest too).
+SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens")
+
+
+def answer_payload(answer: Message, question: Message | None = None) -> AnswerPayload:
+    """The answer contract of a stored (or filled, unsaved) answer; ``question`` defaults to its cached
+    ``reply_to`` (never a query here: this may run on the event loop)."""
+    if question is None and answer.reply_to_id and Message._meta.get_field("reply_to").is_cached(answer):
+        question = answer.reply_to
+    trace = answer.trace or {}
+    return {
+        "answer": answer.text, "abstained": answer.abstained, "status": answer.status,
+        "error": answer.error, "html": answer.html, "citations": answer.citations,
+        "invalid_citations": answer.invalid_citations, "spans": answer.spans, "support": answer.support,
+        "sources": [{k: v for k, v in s.items() if k in SOURCE_KEYS} for s in answer.sources],
+        "notes": trace.get("notes", []), "budget": trace.get("budget", {}),
+        "dropped": trace.get("dropped", []), "usage": trace.get("usage", {}), "provider": answer.provider,
+        "prompt_version": trace.get("prompt_version"), "conversation": answer.conversation_id,
+        "message": answer.pk, "question_message": answer.reply_to_id,
+        "client_id": question.client_id if question is not None else "",
+    }
+
+
+def done_frame(answer: Message, question: Message | None = None) -> DoneFrame:
+    """The ``done`` frame of a stored answer: {"type": "done"}, the answer payload, and the message as the page
+    shows it (``text``, the whole source snapshot for the panel)."""
+    view = {k: v for k, v in message_json(answer, question).items() if k not in ("id", "role")}
+    return {"type": "done", **answer_payload(answer, question), **view}  # type: ignore[typeddict-item]
+
+
+def plan_json(plan: ContextPlan) -> dict[str, Any]:
+    """The plan as JSON: sources (with text, for the source panel), notes, budget (tokens), dropped, sufficient,
+    abstain_reason, ordering, memory (the history split)."""
+    return {
+        "sources": [s.as_dict() for s in plan.sources],
+        "notes": [n.as_dict() for n in plan.notes],
+        "budget": plan.budget,
+        "dropped": [d.as_dict() for d in plan.dropped],
+        "sufficient": plan.sufficient,
+        "abstain_reason": plan.abstain_reason,
+        "ordering": plan.ordering,
+        "memory": plan.memory,
+    }
+
+
+def plan_frame(*, message_id: int, prepared: PreparedAnswer) -> PlanFrame:
+    """The ``plan`` frame sent before the first delta (chips are clickable at once)."""
+    return {"type": "plan", "message": message_id, **plan_json(prepared.plan),  # type: ignore[typeddict-item]
+            "provider": {"name": prepared.provider.name, "label": prepared.provider.label}}
+
+
+def resume_frames(*, message: Message, text: str, seq: int) -> list[PlanFrame | PartialFrame]:
+    """What a socket resuming a still-streaming answer is sent first: its plan (the frozen sources, notes, budget)
+    and a ``partial`` frame with the text so far (``text``, up to delta ``seq``)."""
+    trace = message.trace or {}
+    return [
+        {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
+         "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
+         "provider": {"name": message.provider, "label": message.provider}},
+        {"type": "partial", "message": message.pk, "seq": seq, "text": text},
+    ]
+
+
+def message_json(message: Message, question: Message | None = None) -> dict[str, Any]:
+    """A stored message as the page and the API's conversation endpoint show it (the frozen sources, text
+    included, make chips work after a reload): id, role, text, html, status, error, abstained, provider, sources,
+    citations, invalid (labels), spans, support, notes, usage, client_id (an answer's is its question's, when the
+    question is given or cached as ``reply_to``)."""
+    if question is None and message.reply_to_id and Message._meta.get_field("reply_to").is_cached(message):
+        question = message.reply_to
+    trace = message.trace or {}
+    return {
+        "id": message.pk, "role": message.role, "text": message.text, "html": message.html,
+        "status": message.status, "error": message.error, "abstained": message.abstained,
+        "provider": message.provider, "sources": message.sources, "citations": message.citations,
+        "invalid": message.invalid_citations, "spans": message.spans, "support": message.support,
+        "notes": trace.get("notes", []), "usage": trace.get("usage", {}),
+        "client_id": message.client_id or (question.client_id if question is not None else ""),
+    }

@@ -1,0 +1,108 @@
+"""Streaming one prepared answer from its provider: safe deltas out (no half citation marker, no abstention token,
+no held quotes), the verified answer back (citations resolved, cited spans, support check)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field, replace
+from typing import Awaitable, Callable
+
+from chat.answering import PreparedAnswer
+from chat.errors import AskError
+from chat.frames import Frame
+from grounding.answer import AbstainFilter, QuoteFilter, VerifiedAnswer, finalize_answer
+from grounding.citations import CitationStreamParser
+from grounding.embeddings import default_embedder
+from grounding.prompt import QUOTE_THEN_ANSWER
+from grounding.providers import CitationEvent, Done, ProviderError, TextDelta, Usage
+from grounding.support import check_support
+
+log = logging.getLogger("grounded.answer")
+
+#: Where frames go: the door's sender (a socket, an SSE queue, nothing for the command line).
+Emit = Callable[[Frame], Awaitable[None]]
+
+
+@dataclass
+class AnswerStream:
+    """Runs the provider for a prepared answer and streams safe deltas; keeps the text so far for interruptions.
+
+    Attributes:
+        prepared: the plan, prompt and provider.
+        raw: the provider's text pieces as received (characters).
+        seq: the number of the last delta frame sent (1-based).
+        usage: the provider's last usage report (tokens), for calibration and the trace.
+    """
+
+    prepared: PreparedAnswer
+    raw: list[str] = field(default_factory=list)
+    seq: int = 0
+    usage: Usage | None = None
+
+    @property
+    def text_so_far(self) -> str:
+        """The provider's text received so far, unfiltered (what an interrupted answer keeps)."""
+        return "".join(self.raw)
+
+    async def run(self, emit: Emit) -> VerifiedAnswer:
+        """Stream ``delta`` frames ({"type": "delta", "seq", "text"}) through ``emit`` and return the verified answer.
+
+        With an insufficient plan no provider is called (abstention).
+        Raises:
+            AskError(provider_error): the provider raised (ProviderError or anything else); the message says what
+                failed.
+            AskError(empty_answer): the provider streamed no text, or only whitespace (B07): nothing to store as an
+                answer, nothing to send back as history.
+            asyncio.CancelledError: propagates (the caller saves what was streamed).
+        """
+        plan = self.prepared.plan
+        if not plan.sufficient:
+            return finalize_answer("", plan)
+        parser = CitationStreamParser()
+        quotes = QuoteFilter() if QUOTE_THEN_ANSWER in self.prepared.prompt.prefix else None
+        abstain = AbstainFilter()  # the abstention token is never shown while streaming
+        native: dict[str, str] = {}  # label -> cited_text of a provider's native citation
+        try:
+            # aclosing: a cancel (stop) that lands outside the provider's own await (e.g. while a delta is sent)
+            # still closes the provider's stream and its HTTP response at once
+            async with contextlib.aclosing(self.prepared.provider.stream(self.prepared.prompt, plan)) as events:
+                async for event in events:
+                    if isinstance(event, CitationEvent):
+                        native.setdefault(event.label, event.cited_text)
+                    elif isinstance(event, TextDelta):
+                        self.raw.append(event.text)
+                        safe = parser.feed(abstain.feed(quotes.feed(event.text) if quotes else event.text))
+                        if safe:
+                            self.seq += 1
+                            await emit({"type": "delta", "seq": self.seq, "text": safe})
+                    elif isinstance(event, Usage):
+                        self.usage = event
+                    elif isinstance(event, Done):
+                        break
+        except ProviderError as exc:
+            raise AskError("provider_error", exc.message) from exc
+        except Exception as exc:  # a provider outage must not lose the turn: typed error, turn kept
+            log.exception("provider failed")
+            raise AskError("provider_error", f"The answer service failed: {exc}") from exc
+        if not self.text_so_far.strip():
+            raise AskError("empty_answer", "The model returned an empty answer. Nothing was saved as an answer; "
+                                           "retry the question.")
+        rest = parser.feed(abstain.feed(quotes.close()) if quotes else "")  # in stream order: held quotes text,
+        rest += parser.feed(abstain.close())  # then a held beginning of the token,
+        rest += parser.close()  # then a held beginning of a marker
+        if rest:
+            self.seq += 1
+            await emit({"type": "delta", "seq": self.seq, "text": rest})
+        verified = finalize_answer(self.text_so_far, plan)
+        if native:  # the model's own cited span is the highlight of that source
+            verified = replace(
+                verified,
+                citations=tuple(replace(c, cited_text=native.get(c.label, c.cited_text)) for c in verified.citations),
+                spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"])} for sp in verified.spans))
+        if not verified.abstained:
+            report = await asyncio.to_thread(check_support, verified.text,
+                                             {s.label: s.text for s in plan.sources}, default_embedder())
+            verified = replace(verified, support=report.as_dict())
+        return verified

@@ -1,0 +1,160 @@
+"""The one ask orchestration seen from its doors: idempotency on (user, client id) whatever the conversation field
+says (B06), the access rule on resume (B05), an empty answer (B07)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+
+from chat.models import Conversation, Message
+from chat.providers import registry
+from grounding.providers import ScriptedProvider
+from tests.chat.test_consumer import connect, frames_until, user  # noqa: F401 - the user fixture
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LAPTOPS = "How often are laptops replaced?"
+
+
+class Counting(ScriptedProvider):
+    """A scripted provider that counts its generations."""
+
+    def __init__(self, pieces, **kw):
+        super().__init__(pieces, **kw)
+        self.generations = 0
+
+    async def stream(self, prompt, plan):
+        self.generations += 1
+        async for event in super().stream(prompt, plan):
+            yield event
+
+
+async def test_b06_a_resend_without_the_conversation_id_gets_the_stored_answer_over_the_socket(ingest_demo, user):
+    provider = Counting(["Laptops are replaced every 36 months [S1]."])
+    registry.configure(answerer=provider)
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": LAPTOPS, "client_id": "k-1"})
+    first = await frames_until(comm, "done")
+    await comm.disconnect()
+    # the client reconnects before it learned the new conversation's id and sends the same ask again
+    again = await connect(user)
+    await again.connect()
+    await again.send_json_to({"type": "ask", "conversation": None, "domain": "handbook", "text": LAPTOPS,
+                              "client_id": "k-1"})
+    frames = [await again.receive_json_from(timeout=30), await again.receive_json_from(timeout=30)]
+    await again.disconnect()
+    assert [f["type"] for f in frames] == ["accepted", "done"]  # no plan: nothing is generated again
+    assert frames[0]["conversation"] == first[0]["conversation"] and frames[0]["message"] == first[0]["message"]
+    assert frames[1]["message"] == first[-1]["message"] and frames[1]["text"] == first[-1]["text"]
+    assert provider.generations == 1
+    assert await sync_to_async(Conversation.objects.count)() == 1
+    assert await sync_to_async(Message.objects.count)() == 2
+
+
+async def test_b06_the_key_is_the_user_and_client_id_whatever_conversation_is_named(ingest_demo, user):
+    registry.configure(answerer=ScriptedProvider(["Every 36 months [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": LAPTOPS, "client_id": "k-2"})
+    first = await frames_until(comm, "done")
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "A second conversation", "client_id": "k-3"})
+    other = await frames_until(comm, "done")
+    assert other[0]["conversation"] != first[0]["conversation"]
+    # the same client id resent naming the other conversation still finds the question it was sent with
+    await comm.send_json_to({"type": "ask", "conversation": other[0]["conversation"], "text": LAPTOPS,
+                             "client_id": "k-2"})
+    frames = [await comm.receive_json_from(timeout=30), await comm.receive_json_from(timeout=30)]
+    await comm.disconnect()
+    assert frames[0]["conversation"] == first[0]["conversation"] and frames[1]["type"] == "done"
+    assert frames[1]["message"] == first[-1]["message"]
+    assert await sync_to_async(Message.objects.count)() == 4
+
+
+async def test_b06_another_user_with_the_same_client_id_gets_their_own_answer(ingest_demo, user):
+    from django.contrib.auth import get_user_model
+
+    registry.configure(answerer=ScriptedProvider(["Every 36 months [S1]."]))
+    bob = await sync_to_async(get_user_model().objects.create_user)("bob", password="pw")
+    for who in (user, bob):
+        comm = await connect(who)
+        await comm.connect()
+        await comm.send_json_to({"type": "ask", "domain": "handbook", "text": LAPTOPS, "client_id": "same"})
+        frames = await frames_until(comm, "done")
+        await comm.disconnect()
+        assert frames[1]["type"] == "plan"  # generated for each user
+    assert await sync_to_async(Conversation.objects.count)() == 2
+
+
+def test_b06_the_command_with_the_same_client_id_prints_the_stored_answer(ingest_demo):
+    registry.configure(answerer=Counting(["Laptops are replaced every 36 months [S1]."]))
+    outputs = []
+    for _ in range(2):
+        out = io.StringIO()
+        call_command("ask", LAPTOPS, "--domain", "handbook", "--json", "--client-id", "cli-1", stdout=out)
+        outputs.append(json.loads(out.getvalue()))
+    assert outputs[0]["message"] == outputs[1]["message"] and outputs[0]["answer"] == outputs[1]["answer"]
+    assert registry.answerer().generations == 1
+    assert Conversation.objects.count() == 1
+
+
+async def test_b05_resume_in_a_domain_one_may_no_longer_read_is_refused_as_http_refuses_it(ingest_demo, user):
+    registry.configure(answerer=ScriptedProvider(["Every 36 months [S1]."]))
+    staff = await sync_to_async(Group.objects.create)(name="staff")
+    await sync_to_async(ingest_demo.groups.add)(staff)
+    await sync_to_async(user.groups.add)(staff)
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": LAPTOPS, "client_id": "r-1"})
+    done = (await frames_until(comm, "done"))[-1]
+    # removed from the domain's group: the stored answer (and its frozen sources) are no longer theirs to read
+    await sync_to_async(user.groups.remove)(staff)
+    await comm.send_json_to({"type": "resume", "message": done["message"]})
+    refused = await comm.receive_json_from(timeout=30)
+    await comm.disconnect()
+    assert refused["type"] == "error" and refused["code"] == "forbidden"
+    assert "no longer have access" in refused["message"] and "text" not in refused and "sources" not in refused
+
+    from api.services import token_create
+    from django.test import AsyncClient
+
+    _, token = await sync_to_async(token_create)(user=user, name="t")
+    http = await AsyncClient().get(f"/api/v1/conversations/{done['conversation']}",
+                                   headers={"Authorization": f"Bearer {token}"})
+    assert http.status_code == 403 and http.json()["error"]["code"] == refused["code"]
+
+
+@pytest.mark.parametrize("pieces", [[], ["  ", "\n\t"]])
+async def test_b07_an_empty_answer_is_stored_as_failed_retried_and_never_sent_back_as_history(ingest_demo, user,
+                                                                                            pieces):
+    registry.configure(answerer=ScriptedProvider(pieces))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": LAPTOPS, "client_id": "e-1"})
+    frames = await frames_until(comm, "done")
+    error = frames[-1]
+    assert error["type"] == "error" and error["code"] == "empty_answer"
+    assert "empty answer" in error["message"] and "retry" in error["message"]
+    stored = await sync_to_async(Message.objects.get)(pk=error["message_id"])
+    assert stored.status == "failed" and stored.error == error["message"] and stored.text.strip() == ""
+    conversation = frames[0]["conversation"]
+    # the next turn does not send the empty answer (or its question) back to the model
+    recording = ScriptedProvider(["Spare laptops are kept in every office [S1]."])
+    registry.configure(answerer=recording)
+    await comm.send_json_to({"type": "ask", "conversation": conversation, "text": "Where are spares kept?",
+                             "client_id": "e-2"})
+    await frames_until(comm, "done")
+    sent = recording.calls[-1].messages
+    assert [m["role"] for m in sent] == ["user"] and all(m["content"].strip() for m in sent)
+    # a retry (the same client id again) answers the question anew
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    await comm.send_json_to({"type": "ask", "conversation": conversation, "text": LAPTOPS, "client_id": "e-1"})
+    retried = await frames_until(comm, "done")
+    await comm.disconnect()
+    assert [f["type"] for f in retried][:2] == ["accepted", "plan"] and retried[-1]["status"] == "complete"
+    assert "36 months" in retried[-1]["text"]
