@@ -108,6 +108,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         if submission.stored is not None:
             await self.emit(done_frame(submission.stored, submission.question))
             return
+        if submission.running is not None:
+            await self.emit(submission.in_progress().frame())
+            return
         self.answered = False
         self.task = submission.start(self.emit)
 

@@ -55,12 +55,14 @@ _running: set[asyncio.Task] = set()
 @dataclass
 class Submission:
     """One accepted ask: where the question is stored, and either its stored answer (a resend of an answered
-    question: nothing runs) or the generation to start.
+    question: nothing runs), the answer being generated for it (a resend while it runs: nothing more runs), or the
+    generation to start.
 
     Attributes:
         conversation: the conversation (new, continued, or the one a resend belongs to).
         question: the stored question.
         stored: the complete answer of a resend, else None.
+        running: the answer still being generated for a resent question, else None.
         providers: the registry the answer will use.
         task: the generation task once started.
     """
@@ -68,8 +70,14 @@ class Submission:
     conversation: Conversation
     question: Message
     stored: Message | None = None
+    running: Message | None = None
     providers: ProviderRegistry = field(default=registry)
     task: asyncio.Task | None = None
+
+    def in_progress(self) -> AskError:
+        """The error a door reports for a resend whose answer is still being generated."""
+        return AskError("in_progress", "This question is already being answered; the answer will be saved.",
+                        message_id=self.running.pk if self.running else None)
 
     def accepted(self) -> AcceptedFrame:
         """The ``accepted`` frame: where the question is stored."""
@@ -79,8 +87,8 @@ class Submission:
     def start(self, emit: Emit) -> asyncio.Task:
         """Run :func:`answer_run` in its own task, frames to ``emit``; the task returns the saved answer (None when
         nothing could be stored). Raises RuntimeError for a resend that has its answer already."""
-        if self.stored is not None:
-            raise RuntimeError("this question is answered already; send its done frame")
+        if self.stored is not None or self.running is not None:
+            raise RuntimeError("this question is answered already, or being answered; nothing to start")
         self.task = asyncio.create_task(answer_run(conversation=self.conversation, question=self.question,
                                                    emit=emit, providers=self.providers))
         _running.add(self.task)
@@ -113,15 +121,14 @@ def answering(conversation: Conversation) -> Message | None:
 
 
 def _resend(question: Message, providers: ProviderRegistry) -> Submission:
-    """A question sent again with its client id: its stored complete answer; an answer in progress is reported;
-    a failed, interrupted or stale one is discarded so that the question is answered again."""
+    """A question sent again with its client id: its stored complete answer; the answer in progress (nothing more
+    runs); a failed, interrupted or stale one is discarded so that the question is answered again."""
     reply = answer_of(question)
     if reply is not None and reply.status == Message.Status.COMPLETE:
         return Submission(question.conversation, question, stored=reply, providers=providers)
     if reply is not None and reply.status == Message.Status.STREAMING and \
             reply.created_at >= timezone.now() - ANSWER_STALE_AFTER:
-        raise AskError("in_progress", "This question is already being answered; the answer will be saved.",
-                       message_id=reply.pk)
+        return Submission(question.conversation, question, running=reply, providers=providers)
     if reply is not None:
         answer_discard(answer=reply)
     return Submission(question.conversation, question, providers=providers)
@@ -133,11 +140,13 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     says (B06).
 
     Raises:
-        AskError: in_progress (a resend whose answer is being generated), busy (another answer is being generated
-            in the conversation).
+        AskError(busy): another answer is being generated in the conversation.
     """
     key = client_key(user=user, client_id=client_id)
     prior = question_of(key) if key else None
+    if prior is None and client_id and conversation is not None:  # a question stored before keys existed
+        prior = (conversation.messages.filter(role=Message.Role.USER, client_id=client_id)
+                 .select_related("conversation__domain").first())
     if prior is not None:
         return _resend(prior, providers)
     if conversation is not None and answering(conversation) is not None:
@@ -165,10 +174,11 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
         rate_limit: count the ask against the user's limit (the command-line doors, run by an operator, do not).
         access: apply the domain access rules (the command-line doors, run by an operator, do not).
     Returns:
-        The Submission: ``stored`` set for a resend of an answered question, else call ``start``.
+        The Submission: ``stored`` set for a resend of an answered question, ``running`` for a resend whose answer
+        is being generated (report ``in_progress()``), else call ``start``.
     Raises:
         AskError: empty_message, invalid_text, message_too_long, not_found, forbidden, unknown_domain,
-            rate_limited (with retry_after), in_progress (with message_id), busy.
+            rate_limited (with retry_after), busy.
     """
     question = validate_question(text)
     client_id = str(client_id or "")[:64]
@@ -314,6 +324,8 @@ async def ask_until_done(submission: Submission) -> tuple[Message | None, list[F
     frames: list[Frame] = [submission.accepted()]
     if submission.stored is not None:
         return submission.stored, frames + [done_frame(submission.stored, submission.question)]
+    if submission.running is not None:
+        return None, frames + [submission.in_progress().frame()]
 
     async def collect(frame: Frame) -> None:
         frames.append(frame)
