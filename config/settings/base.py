@@ -77,7 +77,7 @@ REDIS_URL = env("REDIS_URL", default="")
 CHANNEL_LAYERS = ({"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                "CONFIG": {"hosts": [REDIS_URL]}}}
                   if REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
-#: The cache (rate limits, the text so far of answers being generated) is shared by all workers through Redis when
+#: The cache (the text so far of answers being generated) is shared by all workers through Redis when
 #: REDIS_URL is set (DJANGO_CACHE_URL overrides); otherwise it is the process's memory.
 CACHES = {"default": env.cache("DJANGO_CACHE_URL", default=REDIS_URL or "locmemcache://")}
 #: Background ingestion (admin uploads): with REDIS_URL, jobs go to an RQ queue through Django's tasks framework
@@ -146,5 +146,10 @@ MAX_MESSAGE_TOKENS = env.int("GROUNDED_MAX_MESSAGE_TOKENS", default=2000)
 #: 0 turns the limit off.
 ASK_RATE_LIMIT = env.int("GROUNDED_ASK_RATE_LIMIT", default=20)
 ASK_RATE_WINDOW = env.int("GROUNDED_ASK_RATE_WINDOW", default=60)
+#: Where the ask limit's moving windows live, as a `limits` storage URL: Redis when REDIS_URL is set (one window for
+#: every worker process), otherwise the process's memory (each process counts on its own).
+ASK_RATE_STORAGE_URL = env("GROUNDED_ASK_RATE_STORAGE_URL", default=REDIS_URL or "memory://")
+#: Prefix of the limit's keys in a shared storage (Redis).
+ASK_RATE_KEY_PREFIX = "grounded-ratelimit"
 #: Where the run command's demo corpus lives.
 DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"
