@@ -25,6 +25,9 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # servestatic first: its runserver wraps Daphne's without Django's static handler, so development serves static
+    # files through the same middleware as production (and its system checks run)
+    "servestatic",
     "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -40,7 +43,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable (see the module)
+    # static files (servestatic: WhiteNoise's async fork), served on the async path under ASGI
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -106,10 +110,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise looks here first (empty until collectstatic)
-# WhiteNoise serves static files from the app itself (no separate web server needed); the embedded default finds them
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # servestatic looks here too (empty until collectstatic)
+# servestatic serves static files from the app itself (no separate web server needed); the embedded default finds them
 # in place, production serves the compressed, hashed copies `collectstatic` made (config/settings/production.py).
-WHITENOISE_USE_FINDERS = True
+SERVESTATIC_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGGING = {
