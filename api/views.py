@@ -1,4 +1,4 @@
-"""The HTTP API, version 1: grounded answers and conversations as JSON, for other tools.
+"""The HTTP API, version 1: grounded answers and conversations as JSON, for other tools (django-ninja).
 
     POST   /api/v1/ask                       one grounded answer (JSON, or server-sent events with
                                              Accept: text/event-stream); the turn is stored in a conversation
@@ -6,174 +6,58 @@
     GET    /api/v1/conversations/{id}        one conversation with its turns and their frozen sources
     DELETE /api/v1/conversations/{id}        delete one's own conversation
     GET    /api/v1/domains                   the domains the caller may read
-    GET    /api/v1/schema                    the OpenAPI 3.1 document (no token needed)
+    GET    /api/v1/schema                    the OpenAPI 3.1 document (no token needed), generated from api.schemas
 
-Authentication is a personal API token only (``Authorization: Bearer <token>``), never the session cookie, so these
-views are exempt from CSRF: a browser does not attach the header by itself. The rules are the browser's: ownership
-(another user's conversation is 404), domain access (an unreadable domain looks unknown), the message size limits, the
-per-user ask limit shared with the websocket (chat.ratelimit), typed errors with stable codes (api.errors).
-
-Asks go through the one ask orchestration (chat.orchestration.ask_submit, then the answer in its own task): a client
-that disconnects does not stop it, and the turn is saved (complete, or failed with its reason) either way.
+Authentication is a personal API token only (``Authorization: Bearer <token>``, api.http.bearerAuth), never the
+session cookie, so these views are exempt from CSRF: a browser does not attach the header by itself. The rules are the
+browser's: ownership (another user's conversation is 404), domain access (an unreadable domain looks unknown), the
+message size limits, the per-user ask limit shared with the websocket (chat.ratelimit), typed errors with stable codes
+(api.errors, api.http). The route functions only translate: the ask sequence is api.asking.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import logging
 import re
-from dataclasses import dataclass
-from functools import wraps
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
-from asgiref.sync import iscoroutinefunction, sync_to_async as db
-from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
+from ninja import Query
 
-from api import openapi
+from api import asking
 from api.errors import ApiError
-from api.services import token_authenticate
-from chat.errors import AskError
-from chat.models import Conversation, Message
-from chat.orchestration import ANSWER_STALE_AFTER, Submission, answering, ask_submit
+from api.http import AUTH_ERRORS, JsonApi, JsonBody, bearerAuth, documented, install_error_handlers, \
+    method_not_allowed, refuse_other_methods
+from api.schemas import MAX_ID, Answer, AskRequest, ConversationDetail, ConversationId, ConversationPage, \
+    DomainList, PageLimit, PageOffset
+from chat.orchestration import answering
 from chat.selectors import conversation_get
-from chat.serializers import answer_payload, done_frame, message_json
+from chat.serializers import message_json
+from chat.models import Conversation, Message
 from knowledge.models import Domain
 
-log = logging.getLogger("grounded.api")
+EVENTS_DESCRIPTION = (
+    "With `Accept: text/event-stream`: server-sent events, the websocket's frames in order: `accepted` "
+    "(conversation and question ids), `plan` (sources, notes, budget), `delta` (answer text, in order by "
+    "`seq`), then `done` (the stored answer) or `error` (code and message; the question stays stored). "
+    "Each event is `event: <type>` and `data: <the frame as JSON>`. Lines starting with `:` are keep-alives.")
 
-#: Largest id accepted (a signed 64-bit integer, the database's limit).
-MAX_ID = 2**63 - 1
-#: Seconds without a frame after which a server-sent-event stream gets a comment line (keeps proxies from closing it).
-KEEPALIVE_SECONDS = 15.0
-#: Frames that end an answer's stream.
-TERMINAL = ("done", "error")
-
-#: Strong references to running submissions (storing the question goes on if the client disconnects meanwhile).
-_running: set[asyncio.Task] = set()
-
-
-# --- plumbing ------------------------------------------------------------------------------------------------------
-
-def endpoint(*methods: str, auth: bool = True) -> Callable:
-    """Wrap an API view (sync or async): allowed methods (405 with Allow otherwise), token authentication (sets
-    ``request.api_token``), and every failure as a typed JSON error; CSRF-exempt (token authentication only)."""
-    allow = ", ".join(methods)
-
-    def check_method(request: HttpRequest) -> None:
-        if request.method not in methods:
-            raise ApiError("method_not_allowed", f"{request.method} is not allowed here; use {allow}.",
-                           headers={"Allow": allow})
-
-    def failed(exc: BaseException, request: HttpRequest) -> HttpResponse:
-        if isinstance(exc, ApiError):
-            return exc.response()
-        if isinstance(exc, AskError):
-            return ApiError.from_ask(exc).response()
-        log.error("API request %s %s failed", request.method, request.path, exc_info=exc)
-        return ApiError("internal", "The request failed on the server; please retry.").response()
-
-    def decorate(view: Callable) -> Callable:
-        if iscoroutinefunction(view):
-            @wraps(view)
-            async def run_async(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-                try:
-                    check_method(request)
-                    if auth:
-                        request.api_token = await db(token_authenticate)(request.headers.get("Authorization"))
-                    return await view(request, *args, **kwargs)
-                except Exception as exc:
-                    return failed(exc, request)
-
-            return csrf_exempt(run_async)
-
-        @wraps(view)
-        def run(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                check_method(request)
-                if auth:
-                    request.api_token = token_authenticate(request.headers.get("Authorization"))
-                return view(request, *args, **kwargs)
-            except Exception as exc:
-                return failed(exc, request)
-
-        return csrf_exempt(run)
-
-    return decorate
-
-
-def body_limit() -> int:
-    """Largest accepted request body, bytes: room for a question at the character limit written entirely as JSON
-    \\u escapes of astral characters (12 bytes each), plus the other fields."""
-    return max(64 * 1024, settings.MAX_MESSAGE_CHARS * 12 + 4096)
-
-
-def json_body(request: HttpRequest, fields: set[str]) -> dict[str, Any]:
-    """The request body as a JSON object with only ``fields``.
-
-    Raises:
-        ApiError: unsupported_media_type, request_too_large, bad_json, invalid_request.
-    """
-    content_type = (request.content_type or "").lower()
-    if content_type and content_type != "application/json" and not (
-            content_type.startswith("application/") and content_type.endswith("+json")):
-        raise ApiError("unsupported_media_type",
-                       f"Send a JSON body with 'Content-Type: application/json' (got {content_type[:60]!r}).")
-    limit = body_limit()
-    too_large = ApiError("request_too_large", f"The request body is larger than {limit:,} bytes (a question may "
-                                              f"have at most {settings.MAX_MESSAGE_CHARS:,} characters).")
-    try:
-        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
-            raise too_large
-    except ValueError:
-        pass
-    try:
-        raw = request.body
-    except RequestDataTooBig:
-        raise too_large
-    if len(raw) > limit:
-        raise too_large
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ApiError("bad_json", "The request body is not valid JSON.")
-    if not isinstance(data, dict):
-        raise ApiError("invalid_request", "The request body must be a JSON object.")
-    unknown = [k for k in data if k not in fields]
-    if unknown:
-        names = ", ".join(repr(k[:40]) for k in unknown[:5])
-        raise ApiError("invalid_request", f"Unknown field(s) {names}; expected {', '.join(sorted(fields))}.")
-    return data
-
-
-def _string(data: dict[str, Any], name: str, *, max_chars: int | None = None) -> str | None:
-    value = data.get(name)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ApiError("invalid_request", f"{name} must be a string.")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ApiError("invalid_request", f"{name} is not valid Unicode (it holds an unpaired surrogate).")
-    if max_chars is not None and len(value) > max_chars:
-        raise ApiError("invalid_request", f"{name} is longer than {max_chars} characters.")
-    return value
-
-
-def _id(value: object, name: str) -> int | None:
-    """A JSON id: an integer (or a number with no fraction, as JSON Schema counts integers) from 1 to MAX_ID."""
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
-        raise ApiError("invalid_request", f"{name} must be an integer id (1 to {MAX_ID}) or null.")
-    return value
+api_v1 = JsonApi(
+    title="Grounded chat API",
+    version="1.0.0",
+    description=(
+        "Grounded answers from an organisation's documents, with citations, as JSON for other tools. "
+        "Authenticate with a personal API token (Settings → API tokens) as `Authorization: Bearer <token>`. "
+        "A token acts as its user: the same domains, conversations and ask limit as in the browser. "
+        "Errors are `{\"error\": {\"code\", \"message\"}}` with a stable code."),
+    urls_namespace="api:v1",
+    openapi_url=None,  # the document is the getSchema operation below, so that it is in its own paths
+    docs_url=None,
+    auth=bearerAuth(),
+    parser=JsonBody(),
+)
+install_error_handlers(api_v1)
 
 
 def _path_id(raw: str) -> int:
@@ -183,221 +67,111 @@ def _path_id(raw: str) -> int:
     raise ApiError("not_found", "Conversation not found.")
 
 
-def _query_int(request: HttpRequest, name: str, *, default: int, low: int, high: int) -> int:
-    raw = request.GET.get(name)
-    if raw is None:
-        return default
-    if not re.fullmatch(r"[0-9]{1,9}", raw, re.ASCII) or not low <= int(raw) <= high:
-        raise ApiError("invalid_request", f"{name} must be an integer from {low} to {high}.")
-    return int(raw)
-
-
 def _iso(value) -> str | None:
     return value.isoformat() if value else None
 
 
-# --- JSON forms --------------------------------------------------------------------------------------------------
-
 def conversation_json(conversation: Conversation) -> dict[str, Any]:
+    """A conversation as the API lists it (api.schemas.Conversation)."""
     return {"id": conversation.pk, "title": conversation.title,
             "domain": {"slug": conversation.domain.slug, "name": conversation.domain.name},
             "created_at": _iso(conversation.created_at), "updated_at": _iso(conversation.updated_at)}
 
 
 def turn_json(message: Message) -> dict[str, Any]:
-    """A stored message (chat.serializers.message_json: a question, or an answer's payload with its frozen sources)
-    with its time and the question it answers."""
-    return {**message_json(message), "created_at": _iso(message.created_at), "reply_to": message.reply_to_id}
+    """A stored message (chat.serializers.message_json: frozen sources, citations, notes) with its time and the
+    question it answers (api.schemas.Turn)."""
+    return {**message_json(message), "created_at": _iso(message.created_at),
+            "reply_to": message.reply_to_id}
 
 
-def sse(frame: dict[str, Any]) -> bytes:
-    """One server-sent event: the frame's type as the event name, the frame (type included) as one JSON line."""
-    return f"event: {frame['type']}\ndata: {json.dumps(frame, ensure_ascii=False)}\n\n".encode()
+# --- routes ----------------------------------------------------------------------------------------------------------
+
+@api_v1.post("/ask", operation_id="ask", summary="Ask a question; get a grounded answer with citations",
+             description="Stores the question and its answer as a turn of a conversation (a new one when only "
+                         "`domain` is given). " + EVENTS_DESCRIPTION,
+             exclude_unset=True,
+             **documented({200: Answer}, *AUTH_ERRORS, "bad_json", "invalid_request", "empty_message",
+                          "message_too_long", "request_too_large", "unsupported_media_type", "method_not_allowed",
+                          "forbidden", "not_found", "unknown_domain", "domain_mismatch", "busy", "in_progress",
+                          "rate_limited", "budget", "provider_error", "empty_answer", "domain_settings", "internal",
+                          success={"description": "The answer (JSON), or its frames as server-sent events.",
+                                   "content": {"text/event-stream": {"schema": {"type": "string"}}}}))
+async def ask(request: HttpRequest, body: AskRequest):
+    """One grounded answer (api.asking.ask_respond): JSON, or events when the Accept header asks for them."""
+    return await asking.ask_respond(user=request.auth.user, body=body, stream=asking.wants_event_stream(request),
+                                    live=isinstance(request, ASGIRequest))
 
 
-def _event_stream(content) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(content, content_type="text/event-stream; charset=utf-8")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx: pass events on at once
-    return response
-
-
-def wants_event_stream(request: HttpRequest) -> bool:
-    """True when the Accept header names text/event-stream (with a non-zero q)."""
-    for part in request.headers.get("Accept", "").split(","):
-        media, *params = [p.strip().lower() for p in part.split(";")]
-        if media == "text/event-stream":
-            return not any(re.fullmatch(r"q=0(\.0*)?", p) for p in params)
-    return False
-
-
-# --- schema, domains, conversations --------------------------------------------------------------------------------
-
-@endpoint("GET", auth=False)
-def schema(request: HttpRequest) -> HttpResponse:
-    return JsonResponse(openapi.document())
-
-
-@endpoint("GET")
-def domains(request: HttpRequest) -> HttpResponse:
-    user = request.api_token.user
-    return JsonResponse({"domains": [{"slug": d.slug, "name": d.name, "description": d.description}
-                                     for d in Domain.objects.readable_by(user).order_by("slug")]})
-
-
-@endpoint("GET")
-def conversations(request: HttpRequest) -> HttpResponse:
-    """The caller's conversations in the domains they may read (as on the chat page), newest first, paged."""
-    user = request.api_token.user
-    limit = _query_int(request, "limit", default=50, low=1, high=100)
-    offset = _query_int(request, "offset", default=0, low=0, high=1_000_000)
+@api_v1.get("/conversations", operation_id="listConversations", summary="Your conversations, newest first",
+            description="Only conversations in domains you may read (as on the chat page).", exclude_unset=True,
+            **documented({200: ConversationPage}, *AUTH_ERRORS, "invalid_request", "method_not_allowed", "internal"))
+def conversations(request: HttpRequest, limit: PageLimit = Query(50), offset: PageOffset = Query(0)):
+    """The caller's conversations in the domains they may read, newest first, ``limit`` from ``offset``."""
+    user = request.auth.user
     rows = list(Conversation.objects.filter(user=user, domain__in=Domain.objects.readable_by(user))
                 .select_related("domain").order_by("-updated_at", "-pk")[offset:offset + limit + 1])
-    return JsonResponse({"conversations": [conversation_json(c) for c in rows[:limit]],
-                         "next_offset": offset + limit if len(rows) > limit else None})
+    return {"conversations": [conversation_json(c) for c in rows[:limit]],
+            "next_offset": offset + limit if len(rows) > limit else None}
 
 
-@endpoint("GET", "DELETE")
-def conversation(request: HttpRequest, conversation_id: str) -> HttpResponse:
-    user = request.api_token.user
-    pk = _path_id(conversation_id)
-    if request.method == "DELETE":
-        # one's own conversation may be deleted even when its domain is no longer readable; not while answering
-        own = Conversation.objects.filter(pk=pk, user=user).first()
-        if own is None:
-            raise ApiError("not_found", "Conversation not found.")
-        if answering(own) is not None:
-            raise ApiError("busy", "An answer is still being generated in this conversation; delete it when the "
-                                   "answer is done.")
-        own.delete()
-        return HttpResponse(status=204)
-    conv = conversation_get(user=user, conversation_id=pk)
-    return JsonResponse({**conversation_json(conv),
-                         "messages": [turn_json(m) for m in conv.messages.select_related("reply_to").order_by("pk")]})
+@api_v1.get("/conversations/{conversation_id}", operation_id="getConversation",
+            summary="One of your conversations with its turns and their frozen sources", exclude_unset=True,
+            **documented({200: ConversationDetail}, *AUTH_ERRORS, "forbidden", "not_found", "method_not_allowed",
+                         "internal"))
+def conversation(request: HttpRequest, conversation_id: ConversationId):
+    """The conversation and its messages, oldest first."""
+    conv = conversation_get(user=request.auth.user, conversation_id=_path_id(conversation_id))
+    return {**conversation_json(conv),
+            "messages": [turn_json(m) for m in conv.messages.select_related("reply_to").order_by("pk")]}
 
 
-# --- ask -------------------------------------------------------------------------------------------------------------
-
-@dataclass
-class AskRequest:
-    question: str
-    domain: str | None
-    conversation: int | None
-    client_id: str
-
-
-def ask_request(request: HttpRequest) -> AskRequest:
-    """The validated body of POST /api/v1/ask (question text checked by chat.validation.validate_question later)."""
-    data = json_body(request, {"question", "domain", "conversation", "client_id"})
-    question = _string(data, "question")
-    if question is None:
-        raise ApiError("invalid_request", "question is required (a string).")
-    body = AskRequest(question=question, domain=_string(data, "domain"),
-                      conversation=_id(data.get("conversation"), "conversation"),
-                      client_id=_string(data, "client_id", max_chars=64) or "")
-    if body.domain is None and body.conversation is None:
-        raise ApiError("invalid_request", "Give domain (to start a conversation) or conversation (to continue one).")
-    return body
+@api_v1.delete("/conversations/{conversation_id}", operation_id="deleteConversation",
+               summary="Delete one of your conversations",
+               **documented({204: None}, *AUTH_ERRORS, "not_found", "busy", "method_not_allowed", "internal"))
+def conversation_delete(request: HttpRequest, conversation_id: ConversationId):
+    """One's own conversation may be deleted even when its domain is no longer readable; not while answering."""
+    own = Conversation.objects.filter(pk=_path_id(conversation_id), user=request.auth.user).first()
+    if own is None:
+        raise ApiError("not_found", "Conversation not found.")
+    if answering(own) is not None:
+        raise ApiError("busy", "An answer is still being generated in this conversation; delete it when the answer "
+                               "is done.")
+    own.delete()
+    return HttpResponse(status=204)
 
 
-def domain_mismatch(*, user, body: AskRequest) -> None:
-    """Both a conversation and a domain given, and the conversation is with another domain.
-
-    Raises:
-        AskError: not_found, forbidden (the conversation's access rules).
-        ApiError(domain_mismatch): the conversation is with another domain.
-    """
-    if body.conversation is not None and body.domain is not None:
-        conv = conversation_get(user=user, conversation_id=body.conversation)
-        if body.domain != conv.domain.slug:
-            raise ApiError("domain_mismatch",
-                           f"Conversation {conv.pk} is with the domain {conv.domain.slug!r}, not {body.domain[:60]!r}. "
-                           "Leave out domain to continue it, or leave out conversation to start a new one.")
+@api_v1.get("/domains", operation_id="listDomains", summary="The domains you may ask",
+            **documented({200: DomainList}, *AUTH_ERRORS, "method_not_allowed", "internal"))
+def domains(request: HttpRequest):
+    """The readable domains, by slug."""
+    readable = Domain.objects.readable_by(request.auth.user).order_by("slug")
+    return {"domains": [{"slug": d.slug, "name": d.name, "description": d.description} for d in readable]}
 
 
-class Turn:
-    """One ask in progress over HTTP: its submission, and the frames of its answer as they come (a queue that ends
-    with None when the answer's task ends)."""
-
-    def __init__(self, submission: Submission) -> None:
-        self.submission = submission
-        self.frames: asyncio.Queue = asyncio.Queue()
-
-    def start(self) -> None:
-        async def emit(frame: dict[str, Any]) -> None:
-            self.frames.put_nowait(frame)
-
-        self.submission.start(emit).add_done_callback(lambda task: self.frames.put_nowait(None))
-
-    def collected(self) -> list[dict[str, Any]]:
-        """The frames emitted so far (after the task has ended: all of them)."""
-        out = []
-        while not self.frames.empty():
-            frame = self.frames.get_nowait()
-            if frame is not None:
-                out.append(frame)
-        return out
+@api_v1.get("/schema", operation_id="getSchema", summary="This OpenAPI document", auth=None,
+            **documented({200: dict[str, Any]}, "method_not_allowed", "internal"))
+def schema(request: HttpRequest):
+    """The OpenAPI 3.1 document, generated from the operations and api.schemas (limits from the settings in force)."""
+    return api_v1.get_openapi_schema()
 
 
-async def _live_events(turn: Turn) -> AsyncIterator[bytes]:
-    """The answer's frames as server-sent events while it is generated. If the client goes away the server stops
-    iterating this; the answer task is not cancelled and saves its result."""
-    yield sse(turn.submission.accepted())
-    while True:
-        try:
-            frame = await asyncio.wait_for(turn.frames.get(), timeout=KEEPALIVE_SECONDS)
-        except asyncio.TimeoutError:
-            yield b": keep-alive\n\n"
-            continue
-        if frame is None:
-            return
-        yield sse(frame)
-        if frame["type"] in TERMINAL:
-            return
+# --- other methods: 405 with Allow ---------------------------------------------------------------------------------
+
+def _refuse(allowed: tuple[str, ...]):
+    def refuse(request: HttpRequest):
+        raise method_not_allowed(request, allowed)
+    return refuse
 
 
-async def _submit(user, body: AskRequest) -> Turn:
-    submission = await ask_submit(user=user, text=body.question, client_id=body.client_id,
-                                  conversation_id=body.conversation, domain_slug=body.domain)
-    turn = Turn(submission)
-    if submission.stored is None:
-        turn.start()
-    return turn
+def _refuse_conversation(request: HttpRequest, conversation_id: str):
+    raise method_not_allowed(request, ("GET", "DELETE"))
 
 
-@endpoint("POST")
-async def ask(request: HttpRequest) -> HttpResponse:
-    """One grounded answer, stored as a turn of a conversation (new when only domain is given)."""
-    user = request.api_token.user
-    body = ask_request(request)
-    await db(domain_mismatch)(user=user, body=body)
-    stream = wants_event_stream(request)
-    # storing the question and starting its answer go on even if the client disconnects meanwhile
-    begin = asyncio.ensure_future(_submit(user, body))
-    _running.add(begin)
-    begin.add_done_callback(_running.discard)
-    turn = await asyncio.shield(begin)
-    submission = turn.submission
-
-    if submission.stored is not None:  # a resend of an answered question: the stored answer, nothing generated
-        if stream:
-            return _event_stream(iter([sse(submission.accepted()),
-                                       sse(done_frame(submission.stored, submission.question))]))
-        return JsonResponse(answer_payload(submission.stored, submission.question))
-    if stream and isinstance(request, ASGIRequest):
-        # an ASGI server keeps its event loop: frames are sent as they come, and the task outlives the response
-        return _event_stream(_live_events(turn))
-    # JSON (or events under WSGI, where the loop ends with the view): wait for the whole answer, summary included
-    answer = await asyncio.shield(submission.task)
-    frames = turn.collected()
-    if stream:
-        return _event_stream(iter([sse(submission.accepted()), *(sse(f) for f in frames)]))
-    error = next((f for f in frames if f["type"] == "error"), None)
-    if error is not None or answer is None:
-        error = error or {"code": "internal", "message": "The answer failed; please retry."}
-        raise ApiError(error["code"], error["message"], conversation=submission.conversation.pk,
-                       message_id=error.get("message_id"))
-    return JsonResponse(answer_payload(answer, submission.question))
+for _path, _allowed in (("/ask", ("POST",)), ("/conversations", ("GET",)), ("/domains", ("GET",)),
+                        ("/schema", ("GET",))):
+    refuse_other_methods(api_v1, _path, _allowed, _refuse(_allowed))
+refuse_other_methods(api_v1, "/conversations/{conversation_id}", ("GET", "DELETE"), _refuse_conversation)
 
 
 @csrf_exempt

@@ -1,30 +1,37 @@
-"""Per-user limit on asks: at most ASK_RATE_LIMIT asks in any ASK_RATE_WINDOW seconds (a sliding window).
+"""Per-user limit on asks: at most ASK_RATE_LIMIT asks in any ASK_RATE_WINDOW seconds (a moving window).
 
 Shared by the websocket consumer and the HTTP API, so one user's asks count against one budget however they arrive.
-The window lives in Django's cache (the timestamps of the accepted asks, newest last), so it holds across processes
-when a shared cache (Redis, Memcached, database) is configured with DJANGO_CACHE_URL; the default local-memory cache
-counts per process. A refused ask is not counted: a client that waits the time it is told gets through.
+The counting is the `limits` package's moving window (``MovingWindowRateLimiter``: the timestamps of the accepted
+asks, newest first, an ask refused while the ``limit``-th newest is still inside the window). The window lives in
+the storage named by ASK_RATE_STORAGE_URL: Redis when REDIS_URL is set (one window for every worker process; the
+check-and-record step is one Lua script, atomic on the server), otherwise the process's memory (each process counts
+on its own; a per-key lock makes the step atomic between threads). A refused ask is not counted: a client that waits
+the time it is told gets through.
 
-The check-and-record step is guarded by a short lock taken with ``cache.add`` (atomic on every shared backend), so two
-processes cannot both take the last slot. Should the lock stay taken (a crashed holder), it expires after a few
-seconds and the check goes ahead without it rather than block the user.
+Should the storage fail (Redis unreachable), the ask goes ahead and the failure is logged: the limit protects the
+answer model from floods, it must not take the product down with its storage.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.conf import settings
-from django.core.cache import caches
+from limits import RateLimitItemPerSecond
+from limits.errors import StorageError
+from limits.storage import Storage, storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 from chat.errors import AskError
 
-#: How long the check-and-record lock may be held before it expires by itself (seconds).
-LOCK_TTL = 5
-#: How long to wait for the lock before going ahead without it (seconds).
-LOCK_WAIT = 0.5
+log = logging.getLogger("grounded.ratelimit")
+
+#: Seconds a Redis storage waits to connect or for a reply before the check gives up (and lets the ask through).
+STORAGE_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -63,55 +70,61 @@ def _duration(seconds: int) -> str:
     return "1 second" if seconds == 1 else f"{seconds} seconds"
 
 
-def hit(key: str, *, limit: int, window: int, now: float | None = None, cache_alias: str = "default") -> Decision:
+@lru_cache(maxsize=4)
+def _storage_for(url: str, key_prefix: str) -> Storage:
+    options: dict = {"wrap_exceptions": True}
+    if url.split(":", 1)[0] in ("redis", "rediss", "redis+unix", "valkey", "valkeys"):
+        options.update(key_prefix=key_prefix, socket_timeout=STORAGE_TIMEOUT, socket_connect_timeout=STORAGE_TIMEOUT)
+    return storage_from_string(url, **options)
+
+
+def storage() -> Storage:
+    """The `limits` storage of this process for ASK_RATE_STORAGE_URL (built once per URL and key prefix).
+
+    Raises:
+        limits.errors.ConfigurationError: the URL names no storage `limits` knows (or its client is not installed).
+    """
+    return _storage_for(settings.ASK_RATE_STORAGE_URL, settings.ASK_RATE_KEY_PREFIX)
+
+
+def hit(key: str, *, limit: int, window: int, store: Storage | None = None) -> Decision:
     """Count one event under ``key`` if fewer than ``limit`` happened in the last ``window`` seconds.
 
-    ``limit`` <= 0 turns the limit off (always allowed, nothing stored).
+    ``limit`` <= 0 turns the limit off (always allowed, nothing stored). ``store`` defaults to :func:`storage`.
+    The clock is the storage's (``time.time()`` of this process, also for Redis), so the returned ``retry_after``
+    (whole seconds, at least 1 when refused) is read on the same clock. Never raises for a failing storage: the
+    event is allowed and the failure logged.
     """
     if limit <= 0:
         return Decision(True, 0, 0, window, 0)
     window = max(1, int(window))
-    cache = caches[cache_alias]
-    lock_key = f"{key}:lock"
-    locked = _acquire(cache, lock_key)
+    item = RateLimitItemPerSecond(limit, window)
+    limiter = MovingWindowRateLimiter(store if store is not None else storage())
     try:
-        now = time.time() if now is None else now
-        stamps = [t for t in (cache.get(key) or []) if isinstance(t, (int, float)) and t > now - window]
-        if len(stamps) >= limit:
-            # the ask becomes possible when the oldest of the last `limit` asks leaves the window
-            oldest = stamps[-limit]
-            return Decision(False, max(1, math.ceil(oldest + window - now)), limit, window, 0)
-        stamps.append(now)
-        cache.set(key, stamps[-limit:], timeout=window + 1)
-        return Decision(True, 0, limit, window, limit - len(stamps))
-    finally:
-        if locked:
-            cache.delete(lock_key)
+        allowed = limiter.hit(item, key)
+        stats = limiter.get_window_stats(item, key)
+    except StorageError as exc:
+        log.error("rate limit storage failed; the ask goes ahead unchecked: %r", exc.storage_error)
+        return Decision(True, 0, limit, window, limit)
+    if allowed:
+        return Decision(True, 0, limit, window, max(0, stats.remaining))
+    # the ask becomes possible when the oldest of the last `limit` asks leaves the window
+    return Decision(False, max(1, math.ceil(stats.reset_time - time.time())), limit, window, 0)
 
 
-def _acquire(cache, lock_key: str) -> bool:
-    deadline = time.monotonic() + LOCK_WAIT
-    while True:
-        if cache.add(lock_key, 1, timeout=LOCK_TTL):
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.005)
+def ask_check(user) -> Decision:
+    """Count one ask of ``user`` against ASK_RATE_LIMIT per ASK_RATE_WINDOW seconds (blocking: storage access)."""
+    return hit(f"ask:{user.pk}", limit=settings.ASK_RATE_LIMIT, window=settings.ASK_RATE_WINDOW)
 
 
-def ask_check(user, *, now: float | None = None) -> Decision:
-    """Count one ask of ``user`` against ASK_RATE_LIMIT per ASK_RATE_WINDOW seconds (blocking: cache access)."""
-    return hit(f"ratelimit:ask:{user.pk}", limit=settings.ASK_RATE_LIMIT, window=settings.ASK_RATE_WINDOW, now=now)
-
-
-def ask_allow(user, *, now: float | None = None) -> Decision:
+def ask_allow(user) -> Decision:
     """:func:`ask_check` that raises when the ask is refused.
 
     Raises:
         RateLimited: code rate_limited; the message names the limit and when to retry, and says the message was not
             saved.
     """
-    decision = ask_check(user, now=now)
+    decision = ask_check(user)
     if not decision.allowed:
         raise RateLimited(decision)
     return decision

@@ -25,7 +25,7 @@ def test_check_deploy_is_clean_with_production_settings(tmp_path):
     assert "System check identified no issues" in result.stdout
 
 
-def test_collectstatic_writes_hashed_compressed_files_for_whitenoise(tmp_path):
+def test_collectstatic_writes_hashed_compressed_files_for_the_static_middleware(tmp_path):
     result = manage("collectstatic", "--noinput", "-v", "0", tmp_path=tmp_path)
     assert result.returncode == 0, result.stderr
     manifest = json.loads((tmp_path / "staticfiles" / "staticfiles.json").read_text())
@@ -35,17 +35,19 @@ def test_collectstatic_writes_hashed_compressed_files_for_whitenoise(tmp_path):
 
 
 def test_static_files_are_served_by_the_app_on_the_async_path():
-    """WhiteNoise behind an async-capable middleware (config.middleware): the page's script comes from the app
-    itself, with a cache header, and asking for a missing file falls through to Django's 404."""
+    """servestatic's async middleware: the page's script comes from the app itself, streamed from an async file
+    iterator, with a cache header, and asking for a missing file falls through to Django's 404."""
     import asyncio
 
     from django.test import AsyncClient
 
     async def fetch(path):
-        return await AsyncClient().get(path)
+        response = await AsyncClient().get(path)
+        if response.streaming:
+            return response, b"".join([chunk async for chunk in response.streaming_content])
+        return response, response.content
 
-    found = asyncio.run(fetch("/static/chat/chat.js"))
-    assert found.status_code == 200 and "javascript" in found["Content-Type"]
-    body = b"".join(found.streaming_content) if found.streaming else found.content
+    found, body = asyncio.run(fetch("/static/chat/chat.js"))
+    assert found.status_code == 200 and "javascript" in found["Content-Type"] and found.is_async
     assert b"function connect()" in body and "max-age" in found.get("Cache-Control", "")
-    assert asyncio.run(fetch("/static/chat/missing.js")).status_code == 404
+    assert asyncio.run(fetch("/static/chat/missing.js"))[0].status_code == 404

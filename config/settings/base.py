@@ -25,6 +25,9 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # servestatic first: its runserver wraps Daphne's without Django's static handler, so development serves static
+    # files through the same middleware as production (and its system checks run)
+    "servestatic",
     "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -41,7 +44,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable (see the module)
+    # static files (servestatic: WhiteNoise's async fork), served on the async path under ASGI
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -78,7 +82,7 @@ REDIS_URL = env("REDIS_URL", default="")
 CHANNEL_LAYERS = ({"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                "CONFIG": {"hosts": [REDIS_URL]}}}
                   if REDIS_URL else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
-#: The cache (rate limits, the text so far of answers being generated) is shared by all workers through Redis when
+#: The cache (the text so far of answers being generated) is shared by all workers through Redis when
 #: REDIS_URL is set (DJANGO_CACHE_URL overrides); otherwise it is the process's memory.
 CACHES = {"default": env.cache("DJANGO_CACHE_URL", default=REDIS_URL or "locmemcache://")}
 #: Background ingestion (admin uploads): with REDIS_URL, jobs go to an RQ queue through Django's tasks framework
@@ -107,10 +111,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise looks here first (empty until collectstatic)
-# WhiteNoise serves static files from the app itself (no separate web server needed); the embedded default finds them
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # servestatic looks here too (empty until collectstatic)
+# servestatic serves static files from the app itself (no separate web server needed); the embedded default finds them
 # in place, production serves the compressed, hashed copies `collectstatic` made (config/settings/production.py).
-WHITENOISE_USE_FINDERS = True
+SERVESTATIC_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGGING = {
@@ -147,5 +151,10 @@ MAX_MESSAGE_TOKENS = env.int("GROUNDED_MAX_MESSAGE_TOKENS", default=2000)
 #: 0 turns the limit off.
 ASK_RATE_LIMIT = env.int("GROUNDED_ASK_RATE_LIMIT", default=20)
 ASK_RATE_WINDOW = env.int("GROUNDED_ASK_RATE_WINDOW", default=60)
+#: Where the ask limit's moving windows live, as a `limits` storage URL: Redis when REDIS_URL is set (one window for
+#: every worker process), otherwise the process's memory (each process counts on its own).
+ASK_RATE_STORAGE_URL = env("GROUNDED_ASK_RATE_STORAGE_URL", default=REDIS_URL or "memory://")
+#: Prefix of the limit's keys in a shared storage (Redis).
+ASK_RATE_KEY_PREFIX = "grounded-ratelimit"
 #: Where the run command's demo corpus lives.
 DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"

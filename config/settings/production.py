@@ -18,9 +18,9 @@ SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
 if env.bool("DJANGO_SECURE_PROXY_SSL", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# hashed, compressed copies made by `manage.py collectstatic`, served by WhiteNoise with far-future cache headers
-WHITENOISE_USE_FINDERS = False
+# hashed, compressed copies made by `manage.py collectstatic`, served by servestatic with far-future cache headers
+SERVESTATIC_USE_FINDERS = False
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"},
 }

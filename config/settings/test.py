@@ -24,6 +24,7 @@ if REDIS_URL:  # a shared Redis server: this run's keys and groups must not meet
     _run = uuid.uuid4().hex[:8]
     CACHES["default"]["KEY_PREFIX"] = f"test-{_run}"
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"asgi-test-{_run}"
+    ASK_RATE_KEY_PREFIX = f"ratelimit-test-{_run}"
 #: The ask limit is off in tests; tests of the limit turn it on with override_settings.
 ASK_RATE_LIMIT = 0
 # uploads ingest in a thread of the test process; tests/scale/test_ingest_queue.py turns the queue on

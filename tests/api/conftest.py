@@ -7,15 +7,18 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from api.services import token_create
+from chat import ratelimit
 from tests.api.helpers import ApiClient
 
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """The ask limit lives in the cache: every test starts with an empty window."""
+    """Every test starts with an empty cache and an empty ask-limit window (chat.ratelimit's storage)."""
     cache.clear()
+    ratelimit.storage().reset()
     yield
     cache.clear()
+    ratelimit.storage().reset()
 
 
 @pytest.fixture

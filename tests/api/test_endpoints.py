@@ -9,12 +9,12 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import get_resolver
 from django.utils import timezone
 
-from api import openapi
 from api.services import token_create
+from api.views import api_v1
 from chat import ratelimit
 from chat.providers import registry
 from chat.models import Conversation, Message
@@ -183,7 +183,8 @@ def test_a_question_too_long_for_the_body_limit_names_the_character_limit(demo_d
 def test_the_character_limit_comes_from_the_settings(demo_domain, api):
     r = ask(api, question="x" * 51, domain="handbook")
     assert error_of(r) == (413, "message_too_long") and "the limit is 50 characters" in r.json()["error"]["message"]
-    assert openapi.document()["components"]["schemas"]["AskRequest"]["properties"]["question"]["maxLength"] == 50
+    doc = Client().get("/api/v1/schema").json()  # generated with the settings in force
+    assert doc["components"]["schemas"]["AskRequest"]["properties"]["question"]["maxLength"] == 50
 
 
 @pytest.mark.parametrize("body,content_type,status,code", [
@@ -376,19 +377,53 @@ def test_wrong_methods_and_unknown_paths_get_json_errors(demo_domain, api):
         assert error_of(api.get(path)) == (404, "not_found")
 
 
+
+def test_every_method_a_path_lacks_and_the_api_root_get_json_errors(demo_domain, api):
+    for method, path, allow in (("head", "/api/v1/domains", "GET"), ("options", "/api/v1/ask", "POST"),
+                                ("patch", "/api/v1/conversations/1", "GET, DELETE"), ("post", "/api/v1/schema", "GET")):
+        r = getattr(api.client, method)(path, headers=api._headers(None))
+        assert r.status_code == 405 and r["Allow"] == allow and r["Content-Type"] == "application/json"
+        if method != "head":  # a HEAD response has no body
+            assert error_of(r) == (405, "method_not_allowed")
+    assert error_of(api.get("/api/v1/")) == (404, "not_found")
+
+
+def test_stored_keys_the_response_types_do_not_declare_are_kept(demo_domain, api, alice):
+    conv = Conversation.objects.create(user=alice, domain=demo_domain, title="Kept")
+    q = Message.objects.create(conversation=conv, role="user", text="Q?")
+    citation = {"label": "S1", "chunk_id": 7, "title": "T", "section": "", "version": None, "date": None,
+                "cited_text": "x.", "page": 4}
+    source = {"label": "S1", "title": "T", "text": "x.", "origin": "upload"}
+    Message.objects.create(conversation=conv, role="assistant", reply_to=q, text="x [S1].", citations=[citation],
+                           sources=[source])
+    answer = api.get(f"/api/v1/conversations/{conv.pk}").json()["messages"][1]
+    assert answer["citations"] == [citation] and answer["sources"] == [source]
+
+
+def test_an_unexpected_failure_is_a_typed_500(demo_domain, api, monkeypatch):
+    def broken(**kwargs):
+        raise RuntimeError("database went away")
+
+    from api import views
+
+    monkeypatch.setattr(views, "conversation_get", broken)
+    r = api.get("/api/v1/conversations/1")
+    assert error_of(r) == (500, "internal") and "database" not in r.json()["error"]["message"]
+
 # --- schema --------------------------------------------------------------------------------------------------------
 
 def test_the_schema_is_served_without_a_token_and_names_every_route(db):
-    from django.test import Client
-
     r = Client().get("/api/v1/schema")
     assert r.status_code == 200 and r["Content-Type"] == "application/json"
     doc = r.json()
-    assert doc["openapi"] == "3.1.0" and doc == json.loads(json.dumps(openapi.document()))
+    assert doc["openapi"] == "3.1.0" and doc == json.loads(json.dumps(api_v1.get_openapi_schema()))
     api_patterns = [p for p in get_resolver().url_patterns if getattr(p, "app_name", None) == "api"][0].url_patterns
-    routes = {"/" + str(p.pattern).replace("<str:conversation_id>", "{conversation_id}")
-              for p in api_patterns if str(p.pattern).startswith("api/v1/")}
+    v1 = [p for p in api_patterns if str(p.pattern) == "api/v1/" and hasattr(p, "url_patterns")][0]  # the NinjaAPI
+    routes = {"/api/v1/" + str(p.pattern).replace("<conversation_id>", "{conversation_id}")
+              for p in v1.url_patterns if str(p.pattern)}
     assert routes == set(doc["paths"])
     # every error code the API has is documented
-    assert set(doc["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]) \
+    error = doc["components"]["schemas"]["Error"]["properties"]["error"]
+    error = doc["components"]["schemas"][error["$ref"].rsplit("/", 1)[1]] if "$ref" in error else error
+    assert set(error["properties"]["code"]["enum"]) \
         >= {"missing_token", "invalid_token", "revoked_token", "rate_limited", "message_too_long", "empty_message"}
