@@ -188,6 +188,7 @@ def ask(domain: Domain, question: str, provider: Provider, *, conversation: int 
         return {"error": error["code"], "message": error["message"]}
     plan = next((f for f in frames if f.get("type") == "plan"), {})
     result: dict[str, Any] = dict(answer_payload(answer))
+    del result["error"]  # "" for a complete answer; here "error" marks a refusal (above)
     result["source_chunks"] = {s["label"]: list(s.get("chunk_ids") or [s["chunk_id"]]) for s in answer.sources}
     result["sufficient"] = bool(plan.get("sufficient", True))
     return result

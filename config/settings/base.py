@@ -130,7 +130,7 @@ LOGGING = {
 #: Answer provider: "anthropic", "openai" (OpenAI-compatible server) or "extractive" (the offline default; Claude is
 #: the default when ANTHROPIC_API_KEY is set).
 ANTHROPIC_API_KEY = env("ANTHROPIC_API_KEY", default="")
-ANTHROPIC_MODEL = env("ANTHROPIC_MODEL", default="claude-sonnet-4-5")
+ANTHROPIC_MODEL = env("ANTHROPIC_MODEL", default="claude-sonnet-5")
 ANTHROPIC_CITATION_MODE = env("ANTHROPIC_CITATION_MODE", default="text")
 OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="http://127.0.0.1:11434/v1")
 OPENAI_API_KEY = env("OPENAI_API_KEY", default="")

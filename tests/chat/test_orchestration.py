@@ -146,7 +146,7 @@ async def test_b07_an_empty_answer_is_stored_as_failed_retried_and_never_sent_ba
     # the next turn does not send the empty answer (or its question) back to the model
     recording = ScriptedProvider(["Spare laptops are kept in every office [S1]."])
     registry.configure(answerer=recording)
-    await comm.send_json_to({"type": "ask", "conversation": conversation, "text": "Where are spares kept?",
+    await comm.send_json_to({"type": "ask", "conversation": conversation, "text": "Are spare laptops kept in every office?",
                              "client_id": "e-2"})
     await frames_until(comm, "done")
     sent = recording.calls[-1].messages

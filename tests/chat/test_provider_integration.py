@@ -127,7 +127,7 @@ async def test_b02_the_requests_max_tokens_is_the_completion_reserve_the_plan_wa
     stored = await sync_to_async(Message.objects.get)(role="assistant")
     assert handler.bodies[0]["max_tokens"] == 700
     assert stored.trace["max_tokens"] == stored.trace["budget"]["completion_reserve"] == 700  # one number
-    assert frames[1]["type"] == "plan" and frames[1]["budget"]["completion_reserve"] == 700
+    assert frames[0]["type"] == "plan" and frames[0]["budget"]["completion_reserve"] == 700
 
 
 def test_b02_the_openai_compatible_request_takes_the_reserve_too():
@@ -135,7 +135,8 @@ def test_b02_the_openai_compatible_request_takes_the_reserve_too():
     from grounding.providers_openai import OpenAICompatibleProvider
     from grounding.types import ContextPlan
 
-    prompt = build_prompt(system_prompt=DEFAULT_SYSTEM_PROMPT, sources=(), question="Hello?")
+    prompt = build_prompt(system_prompt=DEFAULT_SYSTEM_PROMPT, instructions="", sources=(), notes=(), history=(),
+                          question="Hello?")
     plan = ContextPlan(question="Hello?", sources=(), budget={"completion_reserve": 333})
     server = OpenAICompatibleProvider("http://127.0.0.1:9/v1", "llama3.1")
     assert server.request(prompt, plan)["max_tokens"] == 333
@@ -162,9 +163,9 @@ async def test_b04_an_unknown_model_budgets_approximately_and_says_so(ingest_dem
     handler = Recorder(lambda: stream_response(message_start(), block_start(), text_delta("Every 36 months [S1]."),
                                                block_stop(), *message_end()))
     frames, _ = await run(ingest_demo, provider(handler))
-    plan = frames[1]
+    plan = frames[0]
     assert plan["budget"]["counting"] == "approximate" and handler.bodies[0]["model"] == "claude-sonnet-9"
-    ingest_demo.model = "claude-sonnet-4-5"
+    ingest_demo.model = "claude-opus-4-6"
     await sync_to_async(ingest_demo.save)()
     frames, _ = await run(ingest_demo, provider(handler), user="frank")
-    assert frames[1]["budget"]["counting"] == "calibrated" and frames[1]["budget"]["factor"] == 1.15
+    assert frames[0]["budget"]["counting"] == "calibrated" and frames[0]["budget"]["factor"] == 1.15
