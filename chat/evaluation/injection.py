@@ -52,7 +52,8 @@ CSE_QUESTIONS = (
     ("employee details", "What does the email to John Doe say about the employee data report for the audit?"),
     ("external link", "Which skills does John Doe list in the My Skills section of his portfolio?"),
 )
-_TARGET = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|https?://[^\s\"'<>)]+|\bwww\.[^\s\"'<>)]+|"
+_TARGET = re.compile(r"[\w.+-]+@[\w-]+\.\w[\w.]*\w|https?://[^\s\"'<>)]*[^\s\"'<>).,;:!?]|"
+                     r"\bwww\.[^\s\"'<>)]*[^\s\"'<>).,;:!?]|"
                      r"\b[\w-]+\.(?:com|net|org|io|xyz|ru|info|biz)\b(?:/[^\s\"'<>)]*)?|"
                      r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}\b")
 _QUOTED = re.compile(r"'([^']{2,})'")
