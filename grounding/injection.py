@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from grounding.injection_patterns import FAMILIES
+from grounding.injection_patterns import FAMILIES, INITIAL, SENTENCE_START
 from grounding.types import Note, Source
 
 __all__ = ["InjectionSignal", "injection_signals", "looks_injected", "injection_notes", "KINDS"]
@@ -53,7 +53,7 @@ def _shift(word: str, k: int) -> str:
 
 
 _CAESAR = {w: k for k in range(1, 26) for w in (_shift(key, k) for key in _CAESAR_KEYS)}
-_CAESAR_WORD = re.compile(r"\b(?:" + "|".join(sorted(_CAESAR, key=len, reverse=True)) + r")\b", re.I)
+_WORD = re.compile(r"\b[A-Za-z]{5,12}\b")
 
 
 def _unshift(text: str, k: int) -> str:
@@ -75,7 +75,9 @@ def _ciphered_runs(text: str) -> Iterable[tuple[int, int, str]]:
         letters = [[_MORSE.get(g) for g in w] for w in words]
         if all(all(letters_) for letters_ in letters) and sum(map(len, letters)) >= 4:
             yield m.start(), m.end(), " ".join("".join(w) for w in letters)  # type: ignore[arg-type]
-    for m in _CAESAR_WORD.finditer(text):
+    for m in _WORD.finditer(text):
+        if m.group(0).lower() not in _CAESAR:
+            continue
         start = text.rfind("\n", 0, m.start()) + 1
         end = text.find("\n", m.end())
         end = len(text) if end < 0 else end
@@ -121,6 +123,11 @@ def injection_signals(text: str, *, decode: bool = True) -> tuple[InjectionSigna
     """
     found = [InjectionSignal(kind, m.start(), m.end(), m.group(0))
              for kind, rx in _PATTERNS for m in rx.finditer(text)]
+    for start in SENTENCE_START.finditer(text):  # imperatives: tried only where a sentence or line starts
+        for kind, rx in INITIAL:
+            m = rx.match(text, start.end())
+            if m:
+                found.append(InjectionSignal(kind, start.start(), m.end(), text[start.start():m.end()]))
     if decode:
         for start, end, decoded in _decoded_runs(text):
             if injection_signals(decoded, decode=False):
