@@ -28,7 +28,8 @@ import re
 from typing import Sequence
 
 from chat.evaluation.data import Case
-from chat.evaluation.injection_data import (Payload, clean_contexts, context_rows, flat, half_of, payloads, pick)
+from chat.evaluation.injection_data import (Payload, clean_contexts, context_rows, flat, half_of, literal_value,
+                                             payloads, pick)
 from chat.evaluation.metrics import SuiteResult, Tally, normalise
 from chat.evaluation.pipeline import EvalDocument
 from grounding.chunking import split_sentences
@@ -67,9 +68,7 @@ def _question_for_email(context: str) -> str:
 
 
 def _question_for_code(row: dict) -> str:
-    from chat.evaluation.injection_data import _literal
-
-    error = _literal(row.get("error", ""))
+    error = literal_value(row.get("error", ""))
     lines = error if isinstance(error, list) else str(error).splitlines()
     last = next((ln.strip() for ln in reversed(lines) if ln.strip()), "the error")
     return f"How do I fix this Python error: {last}?"

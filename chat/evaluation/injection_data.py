@@ -85,7 +85,9 @@ class Payload:
         return half_of(self.record)
 
 
-def _literal(value):
+def literal_value(value):
+    """A Python literal written as a string (BIPIA stores lists as their repr) as its value; other values as they
+    are."""
     if not isinstance(value, str):
         return value
     try:
@@ -138,7 +140,7 @@ def clean_contexts() -> tuple[tuple[str, str, str], ...]:
                 if not line.strip():
                     continue
                 row = json.loads(line)
-                ctx = _literal(row["context"])
+                ctx = literal_value(row["context"])
                 text = "\n".join(ctx) if isinstance(ctx, list) else str(ctx)
                 if text in seen:
                     continue
@@ -159,7 +161,7 @@ def context_rows() -> dict[str, tuple[dict, ...]]:
             for n, line in enumerate((root / kind / f"{stem}.jsonl").read_text(encoding="utf-8").splitlines()):
                 if line.strip():
                     row = json.loads(line)
-                    ctx = _literal(row["context"])
+                    ctx = literal_value(row["context"])
                     row["context"] = "\n".join(ctx) if isinstance(ctx, list) else str(ctx)
                     row["id"] = f"{kind}/{stem}/{n}"
                     rows.append(row)
