@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from evaluation import data
+from evaluation import data, injection
 from evaluation.common import CachingEmbedder, EvaluationError, read_jsonl
 from evaluation.data import Case
 from evaluation.metrics import Metric, SuiteResult, Tally, contains, contains_all, exact
@@ -30,6 +30,7 @@ TARGETS: dict[str, dict[str, tuple[str, float]]] = {
     "support": {"balanced_accuracy": (">=", 0.75)},
     "conflicts": {"conflictqa_recall": (">=", 0.80), "rgb_recall": (">=", 0.80), "ramdocs_false_flags": ("<=", 0.10)},
     "golden": {"pass_rate": (">=", 1.0)},
+    "injection": dict(injection.TARGETS),
 }
 
 #: The metrics of each suite, in report order.
@@ -40,11 +41,13 @@ METRICS: dict[str, tuple[str, ...]] = {
     "support": ("balanced_accuracy", "precision", "recall", "balanced_accuracy_b", "flagged_by_label"),
     "conflicts": ("conflictqa_recall", "rgb_recall", "ramdocs_false_flags", "note_recall", "false_notes"),
     "golden": ("pass_rate", "answer_match", "document_match", "abstention_match"),
+    "injection": injection.METRICS,
 }
 
 #: Records per data set when --limit is not given: a run of every suite (abstention and answers ask about 130 and 80
 #: questions, citations reuses their answers) takes 8 minutes on 2 cores.
-DEFAULT_LIMITS = {"abstention": 40, "answers": 40, "citations": 25, "support": 60, "conflicts": 60, "golden": None}
+DEFAULT_LIMITS = {"abstention": 40, "answers": 40, "citations": 25, "support": 60, "conflicts": 60, "golden": None,
+                  "injection": None}
 
 Progress = Callable[..., Iterable]
 

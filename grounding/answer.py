@@ -2,7 +2,9 @@
 
 The application owns what the reader sees about a source: chips are built from the source map, never from model
 text; unknown labels stay plain text (C08); model text is rendered as Markdown with raw HTML disabled and then
-sanitised with nh3, so only our own markup survives.
+sanitised with nh3, so only our own markup survives; the answer's Markdown itself leaves with its raw HTML escaped
+(grounding.rawhtml), so a client that renders the ``answer`` field with HTML enabled shows a quoted "<script>" as
+text.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from grounding.citations import check_labels, parse_markers, strip_markers
 from grounding.providers import content_terms, is_abstention
 from grounding.support import sentence_spans
 from grounding.prompt import ABSTAIN_TOKEN
+from grounding.rawhtml import escape_raw_html
 from grounding.types import Citation, ContextPlan, Source
 
 ABSTAIN_MESSAGE = "I could not find the answer to this question in the documents."
@@ -36,7 +39,8 @@ class VerifiedAnswer:
     """The final answer of one turn.
 
     Attributes:
-        text: answer text as produced (abstentions are replaced by ABSTAIN_MESSAGE plus the model's reason).
+        text: answer text as produced, as Markdown with raw HTML escaped ("<script>" -> "&lt;script&gt;", see
+            grounding.rawhtml; abstentions are replaced by ABSTAIN_MESSAGE plus the model's reason).
         abstained: True when the answer says the documents do not hold the answer.
         citations: one resolved citation per distinct valid label, in first-cited order.
         invalid: labels that did not resolve (reported, rendered as plain text).
@@ -166,7 +170,7 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
             reason = reason[:1].upper() + reason[1:]
         reason = strip_markers(reason)
-        shown = ABSTAIN_MESSAGE if not reason or not plan.sufficient else f"{ABSTAIN_MESSAGE} {reason}"
+        shown = ABSTAIN_MESSAGE if not reason or not plan.sufficient else f"{ABSTAIN_MESSAGE} {escape_raw_html(reason)}"
         if not plan.sufficient and text.strip() and not is_abstention(text):
             shown = ABSTAIN_MESSAGE
         markers = parse_markers(text)
@@ -190,6 +194,9 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
             if lab not in citations:
                 citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=s.section,
                                           version=s.version, date=s.date, cited_text=cited)
+    # the Markdown every door returns (ask --json, the API, the stored message) carries no raw HTML from a quoted
+    # source or a model: it is escaped here, once, after citations were resolved on the text as produced
+    text = escape_raw_html(text)
     return VerifiedAnswer(text=text, abstained=False, citations=tuple(citations.values()), invalid=check.invalid,
                           html=render_html(text, set(source_map)), spans=tuple(spans))
 

@@ -1,6 +1,7 @@
 """Context construction: from ranked candidates and history to a ContextPlan inside one token budget.
 
     sufficiency [18.10] -> per-candidate floor -> exact + near deduplication [18.7] -> adjacent merge
+      -> quarantine of passages addressed to an AI assistant (grounding.quarantine)
       -> one budget shared by history and sources [18.6.1] -> selection [18.6.2] -> labels S1..Sn (relevance)
       -> ordering [18.5] -> real count
 
@@ -22,6 +23,7 @@ from grounding.memory import Summary, relevant_older
 from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat,
                               build_prompt, format_note, format_source, format_summary, history_messages, system_prefix,
                               wants_structure)
+from grounding.quarantine import quarantine
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
@@ -173,12 +175,17 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
 def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Source:
     """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
     construction, so the instance is filled directly rather than through the validating ``__init__``: planning
-    builds one per candidate that may be used."""
+    builds one per candidate that may be used.
+
+    Passages addressed to an AI assistant are withheld from the text here (grounding.quarantine, cached per text),
+    before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
+    """
     c = cand.chunk
+    safe = quarantine(text)
     out = object.__new__(Source)
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
-                        version=c.version, date=c.date, text=text, score=cand.dense, tokens=0, status=c.status,
-                        position=c.ordinal, version_id=c.version_id)
+                        version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
+                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds)
     return out
 
 

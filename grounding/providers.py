@@ -21,6 +21,7 @@ from grounding.chunking import split_sentences
 from grounding.dedup import asks_about_past
 from grounding.embeddings import Embedder, default_embedder
 from grounding.injection import looks_injected
+from grounding.quarantine import is_placeholder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt, neutralise_markers
 from grounding.tokens import TokenCounter, counter_for
 from grounding.types import ContextPlan
@@ -260,8 +261,9 @@ class ExtractiveAnswerer:
                 s = s.lstrip("-* ").strip()
                 words = len(s.split())
                 heading = words < 8 and s[-1:] not in ".!?:;)\"”"  # a heading line absorbed into the chunk
-                # text addressed to an AI assistant is part of the document, never quoted as the answer
-                if words >= 4 and not heading and not looks_injected(s):
+                # text addressed to an AI assistant is part of the document, never quoted as the answer (its block
+                # is withheld at planning; a sentence that still carries a signal is skipped too)
+                if words >= 4 and not heading and not is_placeholder(s) and not looks_injected(s):
                     sentences.append((s, source.label, previous))
                 previous = s
         if not sentences:

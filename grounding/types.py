@@ -132,6 +132,8 @@ class Source:
         status: "current", "draft" or "superseded".
         position: ordinal of the first chunk in its document version (document order).
         version_id: id of the document version.
+        withheld: the kinds of injection signal (grounding.injection.KINDS) of the passages withheld from ``text``
+            because they address an AI assistant (grounding.quarantine); () when nothing was withheld.
     """
 
     label: str
@@ -147,6 +149,7 @@ class Source:
     status: str = "current"
     position: int = 0
     version_id: int = 0
+    withheld: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():

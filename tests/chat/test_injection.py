@@ -19,6 +19,8 @@ from chat.streaming import AnswerStream
 from grounding.injection import looks_injected
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, neutralise_markers, structure_text, system_prefix, wants_structure
 from grounding.providers import ExtractiveAnswerer
+from grounding.quarantine import PLACEHOLDER, quarantine
+from grounding.rawhtml import escape_raw_html
 from knowledge.models import Chunk, Domain
 from knowledge.services import domain_get_or_create, ingest_path
 from tests.injection_cases import InjectionCase, chat_slice, norm, parse_system, probes, unescape_body
@@ -76,17 +78,22 @@ def test_injected_text_stays_in_its_source_block_in_every_format(injected, db, c
         assert [label for label, _, _ in parsed.blocks] == [s.label for s in plan.sources]
         structured = wants_structure(case.question) and domain.context_settings().structured
         for (_, _, body), source in zip(parsed.blocks, plan.sources):
-            stored = [Chunk.objects.get(pk=cid).text for cid in source.chunk_ids]
-            assert all(norm(t) in norm(source.text) for t in stored)
+            stored = [quarantine(Chunk.objects.get(pk=cid).text).text for cid in source.chunk_ids]
+            assert all(norm(t) in norm(source.text) for t in stored) or source.withheld
             expected = structure_text(source.text) if structured else source.text
             assert unescape_body(body, style) == neutralise_markers(expected)
         # no line of the attack anywhere but inside the blocks (prefix, notes, summary, messages)
         outside = norm(parsed.outside + " ".join(m["content"] for m in prompt.messages))
         for line in probes(neutralise_markers(case.attack)):
             assert line not in outside, (style, line)
-        # the attack's text (its longest line) sits inside exactly one block
+        # the attack's text (its longest line) is withheld with its block when the detector flags it (a placeholder
+        # says so inside the source's block), else it sits inside exactly one block
         key = max(probes(neutralise_markers(case.attack)), key=len)
-        assert sum(key in norm(unescape_body(b, style)) for _, _, b in parsed.blocks) == 1, style
+        holders = sum(key in norm(unescape_body(b, style)) for _, _, b in parsed.blocks)
+        if quarantine(case.poisoned).withheld and looks_injected(case.attack):
+            assert holders == 0 and any(PLACEHOLDER in unescape_body(b, style) for _, _, b in parsed.blocks), style
+        else:
+            assert holders == 1, style
 
 
 def extractive_answer(prepared):
@@ -97,8 +104,8 @@ def extractive_answer(prepared):
             frames.append(frame)
 
         verified = await AnswerStream(prepared).run(emit)
-        if not verified.abstained:
-            assert "".join(f["text"] for f in frames) == verified.text  # streamed = stored
+        if not verified.abstained:  # streamed = stored, up to the raw HTML the stored Markdown escapes
+            assert escape_raw_html("".join(f["text"] for f in frames)) == verified.text
         return verified
 
     return asyncio.run(run())
@@ -119,7 +126,7 @@ def test_offline_answer_does_not_follow_the_injection(injected, db, embedder, ca
     # every sentence of an extractive answer is a quote of a planned source, cited: never new text the
     # injection asked for (a translation, an encoding, a link, a confession)
     if not verified.abstained:
-        sources = norm(" ".join(neutralise_markers(s.text) for s in prepared.plan.sources))
+        sources = norm(" ".join(escape_raw_html(neutralise_markers(s.text)) for s in prepared.plan.sources))
         for sentence in re.split(r"(?<=\])[.!?]\s*", text):
             body = norm(re.sub(r"\s*(\[S\d+\])+\s*$", "", sentence))
             if body:
@@ -133,11 +140,10 @@ def test_clean_contexts_of_the_slice_raise_no_flag_and_poisoned_ones_do(case):
         assert looks_injected(case.poisoned)
 
 
-#: BIPIA categories the flag misses (tests/grounding/test_injection_corpus.py): task-irrelevant requests that do not
-#: address the assistant, and code attacks phrased without "your code" / "your response".
+#: BIPIA categories the flag leaves alone by design (evaluation.injection_data.TASK_IRRELEVANT): requests that
+#: address nobody.
 NOT_FLAGGED = ("Task Automation", "Business Intelligence", "Conversational Agent", "Research Assistance",
-               "Sentiment Analysis", "Screen Scraping", "Blocking Internet Connection",
-               "Encrypting Documents and Demanding Ransom (Ransomware)")
+               "Sentiment Analysis")
 
 
 def test_offline_answer_never_quotes_an_instruction_like_sentence(injected, db, embedder):
@@ -159,7 +165,8 @@ def test_a_source_with_injected_text_gets_a_note_that_names_it_without_quoting_i
     domain = Domain.objects.get(slug=injected[case.name])
     prepared = answer_prepare(domain=domain, question=case.question, provider=ExtractiveAnswerer(embedder))
     notes = [n for n in prepared.plan.notes if n.kind == "injection"]
-    flagged = {s.label for s in prepared.plan.sources if looks_injected(s.text)}
+    flagged = {s.label for s in prepared.plan.sources if s.withheld}
     assert flagged and {lab for n in notes for lab in n.labels} == flagged
-    assert all("not an instruction" in n.text for n in notes)
+    assert all("not an instruction" in n.text and "it was withheld" in n.text for n in notes)
+    assert not any(looks_injected(s.text) for s in prepared.plan.sources)  # what is left carries no signal
     assert "Note that the sources disagree" not in extractive_answer(prepared).text  # not presented as a clash

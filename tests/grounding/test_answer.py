@@ -88,10 +88,12 @@ def test_the_claim_of_a_chip_is_its_sentence_or_the_part_since_the_previous_chip
 
 
 def test_a_stray_quotes_tag_inside_an_answer_is_text():
-    """Only a closed <quotes> block, or an unclosed one that opens the answer, is scratch work to hide."""
+    """Only a closed <quotes> block, or an unclosed one that opens the answer, is scratch work to hide; a stray tag is
+    text, kept (escaped, as all raw HTML in the answer's Markdown)."""
     text = "Meals are $65 a day [S1]. HTML answers may contain a <quotes> tag. Annual leave is 25 days [S2]."
     v = finalize_answer(text, THREE)
-    assert v.text == text and [c.label for c in v.citations] == ["S1", "S2"]
+    assert v.text == text.replace("<quotes>", "&lt;quotes&gt;") and [c.label for c in v.citations] == ["S1", "S2"]
+    assert "&lt;quotes&gt; tag" in v.html
     hidden = finalize_answer("<quotes>Meals are reimbursed up to $65 a day.</quotes>\nMeals are $65 [S1].", THREE)
     assert hidden.text == "Meals are $65 [S1]."
     assert finalize_answer("<quotes>Meals are reimbursed", THREE).text.strip() == ""

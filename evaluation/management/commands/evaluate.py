@@ -11,6 +11,8 @@ code path as a chat answer, and writes DIR/results.json and DIR/report.html (one
     conflicts   detector recall (>= 0.80) and false flags (<= 0.10), and notes through the pipeline: ConflictQA,
                 RGB en_fact, RAMDocs consistent sets
     golden      --file QUESTIONS.jsonl: pass rate (>= 1.0) of a project's own questions
+    injection   BIPIA and CyberSecEval payloads in documents (held-apart half; --half development for the other):
+                flag rate (>= 0.95), answers repeating a payload's goal (<= 0), false flags on clean contexts
     all         every suite above (golden only with --file)
 
 Passages are ingested into a temporary domain that is deleted at the end of the run; the user's domains are only
@@ -35,9 +37,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from evaluation import report, suites
 from evaluation.common import EvaluationError
+from evaluation.injection import run_injection
 from evaluation.pipeline import PROVIDERS, make_provider
 
-SUITES = ("abstention", "answers", "citations", "support", "conflicts", "golden")
+SUITES = ("abstention", "answers", "citations", "support", "conflicts", "golden", "injection")
 _TARGET = re.compile(r"^(\w+)\.(\w+)\s*(>=|<=|=)\s*(-?[0-9]*\.?[0-9]+)$")
 
 
@@ -106,9 +109,12 @@ class Command(BaseCommand):
         parser.add_argument("--corpus", type=Path, default=None,
                             help="golden: ingest this file or folder into a temporary domain and ask every "
                                  "question there")
+        parser.add_argument("--half", choices=("held_apart", "development"), default="held_apart",
+                            help="injection: which half of the public sets to run (default: the held-apart half)")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    def handle(self, *args, suite, limit, provider, out, check, target, file, corpus, no_progress, **options):
+    def handle(self, *args, suite, limit, provider, out, check, target, file, corpus, no_progress,
+               half="held_apart", **options):
         if limit is not None and limit < 1:
             raise CommandError("--limit must be at least 1")
         chosen = list(dict.fromkeys(s for name in suite for s in (
@@ -134,6 +140,8 @@ class Command(BaseCommand):
                     began = time.monotonic()
                     if name == "support":
                         results.append(suites.run_support(n, targets, progress))
+                    elif name == "injection":
+                        results.append(run_injection(runner, n, targets, half=half))
                     elif name == "golden":
                         results.append(suites.run_golden(file, answerer, n, corpus=corpus, targets=targets,
                                                          progress=progress))

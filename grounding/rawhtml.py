@@ -1,0 +1,87 @@
+"""Escape raw HTML in Markdown answer text, so the Markdown an API client receives carries no live markup.
+
+The ``answer`` field of ``ask --json`` and of the HTTP API is Markdown; a client may render it with any Markdown
+library, many of which pass raw HTML through. An extractive answer quotes documents, and a model may copy their
+markup, so ``<script>`` or ``<img onerror=...>`` from a source must arrive as text: ``&lt;script&gt;``.
+
+What counts as raw HTML is CommonMark's definition (open and closing tags, comments, processing instructions,
+declarations, CDATA), taken from markdown-it-py's own regular expression (``markdown_it.common.html_re.HTML_TAG_RE``),
+so exactly what a CommonMark renderer with HTML enabled would pass through is escaped. Code is left alone: fenced and
+indented code blocks (found by markdown-it-py's block parser) and inline code spans, where "<b>" is already shown as
+text. Autolinks ("<https://example.org>") are not HTML and stay. Rendering the escaped text gives the same visible
+text as rendering the original with HTML disabled.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.common.html_re import HTML_TAG_RE
+
+__all__ = ["escape_raw_html"]
+
+_parser = MarkdownIt("commonmark", {"html": True})
+#: An inline code span: a run of backticks up to the next run of the same length (CommonMark 6.1).
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+
+
+def _code_lines(text: str) -> set[int]:
+    """0-based line numbers inside fenced or indented code blocks."""
+    lines: set[int] = set()
+    for token in _parser.parse(text):
+        if token.type in ("fence", "code_block") and token.map:
+            lines.update(range(token.map[0], token.map[1]))
+    return lines
+
+
+def escape_raw_html(text: str) -> str:
+    """``text`` with every raw HTML construct outside code written as entities ("<" -> "&lt;", ">" -> "&gt;").
+
+    Args:
+        text: Markdown (an answer with its [S#] markers), any length.
+    Returns:
+        The same text when it holds no raw HTML; otherwise each tag, comment or declaration escaped in place.
+    """
+    if "<" not in text:
+        return text
+    code = _code_lines(text)
+    out: list[str] = []
+    lines = text.split("\n")
+    # prose lines are handled in runs, so that a code span crossing a line break is seen whole
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.append(_escape_prose("\n".join(run)))
+            run.clear()
+
+    for number, line in enumerate(lines):
+        if number in code:
+            flush()
+            out.append(line)
+        else:
+            run.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def _escape_prose(text: str) -> str:
+    spans = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text)]
+    out, pos, k = [], 0, 0
+    i = text.find("<")
+    while i >= 0:
+        while k < len(spans) and spans[k][1] <= i:
+            k += 1
+        if k < len(spans) and spans[k][0] <= i:  # inside a code span: skip to its end
+            i = text.find("<", spans[k][1])
+            continue
+        m = HTML_TAG_RE.match(text, i)
+        if m:
+            out += [text[pos:i], m.group(0).replace("<", "&lt;").replace(">", "&gt;")]
+            pos = m.end()
+            i = text.find("<", pos)
+        else:
+            i = text.find("<", i + 1)
+    out.append(text[pos:])
+    return "".join(out)
