@@ -6,8 +6,8 @@ client -> server   {"type": "ask", "conversation": id | null, "domain": slug (ne
                    {"type": "resume", "message": id}
 server -> client   accepted {message, conversation, client_id}
                    plan {message, sources, notes, budget, dropped, provider}
-                   delta {message, seq, text}
-                   partial {message, seq, text}   (resume of an answer still generating: the text up to seq)
+                   delta {message, seq, text, cites}   (cites: [start, end] of the citation markers in text)
+                   partial {message, seq, text, cites}   (resume of an answer still generating: the text up to seq)
                    done {message, status, text, html, citations, invalid, abstained, provider}
                    error {code, message} (rate_limited also has retry_after, seconds)
 

@@ -425,7 +425,8 @@ class AnswerStream:
                         safe = parser.feed(abstain.feed(quotes.feed(event.text) if quotes else event.text))
                         if safe:
                             self.seq += 1
-                            await emit({"type": "delta", "seq": self.seq, "text": safe})
+                            await emit({"type": "delta", "seq": self.seq, "text": safe,
+                                        "cites": parser.citations_in(parser.released - len(safe), parser.released)})
                     elif isinstance(event, Usage):
                         self.usage = event
                     elif isinstance(event, ProviderError):
@@ -442,7 +443,8 @@ class AnswerStream:
         rest += parser.close()  # then a held beginning of a marker
         if rest:
             self.seq += 1
-            await emit({"type": "delta", "seq": self.seq, "text": rest})
+            await emit({"type": "delta", "seq": self.seq, "text": rest,
+                        "cites": parser.citations_in(parser.released - len(rest), parser.released)})
         verified = finalize_answer(self.text_so_far, plan)
         if native:  # the model's own cited span is the highlight of that source
             verified = replace(
@@ -547,8 +549,16 @@ def resume_frames(*, message: Message) -> list[dict[str, Any]]:
         {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
          "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
          "provider": {"name": message.provider, "label": message.provider}},
-        {"type": "partial", "message": message.pk, "seq": seq, "text": text},
+        {"type": "partial", "message": message.pk, "seq": seq, "text": text, "cites": stream_cites(text)},
     ]
+
+
+def stream_cites(text: str) -> list[tuple[int, int]]:
+    """The citation markers of a streamed answer's text so far that are decided (outside code), as (start, end)
+    character offsets: the chips a resumed socket may show before the answer is done."""
+    parser = CitationStreamParser()
+    parser.feed(text)
+    return parser.citations_in(0, parser.released)
 
 
 def plan_json(plan: ContextPlan) -> dict[str, Any]:
