@@ -9,6 +9,8 @@ Two formats:
   a span closed by the next run of exactly n; an unmatched run is literal; a backslash escapes a backtick outside
   code), which is markdown-it-py's ``backticks`` rule. markdown-it-py's inline tokens carry no source offsets, hence
   this one rule is re-read here (tests/grounding/test_code_regions.py checks it against markdown-it-py's rendering).
+  Not modelled: a backtick inside a link's destination or an autolink (``[a](x`y)``, ``<http://x`y>``), which
+  markdown-it-py reads as part of the link before any code span; such text is rare in answers and documents.
 * HTML (:func:`html_code_ranges`): the content of ``<pre>``, ``<code>``, ``<kbd>`` and ``<samp>`` elements, with
   positions from the standard library's ``html.parser``.
 
@@ -28,8 +30,8 @@ from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
-__all__ = ["Leaf", "code_spans", "html_code_ranges", "in_ranges", "line_starts", "markdown_code_ranges", "markdown_leaves",
-           "may_hold_code", "unclosed_backtick"]
+__all__ = ["Leaf", "code_spans", "html_code_ranges", "in_ranges", "line_starts", "markdown_code_ranges",
+           "markdown_leaves", "may_hold_code", "unclosed_backtick"]
 
 Range = tuple[int, int]
 
