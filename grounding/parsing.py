@@ -21,7 +21,7 @@ import yaml
 from bs4 import BeautifulSoup, CData, NavigableString, Tag
 from markdown_it import MarkdownIt
 
-from grounding.liquid import strip_liquid, strip_liquid_html, strip_liquid_markdown
+from grounding.liquid import strip_liquid, strip_liquid_html, strip_liquid_markdown  # strip_liquid: re-exported
 
 SUPPORTED_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
 
