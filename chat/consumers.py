@@ -5,7 +5,8 @@ client -> server   {"type": "ask", "conversation": id | null, "domain": slug (ne
                     "client_id": str}
                    {"type": "stop"}
                    {"type": "resume", "message": id}
-server -> client   accepted, plan, delta, partial, done, error (chat.frames has their keys)
+server -> client   accepted, plan, delta (with cites: the decided citation markers), partial, done, error
+                   (chat.frames has their keys)
 
 Generation runs in an asyncio.Task (never inside the receive handler), so `stop` is seen at once, and a dropped
 socket does not stop it: the answer is completed and saved either way.

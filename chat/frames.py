@@ -83,21 +83,24 @@ class PlanFrame(TypedDict, total=False):
 
 
 class DeltaFrame(TypedDict, total=False):
-    """A piece of answer text safe to show (no half citation marker); ``seq`` counts from 1."""
+    """A piece of answer text safe to show (no half citation marker); ``seq`` counts from 1; ``cites`` holds the
+    [start, end] character offsets in ``text`` of its decided citation markers (outside code)."""
 
     type: Literal["delta"]
     message: int
     seq: int
     text: str
+    cites: list[tuple[int, int]]
 
 
 class PartialFrame(TypedDict):
-    """A resumed answer's text so far, up to delta ``seq``; later deltas follow."""
+    """A resumed answer's text so far, up to delta ``seq`` (with its ``cites``); later deltas follow."""
 
     type: Literal["partial"]
     message: int
     seq: int
     text: str
+    cites: list[tuple[int, int]]
 
 
 class DoneFrame(TypedDict, total=False):

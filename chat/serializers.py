@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 from chat.answering import PreparedAnswer
 from chat.frames import DoneFrame, DroppedJSON, NoteJSON, PartialFrame, PlanFrame, SourceJSON
 from chat.models import Message
+from grounding.citations import CitationStreamParser
 from grounding.types import BudgetJSON, ContextPlan
 
 
@@ -114,8 +115,16 @@ def resume_frames(*, message: Message, text: str, seq: int) -> list[PlanFrame | 
         {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
          "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
          "provider": {"name": message.provider, "label": message.provider}},
-        {"type": "partial", "message": message.pk, "seq": seq, "text": text},
+        {"type": "partial", "message": message.pk, "seq": seq, "text": text, "cites": stream_cites(text)},
     ]
+
+
+def stream_cites(text: str) -> list[tuple[int, int]]:
+    """The citation markers of a streamed answer's text so far that are decided (outside code), as (start, end)
+    character offsets: the chips a resumed socket may show before the answer is done."""
+    parser = CitationStreamParser()
+    parser.feed(text)
+    return parser.citations_in(0, parser.released)
 
 
 def message_json(message: Message, question: Message | None = None) -> dict[str, Any]:

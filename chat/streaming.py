@@ -47,7 +47,9 @@ class AnswerStream:
         return "".join(self.raw)
 
     async def run(self, emit: Emit) -> VerifiedAnswer:
-        """Stream ``delta`` frames ({"type": "delta", "seq", "text"}) through ``emit`` and return the verified answer.
+        """Stream ``delta`` frames ({"type": "delta", "seq", "text", "cites"}: cites are the [start, end] character
+        offsets of the decided citation markers in text, outside code) through ``emit`` and return the verified
+        answer.
 
         With an insufficient plan no provider is called (abstention).
         Raises:
@@ -76,7 +78,8 @@ class AnswerStream:
                         safe = parser.feed(abstain.feed(quotes.feed(event.text) if quotes else event.text))
                         if safe:
                             self.seq += 1
-                            await emit({"type": "delta", "seq": self.seq, "text": safe})
+                            await emit({"type": "delta", "seq": self.seq, "text": safe,
+                                        "cites": parser.citations_in(parser.released - len(safe), parser.released)})
                     elif isinstance(event, Usage):
                         self.usage = event
                     elif isinstance(event, Done):
@@ -94,7 +97,8 @@ class AnswerStream:
         rest += parser.close()  # then a held beginning of a marker
         if rest:
             self.seq += 1
-            await emit({"type": "delta", "seq": self.seq, "text": rest})
+            await emit({"type": "delta", "seq": self.seq, "text": rest,
+                        "cites": parser.citations_in(parser.released - len(rest), parser.released)})
         verified = finalize_answer(self.text_so_far, plan)
         if native:  # the model's own cited span is the highlight of that source
             verified = replace(

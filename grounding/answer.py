@@ -2,36 +2,30 @@
 
 The application owns what the reader sees about a source: chips are built from the source map, never from model
 text; unknown labels stay plain text (C08); model text is rendered as Markdown with raw HTML disabled and then
-sanitised with nh3, so only our own markup survives; the answer's Markdown itself leaves with its raw HTML escaped
-(grounding.rawhtml), so a client that renders the ``answer`` field with HTML enabled shows a quoted "<script>" as
-text.
+sanitised with nh3, so only our own markup survives (grounding.rendering); the answer's Markdown itself leaves with its
+raw HTML escaped (grounding.rawhtml), so a client that renders the ``answer`` field with HTML enabled shows a quoted
+"<script>" as text. Look-alikes inside code are neither citations nor invalid labels (B09).
 """
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import nh3
-from markdown_it import MarkdownIt
-
 from grounding.chunking import split_sentences
 from grounding.citations import check_labels, parse_markers, strip_markers
-from grounding.providers import content_terms, is_abstention
-from grounding.support import sentence_spans
 from grounding.prompt import ABSTAIN_TOKEN
+from grounding.providers import content_terms, is_abstention
 from grounding.rawhtml import escape_raw_html
+from grounding.rendering import render_html
+from grounding.support import sentence_spans
 from grounding.types import Citation, ContextPlan, Source
 
-ABSTAIN_MESSAGE = "I could not find the answer to this question in the documents."
+__all__ = ["ABSTAIN_MESSAGE", "AbstainFilter", "QuoteFilter", "VerifiedAnswer", "citing_claims", "cited_span",
+           "finalize_answer", "render_html"]
 
-_md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
-_ALLOWED_TAGS = {"p", "ul", "ol", "li", "strong", "em", "code", "pre", "br", "blockquote", "button", "span",
-                 "table", "thead", "tbody", "tr", "th", "td", "h3", "h4"}
-_ALLOWED_ATTRS = {"button": {"class", "type", "data-label", "data-span", "aria-label", "title"},
-                  "span": {"class", "title", "data-label"}}
+ABSTAIN_MESSAGE = "I could not find the answer to this question in the documents."
 
 
 @dataclass(frozen=True)
@@ -75,13 +69,14 @@ def citing_claims(text: str) -> dict[int, str]:
     an answer the same way. One sentence split per answer: linear in the number of markers.
     """
     claims: dict[int, str] = {}
-    for start, end, owned in sentence_spans(text):
-        whole = strip_markers(text[start:end]).strip()
+    markers = parse_markers(text)
+    for start, end, owned in sentence_spans(text, markers):
+        whole = strip_markers(text, markers, start=start, end=end).strip()
         cursor = start  # where the current claim begins
         for k, m in enumerate(owned):
             if k == 0 or text[owned[k - 1].end:m.start].strip():
                 # a new run of adjacent markers: its claim is the text since the previous run (or the sentence start)
-                claim = strip_markers(text[cursor:m.start]).strip()
+                claim = strip_markers(text, markers, start=cursor, end=m.start).strip()
             cursor = m.end  # a marker adjacent to the previous one closes the same claim
             claims[m.start] = claim if any(ch.isalnum() for ch in claim) else whole
     return claims
@@ -105,50 +100,6 @@ def cited_span(claim: str, source: Source) -> str:
 
     best = max(sentences, key=overlap)
     return best if len(terms & content_terms(best)) >= min(2, len(terms)) else ""
-
-
-_OPEN_MARK, _CLOSE_MARK = "\ue000", "\ue001"  # private-use characters standing for markers while Markdown renders
-_PLACEHOLDER = re.compile(_OPEN_MARK + r"(\d+)" + _CLOSE_MARK)
-
-
-def render_html(text: str, known: set[str]) -> str:
-    """Markdown -> HTML with [S#] markers turned into chips for known labels; unknown labels stay plain text.
-
-    Chips are numbered (``data-span``) in the order of the markers in ``text``, one per known label, the order of
-    finalize_answer's ``spans``: markers are swapped for placeholders before Markdown renders, so a marker that
-    Markdown swallows (a reference-link definition "[S2]: url") or moves into an attribute (a link title, an image's
-    alt text: shown as text there) does not shift the numbers of the chips after it, and a bracket written as an
-    HTML entity never becomes a chip. The result is sanitised with nh3: model-supplied HTML or script is inert text.
-    """
-    text = text.replace(_OPEN_MARK, "").replace(_CLOSE_MARK, "")
-    markers = parse_markers(text)
-    first_span, count = [], 0
-    held, pos = [], 0
-    for k, m in enumerate(markers):
-        first_span.append(count)
-        count += sum(lab in known for lab in m.labels)
-        held += [text[pos:m.start], f"{_OPEN_MARK}{k}{_CLOSE_MARK}"]
-        pos = m.end
-    rendered = _md.render("".join(held) + text[pos:])
-    out, pos = [], 0
-    for ph in _PLACEHOLDER.finditer(rendered):
-        k = int(ph.group(1))
-        m = markers[k]
-        out.append(rendered[pos:ph.start()])
-        pos = ph.end()
-        if rendered.rfind("<", 0, ph.start()) > rendered.rfind(">", 0, ph.start()):  # inside a tag's attribute
-            out.append(html.escape(m.raw))
-            continue
-        good = [lab for lab in m.labels if lab in known]
-        bad = [lab for lab in m.labels if lab not in known]
-        for j, lab in enumerate(good):
-            out.append(f'<button type="button" class="cite" data-label="{lab}" data-span="{first_span[k] + j}" '
-                       f'aria-label="Show source {lab}">{lab}</button>')
-        if bad:
-            out.append(f'<span class="cite-invalid" title="Not a source of this answer">'
-                       f'{html.escape(m.raw if not good else "[" + ", ".join(bad) + "]")}</span>')
-    out.append(rendered[pos:])
-    return nh3.clean("".join(out), tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRS, link_rel=None)
 
 
 #: Quote-then-answer scratch work: a closed <quotes> block anywhere, or an unclosed one that opens the answer (the

@@ -22,13 +22,23 @@ back.
 
 Recognition at a position only looks forward, at most ``MAX_MARKER_CHARS + 1`` characters, so the streaming parser
 and :func:`parse_markers` agree for any split of the text into pieces.
+
+Code is never read for markers (B09): a look-alike inside a Markdown code span or fenced or indented code block
+(``values[0]``, ``cfg[S2]``, ``row[2]``) is code, not a citation; where code is comes from
+:mod:`grounding.code_regions` (markdown-it-py's block structure, CommonMark's backtick rule), read on the text with
+every look-alike masked, which is what the renderer parses. Only a caller that must see every look-alike
+(grounding.prompt.neutralise_markers, for source text sent to the model) asks for code too (``include_code=True``).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from grounding.code_regions import (in_ranges, line_starts, markdown_code_ranges, markdown_leaves, may_hold_code,
+                                    unclosed_backtick)
 
 __all__ = [
     "MAX_MARKER_CHARS",
@@ -36,6 +46,7 @@ __all__ = [
     "CitationStreamParser",
     "Marker",
     "check_labels",
+    "mask_markers",
     "parse_markers",
     "strip_markers",
 ]
@@ -200,11 +211,32 @@ def _scan(text: str, base: int, at_eof: bool) -> tuple[list[Marker], int]:
         pos = end
 
 
-def parse_markers(text: str) -> list[Marker]:
+#: Private-use characters a masked marker is made of (:func:`mask_markers`): opening, middle, closing.
+_MASK_OPEN, _MASK_MID, _MASK_CLOSE = "\ue000", "\ue002", "\ue001"
+
+
+def mask_markers(text: str, markers: Sequence[Marker], base: int = 0) -> str:
+    """``text`` with each marker replaced by private-use characters of the same length (offsets unchanged).
+
+    A masked marker is plain text to Markdown, as the placeholder the renderer puts in its place is, so the block
+    structure read on the masked text is the one the answer is rendered with ("[S2]: x" at a line start is not a
+    link reference definition). ``base`` is the offset of ``text`` in the text the markers' offsets refer to.
+    """
+    chars = list(text)
+    for m in markers:
+        a, b = m.start - base, m.end - base
+        chars[a:b] = _MASK_OPEN + _MASK_MID * (b - a - 2) + _MASK_CLOSE
+    return "".join(chars)
+
+
+def parse_markers(text: str, *, include_code: bool = False) -> list[Marker]:
     """Find the citation markers in a complete answer.
 
     Args:
-        text: the whole answer text.
+        text: the whole answer text (Markdown).
+        include_code: also return look-alikes inside Markdown code spans and code blocks (for neutralising every
+            look-alike in text that is not rendered, such as sources sent to the model). By default code is never
+            read for markers (B09).
 
     Returns:
         Markers in text order, non-overlapping, with character offsets into ``text`` (``text[m.start:m.end] ==
@@ -216,7 +248,10 @@ def parse_markers(text: str) -> list[Marker]:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     markers, _ = _scan(text, 0, at_eof=True)
-    return markers
+    if include_code or not markers or not may_hold_code(text, markers[-1].start):
+        return markers
+    code = markdown_code_ranges(mask_markers(text, markers))
+    return [m for m in markers if not in_ranges(code, m.start)]
 
 
 class CitationStreamParser:
@@ -224,23 +259,38 @@ class CitationStreamParser:
 
     Feed the model's pieces in order; each :meth:`feed` returns the text that is safe to show now, and :meth:`close`
     returns the rest. Markers are passed through as text, but only whole: a tail that could still become a marker
-    ("[", "[S", "[S1", "[[S1]", "【S", "[S1, S") is held back until it is resolved. A complete ASCII-bracket marker is
-    held until the next character shows it is not a Markdown link. The held tail is never longer than
-    :data:`MAX_MARKER_CHARS` characters.
+    ("[", "[S", "[S1", "[[S1]", "【S", "[S1, S") is held back until it is resolved, inside code as outside (so a
+    code span or fence that is still open holds exactly as much). A complete ASCII-bracket marker is held until the
+    next character shows it is not a Markdown link. The held tail is never longer than :data:`MAX_MARKER_CHARS`
+    characters.
 
-    For any split of a text into pieces, the concatenation of all :meth:`feed` outputs and :meth:`close` equals the
-    text, and :attr:`markers` (after :meth:`close`) equals ``parse_markers(text)``.
+    Whether a released look-alike is a citation or code (B09) is decided as soon as the text received settles it,
+    whatever the split into pieces (a fence or a backtick run split across pieces included):
+
+    * at once when no backtick precedes it in its paragraph, heading or table row and it is not in a code block
+      (the usual case: a chip can be shown at once);
+    * inside a code block: as soon as the block is known to be code (a fence's own line once it is complete);
+    * after a backtick in its paragraph: when the paragraph has ended (a complete line after it), since a code
+      span opened before it may still close; at :meth:`close` at the latest.
+
+    :attr:`markers` lists the decided citations in text order (always a prefix of the final list); for any split of
+    a text, after :meth:`close` it equals ``parse_markers(text)``, and the concatenation of all :meth:`feed` outputs
+    and :meth:`close` equals the text.
     """
 
     def __init__(self) -> None:
         self._held = ""
         self._held_start = 0  # offset of the held text's first character in the full text
+        self._masked = ""  # the released text with its look-alikes masked (see mask_markers)
+        self._pending: list[Marker] = []  # released look-alikes not decided yet (code or citation), in text order
         self._markers: list[Marker] = []
+        self._analysed = (-1, -1)  # (complete lines, look-alikes) the last analysis of the text saw
+        self._seen = 0  # look-alikes released so far
         self._closed = False
 
     @property
     def markers(self) -> list[Marker]:
-        """Markers in the text released so far, with offsets into the full text (a copy; complete after close)."""
+        """Citation markers decided so far, with offsets into the full text (a copy; complete after close)."""
         return list(self._markers)
 
     @property
@@ -249,9 +299,19 @@ class CitationStreamParser:
         return self._held
 
     @property
+    def released(self) -> int:
+        """Characters released so far (the offset in the full text where the held text starts)."""
+        return self._held_start
+
+    @property
     def closed(self) -> bool:
         """True once :meth:`close` has been called."""
         return self._closed
+
+    def citations_in(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The decided citation markers lying wholly in ``[start, end)`` of the full text, as (start, end) offsets
+        relative to ``start`` (characters): what a client may show as chips in the piece of text released there."""
+        return [(m.start - start, m.end - start) for m in self._markers if start <= m.start and m.end <= end]
 
     def feed(self, piece: str) -> str:
         """Add the next piece of the answer and return the text that can be shown now.
@@ -286,10 +346,72 @@ class CitationStreamParser:
 
     def _release(self, at_eof: bool) -> str:
         markers, cut = _scan(self._held, self._held_start, at_eof)
-        self._markers.extend(markers)
         out, self._held = self._held[:cut], self._held[cut:]
+        self._masked += mask_markers(out, markers, self._held_start)
         self._held_start += cut
+        self._pending.extend(markers)
+        self._seen += len(markers)
+        if self._pending:
+            self._decide(at_eof)
         return out
+
+    def _decide(self, at_eof: bool) -> None:
+        """Move the pending look-alikes whose status the text received so far settles to :attr:`markers`."""
+        text = self._masked + self._held
+        if at_eof:
+            code = markdown_code_ranges(text)
+            self._markers.extend(m for m in self._pending if not in_ranges(code, m.start))
+            self._pending = []
+            return
+        if not may_hold_code(text, self._pending[-1].start):  # no code can hold any of them
+            self._markers.extend(self._pending)
+            self._pending = []
+            return
+        starts = line_starts(text)
+        complete = len(starts) - 1  # lines 0 .. complete-1 end with a line break
+        if self._analysed == (complete, self._seen):
+            return  # nothing that could settle a pending look-alike has arrived since the last analysis
+        self._analysed = (complete, self._seen)
+        leaves = markdown_leaves(text)
+        firsts = [leaf.start for leaf in leaves]
+        decided = 0
+        for m in self._pending:
+            k = bisect.bisect_right(firsts, m.start) - 1
+            leaf = leaves[k] if k >= 0 and m.start < leaves[k].end else None
+            if leaf is None:
+                break
+            line = bisect.bisect_right(starts, m.start) - 1
+            if leaf.kind == "code":
+                # a code block stays code; only a fence's own line (its info string) waits for the line's end,
+                # since a backtick later on it would make it a code span instead, and, when it holds a pipe, for
+                # the next line, which could make it a table header (markdown-it tries tables before fences)
+                if leaf.fence and line == leaf.first_line and (
+                        line >= complete or (line + 1 >= complete and "|" in text[starts[line]:leaf.end])):
+                    break
+            else:
+                cell = next((a for a, b in leaf.cells if a <= m.start <= b), leaf.start)
+                line_start = starts[line]
+                if "`" not in text[cell:m.start]:
+                    self._markers.append(m)  # no code span can open before it
+                elif leaf.last_line + 1 < complete:
+                    # the paragraph has ended (a complete line after it), so its code spans are final
+                    if not any(a <= m.start < b for a, b in leaf.code):
+                        self._markers.append(m)
+                else:
+                    span = next(((a, b) for a, b in leaf.code if a <= m.start < b), None)
+                    # Until the next line is complete, this line could still become a table header, which splits
+                    # code spans at pipes: a pipe before the marker (or inside its span) leaves it undecided.
+                    reach = m.start if span is None else max(m.start, span[1])
+                    if not leaf.cells and line + 1 >= complete and "|" in text[line_start:reach]:
+                        break
+                    if span is None and unclosed_backtick(text, cell, m.start):
+                        break  # a code span opened before it may still close after it
+                    if span is not None and span[1] == len(text):
+                        break  # its closing backticks may still grow into a longer run that closes nothing
+                    if span is None:
+                        self._markers.append(m)  # every code span before it has closed
+            decided += 1
+        del self._pending[:decided]
 
 
 def check_labels(markers: Sequence[Marker], known_labels: Collection[str]) -> CitationCheck:
@@ -332,17 +454,30 @@ def _join_around_removed(left: str, right: str) -> str:
     return left_trimmed + (" " if had_space else "") + right_trimmed
 
 
-def strip_markers(text: str) -> str:
-    """Return ``text`` without its citation markers, for comparing sentences.
+def strip_markers(text: str, markers: Sequence[Marker] | None = None, *, start: int = 0,
+                  end: int | None = None) -> str:
+    """Return ``text[start:end]`` without its citation markers, for comparing sentences.
 
     Whitespace left by a removed marker is tidied: none before punctuation ("blue [S1]." and "blue [S1] ." become
     "blue."), a single space between words ("A [S1] B" and "A [S1][S2] B" become "A B"), none at the start or end of
-    a line. Text away from markers is unchanged.
+    a line. Text away from markers is unchanged; look-alikes in code are not markers and stay.
+
+    Args:
+        text: the whole answer text.
+        markers: the markers of the whole ``text`` (offsets into it), default ``parse_markers(text)``. Pass them when
+            stripping several slices of one answer: a slice cut inside a code block or span is still read as code.
+        start, end: the slice of ``text`` to return (characters; default all of it). Markers not wholly inside it
+            are left as they are.
 
     Raises:
         TypeError: when ``text`` is not a str.
     """
-    markers = parse_markers(text)
+    if markers is None:
+        markers = parse_markers(text)
+    end = len(text) if end is None else end
+    markers = [replace(m, start=m.start - start, end=m.end - start) for m in markers
+               if start <= m.start and m.end <= end]
+    text = text[start:end]
     if not markers:
         return text
     segments = [text[: markers[0].start]]

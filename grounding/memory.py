@@ -75,7 +75,7 @@ _VALUE = re.compile(r"\d|\$|%|\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
 
 def _key_sentences(text: str, question: str, limit: int) -> list[str]:
     """Up to ``limit`` sentences of an answer: those stating values/names first, then by overlap with the question."""
-    sentences = [strip_markers(s).strip() for s in split_sentences(text)]
+    sentences = [s.strip() for s in split_sentences(strip_markers(text))]
     sentences = [s for s in sentences if len(s.split()) >= 3]
     q = content_terms(question)
     scored = sorted(enumerate(sentences),

@@ -2,9 +2,9 @@
 
 Markdown (YAML front matter via python-frontmatter, rendered by markdown-it-py), HTML (BeautifulSoup) and plain text
 share one block walker: Markdown is rendered to HTML first, so headings, lists, tables and inline HTML are handled
-in one place. Jekyll/Liquid tags are removed ({% page "..." %}, {% include %}) or reduced to their inner text
-({% alert %}...{% endalert %}); links keep their text. Output-tag syntax such as "{{ user.name }}" is kept literally:
-it is document text, never evaluated.
+in one place. Jekyll/Liquid tags are removed or reduced to their inner text outside code (grounding.liquid); links
+keep their text. Markup declarations (``<!doctype html>``, an XML declaration, an XHTML doctype, processing
+instructions) are never text, and CDATA sections count as their content, without their markers (B12).
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from typing import Any
 
 import frontmatter
 import yaml
-from bs4 import BeautifulSoup, NavigableString, Tag
+from bs4 import BeautifulSoup, CData, NavigableString, Tag
 from markdown_it import MarkdownIt
+
+from grounding.liquid import strip_liquid, strip_liquid_html, strip_liquid_markdown  # strip_liquid: re-exported
 
 SUPPORTED_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
 
@@ -59,11 +61,6 @@ class ParsedDocument:
         return "\n\n".join(b.text for b in self.blocks)
 
 
-# {% page "/x/" %} inside a link target, {% include x.html %}, {% raw %}, {% comment %}...{% endcomment %}
-_LIQUID_COMMENT = re.compile(r"{%-?\s*comment\s*-?%}.*?{%-?\s*endcomment\s*-?%}", re.S)
-_LIQUID_TAG = re.compile(r"{%-?.*?-?%}", re.S)
-# a line holding only a tag goes away whole: a blank line left in its place would end an HTML block in Markdown
-_LIQUID_LINE = re.compile(r"^[ \t]*{%-?[^\n]*?-?%}[ \t]*\n", re.M)
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _LEAF_BLOCKS = {"p", "blockquote", "dd", "dt", "figcaption", "caption", "summary"}
 _CONTAINERS = {"ul", "ol", "dl", "div", "section", "article", "main", "body", "html", "details", "figure", "aside",
@@ -79,19 +76,18 @@ _HTML_TAGS = ("a abbr address article aside b bdi bdo blockquote body br button 
               "img input ins kbd label legend li main mark meta nav noscript ol p pre q s samp script section small "
               "span strong style sub summary sup table tbody td template tfoot th thead time title tr u ul var "
               "video audio picture svg link center font").split()
-# a tag is "<name>", "</name>", "<name/>" or "<name attr=...>": bare words after the name ("a<b and c>d") are text
+# a tag is "<name>", "</name>", "<name/>" or "<name attr=...>": bare words after the name ("a<b and c>d") are text;
+# a comment, a doctype ("<!doctype html>", an XHTML doctype with its public id, an internal subset in brackets), an
+# XML declaration or processing instruction ("<?xml ...?>") and a CDATA section are markup too (B12)
+_DECLARATION = r"!--|!doctype\s(?:[^<>\[\]]|\[[^\]]*\])*>|\?[a-z][^<>]*\?>|!\[CDATA\["
 _NOT_A_TAG = re.compile(r"<(?!(?:/?(?:" + "|".join(_HTML_TAGS) + r")\s*/?>|(?:" + "|".join(_HTML_TAGS)
-                        + r")\s[^<>]*=[^<>]*>|!--))", re.I)
+                        + r")\s[^<>]*=[^<>]*>|" + _DECLARATION + "))", re.I)
 
 
 def escape_non_tags(text: str) -> str:
-    """Escape "<" where it does not open a known HTML element or comment, so the text survives HTML parsing."""
+    """Escape "<" where it does not open a known HTML element, a comment or a markup declaration, so the text
+    survives HTML parsing."""
     return _NOT_A_TAG.sub("&lt;", text)
-
-
-def strip_liquid(text: str) -> str:
-    """Remove Liquid/Jinja statement tags ({% ... %}), keeping the text between paired tags (characters in/out)."""
-    return _LIQUID_TAG.sub("", _LIQUID_LINE.sub("", _LIQUID_COMMENT.sub("", text)))
 
 
 def _jsonable(value: Any) -> Any:
@@ -131,8 +127,9 @@ def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> No
     """Depth-first walk emitting leaf blocks; headings update ``path`` (with their levels in ``levels``)."""
     for child in node.children:
         if isinstance(child, NavigableString):
+            # text and CDATA content; never a doctype, declaration, processing instruction or comment (B12)
             text = _clean(str(child))
-            if text and child.__class__ is NavigableString:
+            if text and child.__class__ in (NavigableString, CData):
                 out.append(Block(tuple(path), text))
             continue
         if not isinstance(child, Tag) or child.name in _SKIP:
@@ -207,9 +204,13 @@ def _merge_runs(blocks: list[Block]) -> tuple[Block, ...]:
     return tuple(merged)
 
 
+#: A doctype's internal subset ("<!DOCTYPE html [ <!ENTITY ...> ]>"), which html.parser would end at its first ">".
+_INTERNAL_SUBSET = re.compile(r"(<!doctype\s[^<>\[]*)\[[^\]]*\]\s*>", re.I)
+
+
 def html_blocks(html: str) -> tuple[str, tuple[Block, ...]]:
     """Blocks of an HTML string and its first heading or <title> ("" when none)."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(_INTERNAL_SUBSET.sub(r"\1>", html), "html.parser")
     title = ""
     if soup.title and soup.title.string:
         title = _clean(soup.title.string)
@@ -255,10 +256,10 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         except (yaml.YAMLError, ValueError) as exc:
             raise ParseError(f"{filename}: malformed YAML front matter: {exc}".splitlines()[0]) from exc
         metadata = _jsonable(dict(post.metadata))
-        body = escape_non_tags(strip_liquid(post.content))
+        body = escape_non_tags(strip_liquid_markdown(post.content))
         heading_title, blocks = html_blocks(_md.render(body))
     elif kind == "html":
-        heading_title, blocks = html_blocks(escape_non_tags(strip_liquid(raw)))
+        heading_title, blocks = html_blocks(escape_non_tags(strip_liquid_html(raw)))
     else:
         paragraphs = [_clean(p) for p in re.split(r"\n\s*\n", raw)]
         blocks = tuple(Block((), p) for p in paragraphs if p)

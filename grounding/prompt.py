@@ -78,9 +78,10 @@ def escape_source_text(text: str, style: str = "xml") -> str:
 
 
 def neutralise_markers(text: str) -> str:
-    """Citation-marker look-alikes in text become parenthesised ("[S2]" -> "(S2)", "【S1】" -> "(S1)")."""
+    """Citation-marker look-alikes in text become parenthesised ("[S2]" -> "(S2)", "【S1】" -> "(S1)"), inside code
+    too: the model reads this text unrendered, where a look-alike in a code block looks like any other."""
     out, pos = [], 0
-    for m in parse_markers(text):
+    for m in parse_markers(text, include_code=True):
         out.append(text[pos:m.start])
         out.append("(" + ", ".join(m.labels) + ")")
         pos = m.end

@@ -13,6 +13,7 @@ import bm25s
 import numpy as np
 import Stemmer
 
+from grounding.chunking import InputLimit
 from grounding.types import Candidate, Chunk
 
 RRF_K = 60
@@ -25,8 +26,31 @@ def _tokenize(texts: Sequence[str]) -> list[list[str]]:
 
 def index_text(chunk: Chunk) -> str:
     """The text a chunk is indexed (and embedded) under: title, section path and body (characters)."""
-    head = " > ".join(p for p in (chunk.title, chunk.section) if p)
-    return f"{head}\n{chunk.text}" if head else chunk.text
+    return _head(chunk.title, chunk.section) + chunk.text
+
+
+def _head(title: str, section: str) -> str:
+    """What is indexed before a chunk's text: "title > section" and a line break ("" when both are empty)."""
+    head = " > ".join(p for p in (title, section) if p)
+    return f"{head}\n" if head else ""
+
+
+def input_limit(embedder: object, *, title: str) -> InputLimit | None:
+    """The embedder's input length for the chunks of a document titled ``title``, embedded as :func:`index_text`
+    builds their text (title, section path, then the chunk): for grounding.chunking.chunk_blocks (B13).
+
+    Returns None for an embedder that does not say how much it reads (no ``max_tokens`` and ``count_tokens``, as
+    test doubles); grounding.embeddings.MiniLMEmbedder says.
+    """
+    max_tokens = getattr(embedder, "max_tokens", None)
+    count = getattr(embedder, "count_tokens", None)
+    if not isinstance(max_tokens, int) or not callable(count):
+        return None
+
+    def prefix(section: tuple[str, ...]) -> str:
+        return _head(title, " > ".join(section))
+
+    return InputLimit(max_tokens=max_tokens, count=count, prefix=prefix)
 
 
 def top_k_inner(matrix: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

@@ -231,7 +231,7 @@ def _blank_markers(text: str, markers: list[Marker]) -> str:
     return "".join(chars)
 
 
-def sentence_spans(text: str) -> list[tuple[int, int, list[Marker]]]:
+def sentence_spans(text: str, markers: list[Marker] | None = None) -> list[tuple[int, int, list[Marker]]]:
     """The sentences of an answer as (start, end, the markers it owns), offsets in characters of ``text``; the span
     runs to the end of its last marker when a marker follows the sentence's final punctuation.
 
@@ -239,8 +239,10 @@ def sentence_spans(text: str) -> list[tuple[int, int, list[Marker]]]:
     confuse it). A marker belongs to the sentence it follows, also when it sits after the final punctuation
     ("X is 5. [S1]") or after an ellipsis the splitter cut ("... determined .. [S2]."); markers before the first
     sentence belong to the first one. A piece of punctuation and markers only is the end of the sentence before it.
+    ``markers`` are ``parse_markers(text)`` when the caller has them already.
     """
-    markers = parse_markers(text)
+    if markers is None:
+        markers = parse_markers(text)
     blanked = _blank_markers(text, markers)
     spans: list[tuple[int, int]] = []
     pos = 0
@@ -261,7 +263,7 @@ def sentence_spans(text: str) -> list[tuple[int, int, list[Marker]]]:
     out: list[tuple[int, int, list[Marker]]] = []
     for (start, end), mine in zip(spans, owned):
         end = max(end, mine[-1].end if mine else end)
-        if out and not any(ch.isalnum() for ch in strip_markers(text[start:end])):
+        if out and not any(ch.isalnum() for ch in strip_markers(text, markers, start=start, end=end)):
             # only punctuation around markers (pysbd cut "determined .. [S2]." after the first "."): it is the end
             # of the sentence before, and its markers cite that sentence
             out[-1] = (out[-1][0], end, out[-1][2] + mine)
@@ -272,7 +274,9 @@ def sentence_spans(text: str) -> list[tuple[int, int, list[Marker]]]:
 
 def _answer_sentences(text: str) -> list[tuple[str, list[Marker]]]:
     """Split an answer into (sentence text with its markers removed, the markers it owns); see sentence_spans."""
-    return [(strip_markers(text[start:end]).strip(), mine) for start, end, mine in sentence_spans(text)]
+    markers = parse_markers(text)
+    return [(strip_markers(text, markers, start=start, end=end).strip(), mine)
+            for start, end, mine in sentence_spans(text, markers)]
 
 
 # --- values ------------------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
 from grounding.parsing import SUPPORTED_SUFFIXES, ParsedDocument, ParseError, parse_document
-from grounding.retrieve import index_text
+from grounding.retrieve import index_text, input_limit
 from grounding.tokens import counter_for
 from grounding.types import Chunk as GChunk
 from knowledge.models import Chunk, Document, DocumentVersion, Domain, IngestJob, IngestJobFile, SystemPrompt
@@ -167,6 +167,7 @@ def ingest_path(
     if path.is_file() and path.suffix.lower() not in SUPPORTED_SUFFIXES:
         raise IngestError(f"{path}: unsupported file type {path.suffix or '(none)'}; expected .md, .txt or .html")
     counter = counter_for("extractive")
+    embedder = embedder or default_embedder()
     report = IngestReport()
     pending: list[_Pending] = []
     for f in files:
@@ -188,8 +189,10 @@ def ingest_path(
         eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
         digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode()).hexdigest()
         label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
+        # chunks the embedder sees whole: none longer than its input, title and section included (B13)
         pending.append(_Pending(f, rel, parsed, doc_key, label, eff, digest,
-                                chunk_blocks(parsed.blocks, counter)))
+                                chunk_blocks(parsed.blocks, counter,
+                                             limit=input_limit(embedder, title=parsed.title))))
 
     # Older versions first, so the newest content ends up current whatever the file order.
     pending.sort(key=lambda p: (p.date or dt.date.max, p.rel))
@@ -212,7 +215,6 @@ def ingest_path(
         to_embed.append((p, FileReport(p.rel, "new_version" if has_doc else "new", p.parsed.title, p.label,
                                        len(p.drafts), sum(d.tokens for d in p.drafts))))
     if to_embed:
-        embedder = embedder or default_embedder()
         texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
                  for p, _ in to_embed for d in p.drafts]
         vectors = embedder.embed(texts)

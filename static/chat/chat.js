@@ -118,16 +118,15 @@ function renderSourcesUsed(entry, labels) {
   entry.used.append(ul);
 }
 
-// While streaming, whole markers (the server never sends half of one) become chips at once when their label is in
-// this answer's source map (sent in the plan frame); anything else stays text. The final HTML replaces all of it.
-const MARKER = /\[\[?\s*((?:[Ss]\d{1,3})(?:\s*[,;]\s*[Ss]\d{1,3})*)\s*\]?\]|【\s*([Ss]\d{1,3})\s*】/g;
-
-function appendStreamed(entry, text) {
+// While streaming, the markers the server reports as citations (`cites`: [start, end] in this piece of text; never
+// a look-alike inside code, never half a marker) become chips at once when all their labels are in this answer's
+// source map (sent in the plan frame); anything else stays text. The final HTML replaces all of it.
+function appendStreamed(entry, text, cites) {
   let last = 0;
-  for (const m of text.matchAll(MARKER)) {
-    const labels = (m[1] || m[2]).split(/[,;]/).map((x) => x.trim().toUpperCase());
-    if (!labels.every((label) => entry.sources.has(label))) continue;
-    entry.body.append(text.slice(last, m.index));
+  for (const [start, end] of cites || []) {
+    const labels = (text.slice(start, end).match(/[Ss]?\d{1,3}/g) || []).map((x) => x.toUpperCase());
+    if (!labels.length || !labels.every((label) => entry.sources.has(label))) continue;
+    entry.body.append(text.slice(last, start));
     for (const label of labels) {
       const chip = el("button", "cite", label);
       chip.type = "button";
@@ -135,7 +134,7 @@ function appendStreamed(entry, text) {
       chip.setAttribute("aria-label", `Show source ${label}`);
       entry.body.append(chip);
     }
-    last = m.index + m[0].length;
+    last = end;
   }
   entry.body.append(text.slice(last));
 }
@@ -267,10 +266,10 @@ function handle(frame) {
     if (frame.resumed) setBusy(true);
   } else if (frame.type === "partial") {
     const entry = answers.get(String(frame.message));
-    if (entry) { entry.body.textContent = ""; appendStreamed(entry, frame.text); }
+    if (entry) { entry.body.textContent = ""; appendStreamed(entry, frame.text, frame.cites); }
   } else if (frame.type === "delta") {
     const entry = answers.get(String(frame.message));
-    if (entry) appendStreamed(entry, frame.text);
+    if (entry) appendStreamed(entry, frame.text, frame.cites);
   } else if (frame.type === "done") {
     let entry = answers.get(String(frame.message));
     if (!entry) entry = addAssistant(frame.message, frame.sources, {name: frame.provider});

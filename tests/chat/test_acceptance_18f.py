@@ -82,3 +82,19 @@ def test_question_the_handbook_cannot_answer_abstains(handbook_18f, question):
     assert out["abstained"] is True
     assert out["citations"] == []
     assert out["answer"] == "I could not find the answer to this question in the documents."
+
+
+def test_b13_no_chunk_of_the_handbook_is_longer_than_the_embedder_reads(handbook_18f, embedder):
+    """The embedded text of every chunk (title, section path and text, as ingestion embeds it) fits the model's
+    own input length, in its own tokens: no tail is invisible to dense search. Before the fix 15% of the chunks
+    were longer (the longest 365 wordpieces for an input of 254)."""
+    from grounding.retrieve import index_text
+    from grounding.types import Chunk as GChunk
+
+    domain, _ = handbook_18f
+    rows = Chunk.objects.filter(version__document__domain=domain).values_list("version__title", "section", "text")
+    texts = [index_text(GChunk(0, 0, title, section, "", "", text, 1)) for title, section, text in rows]
+    counts = embedder.count_tokens(texts)
+    assert len(counts) > 1_500
+    assert embedder.max_tokens == 254  # all-MiniLM-L6-v2: max_seq_length 256 less [CLS] and [SEP]
+    assert max(counts) <= embedder.max_tokens

@@ -296,3 +296,23 @@ async def test_asking_right_after_an_answer_is_never_busy(ingest_demo, user):
     second = await frames_until(comm, "done")
     assert [f["type"] for f in second][0] == "accepted" and second[-1]["type"] == "done"
     await comm.disconnect()
+
+
+async def test_b09_deltas_report_citations_outside_code_only(ingest_demo, user, monkeypatch):
+    """The streamed `cites` (what the page turns into chips while streaming) never point into code, and the done
+    frame reports no invalid label for look-alikes in code; the [S1] outside code is a chip in both."""
+    pieces = ["Laptops are replaced every 36 months [S1", "]. Example:\n\n``", "`python\nx = values[0] + values[1]\n",
+              "y = cfg[S", "1]\n```\n\nand `row[2]` too.\n"]
+    monkeypatch.setattr(services, "_provider", ScriptedProvider(pieces))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
+                             "client_id": "b09"})
+    frames = await frames_until(comm, "done")
+    deltas, done = [f for f in frames if f["type"] == "delta"], frames[-1]
+    cited = [d["text"][a:b] for d in deltas for a, b in d["cites"]]
+    assert cited == ["[S1]"]
+    assert "".join(d["text"] for d in deltas) == "".join(pieces) == done["text"]
+    assert done["invalid"] == [] and done["html"].count('class="cite"') == 1
+    assert "cfg[S1]" in done["html"]  # shown as code
+    await comm.disconnect()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import unittest
 
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
@@ -19,6 +20,27 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 
 pytestmark = pytest.mark.browser
+
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
+#: The variable as the session had it before any browser test ran (read when pytest imports this module).
+_ASYNC_UNSAFE_BEFORE = os.environ.get(ASYNC_UNSAFE)
+
+
+def allow_async_unsafe(cls: type) -> None:
+    """Set DJANGO_ALLOW_ASYNC_UNSAFE for the life of the test class ``cls`` only (Playwright's sync API runs an event
+    loop in the test thread, where Django's ORM would otherwise refuse to run). A class cleanup puts the previous
+    value back, or removes the variable when it was unset; unittest runs class cleanups after tearDownClass and also
+    when setUpClass fails, so no later test of the session runs with Django's async-safety check turned off (B08)."""
+    previous = os.environ.get(ASYNC_UNSAFE)
+
+    def restore() -> None:
+        if previous is None:
+            os.environ.pop(ASYNC_UNSAFE, None)
+        else:
+            os.environ[ASYNC_UNSAFE] = previous
+
+    os.environ[ASYNC_UNSAFE] = "true"
+    cls.addClassCleanup(restore)
 
 
 class _Server(DaphneProcess):
@@ -52,7 +74,7 @@ class BrowserCase(ChannelsLiveServerTestCase):
 
     @classmethod
     def setUpClass(cls):
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+        allow_async_unsafe(cls)  # for this class only; restored by a class cleanup
         super().setUpClass()
         expect.set_options(timeout=60_000)  # the first answer loads the embedding model in the server process
         cls.playwright = sync_playwright().start()
@@ -235,3 +257,39 @@ class ScriptedAnswerInBrowserTests(BrowserCase):
         expect(page.locator("#source-panel")).to_be_visible()
         page.keyboard.press("Escape")
         expect(page.locator("#source-panel")).to_be_hidden()
+
+
+# --- B08: the browser tests' environment does not leak into the rest of the session -------------------------------
+
+class _Probe(unittest.TestCase):
+    """A test class that scopes the variable like BrowserCase, without a browser or a server (run by the test below,
+    not collected on its own)."""
+
+    __test__ = False
+    seen: str | None = None
+
+    @classmethod
+    def setUpClass(cls):
+        allow_async_unsafe(cls)
+
+    def test_inside(self):
+        type(self).seen = os.environ.get(ASYNC_UNSAFE)
+
+
+@pytest.mark.parametrize("before", [None, "", "previous-value"])
+def test_b08_async_unsafe_is_set_for_the_browser_class_and_restored_after(monkeypatch, before):
+    if before is None:
+        monkeypatch.delenv(ASYNC_UNSAFE, raising=False)
+    else:
+        monkeypatch.setenv(ASYNC_UNSAFE, before)
+    _Probe.seen = None
+    result = unittest.TextTestRunner(stream=open(os.devnull, "w"), verbosity=0).run(
+        unittest.defaultTestLoader.loadTestsFromTestCase(_Probe))
+    assert result.wasSuccessful()
+    assert _Probe.seen == "true"  # set while the class ran
+    assert os.environ.get(ASYNC_UNSAFE) == before  # and back to what it was (absent stays absent)
+
+
+def test_b08_async_unsafe_after_the_browser_tests_is_what_the_session_had():
+    """Runs after the browser classes above (pytest keeps file order): none of them left the variable behind."""
+    assert os.environ.get(ASYNC_UNSAFE) == _ASYNC_UNSAFE_BEFORE

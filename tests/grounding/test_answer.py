@@ -1,8 +1,11 @@
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grounding.answer import ABSTAIN_MESSAGE, finalize_answer, render_html
+from grounding.citations import parse_markers
 from grounding.types import ContextPlan, Source
 
 
@@ -134,3 +137,100 @@ def test_a_chip_whose_source_shares_one_generic_word_with_the_claim_highlights_n
     assert [(s["label"], s["cited_text"]) for s in v.spans] == [("S1", "")]
     assert finalize_answer("Sick leave needs a note after 3 days [S2].", THREE).spans[0]["cited_text"] == (
         "Sick leave needs a doctor's note after 3 days.")
+
+
+# --- B09: code is never read for citations ---------------------------------------------------------------------------
+
+B09_ANSWER = ("To add the first two values:\n\n```python\ntotal = values[0] + values[1]\nname = cfg[S2]\n```\n\n"
+              "The `row[2]` entry is the third Fact number 2 is true [S2].")
+
+
+def test_b09_markers_inside_code_are_not_citations():
+    v = finalize_answer(B09_ANSWER, PLAN)
+    assert v.invalid == ()  # neither 0, 1 nor 2 is reported
+    assert [c.label for c in v.citations] == ["S2"] and len(v.spans) == 1
+    assert v.html.count('class="cite"') == 1 and "cite-invalid" not in v.html
+    code = re.findall(r"<code[^>]*>(.*?)</code>", v.html, re.S)
+    assert code == ["total = values[0] + values[1]\nname = cfg[S2]\n", "row[2]"]  # code kept as written
+    # the same [S2] outside code is a chip, after the inline code
+    assert v.html.endswith('Fact number 2 is true <button type="button" class="cite" data-label="S2" data-span="0" '
+                           'aria-label="Show source S2">S2</button>.</p>\n')
+
+
+def test_b09_invalid_look_alikes_in_code_are_not_reported_but_outside_code_are():
+    v = finalize_answer("Use `arr[7]` or `x[S9]`; the limit is 5 [S9].\n\n    indented[0]\n", PLAN)
+    assert v.invalid == ("S9",)
+    assert v.html.count("cite-invalid") == 1
+
+
+# --- B10: every chip shown exactly once, beside what it supports -----------------------------------------------------
+
+def _chips(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'<button type="button" class="cite" data-label="(S\d+)" data-span="(\d+)"', html)
+
+
+def test_b10_marker_after_a_table_rows_last_pipe_stays_in_that_row():
+    v = finalize_answer("| Item | Amount |\n|---|---|\n| Base | 10 |\n| Plus | 15 | [S1]\n", PLAN)
+    assert [c.label for c in v.citations] == ["S1"]
+    assert _chips(v.html) == [("S1", "0")]
+    assert re.search(r"<td>Plus</td>\s*<td>15 <button[^>]*data-label=\"S1\"", v.html)
+    # also with a closing pipe after it, and in a table inside a block quote
+    v = finalize_answer("> | Item | Amount |\n> |---|---|\n> | Plus | 15 | [S1] |\n", PLAN)
+    assert _chips(v.html) == [("S1", "0")] and "<blockquote>" in v.html
+
+
+def test_b10_marker_on_the_line_after_a_table_is_a_paragraph_not_a_row():
+    v = finalize_answer("| Item | Amount |\n|---|---|\n| Plus | 15 |\n[S1]\n", PLAN)
+    assert _chips(v.html) == [("S1", "0")]
+    assert v.html.count("<tr>") == 2  # header and one row: no row was made of the marker
+    assert re.search(r"</table>\s*<p><button[^>]*data-label=\"S1\"[^>]*>S1</button></p>", v.html)
+    v = finalize_answer("| Item | Amount |\n|---|---|\n| Plus | 15 |\nTotal is 25 [S2]\n", PLAN)
+    assert v.html.count("<tr>") == 2 and re.search(r"</table>\s*<p>Total is 25 <button", v.html)
+
+
+def test_b10_marker_in_a_link_title_or_image_is_shown_after_it():
+    v = finalize_answer('See [the guide](https://x.example "guide [S1]") and ![chart [S2]](c.png).', PLAN)
+    assert [lab for lab, _ in _chips(v.html)] == ["S1", "S2"]
+    assert re.search(r"the guide <button[^>]*data-label=\"S1\"", v.html)
+
+
+_MARKS = ["[S1]", "[S2]", "[S1][S2]", "[S9]", "[0]", "[S3, S9]"]
+
+
+@st.composite
+def _structured_answer(draw) -> str:
+    mark = lambda: draw(st.sampled_from(_MARKS))  # noqa: E731
+    blocks = {
+        "paragraph": lambda: f"A claim {mark()} and more {mark()}.",
+        "list": lambda: "\n".join(f"{draw(st.sampled_from(['-', '*', '1.']))} item {mark()}"
+                                  for _ in range(draw(st.integers(1, 3)))),
+        "heading": lambda: f"{draw(st.sampled_from(['#', '##', '###']))} Heading {mark()}",
+        "quote": lambda: f"> quoted {mark()}\n> more {mark()}",
+        "table": lambda: ("| Item | Amount |\n|---|---|\n" + "\n".join(
+            draw(st.sampled_from([f"| a | 1 {mark()} |", f"| b | 2 | {mark()}", f"| c | 3 | {mark()} |",
+                                  f"| d {mark()} | 4 |"])) for _ in range(draw(st.integers(1, 3))))
+                          + draw(st.sampled_from(["", f"\n{mark()}", f"\nTotal {mark()}"]))),
+        "code": lambda: draw(st.sampled_from(["```\nx = cfg[S2] + v[0]\n```", "Inline `row[2]` here.",
+                                              "    indented[S1]"])),
+        "link": lambda: f'[text](https://x.example "t {mark()}") {mark()}',
+    }
+    kinds = draw(st.lists(st.sampled_from(sorted(blocks)), min_size=1, max_size=5))
+    joiner = draw(st.sampled_from(["\n\n", "\n"]))
+    return joiner.join(blocks[k]() for k in kinds)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(_structured_answer())
+def test_b10_property_every_citation_is_one_chip_in_any_structure(text):
+    v = finalize_answer(text, PLAN)
+    chips = _chips(v.html)
+    # citations, spans and chips agree: one chip per valid label occurrence, numbered as the spans
+    assert sorted(int(n) for _, n in chips) == list(range(len(v.spans)))
+    assert [lab for lab, _ in sorted(chips, key=lambda c: int(c[1]))] == [s["label"] for s in v.spans]
+    assert {lab for lab, _ in chips} == {c.label for c in v.citations}
+    # each marker holding a label outside the source map is shown once as text
+    known = set(PLAN.source_map)
+    assert v.html.count("cite-invalid") == sum(any(lab not in known for lab in m.labels) for m in parse_markers(text))
+    # never a chip inside code
+    for code in re.findall(r"<code>(.*?)</code>", v.html, re.S):
+        assert "<button" not in code and "cite-invalid" not in code

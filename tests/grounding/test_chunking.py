@@ -1,3 +1,5 @@
+import pytest
+
 from grounding.chunking import chunk_blocks
 from grounding.parsing import Block
 from grounding.tokens import counter_for
@@ -54,3 +56,42 @@ def test_section_label_names_every_section_a_chunk_covers():
     assert section_label([("Flights",), ("Lodging",)]) == ("Flights · Lodging",)
     assert section_label([("Travel",), ("Travel", "Meals")]) == ("Travel",)
     assert section_label([()]) == ()
+
+
+# --- B13: the embedder sees every chunk whole ------------------------------------------------------------------------
+
+def _words(texts):
+    """A stand-in tokenizer: one token per whitespace-separated word (additive across whitespace, like WordPiece)."""
+    return [len(t.split()) for t in texts]
+
+
+def test_b13_a_chunk_over_the_embedders_input_is_split_at_sentences_into_near_equal_parts():
+    from grounding.chunking import InputLimit
+
+    text = " ".join(sentence(i) for i in range(12))  # 12 sentences of 13 words: 156 words, 200 cl100k tokens
+    limit = InputLimit(max_tokens=60, count=_words, prefix=lambda section: "Travel > " + " > ".join(section) + "\n")
+    chunks = chunk_blocks([Block(("Policy",), text)], counter, min_tokens=50, max_tokens=320, limit=limit)
+    # the prefix "Travel > Policy" takes 3 words: 57 words of room, 156 words -> 3 parts of 4 sentences (52 words)
+    assert [c.text for c in chunks] == [" ".join(sentence(i) for i in range(k, k + 4)) for k in (0, 4, 8)]
+    assert all(_words([limit.prefix(c.section) + c.text])[0] <= 60 for c in chunks)
+    assert all(c.section == ("Policy",) and c.tokens == counter.raw(c.text) for c in chunks)
+
+
+def test_b13_lines_stay_lines_and_a_runaway_sentence_is_cut_at_words():
+    from grounding.chunking import ChunkDraft, InputLimit, fit_to_limit
+
+    limit = InputLimit(max_tokens=10, count=_words)
+    lines = "- one two three\n- four five six\n    code line seven\n" + " ".join(f"w{i}" for i in range(25))
+    [draft] = chunk_blocks([Block(("S",), lines)], counter, limit=None)
+    chunks = fit_to_limit([draft], counter, limit)
+    # whole lines while they fit (a list marker is a word here), indentation kept; the 25-word sentence in runs
+    assert [c.text for c in chunks] == [
+        "- one two three\n- four five six", "    code line seven",
+        " ".join(f"w{i}" for i in range(10)), " ".join(f"w{i}" for i in range(10, 20)),
+        " ".join(f"w{i}" for i in range(20, 25))]
+    assert all(_words([c.text])[0] <= 10 for c in chunks)
+    # within the limit: unchanged, the same object
+    assert fit_to_limit([chunks[0]], counter, limit) == [chunks[0]]
+    with pytest.raises(ValueError, match="alone fills"):
+        fit_to_limit([ChunkDraft(("S",), "a b c d e f g h i j k", 11)], counter,
+                      InputLimit(max_tokens=10, count=_words, prefix=lambda s: "x " * 10 + "\n"))

@@ -17,6 +17,7 @@ from grounding.citations import (
     parse_markers,
     strip_markers,
 )
+from grounding.code_regions import may_hold_code
 
 
 def _labels(text: str) -> list[tuple[str, ...]]:
@@ -39,6 +40,8 @@ def _assert_stream_consistent(pieces: list[str]) -> None:
     """The stream properties required for any split: exact text, same markers, never a partial marker out."""
     full = "".join(pieces)
     expected = parse_markers(full)
+    look_alikes = parse_markers(full, include_code=True)
+    plain = not may_hold_code(full)  # no code anywhere: every marker is decided the moment it is released
     parser = CitationStreamParser()
     emitted = ""
     fed = 0
@@ -47,12 +50,16 @@ def _assert_stream_consistent(pieces: list[str]) -> None:
         emitted += parser.feed(piece)
         assert full.startswith(emitted)
         boundary = len(emitted)
-        # No marker of the full text straddles what has been shown so far ...
-        assert not any(m.start < boundary < m.end for m in expected)
-        # ... the text shown so far parses to exactly the markers completed in it ...
-        released = [m for m in expected if m.end <= boundary]
-        assert parse_markers(emitted) == released
-        assert parser.markers == released
+        assert parser.released == boundary
+        # No look-alike of the full text (in code or not) straddles what has been shown so far ...
+        assert not any(m.start < boundary < m.end for m in look_alikes)
+        # ... the markers decided so far are the first ones of the full text, all in the text shown ...
+        assert parser.markers == expected[: len(parser.markers)]
+        assert all(m.end <= boundary for m in parser.markers)
+        if plain:  # ... and without code, the text shown so far parses to exactly the markers completed in it ...
+            released = [m for m in expected if m.end <= boundary]
+            assert parse_markers(emitted) == released
+            assert parser.markers == released
         # ... and holding is bounded.
         assert fed - boundary == len(parser.held) <= MAX_MARKER_CHARS
     emitted += parser.close()
@@ -348,6 +355,69 @@ def test_property_stream_matches_parse_for_any_split(pieces: list[str]) -> None:
 def test_property_stream_matches_parse_on_bracket_noise(pieces: list[str]) -> None:
     _assert_stream_consistent(pieces)
     _assert_stream_consistent(list("".join(pieces)))
+
+
+# Markdown code around look-alikes (B09): fences, tildes, backtick runs, indentation, table pipes, line breaks.
+_CODE_FRAGMENTS = [*_FRAGMENTS, "`", "``", "```", "```py\n", "\n```\n", "~~~\n", "\\`", "    ", "\t", "\n\n",
+                   "| a | b |\n", "|---|---|\n", "> ", "- ", "cfg[S2]", "values[0]", "`row[2]`"]
+_code_texts = st.lists(st.sampled_from(_CODE_FRAGMENTS), max_size=30).map("".join)
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(_split_text(_code_texts))
+def test_b09_property_stream_matches_parse_with_code_for_any_split(pieces: list[str]) -> None:
+    _assert_stream_consistent(pieces)
+
+
+_B09_ANSWER = ("To add the first two values:\n\n```python\ntotal = values[0] + values[1]\nname = cfg[S2]\n```\n\n"
+               "The `row[2]` entry is the third [S2].\n")
+
+
+def test_b09_markers_inside_code_are_not_citations() -> None:
+    assert [m.raw for m in parse_markers(_B09_ANSWER)] == ["[S2]"]
+    assert parse_markers(_B09_ANSWER)[0].start == _B09_ANSWER.rindex("[S2]")
+    # every look-alike is still there for a caller that must neutralise them all (sources sent to the model)
+    assert [m.raw for m in parse_markers(_B09_ANSWER, include_code=True)] == ["[0]", "[1]", "[S2]", "[2]", "[S2]"]
+    assert strip_markers(_B09_ANSWER) == _B09_ANSWER.replace(" [S2].", ".")
+    assert check_labels(parse_markers(_B09_ANSWER), {"S1", "S2"}) == CitationCheck(valid=("S2",), invalid=())
+
+
+@pytest.mark.parametrize("pieces", [
+    # the fence split across pieces, and the marker inside the block split too
+    ["To add:\n\n``", "`python\ntotal = values[", "0] + values[1]\nname = cfg[S", "2]\n`", "``\n\nThe `", "row[",
+     "2]` entry is the third [S2", "].\n"],
+    # a backtick arriving alone, after the look-alike it makes code
+    ["The `row[2]", "`", " entry is the third [S2]."],
+    # one character at a time
+    list(_B09_ANSWER),
+])
+def test_b09_stream_never_takes_code_for_a_citation(pieces: list[str]) -> None:
+    _assert_stream_consistent(pieces)
+    _, parser = _stream(pieces)
+    assert [m.raw for m in parser.markers] == ["[S2]"]
+
+
+def test_b09_stream_decides_at_once_outside_code_and_when_code_settles_it() -> None:
+    parser = CitationStreamParser()
+    assert parser.feed("Meals are $65 [S1]") == "Meals are $65 "  # held: could be a link "[S1](...)"
+    assert parser.feed(". Then `x") == "[S1]. Then `x"
+    assert [m.raw for m in parser.markers] == ["[S1]"]  # no backtick before it: a citation at once
+    parser.feed(" [S2] y")
+    assert [m.raw for m in parser.markers] == ["[S1]"]  # after an open backtick: code if it closes later
+    parser.feed("` and [S3].")
+    assert [m.raw for m in parser.markers] == ["[S1]", "[S3]"]  # it closed: [S2] was code; [S3] follows it
+    parser.feed("\n```\nx[S4]\n")
+    assert [m.raw for m in parser.markers] == ["[S1]", "[S3]"]  # inside a fence: never a citation
+    parser.close()
+    assert [m.raw for m in parser.markers] == ["[S1]", "[S3]"]
+
+
+def test_b09_unmatched_backtick_is_literal_once_the_paragraph_ends() -> None:
+    parser = CitationStreamParser()
+    parser.feed("A lone ` backtick, then a claim [S1].")
+    assert parser.markers == []  # a closing backtick may still come in this paragraph
+    parser.feed("\n\nNext paragraph.")
+    assert [m.raw for m in parser.markers] == ["[S1]"]
 
 
 @settings(max_examples=200, deadline=None, database=None)

@@ -85,3 +85,89 @@ def test_angle_bracket_text_that_is_not_html_is_kept():
                          b"Use <b>bold</b> here.", "code.md")
     assert [b.text for b in doc.blocks] == [
         "If a<b and c>d then x. Use List<String>. Put a <source> element inside. Use bold here."]
+
+
+# --- B11: template text that a document shows as code is kept ------------------------------------------------------
+
+TEMPLATE_MD = b"""---
+title: Writing templates
+---
+
+Loop with `{% for x in y %}` and close it with ``{% endfor %}``.
+
+```liquid
+{% for page in site.pages %}
+  {{ page.title }}
+{% endfor %}
+```
+
+    {% include indented.html %}
+
+{% include banner.html %}
+Text {% if a %}shown{% endif %}. The directive `{% raw %}{%include%}{% endraw %}` is not used.
+
+{% raw %}{% page "/x/" %}{% endraw %} outside code too.
+"""
+
+
+def test_b11_liquid_in_markdown_code_is_kept_and_removed_elsewhere():
+    texts = [b.text for b in parse_document(TEMPLATE_MD, "templates.md").blocks]
+    assert texts == [
+        "Loop with {% for x in y %} and close it with {% endfor %}.",
+        "{% for page in site.pages %}\n  {{ page.title }}\n{% endfor %}",
+        "{% include indented.html %}",
+        "Text shown. The directive {%include%} is not used.",  # a raw block shows its content, in code or not
+        '{% page "/x/" %} outside code too.',
+    ]
+
+
+def test_b11_liquid_in_html_code_is_kept_and_removed_elsewhere():
+    html = (b"<html><body><p>Use <code>{% for x in y %}</code> here.{% include x.html %}</p>"
+            b"<pre><code>{% if a %}\nb\n{% endif %}</code></pre><p>Press <kbd>{% k %}</kbd>, "
+            b"{% if b %}then{% endif %} go.</p></body></html>")
+    texts = [b.text for b in parse_document(html, "t.html").blocks]
+    assert texts == ["Use {% for x in y %} here.", "{% if a %}\nb\n{% endif %}", "Press {% k %}, then go."]
+
+
+def test_b11_strip_liquid_keeps_given_code_ranges():
+    text = "a {% x %} `{% y %}` {% z %}b"
+    start = text.index("`")
+    assert strip_liquid(text, keep=[(start, start + 10)]) == "a  `{% y %}` b"
+
+
+# --- B12: markup declarations are never text ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("head", [
+    b"<!doctype html>\n",
+    b"<!DOCTYPE html>",
+    b'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+    b'"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n',
+    b'<!DOCTYPE html [ <!ENTITY x "y"> ]>\n',
+    b"\xef\xbb\xbf<!doctype html>\n",  # after a byte-order mark
+])
+def test_b12_doctype_and_xml_declaration_are_not_text(head):
+    page = head + b'<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Leave</title></head><body>' \
+                  b"<p>Leave accrues monthly.</p></body></html>"
+    doc = parse_document(page, "leave.html")
+    assert [b.text for b in doc.blocks] == ["Leave accrues monthly."]
+    assert doc.title == "Leave"
+
+
+def test_b12_cdata_markers_are_not_text_but_its_content_is():
+    page = (b"<html><body><p>Before.</p><script>//<![CDATA[\nvar x = 1;\n//]]></script>"
+            b"<p><![CDATA[Accrual is 4 hours.]]></p></body></html>")
+    texts = [b.text for b in parse_document(page, "x.html").blocks]
+    assert texts == ["Before.", "Accrual is 4 hours."]
+    assert not any("CDATA" in t or "]]>" in t or "<!" in t for t in texts)
+
+
+def test_b12_text_that_only_looks_like_markup_is_kept():
+    texts = [b.text for b in parse_document(b"<p>a <!b c> and 1 < 2; List<String> x</p>", "x.html").blocks]
+    assert texts == ["a <!b c> and 1 < 2; List<String> x"]
+
+
+def test_b12_markdown_shows_a_doctype_in_code_but_never_indexes_one_as_markup():
+    md = b"# Pages\n\nStart every page with `<!doctype html>`:\n\n```html\n<!doctype html>\n<html></html>\n```\n\n" \
+         b"<!DOCTYPE html>\n\nText after.\n"
+    texts = [b.text for b in parse_document(md, "pages.md").blocks]
+    assert texts == ["Start every page with <!doctype html>:", "<!doctype html>\n<html></html>", "Text after."]

@@ -1,0 +1,33 @@
+"""Tests for grounding.embeddings: the bundled MiniLM says how much of a text it reads, in its own tokens (B13)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def test_b13_max_tokens_is_asked_of_the_model(embedder):
+    model = embedder._load()
+    assert embedder.max_tokens == model.max_seq_length - 2 == 254  # [CLS] and [SEP] are not text
+    saved = model.max_seq_length
+    try:
+        model.max_seq_length = 128
+        assert embedder.max_tokens == 126  # follows the model, never a constant
+    finally:
+        model.max_seq_length = saved
+
+
+def test_b13_count_tokens_counts_wordpieces_without_special_tokens(embedder):
+    assert embedder.count_tokens([]) == []
+    assert embedder.count_tokens(["hello world", "unbelievably", ""]) == [2, 5, 0]  # un ##bel ##ie ##va ##bly
+
+
+def test_b13_text_past_max_tokens_is_not_seen_and_text_within_it_is(embedder):
+    """What max_tokens promises: a text of exactly max_tokens tokens is embedded whole (a tail after it changes
+    nothing, it is truncated), and one token less leaves room for the tail to count."""
+    n = embedder.max_tokens
+    body = " ".join(["policy"] * n)
+    assert embedder.count_tokens([body]) == [n]
+    shorter = " ".join(["policy"] * (n - 1))
+    v = embedder.embed([body, body + " volcano", shorter, shorter + " volcano"])
+    assert np.allclose(v[0], v[1], atol=1e-6)  # the tail was cut off
+    assert not np.allclose(v[2], v[3], atol=1e-3)  # within the limit the last word counts
