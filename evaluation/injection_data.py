@@ -33,6 +33,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from evaluation.common import eval_dir
+
 Half = Literal["development", "held_apart"]
 HALVES: tuple[str, ...] = ("development", "held_apart")
 
@@ -55,7 +57,7 @@ def half_of(record_id: str) -> Half:
 
 def injection_dir() -> Path:
     """../shared/eval/injection next to the checkout (read in place, never copied)."""
-    return Path(__file__).resolve().parents[3] / "shared" / "eval" / "injection"
+    return eval_dir() / "injection"
 
 
 @dataclass(frozen=True)
