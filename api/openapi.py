@@ -105,6 +105,23 @@ def document() -> dict[str, Any]:
                 "section": {"type": "string"},
                 "version": nullable_str, "date": nullable_str,
                 "cited_text": {"type": "string", "description": "The sentence of the source the claim relies on."},
+                "location": {"$ref": "#/components/schemas/Location"},
+                "source_label": {"type": "string", "description": "The title with the place: \"Leave, p. 4\"."},
+            },
+        },
+        "Location": {
+            "description": "Where the passage is in its original file ({} for Markdown, HTML and text).",
+            "type": "object",
+            "properties": {
+                "format": {"type": "string", "enum": ["pdf", "docx", "pptx", "xlsx", "csv"]},
+                "pages": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                          "description": "PDF pages the passage covers."},
+                "ocr_pages": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                              "description": "Pages whose text was read by OCR from a scan."},
+                "slides": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                "sheet": {"type": "string"},
+                "rows": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2, "maxItems": 2,
+                         "description": "First and last spreadsheet row."},
             },
         },
         "AnswerSource": {
@@ -113,6 +130,7 @@ def document() -> dict[str, Any]:
                 "label": {"type": "string"}, "chunk_id": {"type": "integer"}, "title": {"type": "string"},
                 "section": {"type": "string"}, "version": nullable_str, "date": nullable_str,
                 "score": {"type": "number"}, "tokens": {"type": "integer"},
+                "location": {"$ref": "#/components/schemas/Location"}, "source_label": {"type": "string"},
             },
         },
         "Source": {
@@ -124,6 +142,8 @@ def document() -> dict[str, Any]:
                 "title": {"type": "string"}, "section": {"type": "string"}, "version": nullable_str,
                 "date": nullable_str, "status": {"type": "string"}, "text": {"type": "string"},
                 "score": {"type": "number"}, "tokens": {"type": "integer"}, "position": {"type": "integer"},
+                "version_id": {"type": "integer"}, "location": {"$ref": "#/components/schemas/Location"},
+                "source_label": {"type": "string"},
             },
         },
         "Note": {

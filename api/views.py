@@ -53,7 +53,8 @@ ANSWER_STALE_AFTER = timedelta(minutes=10)
 KEEPALIVE_SECONDS = 15.0
 #: The keys of a source in the `ask --json` contract (chat.services.answer_json); the conversation endpoint gives
 #: the whole frozen snapshot, text included.
-ANSWER_SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens")
+ANSWER_SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens", "location",
+                      "source_label")
 #: Frames that end an answer's stream.
 TERMINAL = ("done", "error")
 

@@ -587,7 +587,8 @@ def answer_json(prepared: PreparedAnswer, verified: VerifiedAnswer) -> dict[str,
     """The `ask --json` contract: answer, abstained, citations, invalid_citations, sources, notes, budget, dropped."""
     plan = prepared.plan
     sources = [{k: v for k, v in s.as_dict().items() if k in
-                ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens")}
+                ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens", "location",
+                 "source_label")}
                for s in plan.sources]
     return {**verified.as_dict(), "support": verified.support, "sources": sources,
             "notes": [n.as_dict() for n in plan.notes],

@@ -189,7 +189,7 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
             spans.append({"label": lab, "cited_text": cited})
             if lab not in citations:
                 citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=s.section,
-                                          version=s.version, date=s.date, cited_text=cited)
+                                          version=s.version, date=s.date, cited_text=cited, location=s.location)
     return VerifiedAnswer(text=text, abstained=False, citations=tuple(citations.values()), invalid=check.invalid,
                           html=render_html(text, set(source_map)), spans=tuple(spans))
 

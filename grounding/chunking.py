@@ -17,6 +17,7 @@ from typing import Sequence
 
 import pysbd
 
+from grounding.location import Location, merge_locations
 from grounding.parsing import Block
 from grounding.tokens import TokenCounter
 
@@ -30,11 +31,13 @@ class ChunkDraft:
             the distinct headings below it joined by " · " ("Travel > Meals · Deadlines").
         text: chunk text (characters).
         tokens: cl100k token count of ``text``.
+        location: the place in the original file the chunk covers (None for formats without pages).
     """
 
     section: tuple[str, ...]
     text: str
     tokens: int
+    location: Location | None = None
 
 
 @functools.lru_cache(maxsize=1)
@@ -106,6 +109,13 @@ def _split_oversize(text: str, counter: TokenCounter, max_tokens: int) -> list[s
     return pieces
 
 
+def _other_sheet(locations: Sequence[Location | None], location: Location | None) -> bool:
+    """True when ``location`` is rows of another sheet (or another file's rows) than the open chunk's last rows."""
+    last = next((loc for loc in reversed(locations) if loc is not None), None)
+    return (location is not None and last is not None and location.rows is not None and last.rows is not None
+            and (location.format, location.sheet) != (last.format, last.sheet))
+
+
 def chunk_blocks(
     blocks: Sequence[Block],
     counter: TokenCounter,
@@ -115,6 +125,12 @@ def chunk_blocks(
     overlap_tokens: int = 40,
 ) -> list[ChunkDraft]:
     """Group text blocks into chunks.
+
+    Each chunk records the location(s) it covers (grounding.location.merge_locations of its blocks' locations, the
+    block whose sentences are repeated as overlap included): a chunk over two PDF pages says pages (4, 5). Rows of
+    two sheets never share a chunk. Rows of a table (blocks with a ``header``) are kept whole and every chunk holding
+    rows of a table starts them with the table's header lines, so each chunk's table is a Markdown table of its own;
+    no overlap is repeated after a table row.
 
     Args:
         blocks: parsed blocks in document order.
@@ -133,15 +149,18 @@ def chunk_blocks(
     parts: list[str] = []
     section: tuple[str, ...] | None = None
     covered: list[tuple[str, ...]] = []  # section paths of the blocks in the open chunk
+    locations: list[Location | None] = []  # locations of the pieces in the open chunk
+    table = ""  # header of the table whose rows end the open chunk ("" when it does not end with table rows)
     size = 0
 
     def flush() -> None:
-        nonlocal parts, size, covered
+        nonlocal parts, size, covered, locations, table
         text = "\n".join(parts).strip()
         if text:
             assert section is not None
-            chunks.append(ChunkDraft(section_label(covered or [section]), text, counter.raw(text)))
-        parts, size, covered = [], 0, []
+            chunks.append(ChunkDraft(section_label(covered or [section]), text, counter.raw(text),
+                                     merge_locations(locations)))
+        parts, size, covered, locations, table = [], 0, [], [], ""
 
     def add_heading(heading: str) -> None:
         nonlocal size
@@ -150,9 +169,10 @@ def chunk_blocks(
             size += counter.raw(heading) + 1
 
     for block in blocks:
-        if section is not None and block.section != section:
+        new_sheet = _other_sheet(locations, block.location)
+        if section is not None and (block.section != section or new_sheet):
             same_top = block.section[:1] == section[:1]
-            if size >= min_tokens or (not same_top and size >= min_tokens // 2):
+            if new_sheet or size >= min_tokens or (not same_top and size >= min_tokens // 2):
                 flush()
                 section = block.section
             else:
@@ -166,15 +186,23 @@ def chunk_blocks(
         pieces = [block.text] if block_tokens <= max_tokens else _split_oversize(block.text, counter, max_tokens)
         for piece in pieces:
             piece_tokens = counter.raw(piece) + 1
-            if parts and size + piece_tokens > max_tokens:
-                carry = _overlap(parts, counter, overlap_tokens)
+            head = block.header if block.header and block.header != table else ""
+            if parts and size + (counter.raw(head) + 1 if head else 0) + piece_tokens > max_tokens:
+                carry = "" if block.header or table else _overlap(parts, counter, overlap_tokens)
+                carry_location = locations[-1] if locations else None
                 flush()
                 section = block.section
                 covered = [block.section]
                 if carry and counter.raw(carry) + piece_tokens <= max_tokens:
-                    parts, size = [carry], counter.raw(carry) + 1
+                    parts, size, locations = [carry], counter.raw(carry) + 1, [carry_location]
+                head = block.header
+            if head:
+                parts.append(head)
+                size += counter.raw(head) + 1
+            table = block.header
             parts.append(piece)
             size += piece_tokens
+            locations.append(block.location)
     flush()
     return [c if c.tokens <= max_tokens else _trim(c, counter, max_tokens) for c in chunks]
 
@@ -201,4 +229,4 @@ def _trim(chunk: ChunkDraft, counter: TokenCounter, max_tokens: int) -> ChunkDra
     while sentences and counter.raw("\n".join(sentences)) > max_tokens:
         sentences.pop()
     text = "\n".join(sentences) or counter.decode(counter.encode(chunk.text)[:max_tokens])
-    return ChunkDraft(chunk.section, text, counter.raw(text))
+    return ChunkDraft(chunk.section, text, counter.raw(text), chunk.location)

@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 
 from grounding.budget import BudgetError, BudgetPolicy, available_tokens, split_budget
 from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near, normalise_text
+from grounding.location import merge_locations
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
 from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat,
@@ -90,7 +91,8 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[tu
     """Merge candidates that are consecutive chunks (ordinal n, n+1, ...) of the same document version.
 
     A run becomes one entry: the best-scored candidate of the run stands for it, its chunk ids are all of the run's
-    (best first), and its text is the run's texts in document order with the chunker's overlap removed. Entries keep
+    (best first), its text is the run's texts in document order with the chunker's overlap removed, and its chunk's
+    location covers the whole run (pages 4 and 5 when the run spans them). Entries keep
     the rank of their best member.
     Returns:
         [(representative candidate, chunk ids, merged text)] in rank order.
@@ -124,7 +126,11 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[tu
         for j in run:
             if j != best:
                 ids += kept[j][1]
-        out.append((kept[best][0], ids, _joined_text(tuple([kept[j][0].chunk.text for j in run]))))
+        lead = kept[best][0]
+        location = merge_locations(kept[j][0].chunk.location for j in run)
+        if location != lead.chunk.location:  # the run covers more pages, slides or rows than its best chunk
+            lead = replace(lead, chunk=replace(lead.chunk, location=location))
+        out.append((lead, ids, _joined_text(tuple([kept[j][0].chunk.text for j in run]))))
     return out
 
 
@@ -178,7 +184,7 @@ def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Sou
     out = object.__new__(Source)
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
                         version=c.version, date=c.date, text=text, score=cand.dense, tokens=0, status=c.status,
-                        position=c.ordinal, version_id=c.version_id)
+                        position=c.ordinal, version_id=c.version_id, location=c.location)
     return out
 
 

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from grounding.location import Location, source_label
+
 DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
 
 
@@ -31,6 +33,8 @@ class Chunk:
         status: "current", "draft" or "superseded".
         ordinal: position of the chunk inside its document version (0-based), used for adjacency.
         version_id: id of the document version.
+        location: where the text sits in the original file (PDF pages, slide, sheet rows); None when the format has
+            no such places (Markdown, HTML, text).
     """
 
     chunk_id: int
@@ -44,6 +48,7 @@ class Chunk:
     status: str = "current"
     ordinal: int = 0
     version_id: int = 0
+    location: Location | None = None
 
     def __post_init__(self) -> None:
         if self.tokens < 0:
@@ -89,6 +94,7 @@ class Source:
         status: "current", "draft" or "superseded".
         position: ordinal of the first chunk in its document version (document order).
         version_id: id of the document version.
+        location: the place in the original file all of the source's chunks cover (merged), None without one.
     """
 
     label: str
@@ -104,6 +110,7 @@ class Source:
     status: str = "current"
     position: int = 0
     version_id: int = 0
+    location: Location | None = None
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():
@@ -117,12 +124,17 @@ class Source:
         return self.chunk_ids[0]
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer."""
+        """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer.
+
+        ``location`` is grounding.location's JSON shape ({} without one); ``source_label`` the reader's name for the
+        passage ("Leave, p. 4", or the title alone); ``version_id`` names the version whose original file it is.
+        """
         return {
             "label": self.label,
             "chunk_id": self.chunk_id,
             "chunk_ids": list(self.chunk_ids),
             "document_id": self.document_id,
+            "version_id": self.version_id,
             "title": self.title,
             "section": self.section,
             "version": self.version,
@@ -132,6 +144,8 @@ class Source:
             "score": round(self.score, 4),
             "tokens": self.tokens,
             "position": self.position,
+            "location": self.location.as_dict() if self.location else {},
+            "source_label": source_label(self.title, self.location),
         }
 
 
@@ -233,6 +247,7 @@ class Citation:
         chunk_id, title, section, version, date: from the source map.
         cited_text: the span of the source the citing sentence relies on (best-matching sentence, or the native
             citation's cited_text).
+        location: the cited source's place in its original file (None without one).
     """
 
     label: str
@@ -242,8 +257,11 @@ class Citation:
     version: str
     date: str
     cited_text: str
+    location: Location | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON form (`ask --json`, the done frame, the stored answer); ``location`` and ``source_label`` as in
+        Source.as_dict."""
         return {
             "label": self.label,
             "chunk_id": self.chunk_id,
@@ -252,4 +270,6 @@ class Citation:
             "version": self.version,
             "date": self.date,
             "cited_text": self.cited_text,
+            "location": self.location.as_dict() if self.location else {},
+            "source_label": source_label(self.title, self.location),
         }
