@@ -32,12 +32,16 @@ class ChunkDraft:
         text: chunk text (characters).
         tokens: cl100k token count of ``text``.
         location: the place in the original file the chunk covers (None for formats without pages).
+        parts: where each block's text starts in ``text`` with that block's location, ((character offset, location),
+            ...) in text order, when the chunk covers more than one place (pages 4 and 5, rows 2 to 14); () otherwise.
+            A citation of one sentence names the place of the block it is in (grounding.types.Source.location_of).
     """
 
     section: tuple[str, ...]
     text: str
     tokens: int
     location: Location | None = None
+    parts: tuple[tuple[int, Location], ...] = ()
 
 
 @functools.lru_cache(maxsize=1)
@@ -109,9 +113,9 @@ def _split_oversize(text: str, counter: TokenCounter, max_tokens: int) -> list[s
     return pieces
 
 
-def _other_sheet(locations: Sequence[Location | None], location: Location | None) -> bool:
+def _other_sheet(placed: Sequence[tuple[int, Location | None]], location: Location | None) -> bool:
     """True when ``location`` is rows of another sheet (or another file's rows) than the open chunk's last rows."""
-    last = next((loc for loc in reversed(locations) if loc is not None), None)
+    last = next((loc for _, loc in reversed(placed) if loc is not None), None)
     return (location is not None and last is not None and location.rows is not None and last.rows is not None
             and (location.format, location.sheet) != (last.format, last.sheet))
 
@@ -149,18 +153,20 @@ def chunk_blocks(
     parts: list[str] = []
     section: tuple[str, ...] | None = None
     covered: list[tuple[str, ...]] = []  # section paths of the blocks in the open chunk
-    locations: list[Location | None] = []  # locations of the pieces in the open chunk
+    placed: list[tuple[int, Location | None]] = []  # (index in parts, location) of the open chunk's pieces
     table = ""  # header of the table whose rows end the open chunk ("" when it does not end with table rows)
     size = 0
 
     def flush() -> None:
-        nonlocal parts, size, covered, locations, table
-        text = "\n".join(parts).strip()
+        nonlocal parts, size, covered, placed, table
+        joined = "\n".join(parts)
+        text = joined.strip()
         if text:
             assert section is not None
-            chunks.append(ChunkDraft(section_label(covered or [section]), text, counter.raw(text),
-                                     merge_locations(locations)))
-        parts, size, covered, locations, table = [], 0, [], [], ""
+            location = merge_locations(loc for _, loc in placed)
+            chunks.append(ChunkDraft(section_label(covered or [section]), text, counter.raw(text), location,
+                                     _parts(parts, placed, len(joined) - len(joined.lstrip()))))
+        parts, size, covered, placed, table = [], 0, [], [], ""
 
     def add_heading(heading: str) -> None:
         nonlocal size
@@ -169,7 +175,7 @@ def chunk_blocks(
             size += counter.raw(heading) + 1
 
     for block in blocks:
-        new_sheet = _other_sheet(locations, block.location)
+        new_sheet = _other_sheet(placed, block.location)
         if section is not None and (block.section != section or new_sheet):
             same_top = block.section[:1] == section[:1]
             if new_sheet or size >= min_tokens or (not same_top and size >= min_tokens // 2):
@@ -189,22 +195,35 @@ def chunk_blocks(
             head = block.header if block.header and block.header != table else ""
             if parts and size + (counter.raw(head) + 1 if head else 0) + piece_tokens > max_tokens:
                 carry = "" if block.header or table else _overlap(parts, counter, overlap_tokens)
-                carry_location = locations[-1] if locations else None
+                carry_location = placed[-1][1] if placed else None
                 flush()
                 section = block.section
                 covered = [block.section]
                 if carry and counter.raw(carry) + piece_tokens <= max_tokens:
-                    parts, size, locations = [carry], counter.raw(carry) + 1, [carry_location]
+                    parts, size, placed = [carry], counter.raw(carry) + 1, [(0, carry_location)]
                 head = block.header
             if head:
                 parts.append(head)
                 size += counter.raw(head) + 1
             table = block.header
+            placed.append((len(parts), block.location))
             parts.append(piece)
             size += piece_tokens
-            locations.append(block.location)
     flush()
     return [c if c.tokens <= max_tokens else _trim(c, counter, max_tokens) for c in chunks]
+
+
+def _parts(parts: list[str], placed: list[tuple[int, Location | None]], lead: int
+           ) -> tuple[tuple[int, Location], ...]:
+    """(offset in the chunk text, location) of each located piece when the pieces have more than one location
+    (``lead``: whitespace characters the chunk text lost at its start)."""
+    if len({loc for _, loc in placed if loc is not None}) < 2:
+        return ()
+    starts, at = [], 0
+    for part in parts:
+        starts.append(at)
+        at += len(part) + 1
+    return tuple((max(0, starts[i] - lead), loc) for i, loc in placed if loc is not None)
 
 
 def _overlap(parts: list[str], counter: TokenCounter, overlap_tokens: int) -> str:
@@ -229,4 +248,4 @@ def _trim(chunk: ChunkDraft, counter: TokenCounter, max_tokens: int) -> ChunkDra
     while sentences and counter.raw("\n".join(sentences)) > max_tokens:
         sentences.pop()
     text = "\n".join(sentences) or counter.decode(counter.encode(chunk.text)[:max_tokens])
-    return ChunkDraft(chunk.section, text, counter.raw(text), chunk.location)
+    return ChunkDraft(chunk.section, text, counter.raw(text), chunk.location, chunk.parts)

@@ -5,7 +5,8 @@ every block it holds), into the stored chunk, the planned source (adjacent chunk
 locations) and the citation. ``source_label`` is the one function that turns it into the text a reader sees
 ("Leave, p. 4"; "IDP, slide 3"; "Work schedules, sheet Schedules, rows 2-14").
 
-JSON shape (``Location.as_dict``; keys with no value are left out, a Markdown or plain-text passage has ``{}``)::
+JSON shape (``Location.as_dict``; keys with no value are left out, a Markdown or plain-text passage has ``{}``; a
+stored chunk's JSON may add "parts", see ``stored_location``)::
 
     {"format": "pdf", "pages": [4, 5], "ocr_pages": [5]}
     {"format": "pptx", "slides": [3]}
@@ -86,6 +87,26 @@ class Location:
                    slides=tuple(int(s) for s in data.get("slides", ())), sheet=str(data.get("sheet", "")),
                    rows=(int(rows[0]), int(rows[1])) if rows else None,
                    ocr_pages=tuple(int(p) for p in data.get("ocr_pages", ())))
+
+
+def stored_location(location: Location | None, parts: Iterable[tuple[int, Location]] = ()) -> dict[str, Any]:
+    """The JSON stored with a chunk: ``location.as_dict()`` ({} for None) plus, when the chunk covers several places,
+    "parts": [[character offset in the chunk text, location JSON], ...] (read back by ``stored_parts``)."""
+    out = location.as_dict() if location is not None else {}
+    parts = [[offset, loc.as_dict()] for offset, loc in parts]
+    if parts:
+        out["parts"] = parts
+    return out
+
+
+def stored_parts(data: Mapping[str, Any] | None) -> tuple[tuple[int, Location], ...]:
+    """The parts of a chunk's stored location JSON (``stored_location``); () when it has none."""
+    out = []
+    for offset, loc in (data or {}).get("parts", ()):
+        found = Location.from_dict(loc)
+        if found is not None:
+            out.append((int(offset), found))
+    return tuple(out)
 
 
 def merge_locations(locations: Iterable[Location | None]) -> Location | None:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from grounding.location import Location, source_label
+from grounding.location import Location, merge_locations, source_label
 
 DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
 
@@ -35,6 +35,8 @@ class Chunk:
         version_id: id of the document version.
         location: where the text sits in the original file (PDF pages, slide, sheet rows); None when the format has
             no such places (Markdown, HTML, text).
+        parts: when the chunk covers several places, ((character offset in ``text``, location), ...) in text order,
+            one per block (grounding.chunking.ChunkDraft.parts); () otherwise.
     """
 
     chunk_id: int
@@ -49,6 +51,7 @@ class Chunk:
     ordinal: int = 0
     version_id: int = 0
     location: Location | None = None
+    parts: tuple[tuple[int, Location], ...] = ()
 
     def __post_init__(self) -> None:
         if self.tokens < 0:
@@ -95,6 +98,9 @@ class Source:
         position: ordinal of the first chunk in its document version (document order).
         version_id: id of the document version.
         location: the place in the original file all of the source's chunks cover (merged), None without one.
+        parts: ((character offset in ``text``, location), ...) in text order, one per block of its chunks, so a
+            citation can name the page, slide or row of the sentence it cites (``location_of``); () when the source
+            covers one place or none.
     """
 
     label: str
@@ -111,6 +117,7 @@ class Source:
     position: int = 0
     version_id: int = 0
     location: Location | None = None
+    parts: tuple[tuple[int, Location], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():
@@ -122,6 +129,17 @@ class Source:
     def chunk_id(self) -> int:
         """The primary chunk id (the one with the best score)."""
         return self.chunk_ids[0]
+
+    def location_of(self, span: str) -> Location | None:
+        """The location of ``span`` (a sentence of this source's text): the location of the block(s) whose text it
+        lies in, else the source's whole location (span "" or not found, or a source of one place)."""
+        at = self.text.find(span) if span and self.parts else -1
+        if at < 0:
+            return self.location
+        end = at + len(span)
+        starts = [start for start, _ in self.parts] + [len(self.text) + 1]
+        covered = [loc for i, (start, loc) in enumerate(self.parts) if start < end and starts[i + 1] > at]
+        return merge_locations(covered) or self.location
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer.

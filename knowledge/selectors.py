@@ -16,7 +16,7 @@ from django.conf import settings
 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
-from grounding.location import Location
+from grounding.location import Location, stored_parts
 from grounding.types import Candidate
 from grounding.types import Chunk as GChunk
 from knowledge.models import Chunk, DocumentVersion, Domain, IngestJob, IngestJobFile
@@ -31,7 +31,7 @@ def chunk_to_grounding(c: Chunk) -> GChunk:
     return GChunk(chunk_id=c.pk, document_id=v.document_id, title=v.title or v.document.title, section=c.section,
                   version=v.label, date=v.effective_date.isoformat() if v.effective_date else "", text=c.text,
                   tokens=c.tokens, status=v.status, ordinal=c.ordinal, version_id=v.pk,
-                  location=Location.from_dict(c.location))
+                  location=Location.from_dict(c.location), parts=stored_parts(c.location))
 
 
 def index_path(*, domain: Domain, status: str, token: str) -> Path:

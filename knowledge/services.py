@@ -19,6 +19,7 @@ from django.db import transaction
 from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.embeddings import Embedder, default_embedder
 from grounding.extract import SUFFIXES, extract_document, supported_suffixes
+from grounding.location import stored_location
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
 from grounding.parsing import ParsedDocument, ParseError
 from grounding.retrieve import index_text
@@ -335,7 +336,7 @@ def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
                                              original_size=len(data))
     Chunk.objects.bulk_create([
         Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
-              embedding=vectors[i].astype("<f4").tobytes(), location=d.location.as_dict() if d.location else {})
+              embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts))
         for i, d in enumerate(p.drafts)
     ])
     _refresh_statuses(document)
