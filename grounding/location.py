@@ -143,14 +143,24 @@ def _numbers(values: tuple[int, ...]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
+def _pages(pages: tuple[int, ...]) -> str:
+    return ("p. " if len(pages) == 1 else "pp. ") + _numbers(pages)
+
+
 def location_text(location: Location | None) -> str:
     """The place alone: "p. 4", "pp. 4-5", "slide 3", "slides 3-4", "sheet Schedules, rows 2-14", "rows 2-14", or ""
-    when the location names no page, slide or row (a DOCX passage, Markdown)."""
+    when the location names no page, slide or row (a DOCX passage, Markdown). Pages read by OCR say so, since OCR text
+    may differ from the page: "p. 2, read by OCR"; "pp. 1-3 (p. 2 read by OCR)"."""
     if location is None:
         return ""
     parts = []
     if location.pages:
-        parts.append(("p. " if len(location.pages) == 1 else "pp. ") + _numbers(location.pages))
+        text = _pages(location.pages)
+        if location.ocr_pages == location.pages:
+            text += ", read by OCR"
+        elif location.ocr_pages:
+            text += f" ({_pages(location.ocr_pages)} read by OCR)"
+        parts.append(text)
     if location.slides:
         parts.append(("slide " if len(location.slides) == 1 else "slides ") + _numbers(location.slides))
     if location.sheet:
@@ -166,12 +176,3 @@ def source_label(title: str, location: Location | None) -> str:
     ("Leave, p. 4"; "IDP, slide 3"; "Work schedules, sheet Schedules, rows 2-14"; just "Leave" without a place)."""
     place = location_text(location)
     return f"{title}, {place}" if place and title else (place or title)
-
-
-def ocr_note(location: Location | None) -> str:
-    """The reader's note on text read by OCR ("" when none was): "Text of p. 2 read by OCR from a scanned page."."""
-    if location is None or not location.ocr_pages:
-        return ""
-    pages = location.ocr_pages
-    return (f"Text of {'p.' if len(pages) == 1 else 'pp.'} {_numbers(pages)} read by OCR from "
-            f"{'a scanned page' if len(pages) == 1 else 'scanned pages'}; check it against the original.")
