@@ -35,7 +35,7 @@ def _open(data: bytes, filename: str) -> pdfium.PdfDocument:
         if re.search(rb"/Encrypt\b", data):
             raise ParseError(f"{filename}: the PDF is password-protected; open it with its password, save or print "
                              "it as a PDF without one, and upload that copy") from exc
-        if re.search(rb"/Count\s+0\b", data) and not re.search(rb"/Type\s*/Page\b(?!s)", data):
+        if _empty_page_tree(data):
             raise ParseError(f"{filename}: the PDF has no pages; export the document again and upload the new "
                              "file") from exc
         raise ParseError(f"{filename}: the PDF is damaged and cannot be opened ({exc}); export or save it again "
@@ -43,6 +43,14 @@ def _open(data: bytes, filename: str) -> pdfium.PdfDocument:
     if len(pdf) == 0:
         raise ParseError(f"{filename}: the PDF has no pages; export the document again and upload the new file")
     return pdf
+
+
+def _empty_page_tree(data: bytes) -> bool:
+    """True when the file's page tree objects (those of /Type /Pages) all count 0 pages (PDFium refuses such a file
+    with an unrelated error code). Page trees inside compressed object streams are not seen: then False."""
+    counts = [re.search(rb"/Count\s+(\d+)", obj) for obj in data.split(b"endobj")
+              if re.search(rb"/Type\s*/Pages\b", obj)]
+    return bool(counts) and all(c is not None and int(c.group(1)) == 0 for c in counts)
 
 
 def extract_pdf(data: bytes, filename: str, *, progress: Progress | None = None, ocr: bool = True,

@@ -26,9 +26,9 @@ SUFFIXES: dict[str, str] = {
 }
 
 #: What each format is called in messages.
-NAMES = {"markdown": "Markdown", "text": "plain text", "html": "HTML", "pdf": "PDF document", "csv": "CSV table",
-         "docx": "Word document (.docx)", "pptx": "PowerPoint presentation (.pptx)",
-         "xlsx": "Excel workbook (.xlsx)"}
+NAMES = {"markdown": "Markdown text", "text": "plain text", "html": "HTML", "pdf": "a PDF document",
+         "csv": "a CSV table", "docx": "a Word document (.docx)", "pptx": "a PowerPoint presentation (.pptx)",
+         "xlsx": "an Excel workbook (.xlsx)"}
 
 #: The text formats: any of them may hold the others' text (a .txt of Markdown is fine), none holds binary content.
 TEXT_FORMATS = frozenset({"markdown", "text", "html", "csv"})
@@ -107,11 +107,11 @@ def sniff(data: bytes, filename: str) -> Sniffed:
     elif expected in TEXT_FORMATS:
         return Sniffed(expected)  # text is checked as such by its parser (encoding, NUL bytes)
     else:
-        raise ParseError(f"{filename}: the content is not a {NAMES[expected]} (its extension {suffix} says it "
+        raise ParseError(f"{filename}: the content is not {NAMES[expected]} (its extension {suffix} says it "
                          "should be); upload the original file")
     if real.format != expected:
         fix = (f"rename it to {_SUFFIX_OF[real.format]} and upload it again" if real.format in _SUFFIX_OF
                else "upload the original file")
-        raise ParseError(f"{filename}: the extension {suffix} says {NAMES[expected]}, but the content is a "
+        raise ParseError(f"{filename}: the extension {suffix} says {NAMES[expected]}, but the content is "
                          f"{NAMES[real.format]}; {fix}")
     return real
