@@ -16,7 +16,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from grounding.extract.assemble import Outline, assemble
-from grounding.extract.ocr import OcrUnavailable, ocr_available, ocr_page
+from grounding.extract.ocr import OcrUnavailable, ocr_page
 from grounding.extract.pdf_layout import Paragraph, body_style, drop_running_lines, heading_levels, page_lines, \
     paragraphs
 from grounding.location import Location
