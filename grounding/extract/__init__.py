@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from grounding.extract.sniff import SUFFIXES, sniff, supported_suffixes
+from grounding.extract.sniff import SUFFIXES, Sniffed, sniff, supported_suffixes
 from grounding.parsing import ParsedDocument, ParseError, parse_document
 
 __all__ = ["ParseError", "SUFFIXES", "extract_document", "supported_suffixes"]
@@ -36,9 +36,21 @@ def extract_document(data: bytes, filename: str, *, progress: Progress | None = 
         (macros not run, pages without text), ``pages`` the page, slide or sheet count.
     Raises:
         ParseError: an unsupported extension, content that is not what the extension says, or a file that is
-            damaged, password-protected, empty or without text; the message names the file and what to do.
+            damaged, password-protected, empty or without text (an unexpected failure of a reader's library on a
+            malformed file included); the message names the file and what to do.
     """
     kind = sniff(data, filename)
+    try:
+        return _read(kind, data, filename, progress=progress, ocr=ocr, ocr_languages=ocr_languages)
+    except ParseError:
+        raise
+    except Exception as exc:  # a malformed file can make a reader fail in ways its library does not document
+        raise ParseError(f"{filename}: the file could not be read ({type(exc).__name__}: {exc}); open it in its "
+                         "application, save it again and upload the new file") from exc
+
+
+def _read(kind: Sniffed, data: bytes, filename: str, *, progress: Progress | None, ocr: bool,
+          ocr_languages: str) -> ParsedDocument:
     if kind.format == "pdf":
         from grounding.extract.pdf import extract_pdf
 

@@ -221,3 +221,15 @@ def test_a_blank_page_is_reported_not_skipped_silently():
     doc = extract_document(out.getvalue(), "fmla.pdf")
     assert doc.pages == 3 and doc.notes == ("Page 3 is blank (no text and no image); nothing to read there.",)
     assert re.search(r"26 weeks", " ".join(b.text for b in doc.blocks))
+
+
+def test_an_unexpected_failure_of_a_reader_is_the_files_own_error(monkeypatch):
+    import grounding.extract.slides as slides
+
+    def broken(*args, **kwargs):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(slides, "extract_pptx", broken)
+    with pytest.raises(ParseError, match=r"^idp\.pptx: the file could not be read \(IndexError: list index out of "
+                                         r"range\); open it in its application, save it again"):
+        extract_document(office("training-and-development__idp.pptx"), "idp.pptx")
