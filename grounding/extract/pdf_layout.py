@@ -177,8 +177,9 @@ def _bold_lines(pages: list[list[Line]], style: Style) -> bool:
 
 
 def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
-    """The pages without their running headers and footers: a first or last line that is a page number, or whose
-    text (digits ignored) opens or closes at least 60% of three or more pages."""
+    """The pages without their running headers and footers: a first or last line that is the page's own number ("3",
+    "Page 3 of 9", "- 3 -" on page 3), or whose text (digits ignored) opens or closes at least 60% of three or more
+    pages."""
     def key(line: Line) -> str:
         return re.sub(r"\d+", "#", line.text.strip().lower())
 
@@ -188,10 +189,12 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
             edges[key(line)] += 1
     repeated = {k for k, n in edges.items() if len(pages) >= 3 and n >= 0.6 * len(pages)}
     out = []
-    for lines in pages:
+    for number, lines in enumerate(pages, 1):
         kept = list(lines)
         for pos in (0, -1):
-            if kept and (_PAGE_NUMBER.match(kept[pos].text.strip()) or key(kept[pos]) in repeated):
+            text = kept[pos].text.strip() if kept else ""
+            own_number = _PAGE_NUMBER.match(text) and re.search(r"\d+", text).group(0) == str(number)
+            if kept and (own_number or key(kept[pos]) in repeated):
                 kept.pop(pos)
         out.append(kept)
     return out

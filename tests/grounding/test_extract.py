@@ -233,3 +233,18 @@ def test_an_unexpected_failure_of_a_reader_is_the_files_own_error(monkeypatch):
     with pytest.raises(ParseError, match=r"^idp\.pptx: the file could not be read \(IndexError: list index out of "
                                          r"range\); open it in its application, save it again"):
         extract_document(office("training-and-development__idp.pptx"), "idp.pptx")
+
+
+def test_running_headers_and_page_numbers_go_and_a_number_in_the_text_stays():
+    from grounding.extract.pdf_layout import Line, drop_running_lines
+
+    def page(number, body):
+        return [Line("Acme handbook (confidential)", 9, 760, 72), Line(body, 12, 700, 72),
+                Line(f"Page {number} of 3", 9, 40, 300)]
+
+    kept = drop_running_lines([page(1, "Leave accrues monthly."), page(2, "Travel needs approval."),
+                               page(3, "Laptops are replaced every 36 months.")])
+    assert [[line.text for line in lines] for lines in kept] == [
+        ["Leave accrues monthly."], ["Travel needs approval."], ["Laptops are replaced every 36 months."]]
+    single = drop_running_lines([[Line("Budget for", 12, 700, 72), Line("2024", 12, 680, 72), Line("1", 9, 40, 300)]])
+    assert [line.text for line in single[0]] == ["Budget for", "2024"]  # "1" is page 1's number, 2024 is text
