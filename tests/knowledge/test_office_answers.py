@@ -78,6 +78,7 @@ def office_domains(django_db_setup, django_db_blocker, embedder):
         yield domains, reports
         for domain in domains.values():
             domain.delete()
+        readers.delete()
 
 
 _asked: dict[tuple[int, str], dict] = {}
