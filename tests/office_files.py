@@ -91,8 +91,8 @@ def page_texts(data: bytes) -> list[str]:
 
 
 def squeeze(text: str) -> str:
-    """Text without whitespace, hyphens and PDFium's line-end hyphen marks, for comparing extracted text."""
-    return re.sub(r"[\s\x02\-\u00ad\ufffe]+", "", text)
+    """Text without whitespace, hyphens, bullets and PDFium's line-end hyphen marks, for comparing extracted text."""
+    return re.sub(r"[\s\x02\-\u00ad\ufffe\u2022\u25cf\u25e6\u25aa\u25a0]+", "", text)
 
 
 def write(tmp: Path, name: str, data: bytes) -> Path:

@@ -39,6 +39,10 @@ def test_the_progress_page_shows_pages_done_of_pages_total_as_a_large_file_is_re
     assert (row["status"], row["pages_done"], row["pages_total"], row["title"]) == ("new", 9, 9, "Leave types")
     page = admin_client.get(f"/admin/knowledge/document/upload/{job.pk}/").content.decode()
     assert "9 of 9" in page
+    version = Document.objects.get(domain=domain).versions.get()
+    page = admin_client.get(f"/admin/knowledge/documentversion/{version.pk}/change/").content.decode()
+    assert f'<a href="/documents/{version.pk}/original">leave.pdf</a>' in page and "application/pdf" in page
+    assert "<td>p. 4</td>" in page  # each chunk's location beside its text
 
 
 def test_bad_uploads_fail_on_their_own_rows_and_an_oversized_one_is_never_saved(admin_client, inline_uploads,
