@@ -133,6 +133,18 @@ class Error(BaseModel):
     error: ErrorBody
 
 
+class Location(Open):
+    """Where a passage is in its original file ({} for Markdown, HTML and text): PDF pages (and those read by OCR),
+    slides, or a sheet and its first and last rows."""
+
+    format: Optional[Literal["pdf", "docx", "pptx", "xlsx", "csv"]] = None
+    pages: Optional[list[int]] = Field(None, description="PDF pages the passage covers.")
+    ocr_pages: Optional[list[int]] = Field(None, description="Pages whose text was read by OCR from a scan.")
+    slides: Optional[list[int]] = None
+    sheet: Optional[str] = None
+    rows: Optional[list[int]] = Field(None, description="First and last spreadsheet row.")
+
+
 class Citation(Open):
     label: str = Field(description="S1, S2, ... as in the answer text.")
     chunk_id: int
@@ -141,6 +153,8 @@ class Citation(Open):
     version: Optional[str]
     date: Optional[str]
     cited_text: str = Field(description="The sentence of the source the claim relies on.")
+    location: Optional[Location] = Field(None, description="Where the cited sentence is in the original file.")
+    source_label: Optional[str] = Field(None, description='The title with the place: "Leave, p. 4".')
 
 
 class AnswerSource(Open):
@@ -152,6 +166,8 @@ class AnswerSource(Open):
     date: Optional[str] = None
     score: Optional[Number] = None
     tokens: Optional[int] = None
+    location: Optional[Location] = Field(None, description="All the places in the original file the source covers.")
+    source_label: Optional[str] = None
 
 
 class Source(Open):
@@ -170,6 +186,9 @@ class Source(Open):
     score: Optional[Number] = None
     tokens: Optional[int] = None
     position: Optional[int] = None
+    version_id: Optional[int] = None
+    location: Optional[Location] = None
+    source_label: Optional[str] = None
 
 
 class Note(Open):

@@ -1,4 +1,4 @@
-"""Personal API tokens: create, revoke, authenticate. Thin and framework-side: the answer path is chat.services."""
+"""Personal API tokens: create, revoke, authenticate. Thin and framework-side: the ask path is chat.orchestration."""
 
 from __future__ import annotations
 

@@ -57,7 +57,8 @@ class AnswerPayload(TypedDict, total=False):
 
 
 #: The keys of a source in the answer payload (the stored snapshot has the text and the rest too).
-SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens")
+SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens", "location",
+               "source_label")
 
 
 def answer_payload(answer: Message, question: Message | None = None) -> AnswerPayload:

@@ -100,10 +100,13 @@ class AnswerStream:
             await emit({"type": "delta", "seq": self.seq, "text": rest,
                         "cites": parser.citations_in(parser.released - len(rest), parser.released)})
         verified = finalize_answer(self.text_so_far, plan)
-        if native:  # the model's own cited span is the highlight of that source
+        if native:  # the model's own cited span is the highlight of that source (and names its page)
+            source_map = plan.source_map
             verified = replace(
                 verified,
-                citations=tuple(replace(c, cited_text=native.get(c.label, c.cited_text)) for c in verified.citations),
+                citations=tuple(replace(c, cited_text=native.get(c.label, c.cited_text),
+                                        location=source_map[c.label].location_of(native.get(c.label, c.cited_text)))
+                                for c in verified.citations),
                 spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"])} for sp in verified.spans))
         if not verified.abstained:
             report = await asyncio.to_thread(check_support, verified.text,

@@ -7,5 +7,6 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("api.urls")),
+    path("", include("knowledge.urls")),
     path("", include("chat.urls")),
 ]

@@ -15,6 +15,7 @@ from typing import Any
 
 from grounding.chunking import split_sentences
 from grounding.citations import check_labels, parse_markers, strip_markers
+from grounding.location import source_label
 from grounding.prompt import ABSTAIN_TOKEN
 from grounding.providers import content_terms, is_abstention
 from grounding.rawhtml import escape_raw_html
@@ -39,8 +40,9 @@ class VerifiedAnswer:
         citations: one resolved citation per distinct valid label, in first-cited order.
         invalid: labels that did not resolve (reported, rendered as plain text).
         html: sanitised HTML with citation chips; chip k carries data-span="k".
-        spans: one entry per valid citation occurrence, in text order: {"label", "cited_text"}, so each chip
-            highlights the sentence its own claim relies on.
+        spans: one entry per valid citation occurrence, in text order: {"label", "cited_text", "location",
+            "source_label"}, so each chip highlights the sentence its own claim relies on and names its page, slide
+            or rows (grounding.location JSON shape; {} and the title alone for a source without one).
         support: the per-sentence support check (grounding.support.SupportReport.as_dict()), {} until checked.
     """
 
@@ -49,7 +51,7 @@ class VerifiedAnswer:
     citations: tuple[Citation, ...] = ()
     invalid: tuple[str, ...] = ()
     html: str = ""
-    spans: tuple[dict[str, str], ...] = ()
+    spans: tuple[dict[str, Any], ...] = ()
     support: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -132,7 +134,7 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     markers = parse_markers(text)
     check = check_labels(markers, source_map.keys())
     citations: dict[str, Citation] = {}
-    spans: list[dict[str, str]] = []
+    spans: list[dict[str, Any]] = []
     claims = citing_claims(text)
     for m in markers:
         claim = claims.get(m.start, "")
@@ -141,10 +143,12 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
                 continue
             s = source_map[lab]
             cited = cited_span(claim, s)
-            spans.append({"label": lab, "cited_text": cited})
+            place = s.location_of(cited)
+            spans.append({"label": lab, "cited_text": cited, "location": place.as_dict() if place else {},
+                          "source_label": source_label(s.title, place)})
             if lab not in citations:
                 citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=s.section,
-                                          version=s.version, date=s.date, cited_text=cited)
+                                          version=s.version, date=s.date, cited_text=cited, location=place)
     # the Markdown every door returns (ask --json, the API, the stored message) carries no raw HTML from a quoted
     # source or a model: it is escaped here, once, after citations were resolved on the text as produced
     text = escape_raw_html(text)

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Sequence
 
+
+from grounding.location import Location, merge_locations
 from grounding.parsing import Block
 from grounding.sentences import split_sentences
 from grounding.tokens import TokenCounter
@@ -37,11 +39,17 @@ class ChunkDraft:
             the distinct headings below it joined by " · " ("Travel > Meals · Deadlines").
         text: chunk text (characters).
         tokens: cl100k token count of ``text``.
+        location: the place in the original file the chunk covers (None for formats without pages).
+        parts: where each block's text starts in ``text`` with that block's location, ((character offset, location),
+            ...) in text order, when the chunk covers more than one place (pages 4 and 5, rows 2 to 14); () otherwise.
+            A citation of one sentence names the place of the block it is in (grounding.types.Source.location_of).
     """
 
     section: tuple[str, ...]
     text: str
     tokens: int
+    location: Location | None = None
+    parts: tuple[tuple[int, Location], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,13 @@ def _split_oversize(text: str, counter: TokenCounter, max_tokens: int) -> list[s
     return pieces
 
 
+def _other_sheet(placed: Sequence[tuple[int, Location | None]], location: Location | None) -> bool:
+    """True when ``location`` is rows of another sheet (or another file's rows) than the open chunk's last rows."""
+    last = next((loc for _, loc in reversed(placed) if loc is not None), None)
+    return (location is not None and last is not None and location.rows is not None and last.rows is not None
+            and (location.format, location.sheet) != (last.format, last.sheet))
+
+
 def chunk_blocks(
     blocks: Sequence[Block],
     counter: TokenCounter,
@@ -103,6 +118,12 @@ def chunk_blocks(
     limit: InputLimit | None = None,
 ) -> list[ChunkDraft]:
     """Group text blocks into chunks.
+
+    Each chunk records the location(s) it covers (grounding.location.merge_locations of its blocks' locations, the
+    block whose sentences are repeated as overlap included): a chunk over two PDF pages says pages (4, 5). Rows of
+    two sheets never share a chunk. Rows of a table (blocks with a ``header``) are kept whole and every chunk holding
+    rows of a table starts them with the table's header lines, so each chunk's table is a Markdown table of its own;
+    no overlap is repeated after a table row.
 
     Args:
         blocks: parsed blocks in document order.
@@ -124,15 +145,20 @@ def chunk_blocks(
     parts: list[str] = []
     section: tuple[str, ...] | None = None
     covered: list[tuple[str, ...]] = []  # section paths of the blocks in the open chunk
+    placed: list[tuple[int, Location | None]] = []  # (index in parts, location) of the open chunk's pieces
+    table = ""  # header of the table whose rows end the open chunk ("" when it does not end with table rows)
     size = 0
 
     def flush() -> None:
-        nonlocal parts, size, covered
-        text = "\n".join(parts).strip()
+        nonlocal parts, size, covered, placed, table
+        joined = "\n".join(parts)
+        text = joined.strip()
         if text:
             assert section is not None
-            chunks.append(ChunkDraft(section_label(covered or [section]), text, counter.raw(text)))
-        parts, size, covered = [], 0, []
+            location = merge_locations(loc for _, loc in placed)
+            chunks.append(ChunkDraft(section_label(covered or [section]), text, counter.raw(text), location,
+                                     _parts(parts, placed, len(joined) - len(joined.lstrip()))))
+        parts, size, covered, placed, table = [], 0, [], [], ""
 
     def add_heading(heading: str) -> None:
         nonlocal size
@@ -141,9 +167,10 @@ def chunk_blocks(
             size += counter.raw(heading) + 1
 
     for block in blocks:
-        if section is not None and block.section != section:
+        new_sheet = _other_sheet(placed, block.location)
+        if section is not None and (block.section != section or new_sheet):
             same_top = block.section[:1] == section[:1]
-            if size >= min_tokens or (not same_top and size >= min_tokens // 2):
+            if new_sheet or size >= min_tokens or (not same_top and size >= min_tokens // 2):
                 flush()
                 section = block.section
             else:
@@ -157,13 +184,21 @@ def chunk_blocks(
         pieces = [block.text] if block_tokens <= max_tokens else _split_oversize(block.text, counter, max_tokens)
         for piece in pieces:
             piece_tokens = counter.raw(piece) + 1
-            if parts and size + piece_tokens > max_tokens:
-                carry = _overlap(parts, counter, overlap_tokens)
+            head = block.header if block.header and block.header != table else ""
+            if parts and size + (counter.raw(head) + 1 if head else 0) + piece_tokens > max_tokens:
+                carry = "" if block.header or table else _overlap(parts, counter, overlap_tokens)
+                carry_location = placed[-1][1] if placed else None
                 flush()
                 section = block.section
                 covered = [block.section]
                 if carry and counter.raw(carry) + piece_tokens <= max_tokens:
-                    parts, size = [carry], counter.raw(carry) + 1
+                    parts, size, placed = [carry], counter.raw(carry) + 1, [(0, carry_location)]
+                head = block.header
+            if head:
+                parts.append(head)
+                size += counter.raw(head) + 1
+            table = block.header
+            placed.append((len(parts), block.location))
             parts.append(piece)
             size += piece_tokens
     flush()
@@ -265,6 +300,19 @@ def _parts(text: str, limit: InputLimit, room: int) -> list[str]:
     return [t.strip("\n") for t in texts if t.strip()]
 
 
+def _parts(parts: list[str], placed: list[tuple[int, Location | None]], lead: int
+           ) -> tuple[tuple[int, Location], ...]:
+    """(offset in the chunk text, location) of each located piece when the pieces have more than one location
+    (``lead``: whitespace characters the chunk text lost at its start)."""
+    if len({loc for _, loc in placed if loc is not None}) < 2:
+        return ()
+    starts, at = [], 0
+    for part in parts:
+        starts.append(at)
+        at += len(part) + 1
+    return tuple((max(0, starts[i] - lead), loc) for i, loc in placed if loc is not None)
+
+
 def _overlap(parts: list[str], counter: TokenCounter, overlap_tokens: int) -> str:
     """The last whole sentences of ``parts`` that fit in overlap_tokens ("" when none fits)."""
     if overlap_tokens <= 0 or not parts:
@@ -287,4 +335,4 @@ def _trim(chunk: ChunkDraft, counter: TokenCounter, max_tokens: int) -> ChunkDra
     while sentences and counter.raw("\n".join(sentences)) > max_tokens:
         sentences.pop()
     text = "\n".join(sentences) or counter.decode(counter.encode(chunk.text)[:max_tokens])
-    return ChunkDraft(chunk.section, text, counter.raw(text))
+    return ChunkDraft(chunk.section, text, counter.raw(text), chunk.location, chunk.parts)

@@ -18,6 +18,7 @@ from typing import Callable, Sequence
 
 from grounding.budget import BudgetError, BudgetPolicy, available_tokens, split_budget
 from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near, normalise_text
+from grounding.location import Location, merge_locations
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
 from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat,
@@ -88,17 +89,26 @@ def _strip_overlap(previous: str, text: str) -> str:
     return text
 
 
-def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[tuple[Candidate, tuple[int, ...], str]]:
+#: Where each block of an entry's chunks starts in its text: ((character offset, location), ...) in text order; () when
+#: the entry covers one place or none (grounding.types.Source.parts).
+Parts = tuple[tuple[int, Location], ...]
+#: A planned entry: (representative candidate, chunk ids, text, parts).
+Entry = tuple[Candidate, tuple[int, ...], str, Parts]
+
+
+def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[Entry]:
     """Merge candidates that are consecutive chunks (ordinal n, n+1, ...) of the same document version.
 
     A run becomes one entry: the best-scored candidate of the run stands for it, its chunk ids are all of the run's
-    (best first), and its text is the run's texts in document order with the chunker's overlap removed. Entries keep
-    the rank of their best member.
+    (best first), its text is the run's texts in document order with the chunker's overlap removed, its chunk's
+    location covers the whole run (pages 4 and 5 when the run spans them) and its parts say where each chunk's text
+    starts in the merged text with that chunk's own location (so a citation names the page of the sentence it cites,
+    Source.location_of). Entries keep the rank of their best member.
     Returns:
-        [(representative candidate, chunk ids, merged text)] in rank order.
+        [(representative candidate, chunk ids, merged text, parts)] in rank order.
     """
     if len(kept) < 2:
-        return [(c, ids, c.chunk.text) for c, ids in kept]
+        return [(c, ids, c.chunk.text, c.chunk.parts) for c, ids in kept]
     position = [(c.chunk.version_id, c.chunk.ordinal) for c, _ in kept]
     in_order = sorted(range(len(kept)), key=position.__getitem__)  # by version, then document order
     runs: dict[int, list[int]] = {}  # the run's best-ranked member (its leader) -> the run in document order
@@ -112,32 +122,50 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[tu
             runs[min(run)] = run
         run = [j]
     if not runs:
-        return [(c, ids, c.chunk.text) for c, ids in kept]
+        return [(c, ids, c.chunk.text, c.chunk.parts) for c, ids in kept]
     members = {j for run in runs.values() for j in run}
-    out = []
+    out: list[Entry] = []
     for i, (cand, ids) in enumerate(kept):
         run = runs.get(i)
         if run is None:
             if i not in members:
-                out.append((cand, ids, cand.chunk.text))
+                out.append((cand, ids, cand.chunk.text, cand.chunk.parts))
             continue
         best = max(run, key=lambda j: kept[j][0].dense)
         ids = kept[best][1]
         for j in run:
             if j != best:
                 ids += kept[j][1]
-        out.append((kept[best][0], ids, _joined_text(tuple([kept[j][0].chunk.text for j in run]))))
+        lead = kept[best][0]
+        chunks = [kept[j][0].chunk for j in run]
+        location = merge_locations(c.location for c in chunks)
+        if location != lead.chunk.location:  # the run covers more pages, slides or rows than its best chunk
+            lead = replace(lead, chunk=replace(lead.chunk, location=location))
+        text, starts, cuts = _joined_text(tuple([c.text for c in chunks]))
+        parts: Parts = ()
+        if location is not None:  # each chunk's blocks, moved to where the chunk's text starts in the merged text
+            parts = tuple((start + max(0, offset - cut), loc)
+                          for c, start, cut in zip(chunks, starts, cuts)
+                          for offset, loc in (c.parts or (((0, c.location),) if c.location else ())))
+        out.append((lead, ids, text, parts))
     return out
 
 
 @functools.lru_cache(maxsize=4_096)
-def _joined_text(texts: tuple[str, ...]) -> str:
-    """Consecutive chunk texts joined by newlines with the chunker's overlap removed (cached: the same runs of
-    popular sections come back question after question)."""
+def _joined_text(texts: tuple[str, ...]) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """Consecutive chunk texts joined by newlines with the chunker's overlap removed; with, per text, the character
+    offset where its part starts in the joined text and how many of its leading characters the overlap removal cut
+    (cached: the same runs of popular sections come back question after question)."""
     out = [texts[0]]
+    starts, cuts = [0], [0]
+    at = len(texts[0]) + 1
     for prev, text in zip(texts, texts[1:]):
-        out.append(_strip_overlap(prev, text))
-    return "\n".join(out)
+        part = _strip_overlap(prev, text)
+        out.append(part)
+        starts.append(at)
+        cuts.append(len(text) - len(part))
+        at += len(part) + 1
+    return "\n".join(out), tuple(starts), tuple(cuts)
 
 
 def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
@@ -172,7 +200,7 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
     return kept, used, len(turns) - len(kept)
 
 
-def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Source:
+def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, parts: Parts = ()) -> Source:
     """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
     construction, so the instance is filled directly rather than through the validating ``__init__``: planning
     builds one per candidate that may be used.
@@ -185,7 +213,8 @@ def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Sou
     out = object.__new__(Source)
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
                         version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
-                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds)
+                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, location=c.location,
+                        parts=parts)
     return out
 
 
@@ -206,7 +235,7 @@ def _left_out(ids: Sequence[int], detail: str, accounted: frozenset[int] | set[i
     return out
 
 
-def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], share: int, counter: TokenCounter,
+def select_sources(entries: Sequence[Entry], share: int, counter: TokenCounter,
                    fmt: SourceFormat, max_sources: int, costed: Sequence[Source] = (),
                    accounted: frozenset[int] | set[int] = frozenset()) -> tuple[list[Source], list[Dropped], int]:
     """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
@@ -224,16 +253,16 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
     sources: list[Source] = []
     dropped: list[Dropped] = []
     used = block
-    for i, (cand, ids, text) in enumerate(entries):
+    for i, (cand, ids, text, parts) in enumerate(entries):
         if len(sources) >= max_sources:  # full: every entry left is over the source limit
             too_many = f"more than {max_sources} sources"
-            for _, rest, _ in entries[i:]:
+            for _, rest, _, _ in entries[i:]:
                 dropped += _left_out(rest, too_many, accounted)
             break
         if i < len(costed) and len(sources) == i:
             source = costed[i]
         else:
-            source = _source(cand, ids, text, f"S{len(sources) + 1}")
+            source = _source(cand, ids, text, f"S{len(sources) + 1}", parts)
             source = _with_tokens(source, counter.count(format_source(source, fmt)))
         if used + source.tokens > share:
             dropped += _left_out(ids, f"needs {source.tokens} tokens, {share - used} left", accounted)
@@ -346,7 +375,7 @@ def plan_context(
     near = dedup_near(exact.kept, threshold=settings.near_duplicate)
     dropped += list(exact.dropped) + list(near.dropped)
     entries = (merge_adjacent(near.kept) if settings.merge_adjacent
-               else [(c, ids, c.chunk.text) for c, ids in near.kept])
+               else [(c, ids, c.chunk.text, ()) for c, ids in near.kept])
 
     # 3. one budget for history and sources [18.6.1]
     notes_tokens = 0
@@ -371,8 +400,8 @@ def plan_context(
             break
         history_need += turn.tokens + MESSAGE_OVERHEAD
     costed = []
-    for i, (c, ids, text) in enumerate(entries[:policy.max_sources]):
-        source = _source(c, ids, text, f"S{i + 1}")
+    for i, (c, ids, text, parts) in enumerate(entries[:policy.max_sources]):
+        source = _source(c, ids, text, f"S{i + 1}", parts)
         costed.append(_with_tokens(source, counter.count(format_source(source, fmt))))
     sources_need = sum(s.tokens for s in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import html as html_lib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
@@ -22,6 +22,7 @@ from bs4 import BeautifulSoup, CData, NavigableString, Tag
 from markdown_it import MarkdownIt
 
 from grounding.liquid import strip_liquid, strip_liquid_html, strip_liquid_markdown  # strip_liquid: re-exported
+from grounding.location import Location
 
 SUPPORTED_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
 
@@ -32,10 +33,21 @@ class ParseError(ValueError):
 
 @dataclass(frozen=True)
 class Block:
-    """A run of text under one section path (headings from the top of the document down)."""
+    """A run of text under one section path (headings from the top of the document down).
+
+    Attributes:
+        section: the headings above the text, outermost first.
+        text: the text (characters); a table row is a Markdown table row ("| a | b |").
+        location: where the text sits in its original file (PDF page, slide, sheet and rows), None for formats
+            without pages (Markdown, HTML, text).
+        header: for one row of a table, the table's Markdown header lines ("| Day | Hours |\n|---|---|"); the
+            chunker starts every chunk holding rows of the table with them, so a table stays a table. "" otherwise.
+    """
 
     section: tuple[str, ...]
     text: str
+    location: Location | None = None
+    header: str = ""
 
 
 @dataclass(frozen=True)
@@ -48,12 +60,17 @@ class ParsedDocument:
         blocks: text blocks in document order.
         title_from_name: True when the file gave no title (no front matter title, no heading) and ``title`` was made
             from the file name.
+        notes: what the reader of the ingestion report should know about this file besides success (a macro-enabled
+            document whose macros were not run, a scanned page OCR found no text on), one sentence each.
+        pages: how many pages, slides or sheets the file has (0 for formats without them).
     """
 
     title: str
     metadata: dict[str, Any] = field(default_factory=dict)
     blocks: tuple[Block, ...] = ()
     title_from_name: bool = False
+    notes: tuple[str, ...] = ()
+    pages: int = 0
 
     @property
     def text(self) -> str:
@@ -192,13 +209,15 @@ def _nested_only(li: Tag) -> Tag:
     return wrapper
 
 
-def _merge_runs(blocks: list[Block]) -> tuple[Block, ...]:
-    """Join consecutive list items of one section into one block so a list stays one thought."""
+def merge_list_runs(blocks: list[Block]) -> tuple[Block, ...]:
+    """Join consecutive list items ("- ...") of one section and one location into one block so a list stays one
+    thought."""
     merged: list[Block] = []
     for b in blocks:
-        if merged and merged[-1].section == b.section and b.text.startswith("- ") and \
-                merged[-1].text.split("\n")[-1].startswith("- "):
-            merged[-1] = Block(b.section, merged[-1].text + "\n" + b.text)
+        last_line = merged[-1].text.split("\n")[-1].lstrip() if merged else ""
+        if merged and merged[-1].section == b.section and merged[-1].location == b.location and not b.header \
+                and b.text.lstrip().startswith("- ") and last_line.startswith("- "):
+            merged[-1] = replace(merged[-1], text=merged[-1].text + "\n" + b.text)
         else:
             merged.append(b)
     return tuple(merged)
@@ -221,7 +240,7 @@ def html_blocks(html: str) -> tuple[str, tuple[Block, ...]]:
     if not title:
         h = soup.find(list(_HEADINGS))
         title = _inline_text(h) if isinstance(h, Tag) else ""
-    return title, _merge_runs(out)
+    return title, merge_list_runs(out)
 
 
 def parse_document(data: bytes, filename: str) -> ParsedDocument:
@@ -270,6 +289,6 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
     title = html_lib.unescape(str(metadata.get("title") or heading_title or fallback))
     # A leading H1 equal to the title is the title, not a section.
     if blocks and blocks[0].section[:1] == (title,):
-        blocks = tuple(Block(b.section[1:] if b.section[:1] == (title,) else b.section, b.text) for b in blocks)
+        blocks = tuple(replace(b, section=b.section[1:]) if b.section[:1] == (title,) else b for b in blocks)
     return ParsedDocument(title=title.strip(), metadata=metadata, blocks=blocks,
                           title_from_name=not (metadata.get("title") or heading_title))

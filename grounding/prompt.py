@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal, Sequence
 
 from grounding.citations import parse_markers
+from grounding.location import location_text
 from grounding.types import Note, Source, Turn
 
 ABSTAIN_TOKEN = "INSUFFICIENT_EVIDENCE"
@@ -109,12 +110,16 @@ def wants_structure(question: str) -> bool:
 def structure_text(text: str) -> str:
     """Rows of "a | b | c" become a Markdown table; runs of "Key: value" lines become a key-value block.
 
-    Other lines are unchanged. Returns the text unchanged when it has neither.
+    Lines that already are Markdown table rows ("| a | b |") and other lines are unchanged. Returns the text unchanged when it has neither.
     """
     lines = text.split("\n")
     out: list[str] = []
     i = 0
     while i < len(lines):
+        if lines[i].startswith("|"):  # already a Markdown table row (office tables are extracted as such)
+            out.append(lines[i])
+            i += 1
+            continue
         j = i
         cells = lines[i].count(" | ")
         while j < len(lines) and cells and lines[j].count(" | ") == cells:
@@ -173,12 +178,15 @@ def format_source(source: Source, fmt: SourceFormat = SourceFormat()) -> str:
     text = structure_text(source.text) if fmt.structured else source.text
     body = escape_source_text(text, fmt.style)
     score = fmt.show_scores and fmt.scores_calibrated
+    place = location_text(source.location)  # "p. 4", "slide 3", "sheet Schedules, rows 2-14"; "" without one
     if fmt.style == "basic":
         return f"[{source.label}]\n{body}\n"
     if fmt.style == "metadata":
         meta = [source.title]
         if source.section:
             meta.append(source.section)
+        if place:
+            meta.append(place)
         meta.append(f"version {source.version or '-'}, {source.date or 'undated'}")
         if source.status != "current":
             meta.append(source.status)
@@ -189,6 +197,8 @@ def format_source(source: Source, fmt: SourceFormat = SourceFormat()) -> str:
     attrs = [f'label="{source.label}"', f'title="{_attr(source.title)}"']
     if source.section:
         attrs.append(f'section="{_attr(source.section)}"')
+    if place:
+        attrs.append(f'location="{_attr(place)}"')
     if source.version:
         attrs.append(f'version="{_attr(source.version)}"')
     if source.date:

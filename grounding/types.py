@@ -12,6 +12,8 @@ from typing import Any, Literal, TypedDict
 
 import numpy as np
 
+from grounding.location import Location, merge_locations, source_label
+
 DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
 
 #: How token counts relate to the model's own tokenizer: "exact" (the count is the model's: cl100k models, or no
@@ -74,6 +76,10 @@ class Chunk:
         status: "current", "draft" or "superseded".
         ordinal: position of the chunk inside its document version (0-based), used for adjacency.
         version_id: id of the document version.
+        location: where the text sits in the original file (PDF pages, slide, sheet rows); None when the format has
+            no such places (Markdown, HTML, text).
+        parts: when the chunk covers several places, ((character offset in ``text``, location), ...) in text order,
+            one per block (grounding.chunking.ChunkDraft.parts); () otherwise.
     """
 
     chunk_id: int
@@ -87,6 +93,8 @@ class Chunk:
     status: str = "current"
     ordinal: int = 0
     version_id: int = 0
+    location: Location | None = None
+    parts: tuple[tuple[int, Location], ...] = ()
 
     def __post_init__(self) -> None:
         if self.tokens < 0:
@@ -134,6 +142,10 @@ class Source:
         version_id: id of the document version.
         withheld: the kinds of injection signal (grounding.injection.KINDS) of the passages withheld from ``text``
             because they address an AI assistant (grounding.quarantine); () when nothing was withheld.
+        location: the place in the original file all of the source's chunks cover (merged), None without one.
+        parts: ((character offset in ``text``, location), ...) in text order, one per block of its chunks, so a
+            citation can name the page, slide or row of the sentence it cites (``location_of``); () when the source
+            covers one place or none.
     """
 
     label: str
@@ -150,6 +162,8 @@ class Source:
     position: int = 0
     version_id: int = 0
     withheld: tuple[str, ...] = ()
+    location: Location | None = None
+    parts: tuple[tuple[int, Location], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():
@@ -162,13 +176,29 @@ class Source:
         """The primary chunk id (the one with the best score)."""
         return self.chunk_ids[0]
 
+    def location_of(self, span: str) -> Location | None:
+        """The location of ``span`` (a sentence of this source's text): the location of the block(s) whose text it
+        lies in, else the source's whole location (span "" or not found, or a source of one place)."""
+        at = self.text.find(span) if span and self.parts else -1
+        if at < 0:
+            return self.location
+        end = at + len(span)
+        starts = [start for start, _ in self.parts] + [len(self.text) + 1]
+        covered = [loc for i, (start, loc) in enumerate(self.parts) if start < end and starts[i + 1] > at]
+        return merge_locations(covered) or self.location
+
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer."""
+        """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer.
+
+        ``location`` is grounding.location's JSON shape ({} without one); ``source_label`` the reader's name for the
+        passage ("Leave, p. 4", or the title alone); ``version_id`` names the version whose original file it is.
+        """
         return {
             "label": self.label,
             "chunk_id": self.chunk_id,
             "chunk_ids": list(self.chunk_ids),
             "document_id": self.document_id,
+            "version_id": self.version_id,
             "title": self.title,
             "section": self.section,
             "version": self.version,
@@ -178,6 +208,8 @@ class Source:
             "score": round(self.score, 4),
             "tokens": self.tokens,
             "position": self.position,
+            "location": self.location.as_dict() if self.location else {},
+            "source_label": source_label(self.title, self.location),
         }
 
 
@@ -279,6 +311,7 @@ class Citation:
         chunk_id, title, section, version, date: from the source map.
         cited_text: the span of the source the citing sentence relies on (best-matching sentence, or the native
             citation's cited_text).
+        location: the cited source's place in its original file (None without one).
     """
 
     label: str
@@ -288,8 +321,11 @@ class Citation:
     version: str
     date: str
     cited_text: str
+    location: Location | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON form (`ask --json`, the done frame, the stored answer); ``location`` and ``source_label`` as in
+        Source.as_dict."""
         return {
             "label": self.label,
             "chunk_id": self.chunk_id,
@@ -298,4 +334,6 @@ class Citation:
             "version": self.version,
             "date": self.date,
             "cited_text": self.cited_text,
+            "location": self.location.as_dict() if self.location else {},
+            "source_label": source_label(self.title, self.location),
         }

@@ -19,9 +19,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.template.defaultfilters import filesizeformat
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 
+from grounding.extract import supported_suffixes
+from grounding.location import Location, location_text
 from knowledge.models import Document, DocumentVersion, Domain, IngestJob, SystemPrompt
 from knowledge.selectors import ingest_job_status
 from knowledge.services import (DOMAIN_PRESETS, document_delete, document_reindex, ingest_job_start,
@@ -420,7 +423,7 @@ class MultipleFileField(forms.FileField):
     """Several files in one field (Django's documented pattern); cleans to a list."""
 
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".md,.markdown,.txt,.html,.htm"}))
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ",".join(supported_suffixes())}))
         super().__init__(*args, allow_empty_file=True, **kwargs)  # an empty file is reported on its own row
 
     def clean(self, data, initial=None):
@@ -432,9 +435,11 @@ class MultipleFileField(forms.FileField):
 
 class UploadForm(forms.Form):
     domain = forms.ModelChoiceField(queryset=Domain.objects.all())
-    files = MultipleFileField(help_text="Markdown (front matter: title, doc_id, version, date), plain text or HTML; "
-                                        "several at once. A file with the content of an existing document becomes "
-                                        "its new version (or is left unchanged).")
+    files = MultipleFileField(help_text="Markdown (front matter: title, doc_id, version, date), plain text, HTML, "
+                                        "PDF (scanned pages are read by OCR), Word, PowerPoint, Excel or CSV; "
+                                        "several at once. A file with the name of an existing document becomes its "
+                                        "new version when its content changed (or is left unchanged). Macros in "
+                                        ".docm, .pptm and .xlsm files are never run.")
 
 
 @admin.register(Document)
@@ -566,7 +571,7 @@ class DocumentVersionAdmin(ObjectActionsMixin, admin.ModelAdmin):
     list_select_related = ("document__domain",)
     date_hierarchy = "created_at"
     fields = ("document", "title", "label", "status_badge", "effective_date", "created_at", "content_hash",
-              "metadata", "chunks", "tokens", "passages")
+              "original", "metadata", "chunks", "tokens", "passages")
     readonly_fields = fields
     actions = ["supersede_selected", "make_current_selected", "delete_selected"]
     object_actions = {"supersede": ("Mark superseded", "supersede_one", ""),
@@ -606,14 +611,24 @@ class DocumentVersionAdmin(ObjectActionsMixin, admin.ModelAdmin):
     def domain(self, obj: DocumentVersion) -> str:
         return obj.document.domain.name
 
+    @admin.display(description="original file")
+    def original(self, obj: DocumentVersion) -> str:
+        if not obj.original_hash:
+            return "– (ingested before original files were kept)"
+        return format_html('<a href="{}">{}</a> <span class="ax-muted">{}, {}</span>',
+                           reverse("knowledge:original", args=[obj.pk]), obj.original_name, obj.original_type,
+                           filesizeformat(obj.original_size))
+
     @admin.display(description="chunks as retrieved")
     def passages(self, obj: DocumentVersion) -> str:
-        rows = format_html_join("", '<tr><td class="ax-num">{}</td><td>{}</td><td class="ax-num">{}</td>'
+        rows = format_html_join("", '<tr><td class="ax-num">{}</td><td>{}</td><td>{}</td><td class="ax-num">{}</td>'
                                     '<td><div class="ax-pre">{}</div></td></tr>',
-                                ((c.ordinal, c.section or "–", c.tokens, c.text)
+                                ((c.ordinal, c.section or "–", location_text(Location.from_dict(c.location)) or "–",
+                                  c.tokens, c.text)
                                  for c in obj.chunks.order_by("ordinal")))
         return format_html('<table class="ax-passages"><thead><tr><th class="ax-num">#</th><th>section</th>'
-                           '<th class="ax-num">tokens</th><th>text</th></tr></thead><tbody>{}</tbody></table>', rows)
+                           '<th>location</th><th class="ax-num">tokens</th><th>text</th></tr></thead>'
+                           '<tbody>{}</tbody></table>', rows)
 
     def get_deleted_objects(self, objs, request):
         return summarized_deletion(super().get_deleted_objects(objs, request), objs)

@@ -150,6 +150,13 @@ class DocumentVersion(models.Model):
     content_hash = models.CharField(max_length=64)
     metadata = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # the file this version was ingested from (knowledge.originals): stored once per content under ORIGINALS_DIR
+    original_name = models.CharField(max_length=255, blank=True, help_text="file name as uploaded")
+    original_hash = models.CharField(max_length=64, blank=True, db_index=True,
+                                     help_text="SHA-256 of the original bytes (blank: ingested before originals "
+                                               "were kept)")
+    original_type = models.CharField(max_length=100, blank=True, help_text="content type of the original")
+    original_size = models.PositiveBigIntegerField(default=0, help_text="bytes")
 
     class Meta:
         unique_together = [("document", "content_hash")]
@@ -160,7 +167,8 @@ class DocumentVersion(models.Model):
 
 
 class Chunk(models.Model):
-    """A retrievable passage of a document version, with its section path, token count and embedding."""
+    """A retrievable passage of a document version, with its section path, location in the original file, token
+    count and embedding."""
 
     version = models.ForeignKey(DocumentVersion, on_delete=models.CASCADE, related_name="chunks")
     ordinal = models.PositiveIntegerField()
@@ -168,6 +176,10 @@ class Chunk(models.Model):
     text = models.TextField()
     tokens = models.PositiveIntegerField(help_text="cl100k tokens of the text")
     embedding = models.BinaryField(help_text="float32 little-endian, L2-normalised")
+    location = models.JSONField(default=dict, blank=True,
+                                help_text="where the text is in the original file (grounding.location JSON shape: "
+                                          "format, pages, slides, sheet, rows, ocr_pages, and the parts of a chunk "
+                                          "over several places); {} for Markdown")
 
     class Meta:
         ordering = ["version", "ordinal"]
@@ -232,8 +244,9 @@ class IngestJob(models.Model):
 
 
 class IngestJobFile(models.Model):
-    """One uploaded file of an IngestJob: queued, running, then an ingestion outcome (knowledge.services.FileReport
-    statuses: new, new_version, unchanged, restored, failed) with its chunk and token counts or its error."""
+    """One uploaded file of an IngestJob: queued, running (with pages done of pages total), then an ingestion outcome
+    (knowledge.services.FileReport statuses: new, new_version, unchanged, restored, failed) with its chunk and token
+    counts or its error, and its notes."""
 
     job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="files")
     name = models.CharField(max_length=255)
@@ -244,6 +257,11 @@ class IngestJobFile(models.Model):
     chunks = models.PositiveIntegerField(default=0)
     tokens = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    pages_done = models.PositiveIntegerField(default=0, help_text="pages (slides, sheets) read so far")
+    pages_total = models.PositiveIntegerField(default=0, help_text="pages (slides, sheets) of the file; 0: unknown "
+                                                                   "yet or a format without pages")
+    notes = models.TextField(blank=True, help_text="what to know besides the outcome, one line each (macros not "
+                                                   "run, pages OCR found no text on)")
 
     PENDING = ("queued", "running")
 

@@ -14,6 +14,7 @@ from django.conf import settings
 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
+from grounding.location import Location, stored_parts
 from grounding.types import Candidate
 from grounding.types import Chunk as GChunk
 from knowledge.models import Chunk, DocumentVersion, Domain, IngestJob, IngestJobFile
@@ -27,7 +28,8 @@ def chunk_to_grounding(c: Chunk) -> GChunk:
     v = c.version
     return GChunk(chunk_id=c.pk, document_id=v.document_id, title=v.title or v.document.title, section=c.section,
                   version=v.label, date=v.effective_date.isoformat() if v.effective_date else "", text=c.text,
-                  tokens=c.tokens, status=v.status, ordinal=c.ordinal, version_id=v.pk)
+                  tokens=c.tokens, status=v.status, ordinal=c.ordinal, version_id=v.pk,
+                  location=Location.from_dict(c.location), parts=stored_parts(c.location))
 
 
 def index_path(*, domain: Domain, status: str, token: str) -> Path:
@@ -111,11 +113,34 @@ def retrieve(*, domain: Domain, query: str, k: int = 20, embedder: Embedder | No
 
 def ingest_job_status(*, job: IngestJob) -> dict[str, Any]:
     """An upload job as JSON for the admin's progress page: status, counts and one row per file (name, size in
-    bytes, status, title, version, chunks, tokens, error)."""
+    bytes, status, title, version, chunks, tokens, error, pages_done and pages_total of a PDF, presentation or
+    workbook, notes as a list of sentences)."""
     files = [{"name": f.name, "size": f.size, "status": f.status, "title": f.title, "version": f.version,
-              "chunks": f.chunks, "tokens": f.tokens, "error": f.error}
+              "chunks": f.chunks, "tokens": f.tokens, "error": f.error, "pages_done": f.pages_done,
+              "pages_total": f.pages_total, "notes": [n for n in f.notes.split("\n") if n]}
              for f in job.files.order_by("pk")]
     done = sum(1 for f in files if f["status"] not in IngestJobFile.PENDING)
     return {"id": job.pk, "domain": job.domain.slug, "status": job.status, "finished": job.finished,
             "error": job.error, "total": len(files), "done": done,
             "failed": sum(1 for f in files if f["status"] == "failed"), "files": files}
+
+
+def version_original(*, user, version_id: int) -> tuple[DocumentVersion, Path]:
+    """A document version whose original ``user`` may read, and the stored file's path.
+
+    Readable means the version's domain is among Domain.objects.readable_by(user) (superusers: all).
+    Raises:
+        DocumentVersion.DoesNotExist: unknown version, a domain the user may not read, or no original kept (a
+            version ingested before originals were stored, or whose file is missing): the caller answers 404 alike,
+            so that nobody learns which versions exist in domains they cannot read.
+    """
+    from knowledge.originals import original_path
+
+    version = (DocumentVersion.objects.select_related("document__domain")
+               .get(pk=version_id, document__domain__in=Domain.objects.readable_by(user)))
+    if not version.original_hash:
+        raise DocumentVersion.DoesNotExist(f"version {version_id} has no original file")
+    path = original_path(content_hash=version.original_hash)
+    if not path.is_file():
+        raise DocumentVersion.DoesNotExist(f"the original of version {version_id} is missing from {path.parent}")
+    return version, path

@@ -18,12 +18,15 @@ from django.db import transaction
 
 from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.embeddings import Embedder, default_embedder
+from grounding.extract import SUFFIXES, extract_document, supported_suffixes
+from grounding.location import stored_location
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
-from grounding.parsing import SUPPORTED_SUFFIXES, ParsedDocument, ParseError, parse_document
+from grounding.parsing import ParsedDocument, ParseError
 from grounding.retrieve import index_text, input_limit
 from grounding.tokens import counter_for
 from grounding.types import Chunk as GChunk
 from knowledge.models import Chunk, Document, DocumentVersion, Domain, IngestJob, IngestJobFile, SystemPrompt
+from knowledge.originals import original_content_type, original_save
 
 log = logging.getLogger("grounded.ingest")
 
@@ -35,7 +38,11 @@ class IngestError(ValueError):
 @dataclass
 class FileReport:
     """What happened to one file: status is "new", "new_version", "unchanged", "restored" (an earlier version's
-    content came back and is current again) or "failed"."""
+    content came back and is current again) or "failed" (``error`` names the file and what to do).
+
+    ``notes`` hold what to know besides the outcome, one sentence each (a macro-enabled document whose macros were not
+    run, a scanned page OCR found no text on); ``pages`` the file's pages, slides or sheets (0 for text formats);
+    ``version_id`` the stored version (0 when failed)."""
 
     path: str
     status: str
@@ -44,6 +51,9 @@ class FileReport:
     chunks: int = 0
     tokens: int = 0
     error: str = ""
+    notes: list[str] = field(default_factory=list)
+    pages: int = 0
+    version_id: int = 0
 
 
 @dataclass
@@ -85,7 +95,7 @@ def _parse_date(value: object) -> dt.date | None:
 
 @dataclass
 class _Pending:
-    path: Path
+    original: Path | bytes  # the file as given (stored with the version as its original)
     rel: str
     parsed: ParsedDocument
     key: str
@@ -95,8 +105,44 @@ class _Pending:
     drafts: list[ChunkDraft]
 
 
-#: Largest file accepted (bytes); larger ones are reported as failed instead of stalling ingestion.
-MAX_FILE_BYTES = 10 * 1024 * 1024
+def max_file_bytes() -> int:
+    """The largest file ingestion accepts, in bytes (settings.MAX_UPLOAD_BYTES, from GROUNDED_MAX_UPLOAD_MB); a larger
+    one is reported as failed, never read."""
+    return int(django_settings.MAX_UPLOAD_BYTES)
+
+
+def too_large_error(name: str, size: int) -> str:
+    """The error of a file over the size limit (names the file, both sizes and what to do)."""
+    limit = max_file_bytes()
+    return (f"{name}: file too large ({size:,} bytes; the limit is {limit:,} bytes, {limit / 1048576:.1f} MB); split "
+            "it into smaller files, or ask an administrator to raise GROUNDED_MAX_UPLOAD_MB")
+
+
+def _content_hash(parsed: ParsedDocument) -> str:
+    """Identity of a version's content: its title and text, and for formats with pages, slides or rows also where
+    each block is (the same text on other pages is another version). Markdown, HTML and text hash as before."""
+    digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode())
+    if any(b.location is not None for b in parsed.blocks):
+        for b in parsed.blocks:
+            digest.update(repr((b.location.as_dict() if b.location else {}, b.header)).encode())
+    return digest.hexdigest()
+
+
+def _prepare(*, domain: Domain, rel: str, data: bytes, original: Path | bytes, single_file: bool,
+             version: str | None, date: dt.date | None, key: str | None, embedder: Embedder,
+             progress: Callable[[int, int], None] | None = None) -> _Pending:
+    """Extract and chunk one file (nothing stored yet): chunks the embedder sees whole, none longer than its input,
+    title and section included (B13). Raises ParseError with the file's own message."""
+    parsed = extract_document(data, rel, progress=progress, ocr=django_settings.OCR_ENABLED,
+                              ocr_languages=django_settings.OCR_LANGUAGES)
+    doc_key = key or _document_key(domain, rel, single_file, parsed.metadata)
+    meta = parsed.metadata
+    eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
+    digest = _content_hash(parsed)
+    label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
+    return _Pending(original, rel, parsed, doc_key, label, eff, digest,
+                    chunk_blocks(parsed.blocks, counter_for("extractive"),
+                                 limit=input_limit(embedder, title=parsed.title)))
 
 
 def _document_key(domain: Domain, rel: str, single_file: bool, meta: dict) -> str:
@@ -122,7 +168,7 @@ def _document_key(domain: Domain, rel: str, single_file: bool, meta: dict) -> st
 def _files_under(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
-    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
                   and not any(part.startswith(".") for part in p.relative_to(path).parts))
 
 
@@ -136,13 +182,16 @@ def ingest_path(
     progress: Callable[[str], None] | None = None,
     key: str | None = None,
 ) -> IngestReport:
-    """Ingest a file or a folder (recursively: .md, .markdown, .txt, .html, .htm) into a domain.
+    """Ingest a file or a folder (recursively: Markdown, text, HTML, PDF, Word, PowerPoint, Excel and CSV files, see
+    grounding.extract.SUFFIXES) into a domain.
 
     A document is identified by its front matter ``doc_id``, else its path relative to the folder (suffix
     included; a single file ingested on its own joins the existing document of the same file name).
     Unchanged content (same normalised text hash) is a no-op; changed content becomes a new version of the same
-    document, and the version with the latest effective date is current, older ones superseded. A broken file is
-    reported as failed and skipped; the rest is ingested.
+    document, and the version with the latest effective date is current, older ones superseded. Each new version
+    keeps its original file (knowledge.originals) and each chunk its location (page, slide, sheet and rows). A file
+    that cannot be ingested (damaged, password-protected, over the size limit, an extension that lies about the
+    content, no text) is reported as failed with what to do, and the rest is ingested.
 
     Args:
         path: file or folder.
@@ -150,7 +199,7 @@ def ingest_path(
         version: version label for every file (default: front matter ``version``, else the date, else a hash prefix).
         date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
         embedder: embedding model (default: the bundled MiniLM).
-        progress: called with one line per file.
+        progress: called with one line per file (and one per note of a file).
         key: document identity for every file (e.g. to ingest dated revisions saved under different names as
             versions of one document); overrides doc_id and the path.
     Returns:
@@ -161,43 +210,84 @@ def ingest_path(
     path = Path(path)
     if not path.exists():
         raise IngestError(f"{path}: no such file or folder")
+    if path.is_file() and path.suffix.lower() not in SUFFIXES:
+        raise IngestError(f"{path}: unsupported file type {path.suffix or '(none)'}; expected one of "
+                          f"{', '.join(supported_suffixes())}")
     files = _files_under(path)
     if not files:
-        raise IngestError(f"{path}: no supported files (.md, .markdown, .txt, .html, .htm)")
-    if path.is_file() and path.suffix.lower() not in SUPPORTED_SUFFIXES:
-        raise IngestError(f"{path}: unsupported file type {path.suffix or '(none)'}; expected .md, .txt or .html")
-    counter = counter_for("extractive")
-    embedder = embedder or default_embedder()
+        raise IngestError(f"{path}: no supported files ({', '.join(supported_suffixes())})")
     report = IngestReport()
+    embedder = embedder or default_embedder()
     pending: list[_Pending] = []
     for f in files:
         rel = f.name if path.is_file() else f.relative_to(path).as_posix()
         try:
             size = f.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise ParseError(f"{rel}: file too large ({size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes)")
-            parsed = parse_document(f.read_bytes(), rel)
-            doc_key = key or _document_key(domain, rel, path.is_file(), parsed.metadata)
+            if size > max_file_bytes():
+                raise ParseError(too_large_error(rel, size))
+            pending.append(_prepare(domain=domain, rel=rel, data=f.read_bytes(), original=f,
+                                    single_file=path.is_file(), version=version, date=date, key=key,
+                                    embedder=embedder))
         except (ParseError, OSError) as exc:
             msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
             report.files.append(FileReport(rel, "failed", error=msg))
             log.info("ingest failed: %s", msg)
             if progress:
                 progress(f"FAILED {rel}: {msg}")
-            continue
-        meta = parsed.metadata
-        eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
-        digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode()).hexdigest()
-        label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
-        # chunks the embedder sees whole: none longer than its input, title and section included (B13)
-        pending.append(_Pending(f, rel, parsed, doc_key, label, eff, digest,
-                                chunk_blocks(parsed.blocks, counter,
-                                             limit=input_limit(embedder, title=parsed.title))))
+    _commit(domain=domain, pending=pending, report=report, embedder=embedder, progress=progress)
+    report.files.sort(key=lambda r: r.path)
+    return report
 
+
+def document_ingest(
+    *,
+    domain: Domain,
+    name: str,
+    data: bytes,
+    version: str | None = None,
+    date: dt.date | None = None,
+    key: str | None = None,
+    embedder: Embedder | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> FileReport:
+    """Ingest one file given as bytes (an upload: the admin's, and the HTTP API's) into a domain, exactly as
+    ``ingest_path`` ingests a single file: same formats, identity (a file of the same name as an existing document
+    becomes its new version when its content changed), original kept, locations, size limit and per-file errors.
+
+    Args:
+        domain: target domain.
+        name: the file's name (its extension says which format it should be; the content is checked).
+        data: the file's bytes.
+        version, date, key: as for ingest_path.
+        embedder: embedding model (default: the bundled MiniLM).
+        progress: called as progress(pages done, pages total) while a PDF's pages, a presentation's slides or a
+            workbook's sheets are read.
+    Returns:
+        FileReport (status "failed" with the error for a file that cannot be ingested; never raises for bad files).
+    """
+    if len(data) > max_file_bytes():
+        return FileReport(name, "failed", error=too_large_error(name, len(data)))
+    embedder = embedder or default_embedder()
+    try:
+        pending = _prepare(domain=domain, rel=name, data=data, original=data, single_file=True, version=version,
+                           date=date, key=key, embedder=embedder, progress=progress)
+    except ParseError as exc:
+        log.info("ingest failed: %s", exc)
+        return FileReport(name, "failed", error=str(exc))
+    report = IngestReport()
+    _commit(domain=domain, pending=[pending], report=report, embedder=embedder)
+    return report.files[0]
+
+
+def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, embedder: Embedder | None,
+            progress: Callable[[str], None] | None = None) -> None:
+    """Store the prepared files: unchanged ones are no-ops (or restored), the others are embedded and stored as new
+    versions in one transaction; one FileReport each is appended to ``report``."""
     # Older versions first, so the newest content ends up current whatever the file order.
     pending.sort(key=lambda p: (p.date or dt.date.max, p.rel))
     to_embed: list[tuple[_Pending, FileReport]] = []
     for p in pending:
+        notes = list(p.parsed.notes)
         existing = DocumentVersion.objects.filter(document__domain=domain, document__key=p.key,
                                                   content_hash=p.content_hash).first()
         if existing is not None:
@@ -207,29 +297,33 @@ def ingest_path(
                 _reactivate(existing, p.date)
                 domain.touch_index()
                 status = "restored"
-            report.files.append(FileReport(p.rel, status, p.parsed.title, existing.label))
+            report.files.append(FileReport(p.rel, status, p.parsed.title, existing.label, notes=notes,
+                                           pages=p.parsed.pages, version_id=existing.pk))
             if progress:
                 progress(f"{status} {p.rel}")
             continue
         has_doc = Document.objects.filter(domain=domain, key=p.key).exists()
         to_embed.append((p, FileReport(p.rel, "new_version" if has_doc else "new", p.parsed.title, p.label,
-                                       len(p.drafts), sum(d.tokens for d in p.drafts))))
-    if to_embed:
-        texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
-                 for p, _ in to_embed for d in p.drafts]
-        vectors = embedder.embed(texts)
-        offset = 0
-        with transaction.atomic():
-            for p, fr in to_embed:
-                n = len(p.drafts)
-                _store_version(domain, p, vectors[offset:offset + n])
-                offset += n
-                report.files.append(fr)
-                if progress:
-                    progress(f"{fr.status} {p.rel}: {fr.chunks} chunks, {fr.tokens} tokens")
-            domain.touch_index()
-    report.files.sort(key=lambda r: r.path)
-    return report
+                                       len(p.drafts), sum(d.tokens for d in p.drafts), notes=notes,
+                                       pages=p.parsed.pages)))
+    if not to_embed:
+        return
+    embedder = embedder or default_embedder()
+    texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
+             for p, _ in to_embed for d in p.drafts]
+    vectors = embedder.embed(texts)
+    offset = 0
+    with transaction.atomic():
+        for p, fr in to_embed:
+            n = len(p.drafts)
+            fr.version_id = _store_version(domain, p, vectors[offset:offset + n]).pk
+            offset += n
+            report.files.append(fr)
+            if progress:
+                progress(f"{fr.status} {p.rel}: {fr.chunks} chunks, {fr.tokens} tokens")
+                for note in fr.notes:
+                    progress(f"  note: {note}")
+        domain.touch_index()
 
 
 def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
@@ -237,12 +331,17 @@ def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
         domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
     # a revision that names no title of its own (a plain text file) keeps the document's title, not its file name
     title = document.title if p.parsed.title_from_name and not created else p.parsed.title
+    data = p.original if isinstance(p.original, bytes) else p.original.read_bytes()
+    name = Path(p.rel).name
     version = DocumentVersion.objects.create(document=document, title=title, label=p.label,
                                              effective_date=p.date,
-                                             content_hash=p.content_hash, metadata=p.parsed.metadata)
+                                             content_hash=p.content_hash, metadata=p.parsed.metadata,
+                                             original_name=name, original_hash=original_save(data=data),
+                                             original_type=original_content_type(name=name),
+                                             original_size=len(data))
     Chunk.objects.bulk_create([
         Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
-              embedding=vectors[i].astype("<f4").tobytes())
+              embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts))
         for i, d in enumerate(p.drafts)
     ])
     _refresh_statuses(document)
@@ -508,8 +607,10 @@ def ingest_job_start(*, domain: Domain, files: Sequence[UploadedFileLike], user=
     """Save uploaded files to a temporary folder and start ingesting them into ``domain`` in the background.
 
     The job and one IngestJobFile row per file (status "queued") exist when this returns; the work starts once the
-    surrounding transaction commits (ingest_job_launch), and the rows then move to "running" and to their outcome
-    one file at a time (see ingest_job_run). Raises IngestError when no file was given.
+    surrounding transaction commits (ingest_job_launch), and the rows then move to "running" (with pages done of
+    pages total for PDFs, presentations and workbooks) and to their outcome one file at a time (see ingest_job_run).
+    A file over the size limit is not saved: its row is "failed" at once with the limit in its error. Raises
+    IngestError when no file was given.
     """
     if not files:
         raise IngestError("no files to upload")
@@ -522,6 +623,10 @@ def ingest_job_start(*, domain: Domain, files: Sequence[UploadedFileLike], user=
             job = IngestJob.objects.create(domain=domain, created_by=user if getattr(user, "pk", None) else None)
             for i, upload in enumerate(files):
                 name = _upload_name(upload.name, i)
+                if upload.size is not None and upload.size > max_file_bytes():
+                    IngestJobFile.objects.create(job=job, name=name, size=upload.size, status="failed",
+                                                 error=too_large_error(name, upload.size))
+                    continue
                 target = workdir / str(i) / name  # a folder per file: two uploads may share a name
                 target.parent.mkdir()
                 with target.open("wb") as out:
@@ -558,9 +663,10 @@ def ingest_job_launch(*, job_id: int, files: list[tuple[int, Path]], workdir: Pa
 
 def ingest_job_run(*, job_id: int, files: list[tuple[int, Path]], workdir: Path,
                    embedder: Embedder | None = None) -> IngestJob:
-    """Ingest a job's saved files one at a time (ingest_path on each), recording each file's outcome as it finishes;
-    the temporary folder is removed afterwards. A file that fails is recorded and the others go on; the job fails
-    as a whole only when something outside the files broke (the message is on the job)."""
+    """Ingest a job's saved files one at a time (document_ingest on each), recording each file's pages done as they
+    are read and its outcome as it finishes; the temporary folder is removed afterwards. A file that fails is
+    recorded and the others go on; the job fails as a whole only when something outside the files broke (the message
+    is on the job)."""
     from django.utils import timezone
 
     try:
@@ -569,7 +675,7 @@ def ingest_job_run(*, job_id: int, files: list[tuple[int, Path]], workdir: Path,
             IngestJob.objects.filter(pk=job_id).update(status=IngestJob.Status.RUNNING)
             for row_id, path in files:
                 IngestJobFile.objects.filter(pk=row_id).update(status="running")
-                IngestJobFile.objects.filter(pk=row_id).update(**_ingest_one(job.domain, path, embedder))
+                IngestJobFile.objects.filter(pk=row_id).update(**_ingest_one(job.domain, row_id, path, embedder))
             IngestJob.objects.filter(pk=job_id).update(status=IngestJob.Status.DONE, finished_at=timezone.now())
     except Exception as exc:  # the job must end with an outcome the admin page can show
         log.exception("upload job %s failed", job_id)
@@ -582,15 +688,28 @@ def ingest_job_run(*, job_id: int, files: list[tuple[int, Path]], workdir: Path,
     return IngestJob.objects.get(pk=job_id)
 
 
-def _ingest_one(domain: Domain, path: Path, embedder: Embedder | None) -> dict[str, object]:
-    """The IngestJobFile fields of one file's outcome (errors name the file, never the temporary folder)."""
+#: Least time between two progress writes of one file (seconds); the last page is always written.
+PROGRESS_INTERVAL = 0.5
+
+
+def _ingest_one(domain: Domain, row_id: int, path: Path, embedder: Embedder | None) -> dict[str, object]:
+    """The IngestJobFile fields of one file's outcome (errors name the file, never the temporary folder); pages done
+    of pages total are written to the row while the file is read."""
+    import time
+
+    last = [0.0]
+
+    def pages(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last[0] >= PROGRESS_INTERVAL:
+            last[0] = now
+            IngestJobFile.objects.filter(pk=row_id).update(pages_done=done, pages_total=total)
+
     try:
-        report = ingest_path(path=path, domain=domain, embedder=embedder)
-    except IngestError as exc:
-        return {"status": "failed", "error": str(exc).replace(str(path), path.name)}
+        data = path.read_bytes()
+        f = document_ingest(domain=domain, name=path.name, data=data, embedder=embedder, progress=pages)
     except Exception as exc:
         log.exception("ingesting upload %s failed", path.name)
         return {"status": "failed", "error": f"{path.name}: ingestion failed: {exc}"}
-    f = report.files[0]
     return {"status": f.status, "title": f.title, "version": f.version, "chunks": f.chunks, "tokens": f.tokens,
-            "error": f.error}
+            "error": f.error, "notes": "\n".join(f.notes), "pages_total": f.pages, "pages_done": f.pages}

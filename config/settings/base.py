@@ -91,6 +91,16 @@ CACHES = {"default": env.cache("DJANGO_CACHE_URL", default=REDIS_URL or "locmemc
 #: received the upload. Uploaded files wait in UPLOAD_DIR, which the web and worker processes must share.
 INGEST_QUEUE = bool(REDIS_URL)
 UPLOAD_DIR = VAR_DIR / "uploads"
+#: Original files of ingested document versions, one per distinct content (knowledge.originals); shared by the web
+#: and worker processes like UPLOAD_DIR.
+ORIGINALS_DIR = VAR_DIR / "originals"
+#: Largest file ingestion accepts (an upload or a file of `manage.py ingest`), in megabytes (decimals allowed).
+MAX_UPLOAD_MB = env.float("GROUNDED_MAX_UPLOAD_MB", default=50.0)
+MAX_UPLOAD_BYTES = int(MAX_UPLOAD_MB * 1024 * 1024)
+#: OCR of scanned PDF pages (pages without a text layer) with Tesseract, and its languages ("eng", "eng+deu": each
+#: needs Debian's tesseract-ocr-<lang>).
+OCR_ENABLED = env.bool("GROUNDED_OCR", default=True)
+OCR_LANGUAGES = env("GROUNDED_OCR_LANGUAGES", default="eng")
 if INGEST_QUEUE:
     INSTALLED_APPS += ["django_rq", "django_tasks", "django_tasks_rq"]
     RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}}

@@ -19,6 +19,8 @@ else:
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
 # a fresh index directory per test run: index names reuse domain ids across test databases
 INDEX_DIR = Path(tempfile.mkdtemp(prefix="grounded-test-index-"))
+# and a fresh folder of original files (versions' originals are keyed by content, shared across test databases)
+ORIGINALS_DIR = Path(tempfile.mkdtemp(prefix="grounded-test-originals-"))
 
 if REDIS_URL:  # a shared Redis server: this run's keys and groups must not meet another run's
     _run = uuid.uuid4().hex[:8]

@@ -204,22 +204,67 @@ function showSource(entry, label, spanIndex) {
   document.getElementById("source-version").textContent = s.version || "—";
   document.getElementById("source-date").textContent = s.date || "undated";
   document.getElementById("source-status").textContent = s.status || "current";
-  const box = document.getElementById("source-text");
-  box.replaceChildren();
-  const text = s.text;
   const cited = own && own.label === label ? own : entry.citations.get(label);
-  const span = cited ? cited.cited_text.trim() : "";
-  const at = span ? text.indexOf(span) : -1;
-  if (at >= 0) {
-    const mark = el("mark", "", span);
-    box.append(text.slice(0, at), mark, text.slice(at + span.length));
-    panel.hidden = false;
-    mark.scrollIntoView({block: "nearest"});
-  } else {
-    box.append(text);
-    panel.hidden = false;
-  }
+  showOriginalPlace(s, cited);
+  const mark = renderSourceText(document.getElementById("source-text"), s.text, cited ? cited.cited_text.trim() : "");
+  panel.hidden = false;
+  if (mark) mark.scrollIntoView({block: "nearest"});
   panel.focus();
+}
+
+// Where the cited passage is in its original file, and a link to that file: the label the server built from the
+// location ("Leave, p. 4", "IDP, slide 3", "Work schedules, sheet Schedules, rows 2-14"; grounding.location), and
+// for a PDF the link opens the cited page. Sources without a location (Markdown, HTML, text) show "—" and no link.
+function showOriginalPlace(source, cited) {
+  const place = cited && cited.location && cited.location.format ? cited : source;
+  const location = place.location || {};
+  document.getElementById("source-location").textContent = location.format ? place.source_label : "—";
+  const link = document.getElementById("source-original");
+  link.hidden = !(location.format && source.version_id);
+  if (link.hidden) return;
+  const page = (location.pages || [])[0];
+  link.href = `/documents/${source.version_id}/original` + (page ? `#page=${page}` : "");
+  link.textContent = page ? `Open the original at page ${page}` : "Open the original file";
+}
+
+// A source's text in the panel: runs of Markdown table lines ("| a | b |") become a table (a line followed by a
+// "|---|" line is a header), other text stays text; the cited span is marked (a cited table row is marked whole).
+// Returns the marked element, if any. Everything is inserted as text, never as HTML.
+function renderSourceText(box, text, span) {
+  box.replaceChildren();
+  let marked = null;
+  const isRule = (line) => /^\|(\s*:?-{3,}:?\s*\|)+$/.test(line);
+  const cells = (line) => line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+  const lines = text.split("\n");
+  let plain = [];
+  const flushPlain = () => {
+    const part = plain.join("\n");
+    plain = [];
+    if (!part) return;
+    const at = span && !marked ? part.indexOf(span) : -1;
+    if (at < 0) { box.append(part); return; }
+    marked = el("mark", "", span);
+    box.append(part.slice(0, at), marked, part.slice(at + span.length));
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (!(line.startsWith("|") && line.endsWith("|") && line.length > 1)) { plain.push(lines[i]); continue; }
+    flushPlain();
+    const table = el("table", "source-table");
+    for (; i < lines.length && lines[i].trim().startsWith("|"); i++) {
+      const row = lines[i].trim();
+      if (isRule(row)) continue;
+      const header = i + 1 < lines.length && isRule(lines[i + 1].trim());
+      const tr = el("tr");
+      for (const cell of cells(row)) tr.append(el(header ? "th" : "td", "", cell));
+      if (!marked && span && row === span) { tr.className = "cited"; marked = tr; }
+      table.append(tr);
+    }
+    i--;
+    box.append(table);
+  }
+  flushPlain();
+  return marked;
 }
 
 list.addEventListener("click", (event) => {

@@ -37,7 +37,8 @@ def test_the_preview_plans_exactly_what_ask_json_plans(admin_client, demo_domain
     call_command("ask", question, "--domain", "handbook", "--json")
     ask = json.loads(capsys.readouterr().out)
     preview = preview_json(admin_client, demo_domain, question)
-    keys = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens")
+    keys = ("label", "chunk_id", "title", "section", "version", "date", "score", "tokens", "location",
+            "source_label")
     assert [{k: s[k] for k in keys} for s in preview["sources"]] == ask["sources"]
     for key in ("budget", "dropped", "notes", "provider", "prompt_version"):
         assert preview[key] == ask[key], key

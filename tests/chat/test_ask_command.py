@@ -26,7 +26,9 @@ def test_ask_json_contract(demo_domain, capsys):
     assert meal["chunk_id"] == by_label[meal["label"]]["chunk_id"]
     assert set(cited) <= set(by_label) and out["invalid_citations"] == []
     assert set(by_label[meal["label"]]) == {"label", "chunk_id", "title", "section", "version", "date", "score",
-                                            "tokens"}
+                                            "tokens", "location", "source_label"}
+    # a Markdown page has no pages: its place is its title alone
+    assert (meal["location"], meal["source_label"]) == ({}, "Travel and Expenses Policy")
     assert out["budget"]["total"] <= out["budget"]["limit"]
     # the support check: every quoted sentence is found in its cited source, and every factual sentence is cited
     assert out["support"]["coverage"] == 1.0

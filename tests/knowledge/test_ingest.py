@@ -126,10 +126,8 @@ def test_one_file_of_an_ingested_folder_updates_the_same_document(tmp_path, embe
     assert [v.status for v in doc.versions.order_by("created_at")] == ["superseded", "current"]
 
 
-def test_oversized_file_and_bad_doc_id_are_reported(tmp_path, embedder, monkeypatch):
-    import knowledge.services as svc
-
-    monkeypatch.setattr(svc, "MAX_FILE_BYTES", 100)
+def test_oversized_file_and_bad_doc_id_are_reported(tmp_path, embedder, settings):
+    settings.MAX_UPLOAD_BYTES = 100
     (tmp_path / "big.md").write_text("# Big\n\n" + "text " * 100)
     (tmp_path / "list-id.md").write_text("---\ndoc_id: [a, b]\n---\n\nBody text here.\n")
     (tmp_path / "ok.md").write_text("# Ok\n\nFine.\n")

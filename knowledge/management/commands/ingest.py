@@ -12,7 +12,8 @@ from knowledge.services import IngestError, domain_get_or_create, ingest_path
 
 
 class Command(BaseCommand):
-    help = "Ingest a file or folder of Markdown, text or HTML documents into a domain (created when missing)."
+    help = ("Ingest a file or folder of Markdown, text, HTML, PDF, Word, PowerPoint, Excel or CSV documents into a domain "
+            "(created when missing).")
 
     def create_parser(self, prog_name, subcommand, **kwargs):
         # --version is ours (a document version label), not Django's "show the Django version".

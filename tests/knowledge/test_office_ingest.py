@@ -1,0 +1,138 @@
+"""Ingesting office files: each bad file gets its own clear error and nothing else is lost, originals are kept per
+version and served only to readers of the domain, and a changed upload becomes a new version (issue 21)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+
+from knowledge.models import Chunk, Document, DocumentVersion
+from knowledge.originals import original_path
+from knowledge.services import document_ingest, domain_get_or_create, ingest_path, version_delete
+from tests.office_files import encrypted_pdf, macro_enabled, office, pageless_pdf, write
+
+pytestmark = pytest.mark.django_db
+
+FMLA_PDF = "travel-and-leave__fmla.pdf"
+FMLA_DOCX = "travel-and-leave__fmla.docx"
+
+
+def test_each_bad_file_gets_its_own_error_and_the_good_ones_are_ingested(tmp_path, embedder, settings, capsys):
+    settings.MAX_UPLOAD_BYTES = 100_000  # a small limit (the scanned PDF is 872 KB): never write 100 MB in a test
+    write(tmp_path, "fmla.pdf", office(FMLA_PDF))
+    write(tmp_path, "locked.pdf", encrypted_pdf(office(FMLA_PDF)))
+    write(tmp_path, "empty.pdf", pageless_pdf(office(FMLA_PDF)))
+    docx = office(FMLA_DOCX)
+    write(tmp_path, "broken.docx", docx[:len(docx) // 2])
+    write(tmp_path, "renamed.docx", office(FMLA_PDF))
+    write(tmp_path, "macros.docm", macro_enabled(docx))
+    write(tmp_path, "scan.pdf", office("travel-and-leave__overtime.scanned.pdf"))
+    call_command("ingest", str(tmp_path), "--domain", "bad-files")
+    out = capsys.readouterr().out
+    report = {line.split(":")[0].split(" ", 1)[1]: line for line in out.splitlines() if line.startswith("FAILED ")}
+    assert set(report) == {"locked.pdf", "empty.pdf", "broken.docx", "renamed.docx", "scan.pdf"}
+    assert "locked.pdf: the PDF is password-protected; open it with its password" in report["locked.pdf"]
+    assert "empty.pdf: the PDF has no pages" in report["empty.pdf"]
+    assert "broken.docx: the file is damaged" in report["broken.docx"]
+    assert ("renamed.docx: the extension .docx says a Word document (.docx), but the content is a PDF document; "
+            "rename it to .pdf and upload it again") in report["renamed.docx"]
+    assert ("scan.pdf: file too large (871,712 bytes; the limit is 100,000 bytes, 0.1 MB); split it into smaller "
+            "files, or ask an administrator to raise GROUNDED_MAX_UPLOAD_MB") in report["scan.pdf"]
+    assert "new macros.docm" in out and ("  note: Macro-enabled document: its text was ingested; its macros were not "
+                                         "run (they never are).") in out
+    assert "7 files: 2 new, 0 new versions, 0 unchanged, 5 failed" in out
+    assert sorted(Document.objects.filter(domain__slug="bad-files").values_list("key", flat=True)) == [
+        "fmla.pdf", "macros.docm"]
+
+
+def test_one_uploaded_file_over_the_limit_is_refused_without_being_read(embedder, settings):
+    settings.MAX_UPLOAD_BYTES = 1_000
+    domain = domain_get_or_create(slug="limit")
+    report = document_ingest(domain=domain, name="leave.pdf", data=office("travel-and-leave__leave.pdf"))
+    assert (report.status, report.path) == ("failed", "leave.pdf")
+    assert report.error.startswith("leave.pdf: file too large (123,621 bytes; the limit is 1,000 bytes")
+    assert not Document.objects.filter(domain=domain).exists()
+
+
+def test_chunks_store_their_location_and_the_version_its_original(embedder):
+    domain = domain_get_or_create(slug="stored")
+    report = document_ingest(domain=domain, name="leave.pdf", data=office("travel-and-leave__leave.pdf"))
+    assert (report.status, report.pages, report.chunks > 5) == ("new", 9, True)
+    version = DocumentVersion.objects.get(pk=report.version_id)
+    assert (version.original_name, version.original_type, version.original_size) == (
+        "leave.pdf", "application/pdf", 123_621)
+    assert original_path(content_hash=version.original_hash).read_bytes() == office("travel-and-leave__leave.pdf")
+    advanced = version.chunks.get(text__contains="240 hours of advanced sick leave")
+    assert advanced.location["format"] == "pdf" and 4 in advanced.location["pages"]
+    assert all(c.location["pages"] for c in version.chunks.all())
+
+
+def test_a_changed_upload_of_the_same_file_becomes_a_new_version_with_its_own_original(
+        embedder, django_capture_on_commit_callbacks):
+    domain = domain_get_or_create(slug="versions")
+    first = document_ingest(domain=domain, name="policy.pdf", data=office(FMLA_PDF))
+    again = document_ingest(domain=domain, name="policy.pdf", data=office(FMLA_PDF))
+    changed = document_ingest(domain=domain, name="policy.pdf",
+                              data=office("travel-and-leave__advanced-sick-leave.pdf"))
+    assert [first.status, again.status, changed.status] == ["new", "unchanged", "new_version"]
+    document = Document.objects.get(domain=domain, key="policy.pdf")
+    old, new = document.versions.order_by("pk")
+    assert (old.status, new.status) == ("superseded", "current") and old.original_hash != new.original_hash
+    assert original_path(content_hash=old.original_hash).read_bytes() == office(FMLA_PDF)
+    new_file = original_path(content_hash=new.original_hash)
+    with django_capture_on_commit_callbacks(execute=True):
+        version_delete(version=new)  # the deleted version's original goes with it (once committed); the older stays
+    assert not new_file.exists() and original_path(content_hash=old.original_hash).exists()
+    assert document.versions.get().status == "current"
+
+
+@pytest.fixture
+def restricted(embedder):
+    """A domain readable by the group hr only, holding the FMLA PDF and DOCX; (domain, pdf version, docx version)."""
+    domain = domain_get_or_create(slug="hr-only")
+    domain.groups.add(Group.objects.create(name="hr"))
+    pdf = document_ingest(domain=domain, name="fmla.pdf", data=office(FMLA_PDF))
+    word = document_ingest(domain=domain, name="fmla.docx", data=office(FMLA_DOCX))
+    return domain, pdf.version_id, word.version_id
+
+
+def test_the_original_is_served_to_readers_of_its_domain_only(client, restricted):
+    _, pdf, word = restricted
+    users = get_user_model().objects
+    reader = users.create_user("reader", password="pw")
+    reader.groups.add(Group.objects.get(name="hr"))
+    client.force_login(reader)
+    response = client.get(f"/documents/{pdf}/original")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == 'inline; filename="fmla.pdf"'
+    assert b"".join(response.streaming_content) == office(FMLA_PDF)
+    response = client.get(f"/documents/{word}/original")
+    assert response["Content-Type"] == ("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+    assert response["Content-Disposition"] == 'attachment; filename="fmla.docx"'
+
+    client.force_login(users.create_user("outsider", password="pw"))
+    assert client.get(f"/documents/{pdf}/original").status_code == 404  # like a version that does not exist
+    assert client.get("/documents/999999/original").status_code == 404
+    client.logout()
+    assert client.get(f"/documents/{pdf}/original")["Location"] == f"/login/?next=/documents/{pdf}/original"
+
+
+def test_a_version_ingested_before_originals_were_kept_has_none(client, restricted):
+    _, pdf, _ = restricted
+    DocumentVersion.objects.filter(pk=pdf).update(original_hash="")
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw"))
+    assert client.get(f"/documents/{pdf}/original").status_code == 404
+
+
+def test_markdown_originals_are_served_as_text_never_as_a_page(client, tmp_path, embedder):
+    page = write(tmp_path, "alert.html", b"<h1>Alert</h1><p>Fire drill at noon.</p><script>alert(1)</script>")
+    domain = domain_get_or_create(slug="html-original")
+    ingest_path(path=page, domain=domain)
+    version = DocumentVersion.objects.get(document__domain=domain)
+    client.force_login(get_user_model().objects.create_user("reader2", password="pw"))
+    response = client.get(f"/documents/{version.pk}/original")
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert Chunk.objects.filter(version=version).get().location == {}  # HTML has no pages: no location
