@@ -78,7 +78,8 @@ class Turn:
 
     def start(self) -> None:
         async def emit(frame: Frame) -> None:
-            self.frames.put_nowait(frame)
+            if frame.get("type") != "status":  # the API's events are the websocket's default frames
+                self.frames.put_nowait(frame)
 
         self.submission.start(emit).add_done_callback(lambda task: self.frames.put_nowait(None))
 

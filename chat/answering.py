@@ -27,7 +27,7 @@ from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, content_terms, counter_of
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import retrieve
+from knowledge.selectors import domain_token, retrieve_vector
 from knowledge.services import system_prompt_active
 
 
@@ -65,39 +65,71 @@ def settings_for(domain: Domain) -> ContextSettings:
                                           "an administrator must correct them.") from exc
 
 
-def answer_prepare(*, domain: Domain, question: str, provider: Provider | None = None,
-                   history: list[MemoryTurn] | None = None, summary: Summary | None = None) -> PreparedAnswer:
-    """Retrieve and plan (blocking: database and embedding; run it off the event loop).
+@dataclass(frozen=True)
+class AnswerInputs:
+    """What planning needs from the database, read in one visit (so planning itself reads nothing).
 
-    Follow-up questions are retrieved with the conversation's help (the model's rewrite when the provider offers
-    completions and LLM_FOLLOWUP_REWRITE is on, else grounding.memory.retrieval_query); the model still receives the
-    question unchanged. Contradictions among the planned sources and passages addressed to an AI assistant become
-    notes; the plan is made again with the notes counted in the budget.
-    ``provider`` defaults to the domain's provider in the process's registry (chat.providers.registry).
+    Attributes:
+        domain: the domain (its settings are on the instance).
+        system_prompt: the active system prompt text; prompt_version its row (None: the built-in default).
+        token: the domain's published index token (knowledge.indexing).
+        settings: the domain's context settings; instructions: its prompt instructions with the conflict rule.
+    """
+
+    domain: Domain
+    system_prompt: str
+    prompt_version: SystemPrompt | None
+    token: str
+    settings: ContextSettings
+    instructions: str
+
+
+def answer_inputs(*, domain: Domain) -> AnswerInputs:
+    """Read what planning an answer in ``domain`` needs (blocking: database).
+
     Raises:
-        AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
         AskError(domain_settings): the domain's settings are invalid.
     """
-    provider = provider or registry.for_domain(domain)
     system_prompt, prompt_version = system_prompt_active()
+    return AnswerInputs(domain=domain, system_prompt=system_prompt, prompt_version=prompt_version,
+                        token=domain_token(domain=domain), settings=settings_for(domain),
+                        instructions=domain.prompt_instructions())
+
+
+def offline_query(question: str, history: list[MemoryTurn]) -> str:
+    """The retrieval query of a question without a model: the question, with the conversation's help for a
+    follow-up (grounding.memory.retrieval_query)."""
+    return retrieval_query(question, [t.text for t in history if t.role == "user"])
+
+
+def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, provider: Provider,
+                history: list[MemoryTurn] | None = None, summary: Summary | None = None, judge=None,
+                conflict_judge=None, checks: dict[str, Any] | None = None) -> PreparedAnswer:
+    """Search the domain's index and plan the answer (CPU-bound; reads no database: run it on the CPU pool).
+
+    Args:
+        inputs: what :func:`answer_inputs` read.
+        question: the question (what the model receives); query and vector: the retrieval query and its unit vector.
+        provider: who answers (its model decides how tokens are counted).
+        history, summary: the conversation's memory.
+        judge: an optional sufficiency check (sync) run inside planning; conflict_judge: an optional contradiction
+            judge (sync) for pairs the rules leave unflagged.
+        checks: what model-backed checks did before planning (for the trace).
+    Contradictions among the planned sources and passages addressed to an AI assistant become notes; the plan is
+    made again with the notes counted in the budget.
+    Raises:
+        AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
+    """
     history = history or []
-    complete = completer_for(provider)
-    rewriter = LLMQueryRewriter(complete) if complete and settings.LLM_FOLLOWUP_REWRITE else None
-    judge = LLMSufficiencyJudge(complete) if complete and settings.LLM_SUFFICIENCY_CHECK else None
-    conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
-    if rewriter is not None and history:
-        query = rewriter(question, [(t.role, t.text) for t in history])
-    else:
-        query = retrieval_query(question, [t.text for t in history if t.role == "user"])
-    candidates = retrieve(domain=domain, query=query, superseded=5)
+    candidates = retrieve_vector(domain=inputs.domain.pk, query=query, vector=vector, token=inputs.token,
+                                 superseded=5)
     counter = counter_of(provider)
-    context_settings = settings_for(domain)
     turns = [t.as_turn() for t in history]
     try:
         def make_plan(notes: list) -> ContextPlan:
             return plan_context(question=question, candidates=candidates, history=turns,
-                                system_prompt=system_prompt, instructions=domain.prompt_instructions(),
-                                settings=context_settings, counter=counter, summary=summary, query=query, notes=notes,
+                                system_prompt=inputs.system_prompt, instructions=inputs.instructions,
+                                settings=inputs.settings, counter=counter, summary=summary, query=query, notes=notes,
                                 judge=judge)
 
         plan = make_plan([])
@@ -122,13 +154,45 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
                 plan = make_plan([])  # notes that keep moving are left out rather than mislabelled
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
-    prompt = prompt_for(plan, system_prompt=system_prompt, instructions=domain.prompt_instructions(),
-                        settings=context_settings)
-    checks = {"rewrite": bool(rewriter and rewriter.calls and not rewriter.failures),
-              "sufficiency": list(judge.verdicts) if judge else [],
-              "judge_calls": conflict_judge.calls if conflict_judge else 0}
-    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query, prompt_version=prompt_version,
-                          checks=checks)
+    prompt = prompt_for(plan, system_prompt=inputs.system_prompt, instructions=inputs.instructions,
+                        settings=inputs.settings)
+    checks = {"rewrite": False, "sufficiency": [], "judge_calls": 0, **(checks or {})}
+    if judge is not None:
+        checks["sufficiency"] = list(judge.verdicts)
+    if conflict_judge is not None:
+        checks["judge_calls"] = conflict_judge.calls
+    return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query,
+                          prompt_version=inputs.prompt_version, checks=checks)
+
+
+def answer_prepare(*, domain: Domain, question: str, provider: Provider | None = None,
+                   history: list[MemoryTurn] | None = None, summary: Summary | None = None) -> PreparedAnswer:
+    """Retrieve and plan in one blocking call (database, embedding, model-backed checks through the provider's
+    blocking client): the admin's prompt preview, tests and one-off scripts. The chat runs the same steps as stages
+    (chat.pipeline).
+
+    Follow-up questions are retrieved with the conversation's help (the model's rewrite when the provider offers
+    completions and LLM_FOLLOWUP_REWRITE is on, else :func:`offline_query`); the model still receives the question
+    unchanged. ``provider`` defaults to the domain's provider in the process's registry (chat.providers.registry).
+    Raises:
+        AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
+        AskError(domain_settings): the domain's settings are invalid.
+    """
+    provider = provider or registry.for_domain(domain)
+    inputs = answer_inputs(domain=domain)
+    history = history or []
+    complete = completer_for(provider)
+    rewriter = LLMQueryRewriter(complete) if complete and settings.LLM_FOLLOWUP_REWRITE else None
+    judge = LLMSufficiencyJudge(complete) if complete and settings.LLM_SUFFICIENCY_CHECK else None
+    conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
+    if rewriter is not None and history:
+        query = rewriter(question, [(t.role, t.text) for t in history])
+    else:
+        query = offline_query(question, history)
+    vector = default_embedder().embed([query])[0]
+    return answer_plan(inputs=inputs, question=question, query=query, vector=vector, provider=provider,
+                       history=history, summary=summary, judge=judge, conflict_judge=conflict_judge,
+                       checks={"rewrite": bool(rewriter and rewriter.calls and not rewriter.failures)})
 
 
 def relabel_notes(notes: list, old: ContextPlan, new: ContextPlan) -> list:

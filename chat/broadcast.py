@@ -1,9 +1,18 @@
 """Followers of a generating answer: the channel-layer group its frames go to (sockets that resumed it, on any
-worker) and the shared cache entry holding its text so far."""
+worker), the generator's answer to a follower asking for the text so far, and the throttled shared-cache copy of
+that text (for a follower whose generator is gone).
+
+Resuming without a gap: a follower joins ``answer_group(id)`` first, then asks ``sync_group(id)`` (the generating
+task's own channel, on whichever worker runs it) for the text so far; the generator replies with a ``partial`` frame
+(text and the seq it reaches) straight to the follower's channel. Deltas the follower received before that reply and
+up to its seq are dropped, later ones shown: nothing falls between, however the writes below are throttled.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 
 from django.core.cache import cache
 
@@ -13,6 +22,8 @@ log = logging.getLogger("grounded.answer")
 
 #: How long the cached text so far of a generating answer is kept (seconds).
 PARTIAL_TTL = 3600
+#: The cached text so far is written at most this often (seconds), through the async cache API.
+PARTIAL_CACHE_SECONDS = 0.5
 
 
 def answer_group(message_id: int) -> str:
@@ -20,17 +31,26 @@ def answer_group(message_id: int) -> str:
     return f"answer.{int(message_id)}"
 
 
+def sync_group(message_id: int) -> str:
+    """The channel-layer group of the task generating one answer (followers ask it for the text so far)."""
+    return f"answer.{int(message_id)}.sync"
+
+
 def partial_key(message_id: int) -> str:
     """Cache key of a generating answer's text so far."""
     return f"grounded:partial:{int(message_id)}"
 
 
+def _layer():
+    from channels.layers import get_channel_layer
+
+    return get_channel_layer()
+
+
 async def answer_broadcast(message_id: int, frame: Frame) -> None:
     """Send one frame of a generating answer to the sockets following it (Redis layer: across workers). A layer
     failure is logged, never raised: the answer is saved whatever happens to its followers."""
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
+    layer = _layer()
     if layer is None:
         return
     try:
@@ -39,16 +59,80 @@ async def answer_broadcast(message_id: int, frame: Frame) -> None:
         log.exception("could not broadcast a frame of answer %s", message_id)
 
 
-def partial_set(message_id: int, *, text: str, seq: int) -> None:
-    """Record a generating answer's text so far (characters) and the delta seq it reaches, in the shared cache."""
-    cache.set(partial_key(message_id), {"text": text, "seq": seq}, PARTIAL_TTL)
+async def answer_sync_request(message_id: int, reply_to: str) -> None:
+    """Ask the task generating ``message_id`` (any worker) to send its text so far to channel ``reply_to``."""
+    layer = _layer()
+    if layer is not None:
+        await layer.group_send(sync_group(message_id), {"type": "answer.sync", "reply_to": reply_to})
 
 
-async def partial_aset(message_id: int, *, text: str, seq: int) -> None:
-    """:func:`partial_set` through the async cache API (no blocking write on the event loop)."""
-    await cache.aset(partial_key(message_id), {"text": text, "seq": seq}, PARTIAL_TTL)
+async def partial_get(message_id: int) -> dict | None:
+    """The cached text so far of a generating answer: {"text", "seq"}, or None (async cache API)."""
+    return await cache.aget(partial_key(message_id))
 
 
-def partial_get(message_id: int) -> dict | None:
-    """The cached text so far of a generating answer: {"text", "seq"}, or None."""
-    return cache.get(partial_key(message_id))
+class TextSoFar:
+    """The generating side: the text sent so far of one answer, served to followers that ask for it (see the module
+    docstring) and copied to the shared cache at most every PARTIAL_CACHE_SECONDS.
+
+    Use ``await start()`` before the first delta, ``await update(text, seq)`` after each, ``await stop()`` at the end.
+    """
+
+    def __init__(self, message_id: int, partial_frame) -> None:
+        self.message_id = message_id
+        self.text, self.seq = "", 0
+        self._frame = partial_frame  # (message_id, text, seq) -> the partial frame (chat.serializers)
+        self._channel: str | None = None
+        self._task: asyncio.Task | None = None
+        self._cached_at = 0.0
+        self._dirty = False
+
+    async def start(self) -> None:
+        """Listen for followers' requests (a no-op without a channel layer)."""
+        layer = _layer()
+        if layer is None:
+            return
+        try:
+            self._channel = await layer.new_channel()
+            await layer.group_add(sync_group(self.message_id), self._channel)
+        except Exception:
+            log.exception("answer %s cannot serve its followers", self.message_id)
+            self._channel = None
+            return
+        self._task = asyncio.create_task(self._serve(layer))
+
+    async def _serve(self, layer) -> None:
+        while True:
+            message = await layer.receive(self._channel)
+            if message.get("type") == "answer.sync" and message.get("reply_to"):
+                try:
+                    await layer.send(message["reply_to"], {"type": "answer.frame",
+                                                           "frame": self._frame(self.message_id, self.text, self.seq)})
+                except Exception:
+                    log.exception("could not answer a follower of answer %s", self.message_id)
+
+    async def update(self, text: str, seq: int) -> None:
+        """The text so far now reaches delta ``seq``; the cache copy is refreshed when it is old enough."""
+        self.text, self.seq, self._dirty = text, seq, True
+        if time.monotonic() - self._cached_at >= PARTIAL_CACHE_SECONDS:
+            await self._write()
+
+    async def _write(self) -> None:
+        self._cached_at, self._dirty = time.monotonic(), False
+        try:
+            await cache.aset(partial_key(self.message_id), {"text": self.text, "seq": self.seq}, PARTIAL_TTL)
+        except Exception:
+            log.exception("could not cache the text so far of answer %s", self.message_id)
+
+    async def stop(self) -> None:
+        """Stop serving followers (the answer is stored: they read it from the database now)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        if self._channel is not None:
+            layer = _layer()
+            try:
+                await layer.group_discard(sync_group(self.message_id), self._channel)
+            except Exception:
+                log.exception("could not leave the sync group of answer %s", self.message_id)
+            self._channel = None

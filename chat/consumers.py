@@ -2,7 +2,7 @@
 orchestration: it translates frames, chat.orchestration decides).
 
 client -> server   {"type": "ask", "conversation": id | null, "domain": slug (new conversation), "text": str,
-                    "client_id": str}
+                    "client_id": str, "progress": bool (status frames wanted)}
                    {"type": "stop"}
                    {"type": "resume", "message": id}
 server -> client   accepted, plan, delta (with cites: the decided citation markers), partial, done, error
@@ -24,7 +24,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from chat.broadcast import answer_group
 from chat.errors import AskError
 from chat.frames import Frame
-from chat.orchestration import answer_resume, ask_submit
+from chat.orchestration import ask_submit
+from chat.resume import SYNC_TIMEOUT, Follower, answer_resume, stored_partial
 from chat.providers import ProviderRegistry, registry
 from chat.serializers import done_frame
 
@@ -47,7 +48,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         self.task: asyncio.Task | None = None
         self.answered = False
         self.open = True
-        self.following: dict[int, int] = {}  # resumed answers still generating -> the seq their partial reached
+        self.following: dict[int, Follower] = {}  # resumed answers still generating
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
@@ -96,6 +97,11 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         except Exception:  # the client went away between the check and the send
             self.open = False
 
+    async def emit_without_status(self, frame: Frame) -> None:
+        """:meth:`emit` for a client that did not ask for ``status`` frames (searching, planning, writing)."""
+        if frame.get("type") != "status":
+            await self.emit(frame)
+
     async def handle_ask(self, content: dict[str, Any]) -> None:
         if self.task and not self.task.done() and (self.task.cancelling() or self.answered):
             # the previous answer is delivered (or stopped) and its task is finishing up: let it
@@ -113,31 +119,45 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             await self.emit(submission.in_progress().frame())
             return
         self.answered = False
-        self.task = submission.start(self.emit)
+        self.task = submission.start(self.emit if content.get("progress") is True else self.emit_without_status)
 
     async def handle_resume(self, content: dict[str, Any]) -> None:
         """A stored answer comes back as its `done` frame; one still generating (here or on another worker) as its
-        plan, a `partial` frame with the text so far, then the remaining deltas and `done` as they are made."""
+        plan, a `partial` frame with the text so far, then the remaining deltas and `done` as they are made
+        (chat.resume)."""
         async def join(group: str) -> None:
             await self.channel_layer.group_add(group, self.channel_name)  # join first: no frame falls in between
 
-        resumed = await answer_resume(user=self.user, message_id=content.get("message"), join=join)
-        if resumed.group and resumed.frames[-1]["type"] == "done":
+        resumed = await answer_resume(user=self.user, message_id=content.get("message"), join=join,
+                                      reply_to=self.channel_name)
+        if resumed.group and resumed.follower is None:  # it finished meanwhile: the stored answer is all
             await self.channel_layer.group_discard(resumed.group, self.channel_name)
-        elif resumed.group:
-            self.following[resumed.message_id] = resumed.seq
+        elif resumed.follower is not None:
+            self.following[resumed.message_id] = resumed.follower
+            asyncio.create_task(self._fallback(resumed.message_id))
         for frame in resumed.frames:
             await self.emit(frame)
 
+    async def _fallback(self, message_id: int) -> None:
+        """No reply from the generating task in time (its worker is gone): the stored text so far."""
+        await asyncio.sleep(SYNC_TIMEOUT)
+        follower = self.following.get(message_id)
+        if follower is not None and follower.seq is None:
+            await self._show(message_id, await stored_partial(user=self.user, message_id=message_id))
+
     async def answer_frame(self, event: dict[str, Any]) -> None:
-        """A frame of an answer this socket resumed (channel layer group ``answer.<id>``)."""
+        """A frame of an answer this socket resumed (channel layer group ``answer.<id>``, or the generating task's
+        reply with the text so far)."""
         frame = event["frame"]
         message_id = frame.get("message") if frame.get("type") != "error" else frame.get("message_id")
-        if message_id not in self.following:
+        await self._show(message_id, frame)
+
+    async def _show(self, message_id: object, frame: dict[str, Any]) -> None:
+        follower = self.following.get(message_id)
+        if follower is None:
             return
-        if frame.get("type") == "delta" and frame.get("seq", 0) <= self.following[message_id]:
-            return  # already in the partial text
-        await self.emit(frame)
+        for shown in follower.on_frame(frame):
+            await self.emit(shown)
         if frame.get("type") in ("done", "error"):
-            del self.following[message_id]
+            self.following.pop(message_id, None)
             await self.channel_layer.group_discard(answer_group(message_id), self.channel_name)

@@ -82,6 +82,24 @@ class PlanFrame(TypedDict, total=False):
     resumed: bool
 
 
+class StatusFrame(TypedDict):
+    """What the answer is doing before its first delta ("searching", "planning", "writing"); sent to a websocket
+    client that asked for it (``progress: true`` in its ask)."""
+
+    type: Literal["status"]
+    message: int
+    stage: Literal["searching", "planning", "writing"]
+
+
+class QueuedFrame(TypedDict):
+    """The server is planning as many asks as it can at once: this one waits its turn, ``position`` (1-based) in the
+    queue; sent at once and whenever the position changes. Nothing is dropped."""
+
+    type: Literal["queued"]
+    message: int
+    position: int
+
+
 class DeltaFrame(TypedDict, total=False):
     """A piece of answer text safe to show (no half citation marker); ``seq`` counts from 1; ``cites`` holds the
     [start, end] character offsets in ``text`` of its decided citation markers (outside code)."""
@@ -135,7 +153,8 @@ class ErrorFrame(TypedDict, total=False):
     message_id: int
 
 
-Frame = Union[AcceptedFrame, PlanFrame, DeltaFrame, PartialFrame, DoneFrame, ErrorFrame, dict]
+Frame = Union[AcceptedFrame, StatusFrame, QueuedFrame, PlanFrame, DeltaFrame, PartialFrame, DoneFrame, ErrorFrame,
+              dict]
 
 
 class Trace(TypedDict, total=False):

@@ -108,16 +108,19 @@ def plan_frame(*, message_id: int, prepared: PreparedAnswer) -> PlanFrame:
             "provider": {"name": prepared.provider.name, "label": prepared.provider.label}}
 
 
-def resume_frames(*, message: Message, text: str, seq: int) -> list[PlanFrame | PartialFrame]:
-    """What a socket resuming a still-streaming answer is sent first: its plan (the frozen sources, notes, budget)
-    and a ``partial`` frame with the text so far (``text``, up to delta ``seq``)."""
+def stored_plan_frame(message: Message) -> PlanFrame:
+    """The ``plan`` frame of a stored (still streaming) answer, for a socket resuming it: its frozen sources, notes,
+    budget and dropped candidates."""
     trace = message.trace or {}
-    return [
-        {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
-         "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
-         "provider": {"name": message.provider, "label": message.provider}},
-        {"type": "partial", "message": message.pk, "seq": seq, "text": text, "cites": stream_cites(text)},
-    ]
+    return {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
+            "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
+            "provider": {"name": message.provider, "label": message.provider}}
+
+
+def partial_frame(message_id: int, text: str, seq: int) -> PartialFrame:
+    """The ``partial`` frame of a generating answer: its text so far (characters) up to delta ``seq``, with the
+    decided citation markers in it."""
+    return {"type": "partial", "message": message_id, "seq": seq, "text": text, "cites": stream_cites(text)}
 
 
 def stream_cites(text: str) -> list[tuple[int, int]]:

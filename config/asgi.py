@@ -1,4 +1,5 @@
-"""ASGI entry point: Django first, then AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(...)))."""
+"""ASGI entry point: Django first, then AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(...))); with
+settings.WARMUP the embedding model and the domains' indexes are loaded before the worker serves (chat.warmup)."""
 
 import os
 
@@ -17,3 +18,10 @@ application = ProtocolTypeRouter({
     "http": django_asgi_app,
     "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
 })
+
+from django.conf import settings  # noqa: E402
+
+if settings.WARMUP:
+    from chat.warmup import warm  # noqa: E402
+
+    warm()

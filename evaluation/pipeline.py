@@ -32,6 +32,7 @@ from chat.providers import ProviderRegistry
 from chat.serializers import answer_payload
 from grounding.embeddings import default_embedder
 from grounding.providers import ExtractiveAnswerer, Provider
+from knowledge.indexing import index_publish
 from knowledge.models import Chunk, Document, Domain
 from knowledge.services import ingest_path
 
@@ -133,7 +134,7 @@ class TemporaryDomain:
             return
         assert self.domain is not None, "use TemporaryDomain as a context manager"
         Document.objects.filter(domain=self.domain).delete()
-        self.domain.touch_index()
+        index_publish(domain=self.domain)
         self.loaded, self.chunks = None, {}
         with tempfile.TemporaryDirectory(prefix="evaluate-") as tmp:
             for d in documents:
@@ -154,7 +155,7 @@ class TemporaryDomain:
 
         assert self.domain is not None, "use TemporaryDomain as a context manager"
         Document.objects.filter(domain=self.domain).delete()
-        self.domain.touch_index()
+        index_publish(domain=self.domain)
         self.loaded, self.chunks = None, {}
         try:
             report = ingest_path(path=Path(path), domain=self.domain, embedder=self.embedder)

@@ -6,7 +6,11 @@ One index is a directory written once and never modified (a changed domain gets 
     ids.npy       int64 (n,) the chunks' primary keys
     bm25/         the bm25s lexical index (sparse CSC arrays, loaded with mmap=True)
     ann.usearch   an HNSW graph (usearch, inner product) when n >= ann_threshold, opened as a view (mmap)
-    meta.json     {"format": 1, "n": ..., "dim": ..., "ann": bool}
+    records.bin   the chunks' records (JSON objects, UTF-8, one after another; row i is
+                  records.bin[offsets[i]:offsets[i + 1]]), so that retrieval reads what it returns from the index,
+                  never from the database
+    offsets.npy   int64 (n + 1,) byte offsets into records.bin                              (np.load, mmap_mode="r")
+    meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
 resident once per machine, not once per worker. Exact search (numpy, ``matrix @ q`` then ``argpartition``) is the
@@ -41,7 +45,7 @@ ANN_THRESHOLD = 200_000
 ANN_CONNECTIVITY = 32
 ANN_EXPANSION_ADD = 200
 ANN_EXPANSION = 512
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,11 @@ class StoredIndex:
         self.ids: np.ndarray = np.load(self.path / "ids.npy", mmap_mode="r")
         if self.vectors.shape[0] != self.ids.shape[0]:
             raise ValueError(f"{self.vectors.shape[0]} vectors for {self.ids.shape[0]} ids in {self.path}")
+        self.offsets: np.ndarray = np.load(self.path / "offsets.npy", mmap_mode="r")
+        self._records = np.memmap(self.path / "records.bin", dtype=np.uint8, mode="r") \
+            if int(self.offsets[-1]) > 0 else np.zeros(0, dtype=np.uint8)
+        if self.offsets.shape[0] != self.ids.shape[0] + 1:
+            raise ValueError(f"{self.offsets.shape[0] - 1} records for {self.ids.shape[0]} ids in {self.path}")
         self.bm25: bm25s.BM25 | None = (bm25s.BM25.load(str(self.path / "bm25"), mmap=True, show_progress=False)
                                         if (self.path / "bm25").is_dir() else None)
         self.ann = None
@@ -101,24 +110,32 @@ class StoredIndex:
 
     # --- building -----------------------------------------------------------------------------------------------
 
+    def record(self, row: int) -> dict:
+        """The stored record of a row (the JSON object given to :meth:`build`; {} when none was given)."""
+        start, end = int(self.offsets[row]), int(self.offsets[row + 1])
+        return json.loads(bytes(self._records[start:end])) if end > start else {}
+
     @classmethod
     def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
-              ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
+              records: Sequence[dict] | None = None, ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
         """Write an index directory atomically and open it.
 
         The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
         process finished the same index meanwhile, its directory is kept and opened instead.
         Args:
             ids: (n,) chunk keys; matrix: float32 (n, dim) unit vectors; texts: (n,) the indexed texts for BM25.
+            records: (n,) JSON-ready objects kept per row (what :meth:`record` returns); None: none kept.
             ann_threshold: build the HNSW graph when n >= this.
         Raises:
-            ValueError: the three inputs differ in length.
+            ValueError: the inputs differ in length.
         """
         path = Path(path)
         matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         ids_array = np.asarray(ids, dtype=np.int64)
         if not (matrix.shape[0] == ids_array.shape[0] == len(texts)):
             raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
+        if records is not None and len(records) != len(texts):
+            raise ValueError(f"{len(records)} records for {len(texts)} texts")
         if path.is_dir():
             return cls(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,6 +143,12 @@ class StoredIndex:
         try:
             np.save(tmp / "vectors.npy", matrix)
             np.save(tmp / "ids.npy", ids_array)
+            blobs = [json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode() for r in records] \
+                if records is not None else [b""] * len(texts)
+            offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
+            np.cumsum([len(b) for b in blobs], out=offsets[1:])
+            (tmp / "records.bin").write_bytes(b"".join(blobs))
+            np.save(tmp / "offsets.npy", offsets)
             tokens = _tokenize(list(texts)) if len(texts) else []
             if any(tokens):
                 bm25 = bm25s.BM25()

@@ -1,7 +1,9 @@
 """Model-backed helpers around the answer: follow-up rewrite, sufficiency check and contradiction judge.
 
-Each wraps a provider's blocking ``complete(system, messages, max_tokens)`` call (grounding.providers.Completer) and
-has an offline fallback, so a model outage degrades the feature instead of failing the answer:
+Each wraps a provider's blocking ``complete(system, messages, max_tokens)`` call (grounding.providers.Completer), or
+with ``acomplete`` its async call (grounding.providers.AsyncCompleter: ``arewrite``, ``acheck``, ``ajudge``, which hold
+no thread while the model answers), and has an offline fallback, so a model outage degrades the feature instead of
+failing the answer:
 
 - :class:`LLMQueryRewriter` turns a follow-up ("and what about contractors?") into a standalone retrieval query
   (query rewriting for conversational search, e.g. Vakulenko et al. 2021, "Question Rewriting for Conversational
@@ -28,7 +30,7 @@ from typing import Sequence
 
 from grounding.memory import retrieval_query
 from grounding.prompt import escape_source_text
-from grounding.providers import CompletionError, Completer
+from grounding.providers import AsyncCompleter, CompletionError, Completer
 from grounding.types import Source
 
 log = logging.getLogger("grounding.llm_checks")
@@ -62,6 +64,20 @@ def _complete(checker, request: tuple[str, list[dict[str, str]]], max_tokens: in
         return None
 
 
+async def _acomplete(checker, request: tuple[str, list[dict[str, str]]], max_tokens: int,
+                     fallback: str) -> str | None:
+    """:func:`_complete` through ``checker.acomplete`` (the provider's async client)."""
+    checker.calls += 1
+    try:
+        if checker.acomplete is None:
+            raise CompletionError("the provider has no async completion")
+        return await checker.acomplete(*request, max_tokens=max_tokens)
+    except CompletionError as exc:
+        checker.failures += 1
+        log.warning("%s failed (%s); %s", type(checker).__name__, exc, fallback)
+        return None
+
+
 @dataclass
 class LLMQueryRewriter:
     """Standalone retrieval query for a follow-up question, by a model (see the module docstring).
@@ -73,11 +89,12 @@ class LLMQueryRewriter:
         calls, failures: counters for traces and tests.
     """
 
-    complete: Completer
+    complete: Completer | None
     max_turns: int = 4
     max_chars: int = 600
     calls: int = 0
     failures: int = 0
+    acomplete: AsyncCompleter | None = None
 
     def request(self, question: str, turns: Sequence[tuple[str, str]]) -> tuple[str, list[dict[str, str]]]:
         """(system, messages): the recent conversation and the question in one user turn."""
@@ -93,8 +110,18 @@ class LLMQueryRewriter:
         """
         if not turns:
             return question
-        previous = [text for role, text in turns if role == "user"]
         reply = _complete(self, self.request(question, turns), 100, "using the offline rewrite")
+        return self._query(reply, question, turns)
+
+    async def arewrite(self, question: str, turns: Sequence[tuple[str, str]]) -> str:
+        """:meth:`__call__` through the provider's async client."""
+        if not turns:
+            return question
+        reply = await _acomplete(self, self.request(question, turns), 100, "using the offline rewrite")
+        return self._query(reply, question, turns)
+
+    def _query(self, reply: str | None, question: str, turns: Sequence[tuple[str, str]]) -> str:
+        previous = [text for role, text in turns if role == "user"]
         if reply is None:
             return retrieval_query(question, previous)
         query = reply.strip().splitlines()[0].strip().strip('"').strip() if reply.strip() else ""
@@ -115,12 +142,13 @@ class LLMSufficiencyJudge:
         calls, failures: counters; ``verdicts`` the raw replies (for traces and tests).
     """
 
-    complete: Completer
+    complete: Completer | None
     max_chars: int = 2_000
     calls: int = 0
     failures: int = 0
     verdicts: list[str] = field(default_factory=list)
     _memo: dict[tuple, bool] = field(default_factory=dict, repr=False)
+    acomplete: AsyncCompleter | None = None
 
     def request(self, question: str, sources: Sequence[Source]) -> tuple[str, list[dict[str, str]]]:
         """(system, messages): the escaped sources and the question in one user turn."""
@@ -139,6 +167,19 @@ class LLMSufficiencyJudge:
         if key in self._memo:
             return self._memo[key]
         reply = _complete(self, self.request(question, sources), 5, "answering with the sources as planned")
+        return self._verdict(key, reply)
+
+    async def acheck(self, question: str, sources: Sequence[Source]) -> bool:
+        """:meth:`__call__` through the provider's async client."""
+        if not sources:
+            return False
+        key = (question, tuple(sorted(i for s in sources for i in s.chunk_ids)))
+        if key in self._memo:
+            return self._memo[key]
+        reply = await _acomplete(self, self.request(question, sources), 5, "answering with the sources as planned")
+        return self._verdict(key, reply)
+
+    def _verdict(self, key: tuple, reply: str | None) -> bool:
         if reply is None:
             return True
         self.verdicts.append(reply)
@@ -156,9 +197,10 @@ class LLMConflictJudge:
         calls, failures: counters for traces and tests.
     """
 
-    complete: Completer
+    complete: Completer | None
     calls: int = 0
     failures: int = 0
+    acomplete: AsyncCompleter | None = None
 
     def request(self, a: str, b: str) -> tuple[str, list[dict[str, str]]]:
         """(system, messages): both statements, escaped, in one user turn."""
@@ -168,7 +210,14 @@ class LLMConflictJudge:
 
     def __call__(self, a: str, b: str) -> str | None:
         """One sentence naming the contradiction, or None (they agree, or the check failed)."""
-        reply = _complete(self, self.request(a, b), 80, "no note for this pair")
+        return self._finding(_complete(self, self.request(a, b), 80, "no note for this pair"))
+
+    async def ajudge(self, a: str, b: str) -> str | None:
+        """:meth:`__call__` through the provider's async client."""
+        return self._finding(await _acomplete(self, self.request(a, b), 80, "no note for this pair"))
+
+    @staticmethod
+    def _finding(reply: str | None) -> str | None:
         if reply is None:
             return None
         reply = reply.strip()

@@ -152,6 +152,23 @@ def counter_of(provider: object) -> TokenCounter:
     return counter_for(getattr(provider, "name", "unknown"), getattr(provider, "model", "") or "")
 
 
+class AsyncCompleter(Protocol):
+    """A non-streamed model call on the provider's async client: ``await acomplete(system, messages, max_tokens)``
+    -> reply text. Used on the event loop (the chat's model-backed checks), so no thread waits for the model.
+
+    Raises:
+        CompletionError: the call failed after the client's retries.
+    """
+
+    async def __call__(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str: ...
+
+
+def async_completer_for(provider: object) -> AsyncCompleter | None:
+    """The provider's ``acomplete`` method, or None when it has none (the offline answerer, scripted tests)."""
+    acomplete = getattr(provider, "acomplete", None)
+    return acomplete if callable(acomplete) else None
+
+
 def completer_for(provider: object) -> Completer | None:
     """The provider's ``complete`` method, or None when it has none (the offline answerer, scripted tests)."""
     complete = getattr(provider, "complete", None)

@@ -257,6 +257,29 @@ class AnthropicProvider:
             raise CompletionError("Anthropic completion returned no text")
         return text
 
+    async def acomplete(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str:
+        """:meth:`complete` on the async client (grounding.providers.AsyncCompleter): no thread is held while the
+        model answers.
+
+        Raises:
+            CompletionError: the call failed after retries, or the reply holds no text.
+        """
+        if not any(m.get("role") == "user" for m in messages):
+            raise ValueError("messages must hold at least one user turn (case C05)")
+        try:
+            reply = await self.client.messages.create(
+                model=self.model, max_tokens=max_tokens,
+                system=[{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
+                messages=[dict(m) for m in messages])
+        except anthropic.APIStatusError as exc:
+            raise CompletionError(f"Anthropic completion failed (HTTP {exc.status_code})") from exc
+        except anthropic.APIError as exc:
+            raise CompletionError(f"Anthropic completion failed ({type(exc).__name__})") from exc
+        text = "".join(getattr(b, "text", "") for b in reply.content if getattr(b, "type", "") == "text").strip()
+        if not text:
+            raise CompletionError("Anthropic completion returned no text")
+        return text
+
     # --- token counting ----------------------------------------------------------------------------------------
 
     async def count_tokens(self, prompt: Prompt, plan: ContextPlan | None = None) -> int:

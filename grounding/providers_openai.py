@@ -185,19 +185,42 @@ class OpenAICompatibleProvider:
                     if attempt < self.max_retries:
                         time.sleep(self.retry_delay * 2 ** attempt)
                         continue
-                if response.status_code >= 400:
-                    raise CompletionError(f"OpenAI-compatible completion failed (HTTP {response.status_code})")
-                try:
-                    text = response.json()["choices"][0]["message"]["content"] or ""
-                except (ValueError, KeyError, IndexError, TypeError) as exc:
-                    raise CompletionError("OpenAI-compatible completion returned a malformed reply") from exc
-                if not text.strip():
-                    raise CompletionError("OpenAI-compatible completion returned no text")
-                return text.strip()
+                return _reply_text(response)
             raise CompletionError("OpenAI-compatible completion failed")  # pragma: no cover (loop always returns)
         finally:
             if self.sync_http_client is None:
                 client.close()
+
+    async def acomplete(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str:
+        """:meth:`complete` on an async HTTP client (grounding.providers.AsyncCompleter): no thread is held while
+        the model answers; 429/5xx and connection errors are retried with backoff (``max_retries``).
+
+        Raises:
+            CompletionError: the call failed after retries, or the reply holds no text.
+        """
+        body: dict[str, Any] = {"model": self.model, "stream": False, "max_tokens": max_tokens,
+                                "messages": [{"role": "system", "content": system}] + [dict(m) for m in messages]}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        headers = {k: v for k, v in self.headers().items() if k != "Accept"}
+        client = self.http_client or httpx2.AsyncClient(timeout=self.timeout)
+        try:
+            for attempt in range(self.max_retries + 1):
+                try:
+                    response = await client.post(self.url, json=body, headers=headers, timeout=self.timeout)
+                except (httpx2.TimeoutException, httpx2.TransportError) as exc:
+                    if attempt < self.max_retries:
+                        await asyncio.sleep(self.retry_delay * 2 ** attempt)
+                        continue
+                    raise CompletionError(f"OpenAI-compatible completion failed ({type(exc).__name__})") from exc
+                if (response.status_code == 429 or response.status_code >= 500) and attempt < self.max_retries:
+                    await asyncio.sleep(self.retry_delay * 2 ** attempt)
+                    continue
+                return _reply_text(response)
+            raise CompletionError("OpenAI-compatible completion failed")  # pragma: no cover (loop always returns)
+        finally:
+            if self.http_client is None:
+                await client.aclose()
 
     @staticmethod
     def _http_error(status: int, detail: str, retryable: bool) -> ProviderError:
@@ -205,6 +228,23 @@ class OpenAICompatibleProvider:
             return ProviderError(f"The model service is unavailable (HTTP {status}). Please try again.",
                                  retryable=True)
         return ProviderError(f"The model service rejected the request (HTTP {status}).", retryable=False)
+
+
+def _reply_text(response: httpx2.Response) -> str:
+    """The text of a non-streamed chat completion response.
+
+    Raises:
+        CompletionError: an HTTP error, a malformed reply or no text.
+    """
+    if response.status_code >= 400:
+        raise CompletionError(f"OpenAI-compatible completion failed (HTTP {response.status_code})")
+    try:
+        text = response.json()["choices"][0]["message"]["content"] or ""
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise CompletionError("OpenAI-compatible completion returned a malformed reply") from exc
+    if not text.strip():
+        raise CompletionError("OpenAI-compatible completion returned no text")
+    return text.strip()
 
 
 def _stop_reason(finish_reason: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 
 import numpy as np
 from django.conf import settings as django_settings
@@ -40,7 +39,7 @@ class Domain(models.Model):
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     instructions = models.TextField(blank=True, help_text="Domain-specific rules added to the system prompt.")
-    #: Changes whenever the domain's retrievable chunks change; keys the in-process retrieval index cache.
+    #: The published retrieval index: changes whenever the domain's retrievable chunks change (knowledge.indexing).
     index_token = models.CharField(max_length=32, default="", editable=False)
     groups = models.ManyToManyField(Group, blank=True, related_name="domains",
                                     help_text="Groups whose members may read this domain; none: every signed-in user.")
@@ -111,10 +110,6 @@ class Domain(models.Model):
         return ContextSettings(policy=policy, ordering=self.ordering, answer_mode=self.answer_mode,
                                source_format=SourceFormat(style=self.format_style))
 
-    def touch_index(self) -> None:
-        """Mark the retrieval index stale (call after any change to the domain's chunks)."""
-        self.index_token = uuid.uuid4().hex
-        self.save(update_fields=["index_token"])
 
 
 class Document(models.Model):

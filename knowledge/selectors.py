@@ -2,83 +2,72 @@
 
 from __future__ import annotations
 
-import fcntl
-import shutil
+import functools
+import logging
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-from django.conf import settings
 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
-from grounding.location import Location, stored_parts
 from grounding.types import Candidate
 from grounding.types import Chunk as GChunk
+from knowledge.indexing import index_path
 from knowledge.models import Chunk, DocumentVersion, Domain, IngestJob, IngestJobFile
+from knowledge.records import chunk_from_record, chunk_to_grounding
 
+log = logging.getLogger("grounded.index")
+
+#: Opened indexes per (domain id, status): (token, index). Kept per process; a worker maps each index once.
 _cache: dict[tuple[int, str], tuple[str, StoredIndex]] = {}
 _lock = threading.Lock()
 
 
-def chunk_to_grounding(c: Chunk) -> GChunk:
-    """Convert a stored chunk (with version and document selected) to the framework-free type."""
-    v = c.version
-    return GChunk(chunk_id=c.pk, document_id=v.document_id, title=v.title or v.document.title, section=c.section,
-                  version=v.label, date=v.effective_date.isoformat() if v.effective_date else "", text=c.text,
-                  tokens=c.tokens, status=v.status, ordinal=c.ordinal, version_id=v.pk,
-                  location=Location.from_dict(c.location), parts=stored_parts(c.location))
+def domain_token(*, domain: Domain) -> str:
+    """The token of the domain's published index (read from the database: a change committed by an ingestion in
+    another process is seen at once)."""
+    return Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
 
 
-def index_path(*, domain: Domain, status: str, token: str) -> Path:
-    """The directory of one version of a domain's index for one version status (settings.INDEX_DIR)."""
-    return Path(settings.INDEX_DIR) / f"domain-{domain.pk}-{status}-{token or 'initial'}"
+def domain_index(*, domain: Domain | int, status: str = DocumentVersion.Status.CURRENT,
+                 token: str | None = None) -> StoredIndex:
+    """The published retrieval index over the domain's chunks of one version status ("current" or "superseded").
 
-
-def domain_index(*, domain: Domain, status: str = DocumentVersion.Status.CURRENT) -> StoredIndex:
-    """The retrieval index over the domain's chunks of one version status ("current" or "superseded").
-
-    The index lives on disk (grounding.index_store: memory-mapped vectors, BM25 arrays and, for large domains, an
-    HNSW graph), keyed by ``domain.index_token``, which changes with any ingestion or version change. The first
-    process to need a new token builds it (under a file lock, from the database); every other worker maps the same
-    files, so the matrix is resident once per machine. Superseded index directories of the domain are removed
-    (mappings other processes still hold stay valid until they move on).
+    Never builds (knowledge.indexing builds at ingestion and when a worker starts): ``token`` (default: the
+    domain's current one, read from the database) names the directories to map; a token whose directory is missing
+    falls back to the index this process had open for the domain (the previous one), else to an empty index, and
+    the miss is logged. Indexes are memory-mapped (grounding.index_store), so each is resident once per machine.
     """
-    token = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
+    pk = domain if isinstance(domain, int) else domain.pk
+    if token is None:
+        token = Domain.objects.filter(pk=pk).values_list("index_token", flat=True).first() or ""
     with _lock:
-        hit = _cache.get((domain.pk, status))
-        if hit and hit[0] == token:
+        hit = _cache.get((pk, status))
+    if hit and hit[0] == token:
+        return hit[1]
+    path = index_path(domain=pk, status=status, token=token)
+    try:
+        index = StoredIndex(path)
+    except (FileNotFoundError, ValueError) as exc:
+        if hit is not None:
+            log.warning("index %s is not there (%s); using the previous one", path.name, exc)
             return hit[1]
-    path = index_path(domain=domain, status=status, token=token)
-    if not path.is_dir():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path.parent / f".domain-{domain.pk}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # one builder per domain across processes; the others wait, then map
-            if not path.is_dir():
-                _build(domain=domain, status=status, path=path)
-            for old in path.parent.glob(f"domain-{domain.pk}-{status}-*"):
-                if old != path:
-                    shutil.rmtree(old, ignore_errors=True)
-    index = StoredIndex(path)
+        log.error("domain %s has no built %s index (%s): run manage.py ingest or restart a worker", pk, status, exc)
+        return _empty()
     with _lock:
-        _cache[(domain.pk, status)] = (token, index)
+        _cache[(pk, status)] = (token, index)
     return index
 
 
-def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
-    rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
-            .values_list("pk", "embedding", "section", "text", "version__title", "version__document__title"))
-    ids, blobs, texts = [], [], []
-    for pk, embedding, section, text, version_title, document_title in rows.iterator(chunk_size=2_000):
-        ids.append(pk)
-        blobs.append(bytes(embedding))
-        head = " > ".join(p for p in (version_title or document_title, section) if p)
-        texts.append(f"{head}\n{text}" if head else text)  # the same text grounding.retrieve.index_text gives
-    matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
-              else np.zeros((0, 384), dtype=np.float32))
-    return StoredIndex.build(path, ids, matrix, texts, ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+@functools.lru_cache(maxsize=1)
+def _empty() -> StoredIndex:
+    """An empty index (a domain whose index is missing answers nothing rather than failing)."""
+    path = Path(tempfile.mkdtemp(prefix="grounded-empty-index-"))
+    return StoredIndex.build(path / "empty", [], np.zeros((0, 384), dtype=np.float32), [], records=[])
 
 
 def domain_chunks(*, keys: Sequence[int]) -> dict[int, GChunk]:
@@ -87,26 +76,32 @@ def domain_chunks(*, keys: Sequence[int]) -> dict[int, GChunk]:
     return {c.pk: chunk_to_grounding(c) for c in rows}
 
 
-def retrieve(*, domain: Domain, query: str, k: int = 20, embedder: Embedder | None = None,
-             superseded: int = 0) -> list[Candidate]:
-    """Top-k hybrid candidates of the domain's current chunks for a query, followed by the top ``superseded``
-    candidates among superseded versions (for questions about the past and for version conflicts).
-
-    Only this domain's index is searched: the caller has already checked that the user may read the domain.
+def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, token: str, k: int = 20,
+                    superseded: int = 0) -> list[Candidate]:
+    """Top-k hybrid candidates of the domain's current chunks for a query and its unit vector (float32 (dim,)),
+    followed by the top ``superseded`` candidates among superseded versions (questions about the past, version
+    conflicts). Reads the index only (records included): no database query, no embedding; CPU-bound.
     """
-    index = domain_index(domain=domain)
-    old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED) if superseded else None
-    if not len(index) and not (old is not None and len(old)):
-        return []
-    vector = (embedder or default_embedder()).embed([query])[0]
+    index = domain_index(domain=domain, token=token)
+    old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED, token=token) if superseded else None
     found = [(index, h) for h in index.search(query, vector, k=k)] if len(index) else []
     if old is not None and len(old):
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
-    chunks = domain_chunks(keys=[h.key for _, h in found])
-    # a chunk deleted since the index was built is skipped (its domain's token changed; the next call rebuilds)
-    return [Candidate(chunk=chunks[h.key], score=h.score, dense=h.dense, lexical=h.lexical, rank=h.rank,
-                      vector=np.asarray(idx.vector(h.row)))
-            for idx, h in found if h.key in chunks]
+    return [Candidate(chunk=chunk_from_record(idx.record(h.row)), score=h.score, dense=h.dense, lexical=h.lexical,
+                      rank=h.rank, vector=np.asarray(idx.vector(h.row)))
+            for idx, h in found]
+
+
+def retrieve(*, domain: Domain, query: str, k: int = 20, embedder: Embedder | None = None,
+             superseded: int = 0) -> list[Candidate]:
+    """:func:`retrieve_vector` with the query embedded here and the domain's current token read from the database
+    (one blocking call for the command line and tests; the chat embeds through its batcher instead).
+
+    Only this domain's index is searched: the caller has already checked that the user may read the domain.
+    """
+    vector = (embedder or default_embedder()).embed([query])[0]
+    return retrieve_vector(domain=domain, query=query, vector=vector, token=domain_token(domain=domain), k=k,
+                           superseded=superseded)
 
 
 # --- admin reads ----------------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from grounding.parsing import ParsedDocument, ParseError
 from grounding.retrieve import index_text, input_limit
 from grounding.tokens import counter_for
 from grounding.types import Chunk as GChunk
+from knowledge.indexing import index_publish
 from knowledge.models import Chunk, Document, DocumentVersion, Domain, IngestJob, IngestJobFile, SystemPrompt
 from knowledge.originals import original_content_type, original_save
 
@@ -286,6 +287,7 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
     # Older versions first, so the newest content ends up current whatever the file order.
     pending.sort(key=lambda p: (p.date or dt.date.max, p.rel))
     to_embed: list[tuple[_Pending, FileReport]] = []
+    restored = False
     for p in pending:
         notes = list(p.parsed.notes)
         existing = DocumentVersion.objects.filter(document__domain=domain, document__key=p.key,
@@ -295,7 +297,7 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
             if existing.status != DocumentVersion.Status.CURRENT and not _older_than_current(existing, p.date):
                 # the content of an earlier version came back: it is the current content again
                 _reactivate(existing, p.date)
-                domain.touch_index()
+                restored = True
                 status = "restored"
             report.files.append(FileReport(p.rel, status, p.parsed.title, existing.label, notes=notes,
                                            pages=p.parsed.pages, version_id=existing.pk))
@@ -307,6 +309,8 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
                                        len(p.drafts), sum(d.tokens for d in p.drafts), notes=notes,
                                        pages=p.parsed.pages)))
     if not to_embed:
+        if restored:
+            index_publish(domain=domain)
         return
     embedder = embedder or default_embedder()
     texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
@@ -323,7 +327,7 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
                 progress(f"{fr.status} {p.rel}: {fr.chunks} chunks, {fr.tokens} tokens")
                 for note in fr.notes:
                     progress(f"  note: {note}")
-        domain.touch_index()
+        index_publish(domain=domain)
 
 
 def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
@@ -500,8 +504,8 @@ DOMAIN_PRESETS: dict[str, tuple[str, str]] = {
 
 
 # --- documents and versions (admin) ---------------------------------------------------------------------------------
-# Every change to which chunks are retrievable ends with Domain.touch_index(), so the next retrieval rebuilds the
-# in-process index (knowledge.selectors.domain_index) and never returns a deleted or superseded chunk as current.
+# Every change to which chunks are retrievable ends with knowledge.indexing.index_publish (inside its transaction), so
+# retrieval never returns a deleted or superseded chunk as current, and no request builds an index.
 
 @transaction.atomic
 def version_supersede(*, version: DocumentVersion) -> DocumentVersion:
@@ -512,7 +516,7 @@ def version_supersede(*, version: DocumentVersion) -> DocumentVersion:
     """
     version.status = DocumentVersion.Status.SUPERSEDED
     version.save(update_fields=["status"])
-    version.document.domain.touch_index()
+    index_publish(domain=version.document.domain)
     return version
 
 
@@ -529,7 +533,7 @@ def version_make_current(*, version: DocumentVersion) -> DocumentVersion:
     if document.title != version.title:
         document.title = version.title
         document.save(update_fields=["title"])
-    document.domain.touch_index()
+    index_publish(domain=document.domain)
     return version
 
 
@@ -550,7 +554,7 @@ def version_delete(*, version: DocumentVersion) -> Document | None:
         document = None
     elif was_current:
         _refresh_statuses(document)
-    domain.touch_index()
+    index_publish(domain=domain)
     return document
 
 
@@ -560,7 +564,7 @@ def document_delete(*, document: Document) -> None:
     their frozen source snapshots."""
     domain = document.domain
     document.delete()
-    domain.touch_index()
+    index_publish(domain=domain)
 
 
 def document_reindex(*, document: Document, embedder: Embedder | None = None) -> int:
@@ -578,7 +582,7 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
             c.embedding = vector.astype("<f4").tobytes()
         with transaction.atomic():
             Chunk.objects.bulk_update(chunks, ["embedding"], batch_size=500)
-            document.domain.touch_index()
+            index_publish(domain=document.domain)
     return len(chunks)
 
 

@@ -4,6 +4,7 @@ layer, bundled models, offline extractive answerer."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import environ
@@ -168,3 +169,14 @@ ASK_RATE_STORAGE_URL = env("GROUNDED_ASK_RATE_STORAGE_URL", default=REDIS_URL or
 ASK_RATE_KEY_PREFIX = "grounded-ratelimit"
 #: Where the run command's demo corpus lives.
 DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"
+
+# --- serving many asks at once (chat.runtime) --------------------------------------------------------------------
+#: Threads of the CPU pool (embedding, search, planning, notes); default: the machine's cores.
+CPU_WORKERS = env.int("GROUNDED_CPU_WORKERS", default=0) or (os.cpu_count() or 2)
+#: Asks planned at the same time per worker; more wait in order and get a `queued` frame with their position.
+ASK_CONCURRENCY = env.int("GROUNDED_ASK_CONCURRENCY", default=32)
+#: Query embeddings of asks arriving within this many seconds share one encode call (at most EMBED_BATCH texts).
+EMBED_BATCH_WAIT = env.float("GROUNDED_EMBED_BATCH_WAIT", default=0.005)
+EMBED_BATCH = env.int("GROUNDED_EMBED_BATCH", default=32)
+#: Load the embedding model, open every domain's index (building a missing one) when a server worker starts.
+WARMUP = env.bool("GROUNDED_WARMUP", default=True)

@@ -31,3 +31,6 @@ if REDIS_URL:  # a shared Redis server: this run's keys and groups must not meet
 ASK_RATE_LIMIT = 0
 # uploads ingest in a thread of the test process; tests/scale/test_ingest_queue.py turns the queue on
 INGEST_QUEUE = False
+
+# the ASGI application is imported by tests before the database is set up; the session fixtures load the model
+WARMUP = False

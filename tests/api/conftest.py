@@ -43,7 +43,7 @@ def api(alice_token):
 
 @pytest.fixture(autouse=True)
 def _keep_the_test_connection(request, monkeypatch):
-    """The answer path (chat.orchestration.answer_run) wraps its queries in channels' database_sync_to_async, which closes
+    """The answer path (chat.generation.answer_run) wraps its queries in channels' database_sync_to_async, which closes
     "old" connections around each call: inside a test's transaction (autocommit off) that closes the test's own
     connection. Django's test client switches the same clean-up off for its request signals; this does it for
     channels' wrapper in the non-transactional tests. Transactional tests run the real thing."""

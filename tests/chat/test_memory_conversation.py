@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from chat.answering import answer_prepare
 from chat.errors import AskError
-from chat.orchestration import answer_run
+from chat.generation import answer_run
 from chat.persistence import conversation_create, question_store
 from chat.providers import ProviderRegistry, registry
 from chat.streaming import AnswerStream

@@ -7,7 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from chat.orchestration import answer_run
+from chat.generation import answer_run
 from chat.persistence import conversation_create, question_store
 from chat.providers import ProviderRegistry, registry
 from chat.models import Message

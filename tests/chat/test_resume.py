@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from chat import orchestration
+from chat import generation
 from chat.providers import registry
 from chat.models import Message
 from grounding.providers import ScriptedProvider
@@ -21,7 +21,7 @@ PIECES = [f"Piece {i} of the answer. " for i in range(12)]
 
 async def test_resume_mid_stream_gets_the_text_so_far_then_the_rest(ingest_demo, user, monkeypatch):  # noqa: F811
     registry.configure(answerer=ScriptedProvider(PIECES, delay=0.25))
-    monkeypatch.setattr(orchestration, "PARTIAL_SAVE_SECONDS", 0.5)
+    monkeypatch.setattr(generation, "PARTIAL_SAVE_SECONDS", 0.5)
     first = await connect(user)
     await first.connect()
     await first.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",

@@ -1,0 +1,161 @@
+"""The life of one answer, from its row to its stored outcome, as stages on the right executors (issue 20):
+
+    database worker   the answer row, the memory turns, the summary and the planning inputs, in one visit
+    admission         a place among the asks planned at once (else `queued` frames with the position)
+    staged prepare    rewrite (async model call) -> query embedding (batcher) -> search and plan (CPU pool)
+                      -> sufficiency check (async model call)             chat.pipeline.prepare_staged
+    database worker   the frozen sources and the trace; then the `plan` frame
+    event loop        the provider's stream; deltas out; the text so far served to followers (chat.broadcast)
+    database worker   the stored outcome; then `done` (or `error`); calibration and the summary afterwards
+
+Frames: status (searching, planning, writing), queued, plan, delta..., done or error; delta, done and error also go
+to the sockets that resumed the answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from chat import executors
+from chat.answering import AnswerInputs, PreparedAnswer, answer_inputs, settings_for
+from chat.broadcast import TextSoFar, answer_broadcast
+from chat.calibration import tokens_calibrate
+from chat.errors import AskError
+from chat.frames import Frame
+from chat.memory import memory_turns, summary_get, summary_refresh
+from chat.models import Conversation, Message
+from chat.persistence import answer_finish, answer_interrupt, answer_partial_save, answer_planned, answer_start
+from chat.pipeline import prepare_staged
+from chat.providers import ProviderRegistry, registry
+from chat.runtime import runtime as default_runtime
+from chat.serializers import done_frame, partial_frame, plan_frame
+from chat.streaming import AnswerStream, Emit
+
+log = logging.getLogger("grounded.answer")
+
+#: While an answer streams, its text so far is saved to its row at most this often (seconds).
+PARTIAL_SAVE_SECONDS = 1.0
+
+
+def answer_begin(*, question: Message) -> tuple[Message, list, Any, AnswerInputs]:
+    """Everything an answer needs from the database before planning, in one visit of the database worker: (the
+    answer row, created streaming so that every turn gets an outcome; the memory turns before the question; the
+    stored summary; the planning inputs).
+
+    Raises:
+        AskError(domain_settings): the domain's settings are invalid (the answer row exists then).
+    """
+    answer = answer_start(question=question)
+    conversation = question.conversation
+    try:
+        inputs = answer_inputs(domain=conversation.domain)
+    except AskError as exc:
+        exc.message_id = answer.pk
+        raise
+    return (answer, memory_turns(conversation=conversation, before=question), summary_get(conversation=conversation),
+            inputs)
+
+
+async def answer_run(*, conversation: Conversation, question: Message, emit: Emit,
+                     providers: ProviderRegistry = registry, runtime=default_runtime) -> Message | None:
+    """The whole life of one answer (see the module docstring).
+
+    Every outcome is saved: complete; interrupted with the text so far (on cancel, e.g. `stop`); failed with the
+    reason the user sees (a provider outage, an empty answer), the question always kept. After `done` the token
+    calibration and the conversation summary are refreshed (a failure there changes nothing).
+    Returns the saved answer (None when not even the answer row could be stored).
+    """
+    answer: Message | None = None
+    stream: AnswerStream | None = None
+    prepared: PreparedAnswer | None = None
+    follow: TextSoFar | None = None
+    db = executors.current().db
+    detached = executors.current().detached
+
+    async def send(frame: Frame) -> None:
+        await emit(frame)
+        if answer is not None and frame.get("type") in ("delta", "done", "error"):
+            await answer_broadcast(answer.pk, frame)
+
+    async def status(stage: str) -> None:
+        await send({"type": "status", "message": answer.pk, "stage": stage})
+
+    async def queued(position: int) -> None:
+        await send({"type": "queued", "message": answer.pk, "position": position})
+
+    try:
+        try:
+            answer, history, summary, inputs = await db(answer_begin)(question=question)
+        except AskError as exc:
+            answer = await db(Message.objects.get)(pk=exc.message_id) if exc.message_id else None
+            raise
+        provider = providers.for_domain(conversation.domain)
+        admission = runtime.admission
+        await admission.enter(queued)
+        try:
+            prepared = await prepare_staged(inputs=inputs, question=question.text, provider=provider,
+                                            runtime=runtime, history=history, summary=summary, status=status)
+        finally:
+            admission.leave()
+        await db(answer_planned)(message=answer, prepared=prepared)
+        await send(plan_frame(message_id=answer.pk, prepared=prepared))
+        if prepared.plan.sufficient:
+            await status("writing")
+        stream = AnswerStream(prepared)
+        message_id = answer.pk
+        follow = TextSoFar(message_id, partial_frame)
+        await follow.start()
+        shown = [""]  # the safe text sent so far, one string (what a resumed socket must see first)
+        saved_at = [time.monotonic()]
+
+        async def send_delta(frame: Frame) -> None:
+            shown[0] += frame["text"]
+            await follow.update(shown[0], frame["seq"])
+            await send({**frame, "message": message_id})
+            if time.monotonic() - saved_at[0] >= PARTIAL_SAVE_SECONDS:
+                saved_at[0] = time.monotonic()
+                # on a pool thread, not the request's thread-sensitive one: a streamed HTTP response may outlive
+                # the request's executor, and a missed partial save only makes a resume start a little earlier
+                await detached(answer_partial_save)(message_id=message_id, text=shown[0], seq=frame["seq"])
+
+        verified = await stream.run(send_delta)
+        saved = await db(answer_finish)(message=answer, verified=verified, usage=stream.usage)
+        await send(done_frame(saved, question))
+    except asyncio.CancelledError:
+        if answer is not None:
+            saved = await asyncio.shield(db(answer_interrupt)(
+                message=answer, text=stream.text_so_far if stream else "", status=Message.Status.INTERRUPTED,
+                error="stopped"))
+            await send(done_frame(saved, question))
+        return answer
+    except AskError as exc:
+        if answer is not None:
+            partial = stream.text_so_far if stream else ""
+            # a stream that broke mid-way keeps its text as an interrupted answer; one that never started failed
+            status_ = Message.Status.INTERRUPTED if partial.strip() and exc.code == "provider_error" \
+                else Message.Status.FAILED
+            await db(answer_interrupt)(message=answer, text=partial, status=status_, error=exc.message)
+            exc.message_id = answer.pk
+        await send(exc.frame())
+        return answer
+    except Exception as exc:  # never leave a turn without an outcome
+        log.exception("answer generation failed")
+        if answer is not None:
+            await db(answer_interrupt)(message=answer, text=stream.text_so_far if stream else "",
+                                       status=Message.Status.FAILED, error=str(exc) or type(exc).__name__)
+        await send(AskError("internal", "The answer failed; please retry.",
+                            message_id=answer.pk if answer else None).frame())
+        return answer
+    finally:
+        if follow is not None:
+            await asyncio.shield(follow.stop())
+    await tokens_calibrate(prepared=prepared, usage=stream.usage if stream else None)
+    try:
+        share = int(prepared.plan.budget.get("available", 0) * settings_for(conversation.domain).policy.history_cap)
+        await db(summary_refresh)(conversation=conversation, history_share=share, summarizer=providers.summarizer())
+    except Exception:
+        log.exception("summary refresh failed for conversation %s; memory left unchanged", conversation.pk)
+    return saved

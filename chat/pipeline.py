@@ -1,0 +1,68 @@
+"""The preparation of one answer as stages, each on the executor it belongs on (issue 20):
+
+    rewrite a follow-up      the provider's async client (model call; no thread held) or offline
+    embed the query          the worker's micro-batcher (one encode call for the questions arriving together)
+    search, plan, notes      the CPU pool (chat.answering.answer_plan: reads the index, never the database)
+    sufficiency check        the provider's async client (model call), after planning
+
+The database reads it needs (chat.answering.answer_inputs, memory) are done before, on the database worker, in one
+visit. chat.answering.answer_prepare runs the same steps in one blocking call for the preview, tests and scripts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Awaitable, Callable
+
+from django.conf import settings
+
+from chat.answering import AnswerInputs, PreparedAnswer, answer_plan, offline_query
+from chat.runtime import Runtime
+from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
+from grounding.memory import MemoryTurn, Summary
+from grounding.providers import Provider, async_completer_for, completer_for
+
+Status = Callable[[str], Awaitable[None]]
+
+
+async def _no_status(stage: str) -> None:
+    return None
+
+
+async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provider, runtime: Runtime,
+                         history: list[MemoryTurn] | None = None, summary: Summary | None = None,
+                         status: Status = _no_status) -> PreparedAnswer:
+    """The prepared answer (plan, prompt) through the stages above; ``status(stage)`` is awaited as each begins
+    ("searching", "planning").
+
+    Raises:
+        AskError(budget): the fixed parts of the prompt do not fit the window.
+    """
+    history = history or []
+    acomplete = async_completer_for(provider)
+    await status("searching")
+    rewritten = False
+    if acomplete is not None and settings.LLM_FOLLOWUP_REWRITE and history:
+        rewriter = LLMQueryRewriter(None, acomplete=acomplete)
+        query = await rewriter.arewrite(question, [(t.role, t.text) for t in history])
+        rewritten = bool(rewriter.calls and not rewriter.failures)
+    else:
+        query = offline_query(question, history)
+    vector = await runtime.batcher.embed(query)
+    await status("planning")
+    complete = completer_for(provider)
+    # the contradiction judge's calls (at most a few pairs) are made from the pool thread planning runs on
+    conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
+    prepared = await runtime.cpu(answer_plan, inputs=inputs, question=question, query=query, vector=vector,
+                                 provider=provider, history=history, summary=summary, conflict_judge=conflict_judge,
+                                 checks={"rewrite": rewritten})
+    if acomplete is not None and settings.LLM_SUFFICIENCY_CHECK and prepared.plan.sufficient:
+        judge = LLMSufficiencyJudge(None, acomplete=acomplete)
+        answered = await judge.acheck(question, prepared.plan.sources)
+        checks = {**prepared.checks, "sufficiency": list(judge.verdicts)}
+        if not answered:
+            plan = replace(prepared.plan, sufficient=False,
+                           abstain_reason="the sufficiency check found that the sources do not answer the question")
+            return replace(prepared, plan=plan, checks=checks)
+        prepared = replace(prepared, checks=checks)
+    return prepared

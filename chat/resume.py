@@ -1,0 +1,103 @@
+"""Resuming an answer from another socket (a dropped connection, another tab, another worker).
+
+A stored answer comes back as its ``done`` frame. One still generating comes back as its stored ``plan``, then a
+``partial`` frame with the text so far, then the later deltas and ``done`` as they are made: the socket joins the
+answer's group first, then asks the generating task for the text so far (chat.broadcast), and a :class:`Follower`
+holds the deltas that arrive before that reply, so nothing is shown twice or missed. When no reply comes within
+SYNC_TIMEOUT seconds (the generating worker is gone), the text so far is read from the shared cache or the row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable
+
+from chat import executors
+from chat.broadcast import answer_group, answer_sync_request, partial_get
+from chat.frames import Frame
+from chat.models import Message
+from chat.selectors import own_answer_get
+from chat.serializers import done_frame, partial_frame, stored_plan_frame
+
+#: Seconds a resuming socket waits for the generating task's text so far before reading the stored copy.
+SYNC_TIMEOUT = 2.0
+
+
+@dataclass
+class Follower:
+    """The frames a socket following one generating answer shows, in order: the ``partial`` reply first, then only
+    the deltas after its seq (those received before the reply are held)."""
+
+    message_id: int
+    seq: int | None = None
+    held: list[Frame] = field(default_factory=list)
+
+    def on_frame(self, frame: Frame) -> list[Frame]:
+        """The frames to show for one received frame (possibly none: held, or already in the partial text)."""
+        kind = frame.get("type")
+        if kind == "partial":
+            if self.seq is not None:
+                return []  # a later reply (the stored copy after the generator answered, or twice): ignore
+            self.seq = int(frame.get("seq", 0))
+            out: list[Frame] = [frame]
+            for held in sorted(self.held, key=lambda f: f.get("seq", 0)):
+                if held.get("seq", 0) > self.seq:
+                    self.seq = held["seq"]
+                    out.append(held)
+            self.held = []
+            return out
+        if kind == "delta":
+            if self.seq is None:
+                self.held.append(frame)
+                return []
+            if frame.get("seq", 0) <= self.seq:
+                return []
+            self.seq = frame["seq"]
+            return [frame]
+        return [frame]  # done, error
+
+
+@dataclass
+class Resumed:
+    """What a door sends a socket resuming an answer: ``frames`` now; with ``follower`` set the answer is still
+    generating and its later frames arrive through ``group`` (feed them to the follower)."""
+
+    frames: list[Frame]
+    message_id: int
+    group: str | None = None
+    follower: Follower | None = None
+
+
+async def answer_resume(*, user, message_id: object, join: Callable[[str], Awaitable[None]] | None = None,
+                        reply_to: str | None = None) -> Resumed:
+    """Resume one of the user's answers, with the same access rule as the HTTP API (B05).
+
+    ``join(group)`` is awaited before the generating task is asked for the text so far (at ``reply_to``, the
+    socket's channel), so no delta falls between the two; without them only the stored answer is returned.
+    Raises:
+        AskError: not_found (unknown id, another user's, a question), forbidden (the user's own answer in a domain
+            they may no longer read: their conversation's HTTP endpoint answers 403 with the same code).
+    """
+    db = executors.current().db
+    message = await db(own_answer_get)(user=user, message_id=message_id)
+    if message.status != Message.Status.STREAMING or join is None or reply_to is None:
+        return Resumed([done_frame(message)], message.pk)
+    group = answer_group(message.pk)
+    await join(group)
+    message = await db(own_answer_get)(user=user, message_id=message.pk)
+    if message.status != Message.Status.STREAMING:  # finished meanwhile: its stored answer (the door leaves)
+        return Resumed([done_frame(message)], message.pk, group=group)
+    await answer_sync_request(message.pk, reply_to)
+    return Resumed([stored_plan_frame(message)], message.pk, group=group, follower=Follower(message.pk))
+
+
+async def stored_partial(*, user, message_id: int) -> Frame:
+    """The text so far of a generating answer from the shared cache or its row (the generator did not reply), or
+    its ``done`` frame when it has finished."""
+    message = await executors.current().db(own_answer_get)(user=user, message_id=message_id)
+    if message.status != Message.Status.STREAMING:
+        return done_frame(message)
+    cached = await partial_get(message.pk)
+    if cached and cached["seq"] >= message.stream_seq:
+        return partial_frame(message.pk, cached["text"], cached["seq"])
+    return partial_frame(message.pk, message.text, message.stream_seq)

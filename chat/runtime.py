@@ -1,0 +1,151 @@
+"""What a server worker shares between the asks it serves: the CPU pool, the query-embedding batcher and the
+admission queue (back-pressure).
+
+- CPU pool: a bounded thread pool sized to the machine (settings.CPU_WORKERS) for embedding, search, planning and
+  notes. The model and numpy release the GIL in their heavy loops, so two threads use two cores; the event loop and
+  the database worker are never blocked by this work.
+- Batcher: questions arriving within settings.EMBED_BATCH_WAIT seconds are embedded in one call
+  (grounding.batching.EmbeddingBatcher), one batcher per event loop.
+- Admission: at most settings.ASK_CONCURRENCY asks are planned at once per worker; the others wait in order, and
+  each is told its place (`queued` frames) instead of everything slowing down at once. Nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import functools
+import threading
+import weakref
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any, Awaitable, Callable, TypeVar
+
+from django.conf import settings
+
+from grounding.batching import EmbeddingBatcher
+from grounding.embeddings import default_embedder
+
+T = TypeVar("T")
+
+#: How often (seconds) an ask waiting for admission is told its new place in the queue.
+QUEUE_REPORT_SECONDS = 1.0
+
+
+class Admission:
+    """A first-come, first-served gate of ``capacity`` places on one event loop.
+
+    ``enter(report)`` returns at once when a place is free; otherwise the ask waits its turn and ``report(position)``
+    is awaited with its 1-based place in the queue at once and whenever the place changes (checked every
+    QUEUE_REPORT_SECONDS). ``leave()`` hands the place to the next in the queue.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = max(1, capacity)
+        self.active = 0
+        self.waiting: collections.deque[asyncio.Future] = collections.deque()
+
+    async def enter(self, report: Callable[[int], Awaitable[None]] | None = None) -> None:
+        """Take a place, waiting in the queue when all are taken. Raises CancelledError (no place held then)."""
+        if self.active < self.capacity and not self.waiting:
+            self.active += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self.waiting.append(turn)
+        told = 0
+        try:
+            while True:
+                position = self._position(turn)
+                if report is not None and position and position != told:
+                    told = position
+                    await report(position)
+                try:
+                    await asyncio.wait_for(asyncio.shield(turn), timeout=QUEUE_REPORT_SECONDS)
+                    return
+                except asyncio.TimeoutError:
+                    continue
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self.leave()  # granted just as it was cancelled: pass the place on
+            else:
+                turn.cancel()
+                if turn in self.waiting:
+                    self.waiting.remove(turn)
+            raise
+
+    def _position(self, turn: asyncio.Future) -> int:
+        try:
+            return self.waiting.index(turn) + 1
+        except ValueError:
+            return 0
+
+    def leave(self) -> None:
+        """Give the place back: the next waiting ask takes it."""
+        while self.waiting:
+            turn = self.waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.active = max(0, self.active - 1)
+
+
+class _Borrowed(ThreadPoolExecutor):
+    """Another executor lent to an event loop as its default one (asyncio wants a ThreadPoolExecutor there): work
+    goes to the lent pool, this one never starts a thread, and shutting it down does nothing."""
+
+    def __init__(self, inner: Executor) -> None:
+        super().__init__(max_workers=1)
+        self.inner = inner
+
+    def submit(self, fn, /, *args, **kwargs):
+        return self.inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        return None
+
+
+class Runtime:
+    """The worker's shared resources (see the module docstring); one per process (:data:`runtime`)."""
+
+    def __init__(self) -> None:
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        """The CPU pool (settings.CPU_WORKERS threads), created on first use."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=settings.CPU_WORKERS, thread_name_prefix="grounded-cpu")
+            return self._pool
+
+    def _loop_state(self) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        state = self._per_loop.get(loop)
+        if state is None:
+            # asyncio.to_thread (the offline answerer's composing, the support check) runs on the bounded pool too;
+            # the loop gets a view of it that its close() cannot shut down (a command's loop is short-lived)
+            loop.set_default_executor(_Borrowed(self.pool))
+            state = {"batcher": EmbeddingBatcher(default_embedder(), executor=self.pool,
+                                                 max_batch=settings.EMBED_BATCH, max_wait=settings.EMBED_BATCH_WAIT),
+                     "admission": Admission(settings.ASK_CONCURRENCY)}
+            self._per_loop[loop] = state
+        return state
+
+    @property
+    def batcher(self) -> EmbeddingBatcher:
+        """The running loop's query-embedding batcher."""
+        return self._loop_state()["batcher"]
+
+    @property
+    def admission(self) -> Admission:
+        """The running loop's admission gate."""
+        return self._loop_state()["admission"]
+
+    async def cpu(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """Run ``fn(*args, **kwargs)`` on the CPU pool and return its result (exceptions propagate)."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+
+
+#: The process's runtime.
+runtime = Runtime()

@@ -1,0 +1,82 @@
+"""Micro-batching of query embeddings across concurrent asks.
+
+One encode call of 32 short texts costs little more than one of 1 on the CPU (the transformer's matrix products
+amortise their fixed cost over the batch), so questions arriving within a few milliseconds of each other are encoded
+together: the first request of a batch waits at most ``max_wait`` seconds (or until ``max_batch`` requests are in),
+then the whole batch is encoded in one call on the given executor. This is the dynamic batching of model servers
+(e.g. NVIDIA Triton's dynamic batcher, TensorFlow Serving's batching), applied to one process's asyncio loop.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from grounding.embeddings import Embedder
+
+
+@dataclass
+class EmbeddingBatcher:
+    """Embeds texts for coroutines of one event loop, batching those that arrive together.
+
+    Attributes:
+        embedder: the model (its ``embed(texts) -> (n, dim) float32``, thread-safe).
+        executor: where the encode call runs (a thread pool: the model releases the GIL in its matrix products);
+            None: the loop's default executor.
+        max_batch: the most texts in one encode call.
+        max_wait: how long (seconds) the first text of a batch waits for others.
+        batches, texts: counters (encode calls made, texts encoded) for tests and benchmarks.
+    """
+
+    embedder: Embedder
+    executor: Executor | None = None
+    max_batch: int = 32
+    max_wait: float = 0.005
+    batches: int = 0
+    texts: int = 0
+    _pending: list[tuple[str, asyncio.Future]] = field(default_factory=list, repr=False)
+    _flush: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    async def embed(self, text: str) -> np.ndarray:
+        """The unit vector of ``text`` (float32, (dim,)), encoded in a batch with the texts that arrive with it.
+
+        Raises:
+            whatever the embedder raises (every request of the failed batch gets the exception).
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        self._pending.append((text, future))
+        if len(self._pending) >= self.max_batch:
+            self._start(loop)
+        elif self._flush is None:
+            self._flush = loop.call_later(self.max_wait, self._start, loop)
+        return await future
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+        batch, self._pending = self._pending[:self.max_batch], self._pending[self.max_batch:]
+        if self._pending:  # more than a batch arrived at once: the rest goes next, without waiting
+            self._flush = loop.call_soon(self._start, loop)
+        if batch:
+            loop.create_task(self._encode(loop, batch))
+
+    async def _encode(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[str, asyncio.Future]]) -> None:
+        self.batches += 1
+        self.texts += len(batch)
+        try:
+            vectors = await loop.run_in_executor(self.executor, self.embedder.embed, [t for t, _ in batch])
+        except Exception as exc:
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        for (_, future), vector in zip(batch, vectors):
+            if not future.done():
+                future.set_result(vector)

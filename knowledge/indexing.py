@@ -1,0 +1,111 @@
+"""The retrieval index lifecycle: built by ingestion (and every change of what is retrievable), swapped in
+atomically, never built by a request.
+
+    index_publish(domain)   build the domain's indexes (current and superseded chunks) from the database into the
+                            directories of a new token, then point the domain at that token (one UPDATE, inside the
+                            writer's transaction: readers see the new index when the change is committed, the
+                            previous one until then). The previous token's directories stay for asks still using
+                            them; older ones are removed.
+    index_ensure(domain)    build the current token's directories when missing (a worker starting on a fresh
+                            index folder, data from before indexes were built at ingestion).
+
+Each index directory (grounding.index_store) holds the chunk records as well as the vectors and BM25 arrays, so a
+search reads nothing from the database (knowledge.selectors.retrieve_vector).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import shutil
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+from django.conf import settings
+
+from grounding.index_store import StoredIndex
+from knowledge.models import Chunk, DocumentVersion, Domain
+from knowledge.records import chunk_record
+
+log = logging.getLogger("grounded.index")
+
+#: The version statuses that have an index of their own (drafts are never retrieved).
+STATUSES = (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED)
+
+
+def index_path(*, domain: Domain | int, status: str, token: str) -> Path:
+    """The directory of one version of a domain's index for one version status (settings.INDEX_DIR)."""
+    pk = domain if isinstance(domain, int) else domain.pk
+    return Path(settings.INDEX_DIR) / f"domain-{pk}-{status}-{token or 'initial'}"
+
+
+@contextmanager
+def _domain_lock(domain: Domain) -> Iterator[None]:
+    """One builder per domain across processes (a file lock beside the index directories)."""
+    root = Path(settings.INDEX_DIR)
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / f".domain-{domain.pk}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
+    """Write one index directory from the database: vectors, ids, BM25 over title > section + text, records."""
+    rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
+            .select_related("version__document"))
+    ids, blobs, texts, records = [], [], [], []
+    for chunk in rows.iterator(chunk_size=2_000):
+        ids.append(chunk.pk)
+        blobs.append(bytes(chunk.embedding))
+        record = chunk_record(chunk)
+        head = " > ".join(p for p in (record["title"], record["section"]) if p)
+        texts.append(f"{head}\n{record['text']}" if head else record["text"])  # grounding.retrieve.index_text's
+        records.append(record)
+    matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
+              else np.zeros((0, 384), dtype=np.float32))
+    return StoredIndex.build(path, ids, matrix, texts, records=records,
+                             ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+
+
+def index_publish(*, domain: Domain) -> str:
+    """Build the domain's indexes for a new token and swap them in (see the module docstring). Call it after any
+    change to which chunks of the domain are retrievable, inside the writer's transaction.
+
+    Returns:
+        the new token (also set on ``domain``).
+    """
+    token = uuid.uuid4().hex
+    with _domain_lock(domain):
+        previous = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
+        for status in STATUSES:
+            _build(domain=domain, status=status, path=index_path(domain=domain, status=status, token=token))
+        Domain.objects.filter(pk=domain.pk).update(index_token=token)
+        domain.index_token = token
+        keep = {token, previous or "initial"}
+        for old in Path(settings.INDEX_DIR).glob(f"domain-{domain.pk}-*"):
+            if old.is_dir() and old.name.rsplit("-", 1)[-1] not in keep and not old.name.startswith("."):
+                shutil.rmtree(old, ignore_errors=True)
+    return token
+
+
+def index_ensure(*, domain: Domain) -> bool:
+    """Build the domain's current token's index directories when any is missing. Returns True when it built."""
+    token = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
+    missing = [s for s in STATUSES if not index_path(domain=domain, status=s, token=token).is_dir()]
+    if not missing:
+        return False
+    with _domain_lock(domain):
+        for status in missing:
+            path = index_path(domain=domain, status=status, token=token)
+            if not path.is_dir():
+                log.info("building the %s index of domain %s (token %s)", status, domain.slug, token or "initial")
+                _build(domain=domain, status=status, path=path)
+    return True
+
+
+def index_ensure_all() -> int:
+    """:func:`index_ensure` for every domain (a worker starting). Returns how many domains needed a build."""
+    return sum(index_ensure(domain=d) for d in Domain.objects.all())

@@ -1,0 +1,33 @@
+"""A stored chunk as the framework-free grounding.types.Chunk, and as the JSON record the retrieval index keeps of it
+(the same fields, so that retrieval builds its candidates from the index without reading the database)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grounding.location import Location, stored_parts
+from grounding.types import Chunk as GChunk
+from knowledge.models import Chunk
+
+
+def chunk_record(c: Chunk) -> dict[str, Any]:
+    """The JSON record of a stored chunk (version and document selected): chunk_id, document_id, title, section,
+    version (label), date (ISO or ""), text, tokens, status, ordinal, version_id, location (JSON, {} without)."""
+    v = c.version
+    return {"chunk_id": c.pk, "document_id": v.document_id, "title": v.title or v.document.title,
+            "section": c.section, "version": v.label, "date": v.effective_date.isoformat() if v.effective_date else "",
+            "text": c.text, "tokens": c.tokens, "status": v.status, "ordinal": c.ordinal, "version_id": v.pk,
+            "location": c.location or {}}
+
+
+def chunk_from_record(r: dict[str, Any]) -> GChunk:
+    """The grounding Chunk of a record made by :func:`chunk_record`."""
+    return GChunk(chunk_id=r["chunk_id"], document_id=r["document_id"], title=r["title"], section=r["section"],
+                  version=r["version"], date=r["date"], text=r["text"], tokens=r["tokens"], status=r["status"],
+                  ordinal=r["ordinal"], version_id=r["version_id"], location=Location.from_dict(r["location"]),
+                  parts=stored_parts(r["location"]))
+
+
+def chunk_to_grounding(c: Chunk) -> GChunk:
+    """Convert a stored chunk (with version and document selected) to the framework-free type."""
+    return chunk_from_record(chunk_record(c))

@@ -1,0 +1,61 @@
+"""The query-embedding micro-batcher: texts that arrive together share one encode call (issue 20 point 2)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+
+from grounding.batching import EmbeddingBatcher
+
+
+class Recording:
+    """A fake embedder: a vector per text (its length in the first dimension), calls recorded."""
+
+    name, dim = "fake", 4
+
+    def __init__(self, fail: bool = False):
+        self.calls: list[list[str]] = []
+        self.fail = fail
+
+    def embed(self, texts):
+        self.calls.append(list(texts))
+        if self.fail:
+            raise RuntimeError("model broke")
+        return np.array([[len(t), 0, 0, 0] for t in texts], dtype=np.float32)
+
+
+async def test_questions_arriving_together_are_encoded_in_one_call():
+    fake = Recording()
+    batcher = EmbeddingBatcher(fake, max_wait=0.05)
+    texts = [f"question {'x' * i}" for i in range(10)]
+    vectors = await asyncio.gather(*(batcher.embed(t) for t in texts))
+    assert fake.calls == [texts] and batcher.batches == 1
+    assert [int(v[0]) for v in vectors] == [len(t) for t in texts]  # each caller gets its own text's vector
+
+
+async def test_a_full_batch_goes_at_once_and_the_rest_waits_for_more():
+    fake = Recording()
+    batcher = EmbeddingBatcher(fake, max_batch=4, max_wait=0.2)
+    vectors = await asyncio.wait_for(asyncio.gather(*(batcher.embed(str(i) * (i + 1)) for i in range(10))), 5)
+    assert [len(c) for c in fake.calls] == [4, 4, 2]  # two full batches at once, the last two after the wait
+    assert [int(v[0]) for v in vectors] == [i + 1 for i in range(10)]
+
+
+async def test_texts_far_apart_are_encoded_separately():
+    fake = Recording()
+    batcher = EmbeddingBatcher(fake, max_wait=0.001)
+    await batcher.embed("first")
+    await asyncio.sleep(0.01)
+    await batcher.embed("second")
+    assert fake.calls == [["first"], ["second"]]
+
+
+async def test_a_failing_encode_fails_every_request_of_its_batch_and_the_next_batch_works():
+    fake = Recording(fail=True)
+    batcher = EmbeddingBatcher(fake, max_wait=0.01)
+    results = await asyncio.gather(batcher.embed("a"), batcher.embed("b"), return_exceptions=True)
+    assert all(isinstance(r, RuntimeError) and str(r) == "model broke" for r in results)
+    fake.fail = False
+    assert int((await batcher.embed("ccc"))[0]) == 3
