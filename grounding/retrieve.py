@@ -13,7 +13,7 @@ import bm25s
 import numpy as np
 import Stemmer
 
-from grounding.chunking import InputLimit
+from grounding.input_limit import InputLimit
 from grounding.types import Candidate, Chunk
 
 RRF_K = 60

@@ -95,3 +95,25 @@ def test_b13_lines_stay_lines_and_a_runaway_sentence_is_cut_at_words():
     with pytest.raises(ValueError, match="alone fills"):
         fit_to_limit([ChunkDraft(("S",), "a b c d e f g h i j k", 11)], counter,
                       InputLimit(max_tokens=10, count=_words, prefix=lambda s: "x " * 10 + "\n"))
+
+
+def test_b13_a_chunk_split_for_the_embedder_keeps_the_place_of_each_part():
+    """A chunk over PDF pages 4 and 5 split in two: each part is located where its own text is."""
+    from grounding.chunking import ChunkDraft
+    from grounding.input_limit import InputLimit, fit_to_limit
+    from grounding.location import Location
+
+    page4 = "Leave is earned each pay period. " * 6
+    page5 = "Unused leave carries over to the next year. " * 6
+    text = page4.strip() + "\n" + page5.strip()
+    p4, p5 = Location("pdf", pages=(4,)), Location("pdf", pages=(5,))
+    chunk = ChunkDraft(("Leave",), text, counter.raw(text), Location("pdf", pages=(4, 5)),
+                       ((0, p4), (len(page4.strip()) + 1, p5)))
+    parts = fit_to_limit([chunk], counter, InputLimit(max_tokens=50, count=_words))
+    assert len(parts) >= 2 and " ".join(p.text for p in parts).split() == text.split()
+    for part in parts:  # each part is located on the pages its own text comes from
+        pages = tuple(sorted({4 for _ in [1] if "earned" in part.text} | {5 for _ in [1] if "carries" in part.text}))
+        assert part.location == Location("pdf", pages=pages)
+        if pages == (4, 5):  # a part over both pages still says where the page 5 text starts
+            assert [loc for _, loc in part.parts] == [p4, p5] and part.text[part.parts[1][0]:].startswith("Unused")
+    assert parts[-1].location == p5
