@@ -46,7 +46,8 @@ def fit_to_limit(chunks: Sequence[Draft], counter: TokenCounter, limit: InputLim
     A chunk over the limit is cut into the fewest near-equal parts that fit (k = ceil(its tokens / room), room being
     limit.max_tokens less its prefix's tokens), at line and sentence boundaries, a sentence longer than the room at
     word boundaries; each part keeps the chunk's section path and the location of the text it holds (the blocks'
-    places its characters fall in: a part of a chunk over pages 4 and 5 may be on page 5 only). Counts are the model's own (limit.count), and
+    places its characters fall in: a part of a chunk over pages 4 and 5 may be on page 5 only), and a part that
+    starts inside a Markdown table starts with that table's header lines, so that it stays a table of its own. Counts are the model's own (limit.count), and
     whitespace-separated pieces count additively in a WordPiece tokenizer; each part is counted again as embedded
     and cut once more if a tokenizer counts it longer. Chunks within the limit are returned unchanged.
 
@@ -59,7 +60,9 @@ def fit_to_limit(chunks: Sequence[Draft], counter: TokenCounter, limit: InputLim
         if n <= limit.max_tokens:
             out.append(chunk)
             continue
-        room = limit.max_tokens - limit.count([limit.prefix(chunk.section)])[0]
+        headers = _table_headers(chunk.text)  # a part inside a table starts with that table's header lines
+        widest = max((limit.count([h + "\n"])[0] for _, h in headers), default=0)
+        room = limit.max_tokens - limit.count([limit.prefix(chunk.section)])[0] - widest
         if room <= 0:
             raise ValueError(f"the section path {' > '.join(chunk.section)!r} alone fills the embedder's input "
                              f"of {limit.max_tokens} tokens")
@@ -67,29 +70,58 @@ def fit_to_limit(chunks: Sequence[Draft], counter: TokenCounter, limit: InputLim
         at = 0  # where the next part starts in the chunk's text
         while pending:
             text = pending.pop(0)
-            over = limit.count([limit.prefix(chunk.section) + text])[0] - limit.max_tokens
+            start = chunk.text.find(text[:40], at)
+            start = at if start < 0 else start
+            lead = _header_at(chunk.text, headers, start)
+            over = limit.count([limit.prefix(chunk.section) + lead + text])[0] - limit.max_tokens
             if over > 0 and room - over > 0:  # a tokenizer whose counts do not add up across whitespace
                 pending[:0] = _split_parts(text, limit, room - over)
                 continue
-            start = chunk.text.find(text[:40], at)
-            start = at if start < 0 else start
             at = start + len(text)
-            location, parts = _placed(chunk, start, at)
-            out.append(replace(chunk, text=text, tokens=counter.raw(text), location=location, parts=parts))
+            location, parts = _placed(chunk, start, at, shift=len(lead))
+            whole = lead + text
+            out.append(replace(chunk, text=whole, tokens=counter.raw(whole), location=location, parts=parts))
     return out
 
 
-def _placed(chunk, start: int, end: int):
+def _table_headers(text: str) -> list[tuple[int, str]]:
+    """(offset, header lines) of every Markdown table in ``text``: a pipe row followed by a separator row."""
+    out, offset = [], 0
+    lines = text.split("\n")
+    for i, line in enumerate(lines[:-1]):
+        nxt = lines[i + 1].strip()
+        if line.lstrip().startswith("|") and nxt.startswith("|") and "-" in nxt and set(nxt) <= set("|-: "):
+            out.append((offset, line + "\n" + lines[i + 1]))
+        offset += len(line) + 1
+    return out
+
+
+def _header_at(text: str, headers: list[tuple[int, str]], start: int) -> str:
+    """The header lines to put before a part starting at ``start`` (with a newline), when it starts inside a table
+    that began earlier in the chunk (every line from that table's header to ``start`` is a table row); else ""."""
+    if start == 0 or not text[start:].lstrip().startswith("|"):
+        return ""
+    before = [(offset, header) for offset, header in headers if offset < start]
+    if not before:
+        return ""
+    offset, header = before[-1]
+    if text[start:].startswith(header):
+        return ""
+    rows = text[offset:start].rstrip("\n").split("\n")
+    return header + "\n" if all(r.lstrip().startswith("|") for r in rows) else ""
+
+
+def _placed(chunk, start: int, end: int, shift: int = 0):
     """(location, parts) of the characters start..end of a chunk's text: the places of the blocks they fall in
-    (grounding.chunking.ChunkDraft.parts), offsets made relative to ``start``; the chunk's own location when it
-    covers one place."""
+    (grounding.chunking.ChunkDraft.parts), offsets made relative to ``start`` and moved by ``shift`` (the repeated
+    table header before them); the chunk's own location when it covers one place."""
     parts = getattr(chunk, "parts", ())
     if not parts:
         return getattr(chunk, "location", None), ()
-    inside = [(max(0, offset - start), loc) for offset, loc in parts if start <= offset < end]
+    inside = [(max(0, offset - start) + shift, loc) for offset, loc in parts if start <= offset < end]
     before = [loc for offset, loc in parts if offset <= start]
-    if before and (not inside or inside[0][0] > 0):
-        inside.insert(0, (0, before[-1]))
+    if before and (not inside or inside[0][0] > shift):
+        inside.insert(0, (shift, before[-1]))
     places = [loc for _, loc in inside]
     location = merge_locations(places) if places else getattr(chunk, "location", None)
     return location, (tuple(inside) if len(set(places)) > 1 else ())

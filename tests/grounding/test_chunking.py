@@ -117,3 +117,21 @@ def test_b13_a_chunk_split_for_the_embedder_keeps_the_place_of_each_part():
         if pages == (4, 5):  # a part over both pages still says where the page 5 text starts
             assert [loc for _, loc in part.parts] == [p4, p5] and part.text[part.parts[1][0]:].startswith("Unused")
     assert parts[-1].location == p5
+
+
+def test_b13_a_part_that_starts_inside_a_table_repeats_that_tables_header():
+    from grounding.chunking import ChunkDraft
+    from grounding.input_limit import InputLimit, fit_to_limit
+
+    first = "| Day | Hours |\n|---|---|\n" + "".join(f"| Day {i} | {i} |\n" for i in range(8))
+    second = "| Day | Hours | Day | Hours |\n|---|---|---|---|\n" + "".join(f"| A{i} | {i} | B{i} | {i} |\n"
+                                                                         for i in range(8))
+    text = (first + second).strip()
+    parts = fit_to_limit([ChunkDraft(("Schedules",), text, counter.raw(text))], counter,
+                         InputLimit(max_tokens=60, count=_words))
+    assert len(parts) >= 3
+    for part in parts:
+        lines = part.text.split("\n")
+        assert lines[0].startswith("| Day | Hours") and set(lines[1]) <= set("|-")  # each part is a table
+        # the first row under the header belongs to the table whose header it is
+        assert lines[0] == ("| Day | Hours | Day | Hours |" if lines[2].startswith("| A") else "| Day | Hours |")
