@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import functools
+import os
 import threading
 import weakref
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -108,25 +109,31 @@ class Runtime:
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
+        self._pid = os.getpid()
         self._lock = threading.Lock()
         self._per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     @property
     def pool(self) -> ThreadPoolExecutor:
-        """The CPU pool (settings.CPU_WORKERS threads), created on first use."""
+        """The CPU pool (settings.CPU_WORKERS threads), created on first use, and anew in a forked child (a pool's
+        threads do not survive a fork: work handed to the parent's pool there would never run)."""
         with self._lock:
+            if self._pid != os.getpid():
+                self._pool, self._pid = None, os.getpid()
+                self._per_loop = weakref.WeakKeyDictionary()
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=settings.CPU_WORKERS, thread_name_prefix="grounded-cpu")
             return self._pool
 
     def _loop_state(self) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
+        pool = self.pool  # (re)made first: a forked child starts with fresh per-loop state too
         state = self._per_loop.get(loop)
         if state is None:
             # asyncio.to_thread (the offline answerer's composing, the support check) runs on the bounded pool too;
             # the loop gets a view of it that its close() cannot shut down (a command's loop is short-lived)
-            loop.set_default_executor(_Borrowed(self.pool))
-            state = {"batcher": EmbeddingBatcher(default_embedder(), executor=self.pool,
+            loop.set_default_executor(_Borrowed(pool))
+            state = {"batcher": EmbeddingBatcher(default_embedder(), executor=pool,
                                                  max_batch=settings.EMBED_BATCH, max_wait=settings.EMBED_BATCH_WAIT),
                      "admission": Admission(settings.ASK_CONCURRENCY)}
             self._per_loop[loop] = state

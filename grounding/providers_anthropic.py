@@ -38,6 +38,21 @@ CACHE_MIN_TOKENS = 1024
 AnthropicEvent = Event
 
 
+def _reply_text(reply: Any) -> str:
+    """The text blocks of a Messages API reply joined.
+
+    Raises:
+        CompletionError: no text, or a reply that is not a message (a malformed or unexpected response body).
+    """
+    try:
+        text = "".join(getattr(b, "text", "") for b in reply.content if getattr(b, "type", "") == "text").strip()
+    except (AttributeError, TypeError) as exc:
+        raise CompletionError("Anthropic completion returned a malformed reply") from exc
+    if not text:
+        raise CompletionError("Anthropic completion returned no text")
+    return text
+
+
 def estimate_tokens(text: str) -> int:
     """Rough token estimate (characters / 4), used only to decide whether a block is worth a cache breakpoint."""
     return len(text) // 4
@@ -252,10 +267,7 @@ class AnthropicProvider:
             raise CompletionError(f"Anthropic completion failed (HTTP {exc.status_code})") from exc
         except anthropic.APIError as exc:
             raise CompletionError(f"Anthropic completion failed ({type(exc).__name__})") from exc
-        text = "".join(getattr(b, "text", "") for b in reply.content if getattr(b, "type", "") == "text").strip()
-        if not text:
-            raise CompletionError("Anthropic completion returned no text")
-        return text
+        return _reply_text(reply)
 
     async def acomplete(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str:
         """:meth:`complete` on the async client (grounding.providers.AsyncCompleter): no thread is held while the
@@ -275,10 +287,7 @@ class AnthropicProvider:
             raise CompletionError(f"Anthropic completion failed (HTTP {exc.status_code})") from exc
         except anthropic.APIError as exc:
             raise CompletionError(f"Anthropic completion failed ({type(exc).__name__})") from exc
-        text = "".join(getattr(b, "text", "") for b in reply.content if getattr(b, "type", "") == "text").strip()
-        if not text:
-            raise CompletionError("Anthropic completion returned no text")
-        return text
+        return _reply_text(reply)
 
     # --- token counting ----------------------------------------------------------------------------------------
 

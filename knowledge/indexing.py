@@ -4,8 +4,9 @@ atomically, never built by a request.
     index_publish(domain)   build the domain's indexes (current and superseded chunks) from the database into the
                             directories of a new token, then point the domain at that token (one UPDATE, inside the
                             writer's transaction: readers see the new index when the change is committed, the
-                            previous one until then). The previous token's directories stay for asks still using
-                            them; older ones are removed.
+                            previous one until then). Directories of older tokens are removed once they are
+                            KEEP_SECONDS old (an ask in flight, or a transaction rolled back to an earlier token,
+                            may still use one).
     index_ensure(domain)    build the current token's directories when missing (a worker starting on a fresh
                             index folder, data from before indexes were built at ingestion).
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import shutil
+import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +33,9 @@ from knowledge.models import Chunk, DocumentVersion, Domain
 from knowledge.records import chunk_record
 
 log = logging.getLogger("grounded.index")
+
+#: How long (seconds) an index directory no longer current stays on disk.
+KEEP_SECONDS = 600
 
 #: The version statuses that have an index of their own (drafts are never retrieved).
 STATUSES = (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED)
@@ -85,8 +90,13 @@ def index_publish(*, domain: Domain) -> str:
         Domain.objects.filter(pk=domain.pk).update(index_token=token)
         domain.index_token = token
         keep = {token, previous or "initial"}
+        now = time.time()
         for old in Path(settings.INDEX_DIR).glob(f"domain-{domain.pk}-*"):
-            if old.is_dir() and old.name.rsplit("-", 1)[-1] not in keep and not old.name.startswith("."):
+            try:
+                stale = now - old.stat().st_mtime > KEEP_SECONDS
+            except OSError:
+                continue
+            if old.is_dir() and stale and old.name.rsplit("-", 1)[-1] not in keep:
                 shutil.rmtree(old, ignore_errors=True)
     return token
 

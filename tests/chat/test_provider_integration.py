@@ -19,6 +19,14 @@ from tests.grounding.test_providers_anthropic import (Recorder, block_start, blo
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _answer_calls_only(settings):
+    """These tests script the answer's stream; the model-backed checks (which now call the same mocked async client)
+    stay off, as they are covered in tests/chat/test_llm_wiring.py."""
+    settings.LLM_SUFFICIENCY_CHECK = settings.LLM_CONFLICT_JUDGE = False
+    settings.LLM_FOLLOWUP_REWRITE = settings.LLM_SUMMARIZER = False
+
+
 def provider(handler, mode="text"):
     return AnthropicProvider(api_key="test-key", model="claude-test", citation_mode=mode, max_retries=1,
                              http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(handler)))
@@ -127,7 +135,8 @@ async def test_b02_the_requests_max_tokens_is_the_completion_reserve_the_plan_wa
     stored = await sync_to_async(Message.objects.get)(role="assistant")
     assert handler.bodies[0]["max_tokens"] == 700
     assert stored.trace["max_tokens"] == stored.trace["budget"]["completion_reserve"] == 700  # one number
-    assert frames[0]["type"] == "plan" and frames[0]["budget"]["completion_reserve"] == 700
+    plan = next(f for f in frames if f["type"] == "plan")
+    assert plan["budget"]["completion_reserve"] == 700
 
 
 def test_b02_the_openai_compatible_request_takes_the_reserve_too():
@@ -163,9 +172,10 @@ async def test_b04_an_unknown_model_budgets_approximately_and_says_so(ingest_dem
     handler = Recorder(lambda: stream_response(message_start(), block_start(), text_delta("Every 36 months [S1]."),
                                                block_stop(), *message_end()))
     frames, _ = await run(ingest_demo, provider(handler))
-    plan = frames[0]
+    plan = next(f for f in frames if f["type"] == "plan")
     assert plan["budget"]["counting"] == "approximate" and handler.bodies[0]["model"] == "claude-sonnet-9"
     ingest_demo.model = "claude-opus-4-6"
     await sync_to_async(ingest_demo.save)()
     frames, _ = await run(ingest_demo, provider(handler), user="frank")
-    assert frames[0]["budget"]["counting"] == "calibrated" and frames[0]["budget"]["factor"] == 1.15
+    plan = next(f for f in frames if f["type"] == "plan")
+    assert plan["budget"]["counting"] == "calibrated" and plan["budget"]["factor"] == 1.15

@@ -10,20 +10,25 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-def test_warm_loads_the_model_and_maps_every_domains_index(demo_domain, embedder):
+def test_warm_loads_the_model_and_maps_every_domains_index(embedder, tmp_path):
     from chat.warmup import warm
     from grounding.embeddings import default_embedder
     from knowledge import selectors
     from knowledge.indexing import index_path
+    from knowledge.models import Domain
+    from knowledge.services import domain_get_or_create, ingest_path
 
-    token = demo_domain.__class__.objects.get(pk=demo_domain.pk).index_token
-    shutil.rmtree(index_path(domain=demo_domain, status="superseded", token=token))  # a missing one gets built
+    (tmp_path / "desks.md").write_text("# Desks\n\nDesks are booked a day ahead.\n", encoding="utf-8")
+    domain = domain_get_or_create(slug="warm", name="Warm")
+    ingest_path(path=tmp_path, domain=domain, embedder=embedder)
+    token = Domain.objects.get(pk=domain.pk).index_token
+    shutil.rmtree(index_path(domain=domain, status="superseded", token=token))  # a missing one gets built
     selectors._cache.clear()
     report = warm()
     assert default_embedder()._model is not None
     assert report["domains"] >= 1 and report["built"] >= 1
-    assert (demo_domain.pk, "current") in selectors._cache and (demo_domain.pk, "superseded") in selectors._cache
-    assert index_path(domain=demo_domain, status="superseded", token=token).is_dir()
+    assert (domain.pk, "current") in selectors._cache and (domain.pk, "superseded") in selectors._cache
+    assert index_path(domain=domain, status="superseded", token=token).is_dir()
 
 
 def test_the_asgi_application_warms_up_when_the_setting_asks(monkeypatch):
