@@ -135,7 +135,9 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(ValidationError)
     def invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-        if request.method in ("POST", "PUT", "PATCH") and not request.body:  # ninja does not parse an empty body
+        multipart = (request.content_type or "").startswith("multipart/")  # its body is read as a stream
+        if request.method in ("POST", "PUT", "PATCH") and not multipart and not request.body:  # ninja does not
+            # parse an empty body
             try:
                 check_body_headers(request)
             except ApiError as header_error:

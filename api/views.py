@@ -6,6 +6,9 @@
     GET    /api/v1/conversations/{id}        one conversation with its turns and their frozen sources
     DELETE /api/v1/conversations/{id}        delete one's own conversation
     GET    /api/v1/domains                   the domains the caller may read
+    POST   /api/v1/domains/{slug}/documents  upload files into a domain (staff with the add-document permission);
+                                             ingested in the background, 202 with the job
+    GET    /api/v1/jobs/{id}                 an upload job's progress and each file's outcome
     GET    /api/v1/schema                    the OpenAPI 3.1 document (no token needed), generated from api.schemas
 
 Authentication is a personal API token only (``Authorization: Bearer <token>``, api.http.bearerAuth), never the
@@ -23,7 +26,8 @@ from typing import Any
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
-from ninja import Query
+from ninja import File, Query, Status
+from ninja.files import UploadedFile
 
 from api import asking
 from api.errors import ApiError
@@ -31,11 +35,15 @@ from api.http import AUTH_ERRORS, JsonApi, JsonBody, bearerAuth, documented, ins
     method_not_allowed, refuse_other_methods
 from api.schemas import MAX_ID, Answer, AskRequest, ConversationDetail, ConversationId, ConversationPage, \
     DomainList, PageLimit, PageOffset
+from api.schemas import IngestJob as IngestJobOut
 from chat.orchestration import answering
-from chat.selectors import conversation_get
+from chat.selectors import conversation_get, domain_get
 from chat.serializers import message_json
 from chat.models import Conversation, Message
 from knowledge.models import Domain
+from knowledge.models import IngestJob as IngestJobModel
+from knowledge.selectors import ingest_job_status
+from knowledge.services import ingest_job_start
 
 EVENTS_DESCRIPTION = (
     "With `Accept: text/event-stream`: server-sent events, the websocket's frames in order: `accepted` "
@@ -149,6 +157,41 @@ def domains(request: HttpRequest):
     return {"domains": [{"slug": d.slug, "name": d.name, "description": d.description} for d in readable]}
 
 
+@api_v1.post("/domains/{slug}/documents", operation_id="uploadDocuments",
+             summary="Upload documents into a domain; they are ingested in the background",
+             description="Multipart form with one or more `files` (Markdown, text, HTML, PDF, Word, PowerPoint, Excel "
+                         "or CSV). Needs a staff account with the permission to add documents, and a domain it may "
+                         "read. Answers 202 with the job at once; follow it with GET /api/v1/jobs/{id}. A bad file "
+                         "fails on its own row with the reason; the others are ingested.",
+             **documented({202: IngestJobOut}, *AUTH_ERRORS, "invalid_request", "forbidden", "unknown_domain",
+                          "method_not_allowed", "internal"))
+def documents_upload(request: HttpRequest, slug: str, files: list[UploadedFile] = File(..., min_length=1)):
+    """Start an ingestion job (knowledge.services.ingest_job_start) with the uploaded files."""
+    user = request.auth.user
+    domain = domain_get(slug=slug, user=user)
+    if not (user.is_staff and user.has_perm("knowledge.add_document")):
+        raise ApiError("forbidden", "Uploading documents needs a staff account with the permission to add "
+                                    "documents. Ask an administrator.")
+    if not files:
+        raise ApiError("invalid_request", "Send one or more files as multipart form fields named 'files'.")
+    job = ingest_job_start(domain=domain, files=files, user=user)
+    return Status(202, ingest_job_status(job=IngestJobModel.objects.select_related("domain").get(pk=job.pk)))
+
+
+@api_v1.get("/jobs/{job_id}", operation_id="getJob", summary="An upload job's progress and each file's outcome",
+            **documented({200: IngestJobOut}, *AUTH_ERRORS, "not_found", "method_not_allowed", "internal"))
+def job(request: HttpRequest, job_id: ConversationId):
+    """One's own upload job (staff with the view permission on uploads see every job of the domains they read)."""
+    user = request.auth.user
+    jobs = IngestJobModel.objects.select_related("domain").filter(domain__in=Domain.objects.readable_by(user))
+    if not (user.is_staff and user.has_perm("knowledge.view_ingestjob")):
+        jobs = jobs.filter(created_by=user)
+    found = jobs.filter(pk=_path_id(job_id)).first()
+    if found is None:
+        raise ApiError("not_found", "Upload job not found.")
+    return ingest_job_status(job=found)
+
+
 @api_v1.get("/schema", operation_id="getSchema", summary="This OpenAPI document", auth=None,
             **documented({200: dict[str, Any]}, "method_not_allowed", "internal"))
 def schema(request: HttpRequest):
@@ -168,10 +211,20 @@ def _refuse_conversation(request: HttpRequest, conversation_id: str):
     raise method_not_allowed(request, ("GET", "DELETE"))
 
 
+def _refuse_upload(request: HttpRequest, slug: str):
+    raise method_not_allowed(request, ("POST",))
+
+
+def _refuse_job(request: HttpRequest, job_id: str):
+    raise method_not_allowed(request, ("GET",))
+
+
 for _path, _allowed in (("/ask", ("POST",)), ("/conversations", ("GET",)), ("/domains", ("GET",)),
                         ("/schema", ("GET",))):
     refuse_other_methods(api_v1, _path, _allowed, _refuse(_allowed))
 refuse_other_methods(api_v1, "/conversations/{conversation_id}", ("GET", "DELETE"), _refuse_conversation)
+refuse_other_methods(api_v1, "/domains/{slug}/documents", ("POST",), _refuse_upload)
+refuse_other_methods(api_v1, "/jobs/{job_id}", ("GET",), _refuse_job)
 
 
 @csrf_exempt
