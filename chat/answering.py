@@ -19,7 +19,7 @@ from chat.providers import registry
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.contradictions import detect_conflicts
-from grounding.embeddings import default_embedder
+from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary, retrieval_query
@@ -136,8 +136,10 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         if plan.sufficient:
             # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
-            notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query,
-                                                    judge=conflict_judge), query)
+            # the planned chunks' sentences were embedded at ingestion: read, not recomputed (issue 20 point 3)
+            sentences = KnownVectors.of_candidates(default_embedder(), candidates)
+            notes = relevant_notes(detect_conflicts(plan.sources, sentences, focus=query, judge=conflict_judge),
+                                   query)
             # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it)
             notes += injection_notes(plan.sources)
             labelled_by = plan

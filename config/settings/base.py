@@ -175,8 +175,9 @@ DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"
 CPU_WORKERS = env.int("GROUNDED_CPU_WORKERS", default=0) or (os.cpu_count() or 2)
 #: Asks planned at the same time per worker; more wait in order and get a `queued` frame with their position.
 ASK_CONCURRENCY = env.int("GROUNDED_ASK_CONCURRENCY", default=32)
-#: Query embeddings of asks arriving within this many seconds share one encode call (at most EMBED_BATCH texts).
-EMBED_BATCH_WAIT = env.float("GROUNDED_EMBED_BATCH_WAIT", default=0.005)
+#: Query embeddings of asks arriving while an encode runs share the next encode call (at most EMBED_BATCH texts); a
+#: question arriving while none runs is encoded at once, after waiting this many seconds for company (default 0).
+EMBED_BATCH_WAIT = env.float("GROUNDED_EMBED_BATCH_WAIT", default=0.0)
 EMBED_BATCH = env.int("GROUNDED_EMBED_BATCH", default=32)
 #: Load the embedding model, open every domain's index (building a missing one) when a server worker starts.
 WARMUP = env.bool("GROUNDED_WARMUP", default=True)

@@ -383,3 +383,19 @@ def test_exact_deduplication_prefers_current_then_draft_then_superseded():
     assert [(c.chunk.chunk_id, ids) for c, ids in kept.kept] == [(2, (2, 1, 3))]
     kept = dedup_exact([with_status(1, "superseded", 0.9), with_status(2, "draft", 0.7)])
     assert [c.chunk.chunk_id for c, _ in kept.kept] == [2]
+
+
+def test_exact_dedup_uses_the_key_computed_when_the_index_was_built():
+    """The exact-deduplication key travels with the chunk (computed once at index build); planning does not
+    normalise the text again when it is there."""
+    from dataclasses import replace as dc_replace
+
+    from grounding.dedup import dedup_exact, text_hash
+    from grounding.types import Candidate, Chunk
+
+    a = Chunk(1, 1, "T", "", "v", "", "The allowance is $50.", 5, text_key=text_hash("The allowance is $50."))
+    b = dc_replace(a, chunk_id=2, document_id=2, text="the allowance is $50", text_key=a.text_key)
+    c = dc_replace(a, chunk_id=3, document_id=3, text="Another text.", text_key="key-given-by-the-index")
+    d = dc_replace(a, chunk_id=4, document_id=4, text="Yet another text.", text_key="key-given-by-the-index")
+    out = dedup_exact([Candidate(x, 0.1, 0.9 - i / 10) for i, x in enumerate((a, b, c, d))])
+    assert [ids for _, ids in out.kept] == [(1, 2), (3, 4)]  # equal keys merge, whatever the texts
