@@ -52,9 +52,10 @@ DOMAIN = "18f"
 
 
 def questions() -> list[str]:
-    """The question texts of the 18F question set, in file order, without repeats."""
-    lines = QUESTIONS_FILE.read_text().splitlines()
-    return list(dict.fromkeys(json.loads(line)["question"] for line in lines if line.strip()))
+    """The question texts of the 18F question set, in file order, without repeats (of a conversation record, its
+    first question: the follow-ups need the conversation)."""
+    records = [json.loads(line) for line in QUESTIONS_FILE.read_text().splitlines() if line.strip()]
+    return list(dict.fromkeys(r["question"] if "question" in r else r["turns"][0]["question"] for r in records))
 
 
 def scripted_pieces(n: int) -> list[str]:

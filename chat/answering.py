@@ -140,8 +140,10 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             sentences = KnownVectors.of_candidates(default_embedder(), candidates)
             notes = relevant_notes(detect_conflicts(plan.sources, sentences, focus=query, judge=conflict_judge),
                                    query)
-            # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it)
-            notes += injection_notes(plan.sources)
+            # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it); sources
+            # whose chunks ingestion found free of such text are not scanned again
+            clean = {c.chunk.chunk_id for c in candidates if c.chunk.injection is False}
+            notes += injection_notes([s for s in plan.sources if s.withheld or not clean.issuperset(s.chunk_ids)])
             labelled_by = plan
             for _ in range(3):
                 if not notes:

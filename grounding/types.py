@@ -84,6 +84,8 @@ class Chunk:
             split once at ingestion; () when not known.
         text_key: the exact-deduplication key of ``text`` (grounding.dedup.text_hash: the hash of its normalised
             form), computed once when the index is built; "" when not known (then computed at planning).
+        injection: whether ``text`` has a passage addressed to an AI assistant (grounding.injection), checked once
+            at ingestion; None when not known (then planning checks the source text).
     """
 
     chunk_id: int
@@ -101,6 +103,7 @@ class Chunk:
     parts: tuple[tuple[int, Location], ...] = ()
     sentences: tuple[str, ...] = field(default=(), repr=False)
     text_key: str = field(default="", repr=False)
+    injection: bool | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.tokens < 0:

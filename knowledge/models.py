@@ -181,6 +181,9 @@ class Chunk(models.Model):
     sentence_vectors = models.BinaryField(default=b"", blank=True,
                                           help_text="float32 little-endian (len(sentences), 384), L2-normalised: "
                                                     "the sentences' embeddings, made once at ingestion")
+    injection = models.BooleanField(null=True, blank=True,
+                                    help_text="whether the text has a passage addressed to an AI assistant "
+                                              "(grounding.injection), checked once at ingestion; empty: not checked")
 
     class Meta:
         ordering = ["version", "ordinal"]

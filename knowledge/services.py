@@ -19,6 +19,7 @@ from django.db import transaction
 from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.embeddings import Embedder, default_embedder
 from grounding.extract import SUFFIXES, extract_document, supported_suffixes
+from grounding.injection import injection_signals
 from grounding.location import stored_location
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
 from grounding.parsing import ParsedDocument, ParseError
@@ -348,7 +349,8 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
     Chunk.objects.bulk_create([
         Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
               embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
-              sentences=sentences[i][0], sentence_vectors=sentences[i][1])
+              sentences=sentences[i][0], sentence_vectors=sentences[i][1],
+              injection=bool(injection_signals(d.text)))
         for i, d in enumerate(p.drafts)
     ])
     _refresh_statuses(document)
