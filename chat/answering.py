@@ -138,6 +138,9 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
             # the planned chunks' sentences were embedded at ingestion: read, not recomputed (issue 20 point 3)
             sentences = KnownVectors.of_candidates(default_embedder(), candidates)
+            remember = getattr(default_embedder(), "remember", None)
+            if remember is not None:  # the offline answerer and the support check read them from its cache
+                remember(sentences.known)
             notes = relevant_notes(detect_conflicts(plan.sources, sentences, focus=query, judge=conflict_judge),
                                    query)
             # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it); sources

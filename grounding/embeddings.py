@@ -119,6 +119,17 @@ class MiniLMEmbedder:
                     self._cache.popitem(last=False)
         return out
 
+    def remember(self, known: dict[str, np.ndarray]) -> None:
+        """Put vectors made earlier (sentence vectors made at ingestion) in the cache, so that the answerer and the
+        support check find the planned sources' sentences without encoding them (short texts only, as ``embed``)."""
+        with self._cache_lock:
+            for text, vector in known.items():
+                if len(text) <= self.cache_chars and self.cache_size:
+                    self._cache[text] = np.array(vector, dtype=np.float32)  # a copy: not a view of a memory map
+                    self._cache.move_to_end(text)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
     def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._model or self._load()
         vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,

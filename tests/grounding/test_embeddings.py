@@ -53,3 +53,15 @@ def test_known_vectors_answer_known_texts_and_encode_only_the_others():
     out = known.embed(["a", "b", "a", "b"])
     assert out.tolist() == [[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
     assert fake.calls == [["b"]] and known.encoded == 1  # the unknown text once, the known one never
+
+
+def test_remembered_vectors_are_served_from_the_cache_without_encoding():
+    import numpy as np
+
+    from grounding.embeddings import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder(cache_size=10)
+    embedder._encode = lambda texts: (_ for _ in ()).throw(AssertionError(f"encoded {texts}"))  # must not run
+    vector = np.array([1.0] + [0.0] * 383, dtype=np.float32)
+    embedder.remember({"Desks are booked a day ahead.": vector})
+    assert embedder.embed(["Desks are booked a day ahead."])[0].tolist() == vector.tolist()
