@@ -143,7 +143,7 @@ class StoredIndex:
             records: (n,) JSON-ready objects kept per row (what :meth:`record` returns); None: none kept.
             sentence_vectors: (n,) float32 (k_i, dim) arrays, each row's sentence vectors (what
                 :meth:`sentence_vectors` returns); None: none kept.
-            ann_threshold: build the HNSW graph when n >= this.
+            ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
         Raises:
             ValueError: the inputs differ in length.
         """
@@ -181,7 +181,7 @@ class StoredIndex:
                 bm25 = bm25s.BM25()
                 bm25.index(tokens, show_progress=False)
                 bm25.save(str(tmp / "bm25"), show_progress=False)
-            ann = matrix.shape[0] >= ann_threshold and matrix.shape[0] > 0
+            ann = ann_threshold > 0 and matrix.shape[0] >= ann_threshold
             if ann:
                 from usearch.index import Index
 
