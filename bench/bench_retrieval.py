@@ -10,6 +10,11 @@ and, for the largest size, memory with 4 worker processes that each open the ind
 set size (PSS) of the vectors file's mapping per worker and summed. Target: the matrix is resident once (the sum of
 the workers' PSS for the mapping is about one matrix, not four).
 
+Equal terms: faiss (OpenMP) and numpy (its BLAS, through threadpoolctl) are pinned to the same thread count
+(--threads, default 1: a server answers many single queries at once, one core each), and the count is reported. With
+faiss left at its default of one OpenMP thread per core, a single 384 x n query pays for waking the other threads,
+which made faiss look slower than it is (issue 20).
+
 Machines here are noisy: read the ratios, which compare runs made seconds apart in one process.
 
 Run (separate environment; nothing here is installed by the app or the tests):
@@ -111,8 +116,14 @@ def main() -> None:
     parser.add_argument("--ann-sizes", default="100000", help="sizes that also get an HNSW graph (slow to build)")
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=1, help="threads for faiss (OpenMP) and numpy (BLAS) alike")
     args = parser.parse_args()
     import faiss
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    faiss.omp_set_num_threads(args.threads)
+    threadpool_limits(limits=args.threads)  # numpy's BLAS (and any other OpenMP pool) in this process
+    blas = sorted({f"{p['internal_api']} {p['num_threads']}" for p in threadpool_info()})
 
     sizes = [int(s) for s in args.sizes.split(",") if s]
     ann_sizes = {int(s) for s in args.ann_sizes.split(",") if s}
@@ -149,7 +160,8 @@ def main() -> None:
                 memory = (n, matrix.nbytes, memory_with_workers(exact.path, queries, args.workers))
             del matrix, flat
 
-    print(f"dense retrieval, random unit vectors, {DIM} dims, top-10, {args.queries} queries")
+    print(f"dense retrieval, random unit vectors, {DIM} dims, top-10, {args.queries} queries; threads: faiss "
+          f"{faiss.omp_get_max_threads()}, numpy/BLAS {', '.join(blas)} (pinned alike with --threads {args.threads})")
     print(f"{'n':>9} {'ours p50':>9} {'p95':>7} {'faiss p50':>10} {'p95':>7} {'ours/faiss':>11} "
           f"{'hnsw p50':>9} {'speed-up':>9} {'recall@10':>10}")
     for r in rows:

@@ -1,24 +1,30 @@
-"""Load: N concurrent websocket conversations against a local Daphne server with the scripted provider (issue 10).
+"""Load: N users at once, each on its own websocket asking a different 18F question, against a fresh Daphne server
+with the scripted provider (issues 10 and 20).
 
-What it does, in a throwaway directory (nothing of the checkout's var/ is touched):
-  1. migrates a fresh SQLite database, ingests the demo corpus (demo/corpus) into domain "handbook", creates N users
-     and a logged-in session for each;
-  2. starts Daphne on 127.0.0.1 with bench/load_asgi.py (config.asgi with the provider registry answering with
-     grounding.providers.ScriptedProvider: fixed pieces, a delay between them);
-  3. warms the server up with one conversation (the embedding model loads on the first question; not counted);
-  4. opens N websockets (one per user, real session cookie and origin), waits until all are open, then sends one
-     `ask` with a client id on each at once and collects frames until `done` or `error`;
-  5. checks the database: every user turn stored, every answer complete, and the concatenated deltas equal to both
-     the `done` text and the stored answer text.
+What it does:
+  1. once (kept in --data, reused by later runs): migrates a SQLite database, ingests the 18F handbook
+     (../shared/corpora/18f-handbook/current/pages) into domain "18f", creates one user with a logged-in session per
+     user to simulate;
+  2. per user count (--users 10,100,300): copies that data into a throwaway directory and starts a NEW Daphne process
+     on it (bench/load_asgi.py: config.asgi with the provider registry answering with grounding.providers.
+     ScriptedProvider), so every run starts with cold caches: the server warms up at start (model, indexes:
+     chat.warmup) as a deployment does, but no question was ever asked of it;
+  3. opens N websockets (one per user, real session cookie and origin), waits until all are open, then sends one
+     `ask` on each at once, each user a different question of evaluation/golden/18f.jsonl (question texts only; with
+     more users than the set's 219 questions, the extra users ask questions already taken, and the report says how
+     many), and collects frames until `done` or `error`;
+  4. checks the database: every user turn stored, every answer complete, streamed deltas == `done` text == stored.
 
-Reports lost frames (missing `accepted`/`plan`/`done`, gaps in delta `seq`; target 0), lost turns (user turn not
-stored or answer not complete; target 0), answers whose streamed text differs from the stored text (target 0),
-p50/p95 time from sending `ask` to the first delta and to `done`, and the total time, as one JSON line and a table.
+Reports per user count: lost frames (missing accepted/plan/done, gaps in delta seq; target 0), lost turns (target
+0), streamed text != stored text (target 0), time to first delta p50/p95 from sending `ask` (targets at 100 users:
+p95 <= 1 s, p50 <= 0.5 s) and the same less the scripted provider's own delay before its first piece (LOAD_DELAY:
+the server's part), time to `plan` and to `done`, the `queued` frames seen (asks told to wait, highest position),
+the load average during the run; one JSON line per count, then a table of the curve.
 `--check` exits 1 when any lost frame, lost turn or text mismatch is found.
 
 Run with the product's environment plus `websockets` (pinned in bench/requirements.txt):
     .venv/bin/pip install websockets==17.4
-    .venv/bin/python bench/load_ws.py [--conversations 100] [--pieces 24] [--delay 0.02] [--check]
+    .venv/bin/python bench/load_ws.py [--users 10,100,300] [--data /tmp/grounded-load-18f] [--check]
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -39,20 +46,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-QUESTIONS = (
-    "How often are laptops replaced?",
-    "What is the daily meal allowance?",
-    "How many weeks of paid parental leave do employees get?",
-    "How long must a password be?",
-    "How many days of paid time off do employees get?",
-)
+HANDBOOK = ROOT.parent / "shared" / "corpora" / "18f-handbook" / "current" / "pages"
+QUESTIONS_FILE = ROOT / "evaluation" / "golden" / "18f.jsonl"
+DOMAIN = "18f"
+
+
+def questions() -> list[str]:
+    """The question texts of the 18F question set, in file order, without repeats (of a conversation record, its
+    first question: the follow-ups need the conversation)."""
+    records = [json.loads(line) for line in QUESTIONS_FILE.read_text().splitlines() if line.strip()]
+    return list(dict.fromkeys(r["question"] if "question" in r else r["turns"][0]["question"] for r in records))
 
 
 def scripted_pieces(n: int) -> list[str]:
     """An answer of ``n`` pieces (about two words each) ending with a citation marker split across two pieces."""
-    words = ("According to the handbook the policy described in the cited source applies to every employee of "
-             "Tallgrass and is reviewed each year by the people team so check the current version before you "
-             "plan anything that depends on it").split()
+    words = ("According to the handbook the policy described in the cited source applies to every employee and is "
+             "reviewed each year by the people team so check the current version before you plan anything that "
+             "depends on it").split()
     pieces = [" ".join(words[(2 * i) % len(words):(2 * i) % len(words) + 2]) + " " for i in range(max(n - 2, 1))]
     return pieces + ["[S", "1]."]
 
@@ -66,6 +76,7 @@ class Conversation:
     question: str
     frames: list[dict] = field(default_factory=list)
     sent_at: float = 0.0
+    plan_at: float | None = None
     first_delta_at: float | None = None
     done_at: float | None = None
     error: str = ""
@@ -87,7 +98,7 @@ class Conversation:
         seqs = [f["seq"] for f in self.deltas]
         expected = list(range(1, (max(seqs) if seqs else 0) + 1))
         lost += len(set(expected) - set(seqs)) + (seqs != expected and set(seqs) == set(expected))
-        if self.frame("done") is not None and not seqs:
+        if self.frame("done") is not None and not seqs and (self.frame("plan") or {}).get("sufficient", True):
             lost += 1  # an answered question with no delta at all
         return lost
 
@@ -98,24 +109,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def setup_django(workdir: Path) -> None:
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings.dev",
-        "DJANGO_DEBUG": "false",
-        "GROUNDED_VAR_DIR": str(workdir),
-        "DATABASE_URL": f"sqlite:///{workdir / 'load.sqlite3'}",
-        "LLM_PROVIDER": "extractive",
-        "GROUNDED_LOG_LEVEL": "WARNING",
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-    })
+def django_env(workdir: Path) -> dict[str, str]:
+    return {"DJANGO_SETTINGS_MODULE": "config.settings.dev", "DJANGO_DEBUG": "false",
+            "GROUNDED_VAR_DIR": str(workdir), "DATABASE_URL": f"sqlite:///{workdir / 'load.sqlite3'}",
+            "LLM_PROVIDER": "extractive", "GROUNDED_LOG_LEVEL": "WARNING", "GROUNDED_ASK_RATE_LIMIT": "0",
+            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+
+
+def prepare_data(datadir: Path, users: int) -> list[str]:
+    """The ingested 18F handbook and ``users`` users with sessions in ``datadir`` (built once, then reused; users
+    added when a run needs more); returns the session cookies."""
+    cookies_file = datadir / "cookies.json"
+    cookies = json.loads(cookies_file.read_text()) if cookies_file.is_file() else []
+    if len(cookies) >= users:
+        return cookies
+    datadir.mkdir(parents=True, exist_ok=True)
+    os.environ.update(django_env(datadir))
     import django
 
     django.setup()
-
-
-def prepare_data(n: int) -> list[str]:
-    """Migrate, ingest the demo corpus, create n users with sessions; returns their session cookies."""
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.test import Client
@@ -123,34 +135,41 @@ def prepare_data(n: int) -> list[str]:
     from knowledge.services import domain_get_or_create, ingest_path
 
     call_command("migrate", verbosity=0)
-    domain = domain_get_or_create(slug="handbook", name="Tallgrass handbook")
-    ingest_path(path=ROOT / "demo" / "corpus", domain=domain)
-    cookies = []
-    for i in range(n + 1):  # user 0 warms the server up
+    if not cookies:
+        started = time.perf_counter()
+        ingest_path(path=HANDBOOK, domain=domain_get_or_create(slug=DOMAIN, name="18F handbook"))
+        print(f"ingested the 18F handbook in {time.perf_counter() - started:.0f} s", flush=True)
+    for i in range(len(cookies), users):
         user = get_user_model().objects.create_user(f"load{i:03d}", password=None)  # unusable password: no hashing
         client = Client()
         client.force_login(user)
         cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+    from django.db import connections
+
+    connections.close_all()
+    cookies_file.write_text(json.dumps(cookies))
     return cookies
 
 
-def start_server(workdir: Path, port: int, pieces: list[str], delay: float) -> subprocess.Popen:
-    env = {**os.environ, "LOAD_PIECES": json.dumps(pieces), "LOAD_DELAY": str(delay),
+def start_server(workdir: Path, port: int, pieces: list[str], delay: float) -> tuple[subprocess.Popen, float]:
+    """A new Daphne process on ``workdir``'s data; returns it and the seconds it took to listen (its warm-up)."""
+    env = {**os.environ, **django_env(workdir), "LOAD_PIECES": json.dumps(pieces), "LOAD_DELAY": str(delay),
            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     log = open(workdir / "daphne.log", "wb")
+    started = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "bench.load_asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 120
+    deadline = started + 300
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"daphne exited with {proc.returncode}; see {workdir / 'daphne.log'}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return proc
+                return proc, time.monotonic() - started
         except OSError:
             time.sleep(0.2)
     proc.terminate()
-    raise SystemExit("daphne did not start listening within 120 s")
+    raise SystemExit("daphne did not start listening within 300 s")
 
 
 async def converse(conv: Conversation, url: str, origin: str, cookie: str, start: asyncio.Event,
@@ -163,18 +182,21 @@ async def converse(conv: Conversation, url: str, origin: str, cookie: str, start
             await opened.put(conv.index)
             await start.wait()
             conv.sent_at = time.perf_counter()
-            await ws.send(json.dumps({"type": "ask", "domain": "handbook", "text": conv.question,
+            await ws.send(json.dumps({"type": "ask", "domain": DOMAIN, "text": conv.question,
                                       "client_id": conv.client_id}))
             async with asyncio.timeout(timeout):
                 while True:
                     frame = json.loads(await ws.recv())
                     now = time.perf_counter()
                     conv.frames.append(frame)
-                    if frame.get("type") == "delta" and conv.first_delta_at is None:
+                    kind = frame.get("type")
+                    if kind == "plan" and conv.plan_at is None:
+                        conv.plan_at = now
+                    if kind == "delta" and conv.first_delta_at is None:
                         conv.first_delta_at = now
-                    if frame.get("type") in ("done", "error"):
+                    if kind in ("done", "error"):
                         conv.done_at = now
-                        if frame["type"] == "error":
+                        if kind == "error":
                             conv.error = f"{frame.get('code')}: {frame.get('message')}"
                         return
     except Exception as exc:  # a refused or dropped socket, or a timeout: reported, never raised
@@ -182,50 +204,46 @@ async def converse(conv: Conversation, url: str, origin: str, cookie: str, start
         await opened.put(conv.index)
 
 
-async def run_clients(port: int, cookies: list[str], timeout: float) -> tuple[list[Conversation], float, float]:
-    """Warm-up conversation first, then len(cookies) - 1 concurrent ones; returns them, the warm-up's and the
-    concurrent run's wall time (seconds)."""
+async def run_clients(port: int, convs: list[Conversation], cookies: list[str], timeout: float) -> float:
+    """Open every socket, then ask on all at once; returns the wall time from the asks to the last frame."""
     url, origin = f"ws://127.0.0.1:{port}/ws/chat/", f"http://127.0.0.1:{port}"
-    warm = Conversation(-1, "load-warmup", QUESTIONS[0])
-    go = asyncio.Event()
-    go.set()
-    t0 = time.perf_counter()
-    await converse(warm, url, origin, cookies[0], go, asyncio.Queue(), timeout)
-    warm_time = time.perf_counter() - t0
-    if warm.error or warm.frame("done") is None:
-        raise SystemExit(f"warm-up conversation failed: {warm.error or warm.frames[-1:]}")
-    convs = [Conversation(i, f"load-{i:03d}", QUESTIONS[i % len(QUESTIONS)]) for i in range(len(cookies) - 1)]
     start, opened = asyncio.Event(), asyncio.Queue()
     tasks = [asyncio.create_task(converse(c, url, origin, cookie, start, opened, timeout))
-             for c, cookie in zip(convs, cookies[1:])]
+             for c, cookie in zip(convs, cookies)]
     for _ in convs:
         await opened.get()
     t0 = time.perf_counter()
     start.set()
     await asyncio.gather(*tasks)
-    return convs, warm_time, time.perf_counter() - t0
+    return time.perf_counter() - t0
 
 
-def check_database(convs: list[Conversation]) -> dict[str, list]:
-    """Per conversation: the user turn stored, its answer complete, stored text == done text == streamed deltas."""
-    from chat.models import Message
+def check_database(workdir: Path, convs: list[Conversation]) -> dict[str, list]:
+    """Per conversation: the user turn stored, its answer complete, stored text == done text == streamed deltas
+    (read with sqlite3 directly: this process never set Django up on the run's copy)."""
+    import sqlite3
 
     problems: dict[str, list] = {"lost_turns": [], "text_mismatch": []}
-    deadline = time.monotonic() + 30  # summaries may still be folding; answers are saved before `done`
-    while Message.objects.filter(status=Message.Status.STREAMING).exists() and time.monotonic() < deadline:
+    db = sqlite3.connect(workdir / "load.sqlite3", timeout=30)
+    deadline = time.monotonic() + 30  # answers are saved before `done`; summaries may still be folding
+    while db.execute("select count(*) from chat_message where status = 'streaming'").fetchone()[0] \
+            and time.monotonic() < deadline:
         time.sleep(0.2)
     for conv in convs:
-        user = Message.objects.filter(client_id=conv.client_id, role=Message.Role.USER).first()
-        reply = Message.objects.filter(reply_to=user).first() if user else None
-        if user is None or user.text != conv.question:
+        user = db.execute("select id, text from chat_message where client_id = ? and role = 'user'",
+                          (conv.client_id,)).fetchone()
+        reply = db.execute("select status, text from chat_message where reply_to_id = ?",
+                           (user[0],)).fetchone() if user else None
+        if user is None or user[1] != conv.question:
             problems["lost_turns"].append((conv.client_id, "user turn not stored"))
             continue
-        if reply is None or reply.status != Message.Status.COMPLETE:
-            problems["lost_turns"].append((conv.client_id, f"answer {reply.status if reply else 'missing'}"))
+        if reply is None or reply[0] != "complete":
+            problems["lost_turns"].append((conv.client_id, f"answer {reply[0] if reply else 'missing'}"))
             continue
         done = conv.frame("done") or {}
-        if not (conv.streamed == done.get("text") == reply.text):
-            problems["text_mismatch"].append((conv.client_id, conv.streamed[:60], reply.text[:60]))
+        if not (conv.streamed == done.get("text") == reply[1]):
+            problems["text_mismatch"].append((conv.client_id, conv.streamed[:60], reply[1][:60]))
+    db.close()
     return problems
 
 
@@ -238,26 +256,20 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--conversations", type=int, default=100, help="concurrent websocket conversations")
-    ap.add_argument("--pieces", type=int, default=24, help="pieces of the scripted answer")
-    ap.add_argument("--delay", type=float, default=0.02, help="seconds between scripted pieces")
-    ap.add_argument("--timeout", type=float, default=600, help="seconds a conversation may take")
-    ap.add_argument("--keep", action="store_true", help="keep the temporary directory (database, server log)")
-    ap.add_argument("--check", action="store_true", help="exit 1 on any lost frame, lost turn or text mismatch")
-    args = ap.parse_args(argv)
-
-    workdir = Path(tempfile.mkdtemp(prefix="grounded-load-"))
-    setup_django(workdir)
-    t0 = time.perf_counter()
-    cookies = prepare_data(args.conversations)
-    setup_time = time.perf_counter() - t0
+def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
+    """One fresh server on a copy of the data, n users asking at once; the figures as a dict."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"grounded-load-{n}-"))
+    for item in datadir.iterdir():
+        (shutil.copytree if item.is_dir() else shutil.copy2)(item, workdir / item.name)
+    texts = questions()
+    convs = [Conversation(i, f"load-{n}-{i:03d}", texts[i % len(texts)]) for i in range(n)]
     port = free_port()
-    server = start_server(workdir, port, scripted_pieces(args.pieces), args.delay)
+    server, listen_s = start_server(workdir, port, scripted_pieces(args.pieces), args.delay)
+    load_before = os.getloadavg()[0]
     try:
-        convs, warm_time, total = asyncio.run(run_clients(port, cookies, args.timeout))
-        problems = check_database(convs)
+        total = asyncio.run(run_clients(port, convs, cookies[:n], args.timeout))
+        load_after = os.getloadavg()[0]
+        problems = check_database(workdir, convs)
     finally:
         server.terminate()
         try:
@@ -265,56 +277,73 @@ def main(argv: list[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
     ttfd = [c.first_delta_at - c.sent_at for c in convs if c.first_delta_at is not None]
+    plan = [c.plan_at - c.sent_at for c in convs if c.plan_at is not None]
     ttd = [c.done_at - c.sent_at for c in convs if c.done_at is not None and c.frame("done") is not None]
+    queued = [max(f["position"] for f in c.frames if f.get("type") == "queued") for c in convs
+              if any(f.get("type") == "queued" for f in c.frames)]
     errors: dict[str, int] = {}
     for c in convs:
         if c.error:
             key = c.error.split(":")[0]
             errors[key] = errors.get(key, 0) + 1
     result = {
-        "conversations": len(convs),
-        "completed": sum(c.frame("done") is not None and c.frame("done").get("status") == "complete" for c in convs),
-        "lost_frames": sum(c.lost_frames() for c in convs),
-        "lost_turns": len(problems["lost_turns"]),
-        "text_mismatch": len(problems["text_mismatch"]),
-        "errors": errors,
-        "deltas_per_answer": round(statistics.mean(len(c.deltas) for c in convs), 1) if convs else 0,
-        "ttfd_p50_s": round(percentile(ttfd, 0.50), 3),
-        "ttfd_p95_s": round(percentile(ttfd, 0.95), 3),
-        "done_p50_s": round(percentile(ttd, 0.50), 3),
-        "done_p95_s": round(percentile(ttd, 0.95), 3),
-        "total_s": round(total, 2),
-        "warmup_s": round(warm_time, 2),
-        "setup_s": round(setup_time, 1),
-        "pieces": args.pieces,
-        "delay_s": args.delay,
-        "cpus": os.cpu_count(),
+        "users": n, "distinct_questions": len({c.question for c in convs}),
+        "completed": sum((c.frame("done") or {}).get("status") == "complete" for c in convs),
+        "abstained": sum(not (c.frame("plan") or {}).get("sufficient", True) for c in convs),
+        "lost_frames": sum(c.lost_frames() for c in convs), "lost_turns": len(problems["lost_turns"]),
+        "text_mismatch": len(problems["text_mismatch"]), "errors": errors,
+        "ttfd_p50_s": round(percentile(ttfd, 0.50), 3), "ttfd_p95_s": round(percentile(ttfd, 0.95), 3),
+        "server_ttfd_p50_s": round(percentile(ttfd, 0.50) - args.delay, 3),
+        "server_ttfd_p95_s": round(percentile(ttfd, 0.95) - args.delay, 3),
+        "plan_p50_s": round(percentile(plan, 0.50), 3), "plan_p95_s": round(percentile(plan, 0.95), 3),
+        "done_p50_s": round(percentile(ttd, 0.50), 3), "done_p95_s": round(percentile(ttd, 0.95), 3),
+        "queued_asks": len(queued), "queued_max_position": max(queued, default=0),
+        "total_s": round(total, 2), "server_start_s": round(listen_s, 1),
+        "provider_delay_s": args.delay, "pieces": args.pieces,
+        "load_avg_before": round(load_before, 2), "load_avg_after": round(load_after, 2), "cpus": os.cpu_count(),
     }
-    print(json.dumps(result))
-    rows = [("conversations", result["conversations"]), ("completed", result["completed"]),
-            ("lost frames (target 0)", result["lost_frames"]), ("lost turns (target 0)", result["lost_turns"]),
-            ("streamed != stored (target 0)", result["text_mismatch"]), ("errors", errors or "none"),
-            ("deltas per answer", result["deltas_per_answer"]),
-            ("time to first delta p50 / p95", f"{result['ttfd_p50_s']:.3f} s / {result['ttfd_p95_s']:.3f} s"),
-            ("time to done p50 / p95", f"{result['done_p50_s']:.3f} s / {result['done_p95_s']:.3f} s"),
-            ("total (concurrent part)", f"{result['total_s']:.2f} s"),
-            ("warm-up conversation", f"{result['warmup_s']:.2f} s"),
-            ("scripted answer", f"{args.pieces} pieces, {args.delay * 1000:.0f} ms apart")]
-    width = max(len(k) for k, _ in rows)
-    for k, v in rows:
-        print(f"{k:<{width}}  {v}")
     for kind in ("lost_turns", "text_mismatch"):
         for p in problems[kind][:5]:
-            print(f"{kind}: {p}")
+            print(f"{kind}: {p}", file=sys.stderr)
     for c in [c for c in convs if c.error][:5]:
-        print(f"error {c.client_id}: {c.error}")
+        print(f"error {c.client_id}: {c.error}", file=sys.stderr)
     if args.keep:
-        print(f"kept {workdir}")
+        print(f"kept {workdir}", file=sys.stderr)
     else:
-        import shutil
-
         shutil.rmtree(workdir, ignore_errors=True)
-    bad = result["lost_frames"] or result["lost_turns"] or result["text_mismatch"]
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--users", default="10,100,300", help="user counts, one fresh server each")
+    ap.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "grounded-load-18f",
+                    help="where the ingested handbook and the users are kept between runs")
+    ap.add_argument("--pieces", type=int, default=24, help="pieces of the scripted answer")
+    ap.add_argument("--delay", type=float, default=0.02, help="seconds the scripted provider waits before each piece")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds a conversation may take")
+    ap.add_argument("--keep", action="store_true", help="keep each run's directory (database, server log)")
+    ap.add_argument("--check", action="store_true", help="exit 1 on any lost frame, lost turn or text mismatch")
+    args = ap.parse_args(argv)
+
+    counts = [int(x) for x in args.users.split(",") if x]
+    cookies = prepare_data(args.data, max(counts))
+    results = []
+    for n in counts:
+        result = run_once(n, cookies, args.data, args)
+        print(json.dumps(result), flush=True)
+        results.append(result)
+    print(f"\n18F handbook, scripted provider ({args.pieces} pieces, {args.delay * 1000:.0f} ms before each), "
+          f"{os.cpu_count()} CPUs; times in seconds from sending `ask`; 'server' = less the provider's first delay")
+    head = ("users", "lost fr.", "lost turns", "text !=", "ttfd p50", "ttfd p95", "server p50", "server p95",
+            "plan p50", "plan p95", "done p95", "queued", "load")
+    print(" ".join(f"{h:>10}" for h in head))
+    for r in results:
+        cells = (r["users"], r["lost_frames"], r["lost_turns"], r["text_mismatch"], r["ttfd_p50_s"], r["ttfd_p95_s"],
+                 r["server_ttfd_p50_s"], r["server_ttfd_p95_s"], r["plan_p50_s"], r["plan_p95_s"], r["done_p95_s"],
+                 f"{r['queued_asks']}/{r['queued_max_position']}", f"{r['load_avg_before']:.1f}")
+        print(" ".join(f"{c:>10}" for c in cells))
+    bad = any(r["lost_frames"] or r["lost_turns"] or r["text_mismatch"] for r in results)
     return 1 if args.check and bad else 0
 
 

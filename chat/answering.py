@@ -18,8 +18,8 @@ from chat.errors import AskError
 from chat.providers import registry
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
-from grounding.contradictions import detect_conflicts
-from grounding.embeddings import default_embedder
+from grounding.contradictions import claims, detect_conflicts
+from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary, retrieval_query
@@ -136,10 +136,17 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         if plan.sufficient:
             # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
-            notes = relevant_notes(detect_conflicts(plan.sources, default_embedder(), focus=query,
-                                                    judge=conflict_judge), query)
-            # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it)
-            notes += injection_notes(plan.sources)
+            # the planned chunks' sentences were embedded at ingestion: read, not recomputed (issue 20 point 3)
+            sentences = KnownVectors.of_candidates(default_embedder(), candidates)
+            remember = getattr(default_embedder(), "remember", None)
+            if remember is not None:  # the offline answerer and the support check read them from its cache
+                remember(sentences.known)
+            notes = relevant_notes(detect_conflicts(plan.sources, sentences, focus=query, judge=conflict_judge,
+                                                    sentences=source_claims(plan.sources, candidates)), query)
+            # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it); sources
+            # whose chunks ingestion found free of such text are not scanned again
+            clean = {c.chunk.chunk_id for c in candidates if c.chunk.injection is False}
+            notes += injection_notes([s for s in plan.sources if s.withheld or not clean.issuperset(s.chunk_ids)])
             labelled_by = plan
             for _ in range(3):
                 if not notes:
@@ -193,6 +200,25 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     return answer_plan(inputs=inputs, question=question, query=query, vector=vector, provider=provider,
                        history=history, summary=summary, judge=judge, conflict_judge=conflict_judge,
                        checks={"rewrite": bool(rewriter and rewriter.calls and not rewriter.failures)})
+
+
+def source_claims(sources, candidates) -> list[list[str]]:
+    """Each planned source's sentences as contradiction detection reads them (grounding.contradictions.claims), from
+    what ingestion split and stored with its chunks: a source of one chunk has that chunk's sentences; a source merged
+    from adjacent chunks of one version has theirs in document order, each once (the chunker's overlap repeats the
+    sentences at a cut, and merging removes the repeat). A source with a passage withheld, or whose chunks were not
+    split at ingestion, is split now."""
+    chunks = {c.chunk.chunk_id: c.chunk for c in candidates}
+    out = []
+    for source in sources:
+        members = [chunks.get(i) for i in source.chunk_ids]
+        own = sorted((c for c in members if c is not None and c.version_id == source.version_id),
+                     key=lambda c: c.ordinal)
+        if source.withheld or None in members or not own or not all(c.sentences for c in own):
+            out.append(claims(source.text))
+        else:
+            out.append(list(dict.fromkeys(s for c in own for s in c.sentences)))
+    return out
 
 
 def relabel_notes(notes: list, old: ContextPlan, new: ContextPlan) -> list:

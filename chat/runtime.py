@@ -104,6 +104,19 @@ class _Borrowed(ThreadPoolExecutor):
         return None
 
 
+def limit_compute_threads(threads: int | None = None) -> None:
+    """Let native code (torch's intra-op pool, the BLAS under numpy) use ``threads`` threads per call
+    (settings.COMPUTE_THREADS): parallelism comes from the CPU pool's threads, one task per core, so several threads
+    per task would only fight for the same cores. Process-wide; called when the pool is made and at warm-up."""
+    threads = max(1, threads or settings.COMPUTE_THREADS)
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    threadpool_limits(limits=threads)
+
+
 class Runtime:
     """The worker's shared resources (see the module docstring); one per process (:data:`runtime`)."""
 
@@ -122,6 +135,7 @@ class Runtime:
                 self._pool, self._pid = None, os.getpid()
                 self._per_loop = weakref.WeakKeyDictionary()
             if self._pool is None:
+                limit_compute_threads()
                 self._pool = ThreadPoolExecutor(max_workers=settings.CPU_WORKERS, thread_name_prefix="grounded-cpu")
             return self._pool
 

@@ -15,7 +15,7 @@ log = logging.getLogger("grounded.warmup")
 
 
 def warm() -> dict[str, float | int]:
-    """Load and run the embedding model once, load the token counter, build any missing domain index and map every
+    """Limit native threads per task (chat.runtime.limit_compute_threads), load and run the embedding model once, load the token counter, build any missing domain index and map every
     domain's index (knowledge.indexing, knowledge.selectors). A database that is not ready (not migrated yet) is
     logged and skipped: asks then map indexes on first use.
 
@@ -26,7 +26,10 @@ def warm() -> dict[str, float | int]:
     from knowledge.models import DocumentVersion, Domain
     from knowledge.selectors import domain_index
 
+    from chat.runtime import limit_compute_threads
+
     started = time.monotonic()
+    limit_compute_threads()
     default_embedder().embed(["Ready when the first question comes."])
     counter_for("extractive").count("warm up")
     domains = built = 0

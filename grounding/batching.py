@@ -1,10 +1,13 @@
 """Micro-batching of query embeddings across concurrent asks.
 
 One encode call of 32 short texts costs little more than one of 1 on the CPU (the transformer's matrix products
-amortise their fixed cost over the batch), so questions arriving within a few milliseconds of each other are encoded
-together: the first request of a batch waits at most ``max_wait`` seconds (or until ``max_batch`` requests are in),
-then the whole batch is encoded in one call on the given executor. This is the dynamic batching of model servers
-(e.g. NVIDIA Triton's dynamic batcher, TensorFlow Serving's batching), applied to one process's asyncio loop.
+amortise their fixed cost over the batch), so questions arriving together are encoded together. A text that arrives
+while no encode is running is encoded at once (after ``max_wait`` seconds, default 0: the same turn of the event loop
+collects what arrived with it), so a lone question never waits; texts that arrive while an encode runs wait for it
+and then go as one batch (at most ``max_batch``; a full batch goes at once). The batch size thus follows the load:
+one at a time when idle, as many as arrived during the previous encode under a burst. This is the dynamic batching
+of model servers (NVIDIA Triton's dynamic batcher, the continuous batching of LLM servers such as vLLM), applied to
+one process's asyncio loop.
 
 No Django imports.
 """
@@ -29,18 +32,20 @@ class EmbeddingBatcher:
         executor: where the encode call runs (a thread pool: the model releases the GIL in its matrix products);
             None: the loop's default executor.
         max_batch: the most texts in one encode call.
-        max_wait: how long (seconds) the first text of a batch waits for others.
+        max_wait: how long (seconds) the first text of a batch waits for others when no encode is running (0: only
+            the texts arriving in the same turn of the event loop join it).
         batches, texts: counters (encode calls made, texts encoded) for tests and benchmarks.
     """
 
     embedder: Embedder
     executor: Executor | None = None
     max_batch: int = 32
-    max_wait: float = 0.005
+    max_wait: float = 0.0
     batches: int = 0
     texts: int = 0
     _pending: list[tuple[str, asyncio.Future]] = field(default_factory=list, repr=False)
-    _flush: asyncio.TimerHandle | None = field(default=None, repr=False)
+    _flush: asyncio.Handle | None = field(default=None, repr=False)
+    _running: int = field(default=0, repr=False)
 
     async def embed(self, text: str) -> np.ndarray:
         """The unit vector of ``text`` (float32, (dim,)), encoded in a batch with the texts that arrive with it.
@@ -53,8 +58,9 @@ class EmbeddingBatcher:
         self._pending.append((text, future))
         if len(self._pending) >= self.max_batch:
             self._start(loop)
-        elif self._flush is None:
-            self._flush = loop.call_later(self.max_wait, self._start, loop)
+        elif self._flush is None and not self._running:
+            self._flush = (loop.call_later(self.max_wait, self._start, loop) if self.max_wait > 0
+                           else loop.call_soon(self._start, loop))
         return await future
 
     def _start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -62,9 +68,10 @@ class EmbeddingBatcher:
             self._flush.cancel()
             self._flush = None
         batch, self._pending = self._pending[:self.max_batch], self._pending[self.max_batch:]
-        if self._pending:  # more than a batch arrived at once: the rest goes next, without waiting
+        if len(self._pending) >= self.max_batch:  # more than a batch arrived at once: the next full one goes too
             self._flush = loop.call_soon(self._start, loop)
         if batch:
+            self._running += 1
             loop.create_task(self._encode(loop, batch))
 
     async def _encode(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[str, asyncio.Future]]) -> None:
@@ -77,6 +84,10 @@ class EmbeddingBatcher:
                 if not future.done():
                     future.set_exception(exc)
             return
+        finally:
+            self._running -= 1
+            if self._pending and not self._running and self._flush is None:
+                self._start(loop)  # what arrived during this encode goes now, as one batch
         for (_, future), vector in zip(batch, vectors):
             if not future.done():
                 future.set_result(vector)

@@ -24,7 +24,7 @@ from grounding.memory import Summary, relevant_older
 from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat,
                               build_prompt, format_note, format_source, format_summary, history_messages, system_prefix,
                               wants_structure)
-from grounding.quarantine import quarantine
+from grounding.quarantine import Quarantine, quarantine
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
@@ -200,16 +200,19 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
     return kept, used, len(turns) - len(kept)
 
 
-def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, parts: Parts = ()) -> Source:
+def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, parts: Parts = (),
+            clean: frozenset[int] = frozenset()) -> Source:
     """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
     construction, so the instance is filled directly rather than through the validating ``__init__``: planning
     builds one per candidate that may be used.
 
     Passages addressed to an AI assistant are withheld from the text here (grounding.quarantine, cached per text),
     before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
+    An entry whose chunks ingestion found free of such passages (ids all in ``clean``, grounding.types.Chunk.injection
+    False) is not scanned again: the scan runs once per chunk at ingestion, not once per plan.
     """
     c = cand.chunk
-    safe = quarantine(text)
+    safe = Quarantine(text) if clean and all(i in clean for i in ids) else quarantine(text)
     out = object.__new__(Source)
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
                         version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
@@ -237,14 +240,16 @@ def _left_out(ids: Sequence[int], detail: str, accounted: frozenset[int] | set[i
 
 def select_sources(entries: Sequence[Entry], share: int, counter: TokenCounter,
                    fmt: SourceFormat, max_sources: int, costed: Sequence[Source] = (),
-                   accounted: frozenset[int] | set[int] = frozenset()) -> tuple[list[Source], list[Dropped], int]:
+                   accounted: frozenset[int] | set[int] = frozenset(),
+                   clean: frozenset[int] = frozenset()) -> tuple[list[Source], list[Dropped], int]:
     """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
     mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
 
     ``costed`` optionally holds, for the first entries, the Source already built with label S{i+1} and its formatted
     cost in ``tokens``; it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
     ``accounted`` holds the chunk ids already recorded as dropped (duplicates merged into an entry), so that an
-    entry left out records each of its other chunks once.
+    entry left out records each of its other chunks once. ``clean`` holds the chunk ids ingestion found free of
+    passages addressed to an AI assistant (see ``_source``).
     Returns:
         (sources with their formatted cost in ``tokens``, dropped over_budget records for every chunk of the entries
         left out, tokens used incl. the block).
@@ -262,7 +267,7 @@ def select_sources(entries: Sequence[Entry], share: int, counter: TokenCounter,
         if i < len(costed) and len(sources) == i:
             source = costed[i]
         else:
-            source = _source(cand, ids, text, f"S{len(sources) + 1}", parts)
+            source = _source(cand, ids, text, f"S{len(sources) + 1}", parts, clean)
             source = _with_tokens(source, counter.count(format_source(source, fmt)))
         if used + source.tokens > share:
             dropped += _left_out(ids, f"needs {source.tokens} tokens, {share - used} left", accounted)
@@ -369,6 +374,7 @@ def plan_context(
         Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
         for c in candidates if not c.dense >= policy.source_min_score]  # a NaN score included
     passing = [c for c in candidates if c.dense >= policy.source_min_score]
+    clean = frozenset(c.chunk.chunk_id for c in passing if c.chunk.injection is False)  # checked at ingestion
 
     # 2. deduplication [18.7] and adjacent merge
     exact = dedup_exact(passing)
@@ -401,7 +407,7 @@ def plan_context(
         history_need += turn.tokens + MESSAGE_OVERHEAD
     costed = []
     for i, (c, ids, text, parts) in enumerate(entries[:policy.max_sources]):
-        source = _source(c, ids, text, f"S{i + 1}", parts)
+        source = _source(c, ids, text, f"S{i + 1}", parts, clean)
         costed.append(_with_tokens(source, counter.count(format_source(source, fmt))))
     sources_need = sum(s.tokens for s in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
@@ -425,7 +431,7 @@ def plan_context(
     history_used = summary_used + turns_used
     source_share = room - history_used
     sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources, costed,
-                                                 {d.chunk_id for d in dropped})
+                                                 {d.chunk_id for d in dropped}, clean)
     dropped += over
 
     # 4. optional second opinion on sufficiency

@@ -652,6 +652,7 @@ def detect_conflicts(
     judge: ConflictJudge | None = None,
     max_judged: int = 5,
     focus: str = "",
+    sentences: Sequence[Sequence[str]] | None = None,
 ) -> list[Conflict]:
     """Find contradictions between planned sources [18.8].
 
@@ -665,6 +666,8 @@ def detect_conflicts(
         max_judged: judge calls at most (>= 0).
         focus: the question; within a source pair, clashes in sentences sharing more of its content words are
             examined first, so the conflict reported for the pair is the one the reader asked about.
+        sentences: each source's :func:`claims` when already known (split at ingestion), in ``sources`` order;
+            None: split here.
     Returns:
         at most one Conflict per source pair (its best-aligned clash), sorted by the labels' numbers. Sources of the
         same document version (same document_id and version_id) are never paired. Two versions of one document
@@ -685,7 +688,7 @@ def detect_conflicts(
     if not pairs or max_pairs == 0:
         return []
 
-    sentences: list[list[str]] = [claims(s.text) for s in sources]
+    sentences = [list(x) for x in sentences] if sentences is not None else [claims(s.text) for s in sources]
     flat = [x for group in sentences for x in group]
     if not flat:
         return []

@@ -106,9 +106,10 @@ def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
     one; among equals the best dense score), the others' ids merged into it.
 
     Idempotent: deduplicating the kept candidates again changes nothing. Linear in the candidates; Python only
-    visits the texts that repeat.
+    visits the texts that repeat. The key of a chunk is its ``text_key`` when the index carries it (computed once,
+    when the index was built), else :func:`text_hash` of its text.
     """
-    hashes = [text_hash(c.chunk.text) for c in candidates]
+    hashes = [c.chunk.text_key or text_hash(c.chunk.text) for c in candidates]
     first: dict[str, int] = {}
     groups: dict[str, list[int]] = {}  # hash -> indexes of every copy, only for texts that repeat
     for i, h in enumerate(hashes):

@@ -119,6 +119,17 @@ class MiniLMEmbedder:
                     self._cache.popitem(last=False)
         return out
 
+    def remember(self, known: dict[str, np.ndarray]) -> None:
+        """Put vectors made earlier (sentence vectors made at ingestion) in the cache, so that the answerer and the
+        support check find the planned sources' sentences without encoding them (short texts only, as ``embed``)."""
+        with self._cache_lock:
+            for text, vector in known.items():
+                if len(text) <= self.cache_chars and self.cache_size:
+                    self._cache[text] = np.array(vector, dtype=np.float32)  # a copy: not a view of a memory map
+                    self._cache.move_to_end(text)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
     def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._model or self._load()
         vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
@@ -136,3 +147,43 @@ def default_embedder() -> MiniLMEmbedder:
     if _default is None:
         _default = MiniLMEmbedder()
     return _default
+
+
+class KnownVectors:
+    """An :class:`Embedder` that answers from vectors made earlier (the planned chunks' sentence vectors, embedded
+    at ingestion) and encodes only the texts it does not know, in one call of ``fallback`` (issue 20 point 3: no
+    sentence embedding on the request path for what ingestion already embedded).
+
+    Attributes:
+        known: text -> float32 (dim,) unit vector.
+        fallback: the embedder of unknown texts (e.g. the sentence at the join of two merged chunks).
+        encoded: how many texts went to ``fallback`` (for tests and benchmarks).
+    """
+
+    def __init__(self, fallback: Embedder, known: dict[str, np.ndarray]) -> None:
+        self.fallback = fallback
+        self.known = known
+        self.name = getattr(fallback, "name", "known")
+        self.dim = getattr(fallback, "dim", DIM)
+        self.encoded = 0
+
+    @classmethod
+    def of_candidates(cls, fallback: Embedder, candidates) -> "KnownVectors":
+        """The sentence vectors the candidates carry (grounding.types.Candidate.sentence_vectors, one per
+        ``chunk.sentences``), falling back to ``fallback`` for any other text."""
+        known: dict[str, np.ndarray] = {}
+        for c in candidates:
+            vectors = c.sentence_vectors
+            if vectors is not None and len(vectors) == len(c.chunk.sentences):
+                known.update(zip(c.chunk.sentences, vectors))
+        return cls(fallback, known)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """float32 (len(texts), dim) unit rows: known texts looked up, the others encoded by ``fallback``."""
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        unknown = list(dict.fromkeys(t for t in texts if t not in self.known))
+        made = dict(zip(unknown, self.fallback.embed(unknown))) if unknown else {}
+        self.encoded += len(unknown)
+        return np.stack([self.known[t] if t in self.known else made[t] for t in texts]).astype(np.float32, copy=False)

@@ -10,6 +10,9 @@ One index is a directory written once and never modified (a changed domain gets 
                   records.bin[offsets[i]:offsets[i + 1]]), so that retrieval reads what it returns from the index,
                   never from the database
     offsets.npy   int64 (n + 1,) byte offsets into records.bin                              (np.load, mmap_mode="r")
+    sentences.npy float32 (m, dim) the rows' sentence vectors, row after row (made at ingestion: what contradiction
+                  detection compares), and sentence_offsets.npy int64 (n + 1,): row i's are
+                  sentences[sentence_offsets[i]:sentence_offsets[i + 1]]; both absent when none were given
     meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
@@ -91,6 +94,11 @@ class StoredIndex:
             if int(self.offsets[-1]) > 0 else np.zeros(0, dtype=np.uint8)
         if self.offsets.shape[0] != self.ids.shape[0] + 1:
             raise ValueError(f"{self.offsets.shape[0] - 1} records for {self.ids.shape[0]} ids in {self.path}")
+        self._sentences: np.ndarray | None = None
+        self._sentence_offsets: np.ndarray | None = None
+        if (self.path / "sentence_offsets.npy").is_file():
+            self._sentences = np.load(self.path / "sentences.npy", mmap_mode="r")
+            self._sentence_offsets = np.load(self.path / "sentence_offsets.npy", mmap_mode="r")
         self.bm25: bm25s.BM25 | None = (bm25s.BM25.load(str(self.path / "bm25"), mmap=True, show_progress=False)
                                         if (self.path / "bm25").is_dir() else None)
         self.ann = None
@@ -115,9 +123,17 @@ class StoredIndex:
         start, end = int(self.offsets[row]), int(self.offsets[row + 1])
         return json.loads(bytes(self._records[start:end])) if end > start else {}
 
+    def sentence_vectors(self, row: int) -> np.ndarray | None:
+        """The sentence vectors stored for a row, float32 (k, dim) (a view into the memory map); None when the
+        index holds none."""
+        if self._sentence_offsets is None:
+            return None
+        return self._sentences[int(self._sentence_offsets[row]):int(self._sentence_offsets[row + 1])]
+
     @classmethod
     def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
-              records: Sequence[dict] | None = None, ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
+              records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
+              ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
         """Write an index directory atomically and open it.
 
         The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
@@ -125,7 +141,9 @@ class StoredIndex:
         Args:
             ids: (n,) chunk keys; matrix: float32 (n, dim) unit vectors; texts: (n,) the indexed texts for BM25.
             records: (n,) JSON-ready objects kept per row (what :meth:`record` returns); None: none kept.
-            ann_threshold: build the HNSW graph when n >= this.
+            sentence_vectors: (n,) float32 (k_i, dim) arrays, each row's sentence vectors (what
+                :meth:`sentence_vectors` returns); None: none kept.
+            ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
         Raises:
             ValueError: the inputs differ in length.
         """
@@ -136,6 +154,8 @@ class StoredIndex:
             raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
         if records is not None and len(records) != len(texts):
             raise ValueError(f"{len(records)} records for {len(texts)} texts")
+        if sentence_vectors is not None and len(sentence_vectors) != len(texts):
+            raise ValueError(f"{len(sentence_vectors)} sentence vector sets for {len(texts)} texts")
         if path.is_dir():
             return cls(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -149,12 +169,19 @@ class StoredIndex:
             np.cumsum([len(b) for b in blobs], out=offsets[1:])
             (tmp / "records.bin").write_bytes(b"".join(blobs))
             np.save(tmp / "offsets.npy", offsets)
+            if sentence_vectors is not None:
+                dim = matrix.shape[1] if matrix.ndim == 2 else 0
+                sets = [np.asarray(v, dtype=np.float32).reshape(-1, dim) for v in sentence_vectors]
+                bounds = np.zeros(len(sets) + 1, dtype=np.int64)
+                np.cumsum([len(v) for v in sets], out=bounds[1:])
+                np.save(tmp / "sentences.npy", np.concatenate(sets) if sets else np.zeros((0, dim), np.float32))
+                np.save(tmp / "sentence_offsets.npy", bounds)
             tokens = _tokenize(list(texts)) if len(texts) else []
             if any(tokens):
                 bm25 = bm25s.BM25()
                 bm25.index(tokens, show_progress=False)
                 bm25.save(str(tmp / "bm25"), show_progress=False)
-            ann = matrix.shape[0] >= ann_threshold and matrix.shape[0] > 0
+            ann = ann_threshold > 0 and matrix.shape[0] >= ann_threshold
             if ann:
                 from usearch.index import Index
 

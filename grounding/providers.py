@@ -219,8 +219,9 @@ needs still big long i'm i've im ok""".split())
 def content_terms(text: str) -> frozenset[str]:
     """Stemmed content words of a text (stop words removed), for lexical overlap. Cached per text: the same turns
     and sentences are compared again on every question."""
-    words = [p.strip(".,'").lower() for w in _WORD.findall(text) for p in w.split("-")]
-    return frozenset(_stemmer.stemWord(w) for w in words if w and w not in _STOP)
+    words = {p.strip(".,'") for w in _WORD.findall(text.lower()) for p in w.split("-")}  # each word once
+    words.discard("")
+    return frozenset(_stemmer.stemWords(list(words - _STOP)))  # one call into the stemmer (C) for all of them
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,12 @@ class Chunk:
             no such places (Markdown, HTML, text).
         parts: when the chunk covers several places, ((character offset in ``text``, location), ...) in text order,
             one per block (grounding.chunking.ChunkDraft.parts); () otherwise.
+        sentences: the text's sentences as contradiction detection reads them (grounding.contradictions.claims),
+            split once at ingestion; () when not known.
+        text_key: the exact-deduplication key of ``text`` (grounding.dedup.text_hash: the hash of its normalised
+            form), computed once when the index is built; "" when not known (then computed at planning).
+        injection: whether ``text`` has a passage addressed to an AI assistant (grounding.injection), checked once
+            at ingestion; None when not known (then planning checks the source text).
     """
 
     chunk_id: int
@@ -95,6 +101,9 @@ class Chunk:
     version_id: int = 0
     location: Location | None = None
     parts: tuple[tuple[int, Location], ...] = ()
+    sentences: tuple[str, ...] = field(default=(), repr=False)
+    text_key: str = field(default="", repr=False)
+    injection: bool | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.tokens < 0:
@@ -114,6 +123,8 @@ class Candidate:
         lexical: BM25 score (0 when the chunk had no lexical match).
         rank: 1-based rank in the fused list.
         vector: the chunk's unit embedding (float32, (dim,)) when known, for near-duplicate detection.
+        sentence_vectors: the unit embeddings of ``chunk.sentences`` (float32, (len(sentences), dim)) made at
+            ingestion, when known: contradiction detection reads them instead of embedding at ask time.
     """
 
     chunk: Chunk
@@ -122,6 +133,7 @@ class Candidate:
     lexical: float = 0.0
     rank: int = 0
     vector: np.ndarray | None = field(default=None, compare=False, repr=False)
+    sentence_vectors: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ import numpy as np
 from django.conf import settings
 
 from grounding.index_store import StoredIndex
+from grounding.injection import injection_signals
 from knowledge.models import Chunk, DocumentVersion, Domain
 from knowledge.records import chunk_record
 
@@ -58,21 +59,52 @@ def _domain_lock(domain: Domain) -> Iterator[None]:
 
 
 def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
-    """Write one index directory from the database: vectors, ids, BM25 over title > section + text, records."""
+    """Write one index directory from the database: vectors, ids, BM25 over title > section + text, records, and
+    the chunks' sentence vectors. Chunks stored before sentences were embedded (and checked for passages addressed to
+    an AI assistant) at ingestion get theirs here, once (saved to their rows, so the next build reads them)."""
     rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
             .select_related("version__document"))
-    ids, blobs, texts, records = [], [], [], []
+    ids, blobs, texts, records, sentence_sets, missing, unchecked = [], [], [], [], [], [], []
     for chunk in rows.iterator(chunk_size=2_000):
         ids.append(chunk.pk)
         blobs.append(bytes(chunk.embedding))
+        dim = len(blobs[-1]) // 4
+        said = chunk.sentence_matrix(dim) if chunk.sentences or chunk.sentence_vectors else None
+        if said is None or len(said) != len(chunk.sentences or []):
+            missing.append((len(ids) - 1, chunk))
+            said = np.zeros((0, dim), dtype=np.float32)
+        sentence_sets.append(said)
+        if chunk.injection is None:  # stored before ingestion checked it: checked once here
+            chunk.injection = bool(injection_signals(chunk.text))
+            unchecked.append(chunk)
         record = chunk_record(chunk)
         head = " > ".join(p for p in (record["title"], record["section"]) if p)
         texts.append(f"{head}\n{record['text']}" if head else record["text"])  # grounding.retrieve.index_text's
         records.append(record)
+    if missing:
+        _backfill_sentences(missing, records, sentence_sets)
+    if unchecked:
+        Chunk.objects.bulk_update(unchecked, ["injection"], batch_size=500)
     matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
               else np.zeros((0, 384), dtype=np.float32))
-    return StoredIndex.build(path, ids, matrix, texts, records=records,
+    return StoredIndex.build(path, ids, matrix, texts, records=records, sentence_vectors=sentence_sets,
                              ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+
+
+def _backfill_sentences(missing: list[tuple[int, Chunk]], records: list[dict], sentence_sets: list) -> None:
+    """Split and embed the sentences of chunks that have none stored (rows from before they were made at
+    ingestion), save them to the rows and put them in the index being built."""
+    from grounding.embeddings import default_embedder
+    from knowledge.sentences import sentences_embed
+
+    log.info("embedding the sentences of %d chunks stored without them", len(missing))
+    made = sentences_embed(texts=[c.text for _, c in missing], embedder=default_embedder())
+    for (row, chunk), (said, data) in zip(missing, made):
+        chunk.sentences, chunk.sentence_vectors = said, data
+        records[row]["sentences"] = said
+        sentence_sets[row] = np.frombuffer(data, dtype="<f4").reshape(len(said), -1) if said else \
+            np.zeros((0, sentence_sets[row].shape[1]), dtype=np.float32)
+    Chunk.objects.bulk_update([c for _, c in missing], ["sentences", "sentence_vectors"], batch_size=500)
 
 
 def index_publish(*, domain: Domain) -> str:

@@ -175,6 +175,15 @@ class Chunk(models.Model):
                                 help_text="where the text is in the original file (grounding.location JSON shape: "
                                           "format, pages, slides, sheet, rows, ocr_pages, and the parts of a chunk "
                                           "over several places); {} for Markdown")
+    sentences = models.JSONField(default=list, blank=True,
+                                 help_text="the text's sentences as contradiction detection reads them "
+                                           "(grounding.contradictions.claims), split once at ingestion")
+    sentence_vectors = models.BinaryField(default=b"", blank=True,
+                                          help_text="float32 little-endian (len(sentences), 384), L2-normalised: "
+                                                    "the sentences' embeddings, made once at ingestion")
+    injection = models.BooleanField(null=True, blank=True,
+                                    help_text="whether the text has a passage addressed to an AI assistant "
+                                              "(grounding.injection), checked once at ingestion; empty: not checked")
 
     class Meta:
         ordering = ["version", "ordinal"]
@@ -182,6 +191,14 @@ class Chunk(models.Model):
 
     def vector(self) -> np.ndarray:
         return np.frombuffer(bytes(self.embedding), dtype="<f4")
+
+    def sentence_matrix(self, dim: int = 384) -> np.ndarray | None:
+        """The sentence vectors as float32 (len(sentences), dim); None when they were never made (a chunk stored
+        before sentences were embedded at ingestion)."""
+        data = bytes(self.sentence_vectors or b"")
+        if not data and self.sentences:
+            return None
+        return np.frombuffer(data, dtype="<f4").reshape(-1, dim)
 
 
 class SystemPrompt(models.Model):

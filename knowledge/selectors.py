@@ -80,7 +80,8 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
                     superseded: int = 0) -> list[Candidate]:
     """Top-k hybrid candidates of the domain's current chunks for a query and its unit vector (float32 (dim,)),
     followed by the top ``superseded`` candidates among superseded versions (questions about the past, version
-    conflicts). Reads the index only (records included): no database query, no embedding; CPU-bound.
+    conflicts). Reads the index only (records and the chunks' sentence vectors included): no database query, no
+    embedding; CPU-bound.
     """
     index = domain_index(domain=domain, token=token)
     old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED, token=token) if superseded else None
@@ -88,7 +89,7 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     if old is not None and len(old):
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
     return [Candidate(chunk=chunk_from_record(idx.record(h.row)), score=h.score, dense=h.dense, lexical=h.lexical,
-                      rank=h.rank, vector=np.asarray(idx.vector(h.row)))
+                      rank=h.rank, vector=np.asarray(idx.vector(h.row)), sentence_vectors=idx.sentence_vectors(h.row))
             for idx, h in found]
 
 

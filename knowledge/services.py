@@ -19,6 +19,7 @@ from django.db import transaction
 from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.embeddings import Embedder, default_embedder
 from grounding.extract import SUFFIXES, extract_document, supported_suffixes
+from grounding.injection import injection_signals
 from grounding.location import stored_location
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
 from grounding.parsing import ParsedDocument, ParseError
@@ -28,6 +29,7 @@ from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_publish
 from knowledge.models import Chunk, Document, DocumentVersion, Domain, IngestJob, IngestJobFile, SystemPrompt
 from knowledge.originals import original_content_type, original_save
+from knowledge.sentences import sentences_embed
 
 log = logging.getLogger("grounded.ingest")
 
@@ -316,11 +318,12 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
     texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
              for p, _ in to_embed for d in p.drafts]
     vectors = embedder.embed(texts)
+    sentences = sentences_embed(texts=[d.text for p, _ in to_embed for d in p.drafts], embedder=embedder)
     offset = 0
     with transaction.atomic():
         for p, fr in to_embed:
             n = len(p.drafts)
-            fr.version_id = _store_version(domain, p, vectors[offset:offset + n]).pk
+            fr.version_id = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n]).pk
             offset += n
             report.files.append(fr)
             if progress:
@@ -330,7 +333,7 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
         index_publish(domain=domain)
 
 
-def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
+def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentVersion:
     document, created = Document.objects.get_or_create(
         domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
     # a revision that names no title of its own (a plain text file) keeps the document's title, not its file name
@@ -345,7 +348,9 @@ def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
                                              original_size=len(data))
     Chunk.objects.bulk_create([
         Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
-              embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts))
+              embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
+              sentences=sentences[i][0], sentence_vectors=sentences[i][1],
+              injection=bool(injection_signals(d.text)))
         for i, d in enumerate(p.drafts)
     ])
     _refresh_statuses(document)
@@ -578,10 +583,12 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
     if chunks:
         vectors = (embedder or default_embedder()).embed(
             [index_text(GChunk(0, 0, c.version.title, c.section, "", "", c.text, c.tokens)) for c in chunks])
-        for c, vector in zip(chunks, vectors):
+        sentences = sentences_embed(texts=[c.text for c in chunks], embedder=embedder or default_embedder())
+        for c, vector, (said, said_vectors) in zip(chunks, vectors, sentences):
             c.embedding = vector.astype("<f4").tobytes()
+            c.sentences, c.sentence_vectors = said, said_vectors
         with transaction.atomic():
-            Chunk.objects.bulk_update(chunks, ["embedding"], batch_size=500)
+            Chunk.objects.bulk_update(chunks, ["embedding", "sentences", "sentence_vectors"], batch_size=500)
             index_publish(domain=document.domain)
     return len(chunks)
 

@@ -173,10 +173,16 @@ DEMO_CORPUS_DIR = BASE_DIR / "demo" / "corpus"
 # --- serving many asks at once (chat.runtime) --------------------------------------------------------------------
 #: Threads of the CPU pool (embedding, search, planning, notes); default: the machine's cores.
 CPU_WORKERS = env.int("GROUNDED_CPU_WORKERS", default=0) or (os.cpu_count() or 2)
+#: Threads the native code of one CPU-pool task may use (torch's intra-op pool for embeddings, numpy's BLAS): 1, since
+#: the pool already runs CPU_WORKERS tasks side by side; more threads per task oversubscribe the cores (measured on the
+#: shared 2-core machine at load average 10: one question's embedding 1.4 s with torch's default 2 threads, 0.15 s
+#: with 1; a batch of 32, 5.2 s vs 1.7 s).
+COMPUTE_THREADS = env.int("GROUNDED_COMPUTE_THREADS", default=1)
 #: Asks planned at the same time per worker; more wait in order and get a `queued` frame with their position.
 ASK_CONCURRENCY = env.int("GROUNDED_ASK_CONCURRENCY", default=32)
-#: Query embeddings of asks arriving within this many seconds share one encode call (at most EMBED_BATCH texts).
-EMBED_BATCH_WAIT = env.float("GROUNDED_EMBED_BATCH_WAIT", default=0.005)
+#: Query embeddings of asks arriving while an encode runs share the next encode call (at most EMBED_BATCH texts); a
+#: question arriving while none runs is encoded at once, after waiting this many seconds for company (default 0).
+EMBED_BATCH_WAIT = env.float("GROUNDED_EMBED_BATCH_WAIT", default=0.0)
 EMBED_BATCH = env.int("GROUNDED_EMBED_BATCH", default=32)
 #: Load the embedding model, open every domain's index (building a missing one) when a server worker starts.
 WARMUP = env.bool("GROUNDED_WARMUP", default=True)

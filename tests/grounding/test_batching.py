@@ -59,3 +59,33 @@ async def test_a_failing_encode_fails_every_request_of_its_batch_and_the_next_ba
     assert all(isinstance(r, RuntimeError) and str(r) == "model broke" for r in results)
     fake.fail = False
     assert int((await batcher.embed("ccc"))[0]) == 3
+
+
+class Blocking(Recording):
+    """A fake embedder whose first call waits until ``release`` is set (an encode still running)."""
+
+    def __init__(self):
+        super().__init__()
+        import threading
+
+        self.release = threading.Event()
+
+    def embed(self, texts):
+        if not self.calls:
+            self.release.wait(5)
+        return super().embed(texts)
+
+
+async def test_texts_arriving_while_an_encode_runs_go_together_when_it_ends():
+    fake = Blocking()
+    batcher = EmbeddingBatcher(fake)
+    first = asyncio.ensure_future(batcher.embed("first"))
+    while batcher.batches == 0:  # the lone first text is encoded at once, not after a wait
+        await asyncio.sleep(0)
+    later = [asyncio.ensure_future(batcher.embed(f"later {i}")) for i in range(5)]
+    await asyncio.sleep(0.01)
+    assert batcher.batches == 1  # the later texts wait for the running encode
+    fake.release.set()
+    vectors = await asyncio.wait_for(asyncio.gather(first, *later), 5)
+    assert fake.calls == [["first"], [f"later {i}" for i in range(5)]]
+    assert [int(v[0]) for v in vectors] == [5] + [7] * 5

@@ -31,3 +31,37 @@ def test_b13_text_past_max_tokens_is_not_seen_and_text_within_it_is(embedder):
     v = embedder.embed([body, body + " volcano", shorter, shorter + " volcano"])
     assert np.allclose(v[0], v[1], atol=1e-6)  # the tail was cut off
     assert not np.allclose(v[2], v[3], atol=1e-3)  # within the limit the last word counts
+
+
+def test_known_vectors_answer_known_texts_and_encode_only_the_others():
+    import numpy as np
+
+    from grounding.embeddings import KnownVectors
+
+    class Fake:
+        name, dim = "fake", 2
+
+        def __init__(self):
+            self.calls = []
+
+        def embed(self, texts):
+            self.calls.append(list(texts))
+            return np.array([[0.0, 1.0]] * len(texts), dtype=np.float32)
+
+    fake = Fake()
+    known = KnownVectors(fake, {"a": np.array([1.0, 0.0], dtype=np.float32)})
+    out = known.embed(["a", "b", "a", "b"])
+    assert out.tolist() == [[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
+    assert fake.calls == [["b"]] and known.encoded == 1  # the unknown text once, the known one never
+
+
+def test_remembered_vectors_are_served_from_the_cache_without_encoding():
+    import numpy as np
+
+    from grounding.embeddings import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder(cache_size=10)
+    embedder._encode = lambda texts: (_ for _ in ()).throw(AssertionError(f"encoded {texts}"))  # must not run
+    vector = np.array([1.0] + [0.0] * 383, dtype=np.float32)
+    embedder.remember({"Desks are booked a day ahead.": vector})
+    assert embedder.embed(["Desks are booked a day ahead."])[0].tolist() == vector.tolist()

@@ -84,3 +84,15 @@ def test_above_the_threshold_the_hnsw_graph_answers_with_high_recall(tmp_path):
         found += len(exact & set(rows.tolist()))
         assert scores == pytest.approx(matrix[rows] @ q, abs=1e-4)  # scores are cosines, like the exact path
     assert found / 500 >= 0.95  # recall@10 of HNSW against exact search on this data
+
+
+def test_an_ann_threshold_of_zero_never_builds_the_graph(tmp_path):
+    import numpy as np
+
+    from grounding.index_store import StoredIndex
+
+    rng = np.random.default_rng(3)
+    matrix = rng.normal(size=(50, 8)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    index = StoredIndex.build(tmp_path / "i", list(range(50)), matrix, ["x"] * 50, ann_threshold=0)
+    assert not index.approximate and index.dense_top(matrix[7], 1)[0].tolist() == [7]
