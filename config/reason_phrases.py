@@ -1,8 +1,8 @@
 """Reason phrases for the HTTP status lines Daphne writes.
 
 ASGI carries no reason phrase, so Daphne leaves it to Twisted, whose table (``twisted.web.http.RESPONSES``) lacks
-several codes the application sends (429 Too Many Requests, 422 Unprocessable Content, ...): their status lines said
-"429 Unknown Status". The missing ones are taken from the standard library's ``http.HTTPStatus`` (RFC 9110 names).
+several codes the application sends (429 Too Many Requests, 422 Unprocessable Entity, ...): their status lines said
+"429 Unknown Status". The missing ones are taken from the standard library's ``http.HTTPStatus`` (its names).
 """
 
 from __future__ import annotations

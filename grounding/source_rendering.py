@@ -5,7 +5,8 @@ A chunk's text is stored one block per line (ingestion puts every paragraph, hea
 line of its own; grounding.parsing): list items start with "- ", rows of a table read from Markdown or HTML are
 "cell | cell" lines, tables of office files are Markdown tables ("| Day | Hours |" then "|---|---|"), and the
 headings of sub-sections merged into the chunk are lines holding the heading's text alone (their names are in the
-chunk's section path: "Standard equipment > Laptops · Peripherals"). This module turns that into CommonMark (a blank
+chunk's section path: "Standard equipment > Laptops · Peripherals"; in a source merged from adjacent chunks only the
+first chunk's path is known, so a short line without closing punctuation before a paragraph is a heading too). This module turns that into CommonMark (a blank
 line between blocks, "####" before a sub-heading, pipe tables completed with their delimiter row) and renders it
 with markdown-it-py (raw HTML off: a ``<script>`` in a document is text).
 """
@@ -30,6 +31,14 @@ _RULE_ROW = re.compile(r"^\|?(\s*:?-{3,}:?\s*\|)+\s*:?-{0,}:?\s*\|?$")
 def subheadings(section: str) -> set[str]:
     """The names of the headings inside a chunk: every part of its section path ("A > B · C" -> {"A", "B", "C"})."""
     return {part.strip() for step in section.split(" > ") for part in step.split(" · ") if part.strip()}
+
+
+def _looks_like_heading(line: str, following: str) -> bool:
+    """A heading line absorbed into the text (of a chunk merged into the source, whose section path does not name
+    it): fewer than 8 words, no closing punctuation, and a paragraph after it (the extractive answerer's rule for
+    headings, grounding.providers)."""
+    return (bool(following) and len(line.split()) < 8 and line[-1:] not in ".!?:;,)\"”'’" and
+            not _LIST_ITEM.match(following) and " | " not in following and not following.startswith("|"))
 
 
 def _cells(line: str) -> int:
@@ -104,7 +113,8 @@ def source_markdown(text: str, section: str = "") -> str:
             i += 1
             continue
         out.append("")
-        if stripped in headings and len(stripped) <= 200:
+        following = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        if (stripped in headings and len(stripped) <= 200) or _looks_like_heading(stripped, following):
             out.append("#### " + stripped)
         else:
             out.append(re.sub(r"^(#{1,6})(?=\S)", r"\\\1", stripped))  # "#hashtag" stays text
