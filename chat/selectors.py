@@ -129,8 +129,11 @@ def answer_markdown(*, answer: Message) -> str:
     outside the answer's sources are removed (grounding.memory.rewrite_stale_labels).
 
     Returns:
-        Markdown text (characters); the abstention text as it is.
+        Markdown text (characters); the abstention text as it is; "" for an answer without text (stopped before its
+        first words).
     """
+    if not answer.text.strip():
+        return ""
     def name(s: dict) -> str:
         return " › ".join(p for p in (s.get("title", ""), *(s.get("section") or "").split(" > ")) if p)
 

@@ -15,6 +15,11 @@ const SUPPORT_TEXT = {weak: "Weakly supported", unsupported: "Not supported by i
 const SENTENCE_END = /[.!?]["')\]]*(\s|$)|\n/;
 const TICK_MS = 35; // the pace at which queued deltas are shown, so that even a burst of them is seen growing
 
+// Keep the newest text in view while it grows, unless the reader scrolled up to read something else.
+function followEnd(list) {
+  if (list && list.scrollHeight - list.scrollTop - list.clientHeight < 160) list.scrollTop = list.scrollHeight;
+}
+
 export class Answer {
   constructor(turn, id = null) {
     this.turn = turn;
@@ -66,6 +71,7 @@ export class Answer {
     const ul = el("ul");
     for (const [label, s] of this.sources) ul.append(this.sourceLine(label, s));
     this.used.append(ul);
+    followEnd(this.el.parentElement);
   }
 
   sourceLine(label, s) {
@@ -117,6 +123,7 @@ export class Answer {
     if (!text) return;
     if (SENTENCE_END.test(text)) this.sentenceLabels.clear();
     this.body.append(text);
+    followEnd(this.el.parentElement);
   }
 
   // The answer as stored (the done frame, or a stored message on page load); waits until the queued text is shown.
@@ -166,6 +173,7 @@ export class Answer {
     this.renderNotes(frame.notes || []);
     this.renderUsed((frame.citations || []).map((c) => c.label));
     this.onRender?.(this);
+    followEnd(this.el.parentElement);
   }
 
   // Sentences the support check did not find in their cited sources are marked, with the reason on hover/focus.

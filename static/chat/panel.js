@@ -54,9 +54,9 @@ function showPlaces(source, cited) {
   const location = place.location || {};
   document.getElementById("source-location").textContent = location.format ? place.source_label : "—";
   const whole = document.getElementById("source-document");
-  const chunks = source.chunk_ids && source.chunk_ids.length ? source.chunk_ids : [source.chunk_id];
-  whole.hidden = !source.version_id;
-  if (source.version_id) whole.href = `/documents/${source.version_id}/#chunk-${Math.min(...chunks)}`;
+  whole.hidden = !(source.version_id && source.chunk_id);
+  // the source's primary chunk: the best match of the question among the chunks merged into the source
+  if (!whole.hidden) whole.href = `/documents/${source.version_id}/#chunk-${source.chunk_id}`;
   const link = document.getElementById("source-original");
   link.hidden = !(location.format && source.version_id);
   if (link.hidden) return;

@@ -139,7 +139,7 @@ export class Thread {
     }
     button("regenerate", "Regenerate", "Write a new answer to this question (this one is kept)",
            () => this.handlers.regenerate(answer));
-    if (answer.status !== "failed") {
+    if (answer.status !== "failed" && answer.markdown) {
       const up = button("helpful", "Helpful", "This answer was helpful", () => this.feedback(answer, "helpful"));
       const down = button("unhelpful", "Not helpful", "This answer was not helpful",
                           () => this.feedback(answer, "unhelpful"));
