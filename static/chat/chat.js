@@ -190,7 +190,12 @@ function connect() {
   });
   socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
-    if (current && current.answer.id !== null) streaming.add(current.answer.id);
+    if (current && current.answer.id !== null) streaming.add(current.answer.id); // followed again on reconnect
+    else if (current && !pending) { // sent, but not confirmed: the question may not have been stored
+      refused("The connection dropped before the server confirmed your question; reconnecting, then send it again.");
+      setTimeout(connect, 1500);
+      return;
+    }
     announce("Connection closed. Reconnecting…");
     setTimeout(connect, 1500);
   });
