@@ -36,6 +36,7 @@ from api.http import AUTH_ERRORS, JsonApi, JsonBody, bearerAuth, documented, ins
 from api.schemas import MAX_ID, Answer, AskRequest, ConversationDetail, ConversationId, ConversationPage, \
     DomainList, PageLimit, PageOffset
 from api.schemas import IngestJob as IngestJobOut
+from chat import services as chat_services
 from chat.orchestration import answering
 from chat.selectors import conversation_get, domain_get
 from chat.serializers import message_json
@@ -139,13 +140,7 @@ def conversation(request: HttpRequest, conversation_id: ConversationId):
                **documented({204: None}, *AUTH_ERRORS, "not_found", "busy", "method_not_allowed", "internal"))
 def conversation_delete(request: HttpRequest, conversation_id: ConversationId):
     """One's own conversation may be deleted even when its domain is no longer readable; not while answering."""
-    own = Conversation.objects.filter(pk=_path_id(conversation_id), user=request.auth.user).first()
-    if own is None:
-        raise ApiError("not_found", "Conversation not found.")
-    if answering(own) is not None:
-        raise ApiError("busy", "An answer is still being generated in this conversation; delete it when the answer "
-                               "is done.")
-    own.delete()
+    chat_services.conversation_delete(user=request.auth.user, conversation_id=_path_id(conversation_id))
     return HttpResponse(status=204)
 
 

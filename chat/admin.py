@@ -1,5 +1,5 @@
-"""The chat's admin: a read-only review of conversations (every turn, and for each answer its trace: sources,
-dropped candidates and reasons, budget split, notes, memory, prompt version, usage), and the prompt preview added to
+"""The chat's admin: a read-only review of conversations (every turn, and for each answer the asker's feedback and its
+trace: sources, dropped candidates and reasons, budget split, notes, memory, prompt version, usage), and the prompt preview added to
 the domain admin (a dry run of one answer through the chat's own preparation; knowledge never imports chat, so the
 chat extends the knowledge app's DomainAdmin here)."""
 
@@ -41,10 +41,24 @@ class AnswerFilter(admin.SimpleListFilter):
         return queryset if matching is None else queryset.filter(pk__in=matching.values("conversation_id"))
 
 
+class FeedbackFilter(admin.SimpleListFilter):
+    title = "feedback"
+    parameter_name = "feedback"
+
+    def lookups(self, request, model_admin):
+        return [("unhelpful", "with an answer marked not helpful"), ("helpful", "with an answer marked helpful")]
+
+    def queryset(self, request, queryset):
+        if self.value() not in ("helpful", "unhelpful"):
+            return queryset
+        rated = Message.objects.filter(role=Message.Role.ASSISTANT, feedback=self.value())
+        return queryset.filter(pk__in=rated.values("conversation_id"))
+
+
 @admin.register(Conversation)
 class ConversationAdmin(admin.ModelAdmin):
     list_display = ("__str__", "user", "domain", "turns", "abstentions", "created_at", "updated_at")
-    list_filter = ("domain", AnswerFilter, "updated_at")
+    list_filter = ("domain", AnswerFilter, FeedbackFilter, "updated_at")
     search_fields = ("title", "user__username", "messages__text")
     list_select_related = ("user", "domain")
     date_hierarchy = "updated_at"

@@ -3,6 +3,8 @@ orchestration: it translates frames, chat.orchestration decides).
 
 client -> server   {"type": "ask", "conversation": id | null, "domain": slug (new conversation), "text": str,
                     "client_id": str, "progress": bool (status frames wanted)}
+                   {"type": "regenerate", "message": answer id, "client_id": str, "progress": bool}: a new answer
+                    to that answer's question (the earlier ones are kept)
                    {"type": "stop"}
                    {"type": "resume", "message": id}
 server -> client   accepted, plan, delta (with cites: the decided citation markers), partial, done, error
@@ -24,7 +26,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from chat.broadcast import answer_group
 from chat.errors import AskError
 from chat.frames import Frame
-from chat.orchestration import ask_submit
+from chat.orchestration import Submission, answer_regenerate, ask_submit
 from chat.resume import SYNC_TIMEOUT, Follower, answer_resume, stored_partial
 from chat.providers import ProviderRegistry, registry
 from chat.serializers import done_frame
@@ -72,6 +74,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         try:
             if kind == "ask":
                 await self.handle_ask(content)
+            elif kind == "regenerate":
+                await self.handle_regenerate(content)
             elif kind == "stop":
                 if self.task and not self.task.done():
                     self.task.cancel()
@@ -82,7 +86,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 await self.handle_resume(content)
             else:
                 await self.emit({"type": "error", "code": "unknown_type",
-                                 "message": f"Unknown frame type {str(kind)[:40]!r}; expected ask, stop or resume."})
+                                 "message": f"Unknown frame type {str(kind)[:40]!r}; expected ask, regenerate, stop "
+                                            "or resume."})
         except AskError as exc:
             await self.emit(exc.frame())
 
@@ -102,15 +107,30 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         if frame.get("type") != "status":
             await self.emit(frame)
 
-    async def handle_ask(self, content: dict[str, Any]) -> None:
+    async def _idle(self) -> None:
+        """Raise AskError(busy) while this socket's previous answer is being generated (one at a time)."""
         if self.task and not self.task.done() and (self.task.cancelling() or self.answered):
             # the previous answer is delivered (or stopped) and its task is finishing up: let it
             await asyncio.wait([self.task], timeout=10)
         if self.task and not self.task.done():
             raise AskError("busy", "An answer is still being generated. Wait for it or press stop.")
+
+    async def handle_ask(self, content: dict[str, Any]) -> None:
+        await self._idle()
         submission = await ask_submit(user=self.user, text=content.get("text"), client_id=content.get("client_id"),
                                       conversation_id=content.get("conversation"),
                                       domain_slug=content.get("domain"), providers=self.providers)
+        await self._run(submission, content)
+
+    async def handle_regenerate(self, content: dict[str, Any]) -> None:
+        """A new answer to the question of the user's answer ``message`` (chat.orchestration.answer_regenerate):
+        accepted (with ``regenerates``), then the frames of an ask."""
+        await self._idle()
+        submission = await answer_regenerate(user=self.user, message_id=content.get("message"),
+                                             client_id=content.get("client_id"), providers=self.providers)
+        await self._run(submission, content)
+
+    async def _run(self, submission: Submission, content: dict[str, Any]) -> None:
         await self.emit(submission.accepted())
         if submission.stored is not None:
             await self.emit(done_frame(submission.stored, submission.question))

@@ -25,6 +25,10 @@ CODES: dict[str, str] = {
     "provider_error": "the model service failed",
     "empty_answer": "the model returned no text",
     "internal": "an unexpected failure on the server",
+    # managing conversations and answers on the page (chat.services)
+    "empty_name": "a conversation's new name is empty",
+    "name_too_long": "a conversation's new name is over the length limit",
+    "invalid_feedback": "feedback other than helpful, not helpful or none, or its reason over the length limit",
 }
 
 

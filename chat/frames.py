@@ -15,7 +15,8 @@ from grounding.types import BudgetJSON
 class SourceJSON(TypedDict, total=False):
     """One labelled source as the plan frame, the stored snapshot and the source panel have it
     (grounding.types.Source.as_dict): label, chunk_id, chunk_ids, document_id, title, section, version, date,
-    status, text (characters), score (cosine), tokens (its formatted cost), position."""
+    status, text (characters), score (cosine), tokens (its formatted cost), position; as sent to the page also html
+    (the text rendered with its structure, sanitised: chat.serializers.source_view)."""
 
     label: str
     chunk_id: int
@@ -30,6 +31,7 @@ class SourceJSON(TypedDict, total=False):
     score: float
     tokens: int
     position: int
+    html: str
 
 
 class NoteJSON(TypedDict):
@@ -54,8 +56,15 @@ class ProviderJSON(TypedDict):
     label: str
 
 
-class AcceptedFrame(TypedDict):
-    """The question is stored: its id, its conversation (new or continued), the client's id, the title."""
+class _AcceptedOptional(TypedDict, total=False):
+    domain: str
+    regenerates: int
+
+
+class AcceptedFrame(_AcceptedOptional):
+    """The question is stored: its id, its conversation (new or continued), the client's id, the title, the
+    domain's name; for a regeneration (a new answer to a stored question) ``regenerates``, the answer it was asked
+    from, and the regeneration's client id."""
 
     type: Literal["accepted"]
     message: int
@@ -65,11 +74,12 @@ class AcceptedFrame(TypedDict):
 
 
 class PlanFrame(TypedDict, total=False):
-    """Sent before the first delta, so chips are clickable at once: the sources, notes, budget (tokens), what was
-    dropped and why, and who answers."""
+    """Sent before the first delta, so chips are clickable at once: the question answered, the sources (each with
+    its rendered ``html``), notes, budget (tokens), what was dropped and why, and who answers."""
 
     type: Literal["plan"]
     message: int
+    question: int
     sources: list[SourceJSON]
     notes: list[NoteJSON]
     budget: BudgetJSON

@@ -40,15 +40,16 @@ log = logging.getLogger("grounded.answer")
 PARTIAL_SAVE_SECONDS = 1.0
 
 
-def answer_begin(*, question: Message) -> tuple[Message, list, Any, AnswerInputs]:
+def answer_begin(*, question: Message, client_id: str = "",
+                 client_key: str = "") -> tuple[Message, list, Any, AnswerInputs]:
     """Everything an answer needs from the database before planning, in one visit of the database worker: (the
     answer row, created streaming so that every turn gets an outcome; the memory turns before the question; the
-    stored summary; the planning inputs).
+    stored summary; the planning inputs). ``client_id`` and ``client_key`` go on the answer row (a regeneration's).
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid (the answer row exists then).
     """
-    answer = answer_start(question=question)
+    answer = answer_start(question=question, client_id=client_id, client_key=client_key)
     conversation = question.conversation
     try:
         inputs = answer_inputs(domain=conversation.domain)
@@ -60,8 +61,10 @@ def answer_begin(*, question: Message) -> tuple[Message, list, Any, AnswerInputs
 
 
 async def answer_run(*, conversation: Conversation, question: Message, emit: Emit,
-                     providers: ProviderRegistry = registry, runtime=default_runtime) -> Message | None:
-    """The whole life of one answer (see the module docstring).
+                     providers: ProviderRegistry = registry, runtime=default_runtime, client_id: str = "",
+                     client_key: str = "") -> Message | None:
+    """The whole life of one answer (see the module docstring); ``client_id``/``client_key`` are a regeneration's
+    (stored on the answer row).
 
     Every outcome is saved: complete; interrupted with the text so far (on cancel, e.g. `stop`); failed with the
     reason the user sees (a provider outage, an empty answer), the question always kept. After `done` the token
@@ -87,8 +90,17 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         await send({"type": "queued", "message": answer.pk, "position": position})
 
     try:
+        begin = asyncio.ensure_future(db(answer_begin)(question=question, client_id=client_id,
+                                                       client_key=client_key))
         try:
-            answer, history, summary, inputs = await db(answer_begin)(question=question)
+            # a stop while the row is being made waits for the row, so that it is stored as interrupted
+            answer, history, summary, inputs = await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            try:
+                answer = (await begin)[0]
+            except AskError as exc:
+                answer = await db(Message.objects.get)(pk=exc.message_id) if exc.message_id else None
+            raise
         except AskError as exc:
             answer = await db(Message.objects.get)(pk=exc.message_id) if exc.message_id else None
             raise
@@ -101,7 +113,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         finally:
             admission.leave()
         await db(answer_planned)(message=answer, prepared=prepared)
-        await send(plan_frame(message_id=answer.pk, prepared=prepared))
+        await send(plan_frame(message_id=answer.pk, prepared=prepared, question_id=question.pk))
         if prepared.plan.sufficient:
             await status("writing")
         stream = AnswerStream(prepared)

@@ -37,6 +37,10 @@ class Message(models.Model):
         INTERRUPTED = "interrupted"
         FAILED = "failed"
 
+    class Feedback(models.TextChoices):
+        HELPFUL = "helpful", "helpful"
+        UNHELPFUL = "unhelpful", "not helpful"
+
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
     role = models.CharField(max_length=10, choices=Role.choices)
     text = models.TextField(blank=True)
@@ -45,7 +49,9 @@ class Message(models.Model):
     #: "<user id>:<client id>" of a question sent with a client id (else ""): the idempotency key, unique whatever
     #: conversation the client named (B06)
     client_key = models.CharField(max_length=100, blank=True, default="", editable=False)
-    reply_to = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE, related_name="reply")
+    #: an answer's question (None for a question); a question may have several answers (regenerated ones are kept
+    #: beside the earlier ones: ``question.answers``; the latest is chat.selectors.answer_of)
+    reply_to = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="answers")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.COMPLETE)
     error = models.TextField(blank=True)
     abstained = models.BooleanField(default=False)
@@ -62,6 +68,10 @@ class Message(models.Model):
     prompt_version = models.ForeignKey(SystemPrompt, null=True, blank=True, on_delete=models.PROTECT,
                                        related_name="messages",
                                        help_text="system prompt version the answer used; empty: the built-in default")
+    #: the asker's verdict on an answer ("" none yet), an optional reason, and when it was given
+    feedback = models.CharField(max_length=10, choices=Feedback.choices, blank=True, default="")
+    feedback_reason = models.TextField(blank=True, default="")
+    feedback_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

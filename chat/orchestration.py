@@ -4,6 +4,8 @@
     ask_submit   validate -> resolve the conversation or domain (access rules) -> per-user rate limit
                  -> idempotency on (user, client id): a resend gets the stored answer, an answer in progress is
                     reported, a failed or interrupted one is retried -> store the question
+    answer_regenerate  the same for a new answer to an answered question (the earlier answers are kept): access,
+                    rate limit and busy rules as for an ask; idempotency on (user, client id) of the regeneration
     Submission.start(emit)  -> chat.generation.answer_run in its own task (outlives a dropped socket or request)
     chat.resume.answer_resume  a stored answer's done frame, or a generating one's plan, text so far and group
     ask_sync     the command-line doors: the same sequence, run to the end
@@ -25,7 +27,7 @@ from chat.frames import AcceptedFrame, Frame
 from chat.models import Conversation, Message
 from chat.persistence import answer_discard, client_key, question_store
 from chat.providers import ProviderRegistry, registry
-from chat.selectors import answer_of, conversation_get, domain_get, question_of
+from chat.selectors import answer_of, conversation_get, domain_get, own_answer_get, question_of
 from chat.generation import answer_run
 from chat.serializers import done_frame
 from chat.streaming import Emit
@@ -55,6 +57,8 @@ class Submission:
         running: the answer still being generated for a resent question, else None.
         providers: the registry the answer will use.
         task: the generation task once started.
+        regenerates: for a regeneration, the id of the answer it was asked from (the earlier answers are kept).
+        client_id, client_key: a regeneration's client id and idempotency key (stored on the new answer).
     """
 
     conversation: Conversation
@@ -63,6 +67,9 @@ class Submission:
     running: Message | None = None
     providers: ProviderRegistry = field(default=registry)
     task: asyncio.Task | None = None
+    regenerates: int | None = None
+    client_id: str = ""
+    client_key: str = ""
 
     def in_progress(self) -> AskError:
         """The error a door reports for a resend whose answer is still being generated."""
@@ -71,8 +78,14 @@ class Submission:
 
     def accepted(self) -> AcceptedFrame:
         """The ``accepted`` frame: where the question is stored."""
-        return {"type": "accepted", "message": self.question.pk, "conversation": self.conversation.pk,
-                "client_id": self.question.client_id, "title": self.conversation.title or self.question.text[:80]}
+        frame: AcceptedFrame = {"type": "accepted", "message": self.question.pk, "conversation": self.conversation.pk,
+                                "client_id": self.question.client_id,
+                                "title": self.conversation.title or self.question.text[:80],
+                                "domain": self.conversation.domain.name}
+        if self.regenerates is not None:
+            frame["regenerates"] = self.regenerates
+            frame["client_id"] = self.client_id
+        return frame
 
     def start(self, emit: Emit) -> asyncio.Task:
         """Run :func:`answer_run` in its own task, frames to ``emit``; the task returns the saved answer (None when
@@ -80,7 +93,8 @@ class Submission:
         if self.stored is not None or self.running is not None:
             raise RuntimeError("this question is answered already, or being answered; nothing to start")
         self.task = asyncio.create_task(answer_run(conversation=self.conversation, question=self.question,
-                                                   emit=emit, providers=self.providers))
+                                                   emit=emit, providers=self.providers, client_id=self.client_id,
+                                                   client_key=self.client_key))
         _running.add(self.task)
         self.task.add_done_callback(_running.discard)
         return self.task
@@ -179,6 +193,63 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
         await db(ratelimit.ask_allow)(user)  # refused asks store nothing: the user resends later
     return await db(ask_store)(user=user, conversation=conversation, domain=domain, text=question,
                                client_id=client_id, providers=providers)
+
+
+def regenerate_key(*, user, client_id: str) -> str:
+    """The idempotency key of a regeneration ("<user id>:regenerate:<client id>"; "" without a client id): kept on
+    the new answer, apart from the keys of questions."""
+    client_id = (client_id or "")[:64]
+    return f"{user.pk}:regenerate:{client_id}" if client_id and getattr(user, "pk", None) else ""
+
+
+def regenerate_store(*, user, message_id: object, client_id: str,
+                     providers: ProviderRegistry = registry) -> Submission:
+    """The submission of a new answer to the question of the user's answer ``message_id`` (blocking: database).
+
+    A regeneration sent again with its client id gets the answer it made (complete: ``stored``; still being
+    generated: ``running``); a failed or interrupted one is discarded and made again.
+    Raises:
+        AskError: not_found (unknown id, another user's, a question), forbidden (a domain the user may no longer
+            read), busy (an answer is being generated in the conversation).
+    """
+    earlier = own_answer_get(user=user, message_id=message_id)
+    question, conversation = earlier.reply_to, earlier.conversation
+    key = regenerate_key(user=user, client_id=client_id)
+    made = Message.objects.filter(client_key=key, role=Message.Role.ASSISTANT).first() if key else None
+    if made is not None:
+        if made.status == Message.Status.COMPLETE:
+            return Submission(conversation, question, stored=made, providers=providers, regenerates=earlier.pk,
+                              client_id=client_id)
+        if made.status == Message.Status.STREAMING and made.created_at >= timezone.now() - ANSWER_STALE_AFTER:
+            return Submission(conversation, question, running=made, providers=providers, regenerates=earlier.pk,
+                              client_id=client_id)
+        answer_discard(answer=made)
+    if answering(conversation) is not None:
+        raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or stop it), "
+                               "then regenerate.")
+    conversation.save(update_fields=["updated_at"])  # a regeneration is a use: the conversation moves up
+    return Submission(conversation, question, providers=providers, regenerates=earlier.pk, client_id=client_id,
+                      client_key=key)
+
+
+async def answer_regenerate(*, user, message_id: object, client_id: object = "",
+                            providers: ProviderRegistry = registry, rate_limit: bool = True) -> Submission:
+    """Accept a request for a new answer to the question of one of the user's answers (the websocket's
+    ``regenerate`` frame). The earlier answers stay stored and switchable; the new one is the question's latest
+    (chat.selectors.answer_of), the one later turns remember (chat.memory.memory_turns). Counted against the ask
+    limit like an ask.
+
+    Returns:
+        The Submission (``stored``/``running`` for a resend of the same regeneration; else call ``start``).
+    Raises:
+        AskError: not_found, forbidden, rate_limited (with retry_after), busy.
+    """
+    client_id = str(client_id or "")[:64]
+    db = executors.current().db
+    await db(own_answer_get)(user=user, message_id=message_id)  # refused before counting against the limit
+    if rate_limit:
+        await db(ratelimit.ask_allow)(user)
+    return await db(regenerate_store)(user=user, message_id=message_id, client_id=client_id, providers=providers)
 
 
 async def ask_until_done(submission: Submission) -> tuple[Message | None, list[Frame]]:

@@ -15,6 +15,7 @@ from chat.frames import Trace
 from chat.memory import history_form
 from chat.models import Conversation, Message
 from chat.selectors import question_of
+from chat.serializers import source_view
 from grounding.answer import VerifiedAnswer
 from grounding.providers import Usage
 from grounding.tokens import counter_for
@@ -99,10 +100,14 @@ def question_store(*, user, conversation: Conversation | None, domain: Domain, t
     return conversation, message, True
 
 
-def answer_start(*, question: Message) -> Message:
-    """Create the assistant message (status streaming) before anything can fail, so every turn gets an outcome."""
+def answer_start(*, question: Message, client_id: str = "", client_key: str = "") -> Message:
+    """Create the assistant message (status streaming) before anything can fail, so every turn gets an outcome.
+
+    A regenerated answer carries the client's id for the regeneration and its idempotency key
+    (chat.orchestration.regenerate_key); a first answer carries none (its question does)."""
     return Message.objects.create(conversation=question.conversation, role=Message.Role.ASSISTANT,
-                                  reply_to=question, status=Message.Status.STREAMING)
+                                  reply_to=question, status=Message.Status.STREAMING,
+                                  client_id=client_id[:CLIENT_ID_CHARS], client_key=client_key)
 
 
 def answer_discard(*, answer: Message) -> None:
@@ -111,10 +116,11 @@ def answer_discard(*, answer: Message) -> None:
 
 
 def answer_fill_plan(*, message: Message, prepared: PreparedAnswer) -> Message:
-    """Set the frozen source snapshot (as the model will see it) and the plan's trace on an answer (not saved)."""
+    """Set the frozen source snapshot (as the model will see it, each source with its rendered ``html`` for the
+    source panel: chat.serializers.source_view) and the plan's trace on an answer (not saved)."""
     plan = prepared.plan
     message.provider = prepared.provider.name
-    message.sources = [s.as_dict() for s in plan.sources]
+    message.sources = [source_view(s.as_dict()) for s in plan.sources]
     trace: Trace = {"budget": dict(plan.budget), "dropped": [d.as_dict() for d in plan.dropped],
                     "notes": [n.as_dict() for n in plan.notes], "abstain_reason": plan.abstain_reason,
                     "memory": plan.memory, "retrieval_query": prepared.query, "ordering": plan.ordering,

@@ -1,4 +1,5 @@
-"""Reads of the chat: domains and conversations under the access rules, questions and answers, the Markdown export.
+"""Reads of the chat: domains and conversations under the access rules, the sidebar's list and search, questions and
+answers, the Markdown export and an answer's Markdown to copy.
 
 Access rules, the same at every door: a domain the user may not read looks unknown; another user's conversation or
 answer is not found; the user's own conversation or answer in a domain they may no longer read is forbidden.
@@ -6,8 +7,11 @@ answer is not found; the user's own conversation or answer in a domain they may 
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from chat.errors import AskError
 from chat.models import Conversation, Message
+from grounding.memory import rewrite_stale_labels
 from knowledge.models import Domain
 
 
@@ -73,8 +77,77 @@ def question_of(key: str) -> Message | None:
 
 
 def answer_of(question: Message) -> Message | None:
-    """The answer of a question (None when none was started)."""
-    return Message.objects.filter(reply_to=question).select_related("reply_to").first()
+    """The latest answer of a question (a regenerated answer is later than the one it replaced; the earlier ones are
+    kept as ``question.answers``); None when none was started."""
+    return Message.objects.filter(reply_to=question).select_related("reply_to").order_by("-pk").first()
+
+
+#: Most conversations the sidebar and a search list (the newest first).
+CONVERSATIONS_LISTED = 100
+#: Longest search text (characters); a longer one is cut.
+SEARCH_CHARS = 200
+
+
+def conversation_list(*, user, query: str = "", limit: int = CONVERSATIONS_LISTED) -> list[Conversation]:
+    """The user's conversations in the domains they may read, most recently used first (a question asked or an
+    answer regenerated moves a conversation to the top; a rename does not), at most ``limit``.
+
+    With ``query`` (whitespace-trimmed, cut to SEARCH_CHARS characters), only those whose title or any message text
+    contains it, case-insensitively; each then carries ``match``: the first matching message text around the query
+    (at most about 120 characters; "" when only the title matched).
+    """
+    readable = Domain.objects.readable_by(user)
+    rows = Conversation.objects.filter(user=user, domain__in=readable).select_related("domain")
+    query = " ".join(str(query or "").split())[:SEARCH_CHARS]
+    if not query:
+        return list(rows.order_by("-updated_at", "-pk")[:limit])
+    hits = Message.objects.filter(conversation__user=user, text__icontains=query)
+    rows = rows.filter(Q(title__icontains=query) | Q(pk__in=hits.values("conversation_id")))
+    found = list(rows.order_by("-updated_at", "-pk")[:limit])
+    texts: dict[int, str] = {}
+    for conversation_id, text in (hits.filter(conversation__in=found).order_by("pk")
+                                  .values_list("conversation_id", "text")):
+        texts.setdefault(conversation_id, text)
+    for conversation in found:
+        conversation.match = _excerpt(texts.get(conversation.pk, ""), query)
+    return found
+
+
+def _excerpt(text: str, query: str, width: int = 120) -> str:
+    """About ``width`` characters of ``text`` around the first case-insensitive occurrence of ``query``."""
+    at = text.lower().find(query.lower())
+    if at < 0:
+        return ""
+    start = max(0, at - (width - len(query)) // 2)
+    end = min(len(text), start + width)
+    return ("…" if start else "") + " ".join(text[start:end].split()) + ("…" if end < len(text) else "")
+
+
+def answer_markdown(*, answer: Message) -> str:
+    """An answer as Markdown to copy: its text with each [S#] marker replaced by the titles it cites ("(source:
+    Equipment and Laptop Policy › Refresh)"), then the cited sources, one per line with version and date. Labels
+    outside the answer's sources are removed (grounding.memory.rewrite_stale_labels).
+
+    Returns:
+        Markdown text (characters); the abstention text as it is; "" for an answer without text (stopped before its
+        first words).
+    """
+    if not answer.text.strip():
+        return ""
+    def name(s: dict) -> str:
+        return " › ".join(p for p in (s.get("title", ""), *(s.get("section") or "").split(" > ")) if p)
+
+    by_label = {s.get("label"): s for s in answer.sources if isinstance(s, dict)}
+    text = rewrite_stale_labels(answer.text, {label: name(s) for label, s in by_label.items() if label})
+    cited = [by_label[c.get("label")] for c in answer.citations if isinstance(c, dict) and c.get("label") in by_label]
+    if not cited:
+        return text.strip() + "\n"
+    lines = [text.strip(), "", "Sources:"]
+    for s in dict((id(s), s) for s in cited).values():
+        meta = ", ".join(p for p in (s.get("version", ""), s.get("date", ""), s.get("status", ""))
+                         if p and p != "current")
+        lines.append(f"- {name(s)}" + (f" ({meta})" if meta else ""))
+    return "\n".join(lines) + "\n"
 
 
 def conversation_markdown(*, conversation: Conversation) -> str:

@@ -13,7 +13,9 @@ from typing import Any, TypedDict
 from chat.answering import PreparedAnswer
 from chat.frames import DoneFrame, DroppedJSON, NoteJSON, PartialFrame, PlanFrame, SourceJSON
 from chat.models import Message
+from chat.selectors import answer_markdown
 from grounding.citations import CitationStreamParser
+from grounding.source_rendering import render_source_html
 from grounding.types import BudgetJSON, ContextPlan
 
 
@@ -87,11 +89,20 @@ def done_frame(answer: Message, question: Message | None = None) -> DoneFrame:
     return {"type": "done", **answer_payload(answer, question), **view}  # type: ignore[typeddict-item]
 
 
+def source_view(source: dict[str, Any]) -> dict[str, Any]:
+    """A source of the plan as the source panel shows it and the frozen snapshot stores it: every key of
+    grounding.types.Source.as_dict plus ``html``, its text rendered with its structure (headings, lists, tables) and
+    sanitised (grounding.source_rendering). A snapshot stored before sources had ``html`` gets it rendered here."""
+    if not isinstance(source, dict) or "html" in source:
+        return source
+    return {**source, "html": render_source_html(str(source.get("text", "")), str(source.get("section", "")))}
+
+
 def plan_json(plan: ContextPlan) -> dict[str, Any]:
-    """The plan as JSON: sources (with text, for the source panel), notes, budget (tokens), dropped, sufficient,
-    abstain_reason, ordering, memory (the history split)."""
+    """The plan as JSON: sources (with text and its ``html``, for the source panel), notes, budget (tokens), dropped,
+    sufficient, abstain_reason, ordering, memory (the history split)."""
     return {
-        "sources": [s.as_dict() for s in plan.sources],
+        "sources": [source_view(s.as_dict()) for s in plan.sources],
         "notes": [n.as_dict() for n in plan.notes],
         "budget": plan.budget,
         "dropped": [d.as_dict() for d in plan.dropped],
@@ -102,17 +113,22 @@ def plan_json(plan: ContextPlan) -> dict[str, Any]:
     }
 
 
-def plan_frame(*, message_id: int, prepared: PreparedAnswer) -> PlanFrame:
-    """The ``plan`` frame sent before the first delta (chips are clickable at once)."""
-    return {"type": "plan", "message": message_id, **plan_json(prepared.plan),  # type: ignore[typeddict-item]
-            "provider": {"name": prepared.provider.name, "label": prepared.provider.label}}
+def plan_frame(*, message_id: int, prepared: PreparedAnswer, question_id: int | None = None) -> PlanFrame:
+    """The ``plan`` frame sent before the first delta (chips are clickable at once); ``question`` is the id of the
+    question it answers (a regenerated answer joins its question's earlier answers on the page)."""
+    frame = {"type": "plan", "message": message_id, **plan_json(prepared.plan),
+             "provider": {"name": prepared.provider.name, "label": prepared.provider.label}}
+    if question_id is not None:
+        frame["question"] = question_id
+    return frame  # type: ignore[return-value]
 
 
 def stored_plan_frame(message: Message) -> PlanFrame:
     """The ``plan`` frame of a stored (still streaming) answer, for a socket resuming it: its frozen sources, notes,
     budget and dropped candidates."""
     trace = message.trace or {}
-    return {"type": "plan", "message": message.pk, "sources": message.sources, "notes": trace.get("notes", []),
+    return {"type": "plan", "message": message.pk, "question": message.reply_to_id,
+            "sources": [source_view(s) for s in message.sources], "notes": trace.get("notes", []),
             "budget": trace.get("budget", {}), "dropped": trace.get("dropped", []), "resumed": True,
             "provider": {"name": message.provider, "label": message.provider}}
 
@@ -133,17 +149,43 @@ def stream_cites(text: str) -> list[tuple[int, int]]:
 
 def message_json(message: Message, question: Message | None = None) -> dict[str, Any]:
     """A stored message as the page and the API's conversation endpoint show it (the frozen sources, text
-    included, make chips work after a reload): id, role, text, html, status, error, abstained, provider, sources,
-    citations, invalid (labels), spans, support, notes, usage, client_id (an answer's is its question's, when the
-    question is given or cached as ``reply_to``)."""
+    included, make chips work after a reload): id, role, text, html, status, error, abstained, provider, sources
+    (as stored: each with its rendered ``html`` since issue 22), citations, invalid (labels), spans, support, notes,
+    usage,
+    client_id (an answer's is its question's, when the question is given or cached as ``reply_to``; a regenerated
+    answer's is the regeneration's); for an answer also reply_to (its question's id), feedback ("helpful",
+    "unhelpful" or ""), feedback_reason, and markdown (the text to copy, citations resolved to titles:
+    chat.selectors.answer_markdown)."""
     if question is None and message.reply_to_id and Message._meta.get_field("reply_to").is_cached(message):
         question = message.reply_to
     trace = message.trace or {}
-    return {
+    out = {
         "id": message.pk, "role": message.role, "text": message.text, "html": message.html,
         "status": message.status, "error": message.error, "abstained": message.abstained,
-        "provider": message.provider, "sources": message.sources, "citations": message.citations,
+        "provider": message.provider, "sources": message.sources,
+        "citations": message.citations,
         "invalid": message.invalid_citations, "spans": message.spans, "support": message.support,
         "notes": trace.get("notes", []), "usage": trace.get("usage", {}),
         "client_id": message.client_id or (question.client_id if question is not None else ""),
     }
+    if message.role == Message.Role.ASSISTANT:
+        out.update(reply_to=message.reply_to_id, feedback=message.feedback, feedback_reason=message.feedback_reason,
+                   markdown=answer_markdown(answer=message))
+    return out
+
+
+def conversation_item(conversation: Any) -> dict[str, Any]:
+    """A conversation as the page's sidebar lists it: id, title (its name, or "Conversation <id>"), domain (the
+    domain's name, shown under the title), url, updated_at (ISO 8601), and ``match``: for a search, the message text
+    around the query ("" when the title matched)."""
+    return {"id": conversation.pk, "title": str(conversation), "domain": conversation.domain.name,
+            "url": f"/c/{conversation.pk}/", "updated_at": conversation.updated_at.isoformat(),
+            "match": getattr(conversation, "match", "")}
+
+
+def page_message_json(message: Message) -> dict[str, Any]:
+    """:func:`message_json` as the chat page loads it: every source with its rendered ``html``, also for snapshots
+    stored before sources kept it (rendered now, not stored)."""
+    out = message_json(message)
+    out["sources"] = [source_view(s) for s in out["sources"]]
+    return out

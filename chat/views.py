@@ -1,19 +1,38 @@
-"""Pages. Thin: they call selectors/services and render."""
+"""Pages and the page's JSON endpoints. Thin: they call selectors/services and render; JSON is built in
+chat.serializers.
+
+JSON endpoints (session login, CSRF-protected like any form of the site; errors are ``{"error": {"code",
+"message"}}`` with the status of ERROR_STATUS; an anonymous request gets 401 ``login_required``):
+
+    GET  /conversations/search?q=TEXT        {"conversations": [sidebar item, ...]} (chat.serializers.conversation_item)
+    POST /conversations/<id>/rename {title}  {"conversation": item}
+    POST /conversations/<id>/delete          {"deleted": id}
+    POST /answers/<id>/feedback {value, reason}   {"feedback", "feedback_reason"}
+"""
 
 from __future__ import annotations
+
+import json
+from functools import wraps
+from typing import Any, Callable
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
 
-from chat import selectors
+from chat import selectors, services
 from chat.errors import AskError
-from chat.providers import registry
-from chat.serializers import message_json
 from chat.models import Conversation
+from chat.providers import registry
+from chat.serializers import conversation_item, page_message_json
 from knowledge.models import Domain
+
+#: HTTP status of each error code the page's JSON endpoints return (others: 400).
+ERROR_STATUS = {"not_found": 404, "forbidden": 403, "busy": 409, "login_required": 401, "bad_json": 400}
 
 
 def _own_conversation(request: HttpRequest, conversation_id: int) -> Conversation:
@@ -29,7 +48,8 @@ def _own_conversation(request: HttpRequest, conversation_id: int) -> Conversatio
 
 @login_required
 def index(request: HttpRequest, conversation_id: int | None = None) -> HttpResponse:
-    """The chat page: the user's conversations, the selected one's messages (with frozen sources), domain picker.
+    """The chat page: the user's conversations (most recently used first), the selected one's messages (with frozen
+    sources), domain picker.
 
     Another user's conversation id gives 404 and reveals nothing.
     """
@@ -38,18 +58,21 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
     messages = []
     if conversation_id is not None:
         conversation = _own_conversation(request, conversation_id)
-        messages = [message_json(m) for m in conversation.messages.select_related("reply_to").order_by("pk")]
+        messages = [page_message_json(m) for m in conversation.messages.select_related("reply_to").order_by("pk")]
+    answerer = registry.for_domain(conversation.domain) if conversation else registry.answerer()
     return render(request, "chat/index.html", {
-        "conversations": Conversation.objects.filter(user=request.user, domain__in=readable)
-                                             .select_related("domain")[:100],
+        "conversations": selectors.conversation_list(user=request.user),
         "conversation": conversation,
         "domains": readable,
-        "answerer": (registry.for_domain(conversation.domain) if conversation else registry.answerer()).label,
+        "answerer": answerer.label,
         "page_data": {
             "conversation": conversation.pk if conversation else None,
             "domain": conversation.domain.slug if conversation else None,
             "messages": messages,
             "maxChars": settings.MAX_MESSAGE_CHARS,
+            "maxNameChars": services.NAME_CHARS,
+            "answerer": {"name": answerer.name, "label": answerer.label},
+            "csrf": get_token(request),
         },
     })
 
@@ -66,3 +89,74 @@ def export(request: HttpRequest, conversation_id: int) -> HttpResponse:
                             content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="conversation-{conversation.pk}.md"'
     return response
+
+
+# --- the page's JSON endpoints -----------------------------------------------------------------------------------------
+
+def _error(code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=ERROR_STATUS.get(code, 400))
+
+
+def json_endpoint(view: Callable[..., dict[str, Any]]) -> Callable[..., JsonResponse]:
+    """A page endpoint: 401 JSON for anonymous requests, the view's dict as JSON, an AskError as its error."""
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+        if not request.user.is_authenticated:
+            return _error("login_required", "Your session has ended. Log in again.")
+        try:
+            return JsonResponse(view(request, *args, **kwargs), json_dumps_params={"ensure_ascii": False})
+        except AskError as exc:
+            return _error(exc.code, exc.message)
+    return wrapper
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    """The request's JSON object body ({} when empty).
+
+    Raises:
+        AskError(bad_json): not JSON, or not an object.
+    """
+    if not request.body:
+        return {}
+    try:
+        data = json.loads(request.body)
+    except (ValueError, RecursionError):
+        raise AskError("bad_json", "The request body is not valid JSON.")
+    if not isinstance(data, dict):
+        raise AskError("bad_json", "The request body must be a JSON object.")
+    return data
+
+
+@require_GET
+@json_endpoint
+def conversation_search(request: HttpRequest) -> dict[str, Any]:
+    """The user's conversations whose title or messages contain ``q`` (all of them without it), most recently used
+    first (chat.selectors.conversation_list)."""
+    found = selectors.conversation_list(user=request.user, query=request.GET.get("q", ""))
+    return {"conversations": [conversation_item(c) for c in found]}
+
+
+@require_POST
+@json_endpoint
+def conversation_rename(request: HttpRequest, conversation_id: str) -> dict[str, Any]:
+    """Rename one of the user's conversations (chat.services.conversation_rename)."""
+    conversation = services.conversation_rename(user=request.user, conversation_id=conversation_id,
+                                                title=_body(request).get("title"))
+    return {"conversation": conversation_item(conversation)}
+
+
+@require_POST
+@json_endpoint
+def conversation_delete(request: HttpRequest, conversation_id: str) -> dict[str, Any]:
+    """Delete one of the user's conversations (chat.services.conversation_delete)."""
+    return {"deleted": services.conversation_delete(user=request.user, conversation_id=conversation_id)}
+
+
+@require_POST
+@json_endpoint
+def answer_feedback(request: HttpRequest, message_id: str) -> dict[str, Any]:
+    """Store the user's feedback on one of their answers (chat.services.answer_feedback_save)."""
+    body = _body(request)
+    answer = services.answer_feedback_save(user=request.user, message_id=message_id, value=body.get("value", ""),
+                                           reason=body.get("reason", ""))
+    return {"message": answer.pk, "feedback": answer.feedback, "feedback_reason": answer.feedback_reason}

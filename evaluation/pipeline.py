@@ -199,10 +199,20 @@ _CHIP = re.compile(r'<button\b[^>]*\bclass="cite"[^>]*>')
 _CHIP_LABEL = re.compile(r'\bdata-label="([^"]*)"')
 
 
+_CHIP_SPAN = re.compile(r'\bdata-span="(\d+)"')
+
+
 def chips(html_text: str) -> list[str]:
     """The labels of the citation chips of a rendered answer, in order (one per rendered citation)."""
+    return [label for label, _ in chip_spans(html_text)]
+
+
+def chip_spans(html_text: str) -> list[tuple[str, int]]:
+    """(label, span number) of each citation chip of a rendered answer, in order: chip ``data-span`` k opens the
+    answer's k-th span (a label repeated in one sentence has a span but no second chip); -1 without a number."""
     out = []
     for m in _CHIP.finditer(html_text):
         label = _CHIP_LABEL.search(m.group(0))
-        out.append(label.group(1) if label else "")
+        span = _CHIP_SPAN.search(m.group(0))
+        out.append((label.group(1) if label else "", int(span.group(1)) if span else -1))
     return out

@@ -20,7 +20,7 @@ from evaluation import data, injection
 from evaluation.common import CachingEmbedder, EvaluationError, read_jsonl
 from evaluation.data import Case
 from evaluation.metrics import Metric, SuiteResult, Tally, contains, contains_all, exact
-from evaluation.pipeline import TemporaryDomain, ask, chips
+from evaluation.pipeline import TemporaryDomain, ask, chip_spans
 from grounding.citations import strip_markers
 
 #: Targets checked by --check (suite -> metric -> (op, value)); other metrics are reported without a target.
@@ -122,8 +122,8 @@ def check_chips(result: dict[str, Any], chunks: dict[int, tuple[str, str]]) -> l
     citations = {c["label"]: c for c in result.get("citations", [])}
     spans = result.get("spans", [])
     out = []
-    for k, label in enumerate(chips(result.get("html", ""))):
-        cited = spans[k]["cited_text"] if k < len(spans) and spans[k].get("label") == label else ""
+    for label, k in chip_spans(result.get("html", "")):
+        cited = spans[k]["cited_text"] if 0 <= k < len(spans) and spans[k].get("label") == label else ""
         ids = result.get("source_chunks", {}).get(label, [])
         citation = citations.get(label)
         problem = ""

@@ -18,6 +18,7 @@ Every marker is shown exactly once, beside what it supports, whatever the answer
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from urllib.parse import unquote
@@ -154,11 +155,49 @@ def _mend_tables(src: str) -> str:
     return "\n".join(out)
 
 
-def _chips(marker: Marker, first_span: int, known: set[str]) -> str:
+#: What ends a sentence: a full stop, question or exclamation mark (closing quotes or brackets may follow) before a
+#: space, the end, or a marker right after it ("replaced.[S1]"); or a line break (a list item, a row, a paragraph).
+_SENTENCE_END = re.compile(r"[.!?。！？][\"'”’)\]]*(?:\s|$|(?=[\[【]))|\n")
+_END_CHARS = ".!?。！？"
+
+
+def _repeats(text: str, markers: list[Marker], known: set[str]) -> list[set[int]]:
+    """For each marker, the positions (among its known labels) of the labels already shown as a chip in the same
+    sentence, so that each distinct chip is shown once per sentence ("A [S1] and B [S1]." and "A [S1][S1]." show
+    one S1 chip; "A [S1]. B [S1]." shows two).
+
+    A marker belongs to the sentence it closes: the one ending right before it when the text before it ends with a
+    full stop ("... months. [S1]"), else the one it stands in; a marker right after another one (only whitespace
+    between) shares that one's sentence.
+    """
+    ends = [(e.start(), e.end()) for e in _SENTENCE_END.finditer(text)]
+    starts = [a for a, _ in ends]
+    out: list[set[int]] = []
+    seen: set[str] = set()
+    sentence, previous = -1, None
+    for m in markers:
+        if previous is None or text[previous.end:m.start].strip():
+            before = text[:m.start].rstrip()
+            cut = len(before) - 1 if before and before[-1] in _END_CHARS else m.start
+            k = bisect.bisect_left(starts, cut)  # the sentence ends that start before the cut
+            begins = ends[k - 1][1] if k else 0
+            if begins != sentence:
+                sentence, seen = begins, set()
+        hidden = set()
+        for j, lab in enumerate(lab for lab in m.labels if lab in known):
+            if lab in seen:
+                hidden.add(j)
+            seen.add(lab)
+        out.append(hidden)
+        previous = m
+    return out
+
+
+def _chips(marker: Marker, first_span: int, known: set[str], hidden: set[int] = frozenset()) -> str:
     good = [lab for lab in marker.labels if lab in known]
     bad = [lab for lab in marker.labels if lab not in known]
     out = [f'<button type="button" class="cite" data-label="{lab}" data-span="{first_span + j}" '
-           f'aria-label="Show source {lab}">{lab}</button>' for j, lab in enumerate(good)]
+           f'aria-label="Show source {lab}">{lab}</button>' for j, lab in enumerate(good) if j not in hidden]
     if bad:
         out.append(f'<span class="cite-invalid" title="Not a source of this answer">'
                    f'{html.escape(marker.raw if not good else "[" + ", ".join(bad) + "]")}</span>')
@@ -168,8 +207,10 @@ def _chips(marker: Marker, first_span: int, known: set[str]) -> str:
 def render_html(text: str, known: set[str]) -> str:
     """Markdown -> HTML with [S#] markers turned into chips for known labels; unknown labels stay plain text.
 
-    Chips are numbered (``data-span``) in the order of the markers in ``text``, one per known label, the order of
-    finalize_answer's ``spans``; each marker is shown exactly once (module docstring). Look-alikes inside code
+    Chips are numbered (``data-span``) in the order of the markers in ``text``, one number per known label, the
+    order of finalize_answer's ``spans``; each marker is shown exactly once (module docstring), and each distinct
+    label once per sentence: a label repeated in the same sentence ("[S1][S1]", "A [S1] and B [S1].") keeps its
+    span number but shows no second chip. Look-alikes inside code
     (grounding.citations) are code text, never chips. The result is sanitised with nh3: model-supplied HTML or
     script is inert text.
 
@@ -188,6 +229,7 @@ def render_html(text: str, known: set[str]) -> str:
         count += sum(lab in known for lab in m.labels)
         held += [text[pos:m.start], f"{_OPEN_MARK}{k}{_CLOSE_MARK}"]
         pos = m.end
+    repeats = _repeats(text, markers, known)
     rendered = _md.render(_mend_tables("".join(held) + text[pos:]))
     out, pos, shown = [], 0, set()
     for ph in _PLACEHOLDER.finditer(rendered):
@@ -202,9 +244,9 @@ def render_html(text: str, known: set[str]) -> str:
             out.append(html.escape(markers[k].raw))  # Markdown made it code after all: code text, chip at the end
             continue
         shown.add(k)
-        out.append(_chips(markers[k], first_span[k], known))
+        out.append(_chips(markers[k], first_span[k], known, repeats[k]))
     out.append(rendered[pos:])
     lost = [k for k in range(len(markers)) if k not in shown]
     if lost:  # swallowed by Markdown: shown at the end rather than lost
-        out.append("<p>" + " ".join(_chips(markers[k], first_span[k], known) for k in lost) + "</p>\n")
+        out.append("<p>" + " ".join(_chips(markers[k], first_span[k], known, repeats[k]) for k in lost) + "</p>\n")
     return nh3.clean("".join(out), tags=_ALLOWED_TAGS, attributes=_ALLOWED_ATTRS, link_rel=None)

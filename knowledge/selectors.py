@@ -121,6 +121,17 @@ def ingest_job_status(*, job: IngestJob) -> dict[str, Any]:
             "failed": sum(1 for f in files if f["status"] == "failed"), "files": files}
 
 
+def version_readable(*, user, version_id: int) -> DocumentVersion:
+    """A document version ``user`` may read (its domain is among Domain.objects.readable_by(user)), with its
+    document and domain selected.
+
+    Raises:
+        DocumentVersion.DoesNotExist: unknown version or a domain the user may not read (not told apart).
+    """
+    return (DocumentVersion.objects.select_related("document__domain")
+            .get(pk=version_id, document__domain__in=Domain.objects.readable_by(user)))
+
+
 def version_original(*, user, version_id: int) -> tuple[DocumentVersion, Path]:
     """A document version whose original ``user`` may read, and the stored file's path.
 
@@ -132,8 +143,7 @@ def version_original(*, user, version_id: int) -> tuple[DocumentVersion, Path]:
     """
     from knowledge.originals import original_path
 
-    version = (DocumentVersion.objects.select_related("document__domain")
-               .get(pk=version_id, document__domain__in=Domain.objects.readable_by(user)))
+    version = version_readable(user=user, version_id=version_id)
     if not version.original_hash:
         raise DocumentVersion.DoesNotExist(f"version {version_id} has no original file")
     path = original_path(content_hash=version.original_hash)

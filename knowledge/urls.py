@@ -5,5 +5,6 @@ from knowledge import views
 app_name = "knowledge"
 
 urlpatterns = [
+    path("documents/<int:version_id>/", views.version_text, name="version"),
     path("documents/<int:version_id>/original", views.original_file, name="original"),
 ]

@@ -1,373 +1,242 @@
-// Chat page: streams answers over the websocket and renders citation chips from the application's source map.
-// Model text is only ever inserted as text; the answer HTML comes from the server, built and sanitised there.
+// Chat page: asks over the websocket and shows each answer as it is written (chat/answer.js), with the actions on
+// each answer (chat/thread.js), the source panel (chat/panel.js) and the conversations sidebar (chat/sidebar.js).
 
-const data = JSON.parse(document.getElementById("page-data").textContent);
+import {announce, page} from "./dom.js";
+import {closeSource, hidePreview, openSource, showPreview} from "./panel.js";
+import {closeDrawer, touch} from "./sidebar.js";
+import {Thread} from "./thread.js";
+
+const data = page();
 const list = document.getElementById("messages");
 const form = document.getElementById("ask");
 const input = document.getElementById("question");
+const hint = document.getElementById("composer-hint");
 const sendButton = document.getElementById("send");
 const stopButton = document.getElementById("stop");
-const statusLine = document.getElementById("status");
-const panel = document.getElementById("source-panel");
 
 let conversation = data.conversation;
-const answers = new Map(); // assistant message id -> {el, body, sources: Map(label -> source), citations}
 let socket = null;
-let pending = null; // the ask frame waiting for an open socket
-let lastAsk = null; // the question just sent and its bubble, until the server accepts or refuses it
+let pending = null; // a frame waiting for an open socket
+let current = null; // {answer, turn, text (of an ask), regenerate} while an answer is being asked for
+const streaming = new Set(); // answers being generated that this page shows (resumed after a reconnect)
 // error codes of asks refused before anything was stored (the text goes back into the input)
 const NOT_STORED = new Set(["rate_limited", "empty_message", "message_too_long", "invalid_text", "unknown_domain",
-                            "bad_frame", "forbidden", "not_found"]);
-const streaming = new Set(); // ids of answers being generated that this page shows (resumed after a reconnect)
+                            "bad_frame", "forbidden", "not_found", "busy"]);
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+const thread = new Thread(list, {regenerate, resend: (text) => ask(text)});
 
 function setBusy(busy) {
   sendButton.disabled = busy;
   stopButton.hidden = !busy;
+  list.querySelectorAll("button.regenerate, button.edit").forEach((b) => { b.disabled = busy; });
 }
 
 function scrollToEnd() {
   list.scrollTop = list.scrollHeight;
-  const last = list.lastElementChild;
-  if (last) last.scrollIntoView({block: "end"});
 }
 
-function addUser(text) {
-  document.getElementById("empty-hint")?.remove();
-  const li = el("li", "msg user");
-  li.append(el("div", "body", text));
-  list.append(li);
+function send(frame) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+  else pending = frame;
+}
+
+function showHint(text) {
+  hint.textContent = text;
+  input.setAttribute("aria-invalid", text ? "true" : "false");
+}
+
+// Ask a question (the composer, or an edited question): returns false when it was not sent.
+function ask(raw) {
+  const text = (raw || "").trim();
+  if (current) { showHint("An answer is still being written. Wait for it or press Stop."); return false; }
+  if (!text) { showHint("The message is empty. Type a question first."); input.focus(); return false; }
+  if (text.length > data.maxChars) {
+    showHint(`The message is ${text.length} characters long; the limit is ${data.maxChars}.`);
+    return false;
+  }
+  showHint("");
+  const domainSelect = document.getElementById("domain");
+  const turn = thread.addQuestion(text);
+  const answer = thread.addAnswer(turn);
+  answer.stage("sending");
+  current = {answer, turn, text};
+  setBusy(true);
+  announce("");
   scrollToEnd();
-  return li;
+  send({type: "ask", text, conversation, client_id: crypto.randomUUID(), progress: true,
+        domain: domainSelect ? domainSelect.value : data.domain});
+  return true;
 }
 
-function addToSidebar(id, title) {
-  const nav = document.querySelector("ul.conversations");
-  if (!nav || nav.querySelector(`a[href="/c/${id}/"]`)) return;
-  nav.querySelector("li.empty")?.remove();
-  nav.querySelectorAll("li[aria-current]").forEach((li) => li.removeAttribute("aria-current"));
-  const li = el("li");
-  li.setAttribute("aria-current", "page");
-  const a = el("a", "", title);
-  a.href = `/c/${id}/`;
-  li.append(a);
-  nav.prepend(li);
+// A new answer to the question of `earlier`; the earlier answer is kept and can be shown again.
+function regenerate(earlier) {
+  if (current) return;
+  const answer = thread.addAnswer(earlier.turn);
+  answer.stage("sending");
+  current = {answer, turn: earlier.turn, regenerate: true};
+  setBusy(true);
+  announce("");
+  send({type: "regenerate", message: Number(earlier.id), client_id: crypto.randomUUID(), progress: true});
 }
 
-function addAssistant(id, sources, provider) {
-  const li = el("li", "msg assistant");
-  li.dataset.message = id;
-  if (provider && provider.name === "extractive") {
-    li.append(el("span", "badge", "Extractive answer · quoted from the sources"));
-  } else if (provider && provider.name) {
-    li.append(el("span", "badge model", "Answered by " + (provider.label || provider.name)));
+function stop() {
+  if (!current) { announce("This answer is being written from another window or tab; stop it there."); return; }
+  if (pending) { // never sent: nothing is stored on the server
+    pending = null;
+    refused("Not sent.", false);
+    return;
   }
-  const body = el("div", "body streaming");
-  li.append(body);
-  const used = el("div", "sources-used");
-  li.append(used);
-  list.append(li);
-  const entry = {el: li, body, used, sources: new Map(), citations: new Map(), spans: []};
-  for (const s of sources || []) entry.sources.set(s.label, s);
-  answers.set(String(id), entry);
-  return entry;
+  current.answer.stage("stopping");
+  send({type: "stop"});
 }
 
-function renderNotes(entry, notes) {
-  entry.el.querySelector(".notes")?.remove();
-  if (!notes.length) return;
-  const box = el("div", "notes");
-  box.append(el("h3", "", "The sources disagree"));
-  for (const note of notes) {
-    const p = el("p", "note-conflict");
-    p.append(el("span", "", note.text + " "));
-    for (const label of note.labels) {
-      if (!entry.sources.has(label)) continue;
-      const chip = el("button", "cite", label);
-      chip.type = "button";
-      chip.dataset.label = label;
-      chip.setAttribute("aria-label", `Show source ${label}`);
-      p.append(chip);
-    }
-    box.append(p);
+// The question (or regeneration) was refused before anything was stored: remove what the page added for it.
+function refused(message, isError = true) {
+  if (!current) return;
+  if (current.regenerate) thread.removeAnswer(current.answer);
+  else {
+    thread.removeTurn(current.turn);
+    if (!input.value) input.value = current.text;
   }
-  entry.used.before(box);
+  current = null;
+  setBusy(false);
+  announce(message, isError);
 }
 
-function renderSourcesUsed(entry, labels) {
-  entry.used.replaceChildren();
-  if (!labels.length) return;
-  entry.used.append(el("h3", "", "Sources used"));
-  const ul = el("ul");
-  for (const label of labels) {
-    const s = entry.sources.get(label);
-    if (!s) continue;
-    const li = el("li");
-    const chip = el("button", "cite", label);
-    chip.type = "button";
-    chip.dataset.label = label;
-    li.append(chip, " ", el("span", "", [s.title, ...(s.section ? s.section.split(" > ") : [])].join(" › ")));
-    ul.append(li);
+// The answer a frame is about: known by its id, or the one being asked for, which takes the id.
+function answerOf(id) {
+  const known = thread.answers.get(String(id));
+  if (known) return known;
+  if (current && current.answer.id === null) {
+    thread.setAnswerId(current.answer, id);
+    return current.answer;
   }
-  entry.used.append(ul);
+  return null;
 }
 
-// While streaming, the markers the server reports as citations (`cites`: [start, end] in this piece of text; never
-// a look-alike inside code, never half a marker) become chips at once when all their labels are in this answer's
-// source map (sent in the plan frame); anything else stays text. The final HTML replaces all of it.
-function appendStreamed(entry, text, cites) {
-  let last = 0;
-  for (const [start, end] of cites || []) {
-    const labels = (text.slice(start, end).match(/[Ss]?\d{1,3}/g) || []).map((x) => x.toUpperCase());
-    if (!labels.length || !labels.every((label) => entry.sources.has(label))) continue;
-    entry.body.append(text.slice(last, start));
-    for (const label of labels) {
-      const chip = el("button", "cite", label);
-      chip.type = "button";
-      chip.dataset.label = label;
-      chip.setAttribute("aria-label", `Show source ${label}`);
-      entry.body.append(chip);
-    }
-    last = end;
-  }
-  entry.body.append(text.slice(last));
-}
-
-function finish(entry, frame) {
-  entry.body.classList.remove("streaming");
-  entry.el.dataset.status = frame.status;
-  for (const c of frame.citations || []) entry.citations.set(c.label, c);
-  entry.spans = frame.spans || [];
-  if (frame.html) {
-    entry.body.innerHTML = frame.html; // built and sanitised by the server (nh3); chips come from the source map
-  } else {
-    entry.body.textContent = frame.text || "";
-  }
-  if (frame.abstained) {
-    entry.el.classList.add("abstained");
-    const badge = entry.el.querySelector(".badge");
-    if (badge) badge.textContent = "Not in the documents";
-  }
-  if (frame.status === "interrupted") entry.el.append(el("p", "note", "Stopped: this answer is incomplete."));
-  if (frame.status === "failed") entry.el.append(el("p", "error", "This answer failed: " + (frame.error || "")));
-  if (frame.invalid && frame.invalid.length) {
-    entry.el.append(el("p", "warning", "Some citations did not match a source and are shown as plain text: "
-      + frame.invalid.join(", ")));
-  }
-  markSupport(entry, frame.support);
-  renderNotes(entry, frame.notes || []);
-  renderSourcesUsed(entry, (frame.citations || []).map((c) => c.label));
-  scrollToEnd();
-}
-
-// Sentences the support check did not find in their cited sources are marked, with the reason on hover and focus.
-const SUPPORT_TEXT = {weak: "Weakly supported", unsupported: "Not supported by its source", uncited: "No citation"};
-
-function markSupport(entry, support) {
-  const flagged = ((support && support.sentences) || []).filter((s) => s.status !== "supported");
-  for (const sentence of flagged) {
-    const probe = sentence.text.slice(0, 40).replace(/[.\s]+$/, "");
-    const walker = document.createTreeWalker(entry.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.data.indexOf(probe);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, node.data.length);
-      const mark = el("span", `support-${sentence.status}`);
-      mark.tabIndex = 0;
-      mark.title = `${SUPPORT_TEXT[sentence.status] || sentence.status}: ${sentence.reason}`;
-      mark.setAttribute("aria-label", mark.title);
-      range.surroundContents(mark);
+function handle(frame) {
+  switch (frame.type) {
+    case "accepted":
+      if (current && !current.regenerate && current.turn.qid === null) thread.setQuestionId(current.turn, frame.message);
+      if (conversation !== frame.conversation) {
+        conversation = frame.conversation;
+        history.replaceState(null, "", `/c/${conversation}/`);
+      }
+      touch(frame.conversation, frame.title, frame.domain);
+      break;
+    case "status":
+    case "queued":
+      answerOf(frame.message)?.stage(frame.stage || "queued", frame.position);
+      break;
+    case "plan": {
+      streaming.add(String(frame.message));
+      let answer = answerOf(frame.message);
+      if (!answer) { // a resumed answer this page did not show yet
+        const turn = thread.turns.get(String(frame.question));
+        if (!turn) break;
+        answer = thread.addAnswer(turn, frame.message);
+      }
+      answer.setSources(frame.sources);
+      answer.showPlanned();
+      if (frame.resumed) setBusy(true);
       break;
     }
-  }
-  if (flagged.length) {
-    entry.el.append(el("p", "warning", `${flagged.length} sentence(s) could not be fully checked against their ` +
-      "sources; they are underlined. Hover or focus them for the reason."));
-  }
-}
-
-function showSource(entry, label, spanIndex) {
-  const s = entry.sources.get(label);
-  if (!s) return;
-  const own = entry.spans[spanIndex];
-  document.getElementById("source-label").textContent = label;
-  document.getElementById("source-title").textContent = s.title;
-  document.getElementById("source-section").textContent = s.section ? s.section.split(" > ").join(" › ") : "—";
-  document.getElementById("source-version").textContent = s.version || "—";
-  document.getElementById("source-date").textContent = s.date || "undated";
-  document.getElementById("source-status").textContent = s.status || "current";
-  const cited = own && own.label === label ? own : entry.citations.get(label);
-  showOriginalPlace(s, cited);
-  const mark = renderSourceText(document.getElementById("source-text"), s.text, cited ? cited.cited_text.trim() : "");
-  panel.hidden = false;
-  if (mark) mark.scrollIntoView({block: "nearest"});
-  panel.focus();
-}
-
-// Where the cited passage is in its original file, and a link to that file: the label the server built from the
-// location ("Leave, p. 4", "IDP, slide 3", "Work schedules, sheet Schedules, rows 2-14"; grounding.location), and
-// for a PDF the link opens the cited page. Sources without a location (Markdown, HTML, text) show "—" and no link.
-function showOriginalPlace(source, cited) {
-  const place = cited && cited.location && cited.location.format ? cited : source;
-  const location = place.location || {};
-  document.getElementById("source-location").textContent = location.format ? place.source_label : "—";
-  const link = document.getElementById("source-original");
-  link.hidden = !(location.format && source.version_id);
-  if (link.hidden) return;
-  const page = (location.pages || [])[0];
-  link.href = `/documents/${source.version_id}/original` + (page ? `#page=${page}` : "");
-  link.textContent = page ? `Open the original at page ${page}` : "Open the original file";
-}
-
-// A source's text in the panel: runs of Markdown table lines ("| a | b |") become a table (a line followed by a
-// "|---|" line is a header), other text stays text; the cited span is marked (a cited table row is marked whole).
-// Returns the marked element, if any. Everything is inserted as text, never as HTML.
-function renderSourceText(box, text, span) {
-  box.replaceChildren();
-  let marked = null;
-  const isRule = (line) => /^\|(\s*:?-{3,}:?\s*\|)+$/.test(line);
-  const cells = (line) => line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
-  const lines = text.split("\n");
-  let plain = [];
-  const flushPlain = () => {
-    const part = plain.join("\n");
-    plain = [];
-    if (!part) return;
-    const at = span && !marked ? part.indexOf(span) : -1;
-    if (at < 0) { box.append(part); return; }
-    marked = el("mark", "", span);
-    box.append(part.slice(0, at), marked, part.slice(at + span.length));
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (!(line.startsWith("|") && line.endsWith("|") && line.length > 1)) { plain.push(lines[i]); continue; }
-    flushPlain();
-    const table = el("table", "source-table");
-    for (; i < lines.length && lines[i].trim().startsWith("|"); i++) {
-      const row = lines[i].trim();
-      if (isRule(row)) continue;
-      const header = i + 1 < lines.length && isRule(lines[i + 1].trim());
-      const tr = el("tr");
-      for (const cell of cells(row)) tr.append(el(header ? "th" : "td", "", cell));
-      if (!marked && span && row === span) { tr.className = "cited"; marked = tr; }
-      table.append(tr);
+    case "partial": {
+      const answer = thread.answers.get(String(frame.message));
+      if (answer) { answer.body.textContent = ""; answer.queue = []; answer.push(frame.text, frame.cites); }
+      break;
     }
-    i--;
-    box.append(table);
+    case "delta":
+      thread.answers.get(String(frame.message))?.push(frame.text, frame.cites);
+      break;
+    case "done": {
+      let answer = answerOf(frame.message);
+      if (!answer) {
+        const turn = thread.turns.get(String(frame.question_message)) || thread.addQuestion("", frame.question_message);
+        answer = thread.addAnswer(turn, frame.message);
+      }
+      answer.finish(frame);
+      streaming.delete(String(frame.message));
+      if (current && current.answer === answer) current = null;
+      if (!current) setBusy(false);
+      announce(frame.status === "interrupted" ? "Stopped." : frame.status === "complete" ? "Answer ready." : "");
+      break;
+    }
+    case "error":
+      if (frame.code === "nothing_to_stop") break; // the answer ended before the stop arrived
+      if (frame.message_id) {
+        streaming.delete(String(frame.message_id));
+        answerOf(frame.message_id)?.fail(frame.message);
+        current = null;
+        setBusy(false);
+        announce(frame.message, true);
+      } else if (current && (NOT_STORED.has(frame.code) || current.answer.id === null)) {
+        refused(frame.message);
+      } else {
+        announce(frame.message, true);
+      }
+      break;
   }
-  flushPlain();
-  return marked;
 }
-
-list.addEventListener("click", (event) => {
-  const chip = event.target.closest("button.cite");
-  if (!chip) return;
-  const li = chip.closest("li.msg.assistant");
-  const entry = li && answers.get(li.dataset.message);
-  if (entry) showSource(entry, chip.dataset.label, chip.dataset.span === undefined ? -1 : Number(chip.dataset.span));
-});
-document.getElementById("source-close").addEventListener("click", () => { panel.hidden = true; });
-document.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.hidden = true; });
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/chat/`);
   socket.addEventListener("open", () => {
-    statusLine.textContent = "";
+    announce("");
     // answers still generating when the page loaded or the socket dropped: follow them to the end
     for (const id of streaming) socket.send(JSON.stringify({type: "resume", message: Number(id)}));
     if (pending) { socket.send(JSON.stringify(pending)); pending = null; }
   });
   socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
-    setBusy(false);
-    statusLine.textContent = "Connection closed. Reconnecting…";
+    if (current && current.answer.id !== null) streaming.add(current.answer.id); // followed again on reconnect
+    else if (current && !pending) { // sent, but not confirmed: the question may not have been stored
+      refused("The connection dropped before the server confirmed your question; reconnecting, then send it again.");
+      setTimeout(connect, 1500);
+      return;
+    }
+    announce("Connection closed. Reconnecting…");
     setTimeout(connect, 1500);
   });
 }
 
-function handle(frame) {
-  if (frame.type === "accepted") {
-    lastAsk = null;
-    if (conversation !== frame.conversation) {
-      conversation = frame.conversation;
-      history.replaceState(null, "", `/c/${conversation}/`);
-      addToSidebar(conversation, frame.title);
-    }
-  } else if (frame.type === "plan") {
-    statusLine.textContent = "";
-    streaming.add(String(frame.message));
-    const known = answers.get(String(frame.message));
-    if (known) for (const src of frame.sources || []) known.sources.set(src.label, src);
-    else addAssistant(frame.message, frame.sources, frame.provider);
-    if (frame.resumed) setBusy(true);
-  } else if (frame.type === "partial") {
-    const entry = answers.get(String(frame.message));
-    if (entry) { entry.body.textContent = ""; appendStreamed(entry, frame.text, frame.cites); }
-  } else if (frame.type === "delta") {
-    const entry = answers.get(String(frame.message));
-    if (entry) appendStreamed(entry, frame.text, frame.cites);
-  } else if (frame.type === "done") {
-    let entry = answers.get(String(frame.message));
-    if (!entry) entry = addAssistant(frame.message, frame.sources, {name: frame.provider});
-    finish(entry, frame);
-    streaming.delete(String(frame.message));
-    setBusy(false);
-  } else if (frame.type === "error") {
-    if (frame.message_id) streaming.delete(String(frame.message_id));
-    if (NOT_STORED.has(frame.code) && lastAsk) {
-      // the server kept nothing of this question: give the text back so it can be sent again
-      lastAsk.bubble.remove();
-      if (!input.value) input.value = lastAsk.text;
-    }
-    lastAsk = null;
-    statusLine.textContent = frame.message;
-    statusLine.classList.add("error");
-    setBusy(false);
-  }
-}
-
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  const text = input.value.trim();
-  statusLine.classList.remove("error");
-  if (!text) { statusLine.textContent = "The message is empty. Type a question first."; return; }
-  if (text.length > data.maxChars) {
-    statusLine.textContent = `The message is ${text.length} characters long; the limit is ${data.maxChars}.`;
-    statusLine.classList.add("error");
-    return;
-  }
-  const domainSelect = document.getElementById("domain");
-  const frame = {type: "ask", text, conversation, client_id: crypto.randomUUID(),
-                 domain: domainSelect ? domainSelect.value : data.domain};
-  lastAsk = {text, bubble: addUser(text)};
-  input.value = "";
-  setBusy(true);
-  statusLine.textContent = "Searching the documents…";
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
-  else pending = frame;
+  if (ask(input.value)) input.value = "";
 });
-
 input.addEventListener("keydown", (e) => {
-  if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); }
 });
-stopButton.addEventListener("click", () => socket && socket.send(JSON.stringify({type: "stop"})));
+input.addEventListener("input", () => { if (hint.textContent && input.value.trim()) showHint(""); });
+stopButton.addEventListener("click", stop);
 
-for (const m of data.messages) {
-  if (m.role === "user") addUser(m.text);
-  else if (m.status === "streaming") {  // still generating (another tab, a dropped socket): resumed on connect
-    appendStreamed(addAssistant(m.id, m.sources, {name: m.provider}), m.text);
-    streaming.add(String(m.id));
-  } else finish(addAssistant(m.id, m.sources, {name: m.provider}), m);
+// chips: open the passage (click, Enter), preview it (hover, focus)
+list.addEventListener("click", (event) => {
+  const chipEl = event.target.closest("button.cite");
+  const li = chipEl && chipEl.closest("li.msg.assistant");
+  const answer = li && thread.answers.get(li.dataset.message);
+  if (!answer) return;
+  hidePreview();
+  openSource(answer, chipEl.dataset.label, chipEl.dataset.span === undefined ? -1 : Number(chipEl.dataset.span),
+             chipEl);
+});
+for (const [on, off] of [["mouseover", "mouseout"], ["focusin", "focusout"]]) {
+  list.addEventListener(on, (event) => {
+    const chipEl = event.target.closest?.("button.cite");
+    const answer = chipEl && thread.answers.get(chipEl.closest("li.msg.assistant")?.dataset.message);
+    if (answer) showPreview(answer, chipEl);
+  });
+  list.addEventListener(off, (event) => { if (event.target.closest?.("button.cite")) hidePreview(); });
 }
+list.addEventListener("scroll", hidePreview, {passive: true});
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape" || document.querySelector("dialog[open]")) return;
+  hidePreview();
+  if (!closeDrawer()) closeSource();
+});
+
+thread.load(data.messages, (answer) => streaming.add(answer.id));
 scrollToEnd();
 connect();
 document.body.dataset.chatReady = "true"; // handlers attached (the browser tests wait for this)

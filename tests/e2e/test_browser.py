@@ -130,7 +130,9 @@ class ChatInBrowserTests(BrowserCase):
         chip = answer.locator(".body button.cite").first
         expect(chip).to_be_visible()
         expect(answer.locator(".body")).to_contain_text("36-month refresh cycle")
-        expect(answer.locator(".badge")).to_contain_text("Extractive")
+        # who answers is said once, in the header, not on every message (issue 22)
+        expect(page.locator(".answerer")).to_contain_text("Extractive")
+        expect(answer.locator(".badge")).to_have_count(0)
         states = page.evaluate("window.bodyStates")
         assert len(set(states)) >= 2, states  # the text appeared progressively, not all at once
         expect(answer.locator(".sources-used")).to_contain_text("Equipment and Laptop Policy")

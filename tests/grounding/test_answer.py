@@ -224,10 +224,16 @@ def _structured_answer(draw) -> str:
 def test_b10_property_every_citation_is_one_chip_in_any_structure(text):
     v = finalize_answer(text, PLAN)
     chips = _chips(v.html)
-    # citations, spans and chips agree: one chip per valid label occurrence, numbered as the spans
-    assert sorted(int(n) for _, n in chips) == list(range(len(v.spans)))
-    assert [lab for lab, _ in sorted(chips, key=lambda c: int(c[1]))] == [s["label"] for s in v.spans]
+    # citations, spans and chips agree: every chip opens the span of its own label occurrence (numbered as the
+    # spans), each occurrence at most once; a label repeated in one sentence shows one chip (issue 22)
+    numbers = [int(n) for _, n in chips]
+    assert len(set(numbers)) == len(numbers) and all(0 <= n < len(v.spans) for n in numbers)
+    assert all(v.spans[int(n)]["label"] == lab for lab, n in chips)
     assert {lab for lab, _ in chips} == {c.label for c in v.citations}
+    # every valid occurrence is shown unless the same label is shown in its sentence already
+    shown = set(numbers)
+    for k, span in enumerate(v.spans):
+        assert k in shown or any(v.spans[j]["label"] == span["label"] for j in shown)
     # each marker holding a label outside the source map is shown once as text
     known = set(PLAN.source_map)
     assert v.html.count("cite-invalid") == sum(any(lab not in known for lab in m.labels) for m in parse_markers(text))
