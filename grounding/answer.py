@@ -17,7 +17,8 @@ from markdown_it import MarkdownIt
 
 from grounding.chunking import split_sentences
 from grounding.citations import check_labels, parse_markers, strip_markers
-from grounding.providers import content_terms, is_abstention
+from grounding.lexical import content_terms
+from grounding.providers import is_abstention
 from grounding.support import sentence_spans
 from grounding.prompt import ABSTAIN_TOKEN
 from grounding.types import Citation, ContextPlan, Source

@@ -34,25 +34,21 @@ team.") reads as a substitution.
 from __future__ import annotations
 
 import difflib
-import functools
-import math
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Literal, Sequence
 
 import numpy as np
-import Stemmer
 
 from grounding.chunking import split_sentences
-from grounding.dedup import negations_in, values_in
 from grounding.embeddings import Embedder
-from grounding.providers import content_terms
+from grounding.lexical import (STOP_WORDS, TOKEN, content_terms, fold_accents, is_negation, negation_cues,
+                               normalise_negation, stem, tokens)
 from grounding.types import Note, Source
+from grounding.values import MONTHS, StatedValue, comparable, same_value, typed_values, value_keys
 
 __all__ = ["ALIGN_SIMILARITY", "MAX_SOURCE_PAIRS", "STRONG_MARGIN", "Conflict", "ConflictJudge", "ConflictKind",
-           "Finding", "StatedValue", "claims", "clash", "comparable", "detect_conflicts", "lexically_aligned",
-           "negation_cues", "same_value", "typed_values"]
+           "Finding", "claims", "clash", "detect_conflicts", "lexically_aligned"]
 
 ConflictKind = Literal["value_mismatch", "negation", "version_superseded", "judged"]
 
@@ -108,215 +104,12 @@ class Conflict:
         return Note(kind=self.kind, labels=self.labels, text=self.text)
 
 
-# --------------------------------------------------------------------------------------------------- values
-
-_MONTHS = {m: i + 1 for i, m in enumerate("january february march april may june july august september october "
-                                           "november december".split())}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr" \
-         r"|jun|jul|aug|sept|sep|oct|nov|dec)"
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_WORD_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                            "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                            "twenty".split())}
-_WORD_NUMBERS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-                      "ninety": 90, "hundred": 100})
-_WORDNUM = r"(?:" + "|".join(sorted((w for w in _WORD_NUMBERS if w not in ("zero", "one")), key=len,
-                                    reverse=True)) + r")"
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
-           "trillion": 1e12}
-_DURATION_DAYS = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25}
-_VALUE_RE = re.compile(
-    rf"(?P<iso>\b\d{{4}}-\d{{2}}-\d{{2}}\b)"
-    rf"|(?P<mdy>\b(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})\b)"
-    rf"|(?P<dmy>\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?\s+(?P<y2>\d{{4}})\b)"
-    rf"|(?P<my>\b(?P<m3>{_MONTH})\.?,?\s+(?P<y3>\d{{4}})\b)"
-    rf"|(?P<amount>(?:\b[A-Z]{{1,2}})?(?P<cur>[$€£¥])\s?(?P<anum>{_NUM})"
-    rf"(?:\s?(?P<ascale>thousand|million|billion|trillion|bn|mn|[kmb])\b)?)"
-    rf"|(?P<pct>(?P<pnum>{_NUM})\s?(?:%|percent\b|per\s?cent\b))"
-    rf"|(?P<dur>\b(?P<dnum>{_NUM}|one|{_WORDNUM})(?:\s|-)(?:(?:business|working|calendar)\s)?"
-    rf"(?P<dunit>minute|hour|day|week|month|year)s?\b)"
-    rf"|(?P<ord>\b(?P<onum>\d+)(?:st|nd|rd|th)\b)"
-    rf"|(?P<qty>(?P<qnum>(?<![\d.,])(?:{_NUM})(?![\d,]*\])|\b{_WORDNUM}\b)"
-    rf"(?:\s?(?P<qscale>thousand|million|billion|trillion)\b)?(?:\s(?P<unit>[a-z][a-z-]{{2,}}))?)",
-    re.I)
-_HEDGES = frozenset("about approximately approx around roughly nearly almost over some estimated est circa "
-                    "up under least most than".split())
-_STOP = frozenset("""a an the of in on at to for from by with as is are was were be been being it its this that these
-those and or but if then than so such which who whom whose what when where while also has have had do does did will
-would can could may might must shall should there their they them he she his her we our you your i me my not no
-about into over under more most less very per each every any all some other only just both either after before
-up out s""".split())
-
-
-@dataclass(frozen=True)
-class StatedValue:
-    """One value stated in a sentence.
-
-    Attributes:
-        kind: "amount:<currency>", "percent", "date", "year", "duration", "ordinal", "qty:<unit stem>", "number".
-        number: the value in its normalised unit (days for durations, base units for "$1.2 million"; 0 for dates).
-        date: (year, month, day) with 0 for a missing field, for dates only.
-        precision: log10 of the unit of its last digit, in the normalised unit ("4 hours" -> log10(1/24),
-            "$19.3 billion" -> 8).
-        text: the value as written.
-        hedged: "about", "over", "nearly"... stands just before it.
-        context: its slot, the stems of the nearest content word on each side.
-        rate: what it is counted per ("$65 per day", "$120 a person", "25 km/h" -> "day", "person", "h"), or "".
-    """
-
-    kind: str
-    number: float
-    date: tuple[int, int, int] | None
-    precision: float
-    text: str
-    hedged: bool
-    context: frozenset[str]
-    rate: str = ""
-
-
-def _number(text: str) -> tuple[float, int]:
-    """(value, decimal places) of "3,559", "19.3" or a number word."""
-    low = text.lower()
-    if low in _WORD_NUMBERS:
-        return float(_WORD_NUMBERS[low]), 0
-    clean = text.replace(",", "")
-    decimals = len(clean.split(".", 1)[1]) if "." in clean else 0
-    return float(clean), decimals
-
-
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,.]*")
-
-
-@functools.lru_cache(maxsize=8192)
-def _words(text: str) -> tuple[tuple[str, int, int], ...]:
-    """(lower-cased word, start, end) of each word or number of a text (cached: a sentence meets many others)."""
-    return tuple((m.group(0).lower(), m.start(), m.end()) for m in _WORD.finditer(text))
-
-
-_stemmer = Stemmer.Stemmer("english")
-
-
-def _stem(word: str) -> str:
-    """Snowball (Porter 2) stem of a lower-cased word ("equality" -> "equal", "believes" -> "believ")."""
-    return _stemmer.stemWord(word.lower().replace("’", "'").removesuffix("'s"))
-
-
-def _slot(words: Sequence[tuple[str, int, int]], start: int, end: int, reach: int = 4) -> frozenset[str]:
-    """The value's slot: stems of the nearest content word before it and after it (each within ``reach`` words).
-
-    "the daily meal allowance is $65 per day" -> {"allowance", "day"}.
-    """
-    def nearest(seq: Sequence[str]) -> list[str]:
-        for w in seq[:reach]:
-            if w not in _STOP and not w[0].isdigit() and len(w) > 2:
-                return [_stem(w)]
-        return []
-
-    before = [w for w, s, e in reversed(words) if e <= start]
-    after = [w for w, s, e in words if s >= end]
-    return frozenset(nearest(before) + nearest(after))
-
+# --------------------------------------------------------------------------------------------- value clash
 
 #: A "sentence" longer than this (words) is a table, a list or page furniture run together, not one claim.
 _MAX_CLAIM_WORDS = 60
 #: A "sentence" stating more values than this is a table row or a list, not one claim: its values are not compared.
 _MAX_VALUES = 8
-_RATE = re.compile(r"\s*(?:per|an?|each|every|/)\s*([A-Za-z]+)\b")
-#: A value's slot stays inside its clause: "Jul 27, 2022 ... Facebook made a bid" does not tie the date to Facebook.
-_CLAUSE_BREAK = re.compile(r"\.\.\.|…|[;:|·•()\[\]{}]|\s[-–—]\s")
-_CITATION_MARK = re.compile(r"\[\s*\d+\s*\]")  # reference markers "[12]" are not values
-_NUMBER_ABBREVIATION = re.compile(r"\bNo\.\s*(?=\d)")  # "No. 100 Squadron" is not a negation
-
-
-@functools.lru_cache(maxsize=8192)
-def typed_values(sentence: str) -> tuple[StatedValue, ...]:
-    """The values a sentence states, each with its kind and slot (extends grounding.dedup.values_in with kinds).
-
-    Kinds: amounts with their currency ("$19.3 billion" -> amount:$ 1.93e10), percentages, dates (ISO, "Feb. 19,
-    2014", "19 February 2014", "June 2020"), bare years (1000..2100), durations in days ("30 business days",
-    "two weeks"), ordinals ("13th"), quantities with their unit noun ("3,559 people" -> qty:people), other numbers.
-    Reference markers ("[12]") are skipped.
-    """
-    sentence = _CITATION_MARK.sub(" ", sentence)
-    words = _words(sentence)
-    breaks = list(_CLAUSE_BREAK.finditer(sentence))
-    out: list[StatedValue] = []
-    for m in _VALUE_RE.finditer(sentence):
-        g = m.groupdict()
-        date = None
-        precision = 0.0
-        text = m.group(0).strip()
-        if g["iso"]:
-            y, mo, d = (int(x) for x in g["iso"].split("-"))
-            kind, number, date = "date", 0.0, (y, mo, d)
-        elif g["mdy"] or g["dmy"] or g["my"]:
-            mon = (g["m1"] or g["m2"] or g["m3"]).lower()
-            day = int(g["d1"] or g["d2"] or 0)
-            year = int(g["y1"] or g["y2"] or g["y3"])
-            if mon == "may" and not sentence[m.start()].isupper():
-                continue  # "may 2020" in lower case is the verb
-            kind, number, date = "date", 0.0, (year, _MONTHS[mon], day)
-        elif g["amount"]:
-            value, decimals = _number(g["anum"])
-            scale = _SCALES.get((g["ascale"] or "").lower(), 1.0)
-            kind, number, precision = f"amount:{g['cur']}", value * scale, round(math.log10(scale)) - decimals
-        elif g["pct"]:
-            value, decimals = _number(g["pnum"])
-            kind, number, precision = "percent", value, -decimals
-        elif g["dur"]:
-            value, decimals = _number(g["dnum"])
-            unit_days = _DURATION_DAYS[g["dunit"].lower()]
-            kind, number, precision = "duration", value * unit_days, math.log10(unit_days) - decimals
-        elif g["ord"]:
-            kind, number = "ordinal", float(g["onum"])
-        else:
-            value, decimals = _number(g["qnum"])
-            scale = _SCALES.get((g["qscale"] or "").lower(), 1.0)
-            number, precision = value * scale, round(math.log10(scale)) - decimals
-            unit = (g["unit"] or "").lower()
-            if unit in _STOP or unit in _MONTHS:
-                unit = ""
-                text = (g["qnum"] + (" " + g["qscale"] if g["qscale"] else "")).strip()
-            if unit:
-                kind = f"qty:{_stem(unit)}"
-            elif not g["qscale"] and decimals == 0 and 1000 <= value <= 2100 and "," not in g["qnum"]:
-                kind = "year"
-            else:
-                kind = "number"
-        before = [w for w, s, e in words if e <= m.start()][-2:]
-        hedged = any(w in _HEDGES for w in before)
-        lo = max((b.end() for b in breaks if b.end() <= m.start()), default=0)
-        hi = min((b.start() for b in breaks if b.start() >= m.end()), default=len(sentence))
-        clause = [w for w in words if w[1] >= lo and w[2] <= hi]
-        per = _RATE.match(sentence, m.end()) if date is None else None
-        out.append(StatedValue(kind, number, date, precision, text, hedged, _slot(clause, m.start(), m.end()),
-                          _stem(per.group(1)) if per else ""))
-    return tuple(out)
-
-
-def comparable(a: StatedValue, b: StatedValue) -> bool:
-    """Same kind, and the same rate when both give one ("$65 per day" and "$120 per person" are different things)."""
-    return a.kind == b.kind and (a.rate == b.rate or not a.rate or not b.rate)
-
-
-def same_value(a: StatedValue, b: StatedValue) -> bool:
-    """True when two values of one kind agree: dates on the fields both give; numbers after rounding to the coarser
-    precision ("$19 billion" == "$19.3 billion") or within 0.5% (conversions: "388.5/km²" == "389.3/km²"), within 10%
-    when either is hedged ("about 3,600" == "3,559")."""
-    if not comparable(a, b):
-        return False
-    if a.date is not None or b.date is not None:
-        if a.date is None or b.date is None:
-            return False
-        return all(x == y or not x or not y for x, y in zip(a.date, b.date))
-    if a.hedged or b.hedged:
-        return abs(a.number - b.number) <= 0.1 * max(abs(a.number), abs(b.number))
-    step = 10.0 ** max(a.precision, b.precision)
-    if round(a.number / step) == round(b.number / step):
-        return True
-    return abs(a.number - b.number) <= 0.005 * max(abs(a.number), abs(b.number))  # unit-conversion rounding
 
 
 def _same_bare_number(a: StatedValue, b: StatedValue) -> bool:
@@ -328,7 +121,7 @@ def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str] |
     """The first pair of values of the same kind and slot that differ between two aligned sentences, else None.
 
     A value also stated by the other sentence (equal after rounding, as a bare number, or the same normalised text
-    as grounding.dedup.values_in sees it) is ignored. Two differing values are in the same slot when they share a
+    as grounding.values.value_keys gives it) is ignored. Two differing values are in the same slot when they share a
     neighbouring content word ("meal allowance is $65" / "meal allowance is $50"; both neighbours for a bare
     number, year or ordinal), or, on ``strong``ly aligned sentences, when each states exactly one value of that
     kind and the kind carries a unit (amount, percentage, duration, quantity). Dates need a shared neighbour: a
@@ -338,7 +131,7 @@ def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str] |
     va, vb = typed_values(a), typed_values(b)
     if not va or not vb or max(len(va), len(vb)) > _MAX_VALUES:
         return None
-    raw_a, raw_b = values_in(a), values_in(b)
+    raw_a, raw_b = value_keys(a), value_keys(b)
 
     def unshared(own: Sequence[StatedValue], other: Sequence[StatedValue],
                  other_raw: frozenset[str]) -> list[StatedValue]:
@@ -398,34 +191,21 @@ def _negated_words(words: list[str]) -> dict[str, str]:
     """Stem of each predicate a negation cue governs -> the cue ("not", "never", "n't", "without", "no").
 
     Technique: the polarity feature of de Marneffe et al. 2008 on the aligned predicate; the scope is the first
-    content word within three words after the cue (grounding.dedup.negations_in decides what a cue is).
+    content word within three words after the cue (grounding.lexical.is_negation decides what a cue is).
     """
     out: dict[str, str] = {}
     for i, w in enumerate(words):
-        if not negations_in(w):
+        if not is_negation(w):
             continue
         cue = "n't" if w.endswith("n't") else w
         if cue in ("nor", "neither"):
             continue
         for nxt in words[i + 1: i + 4]:
-            if nxt in _SCOPE_SKIP or negations_in(nxt):
+            if nxt in _SCOPE_SKIP or is_negation(nxt):
                 continue
-            out.setdefault(_stem(nxt), cue)
+            out.setdefault(stem(nxt), cue)
             break
     return out
-
-
-_SPLIT_NT = re.compile(r"n\s*['’]\s*t\b")  # "isn ’ t", "do n't" (tokenised text) -> "n't"
-
-
-@functools.lru_cache(maxsize=8192)
-def _normalise_negation(sentence: str) -> str:
-    return _SPLIT_NT.sub("n't", _NUMBER_ABBREVIATION.sub("number ", sentence))
-
-
-def negation_cues(sentence: str) -> int:
-    """grounding.dedup.negations_in on a sentence with "No. 12" read as "number" and "isn ’ t" as "isn't"."""
-    return negations_in(_normalise_negation(sentence))
 
 
 def _cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
@@ -433,7 +213,7 @@ def _cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
     says, else None.
 
     The polarity feature of de Marneffe et al. 2008 at sentence level ("negation cue in one and not the other",
-    grounding.dedup.negations_in), kept only when the negated clause (up to six words after the first cue, stop
+    grounding.lexical.negation_cues), kept only when the negated clause (up to six words after the first cue, stop
     words aside) shares a content word with the other sentence: "Amazon would not be able to afford the Mona Lisa"
     / "Amazon could afford the Mona Lisa", but not "Hours not available" / "a historic home in Exton".
     """
@@ -441,12 +221,12 @@ def _cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
     if (na > 0) == (nb > 0):
         return None
     negated, other = (b, a) if nb else (a, b)
-    words = [w for w, _, _ in _words(_normalise_negation(negated))]
-    first = next((i for i, w in enumerate(words) if negations_in(w)), None)
+    words = [w for w, _, _ in tokens(normalise_negation(negated))]
+    first = next((i for i, w in enumerate(words) if is_negation(w)), None)
     if first is None:
         return None
-    clause = {_stem(w) for w in words[first + 1:first + 7] if w not in _STOP and not negations_in(w)}
-    if not clause & {_stem(w) for w, _, _ in _words(other) if w not in _STOP}:
+    clause = {stem(w) for w in words[first + 1:first + 7] if w not in STOP_WORDS and not is_negation(w)}
+    if not clause & {stem(w) for w, _, _ in tokens(other) if w not in STOP_WORDS}:
         return None
     cue = "n't" if words[first].endswith("n't") else words[first]
     return ("affirmative", cue) if nb else (cue, "affirmative")
@@ -459,16 +239,16 @@ def _polarity_clash(a: str, b: str) -> tuple[str, str] | None:
     Antonymy: each sentence holds one side of an antonym pair the other lacks ("allowed" / "prohibited"), or a word
     and its negative-prefixed form ("similar" / "dissimilar").
     """
-    wa = [w for w, _, _ in _words(_normalise_negation(a))]
-    wb = [w for w, _, _ in _words(_normalise_negation(b))]
+    wa = [w for w, _, _ in tokens(normalise_negation(a))]
+    wb = [w for w, _, _ in tokens(normalise_negation(b))]
     neg_a, neg_b = _negated_words(wa), _negated_words(wb)
-    plain_a = {_stem(w) for w in wa} - set(neg_a)
-    plain_b = {_stem(w) for w in wb} - set(neg_b)
-    for stem, cue in neg_b.items():
-        if stem in plain_a and stem not in _STOP:
+    plain_a = {stem(w) for w in wa} - set(neg_a)
+    plain_b = {stem(w) for w in wb} - set(neg_b)
+    for negated, cue in neg_b.items():
+        if negated in plain_a and negated not in STOP_WORDS:
             return "affirmative", cue
-    for stem, cue in neg_a.items():
-        if stem in plain_b and stem not in _STOP:
+    for negated, cue in neg_a.items():
+        if negated in plain_b and negated not in STOP_WORDS:
             return cue, "affirmative"
     set_a, set_b = set(wa), set(wb)
     only_a, only_b = set_a - set_b, set_b - set_a
@@ -486,18 +266,9 @@ def _polarity_clash(a: str, b: str) -> tuple[str, str] | None:
 
 # ---------------------------------------------------------------------------------------------- substitution
 
-@functools.lru_cache(maxsize=8192)
-def _fold(text: str) -> str:
-    """Text without accents ("Bayamón" -> "Bayamon"), so spelling variants are not read as different names."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-_TOKEN = re.compile(r"[$€£¥]?\d[\d,.]*%?|\w+(?:['’-]\w+)*")
-
-
 def _name_like(token: str) -> bool:
     low = token.lower()
-    return token[:1].isupper() and (low not in _STOP or low in _MONTHS)
+    return token[:1].isupper() and (low not in STOP_WORDS or low in MONTHS)
 
 
 def _substitution(a: str, b: str) -> tuple[str, str] | None:
@@ -508,8 +279,8 @@ def _substitution(a: str, b: str) -> tuple[str, str] | None:
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"). Accents are ignored
     ("Bayamón" / "Bayamon").
     """
-    fa, fb = _fold(a), _fold(b)
-    ma, mb = list(_TOKEN.finditer(fa)), list(_TOKEN.finditer(fb))
+    fa, fb = fold_accents(a), fold_accents(b)
+    ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
     ta, tb = [m.group(0) for m in ma], [m.group(0) for m in mb]
     if min(len(ta), len(tb)) < 4:
         return None
@@ -529,7 +300,7 @@ def _substitution(a: str, b: str) -> tuple[str, str] | None:
 
 
 def _tokens(sentence: str) -> frozenset[str]:
-    return frozenset(t.lower() for t in _TOKEN.findall(_fold(sentence)))
+    return frozenset(t.lower() for t in TOKEN.findall(fold_accents(sentence)))
 
 
 def lexically_aligned(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -560,7 +331,7 @@ def clash(a: str, b: str, *, strong: bool = True) -> Finding | None:
     claim). The first rule that fires wins: value mismatch, then a swapped name (reported as a value mismatch of the
     two names), then polarity (negated predicate, antonym, negation cue on one side only).
     """
-    if max(len(_words(a)), len(_words(b))) > _MAX_CLAIM_WORDS:
+    if max(len(tokens(a)), len(tokens(b))) > _MAX_CLAIM_WORDS:
         return None
     values = _value_mismatch(a, b, strong=strong)
     if values:
@@ -576,7 +347,7 @@ def clash(a: str, b: str, *, strong: bool = True) -> Finding | None:
 
 def _is_claim(sentence: str) -> bool:
     """At least three words that are neither numbers nor month names: "Feb 25, 2018 ..." is not a claim."""
-    return sum(1 for w, _, _ in _words(sentence) if w[0].isalpha() and w.rstrip(".") not in _MONTHS) >= 3
+    return sum(1 for w, _, _ in tokens(sentence) if w[0].isalpha() and w.rstrip(".") not in MONTHS) >= 3
 
 
 def claims(text: str) -> list[str]:
@@ -621,7 +392,7 @@ def _clause(sentence: str, value: str, limit: int = 160) -> str:
     cut to about ``limit`` characters around ``value``."""
     text = sentence.strip().lstrip("-*•· ").rstrip(".!?;:").strip()
     first = text.split(" ", 1)[0]
-    if first[:1].isupper() and first[1:].islower() and first.lower() in _STOP | {"each", "every", "our", "all"}:
+    if first[:1].isupper() and first[1:].islower() and first.lower() in STOP_WORDS | {"each", "every", "our", "all"}:
         text = text[0].lower() + text[1:]
     if len(text) > limit:
         at = max(text.find(value), 0) if value else 0
@@ -693,7 +464,7 @@ def detect_conflicts(
     focus_terms = content_terms(focus) if focus else set()
     vectors = np.asarray(embedder.embed(flat), dtype=np.float32)
     cosine = vectors @ vectors.T
-    tokens = [_tokens(x) for x in flat]
+    token_sets = [_tokens(x) for x in flat]
 
     # Aligned sentence pairs per source pair, best first; source pairs ranked by their best alignment.
     aligned: dict[tuple[int, int], list[tuple[float, int, int]]] = {}
@@ -703,7 +474,7 @@ def detect_conflicts(
             continue
         mask = block >= similarity
         for a, b in np.argwhere(~mask):
-            mask[a, b] = lexically_aligned(tokens[offsets[i] + a], tokens[offsets[j] + b])
+            mask[a, b] = lexically_aligned(token_sets[offsets[i] + a], token_sets[offsets[j] + b])
         hits = np.argwhere(mask)
         if len(hits):
             aligned[(i, j)] = sorted(((float(block[a, b]), int(a), int(b)) for a, b in hits),

@@ -15,26 +15,15 @@ from typing import Sequence
 
 import numpy as np
 
+from grounding.lexical import asks_about_past, negation_cues
 from grounding.types import Candidate, Dropped
+from grounding.values import value_keys
 
 NEAR_DUPLICATE_COSINE = 0.95
 
 #: Rows of the Gram matrix computed per product in ``dedup_near``: only the upper triangle is needed, and products of
 #: about 16 x 50 x 384 stay on BLAS's single-threaded small-matrix path (one 50 x 50 product costs 3-4x more here).
 GRAM_BLOCK = 16
-
-_VALUE = re.compile(
-    r"(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?)"                    # amounts
-    r"|(?:\d{4}-\d{2}-\d{2})"                              # ISO dates
-    r"|(?:\d+(?:[.,]\d+)*\s?(?:%|percent\b))"              # percentages
-    r"|(?:\b[A-Z]{1,5}-?\d+[A-Z0-9-]*\b)"                  # codes (GS-15, KB0022142)
-    r"|(?:\d+(?:[.,:/]\d+)*)",                             # other numbers, times, dates
-    re.I)
-_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                 "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty hundred thousand").split()
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
-_NEGATION = re.compile(r"\b(not|no|never|none|neither|nor|cannot|without|may not|must not)\b|n't\b", re.I)
-
 
 _KEEP_IN_VALUES = re.compile(r"(?<=\d)[.,:/](?=\d)|(?<![\w.])[-−](?=\d)|[$€£¥₹%]")
 _SEPARATORS = re.compile(r"[\W_]+")
@@ -66,21 +55,10 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(normalise_text(text).encode()).hexdigest()
 
 
-def values_in(text: str) -> frozenset[str]:
-    """The values a text states: amounts, dates, percentages, codes, numbers and number words, normalised."""
-    found = {re.sub(r"[\s,]", "", m.group(0)).lower().replace("percent", "%") for m in _VALUE.finditer(text)}
-    found |= {m.group(1).lower() for m in _NUMBER_WORD.finditer(text)}
-    return frozenset(found)
-
-
-def negations_in(text: str) -> int:
-    """How many negation cues a text has (not, no, never, cannot, without, n't, ...)."""
-    return len(_NEGATION.findall(text))
-
-
 def differ_in_values(a: str, b: str) -> bool:
-    """True when two texts state different values or differ in negation (so they must not be merged)."""
-    return values_in(a) != values_in(b) or negations_in(a) != negations_in(b)
+    """True when two texts state different values (grounding.values.value_keys) or a different number of negation
+    cues (grounding.lexical.negation_cues), so they must not be merged."""
+    return value_keys(a) != value_keys(b) or negation_cues(a) != negation_cues(b)
 
 
 @dataclass(frozen=True)
@@ -191,15 +169,6 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
     out_kept = tuple((cand, tuple(dict.fromkeys(merged[i])) if i in merged else ids)
                      for i, (cand, ids) in enumerate(kept) if i not in removed)
     return Deduplicated(out_kept, dropped, tuple(conflicts))
-
-
-_PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
-                   r"historical|changed?|last year|originally|back then|was the|were the|(19|20)\d\d)\b", re.I)
-
-
-def asks_about_past(question: str) -> bool:
-    """True when a question asks about an earlier state ("what was the allowance in 2024?", "the old policy")."""
-    return bool(_PAST.search(question))
 
 
 def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity: float = 0.8,

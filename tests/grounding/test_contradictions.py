@@ -8,7 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from grounding.contradictions import Conflict, detect_conflicts, same_value, typed_values
+from grounding.contradictions import Conflict, detect_conflicts
+from grounding.values import same_value, typed_values
 from grounding.dedup import dedup_exact, dedup_near
 from grounding.types import Note, Source
 from tests.grounding.helpers import cand
