@@ -1,9 +1,10 @@
-"""Which contradiction notes reach an answer: only those about what the question asks."""
+"""The contradiction-note policy (grounding.notes): which notes reach an answer, and how they follow their labels."""
 
 from __future__ import annotations
 
-from chat.services import relevant_notes
 from grounding.contradictions import Conflict
+from grounding.notes import relabel_notes, relevant_notes
+from grounding.types import ContextPlan, Note, Source
 
 MEALS = Conflict(labels=("S2", "S7"), kind="version_superseded",
                  text="S2 (2025-03-01) says the daily meal allowance is $65 per day but S7 (2024-01-15, superseded) "
@@ -27,3 +28,15 @@ def test_the_note_about_what_was_asked_is_kept():
     assert [n.labels for n in relevant_notes([MEALS, VACATION], "What is the meal allowance per day?")] == [("S2", "S7")]
     # a question of generic words only still matches on them
     assert [n.labels for n in relevant_notes([MEALS], "How much per day?")] == [("S2", "S7")]
+
+
+def test_notes_follow_their_sources_when_labels_change():
+    def src(label, cid):
+        return Source(label=label, chunk_ids=(cid,), document_id=cid, title="t", section="", version="v", date="",
+                      text="x", score=0.5, tokens=1)
+
+    old = ContextPlan(question="q", sources=(src("S1", 10), src("S2", 20), src("S3", 30)))
+    new = ContextPlan(question="q", sources=(src("S1", 10), src("S2", 30)))  # chunk 20 fell out of the budget
+    notes = [Note("value_mismatch", ("S1", "S3"), "S1 says $65 but S3 says $50."),
+             Note("negation", ("S1", "S2"), "S1 and S2 disagree.")]
+    assert relabel_notes(notes, old, new) == [Note("value_mismatch", ("S1", "S2"), "S1 says $65 but S2 says $50.")]
