@@ -20,11 +20,17 @@ import re
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from grounding.lexical import (STOP_WORDS, TOKEN, fold_accents, is_negation, negation_cues, normalise_negation, stem,
-                               tokens)
+from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation, tokens
+from grounding.polarity import antonym, cue_asymmetry, negated_predicate
+from grounding.subjects import subject_difference
 from grounding.values import MONTHS, StatedValue, comparable, same_value, typed_values, value_keys
 
-__all__ = ["MAX_CLAIM_WORDS", "Finding", "clash", "lexically_aligned", "token_set"]
+__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "lexically_aligned", "reworded", "token_set"]
+
+#: Rules that find the opposed accounts of one question in the public sets (ConflictQA), but also set loosely related
+#: sentences of two documents against each other: a pair of sources reports a finding of another rule when it has
+#: one, and grounding.notes does not turn these into notes.
+WEAK_RULES = frozenset({"loose value", "cue"})
 
 # --------------------------------------------------------------------------------------------- value clash
 
@@ -39,8 +45,9 @@ def _same_bare_number(a: StatedValue, b: StatedValue) -> bool:
     return "number" in (a.kind, b.kind) and a.date is None and b.date is None and a.number == b.number
 
 
-def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str] | None:
-    """The first pair of values of the same kind and slot that differ between two aligned sentences, else None.
+def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str, bool] | None:
+    """The first pair of values of the same kind and slot that differ between two aligned sentences, and whether
+    their slots match tightly; None when no pair differs.
 
     A value also stated by the other sentence (equal after rounding, as a bare number, or the same normalised text
     as grounding.values.value_keys gives it) is ignored. Two differing values are in the same slot when they share a
@@ -48,7 +55,9 @@ def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str] |
     number, year or ordinal), or, on ``strong``ly aligned sentences, when each states exactly one value of that
     kind and the kind carries a unit (amount, percentage, duration, quantity). Dates need a shared neighbour: a
     date heading a snippet ("Jul 27, 2022 ...") is when it was written, not what it says. Values counted per
-    different things never compare ("$65 per day" / "$120 per person").
+    different things never compare ("$65 per day" / "$120 per person"). A pair with the same neighbour before and the
+    same neighbour after matches tightly, and comes first; "there are 14 pay periods left" and "which equals to 26
+    pay periods" share only what follows them, a loose match.
     """
     va, vb = typed_values(a), typed_values(b)
     if not va or not vb or max(len(va), len(vb)) > _MAX_VALUES:
@@ -61,129 +70,29 @@ def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str] |
                 and re.sub(r"[\s,]", "", v.text).lower() not in other_raw]
 
     ua, ub = unshared(va, vb, raw_b), unshared(vb, va, raw_a)
+    loose = None
     for x in ua:
         for y in ub:
             if not comparable(x, y):
                 continue
+            # tight: the same neighbours on the same sides ("", no word, counts as a side's neighbour)
+            tight = x.sides == y.sides and any(x.sides)
             if x.kind in _BARE_KINDS:  # a bare number needs both neighbours to match ("match 1-3" / "match 2-3")
                 slot = len(x.context & y.context) >= 2
             else:
                 slot = bool(x.context & y.context)
             if not slot and strong and x.kind not in _BARE_KINDS and x.kind != "date":
                 slot = sum(v.kind == x.kind for v in va) == 1 and sum(v.kind == y.kind for v in vb) == 1
-            if slot:
-                return x.text, y.text
-    return None
+            if slot and tight:
+                return x.text, y.text, True
+            if slot and loose is None:
+                loose = (x.text, y.text, False)
+    return loose
 
 
-_BARE_KINDS = ("number", "year", "ordinal")
-
-
-# ------------------------------------------------------------------------------------------------- polarity
-
-_ANTONYMS = [
-    ("allow", "prohibit"), ("allow", "forbid"), ("allow", "ban"), ("permit", "prohibit"), ("permit", "forbid"),
-    ("permitted", "prohibited"), ("allowed", "prohibited"), ("allowed", "forbidden"), ("required", "optional"),
-    ("mandatory", "optional"), ("must", "optional"), ("include", "exclude"), ("included", "excluded"),
-    ("accept", "reject"), ("approve", "deny"), ("approve", "reject"), ("approved", "denied"),
-    ("approved", "rejected"), ("increase", "decrease"), ("increase", "reduce"), ("increased", "decreased"),
-    ("rise", "fall"), ("gain", "loss"), ("more", "less"), ("more", "fewer"), ("higher", "lower"),
-    ("larger", "smaller"), ("bigger", "smaller"), ("greater", "smaller"), ("greater", "less"), ("above", "below"),
-    ("before", "after"), ("earlier", "later"), ("older", "younger"), ("faster", "slower"), ("first", "last"),
-    ("true", "false"), ("always", "never"), ("same", "different"), ("similar", "different"),
-    ("present", "absent"), ("alive", "dead"), ("win", "lose"), ("won", "lost"), ("success", "failure"),
-    ("succeed", "fail"), ("positive", "negative"), ("open", "closed"), ("enabled", "disabled"),
-    ("eligible", "ineligible"), ("legal", "illegal"), ("safe", "dangerous"), ("safe", "unsafe"),
-    ("possible", "impossible"), ("likely", "unlikely"), ("common", "rare"), ("full", "partial"),
-    ("paid", "unpaid"), ("public", "private"), ("internal", "external"), ("minimum", "maximum"),
-    ("strong", "weak"), ("stronger", "weaker"), ("easy", "difficult"), ("easier", "harder"), ("cheap", "expensive"),
-    ("cheaper", "costlier"), ("native", "foreign"), ("natural", "artificial"), ("wild", "domesticated"),
-]
-_ANTONYM_OF: dict[str, set[str]] = {}
-for _x, _y in _ANTONYMS:
-    _ANTONYM_OF.setdefault(_x, set()).add(_y)
-    _ANTONYM_OF.setdefault(_y, set()).add(_x)
-_NEG_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
-#: Words skipped between a negation cue and the predicate it negates ("is not a", "may not be as").
-_SCOPE_SKIP = frozenset("a an the be been being as so very quite really yet always necessarily entirely all "
-                        "that this to have has had do does did any much many more".split())
-
-
-def _negated_words(words: list[str]) -> dict[str, str]:
-    """Stem of each predicate a negation cue governs -> the cue ("not", "never", "n't", "without", "no").
-
-    Technique: the polarity feature of de Marneffe et al. 2008 on the aligned predicate; the scope is the first
-    content word within three words after the cue (grounding.lexical.is_negation decides what a cue is).
-    """
-    out: dict[str, str] = {}
-    for i, w in enumerate(words):
-        if not is_negation(w):
-            continue
-        cue = "n't" if w.endswith("n't") else w
-        if cue in ("nor", "neither"):
-            continue
-        for nxt in words[i + 1: i + 4]:
-            if nxt in _SCOPE_SKIP or is_negation(nxt):
-                continue
-            out.setdefault(stem(nxt), cue)
-            break
-    return out
-
-
-def _cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
-    """(polarity of a, polarity of b) when exactly one of two aligned sentences is negated, about what the other
-    says, else None.
-
-    The polarity feature of de Marneffe et al. 2008 at sentence level ("negation cue in one and not the other",
-    grounding.lexical.negation_cues), kept only when the negated clause (up to six words after the first cue, stop
-    words aside) shares a content word with the other sentence: "Amazon would not be able to afford the Mona Lisa"
-    / "Amazon could afford the Mona Lisa", but not "Hours not available" / "a historic home in Exton".
-    """
-    na, nb = negation_cues(a), negation_cues(b)
-    if (na > 0) == (nb > 0):
-        return None
-    negated, other = (b, a) if nb else (a, b)
-    words = [w for w, _, _ in tokens(normalise_negation(negated))]
-    first = next((i for i, w in enumerate(words) if is_negation(w)), None)
-    if first is None:
-        return None
-    clause = {stem(w) for w in words[first + 1:first + 7] if w not in STOP_WORDS and not is_negation(w)}
-    if not clause & {stem(w) for w, _, _ in tokens(other) if w not in STOP_WORDS}:
-        return None
-    cue = "n't" if words[first].endswith("n't") else words[first]
-    return ("affirmative", cue) if nb else (cue, "affirmative")
-
-
-def _polarity_clash(a: str, b: str) -> tuple[str, str] | None:
-    """(polarity of a, polarity of b) when aligned sentences disagree in polarity, else None.
-
-    Negation: a predicate negated in one sentence appears un-negated in the other ("may not use" / "may use").
-    Antonymy: each sentence holds one side of an antonym pair the other lacks ("allowed" / "prohibited"), or a word
-    and its negative-prefixed form ("similar" / "dissimilar").
-    """
-    wa = [w for w, _, _ in tokens(normalise_negation(a))]
-    wb = [w for w, _, _ in tokens(normalise_negation(b))]
-    neg_a, neg_b = _negated_words(wa), _negated_words(wb)
-    plain_a = {stem(w) for w in wa} - set(neg_a)
-    plain_b = {stem(w) for w in wb} - set(neg_b)
-    for negated, cue in neg_b.items():
-        if negated in plain_a and negated not in STOP_WORDS:
-            return "affirmative", cue
-    for negated, cue in neg_a.items():
-        if negated in plain_b and negated not in STOP_WORDS:
-            return cue, "affirmative"
-    set_a, set_b = set(wa), set(wb)
-    only_a, only_b = set_a - set_b, set_b - set_a
-    for w in sorted(only_a):
-        for other in sorted(_ANTONYM_OF.get(w, ())):
-            if other in only_b:
-                return w, other
-        for p in _NEG_PREFIXES:
-            if len(w) >= 5 and p + w in only_b:
-                return w, p + w
-            if w.startswith(p) and len(w) - len(p) >= 5 and w[len(p):] in only_b:
-                return w, w[len(p):]
-    return None
+#: Kinds whose values need both neighbours shared: a bare number, a year, an ordinal, and identifiers (codes such as
+#: "FY20" / "FY25" and times), which between two sentences more often name two things than two values of one.
+_BARE_KINDS = ("number", "year", "ordinal", "code", "time")
 
 
 # ---------------------------------------------------------------------------------------------- substitution
@@ -198,8 +107,8 @@ def _substitution(a: str, b: str) -> tuple[str, str] | None:
 
     The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another
-    ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"). Accents are ignored
-    ("Bayamón" / "Bayamon").
+    ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
+    negation (that is a polarity clash between two subjects). Accents are ignored ("Bayamón" / "Bayamon").
     """
     fa, fb = fold_accents(a), fold_accents(b)
     ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
@@ -214,11 +123,63 @@ def _substitution(a: str, b: str) -> tuple[str, str] | None:
         return None
     if any(i2 - i1 > 4 or j2 - j1 > 4 for _, i1, i2, j1, j2 in edits):
         return None
+    if any(is_negation(" ".join(ta[i1:i2])) != is_negation(" ".join(tb[j1:j2])) for _, i1, i2, j1, j2 in edits):
+        return None  # "Contractors may use" / "Employees may not use": a polarity clash about two subjects
     for tag, i1, i2, j1, j2 in edits:
         span_a, span_b = ta[i1:i2], tb[j1:j2]
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
             return fa[ma[i1].start():ma[i2 - 1].end()], fb[mb[j1].start():mb[j2 - 1].end()]
     return None
+
+
+#: Longest span (words) a reworded note quotes from each side; a longer change is cut with "…".
+_MAX_REWORDED = 16
+
+
+def reworded(a: str, b: str) -> tuple[str, str] | None:
+    """(the words of a, the words of b) that a revision changed in a sentence it kept, when the change adds, drops or
+    changes a value or a negation; None for an editorial rewording.
+
+    For two versions of one sentence ("If you leave GSA, your comp time will be paid out." / "If you leave GSA, your
+    comp time will follow the parameters above: either forfeited or paid out, depending on your exemption status.")
+    the span from the first to the last changed token on each side ("be paid out" / "follow the parameters above:
+    either forfeited or paid out, depending on your exemption status"), as written, at most 16 words (cut with "…").
+    A change without a value (a number or a code with digits) or a negation among the changed words is editorial
+    ("Employees can take up to 13 days" / "You can use up to 13 days"): no finding.
+    """
+    fa, fb = fold_accents(a), fold_accents(b)
+    ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
+    ta, tb = [m.group(0).lower() for m in ma], [m.group(0).lower() for m in mb]
+    ops = [op for op in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
+
+    def content(words: Sequence[str]) -> bool:
+        return any(w not in STOP_WORDS and w[0].isalnum() for w in words)
+
+    changed = [op for op in ops if content(ta[op[1]:op[2]]) or content(tb[op[3]:op[4]])]
+    if not changed:
+        return None
+    # a change of what the sentence states adds, drops or changes a value (a number, a code such as "18F" or
+    # "Code 51") or a negation; other rewordings are editorial ("Employees can take" / "You can use", "Employees are
+    # entitled to use their earned leave" / "you can also use leave"), however many words they change
+    touched = [w for op in changed for w in ta[op[1]:op[2]] + tb[op[3]:op[4]]]
+    if not any(any(ch.isdigit() for ch in w) or is_negation(w) for w in touched):
+        return None
+    i1, i2 = min(op[1] for op in changed), max(op[2] for op in changed)
+    j1, j2 = min(op[3] for op in changed), max(op[4] for op in changed)
+
+    def span(text: str, marks: list, lo: int, hi: int) -> str:
+        if hi <= lo:
+            return ""
+        end = marks[hi - 1].end()
+        while end < len(text) and text[end] in ")]" and text.count("(", marks[lo].start(), end) + text.count(
+                "[", marks[lo].start(), end) > text.count(")", marks[lo].start(), end) + text.count(
+                "]", marks[lo].start(), end):
+            end += 1  # close a parenthesis the span opened: "TTS (T) or 18F (TE)"
+        words = text[marks[lo].start():end].split()
+        return " ".join(words[:_MAX_REWORDED]) + (" …" if len(words) > _MAX_REWORDED else "")
+
+    sa, sb = span(a, ma, i1, i2), span(b, mb, j1, j2)
+    return (sa, sb) if sa and sb else None
 
 
 def token_set(sentence: str) -> frozenset[str]:
@@ -239,30 +200,45 @@ def lexically_aligned(a: frozenset[str], b: frozenset[str]) -> bool:
 @dataclass(frozen=True)
 class Finding:
     """What the rules (or the judge) found on two aligned sentences: the kind, the differing values in sentence
-    order, and the judge's explanation ("" for the rules)."""
+    order, the judge's explanation ("" for the rules), and the rule that fired: "value" (a value mismatch whose
+    neighbouring words match on each side), "loose value" (one shared
+    neighbour, or sentences aligned strongly enough that a single value of the kind on each side is compared),
+    "name" (a swapped name), "predicate" (a negated predicate stated plainly by the other side), "antonym", "cue" (a
+    negation cue on one side only), "reworded" (a revision changed the words of a sentence it kept; see
+    ``reworded``) or "judged". WEAK_RULES are the ones that find many loosely related pairs."""
 
     kind: Literal["value_mismatch", "negation", "judged"]
     values: tuple[str, str]
     explanation: str = ""
+    rule: str = ""
 
 
-def clash(a: str, b: str, *, strong: bool = True) -> Finding | None:
+def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Finding | None:
     """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None.
 
     ``strong``: the sentences are aligned well above the threshold, so values with no shared neighbouring word may
-    be compared too. Sentences longer than 60 words are not compared (tables and lists run together are not one
-    claim). The first rule that fires wins: value mismatch, then a swapped name (reported as a value mismatch of the
-    two names), then polarity (negated predicate, antonym, negation cue on one side only).
+    be compared too. ``versions``: the sentences come from two versions of one document (see
+    grounding.subjects.subject_difference). Sentences longer than 60 words are not compared (tables and lists run
+    together are not one claim). The first rule that fires wins: value mismatch, then a swapped name (reported as a
+    value mismatch of the two names), then polarity (negated predicate, antonym, negation cue on one side only). A
+    value mismatch or a polarity clash between sentences about different subjects ("the meal allowance in Boston is
+    $75" / "in Denver is $60") is no finding: the sentences are not compared further.
     """
     if max(len(tokens(a)), len(tokens(b))) > MAX_CLAIM_WORDS:
         return None
-    values = _value_mismatch(a, b, strong=strong)
-    if values:
-        return Finding("value_mismatch", values)
+    mismatch = _value_mismatch(a, b, strong=strong)
+    if mismatch:
+        values = mismatch[:2]
+        if subject_difference(a, b, values=values, versions=versions):
+            return None
+        return Finding("value_mismatch", values, rule="value" if mismatch[2] else "loose value")
     swapped = _substitution(a, b)
     if swapped:
-        return Finding("value_mismatch", swapped)
-    polarity = _polarity_clash(a, b) or _cue_asymmetry(a, b)
-    if polarity:
-        return Finding("negation", polarity)
+        return Finding("value_mismatch", swapped, rule="name")
+    for rule, test in (("predicate", negated_predicate), ("antonym", antonym), ("cue", cue_asymmetry)):
+        polarity = test(a, b)
+        if polarity:
+            if subject_difference(a, b, versions=versions, polarity=True):
+                return None
+            return Finding("negation", polarity, rule=rule)
     return None

@@ -1,55 +1,61 @@
-"""Contradiction detection over the planned sources [18.8]: align sentences, then look for a value or polarity clash.
+"""Contradiction detection over the planned sources [18.8]: align sentences, then look for a value or polarity clash
+about one subject.
 
-    sources -> claims (pysbd sentences; a fragment such as "Feb 25, 2018 ..." joined to the next) -> ONE embed call
-      -> per pair of sources from different documents or versions: aligned sentence pairs (MiniLM cosine >=
-         ``similarity``, or a lexical near-copy: >= 3 shared tokens and 60% of the shorter sentence), best first
-      -> rules on each aligned pair (grounding.clash), the first clash wins:
-           value mismatch (same kind, rate and slot, different value; rounding-, hedge- and unit-aware)
-           substitution (the same sentence with one name swapped: "acquired by Facebook" / "by Apple")
-           polarity (a negated predicate stated plainly by the other side; an antonym; a negation cue on one side
-           only, about a word the other sentence also uses)
+    sources -> claims (pysbd sentences; a wrapped line joined to its sentence, a heading line left out, a fragment
+               such as "Feb 25, 2018 ..." joined to the next) -> ONE embed call (the sentences and the question)
+      -> source pairs: two documents, or a current version and a superseded version of one document (an old version
+         is history against another document or another old version, not a disagreement of the sources)
+      -> aligned sentence pairs (MiniLM cosine >= ``similarity``, or a lexical near-copy), those sharing most of the
+         question's words first; a sentence the other source copies (cosine >= COPY) meets its copy only, and
+         between two versions a sentence with a reworded counterpart (each the other's best match over the planned
+         text of the other version, near-copies in words) meets that counterpart only
+      -> rules on each aligned pair (grounding.clash): value mismatch, swapped name, negated predicate, antonym,
+         negation cue; none between sentences about different subjects (grounding.subjects: "the meal allowance in
+         Boston is $75" / "in Denver is $60"); between two versions, a counterpart reworded in a value or a negation
+      -> per source pair the firmest finding (WEAK_RULES only when nothing firmer), the first of equals
+      -> versions: pairs with the newest superseded version first; a current sentence that a newer version copies
+         or contradicts is not compared with older versions (a note compares with the version just before)
       -> optional LLM judge on the best unflagged candidate pairs only (at most ``max_judged`` calls)
-      -> at most one Conflict per source pair, the strongest
 
 Technique: the alignment-then-mismatch design of de Marneffe, Rafferty and Manning 2008 ("Finding Contradictions
-in Text", ACL), whose contradiction classes this module covers with rules: numeric/date mismatch, negation on an
+in Text", ACL), whose contradiction classes grounding.clash covers with rules: numeric/date mismatch, negation on an
 aligned predicate, antonymy, and the structural "same statement, different argument" case (functional relations,
 Ritter et al. 2008, "It's a contradiction - no, it's not"). Sentence alignment uses Sentence-BERT cosine (Reimers and
 Gurevych 2019); a bounded LLM judge on the top candidates follows the knowledge-conflict literature (Xie et al. 2024,
-"Adaptive Chameleon or Stubborn Sloth", whose ConflictQA set ``manage.py conflict_eval`` measures).
+"Adaptive Chameleon or Stubborn Sloth", whose ConflictQA set ``manage.py conflict_eval`` measures). Which conflicts
+become notes is grounding.notes.
 
-Measured (``manage.py conflict_eval``, similarity 0.45 picked on the calibration half, held-out half reported): recall
-0.841 on ConflictQA (n=339), 0.970 on RGB counterfactual pairs (n=101), false flags 0.052 on RAMDocs pairs of correct
-documents with the same answer (n=267).
+Measured (``manage.py conflict_eval``, similarity 0.45, held-out half; in brackets before the subject rules and
+version alignment): recall 0.823 (0.841) on ConflictQA (n=339), 0.980 (0.970) on RGB counterfactual pairs (n=101),
+false flags 0.034 (0.052) on RAMDocs pairs of correct documents with the same answer (n=267). Notes (``relevant_notes``
+over these conflicts, the offline answerer, 18F handbook with the golden set's revision files, calibration half):
+16 of 118 answers carry a note, none of them false; before, 39 of 118, nearly all false.
 
-Known limits: ConflictQA recall rests mostly on the negation-cue rule (about nine in ten of its hits); claims that
-disagree without a value, a negation or an antonym ("raw carrots are better" / "cooked carrots have more") are left to
-the judge. On handbook text the loose alignment that ConflictQA needs also flags loosely related sentences: over 20
-questions on the demo handbook (top 8 paragraphs each) the 20 notes hold the 5 real version changes and 15 false
-flags (4 at similarity 0.6, where ConflictQA recall falls to about 0.75); the judge, or a higher per-domain
-similarity, is the remedy. Boilerplate that names different owners ("Owned by the Travel team." / "... the HR
-team.") reads as a substitution.
+Known limits: ConflictQA recall rests mostly on the negation-cue rule (about nine in ten of its hits), which is too
+loose to make a note; claims that disagree without a value, a negation or an antonym ("raw carrots are better" /
+"cooked carrots have more"), and revisions that reword a rule without a value ("will be paid out" / "either forfeited
+or paid out") or rewrite a list ("1Password and KeePassX" / "KeePassXC"), are left to the judge. Subjects are read
+off the words (names, qualifiers, self-reference, dates), without a parser. A superseded version is compared only
+when retrieval brings its passage: when the version just before the current one was not retrieved, an older one is.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from grounding.chunking import split_sentences
-from grounding.clash import Finding, clash, lexically_aligned, token_set
+from grounding.clash import WEAK_RULES, Finding, clash, lexically_aligned, reworded, token_set
+from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
-from grounding.lexical import STOP_WORDS, content_terms, tokens
-from grounding.types import Note, Source
+from grounding.lexical import content_terms, tokens
+from grounding.types import Source
 from grounding.values import MONTHS
 
-__all__ = ["ALIGN_SIMILARITY", "MAX_SOURCE_PAIRS", "STRONG_MARGIN", "Conflict", "ConflictJudge", "ConflictKind",
+__all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_MARGIN", "ConflictJudge",
            "claims", "detect_conflicts"]
-
-ConflictKind = Literal["value_mismatch", "negation", "version_superseded", "judged"]
 
 #: An LLM judge: (sentence_a, sentence_b) -> one sentence explaining the conflict, or None when they agree.
 ConflictJudge = Callable[[str, str], "str | None"]
@@ -64,43 +70,14 @@ ALIGN_SIMILARITY = 0.45
 #: cosine 0.55 are different deadlines, not a conflict).
 STRONG_MARGIN = 0.1
 
+#: Cosine at or above which a sentence is a copy of one in the other source (it agrees with that source).
+COPY = 0.95
+#: Cosine from which two sentences of two versions, each the other's best match and near-copies in words, are one
+#: sentence reworded.
+REWORDED = 0.6
+
 #: Source pairs examined at most (10 planned sources make 45 pairs).
 MAX_SOURCE_PAIRS = 45
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """A contradiction between two labelled sources.
-
-    Attributes:
-        labels: the two source labels, the newer (or current) source first when dates or statuses tell, else in
-            label order.
-        kind: "value_mismatch", "negation", "version_superseded" (two versions of one document, one of them
-            superseded) or "judged" (an LLM judge's finding).
-        text: one sentence for the reader and the model naming both labels and the differing values ("S1
-            (2025-03-01) says the daily meal allowance is $65 but S3 (2024-01-15, superseded) says $50.").
-        sentences: the two aligned sentences, in ``labels`` order.
-        values: the differing values in ``labels`` order ("$65", "$50"); for a polarity clash the polarity of each
-            side ("affirmative" or the negation cue, or the two antonyms); ("", "") for a judged conflict.
-        similarity: cosine of the aligned sentences (the conflict's strength).
-    """
-
-    labels: tuple[str, str]
-    kind: ConflictKind
-    text: str
-    sentences: tuple[str, str]
-    values: tuple[str, str]
-    similarity: float = 0.0
-
-    def __post_init__(self) -> None:
-        if len(self.labels) != 2 or self.labels[0] == self.labels[1]:
-            raise ValueError(f"a conflict needs two different labels, got {self.labels!r}")
-        if self.kind not in ("value_mismatch", "negation", "version_superseded", "judged"):
-            raise ValueError(f"unknown conflict kind {self.kind!r}")
-
-    def as_note(self) -> Note:
-        """The context note for the prompt, the answer and ``ask --json`` (kind, labels, text)."""
-        return Note(kind=self.kind, labels=self.labels, text=self.text)
 
 
 def _is_claim(sentence: str) -> bool:
@@ -108,12 +85,25 @@ def _is_claim(sentence: str) -> bool:
     return sum(1 for w, _, _ in tokens(sentence) if w[0].isalpha() and w.rstrip(".") not in MONTHS) >= 3
 
 
+#: A line break after a word and before a lower-case word or an opening parenthesis: a wrapped line, not a new one.
+_SOFT_WRAP = re.compile(r"(?<=[\w,])[ \t]*\n[ \t]*(?=[a-z(])")
+
+
+def _is_heading(fragment: str) -> bool:
+    """A heading line absorbed into a chunk ("Lodging", "Ground transportation"): no digit, no closing punctuation."""
+    return not any(ch.isdigit() for ch in fragment) and fragment.rstrip()[-1:] not in ".!?:;,)\"”…"
+
+
 def claims(text: str) -> list[str]:
     """The sentences of a text (grounding.chunking.split_sentences), a fragment that states no claim on its own
-    ("Feb 25, 2018 ...", "Release date.") joined to the sentence after it (or before it, at the end)."""
+    ("Feb 25, 2018 ...", "Release date.") joined to the sentence after it (or before it, at the end); a heading line
+    ("Lodging") is left out, so a note quotes the sentence without it. A line break inside a sentence (hard-wrapped
+    Markdown: "... close to - the\nmaximum GS salary ($183,500 in FY23).") does not end it."""
     out: list[str] = []
     pending = ""
-    for sentence in split_sentences(text):
+    for sentence in split_sentences(_SOFT_WRAP.sub(" ", text)):
+        if not _is_claim(sentence) and _is_heading(sentence):
+            continue
         joined = f"{pending} {sentence}".strip()
         if _is_claim(sentence):
             out.append(joined)
@@ -128,48 +118,19 @@ def claims(text: str) -> list[str]:
     return out
 
 
-def _order(s: Source, t: Source) -> tuple[Source, Source]:
-    """Newer first: a current version before a superseded one, then the later date, then label order."""
-    def key(x: Source) -> tuple:
-        return (x.status == "superseded", _neg_date(x.date), int(x.label[1:]))
-    return (s, t) if key(s) <= key(t) else (t, s)
+def _firmness(finding: Finding) -> int:
+    """2 for a firm rule (a value, a name, a negated predicate, an antonym), 1 for a reworded sentence of a revision,
+    0 for a weak rule (grounding.clash.WEAK_RULES)."""
+    return 0 if finding.rule in WEAK_RULES else 1 if finding.rule == "reworded" else 2
 
 
-def _neg_date(date: str) -> tuple[int, ...]:
-    digits = [int(p) for p in re.findall(r"\d+", date)[:3]]
-    return tuple(-d for d in digits) if digits else (1,)
-
-
-def _who(s: Source) -> str:
-    meta = [m for m in (s.date, "superseded" if s.status == "superseded" else "") if m]
-    return f"{s.label} ({', '.join(meta)})" if meta else s.label
-
-
-def _clause(sentence: str, value: str, limit: int = 160) -> str:
-    """The sentence as a reported clause: first letter lowered (unless a name or acronym), final stop removed,
-    cut to about ``limit`` characters around ``value``."""
-    text = sentence.strip().lstrip("-*•· ").rstrip(".!?;:").strip()
-    first = text.split(" ", 1)[0]
-    if first[:1].isupper() and first[1:].islower() and first.lower() in STOP_WORDS | {"each", "every", "our", "all"}:
-        text = text[0].lower() + text[1:]
-    if len(text) > limit:
-        at = max(text.find(value), 0) if value else 0
-        lo = max(0, at - limit * 2 // 3)
-        hi = min(len(text), lo + limit)
-        text = ("…" if lo else "") + text[lo:hi].strip() + ("…" if hi < len(text) else "")
-    return text
-
-
-def _text(first: Source, second: Source, finding: Finding, sa: str, sb: str) -> str:
-    """The note's one sentence, naming both labels (with date and superseded status) and the differing values."""
-    who_a, who_b = _who(first), _who(second)
-    if finding.kind == "judged":
-        said = split_sentences(" ".join(finding.explanation.split()))
-        why = said[0].rstrip(".") if said else "they disagree"
-        return f"{who_a} and {who_b} disagree: {why}."
-    if finding.kind == "value_mismatch":
-        return f"{who_a} says {_clause(sa, finding.values[0])} but {who_b} says {finding.values[1]}."
-    return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."
+def _version_rank(s: Source, t: Source) -> tuple:
+    """Sort key of a source pair: pairs of a current and a superseded version of one document first, the newer
+    superseded version first (by date, then by version id); every other pair after them, in its given order."""
+    if s.document_id != t.document_id or (s.status == "superseded") == (t.status == "superseded"):
+        return (1,)
+    old = s if s.status == "superseded" else t
+    return (0, s.document_id, recency(old.date), -(old.version_id or 0))
 
 
 def detect_conflicts(
@@ -186,7 +147,8 @@ def detect_conflicts(
 
     Args:
         sources: the planned sources (any order; about 10 sources and 100 sentences is the expected size).
-        embedder: sentence embedder; called once with every sentence of every source (L2-normalised float32 rows).
+        embedder: sentence embedder; called once with every sentence of every source, and the question when
+            ``focus`` is given (L2-normalised float32 rows).
         similarity: cosine at or above which two sentences of different sources are aligned (0 < similarity <= 1).
         max_pairs: source pairs examined at most, those with the best-aligned sentences first (>= 0).
         judge: optional LLM judge, (sentence_a, sentence_b) -> one-sentence explanation or None; called only on the
@@ -209,8 +171,18 @@ def detect_conflicts(
     labels = [s.label for s in sources]
     if len(set(labels)) != len(labels):
         raise ValueError(f"duplicate source labels in {labels}")
-    pairs = [(i, j) for i in range(len(sources)) for j in range(i + 1, len(sources))
-             if (sources[i].document_id, sources[i].version_id) != (sources[j].document_id, sources[j].version_id)]
+    def versions(i: int, j: int) -> bool:
+        return sources[i].document_id == sources[j].document_id
+
+    def compared(i: int, j: int) -> bool:
+        """A superseded version is compared with a current version of its own document only: what it says against
+        another document, or against another old version, is history, not a disagreement of the sources."""
+        if (sources[i].document_id, sources[i].version_id) == (sources[j].document_id, sources[j].version_id):
+            return False
+        old = [sources[k].status == "superseded" for k in (i, j)]
+        return not any(old) or (versions(i, j) and not all(old))
+
+    pairs = [(i, j) for i in range(len(sources)) for j in range(i + 1, len(sources)) if compared(i, j)]
     if not pairs or max_pairs == 0:
         return []
 
@@ -220,12 +192,44 @@ def detect_conflicts(
         return []
     offsets = np.cumsum([0] + [len(g) for g in sentences])
     focus_terms = content_terms(focus) if focus else set()
-    vectors = np.asarray(embedder.embed(flat), dtype=np.float32)
+    embedded = np.asarray(embedder.embed(flat + [focus] if focus else flat), dtype=np.float32)
+    vectors = embedded[:len(flat)]
+    asked = vectors @ embedded[len(flat)] if focus else np.zeros(len(flat), dtype=np.float32)
+    row_of = {(k, n): offsets[k] + n for k in range(len(sources)) for n in range(len(sentences[k]))}
     cosine = vectors @ vectors.T
     token_sets = [token_set(x) for x in flat]
 
-    # Aligned sentence pairs per source pair, best first; source pairs ranked by their best alignment.
+    # Aligned sentence pairs per source pair, best first (the sentences sharing most of the question's words first,
+    # so the conflict reported for a pair is the one the reader asked about); source pairs ranked by their best
+    # alignment. A sentence the other source states too (a copy) is not set against that source's other sentences
+    # (a list both pages hold, item by item). Sentences about other subjects are kept apart by grounding.subjects
+    # ("in high-cost cities the limit is $325" is not set against the old "in most cities it is $200").
+    version_rows: dict[tuple[int, int], list[int]] = {}  # (document, version) -> its planned sentences (flat rows)
+    for k, src in enumerate(sources):
+        version_rows.setdefault((src.document_id, src.version_id), []).extend(range(offsets[k], offsets[k + 1]))
+    row_version = {r: key for key, rows in version_rows.items() for r in rows}
+
+    def counterpart(x: int, y: int) -> bool:
+        """Rows x and y (two versions of one document) are one sentence in two wordings: each the other's best
+        match over the planned text of the other version, at least REWORDED close, and near-copies in words (at
+        least 6 tokens each, 5 shared, 60% of the shorter)."""
+        rows_x, rows_y = version_rows[row_version[x]], version_rows[row_version[y]]
+        if rows_y[int(np.argmax(cosine[x, rows_y]))] != y or rows_x[int(np.argmax(cosine[y, rows_x]))] != x:
+            return False
+        tx, ty = token_sets[x], token_sets[y]
+        shared = len(tx & ty)
+        return cosine[x, y] >= REWORDED and min(len(tx), len(ty)) >= 6 and shared >= 5 \
+            and shared >= 0.6 * min(len(tx), len(ty))
+
+    def partner(x: int, version: tuple[int, int]) -> int | None:
+        """The row of ``version`` that is row x's counterpart, if any."""
+        rows = version_rows[version]
+        y = rows[int(np.argmax(cosine[x, rows]))]
+        return y if counterpart(x, y) else None
+
     aligned: dict[tuple[int, int], list[tuple[float, int, int]]] = {}
+    copies: dict[tuple[int, int], set[int]] = {}  # pair -> sentences of its first source copied by the second
+    counterparts: dict[tuple[int, int], set[tuple[int, int]]] = {}  # pair -> mutually best, close, not copies
     for i, j in pairs:
         block = cosine[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
         if block.size == 0:
@@ -233,46 +237,79 @@ def detect_conflicts(
         mask = block >= similarity
         for a, b in np.argwhere(~mask):
             mask[a, b] = lexically_aligned(token_sets[offsets[i] + a], token_sets[offsets[j] + b])
-        hits = np.argwhere(mask)
-        if len(hits):
+        best_b, best_a = block.argmax(axis=1), block.argmax(axis=0)
+        top_b, top_a = block.max(axis=1), block.max(axis=0)
+        copies[(i, j)] = {int(a) for a in np.flatnonzero(top_b >= COPY)}
+        copies[(j, i)] = {int(b) for b in np.flatnonzero(top_a >= COPY)}
+        hits = [(a, b) for a, b in np.argwhere(mask) if (top_b[a] < COPY or best_b[a] == b)
+                and (top_a[b] < COPY or best_a[b] == a)]
+        if versions(i, j):
+            # a sentence with a counterpart in the other version (itself, reworded) meets that counterpart only
+            vi, vj = row_version[offsets[i]], row_version[offsets[j]]
+            hits = [(a, b) for a, b in hits if partner(offsets[i] + a, vj) in (None, offsets[j] + b)
+                    and partner(offsets[j] + b, vi) in (None, offsets[i] + a)]
+            counterparts[(i, j)] = {(int(a), int(b)) for a, b in hits if counterpart(offsets[i] + a, offsets[j] + b)}
+        if hits:
             aligned[(i, j)] = sorted(((float(block[a, b]), int(a), int(b)) for a, b in hits),
                                      key=lambda t: (-t[0], t[1], t[2]))
             if focus_terms:
                 aligned[(i, j)].sort(key=lambda t: -len(focus_terms & (
                     content_terms(sentences[i][t[1]]) | content_terms(sentences[j][t[2]]))))
     ranked = sorted(aligned, key=lambda p: (-aligned[p][0][0], p))[:max_pairs]
+    # A version note compares the current version with the version just before it: pairs of a current and a
+    # superseded version go first, the newest superseded version first, and a current sentence that a newer
+    # version already states (a copy) or contradicts is not compared with older versions.
+    ranked.sort(key=lambda p: _version_rank(sources[p[0]], sources[p[1]]))
+    decided: dict[int, set[int]] = {}  # current source -> its sentences already settled by a newer version
 
-    found: dict[tuple[int, int], tuple[Finding, float, str, str]] = {}
+    found: dict[tuple[int, int], tuple[Finding, float, str, str, float]] = {}  # ... and the question's cosine
     unflagged: list[tuple[float, tuple[int, int], str, str]] = []
     for pair in ranked:
         i, j = pair
-        for score, a, b in aligned[pair]:
+        current = i if sources[i].status != "superseded" else j
+        newest_first = versions(i, j) and sources[current].status != "superseded" \
+            and "superseded" in (sources[i].status, sources[j].status)
+        earlier = decided.get(current, set()) if newest_first else set()
+        candidates = [t for t in aligned[pair] if (t[1] if current == i else t[2]) not in earlier]
+        settled = set(copies[(current, j if current == i else i)]) if newest_first else set()
+        for score, a, b in candidates:
             sa, sb = sentences[i][a], sentences[j][b]
-            finding = clash(sa, sb, strong=score >= similarity + STRONG_MARGIN)
-            if finding:
-                found[pair] = (finding, score, sa, sb)
+            finding = clash(sa, sb, strong=score >= similarity + STRONG_MARGIN, versions=versions(i, j))
+            if finding is None and newest_first and (a, b) in counterparts.get(pair, ()):
+                # a revision that rewrote a sentence it kept changed what the sentence says
+                changed = reworded(sa, sb)
+                finding = Finding("value_mismatch", changed, rule="reworded") if changed else None
+            if finding and finding.rule not in WEAK_RULES:
+                settled.add(a if current == i else b)
+            if finding and (pair not in found or _firmness(finding) > _firmness(found[pair][0])):
+                relevance = max(float(asked[row_of[(i, a)]]), float(asked[row_of[(j, b)]]))
+                found[pair] = (finding, score, sa, sb, relevance)  # the firmest finding of the pair, first of equals
+            if pair in found and _firmness(found[pair][0]) == 2 and not newest_first:
                 break
-        else:
-            score, a, b = aligned[pair][0]
+        if newest_first:
+            decided.setdefault(current, set()).update(settled)
+        if pair not in found and candidates:
+            score, a, b = candidates[0]
             unflagged.append((score, pair, sentences[i][a], sentences[j][b]))
 
     if judge is not None and max_judged:
         for score, pair, sa, sb in sorted(unflagged, key=lambda t: (-t[0], t[1]))[:max_judged]:
             explanation = judge(sa, sb)
             if explanation:
-                found[pair] = (Finding("judged", ("", ""), explanation), score, sa, sb)
+                found[pair] = (Finding("judged", ("", ""), explanation, rule="judged"), score, sa, sb, 0.0)
 
     conflicts: list[Conflict] = []
-    for (i, j), (finding, score, sa, sb) in found.items():
-        first, second = _order(sources[i], sources[j])
+    for (i, j), (finding, score, sa, sb, relevance) in found.items():
+        first, second = newer_first(sources[i], sources[j])
         if first is not sources[i]:
             sa, sb = sb, sa
-            finding = Finding(finding.kind, (finding.values[1], finding.values[0]), finding.explanation)
+            finding = Finding(finding.kind, (finding.values[1], finding.values[0]), finding.explanation, finding.rule)
         kind: ConflictKind = finding.kind
         if first.document_id == second.document_id and "superseded" in (first.status, second.status):
             kind = "version_superseded"
         conflicts.append(Conflict(labels=(first.label, second.label), kind=kind,
-                                  text=_text(first, second, finding, sa, sb), sentences=(sa, sb),
-                                  values=finding.values, similarity=round(score, 4)))
+                                  text=note_text(first, second, finding, sa, sb), sentences=(sa, sb),
+                                  values=finding.values, similarity=round(score, 4), rule=finding.rule,
+                                  relevance=round(relevance, 4)))
     conflicts.sort(key=lambda c: tuple(sorted(int(x[1:]) for x in c.labels)))
     return conflicts

@@ -36,10 +36,13 @@ TOKEN = re.compile(r"[$€£¥]?\d[\d,.]*%?|\w+(?:['’-]\w+)*")
 #: determiners and quantifiers), question words, and the filler of questions ("tell", "please", "need", "get").
 #: A stop word is not a content term, is not a value's slot word, is not the predicate of a negation, and is not
 #: indexed by BM25. It is the union of the two lists that grew in grounding.providers (question filler) and
-#: grounding.contradictions (function words); it holds the 33 words of Lucene's English list that bm25s used.
+#: grounding.contradictions (function words), with the remaining common prepositions ("within 30 days" and "within
+#: 90 days" share no content word); it holds the 33 words of Lucene's English list that bm25s used.
 STOP_WORDS = frozenset("""
 a an the
 of in on at to for from by with as into over under about after before up out per than via
+within during until through between among without since upon across against around above below toward towards
+along despite except near
 and or but if then so because while when where why how what which who whom whose
 is are was were be been being am do does did have has had having
 will would can could may might must shall should
@@ -99,12 +102,23 @@ def fold_accents(text: str) -> str:
 _NEGATION = re.compile(r"\b(not|no|never|none|neither|nor|cannot|without|may not|must not)\b|n't\b", re.I)
 _SPLIT_NT = re.compile(r"n\s*['’]\s*t\b")  # "isn ’ t", "do n't" (tokenised text) -> "n't"
 _NUMBER_ABBREVIATION = re.compile(r"\bNo\.\s*(?=\d)")  # "No. 100 Squadron" is not a negation
+#: A capitalised cue inside a capitalised name ("Leave Without Pay", "Doctors Without Borders") is not a negation.
+_CUE_IN_NAME = re.compile(r"(\b[A-Z][a-z]+ )(?:Without|Not|No|Never|None)(?= [A-Z])")
+#: Cues that negate nothing: "not just / not only" adds ("isn't just for training" = also for other things), "don't
+#: forget to" and "do not hesitate to" ask to do it, and an answer's opening "No." / "No," answers a question.
+_NOT_A_NEGATION = re.compile(
+    r"(?:\bnot|n't)\s+(?:just|only|merely|simply)\b"
+    r"|\b(?:do\s+not|don't|don’t|never|not)\s+(?:forget|hesitate|fail)\s+to\b"
+    r"|^\s*No\s*[.,!]", re.I)
 
 
 @functools.lru_cache(maxsize=8192)
 def normalise_negation(text: str) -> str:
-    """A text with "No. 12" read as "number 12" and a split contraction ("isn ’ t", "do n't") joined ("isn't")."""
-    return _SPLIT_NT.sub("n't", _NUMBER_ABBREVIATION.sub("number ", text))
+    """A text with "No. 12" read as "number 12", a capitalised cue inside a name ("Leave Without Pay") read as a
+    name, a split contraction ("isn ’ t", "do n't") joined ("isn't"), and cues that negate nothing left out ("isn't
+    just", "don't forget to", an opening "No.")."""
+    text = _CUE_IN_NAME.sub(r"\1Name", _NUMBER_ABBREVIATION.sub("number ", text))
+    return _NOT_A_NEGATION.sub(" ", _SPLIT_NT.sub("n't", text))
 
 
 def negation_cues(text: str) -> int:

@@ -68,7 +68,8 @@ _HEDGES = frozenset("about approximately approx around roughly nearly almost ove
 #: What a value is counted per: "$65 per day", "$120 a person", "25 km/h" (the article needs a space after it, so
 #: "2,000 meters above" is not "per bove").
 _RATE = re.compile(r"\s*(?:(?:per|an?|each|every)\s+|/\s*)([A-Za-z]+)\b")
-#: A value's slot stays inside its clause: "Jul 27, 2022 ... Facebook made a bid" does not tie the date to Facebook.
+#: A value's slot stays inside its clause: "Jul 27, 2022 ... Facebook made a bid" does not tie the date to Facebook;
+#: a value opening a parenthesis belongs to the words before it ("the maximum salary ($191,900 in 2024)").
 _CLAUSE_BREAK = re.compile(r"\.\.\.|…|[;:|·•()\[\]{}]|\s[-–—]\s")
 _CITATION_MARK = re.compile(r"\[\s*\d+\s*\](?!\()")  # reference markers "[12]" are not values (link text is)
 
@@ -89,9 +90,12 @@ class StatedValue:
         text: the value as written.
         hedged: "about", "over", "nearly"... stands just before it.
         context: its slot, the stems of the nearest content word on each side.
+        sides: the same two stems as (before, after), "" for a missing side.
         rate: what it is counted per ("$65 per day", "$120 a person", "25 km/h" -> "day", "person", "h"), or "".
         keys: the value as normalised strings (see value_keys): "$65", "5%", "2024-01-15", the day and the year of
             "Feb. 19, 2014", the number of "30 business days" or "two weeks" in digits ("30", "2"), "gs-15".
+        span: (start, end) of the value in the sentence, in characters.
+        clause: (start, end) of the clause the value stands in (its slot's reach), in characters.
     """
 
     kind: str
@@ -103,6 +107,9 @@ class StatedValue:
     context: frozenset[str]
     rate: str = ""
     keys: tuple[str, ...] = ()
+    span: tuple[int, int] = (0, 0)
+    clause: tuple[int, int] = (0, 0)
+    sides: tuple[str, str] = ("", "")
 
 
 def _number(text: str) -> tuple[float, int]:
@@ -127,20 +134,26 @@ def _key(number_text: str) -> str:
     return re.sub(r"[\s,]", "", low)
 
 
-def _slot(words: Sequence[tuple[str, int, int]], start: int, end: int, reach: int = 4) -> frozenset[str]:
-    """The value's slot: stems of the nearest content word before it and after it (each within ``reach`` words).
+def _slot(words: Sequence[tuple[str, int, int]], start: int, end: int, reach: int = 4) -> tuple[str, str]:
+    """The value's slot: stems of the nearest content word before it and after it (each within ``reach`` words, ""
+    when there is none).
 
-    "the daily meal allowance is $65 per day" -> {"allowance", "day"}.
+    "the daily meal allowance is $65 per day" -> ("allow", "day").
     """
-    def nearest(seq: Sequence[str]) -> list[str]:
+    def nearest(seq: Sequence[str]) -> str:
         for w in seq[:reach]:
-            if w not in STOP_WORDS and w[0].isalpha() and len(w) > 2:
-                return [stem(w)]
-        return []
+            if w not in STOP_WORDS and w.isalpha() and len(w) > 2:  # not a value such as "FY23" or "x86"
+                return stem(w)
+        return ""
 
     before = [w for w, s, e in reversed(words) if e <= start]
     after = [w for w, s, e in words if s >= end]
-    return frozenset(nearest(before) + nearest(after))
+    return nearest(before), nearest(after)
+
+
+def _break_before(breaks: Sequence[re.Match], start: int) -> int:
+    """Start of the last clause break before ``start`` (the opening parenthesis of a parenthetical value)."""
+    return max((b.start() for b in breaks if b.end() <= start), default=start)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -154,7 +167,7 @@ def typed_values(sentence: str) -> tuple[StatedValue, ...]:
     week"; alone it is a pronoun as often as a number). Reference markers ("[12]") are skipped; "may 2020" in lower
     case is the verb, not a month.
     """
-    sentence = _CITATION_MARK.sub(" ", sentence)
+    sentence = _CITATION_MARK.sub(lambda m: " " * len(m.group(0)), sentence)  # offsets unchanged
     words = tokens(sentence)
     breaks = list(_CLAUSE_BREAK.finditer(sentence))
     out: list[StatedValue] = []
@@ -210,12 +223,22 @@ def typed_values(sentence: str) -> tuple[StatedValue, ...]:
                 kind = "number"
         before = [w for w, s, e in words if e <= m.start()][-2:]
         hedged = any(w in _HEDGES for w in before)
-        lo = max((b.end() for b in breaks if b.end() <= m.start()), default=0)
+        before_value = [b for b in breaks if b.end() <= m.start()]
+        opens = bool(before_value) and before_value[-1].group(0) == "(" \
+            and not sentence[before_value[-1].end():m.start()].strip()
+        if opens:
+            before_value.pop()  # "the maximum salary ($191,900 in 2024)": the noun before the parenthesis is its slot
+        lo = before_value[-1].end() if before_value else 0
         hi = min((b.start() for b in breaks if b.start() >= m.end()), default=len(sentence))
         clause = [w for w in words if w[1] >= lo and w[2] <= hi]
         per = _RATE.match(sentence, m.end()) if date is None else None
-        out.append(StatedValue(kind, number, date, precision, text, hedged, _slot(clause, m.start(), m.end()),
-                               stem(per.group(1)) if per else "", keys))
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+        sides = _slot(clause, m.start(), m.end())
+        if opens and out and not sentence[out[-1].span[1]:_break_before(breaks, m.start())].strip():
+            sides = out[-1].sides  # "13 days (104 hours)": the same value restated, in the slot of the first
+        out.append(StatedValue(kind, number, date, precision, text, hedged, frozenset(w for w in sides if w),
+                               stem(per.group(1)) if per else "", keys, (start, start + len(text)), (lo, hi),
+                               sides))
     return tuple(out)
 
 

@@ -49,6 +49,10 @@ def test_negation_cues_read_contractions_and_not_number_abbreviations():
     assert negation_cues("Contractors may not use the lounge and can't park.") == 2
     assert negation_cues("It is n't allowed.") == 1  # tokenised text
     assert negation_cues("No. 100 Squadron flew in 1918.") == 0
+    assert negation_cues("You can request Leave Without Pay (LWOP).") == 0  # a name, not a negation
+    assert negation_cues("The library isn't just for mandatory trainings.") == 0  # "not just" adds
+    assert negation_cues("Don't forget to submit it. Do not hesitate to ask.") == 0  # asks to do it
+    assert negation_cues("No. Please don't save hours.") == 1  # the answer "No." negates nothing
     assert is_negation("never") and is_negation("doesn't") and not is_negation("note")
 
 

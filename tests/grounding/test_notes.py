@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grounding.contradictions import Conflict
+from grounding.conflict import Conflict
 from grounding.notes import relabel_notes, relevant_notes
 from grounding.types import ContextPlan, Note, Source
 
@@ -40,3 +40,38 @@ def test_notes_follow_their_sources_when_labels_change():
     notes = [Note("value_mismatch", ("S1", "S3"), "S1 says $65 but S3 says $50."),
              Note("negation", ("S1", "S2"), "S1 and S2 disagree.")]
     assert relabel_notes(notes, old, new) == [Note("value_mismatch", ("S1", "S2"), "S1 says $65 but S2 says $50.")]
+
+
+SALARY = Conflict(labels=("S1", "S2"), kind="version_superseded",
+                  text="S1 (2024-11-26) says the maximum salary is $191,900 but S2 (2023-04-27, superseded) says "
+                       "$183,500.",
+                  sentences=("If you make the maximum salary ($191,900 in 2024), you cannot receive overtime.",
+                             "One is your salary: the maximum GS salary ($183,500 in FY23)."),
+                  values=("$191,900", "$183,500"), similarity=0.575, rule="value", relevance=0.38)
+
+
+def test_a_version_note_about_another_sentence_of_the_page_is_left_out():
+    """Both sentences share "time" and "one" with the question ("at any one time"), which say how much, not what
+    about; and the question is far from them in meaning (relevance below VERSION_NOTE_RELEVANCE)."""
+    from dataclasses import replace
+
+    assert relevant_notes([SALARY], "How many credit hours am I allowed to have banked at any one time?") == []
+    assert relevant_notes([replace(SALARY, relevance=0.79)], "At what salary do I stop getting overtime?") == [
+        SALARY.as_note()]
+    # a single distinctive word in common is enough only when the question is close in meaning
+    assert relevant_notes([replace(SALARY, relevance=0.5)], "What was the salary cap previously?") == []
+    assert relevant_notes([replace(SALARY, relevance=0.65)], "What was the salary cap previously?") == [SALARY.as_note()]
+
+
+def test_weak_findings_and_far_apart_verdicts_never_become_notes():
+    from dataclasses import replace
+
+    cue = Conflict(labels=("S1", "S2"), kind="negation", text="S1 and S2 disagree.",
+                   sentences=("HR Links is not connecting hours to your timesheet.",
+                              "Check your hours before submitting your timesheet in HR Links."),
+                   values=("not", "affirmative"), similarity=0.9, rule="cue")
+    question = "Do my hours reach my timesheet in HR Links?"
+    assert relevant_notes([cue], question) == []  # a negation cue on one side only
+    assert relevant_notes([replace(cue, rule="predicate")], question) == [cue.as_note()]
+    loose = replace(VACATION, rule="loose value")
+    assert relevant_notes([loose], "How many vacation days do I get per year?") == []
