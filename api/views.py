@@ -37,7 +37,6 @@ from api.schemas import MAX_ID, Answer, AskRequest, ConversationDetail, Conversa
     DomainList, PageLimit, PageOffset
 from api.schemas import IngestJob as IngestJobOut
 from chat import services as chat_services
-from chat.orchestration import answering
 from chat.selectors import conversation_get, domain_get
 from chat.serializers import message_json
 from chat.models import Conversation, Message

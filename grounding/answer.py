@@ -15,9 +15,10 @@ from typing import Any
 
 from grounding.chunking import split_sentences
 from grounding.citations import check_labels, parse_markers, strip_markers
+from grounding.lexical import content_terms
 from grounding.location import source_label
 from grounding.prompt import ABSTAIN_TOKEN
-from grounding.providers import content_terms, is_abstention
+from grounding.providers import is_abstention
 from grounding.rawhtml import escape_raw_html
 from grounding.rendering import render_html
 from grounding.support import sentence_spans

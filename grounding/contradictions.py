@@ -1,60 +1,61 @@
-"""Contradiction detection over the planned sources [18.8]: align sentences, then look for a value or polarity clash.
+"""Contradiction detection over the planned sources [18.8]: align sentences, then look for a value or polarity clash
+about one subject.
 
-    sources -> claims (pysbd sentences; a fragment such as "Feb 25, 2018 ..." joined to the next) -> ONE embed call
-      -> per pair of sources from different documents or versions: aligned sentence pairs (MiniLM cosine >=
-         ``similarity``, or a lexical near-copy: >= 3 shared tokens and 60% of the shorter sentence), best first
-      -> rules on each aligned pair, the first clash wins:
-           value mismatch (same kind, rate and slot, different value; rounding-, hedge- and unit-aware)
-           substitution (the same sentence with one name swapped: "acquired by Facebook" / "by Apple")
-           polarity (a negated predicate stated plainly by the other side; an antonym; a negation cue on one side
-           only, about a word the other sentence also uses)
+    sources -> claims (pysbd sentences; a wrapped line joined to its sentence, a heading line left out, a fragment
+               such as "Feb 25, 2018 ..." joined to the next) -> ONE embed call (the sentences and the question)
+      -> source pairs: two documents, or a current version and a superseded version of one document (an old version
+         is history against another document or another old version, not a disagreement of the sources)
+      -> aligned sentence pairs (MiniLM cosine >= ``similarity``, or a lexical near-copy), those sharing most of the
+         question's words first; a sentence the other source copies (cosine >= COPY) meets its copy only, and
+         between two versions a sentence with a reworded counterpart (each the other's best match over the planned
+         text of the other version, near-copies in words) meets that counterpart only
+      -> rules on each aligned pair (grounding.clash): value mismatch, swapped name, negated predicate, antonym,
+         negation cue; none between sentences about different subjects (grounding.subjects: "the meal allowance in
+         Boston is $75" / "in Denver is $60"); between two versions, a counterpart reworded in a value or a negation
+      -> per source pair the firmest finding (WEAK_RULES only when nothing firmer), the first of equals
+      -> versions: pairs with the newest superseded version first; a current sentence that a newer version copies
+         or contradicts is not compared with older versions (a note compares with the version just before)
       -> optional LLM judge on the best unflagged candidate pairs only (at most ``max_judged`` calls)
-      -> at most one Conflict per source pair, the strongest
 
 Technique: the alignment-then-mismatch design of de Marneffe, Rafferty and Manning 2008 ("Finding Contradictions
-in Text", ACL), whose contradiction classes this module covers with rules: numeric/date mismatch, negation on an
+in Text", ACL), whose contradiction classes grounding.clash covers with rules: numeric/date mismatch, negation on an
 aligned predicate, antonymy, and the structural "same statement, different argument" case (functional relations,
 Ritter et al. 2008, "It's a contradiction - no, it's not"). Sentence alignment uses Sentence-BERT cosine (Reimers and
 Gurevych 2019); a bounded LLM judge on the top candidates follows the knowledge-conflict literature (Xie et al. 2024,
-"Adaptive Chameleon or Stubborn Sloth", whose ConflictQA set ``manage.py conflict_eval`` measures).
+"Adaptive Chameleon or Stubborn Sloth", whose ConflictQA set ``manage.py conflict_eval`` measures). Which conflicts
+become notes is grounding.notes.
 
-Measured (``manage.py conflict_eval``, similarity 0.45 picked on the calibration half, held-out half reported): recall
-0.841 on ConflictQA (n=339), 0.970 on RGB counterfactual pairs (n=101), false flags 0.052 on RAMDocs pairs of correct
-documents with the same answer (n=267).
+Measured (``manage.py conflict_eval``, similarity 0.45, held-out half; in brackets before the subject rules and
+version alignment): recall 0.823 (0.841) on ConflictQA (n=339), 0.980 (0.970) on RGB counterfactual pairs (n=101),
+false flags 0.034 (0.052) on RAMDocs pairs of correct documents with the same answer (n=267). Notes (``relevant_notes``
+over these conflicts, the offline answerer, 18F handbook with the golden set's revision files, calibration half):
+16 of 118 answers carry a note, none of them false; before, 39 of 118, nearly all false.
 
-Known limits: ConflictQA recall rests mostly on the negation-cue rule (about nine in ten of its hits); claims that
-disagree without a value, a negation or an antonym ("raw carrots are better" / "cooked carrots have more") are left to
-the judge. On handbook text the loose alignment that ConflictQA needs also flags loosely related sentences: over 20
-questions on the demo handbook (top 8 paragraphs each) the 20 notes hold the 5 real version changes and 15 false
-flags (4 at similarity 0.6, where ConflictQA recall falls to about 0.75); the judge, or a higher per-domain
-similarity, is the remedy. Boilerplate that names different owners ("Owned by the Travel team." / "... the HR
-team.") reads as a substitution.
+Known limits: ConflictQA recall rests mostly on the negation-cue rule (about nine in ten of its hits), which is too
+loose to make a note; claims that disagree without a value, a negation or an antonym ("raw carrots are better" /
+"cooked carrots have more"), and revisions that reword a rule without a value ("will be paid out" / "either forfeited
+or paid out") or rewrite a list ("1Password and KeePassX" / "KeePassXC"), are left to the judge. Subjects are read
+off the words (names, qualifiers, self-reference, dates), without a parser. A superseded version is compared only
+when retrieval brings its passage: when the version just before the current one was not retrieved, an older one is.
 """
 
 from __future__ import annotations
 
-import difflib
-import functools
-import math
 import re
-import unicodedata
-from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
-import Stemmer
 
 from grounding.chunking import split_sentences
-from grounding.dedup import negations_in, values_in
+from grounding.clash import WEAK_RULES, Finding, clash, lexically_aligned, reworded, token_set
+from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
-from grounding.providers import content_terms
-from grounding.types import Note, Source
+from grounding.lexical import content_terms, tokens
+from grounding.types import Source
+from grounding.values import MONTHS
 
-__all__ = ["ALIGN_SIMILARITY", "MAX_SOURCE_PAIRS", "STRONG_MARGIN", "Conflict", "ConflictJudge", "ConflictKind",
-           "Finding", "StatedValue", "claims", "clash", "comparable", "detect_conflicts", "lexically_aligned",
-           "negation_cues", "same_value", "typed_values"]
-
-ConflictKind = Literal["value_mismatch", "negation", "version_superseded", "judged"]
+__all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_MARGIN", "ConflictJudge",
+           "claims", "detect_conflicts"]
 
 #: An LLM judge: (sentence_a, sentence_b) -> one sentence explaining the conflict, or None when they agree.
 ConflictJudge = Callable[[str, str], "str | None"]
@@ -69,522 +70,40 @@ ALIGN_SIMILARITY = 0.45
 #: cosine 0.55 are different deadlines, not a conflict).
 STRONG_MARGIN = 0.1
 
+#: Cosine at or above which a sentence is a copy of one in the other source (it agrees with that source).
+COPY = 0.95
+#: Cosine from which two sentences of two versions, each the other's best match and near-copies in words, are one
+#: sentence reworded.
+REWORDED = 0.6
+
 #: Source pairs examined at most (10 planned sources make 45 pairs).
 MAX_SOURCE_PAIRS = 45
 
 
-@dataclass(frozen=True)
-class Conflict:
-    """A contradiction between two labelled sources.
-
-    Attributes:
-        labels: the two source labels, the newer (or current) source first when dates or statuses tell, else in
-            label order.
-        kind: "value_mismatch", "negation", "version_superseded" (two versions of one document, one of them
-            superseded) or "judged" (an LLM judge's finding).
-        text: one sentence for the reader and the model naming both labels and the differing values ("S1
-            (2025-03-01) says the daily meal allowance is $65 but S3 (2024-01-15, superseded) says $50.").
-        sentences: the two aligned sentences, in ``labels`` order.
-        values: the differing values in ``labels`` order ("$65", "$50"); for a polarity clash the polarity of each
-            side ("affirmative" or the negation cue, or the two antonyms); ("", "") for a judged conflict.
-        similarity: cosine of the aligned sentences (the conflict's strength).
-    """
-
-    labels: tuple[str, str]
-    kind: ConflictKind
-    text: str
-    sentences: tuple[str, str]
-    values: tuple[str, str]
-    similarity: float = 0.0
-
-    def __post_init__(self) -> None:
-        if len(self.labels) != 2 or self.labels[0] == self.labels[1]:
-            raise ValueError(f"a conflict needs two different labels, got {self.labels!r}")
-        if self.kind not in ("value_mismatch", "negation", "version_superseded", "judged"):
-            raise ValueError(f"unknown conflict kind {self.kind!r}")
-
-    def as_note(self) -> Note:
-        """The context note for the prompt, the answer and ``ask --json`` (kind, labels, text)."""
-        return Note(kind=self.kind, labels=self.labels, text=self.text)
-
-
-# --------------------------------------------------------------------------------------------------- values
-
-_MONTHS = {m: i + 1 for i, m in enumerate("january february march april may june july august september october "
-                                           "november december".split())}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr" \
-         r"|jun|jul|aug|sept|sep|oct|nov|dec)"
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_WORD_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                            "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                            "twenty".split())}
-_WORD_NUMBERS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-                      "ninety": 90, "hundred": 100})
-_WORDNUM = r"(?:" + "|".join(sorted((w for w in _WORD_NUMBERS if w not in ("zero", "one")), key=len,
-                                    reverse=True)) + r")"
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
-           "trillion": 1e12}
-_DURATION_DAYS = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25}
-_VALUE_RE = re.compile(
-    rf"(?P<iso>\b\d{{4}}-\d{{2}}-\d{{2}}\b)"
-    rf"|(?P<mdy>\b(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{{4}})\b)"
-    rf"|(?P<dmy>\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?\s+(?P<y2>\d{{4}})\b)"
-    rf"|(?P<my>\b(?P<m3>{_MONTH})\.?,?\s+(?P<y3>\d{{4}})\b)"
-    rf"|(?P<amount>(?:\b[A-Z]{{1,2}})?(?P<cur>[$€£¥])\s?(?P<anum>{_NUM})"
-    rf"(?:\s?(?P<ascale>thousand|million|billion|trillion|bn|mn|[kmb])\b)?)"
-    rf"|(?P<pct>(?P<pnum>{_NUM})\s?(?:%|percent\b|per\s?cent\b))"
-    rf"|(?P<dur>\b(?P<dnum>{_NUM}|one|{_WORDNUM})(?:\s|-)(?:(?:business|working|calendar)\s)?"
-    rf"(?P<dunit>minute|hour|day|week|month|year)s?\b)"
-    rf"|(?P<ord>\b(?P<onum>\d+)(?:st|nd|rd|th)\b)"
-    rf"|(?P<qty>(?P<qnum>(?<![\d.,])(?:{_NUM})(?![\d,]*\])|\b{_WORDNUM}\b)"
-    rf"(?:\s?(?P<qscale>thousand|million|billion|trillion)\b)?(?:\s(?P<unit>[a-z][a-z-]{{2,}}))?)",
-    re.I)
-_HEDGES = frozenset("about approximately approx around roughly nearly almost over some estimated est circa "
-                    "up under least most than".split())
-_STOP = frozenset("""a an the of in on at to for from by with as is are was were be been being it its this that these
-those and or but if then than so such which who whom whose what when where while also has have had do does did will
-would can could may might must shall should there their they them he she his her we our you your i me my not no
-about into over under more most less very per each every any all some other only just both either after before
-up out s""".split())
-
-
-@dataclass(frozen=True)
-class StatedValue:
-    """One value stated in a sentence.
-
-    Attributes:
-        kind: "amount:<currency>", "percent", "date", "year", "duration", "ordinal", "qty:<unit stem>", "number".
-        number: the value in its normalised unit (days for durations, base units for "$1.2 million"; 0 for dates).
-        date: (year, month, day) with 0 for a missing field, for dates only.
-        precision: log10 of the unit of its last digit, in the normalised unit ("4 hours" -> log10(1/24),
-            "$19.3 billion" -> 8).
-        text: the value as written.
-        hedged: "about", "over", "nearly"... stands just before it.
-        context: its slot, the stems of the nearest content word on each side.
-        rate: what it is counted per ("$65 per day", "$120 a person", "25 km/h" -> "day", "person", "h"), or "".
-    """
-
-    kind: str
-    number: float
-    date: tuple[int, int, int] | None
-    precision: float
-    text: str
-    hedged: bool
-    context: frozenset[str]
-    rate: str = ""
-
-
-def _number(text: str) -> tuple[float, int]:
-    """(value, decimal places) of "3,559", "19.3" or a number word."""
-    low = text.lower()
-    if low in _WORD_NUMBERS:
-        return float(_WORD_NUMBERS[low]), 0
-    clean = text.replace(",", "")
-    decimals = len(clean.split(".", 1)[1]) if "." in clean else 0
-    return float(clean), decimals
-
-
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,.]*")
-
-
-@functools.lru_cache(maxsize=8192)
-def _words(text: str) -> tuple[tuple[str, int, int], ...]:
-    """(lower-cased word, start, end) of each word or number of a text (cached: a sentence meets many others)."""
-    return tuple((m.group(0).lower(), m.start(), m.end()) for m in _WORD.finditer(text))
-
-
-_stemmer = Stemmer.Stemmer("english")
-
-
-def _stem(word: str) -> str:
-    """Snowball (Porter 2) stem of a lower-cased word ("equality" -> "equal", "believes" -> "believ")."""
-    return _stemmer.stemWord(word.lower().replace("’", "'").removesuffix("'s"))
-
-
-def _slot(words: Sequence[tuple[str, int, int]], start: int, end: int, reach: int = 4) -> frozenset[str]:
-    """The value's slot: stems of the nearest content word before it and after it (each within ``reach`` words).
-
-    "the daily meal allowance is $65 per day" -> {"allowance", "day"}.
-    """
-    def nearest(seq: Sequence[str]) -> list[str]:
-        for w in seq[:reach]:
-            if w not in _STOP and not w[0].isdigit() and len(w) > 2:
-                return [_stem(w)]
-        return []
-
-    before = [w for w, s, e in reversed(words) if e <= start]
-    after = [w for w, s, e in words if s >= end]
-    return frozenset(nearest(before) + nearest(after))
-
-
-#: A "sentence" longer than this (words) is a table, a list or page furniture run together, not one claim.
-_MAX_CLAIM_WORDS = 60
-#: A "sentence" stating more values than this is a table row or a list, not one claim: its values are not compared.
-_MAX_VALUES = 8
-_RATE = re.compile(r"\s*(?:per|an?|each|every|/)\s*([A-Za-z]+)\b")
-#: A value's slot stays inside its clause: "Jul 27, 2022 ... Facebook made a bid" does not tie the date to Facebook.
-_CLAUSE_BREAK = re.compile(r"\.\.\.|…|[;:|·•()\[\]{}]|\s[-–—]\s")
-_CITATION_MARK = re.compile(r"\[\s*\d+\s*\]")  # reference markers "[12]" are not values
-_NUMBER_ABBREVIATION = re.compile(r"\bNo\.\s*(?=\d)")  # "No. 100 Squadron" is not a negation
-
-
-@functools.lru_cache(maxsize=8192)
-def typed_values(sentence: str) -> tuple[StatedValue, ...]:
-    """The values a sentence states, each with its kind and slot (extends grounding.dedup.values_in with kinds).
-
-    Kinds: amounts with their currency ("$19.3 billion" -> amount:$ 1.93e10), percentages, dates (ISO, "Feb. 19,
-    2014", "19 February 2014", "June 2020"), bare years (1000..2100), durations in days ("30 business days",
-    "two weeks"), ordinals ("13th"), quantities with their unit noun ("3,559 people" -> qty:people), other numbers.
-    Reference markers ("[12]") are skipped.
-    """
-    sentence = _CITATION_MARK.sub(" ", sentence)
-    words = _words(sentence)
-    breaks = list(_CLAUSE_BREAK.finditer(sentence))
-    out: list[StatedValue] = []
-    for m in _VALUE_RE.finditer(sentence):
-        g = m.groupdict()
-        date = None
-        precision = 0.0
-        text = m.group(0).strip()
-        if g["iso"]:
-            y, mo, d = (int(x) for x in g["iso"].split("-"))
-            kind, number, date = "date", 0.0, (y, mo, d)
-        elif g["mdy"] or g["dmy"] or g["my"]:
-            mon = (g["m1"] or g["m2"] or g["m3"]).lower()
-            day = int(g["d1"] or g["d2"] or 0)
-            year = int(g["y1"] or g["y2"] or g["y3"])
-            if mon == "may" and not sentence[m.start()].isupper():
-                continue  # "may 2020" in lower case is the verb
-            kind, number, date = "date", 0.0, (year, _MONTHS[mon], day)
-        elif g["amount"]:
-            value, decimals = _number(g["anum"])
-            scale = _SCALES.get((g["ascale"] or "").lower(), 1.0)
-            kind, number, precision = f"amount:{g['cur']}", value * scale, round(math.log10(scale)) - decimals
-        elif g["pct"]:
-            value, decimals = _number(g["pnum"])
-            kind, number, precision = "percent", value, -decimals
-        elif g["dur"]:
-            value, decimals = _number(g["dnum"])
-            unit_days = _DURATION_DAYS[g["dunit"].lower()]
-            kind, number, precision = "duration", value * unit_days, math.log10(unit_days) - decimals
-        elif g["ord"]:
-            kind, number = "ordinal", float(g["onum"])
-        else:
-            value, decimals = _number(g["qnum"])
-            scale = _SCALES.get((g["qscale"] or "").lower(), 1.0)
-            number, precision = value * scale, round(math.log10(scale)) - decimals
-            unit = (g["unit"] or "").lower()
-            if unit in _STOP or unit in _MONTHS:
-                unit = ""
-                text = (g["qnum"] + (" " + g["qscale"] if g["qscale"] else "")).strip()
-            if unit:
-                kind = f"qty:{_stem(unit)}"
-            elif not g["qscale"] and decimals == 0 and 1000 <= value <= 2100 and "," not in g["qnum"]:
-                kind = "year"
-            else:
-                kind = "number"
-        before = [w for w, s, e in words if e <= m.start()][-2:]
-        hedged = any(w in _HEDGES for w in before)
-        lo = max((b.end() for b in breaks if b.end() <= m.start()), default=0)
-        hi = min((b.start() for b in breaks if b.start() >= m.end()), default=len(sentence))
-        clause = [w for w in words if w[1] >= lo and w[2] <= hi]
-        per = _RATE.match(sentence, m.end()) if date is None else None
-        out.append(StatedValue(kind, number, date, precision, text, hedged, _slot(clause, m.start(), m.end()),
-                          _stem(per.group(1)) if per else ""))
-    return tuple(out)
-
-
-def comparable(a: StatedValue, b: StatedValue) -> bool:
-    """Same kind, and the same rate when both give one ("$65 per day" and "$120 per person" are different things)."""
-    return a.kind == b.kind and (a.rate == b.rate or not a.rate or not b.rate)
-
-
-def same_value(a: StatedValue, b: StatedValue) -> bool:
-    """True when two values of one kind agree: dates on the fields both give; numbers after rounding to the coarser
-    precision ("$19 billion" == "$19.3 billion") or within 0.5% (conversions: "388.5/km²" == "389.3/km²"), within 10%
-    when either is hedged ("about 3,600" == "3,559")."""
-    if not comparable(a, b):
-        return False
-    if a.date is not None or b.date is not None:
-        if a.date is None or b.date is None:
-            return False
-        return all(x == y or not x or not y for x, y in zip(a.date, b.date))
-    if a.hedged or b.hedged:
-        return abs(a.number - b.number) <= 0.1 * max(abs(a.number), abs(b.number))
-    step = 10.0 ** max(a.precision, b.precision)
-    if round(a.number / step) == round(b.number / step):
-        return True
-    return abs(a.number - b.number) <= 0.005 * max(abs(a.number), abs(b.number))  # unit-conversion rounding
-
-
-def _same_bare_number(a: StatedValue, b: StatedValue) -> bool:
-    """A bare number equal to a quantity ("with 39," / "39 medals"): the same value, its unit left implicit."""
-    return "number" in (a.kind, b.kind) and a.date is None and b.date is None and a.number == b.number
-
-
-def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str] | None:
-    """The first pair of values of the same kind and slot that differ between two aligned sentences, else None.
-
-    A value also stated by the other sentence (equal after rounding, as a bare number, or the same normalised text
-    as grounding.dedup.values_in sees it) is ignored. Two differing values are in the same slot when they share a
-    neighbouring content word ("meal allowance is $65" / "meal allowance is $50"; both neighbours for a bare
-    number, year or ordinal), or, on ``strong``ly aligned sentences, when each states exactly one value of that
-    kind and the kind carries a unit (amount, percentage, duration, quantity). Dates need a shared neighbour: a
-    date heading a snippet ("Jul 27, 2022 ...") is when it was written, not what it says. Values counted per
-    different things never compare ("$65 per day" / "$120 per person").
-    """
-    va, vb = typed_values(a), typed_values(b)
-    if not va or not vb or max(len(va), len(vb)) > _MAX_VALUES:
-        return None
-    raw_a, raw_b = values_in(a), values_in(b)
-
-    def unshared(own: Sequence[StatedValue], other: Sequence[StatedValue],
-                 other_raw: frozenset[str]) -> list[StatedValue]:
-        return [v for v in own if not any(same_value(v, o) or _same_bare_number(v, o) for o in other)
-                and re.sub(r"[\s,]", "", v.text).lower() not in other_raw]
-
-    ua, ub = unshared(va, vb, raw_b), unshared(vb, va, raw_a)
-    for x in ua:
-        for y in ub:
-            if not comparable(x, y):
-                continue
-            if x.kind in _BARE_KINDS:  # a bare number needs both neighbours to match ("match 1-3" / "match 2-3")
-                slot = len(x.context & y.context) >= 2
-            else:
-                slot = bool(x.context & y.context)
-            if not slot and strong and x.kind not in _BARE_KINDS and x.kind != "date":
-                slot = sum(v.kind == x.kind for v in va) == 1 and sum(v.kind == y.kind for v in vb) == 1
-            if slot:
-                return x.text, y.text
-    return None
-
-
-_BARE_KINDS = ("number", "year", "ordinal")
-
-
-# ------------------------------------------------------------------------------------------------- polarity
-
-_ANTONYMS = [
-    ("allow", "prohibit"), ("allow", "forbid"), ("allow", "ban"), ("permit", "prohibit"), ("permit", "forbid"),
-    ("permitted", "prohibited"), ("allowed", "prohibited"), ("allowed", "forbidden"), ("required", "optional"),
-    ("mandatory", "optional"), ("must", "optional"), ("include", "exclude"), ("included", "excluded"),
-    ("accept", "reject"), ("approve", "deny"), ("approve", "reject"), ("approved", "denied"),
-    ("approved", "rejected"), ("increase", "decrease"), ("increase", "reduce"), ("increased", "decreased"),
-    ("rise", "fall"), ("gain", "loss"), ("more", "less"), ("more", "fewer"), ("higher", "lower"),
-    ("larger", "smaller"), ("bigger", "smaller"), ("greater", "smaller"), ("greater", "less"), ("above", "below"),
-    ("before", "after"), ("earlier", "later"), ("older", "younger"), ("faster", "slower"), ("first", "last"),
-    ("true", "false"), ("always", "never"), ("same", "different"), ("similar", "different"),
-    ("present", "absent"), ("alive", "dead"), ("win", "lose"), ("won", "lost"), ("success", "failure"),
-    ("succeed", "fail"), ("positive", "negative"), ("open", "closed"), ("enabled", "disabled"),
-    ("eligible", "ineligible"), ("legal", "illegal"), ("safe", "dangerous"), ("safe", "unsafe"),
-    ("possible", "impossible"), ("likely", "unlikely"), ("common", "rare"), ("full", "partial"),
-    ("paid", "unpaid"), ("public", "private"), ("internal", "external"), ("minimum", "maximum"),
-    ("strong", "weak"), ("stronger", "weaker"), ("easy", "difficult"), ("easier", "harder"), ("cheap", "expensive"),
-    ("cheaper", "costlier"), ("native", "foreign"), ("natural", "artificial"), ("wild", "domesticated"),
-]
-_ANTONYM_OF: dict[str, set[str]] = {}
-for _x, _y in _ANTONYMS:
-    _ANTONYM_OF.setdefault(_x, set()).add(_y)
-    _ANTONYM_OF.setdefault(_y, set()).add(_x)
-_NEG_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
-#: Words skipped between a negation cue and the predicate it negates ("is not a", "may not be as").
-_SCOPE_SKIP = frozenset("a an the be been being as so very quite really yet always necessarily entirely all "
-                        "that this to have has had do does did any much many more".split())
-
-
-def _negated_words(words: list[str]) -> dict[str, str]:
-    """Stem of each predicate a negation cue governs -> the cue ("not", "never", "n't", "without", "no").
-
-    Technique: the polarity feature of de Marneffe et al. 2008 on the aligned predicate; the scope is the first
-    content word within three words after the cue (grounding.dedup.negations_in decides what a cue is).
-    """
-    out: dict[str, str] = {}
-    for i, w in enumerate(words):
-        if not negations_in(w):
-            continue
-        cue = "n't" if w.endswith("n't") else w
-        if cue in ("nor", "neither"):
-            continue
-        for nxt in words[i + 1: i + 4]:
-            if nxt in _SCOPE_SKIP or negations_in(nxt):
-                continue
-            out.setdefault(_stem(nxt), cue)
-            break
-    return out
-
-
-_SPLIT_NT = re.compile(r"n\s*['’]\s*t\b")  # "isn ’ t", "do n't" (tokenised text) -> "n't"
-
-
-@functools.lru_cache(maxsize=8192)
-def _normalise_negation(sentence: str) -> str:
-    return _SPLIT_NT.sub("n't", _NUMBER_ABBREVIATION.sub("number ", sentence))
-
-
-def negation_cues(sentence: str) -> int:
-    """grounding.dedup.negations_in on a sentence with "No. 12" read as "number" and "isn ’ t" as "isn't"."""
-    return negations_in(_normalise_negation(sentence))
-
-
-def _cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
-    """(polarity of a, polarity of b) when exactly one of two aligned sentences is negated, about what the other
-    says, else None.
-
-    The polarity feature of de Marneffe et al. 2008 at sentence level ("negation cue in one and not the other",
-    grounding.dedup.negations_in), kept only when the negated clause (up to six words after the first cue, stop
-    words aside) shares a content word with the other sentence: "Amazon would not be able to afford the Mona Lisa"
-    / "Amazon could afford the Mona Lisa", but not "Hours not available" / "a historic home in Exton".
-    """
-    na, nb = negation_cues(a), negation_cues(b)
-    if (na > 0) == (nb > 0):
-        return None
-    negated, other = (b, a) if nb else (a, b)
-    words = [w for w, _, _ in _words(_normalise_negation(negated))]
-    first = next((i for i, w in enumerate(words) if negations_in(w)), None)
-    if first is None:
-        return None
-    clause = {_stem(w) for w in words[first + 1:first + 7] if w not in _STOP and not negations_in(w)}
-    if not clause & {_stem(w) for w, _, _ in _words(other) if w not in _STOP}:
-        return None
-    cue = "n't" if words[first].endswith("n't") else words[first]
-    return ("affirmative", cue) if nb else (cue, "affirmative")
-
-
-def _polarity_clash(a: str, b: str) -> tuple[str, str] | None:
-    """(polarity of a, polarity of b) when aligned sentences disagree in polarity, else None.
-
-    Negation: a predicate negated in one sentence appears un-negated in the other ("may not use" / "may use").
-    Antonymy: each sentence holds one side of an antonym pair the other lacks ("allowed" / "prohibited"), or a word
-    and its negative-prefixed form ("similar" / "dissimilar").
-    """
-    wa = [w for w, _, _ in _words(_normalise_negation(a))]
-    wb = [w for w, _, _ in _words(_normalise_negation(b))]
-    neg_a, neg_b = _negated_words(wa), _negated_words(wb)
-    plain_a = {_stem(w) for w in wa} - set(neg_a)
-    plain_b = {_stem(w) for w in wb} - set(neg_b)
-    for stem, cue in neg_b.items():
-        if stem in plain_a and stem not in _STOP:
-            return "affirmative", cue
-    for stem, cue in neg_a.items():
-        if stem in plain_b and stem not in _STOP:
-            return cue, "affirmative"
-    set_a, set_b = set(wa), set(wb)
-    only_a, only_b = set_a - set_b, set_b - set_a
-    for w in sorted(only_a):
-        for other in sorted(_ANTONYM_OF.get(w, ())):
-            if other in only_b:
-                return w, other
-        for p in _NEG_PREFIXES:
-            if len(w) >= 5 and p + w in only_b:
-                return w, p + w
-            if w.startswith(p) and len(w) - len(p) >= 5 and w[len(p):] in only_b:
-                return w, w[len(p):]
-    return None
-
-
-# ---------------------------------------------------------------------------------------------- substitution
-
-@functools.lru_cache(maxsize=8192)
-def _fold(text: str) -> str:
-    """Text without accents ("Bayamón" -> "Bayamon"), so spelling variants are not read as different names."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-_TOKEN = re.compile(r"[$€£¥]?\d[\d,.]*%?|\w+(?:['’-]\w+)*")
-
-
-def _name_like(token: str) -> bool:
-    low = token.lower()
-    return token[:1].isupper() and (low not in _STOP or low in _MONTHS)
-
-
-def _substitution(a: str, b: str) -> tuple[str, str] | None:
-    """(span of a, span of b) when two sentences are the same statement with one name swapped, else None.
-
-    The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
-    most two places of at most four tokens each, and one of those places replaces a capitalised name by another
-    ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"). Accents are ignored
-    ("Bayamón" / "Bayamon").
-    """
-    fa, fb = _fold(a), _fold(b)
-    ma, mb = list(_TOKEN.finditer(fa)), list(_TOKEN.finditer(fb))
-    ta, tb = [m.group(0) for m in ma], [m.group(0) for m in mb]
-    if min(len(ta), len(tb)) < 4:
-        return None
-    matcher = difflib.SequenceMatcher(None, [t.lower() for t in ta], [t.lower() for t in tb], autojunk=False)
-    blocks = matcher.get_opcodes()
-    shared = sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal")
-    edits = [op for op in blocks if op[0] != "equal"]
-    if shared < max(3, max(len(ta), len(tb)) / 2) or not edits or len(edits) > 2:
-        return None
-    if any(i2 - i1 > 4 or j2 - j1 > 4 for _, i1, i2, j1, j2 in edits):
-        return None
-    for tag, i1, i2, j1, j2 in edits:
-        span_a, span_b = ta[i1:i2], tb[j1:j2]
-        if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
-            return fa[ma[i1].start():ma[i2 - 1].end()], fb[mb[j1].start():mb[j2 - 1].end()]
-    return None
-
-
-def _tokens(sentence: str) -> frozenset[str]:
-    return frozenset(t.lower() for t in _TOKEN.findall(_fold(sentence)))
-
-
-def lexically_aligned(a: frozenset[str], b: frozenset[str]) -> bool:
-    """True when two sentences' token sets share at least three tokens and 60% of the smaller set (the overlap
-    coefficient): the lexical side of alignment, for near-copies that an embedding separates because a name changed
-    ("Abdulrazak Gurnah is awarded the Nobel Prize" / "Olga Tokarczuk is awarded ...": MiniLM cosine 0.45)."""
-    shared = len(a & b)
-    return shared >= 3 and shared >= 0.6 * min(len(a), len(b))
-
-
-# ---------------------------------------------------------------------------------------------------- detect
-
-@dataclass(frozen=True)
-class Finding:
-    """What the rules (or the judge) found on two aligned sentences: the kind, the differing values in sentence
-    order, and the judge's explanation ("" for the rules)."""
-
-    kind: Literal["value_mismatch", "negation", "judged"]
-    values: tuple[str, str]
-    explanation: str = ""
-
-
-def clash(a: str, b: str, *, strong: bool = True) -> Finding | None:
-    """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None.
-
-    ``strong``: the sentences are aligned well above the threshold, so values with no shared neighbouring word may
-    be compared too. Sentences longer than 60 words are not compared (tables and lists run together are not one
-    claim). The first rule that fires wins: value mismatch, then a swapped name (reported as a value mismatch of the
-    two names), then polarity (negated predicate, antonym, negation cue on one side only).
-    """
-    if max(len(_words(a)), len(_words(b))) > _MAX_CLAIM_WORDS:
-        return None
-    values = _value_mismatch(a, b, strong=strong)
-    if values:
-        return Finding("value_mismatch", values)
-    swapped = _substitution(a, b)
-    if swapped:
-        return Finding("value_mismatch", swapped)
-    polarity = _polarity_clash(a, b) or _cue_asymmetry(a, b)
-    if polarity:
-        return Finding("negation", polarity)
-    return None
-
-
 def _is_claim(sentence: str) -> bool:
     """At least three words that are neither numbers nor month names: "Feb 25, 2018 ..." is not a claim."""
-    return sum(1 for w, _, _ in _words(sentence) if w[0].isalpha() and w.rstrip(".") not in _MONTHS) >= 3
+    return sum(1 for w, _, _ in tokens(sentence) if w[0].isalpha() and w.rstrip(".") not in MONTHS) >= 3
+
+
+#: A line break after a word and before a lower-case word or an opening parenthesis: a wrapped line, not a new one.
+_SOFT_WRAP = re.compile(r"(?<=[\w,])[ \t]*\n[ \t]*(?=[a-z(])")
+
+
+def _is_heading(fragment: str) -> bool:
+    """A heading line absorbed into a chunk ("Lodging", "Ground transportation"): no digit, no closing punctuation."""
+    return not any(ch.isdigit() for ch in fragment) and fragment.rstrip()[-1:] not in ".!?:;,)\"”…"
 
 
 def claims(text: str) -> list[str]:
     """The sentences of a text (grounding.chunking.split_sentences), a fragment that states no claim on its own
-    ("Feb 25, 2018 ...", "Release date.") joined to the sentence after it (or before it, at the end)."""
+    ("Feb 25, 2018 ...", "Release date.") joined to the sentence after it (or before it, at the end); a heading line
+    ("Lodging") is left out, so a note quotes the sentence without it. A line break inside a sentence (hard-wrapped
+    Markdown: "... close to - the\nmaximum GS salary ($183,500 in FY23).") does not end it."""
     out: list[str] = []
     pending = ""
-    for sentence in split_sentences(text):
+    for sentence in split_sentences(_SOFT_WRAP.sub(" ", text)):
+        if not _is_claim(sentence) and _is_heading(sentence):
+            continue
         joined = f"{pending} {sentence}".strip()
         if _is_claim(sentence):
             out.append(joined)
@@ -599,48 +118,19 @@ def claims(text: str) -> list[str]:
     return out
 
 
-def _order(s: Source, t: Source) -> tuple[Source, Source]:
-    """Newer first: a current version before a superseded one, then the later date, then label order."""
-    def key(x: Source) -> tuple:
-        return (x.status == "superseded", _neg_date(x.date), int(x.label[1:]))
-    return (s, t) if key(s) <= key(t) else (t, s)
+def _firmness(finding: Finding) -> int:
+    """2 for a firm rule (a value, a name, a negated predicate, an antonym), 1 for a reworded sentence of a revision,
+    0 for a weak rule (grounding.clash.WEAK_RULES)."""
+    return 0 if finding.rule in WEAK_RULES else 1 if finding.rule == "reworded" else 2
 
 
-def _neg_date(date: str) -> tuple[int, ...]:
-    digits = [int(p) for p in re.findall(r"\d+", date)[:3]]
-    return tuple(-d for d in digits) if digits else (1,)
-
-
-def _who(s: Source) -> str:
-    meta = [m for m in (s.date, "superseded" if s.status == "superseded" else "") if m]
-    return f"{s.label} ({', '.join(meta)})" if meta else s.label
-
-
-def _clause(sentence: str, value: str, limit: int = 160) -> str:
-    """The sentence as a reported clause: first letter lowered (unless a name or acronym), final stop removed,
-    cut to about ``limit`` characters around ``value``."""
-    text = sentence.strip().lstrip("-*•· ").rstrip(".!?;:").strip()
-    first = text.split(" ", 1)[0]
-    if first[:1].isupper() and first[1:].islower() and first.lower() in _STOP | {"each", "every", "our", "all"}:
-        text = text[0].lower() + text[1:]
-    if len(text) > limit:
-        at = max(text.find(value), 0) if value else 0
-        lo = max(0, at - limit * 2 // 3)
-        hi = min(len(text), lo + limit)
-        text = ("…" if lo else "") + text[lo:hi].strip() + ("…" if hi < len(text) else "")
-    return text
-
-
-def _text(first: Source, second: Source, finding: Finding, sa: str, sb: str) -> str:
-    """The note's one sentence, naming both labels (with date and superseded status) and the differing values."""
-    who_a, who_b = _who(first), _who(second)
-    if finding.kind == "judged":
-        said = split_sentences(" ".join(finding.explanation.split()))
-        why = said[0].rstrip(".") if said else "they disagree"
-        return f"{who_a} and {who_b} disagree: {why}."
-    if finding.kind == "value_mismatch":
-        return f"{who_a} says {_clause(sa, finding.values[0])} but {who_b} says {finding.values[1]}."
-    return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."
+def _version_rank(s: Source, t: Source) -> tuple:
+    """Sort key of a source pair: pairs of a current and a superseded version of one document first, the newer
+    superseded version first (by date, then by version id); every other pair after them, in its given order."""
+    if s.document_id != t.document_id or (s.status == "superseded") == (t.status == "superseded"):
+        return (1,)
+    old = s if s.status == "superseded" else t
+    return (0, s.document_id, recency(old.date), -(old.version_id or 0))
 
 
 def detect_conflicts(
@@ -658,7 +148,8 @@ def detect_conflicts(
 
     Args:
         sources: the planned sources (any order; about 10 sources and 100 sentences is the expected size).
-        embedder: sentence embedder; called once with every sentence of every source (L2-normalised float32 rows).
+        embedder: sentence embedder; called once with every sentence of every source, and the question when
+            ``focus`` is given (L2-normalised float32 rows).
         similarity: cosine at or above which two sentences of different sources are aligned (0 < similarity <= 1).
         max_pairs: source pairs examined at most, those with the best-aligned sentences first (>= 0).
         judge: optional LLM judge, (sentence_a, sentence_b) -> one-sentence explanation or None; called only on the
@@ -683,8 +174,18 @@ def detect_conflicts(
     labels = [s.label for s in sources]
     if len(set(labels)) != len(labels):
         raise ValueError(f"duplicate source labels in {labels}")
-    pairs = [(i, j) for i in range(len(sources)) for j in range(i + 1, len(sources))
-             if (sources[i].document_id, sources[i].version_id) != (sources[j].document_id, sources[j].version_id)]
+    def versions(i: int, j: int) -> bool:
+        return sources[i].document_id == sources[j].document_id
+
+    def compared(i: int, j: int) -> bool:
+        """A superseded version is compared with a current version of its own document only: what it says against
+        another document, or against another old version, is history, not a disagreement of the sources."""
+        if (sources[i].document_id, sources[i].version_id) == (sources[j].document_id, sources[j].version_id):
+            return False
+        old = [sources[k].status == "superseded" for k in (i, j)]
+        return not any(old) or (versions(i, j) and not all(old))
+
+    pairs = [(i, j) for i in range(len(sources)) for j in range(i + 1, len(sources)) if compared(i, j)]
     if not pairs or max_pairs == 0:
         return []
 
@@ -694,59 +195,124 @@ def detect_conflicts(
         return []
     offsets = np.cumsum([0] + [len(g) for g in sentences])
     focus_terms = content_terms(focus) if focus else set()
-    vectors = np.asarray(embedder.embed(flat), dtype=np.float32)
+    embedded = np.asarray(embedder.embed(flat + [focus] if focus else flat), dtype=np.float32)
+    vectors = embedded[:len(flat)]
+    asked = vectors @ embedded[len(flat)] if focus else np.zeros(len(flat), dtype=np.float32)
+    row_of = {(k, n): offsets[k] + n for k in range(len(sources)) for n in range(len(sentences[k]))}
     cosine = vectors @ vectors.T
-    tokens = [_tokens(x) for x in flat]
+    token_sets = [token_set(x) for x in flat]
 
-    # Aligned sentence pairs per source pair, best first; source pairs ranked by their best alignment.
+    # Aligned sentence pairs per source pair, best first (the sentences sharing most of the question's words first,
+    # so the conflict reported for a pair is the one the reader asked about); source pairs ranked by their best
+    # alignment. A sentence the other source states too (a copy) is not set against that source's other sentences
+    # (a list both pages hold, item by item). Sentences about other subjects are kept apart by grounding.subjects
+    # ("in high-cost cities the limit is $325" is not set against the old "in most cities it is $200").
+    version_rows: dict[tuple[int, int], list[int]] = {}  # (document, version) -> its planned sentences (flat rows)
+    for k, src in enumerate(sources):
+        version_rows.setdefault((src.document_id, src.version_id), []).extend(range(offsets[k], offsets[k + 1]))
+    row_version = {r: key for key, rows in version_rows.items() for r in rows}
+
+    def counterpart(x: int, y: int) -> bool:
+        """Rows x and y (two versions of one document) are one sentence in two wordings: each the other's best
+        match over the planned text of the other version, at least REWORDED close, and near-copies in words (at
+        least 6 tokens each, 5 shared, 60% of the shorter)."""
+        rows_x, rows_y = version_rows[row_version[x]], version_rows[row_version[y]]
+        if rows_y[int(np.argmax(cosine[x, rows_y]))] != y or rows_x[int(np.argmax(cosine[y, rows_x]))] != x:
+            return False
+        tx, ty = token_sets[x], token_sets[y]
+        shared = len(tx & ty)
+        return cosine[x, y] >= REWORDED and min(len(tx), len(ty)) >= 6 and shared >= 5 \
+            and shared >= 0.6 * min(len(tx), len(ty))
+
+    def partner(x: int, version: tuple[int, int]) -> int | None:
+        """The row of ``version`` that is row x's counterpart, if any."""
+        rows = version_rows[version]
+        y = rows[int(np.argmax(cosine[x, rows]))]
+        return y if counterpart(x, y) else None
+
     aligned: dict[tuple[int, int], list[tuple[float, int, int]]] = {}
+    copies: dict[tuple[int, int], set[int]] = {}  # pair -> sentences of its first source copied by the second
+    counterparts: dict[tuple[int, int], set[tuple[int, int]]] = {}  # pair -> mutually best, close, not copies
     for i, j in pairs:
         block = cosine[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
         if block.size == 0:
             continue
         mask = block >= similarity
         for a, b in np.argwhere(~mask):
-            mask[a, b] = lexically_aligned(tokens[offsets[i] + a], tokens[offsets[j] + b])
-        hits = np.argwhere(mask)
-        if len(hits):
+            mask[a, b] = lexically_aligned(token_sets[offsets[i] + a], token_sets[offsets[j] + b])
+        best_b, best_a = block.argmax(axis=1), block.argmax(axis=0)
+        top_b, top_a = block.max(axis=1), block.max(axis=0)
+        copies[(i, j)] = {int(a) for a in np.flatnonzero(top_b >= COPY)}
+        copies[(j, i)] = {int(b) for b in np.flatnonzero(top_a >= COPY)}
+        hits = [(a, b) for a, b in np.argwhere(mask) if (top_b[a] < COPY or best_b[a] == b)
+                and (top_a[b] < COPY or best_a[b] == a)]
+        if versions(i, j):
+            # a sentence with a counterpart in the other version (itself, reworded) meets that counterpart only
+            vi, vj = row_version[offsets[i]], row_version[offsets[j]]
+            hits = [(a, b) for a, b in hits if partner(offsets[i] + a, vj) in (None, offsets[j] + b)
+                    and partner(offsets[j] + b, vi) in (None, offsets[i] + a)]
+            counterparts[(i, j)] = {(int(a), int(b)) for a, b in hits if counterpart(offsets[i] + a, offsets[j] + b)}
+        if hits:
             aligned[(i, j)] = sorted(((float(block[a, b]), int(a), int(b)) for a, b in hits),
                                      key=lambda t: (-t[0], t[1], t[2]))
             if focus_terms:
                 aligned[(i, j)].sort(key=lambda t: -len(focus_terms & (
                     content_terms(sentences[i][t[1]]) | content_terms(sentences[j][t[2]]))))
     ranked = sorted(aligned, key=lambda p: (-aligned[p][0][0], p))[:max_pairs]
+    # A version note compares the current version with the version just before it: pairs of a current and a
+    # superseded version go first, the newest superseded version first, and a current sentence that a newer
+    # version already states (a copy) or contradicts is not compared with older versions.
+    ranked.sort(key=lambda p: _version_rank(sources[p[0]], sources[p[1]]))
+    decided: dict[int, set[int]] = {}  # current source -> its sentences already settled by a newer version
 
-    found: dict[tuple[int, int], tuple[Finding, float, str, str]] = {}
+    found: dict[tuple[int, int], tuple[Finding, float, str, str, float]] = {}  # ... and the question's cosine
     unflagged: list[tuple[float, tuple[int, int], str, str]] = []
     for pair in ranked:
         i, j = pair
-        for score, a, b in aligned[pair]:
+        current = i if sources[i].status != "superseded" else j
+        newest_first = versions(i, j) and sources[current].status != "superseded" \
+            and "superseded" in (sources[i].status, sources[j].status)
+        earlier = decided.get(current, set()) if newest_first else set()
+        candidates = [t for t in aligned[pair] if (t[1] if current == i else t[2]) not in earlier]
+        settled = set(copies[(current, j if current == i else i)]) if newest_first else set()
+        for score, a, b in candidates:
             sa, sb = sentences[i][a], sentences[j][b]
-            finding = clash(sa, sb, strong=score >= similarity + STRONG_MARGIN)
-            if finding:
-                found[pair] = (finding, score, sa, sb)
+            finding = clash(sa, sb, strong=score >= similarity + STRONG_MARGIN, versions=versions(i, j))
+            if finding is None and newest_first and (a, b) in counterparts.get(pair, ()):
+                # a revision that rewrote a sentence it kept changed what the sentence says
+                changed = reworded(sa, sb)
+                finding = Finding("value_mismatch", changed, rule="reworded") if changed else None
+            if finding and finding.rule not in WEAK_RULES:
+                settled.add(a if current == i else b)
+            if finding and (pair not in found or _firmness(finding) > _firmness(found[pair][0])):
+                relevance = max(float(asked[row_of[(i, a)]]), float(asked[row_of[(j, b)]]))
+                found[pair] = (finding, score, sa, sb, relevance)  # the firmest finding of the pair, first of equals
+            if pair in found and _firmness(found[pair][0]) == 2 and not newest_first:
                 break
-        else:
-            score, a, b = aligned[pair][0]
+        if newest_first:
+            decided.setdefault(current, set()).update(settled)
+        if pair not in found and candidates:
+            score, a, b = candidates[0]
             unflagged.append((score, pair, sentences[i][a], sentences[j][b]))
 
     if judge is not None and max_judged:
         for score, pair, sa, sb in sorted(unflagged, key=lambda t: (-t[0], t[1]))[:max_judged]:
             explanation = judge(sa, sb)
             if explanation:
-                found[pair] = (Finding("judged", ("", ""), explanation), score, sa, sb)
+                found[pair] = (Finding("judged", ("", ""), explanation, rule="judged"), score, sa, sb, 0.0)
 
     conflicts: list[Conflict] = []
-    for (i, j), (finding, score, sa, sb) in found.items():
-        first, second = _order(sources[i], sources[j])
+    for (i, j), (finding, score, sa, sb, relevance) in found.items():
+        first, second = newer_first(sources[i], sources[j])
         if first is not sources[i]:
             sa, sb = sb, sa
-            finding = Finding(finding.kind, (finding.values[1], finding.values[0]), finding.explanation)
+            finding = Finding(finding.kind, (finding.values[1], finding.values[0]), finding.explanation, finding.rule)
         kind: ConflictKind = finding.kind
         if first.document_id == second.document_id and "superseded" in (first.status, second.status):
             kind = "version_superseded"
         conflicts.append(Conflict(labels=(first.label, second.label), kind=kind,
-                                  text=_text(first, second, finding, sa, sb), sentences=(sa, sb),
-                                  values=finding.values, similarity=round(score, 4)))
+                                  text=note_text(first, second, finding, sa, sb), sentences=(sa, sb),
+                                  values=finding.values, similarity=round(score, 4), rule=finding.rule,
+                                  relevance=round(relevance, 4)))
     conflicts.sort(key=lambda c: tuple(sorted(int(x[1:]) for x in c.labels)))
     return conflicts

@@ -15,26 +15,15 @@ from typing import Sequence
 
 import numpy as np
 
+from grounding.lexical import asks_about_past, negation_cues
 from grounding.types import Candidate, Dropped
+from grounding.values import value_keys
 
 NEAR_DUPLICATE_COSINE = 0.95
 
 #: Rows of the Gram matrix computed per product in ``dedup_near``: only the upper triangle is needed, and products of
 #: about 16 x 50 x 384 stay on BLAS's single-threaded small-matrix path (one 50 x 50 product costs 3-4x more here).
 GRAM_BLOCK = 16
-
-_VALUE = re.compile(
-    r"(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?)"                    # amounts
-    r"|(?:\d{4}-\d{2}-\d{2})"                              # ISO dates
-    r"|(?:\d+(?:[.,]\d+)*\s?(?:%|percent\b))"              # percentages
-    r"|(?:\b[A-Z]{1,5}-?\d+[A-Z0-9-]*\b)"                  # codes (GS-15, KB0022142)
-    r"|(?:\d+(?:[.,:/]\d+)*)",                             # other numbers, times, dates
-    re.I)
-_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-                 "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty hundred thousand").split()
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
-_NEGATION = re.compile(r"\b(not|no|never|none|neither|nor|cannot|without|may not|must not)\b|n't\b", re.I)
-
 
 _KEEP_IN_VALUES = re.compile(r"(?<=\d)[.,:/](?=\d)|(?<![\w.])[-−](?=\d)|[$€£¥₹%]")
 _SEPARATORS = re.compile(r"[\W_]+")
@@ -66,21 +55,10 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(normalise_text(text).encode()).hexdigest()
 
 
-def values_in(text: str) -> frozenset[str]:
-    """The values a text states: amounts, dates, percentages, codes, numbers and number words, normalised."""
-    found = {re.sub(r"[\s,]", "", m.group(0)).lower().replace("percent", "%") for m in _VALUE.finditer(text)}
-    found |= {m.group(1).lower() for m in _NUMBER_WORD.finditer(text)}
-    return frozenset(found)
-
-
-def negations_in(text: str) -> int:
-    """How many negation cues a text has (not, no, never, cannot, without, n't, ...)."""
-    return len(_NEGATION.findall(text))
-
-
 def differ_in_values(a: str, b: str) -> bool:
-    """True when two texts state different values or differ in negation (so they must not be merged)."""
-    return values_in(a) != values_in(b) or negations_in(a) != negations_in(b)
+    """True when two texts state different values (grounding.values.value_keys) or a different number of negation
+    cues (grounding.lexical.negation_cues), so they must not be merged."""
+    return value_keys(a) != value_keys(b) or negation_cues(a) != negation_cues(b)
 
 
 @dataclass(frozen=True)
@@ -194,24 +172,25 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
     return Deduplicated(out_kept, dropped, tuple(conflicts))
 
 
-_PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
-                   r"historical|changed?|last year|originally|back then|was the|were the|(19|20)\d\d)\b", re.I)
+#: Cosine (chunk vectors) at or above which a superseded chunk is an older wording of a retrieved current chunk of
+#: its document. 0.75: on the 18F calibration questions, the 2022 leave page's military-leave chunk (with "Code 50",
+#: now "Code 51") meets its current chunk at 0.785.
+OLDER_WORDING = 0.75
 
 
-def asks_about_past(question: str) -> bool:
-    """True when a question asks about an earlier state ("what was the allowance in 2024?", "the old policy")."""
-    return bool(_PAST.search(question))
-
-
-def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity: float = 0.8,
+def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity: float = OLDER_WORDING,
                    limit: int = 2) -> tuple[list[Candidate], list[Dropped]]:
     """Decide which superseded-version candidates enter the context.
 
     Current versions are preferred: a superseded candidate is admitted only when the question asks about the past,
-    or when it disagrees with a retrieved current chunk of the same document (cosine >= ``similarity`` and a value
-    or negation differs) so the disagreement can be noted; at most ``limit`` such. The others are dropped with
-    reason "superseded". Candidates keep their order (the current ones, then the admitted superseded ones), except
-    for a question about the past: then every candidate is kept, ordered by dense score, best first.
+    or when it is an older wording of a retrieved current chunk of the same document (cosine >= ``similarity``, and
+    a value, a negation or the words differ) so that a change can be noted; at most ``limit`` such, the newest
+    versions first (by
+    date, then version id), so that a note compares the current version with the last one that said otherwise. The
+    others are dropped with reason "superseded". The current candidates keep their order, each admitted version
+    right after the current chunk it disagrees with (so that both enter the context together, within any cap on
+    sources), except for a question about the past: then every candidate is kept, ordered by dense score, best
+    first.
     """
     current = [c for c in candidates if c.chunk.status != "superseded"]
     old = [c for c in candidates if c.chunk.status == "superseded"]
@@ -219,14 +198,18 @@ def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity
         return list(candidates), []
     if asks_about_past(question):
         return sorted(candidates, key=lambda c: -c.dense), []
-    admitted, dropped = [], []
-    for c in sorted(old, key=lambda c: -c.dense):  # the most relevant disagreeing versions first
-        rival = next((k for k in current if k.chunk.document_id == c.chunk.document_id and c.vector is not None
-                      and k.vector is not None and float(np.dot(c.vector, k.vector)) >= similarity
-                      and differ_in_values(c.chunk.text, k.chunk.text)), None)
-        if rival is not None and len(admitted) < limit:
-            admitted.append(c)
+    after: dict[int, list[Candidate]] = {}  # index of the rival current candidate -> admitted older versions
+    admitted, dropped = 0, []
+    # the newest disagreeing versions first, then the most relevant
+    for c in sorted(old, key=lambda c: (c.chunk.date or "", c.chunk.version_id, c.dense), reverse=True):
+        rival = next((i for i, k in enumerate(current) if k.chunk.document_id == c.chunk.document_id
+                      and c.vector is not None and k.vector is not None
+                      and float(np.dot(c.vector, k.vector)) >= similarity
+                      and text_hash(c.chunk.text) != text_hash(k.chunk.text)), None)
+        if rival is not None and admitted < limit:
+            after.setdefault(rival, []).append(c)
+            admitted += 1
         else:
             dropped.append(Dropped(c.chunk.chunk_id, "superseded",
                                    f"version {c.chunk.version} ({c.chunk.date or 'undated'}) is superseded"))
-    return current + admitted, dropped
+    return [x for i, k in enumerate(current) for x in [k] + after.get(i, [])], dropped

@@ -20,7 +20,7 @@ resident once per machine, not once per worker. Exact search (numpy, ``matrix @ 
 default; above ``ann_threshold`` vectors the HNSW graph answers the dense side (Malkov & Yashunin 2018, "Efficient and
 robust approximate nearest neighbor search using Hierarchical Navigable Small World graphs"), and its recall@10
 against exact search is measured in bench/bench_retrieval.py. Dense and lexical rankings are fused by reciprocal rank
-fusion exactly as in grounding.retrieve (Cormack et al. 2009).
+fusion (grounding.retrieve.rrf_fuse, Cormack et al. 2009); BM25 tokens come from grounding.lexical.bm25_tokens.
 
 No Django imports.
 """
@@ -38,7 +38,8 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
-from grounding.retrieve import _tokenize, rrf_fuse, top_k_inner, top_k_inner_scores
+from grounding.lexical import bm25_tokens
+from grounding.retrieve import rrf_fuse, top_k_inner, top_k_inner_scores
 
 #: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
 ANN_THRESHOLD = 200_000
@@ -176,7 +177,7 @@ class StoredIndex:
                 np.cumsum([len(v) for v in sets], out=bounds[1:])
                 np.save(tmp / "sentences.npy", np.concatenate(sets) if sets else np.zeros((0, dim), np.float32))
                 np.save(tmp / "sentence_offsets.npy", bounds)
-            tokens = _tokenize(list(texts)) if len(texts) else []
+            tokens = bm25_tokens(list(texts)) if len(texts) else []
             if any(tokens):
                 bm25 = bm25s.BM25()
                 bm25.index(tokens, show_progress=False)
@@ -222,7 +223,7 @@ class StoredIndex:
         """Top-k rows by BM25 with a positive score, and the full score array (None without a lexical index)."""
         if self.bm25 is None:
             return [], None
-        q = _tokenize([query])[0]
+        q = bm25_tokens([query])[0]
         if not q:
             return [], None
         scores = np.asarray(self.bm25.get_scores(q), dtype=np.float32)

@@ -18,7 +18,7 @@ from typing import Callable, Protocol, Sequence
 
 from grounding.chunking import split_sentences
 from grounding.citations import parse_markers, strip_markers
-from grounding.providers import content_terms
+from grounding.lexical import content_terms
 from grounding.tokens import TokenCounter
 from grounding.types import Turn
 

@@ -8,19 +8,17 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import math
 import re
 from dataclasses import dataclass
 from typing import AsyncIterator, Protocol, Sequence, Union
 
 import numpy as np
-import Stemmer
 
 from grounding.chunking import split_sentences
-from grounding.dedup import asks_about_past
 from grounding.embeddings import Embedder, default_embedder
 from grounding.injection import looks_injected
+from grounding.lexical import asks_about_past, content_terms
 from grounding.quarantine import is_placeholder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt, neutralise_markers
 from grounding.tokens import TokenCounter, counter_for
@@ -204,24 +202,6 @@ class ScriptedProvider:
             yield TextDelta(piece)
         yield Usage(input_tokens=0, output_tokens=len(self.pieces))
         yield Done()
-
-
-_stemmer = Stemmer.Stemmer("english")
-_WORD = re.compile(r"[A-Za-z0-9$%][A-Za-z0-9$%.,'-]*")
-_STOP = frozenset("""a an the and or of to in on for with at by from is are was were be been being do does did i you
-we they he she it my your our their me us what which who whom whose when where why how can could should would may
-might must will shall if about into over under this that these those there here as than then so not no yes any all
-each some much many more most other such only own same too very just also tell please get got have has had need
-needs still big long i'm i've im ok""".split())
-
-
-@functools.lru_cache(maxsize=50_000)
-def content_terms(text: str) -> frozenset[str]:
-    """Stemmed content words of a text (stop words removed), for lexical overlap. Cached per text: the same turns
-    and sentences are compared again on every question."""
-    words = {p.strip(".,'") for w in _WORD.findall(text.lower()) for p in w.split("-")}  # each word once
-    words.discard("")
-    return frozenset(_stemmer.stemWords(list(words - _STOP)))  # one call into the stemmer (C) for all of them
 
 
 @dataclass(frozen=True)

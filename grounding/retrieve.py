@@ -1,4 +1,6 @@
-"""Hybrid retrieval: dense cosine (numpy) + lexical BM25 (bm25s), fused by reciprocal rank fusion.
+"""Hybrid retrieval helpers: exact top-k by inner product (numpy) and reciprocal rank fusion of the dense and the
+lexical (BM25) rankings. The index itself, on disk and memory-mapped, is grounding.index_store.StoredIndex; its BM25
+tokens come from grounding.lexical.bm25_tokens.
 
 RRF: Cormack, Clarke & Buettcher 2009, "Reciprocal Rank Fusion outperforms Condorcet and individual rank learning
 methods": score(d) = sum over rankers of 1 / (k + rank(d)), k = 60.
@@ -6,22 +8,14 @@ methods": score(d) = sum over rankers of 1 / (k + rank(d)), k = 60.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
-import bm25s
 import numpy as np
-import Stemmer
 
 from grounding.input_limit import InputLimit
-from grounding.types import Candidate, Chunk
+from grounding.types import Chunk
 
 RRF_K = 60
-_stemmer = Stemmer.Stemmer("english")
-
-
-def _tokenize(texts: Sequence[str]) -> list[list[str]]:
-    return bm25s.tokenize(list(texts), stopwords="en", stemmer=_stemmer, return_ids=False, show_progress=False)
 
 
 def index_text(chunk: Chunk) -> str:
@@ -84,61 +78,3 @@ def top_k_inner_scores(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarr
     part = np.argpartition(-scores, k - 1)[:k] if k < n else np.arange(n)
     rows = part[np.lexsort((part, -scores[part]))]
     return rows, scores[rows]
-
-
-@dataclass
-class HybridIndex:
-    """An in-memory index over one domain's chunks.
-
-    Attributes:
-        chunks: the indexed chunks; row i of ``matrix`` is chunk i.
-        matrix: float32 (n, dim) L2-normalised embeddings.
-    Raises:
-        ValueError: when the matrix rows do not match the chunks.
-    """
-
-    chunks: list[Chunk]
-    matrix: np.ndarray
-
-    def __post_init__(self) -> None:
-        if self.matrix.shape[0] != len(self.chunks):
-            raise ValueError(f"{self.matrix.shape[0]} vectors for {len(self.chunks)} chunks")
-        self._bm25: bm25s.BM25 | None = None
-        if self.chunks:
-            tokens = _tokenize([index_text(c) for c in self.chunks])
-            if any(tokens):
-                self._bm25 = bm25s.BM25()
-                self._bm25.index(tokens, show_progress=False)
-
-    def __len__(self) -> int:
-        return len(self.chunks)
-
-    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50) -> list[Candidate]:
-        """Top-k candidates for a query.
-
-        Args:
-            query: the retrieval query text (for BM25).
-            query_vector: float32 (dim,) unit vector of the query.
-            k: number of candidates returned.
-            depth: how many results of each ranker enter the fusion.
-        Returns:
-            candidates sorted by fused score (descending), ranks 1..k; [] for an empty index.
-        """
-        n = len(self.chunks)
-        if n == 0:
-            return []
-        q = np.asarray(query_vector, dtype=np.float32)
-        dense = self.matrix @ q
-        dense_order, _ = top_k_inner_scores(dense, depth)
-        lexical = np.zeros(n, dtype=np.float32)
-        if self._bm25 is not None:
-            tokens = _tokenize([query])[0]
-            if tokens:
-                lexical = np.asarray(self._bm25.get_scores(tokens), dtype=np.float32)
-        top_lexical, top_scores = top_k_inner_scores(lexical, depth)
-        lexical_order = [int(i) for i, s in zip(top_lexical, top_scores) if s > 0]
-        fused = rrf_fuse(dense_order, lexical_order)
-        best = sorted(fused.items(), key=lambda kv: (-kv[1], -float(dense[kv[0]]), kv[0]))[:k]
-        return [Candidate(chunk=self.chunks[i], score=s, dense=float(dense[i]), lexical=float(lexical[i]), rank=r,
-                          vector=self.matrix[i])
-                for r, (i, s) in enumerate(best, start=1)]

@@ -5,7 +5,7 @@ Each sentence of an answer is graded against the sources its own markers cite:
 * **uncited**: a factual sentence without a valid citation (no marker, or only labels that are not in the source
   map of this answer);
 * **unsupported**: a value the sentence states (amount, date, percentage, code, number, number word; see
-  :func:`grounding.dedup.values_in`) appears in none of its cited sources, or its meaning is far from every sentence
+  :func:`grounding.values.value_keys`) appears in none of its cited sources, or its meaning is far from every sentence
   of its cited sources (cosine below ``thresholds.weak``);
 * **weak**: close in meaning, but below ``thresholds.supported``;
 * **supported**: all values present and cosine at or above ``thresholds.supported``.
@@ -45,8 +45,8 @@ import numpy as np
 
 from grounding.chunking import split_sentences
 from grounding.citations import Marker, parse_markers, strip_markers
-from grounding.dedup import values_in
 from grounding.embeddings import Embedder
+from grounding.values import value_keys
 
 __all__ = [
     "DEFAULT",
@@ -281,33 +281,18 @@ def _answer_sentences(text: str) -> list[tuple[str, list[Marker]]]:
 
 # --- values ------------------------------------------------------------------------------------------------------
 
-_WORD_DIGITS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven "
-                                                  "twelve thirteen fourteen fifteen sixteen seventeen eighteen "
-                                                  "nineteen twenty".split())}
-_WORD_DIGITS.update(thirty="30", forty="40", fifty="50", sixty="60")
 _PLAIN_NUMBER = re.compile(r"[$€£¥]?(\d+(?:\.\d+)?)%?")
-
-
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-         "ninety": 90}
-_UNITS = {w: i for i, w in enumerate("one two three four five six seven eight nine".split(), start=1)}
-_COMPOUND = re.compile(r"\b(" + "|".join(_TENS) + r")[- ](" + "|".join(_UNITS) + r")\b", re.I)
-
-
 _LABEL = re.compile(r"\bS\d{1,3}\b")
 
 
 def _values(text: str) -> frozenset[str]:
-    """values_in(text) with compound number words read as one number ("sixty-five" -> "65", not "sixty", "five").
-
-    Source labels named in a sentence ("S1 says ... but S7 says ...") are references, not values."""
-    text = _COMPOUND.sub(lambda m: str(_TENS[m.group(1).lower()] + _UNITS[m.group(2).lower()]), text)
-    return values_in(_LABEL.sub(" ", text))
+    """grounding.values.value_keys of a text (number words in digits: "sixty-five" -> "65"). Source labels named in
+    a sentence ("S1 says ... but S7 says ...") are references, not values."""
+    return value_keys(_LABEL.sub(" ", text))
 
 
 def _norm(value: str) -> str:
-    """A value from values_in in comparable form: number words as digits, "$65.00" as "$65"."""
-    value = _WORD_DIGITS.get(value, value)
+    """A value key in comparable form: "$65.00" as "$65"."""
     return re.sub(r"(\d)\.0+(?!\d)", r"\1", value)
 
 
@@ -318,9 +303,10 @@ def _core(value: str) -> str | None:
 
 
 def _sentence_values(sentence: str) -> frozenset[str]:
-    """Values a sentence states, normalised. The word "one" is left out: in answers it is mostly a pronoun or
-    determiner ("One option is ...", "one can"), 14 of 14 false alarms among ExpertQA's 793 claims."""
-    return frozenset(_norm(v) for v in _values(sentence) if v != "one")
+    """Values a sentence states, normalised. A lone "one" is not a value (value_keys counts number words from
+    "two"): in answers it is mostly a pronoun or determiner ("One option is ...", "one can"), 14 of 14 false alarms
+    among ExpertQA's 793 claims."""
+    return frozenset(_norm(v) for v in _values(sentence))
 
 
 def _source_values(text: str) -> tuple[frozenset[str], frozenset[str]]:

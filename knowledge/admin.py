@@ -8,7 +8,6 @@ is wrapped by ``admin_site.admin_view`` (active staff only) and checks the model
 from __future__ import annotations
 
 import difflib
-import json
 from typing import Any, Callable
 
 from django import forms

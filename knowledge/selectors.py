@@ -6,7 +6,6 @@ import functools
 import logging
 import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 

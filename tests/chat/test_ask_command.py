@@ -61,21 +61,6 @@ def test_ask_bad_input_exits_non_zero_with_a_clear_message(demo_domain, question
         call_command("ask", question, "--domain", domain, "--json")
 
 
-def test_notes_follow_their_sources_when_labels_change():
-    from chat.answering import relabel_notes
-    from grounding.types import ContextPlan, Note, Source
-
-    def src(label, cid):
-        return Source(label=label, chunk_ids=(cid,), document_id=cid, title="t", section="", version="v", date="",
-                      text="x", score=0.5, tokens=1)
-
-    old = ContextPlan(question="q", sources=(src("S1", 10), src("S2", 20), src("S3", 30)))
-    new = ContextPlan(question="q", sources=(src("S1", 10), src("S2", 30)))  # chunk 20 fell out of the budget
-    notes = [Note("value_mismatch", ("S1", "S3"), "S1 says $65 but S3 says $50."),
-             Note("negation", ("S1", "S2"), "S1 and S2 disagree.")]
-    assert relabel_notes(notes, old, new) == [Note("value_mismatch", ("S1", "S2"), "S1 says $65 but S2 says $50.")]
-
-
 def test_b04_ask_json_budget_says_how_tokens_were_counted(demo_domain, capsys):
     out = json.loads(ask(capsys, "What is the daily meal allowance?", "--domain", "handbook", "--json"))
     assert out["budget"]["counting"] == "exact" and out["budget"]["factor"] == 1.0  # the offline answerer: no model

@@ -10,7 +10,7 @@ conflicts ``--limit 2``, the detector (as tests/chat/test_conflict_eval.py reads
 both flagged (negation), RGB 0-1 3 + 4 rewritten pairs all flagged, RAMDocs 0-1 2 + 3 correct documents with one
 answer each (1 + 3 consistent pairs), none flagged. Through the pipeline (the question asked of the record's
 passages): the ConflictQA answers carry no note, because a polarity clash between two documents becomes a note only
-when the aligned sentences have cosine >= 0.75 (chat.answering.NEGATION_NOTE_SIMILARITY); each RGB answer notes a
+when the aligned sentences have cosine >= 0.75 (grounding.notes.NEGATION_NOTE_SIMILARITY); each RGB answer notes a
 rewritten pair (RGB 0: documents 5 and 6; RGB 1: 7/8, 1/2 and 5/6), so note recall is 2/4 (ConflictQA 0/2, RGB
 2/2); the RAMDocs answers carry no note (false notes 0/2).
 """

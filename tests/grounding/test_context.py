@@ -7,7 +7,7 @@ import pytest
 
 from grounding.budget import BudgetError, BudgetPolicy, split_budget
 from grounding.context import ContextSettings, merge_adjacent, plan_context, prompt_for, select_history
-from grounding.dedup import dedup_exact, dedup_near, differ_in_values
+from grounding.dedup import admit_versions, dedup_exact, dedup_near, differ_in_values
 from grounding.ordering import edges_order, order_sources
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, format_source
 from grounding.tokens import counter_for
@@ -426,3 +426,27 @@ def test_planning_scans_for_passages_addressed_to_an_assistant_only_chunks_not_c
         assert source.withheld and "Ignore all previous instructions" not in source.text
     source = plan(dc_replace(base, injection=False)).sources[0]  # ingestion said clean: taken as it is
     assert not source.withheld and source.text == payload
+
+
+def test_superseded_versions_that_disagree_are_admitted_newest_first():
+    """A version note compares the current version with the last one that said otherwise: of three older versions
+    that disagree with the current chunk, the two newest enter the context, whatever their scores."""
+    from dataclasses import replace
+
+    vector = np.ones(4, dtype=np.float32) / 2
+
+    def version(cid, text, date, vid, status, dense):
+        c = cand(cid, text, dense, doc=7, date=date)
+        return replace(c, chunk=replace(c.chunk, status=status, version_id=vid), vector=vector)
+
+    current = version(1, "The maximum salary is $191,900.", "2024-11-26", 14, "current", 0.8)
+    olds = [version(2, "The maximum salary is $176,300.", "2022-10-14", 1, "superseded", 0.79),
+            version(3, "The maximum salary is $183,500.", "2024-10-16", 12, "superseded", 0.70),
+            version(4, "The maximum salary is $183,500.", "2023-04-27", 5, "superseded", 0.75)]
+    other = replace(cand(9, "Overtime needs approval.", 0.6, doc=8), vector=vector)
+    kept, dropped = admit_versions([current, other] + olds, "What is the maximum salary?")
+    assert [c.chunk.chunk_id for c in kept] == [1, 3, 4, 9]  # each older version right after its current rival
+    assert [(d.chunk_id, d.reason) for d in dropped] == [(2, "superseded")]
+    past, _ = admit_versions([current, other] + olds, "What was the maximum salary in 2022?")
+    assert [c.chunk.chunk_id for c in past] == [1, 2, 4, 3, 9]  # the past: every version, best score first
+

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from grounding.contradictions import Conflict, detect_conflicts, same_value, typed_values
+from grounding.conflict import Conflict
+from grounding.contradictions import detect_conflicts
+from grounding.values import same_value, typed_values
 from grounding.dedup import dedup_exact, dedup_near
 from grounding.types import Note, Source
 from tests.grounding.helpers import cand
@@ -201,3 +205,134 @@ def test_fake_embedder_shapes_are_enough():
     conflicts = detect_conflicts([src("S1", "The daily meal allowance is $65.", doc=1),
                                   src("S2", "The daily meal allowance is $50.", doc=2)], Bag())
     assert [c.values for c in conflicts] == [("$65", "$50")]
+
+
+# --- true notes: same subject, same attribute, different values (issue 18, item 6) --------------------------------
+
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "corpus"
+OVERTIME = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "18f-handbook" / "versions" / "overtime"
+
+
+def paragraph(path: Path, needle: str) -> str:
+    """The paragraph of a Markdown file holding ``needle``."""
+    return next(p for p in path.read_text().split("\n\n") if needle in p).strip()
+
+
+def test_different_cities_are_different_subjects_not_a_contradiction(embedder):
+    conflicts = detect_conflicts([src("S1", "Meals on trips. The meal allowance in Boston is $75 per day.", doc=1),
+                                  src("S2", "Meals on trips. The meal allowance in Denver is $60 per day.", doc=2)],
+                                 embedder, focus="What is the meal allowance?")
+    assert conflicts == []
+
+
+def test_the_same_city_with_two_values_is_a_contradiction(embedder):
+    conflicts = detect_conflicts([src("S1", "The meal allowance in Boston is $75 per day.", doc=1),
+                                  src("S2", "The meal allowance in Boston is $60 per day.", doc=2)], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("$75", "$60"))]
+
+
+@pytest.mark.parametrize("focus,values", [
+    ("What is the hotel limit in New York?", ("$325", "$300")),
+    ("What is the nightly hotel limit in most cities?", ("$225", "$200")),
+    ("", ("$325", "$300")),  # no question: the best-aligned pair of sentences
+])
+def test_the_hotel_limit_note_gives_each_version_the_value_of_its_aligned_sentence(embedder, focus, values):
+    """The demo's lodging paragraph: $225 in most cities and $325 in high-cost cities (2025), $200 and $300 (2024).
+    High-cost cities and most cities are two subjects: $325 is never set against $200 (it was, for a question on
+    New York, before sentences were aligned with their counterpart only)."""
+    new = src("S1", paragraph(DEMO / "travel-expenses.md", "nightly hotel limit"), doc=7, version=2,
+              date="2025-03-01")
+    old = src("S2", paragraph(DEMO / "archive" / "travel-expenses-2024.md", "nightly hotel limit"), doc=7, version=1,
+              date="2024-01-15", status="superseded")
+    (c,) = detect_conflicts([new, old], embedder, focus=focus)
+    assert (c.kind, c.labels, c.values) == ("version_superseded", ("S1", "S2"), values)
+    assert f"says {values[1]}." in c.text and values[0] in c.text
+
+
+def test_two_agreements_durations_are_not_a_contradiction(embedder):
+    prime = src("S1", "Prime membership. This Agreement will remain in effect for 12 months from the date you sign "
+                      "up, and renews automatically.", doc=1)
+    kindle = src("S2", "Kindle Unlimited. This Agreement will remain in effect for 30 days from the date you sign "
+                       "up, and renews automatically.", doc=2)
+    assert detect_conflicts([prime, kindle], embedder) == []
+    # the same sentence in two versions of one agreement is a change of its duration
+    older = replace(prime, label="S3", text=prime.text.replace("12 months", "30 days"), version_id=50,
+                    status="superseded", date="2023-01-01")
+    newer = replace(prime, date="2024-01-01")
+    assert [c.values for c in detect_conflicts([newer, older], embedder)] == [("12 months", "30 days")]
+
+
+def test_different_roles_with_opposite_permissions_are_not_a_contradiction(embedder):
+    assert detect_conflicts([src("S1", "Contractors may use the lounge.", doc=1),
+                             src("S2", "Employees may not use the lounge.", doc=2)], embedder) == []
+
+
+def test_different_years_between_two_documents_are_different_subjects(embedder):
+    assert detect_conflicts([src("S1", "In 2023 the daily meal allowance was $50.", doc=1),
+                             src("S2", "In 2024 the daily meal allowance is $65.", doc=2)], embedder) == []
+
+
+def test_a_version_note_compares_with_the_version_just_before_the_current_one(embedder):
+    """Real 18F overtime revisions: the maximum salary was $176,300 (FY22), then $183,500 (FY23), then $191,900
+    (2024). With all three planned, the note sets $191,900 against $183,500, never against $176,300."""
+    needle = "maximum"
+    current = src("S1", paragraph(OVERTIME / "2024-11-26_9e1c326.md", "$191,900 in 2024"), doc=5, version=14,
+                  date="2024-11-26")
+    previous = src("S2", paragraph(OVERTIME / "2024-10-16_d3610ff.md", needle), doc=5, version=12,
+                   date="2024-10-16", status="superseded")
+    oldest = src("S3", paragraph(OVERTIME / "2022-10-14_a1bc576.md", needle), doc=5, version=1, date="2022-10-14",
+                 status="superseded")
+    assert "$183,500" in previous.text and "$176,300" in oldest.text
+    for order in ([current, previous, oldest], [oldest, current, previous]):
+        conflicts = detect_conflicts(order, embedder, focus="What is the maximum salary for overtime?")
+        assert [(c.kind, c.labels, c.values) for c in conflicts] == [
+            ("version_superseded", ("S1", "S2"), ("$191,900", "$183,500"))]
+
+
+def test_a_sentence_the_previous_version_states_alike_is_not_compared_with_older_ones(embedder):
+    current = src("S1", "The daily meal allowance is $65.", doc=3, version=3, date="2025-03-01")
+    previous = src("S2", "The daily meal allowance is $65.", doc=3, version=2, date="2024-06-01",
+                   status="superseded")
+    oldest = src("S3", "The daily meal allowance is $50.", doc=3, version=1, date="2023-01-01", status="superseded")
+    assert detect_conflicts([current, previous, oldest], embedder) == []  # the change happened before the previous
+
+
+SUBJECTS = ["The meal allowance", "The nightly hotel limit", "The laptop budget", "The daily per diem"]
+QUALIFIERS = ["", " in Boston", " in Denver", " for contractors", " for employees", " in most cities"]
+AMOUNTS = ["$50", "$65", "$75", "$200", "$225", "$300", "$325"]
+sentence_st = st.builds(lambda s, q, v, tail: f"{s}{q} is {v} per day{tail}.", st.sampled_from(SUBJECTS),
+                        st.sampled_from(QUALIFIERS), st.sampled_from(AMOUNTS),
+                        st.sampled_from(["", " before taxes", " of travel"]))
+passage_st = st.lists(sentence_st, min_size=1, max_size=3).map(" ".join)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(passage_st, min_size=2, max_size=4), versions=st.booleans())
+def test_property_a_notes_values_each_occur_in_the_sentence_of_the_source_it_names(embedder, texts, versions):
+    sources = [src(f"S{k + 1}", t, doc=1 if versions else k + 1, version=k + 1, date=f"202{k}-01-01",
+                   status="current" if k == len(texts) - 1 or not versions else "superseded")
+               for k, t in enumerate(texts)]
+    by_label = {s.label: " ".join(s.text.split()) for s in sources}
+    for c in detect_conflicts(sources, embedder):
+        for label, sentence, value in zip(c.labels, c.sentences, c.values):
+            assert value in sentence and " ".join(sentence.split()) in by_label[label]
+        assert c.labels[0] in c.text and c.labels[1] in c.text
+        if c.rule in ("value", "loose value", "name"):
+            assert c.text.endswith(f"says {c.values[1]}.") and c.values[0] in c.text
+
+
+def test_a_revision_that_changes_a_code_in_a_kept_sentence_is_noted_and_an_editorial_one_is_not(embedder):
+    """The 18F leave page, 2022 and now: "Code 50 - Regular Military Leave" became "Code 51 - Regular Military"."""
+    kept = ("For a two-week annual training or any other first-use of your 15 paid days, request the leave using "
+            "Code {}.")
+    current = src("S1", "Military leave. " + kept.format("51 - Regular Military"), doc=2, version=9,
+                  date="2024-12-11")
+    old = src("S2", "Military leave. " + kept.format("50 - Regular Military Leave"), doc=2, version=3,
+              date="2022-09-27", status="superseded")
+    (c,) = detect_conflicts([current, old], embedder, focus="Which code do I use to request military leave?")
+    assert (c.kind, c.rule, c.values) == ("version_superseded", "reworded",
+                                          ("51 - Regular Military", "50 - Regular Military Leave"))
+    assert c.relevance > 0.5 and "Code 51 - Regular Military" in c.text and "Code 50" in c.text
+    editorial = replace(old, text="Military leave. You can take up to 15 paid days of military leave a year.")
+    rewrite = replace(current, text="Military leave. Employees may take up to 15 paid days of military leave a year.")
+    assert detect_conflicts([rewrite, editorial], embedder) == []  # "You can take" / "Employees may take"

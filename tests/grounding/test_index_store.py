@@ -1,12 +1,15 @@
-"""The on-disk, memory-mapped retrieval index: same results as the in-memory index, atomic builds, HNSW recall."""
+"""The on-disk, memory-mapped retrieval index: dense, BM25 and fused results as computed by hand, atomic builds, HNSW
+recall."""
 
 from __future__ import annotations
 
+import bm25s
 import numpy as np
 import pytest
 
 from grounding.index_store import StoredIndex
-from grounding.retrieve import HybridIndex, index_text, rrf_fuse, top_k_inner
+from grounding.lexical import bm25_tokens
+from grounding.retrieve import index_text, rrf_fuse, top_k_inner
 from grounding.types import Chunk
 
 WORDS = "travel meal allowance leave holiday laptop security password parking bonus payroll remote office".split()
@@ -36,21 +39,39 @@ def test_top_k_selects_the_best_rows_in_order_with_lower_rows_first_on_ties():
     assert rrf_fuse([5, 7], [7]) == {5: 1 / 61, 7: 1 / 62 + 1 / 61}
 
 
-def test_stored_index_gives_the_in_memory_index_results_through_memory_maps(tmp_path):
+def reference_search(texts, matrix, query, q, *, k=10, depth=50):
+    """Exact hybrid search written out: cosine over the whole matrix, BM25 over a fresh bm25s index of the same
+    tokens, the ``depth`` best of each (BM25 only with a positive score) fused by reciprocal rank (k = 60); ties by
+    the higher cosine, then the lower row. Returns (row, fused, cosine, bm25, rank) tuples."""
+    dense = matrix @ q
+    bm25 = bm25s.BM25()
+    bm25.index(bm25_tokens(texts), show_progress=False)
+    lexical = np.asarray(bm25.get_scores(bm25_tokens([query])[0]), dtype=np.float32)
+    dense_order = sorted(range(len(texts)), key=lambda r: (-dense[r], r))[:depth]
+    lexical_order = [r for r in sorted(range(len(texts)), key=lambda r: (-lexical[r], r))[:depth] if lexical[r] > 0]
+    fused: dict[int, float] = {}
+    for order in (dense_order, lexical_order):
+        for rank, row in enumerate(order, start=1):
+            fused[row] = fused.get(row, 0.0) + 1 / (60 + rank)
+    best = sorted(fused, key=lambda r: (-fused[r], -dense[r], r))[:k]
+    return [(r, fused[r], float(dense[r]), float(lexical[r]), rank) for rank, r in enumerate(best, start=1)]
+
+
+def test_stored_index_gives_the_exact_hybrid_results_through_memory_maps(tmp_path):
     chunks, matrix = corpus(120)
-    memory = HybridIndex(chunks, matrix)
-    stored = StoredIndex.build(tmp_path / "idx", [c.chunk_id for c in chunks], matrix,
-                               [index_text(c) for c in chunks])
+    texts = [index_text(c) for c in chunks]
+    stored = StoredIndex.build(tmp_path / "idx", [c.chunk_id for c in chunks], matrix, texts)
     assert isinstance(stored.vectors, np.memmap) and not stored.approximate and len(stored) == 120
     rng = np.random.default_rng(9)
     for query in ("meal allowance when I travel", "laptop password", "zebra"):
         q = unit(rng, matrix.shape[1])
-        expected = [(c.chunk.chunk_id, c.score, c.dense, c.lexical, c.rank) for c in memory.search(query, q, k=10)]
+        expected = reference_search(texts, matrix, query, q)
         hits = stored.search(query, q, k=10)
-        assert [(h.key, h.score, h.dense, h.lexical, h.rank) for h in hits] == [
-            (k, pytest.approx(s), pytest.approx(d, abs=1e-6), pytest.approx(lx, rel=1e-5), r)
-            for k, s, d, lx, r in expected]
+        assert [(h.row, h.key, h.score, h.dense, h.lexical, h.rank) for h in hits] == [
+            (r, chunks[r].chunk_id, pytest.approx(s), pytest.approx(d, abs=1e-6), pytest.approx(lx, rel=1e-5), rank)
+            for r, s, d, lx, rank in expected]
         assert all(np.array_equal(stored.vector(h.row), matrix[h.row]) for h in hits)
+    assert any(h.lexical > 0 for h in stored.search("laptop password", unit(rng, 32), k=10))  # BM25 took part
 
 
 def test_building_is_atomic_and_a_finished_index_is_reused(tmp_path):

@@ -1,0 +1,244 @@
+"""The rules that decide whether two aligned sentences contradict each other [18.8], and what differs.
+
+    clash(a, b) -> Finding | None, the first rule that fires:
+      value mismatch  the same kind, rate and slot of value, a different value ("allowance is $65" / "is $50");
+                      rounding-, hedge- and unit-aware (grounding.values)
+      substitution    the same sentence with one name swapped ("acquired by Facebook" / "acquired by Apple")
+      polarity        a negated predicate stated plainly by the other side ("may not use" / "may use"), an antonym
+                      ("allowed" / "prohibited"), or a negation cue on one side only about a word the other uses
+
+Technique: the contradiction classes of de Marneffe, Rafferty and Manning 2008 ("Finding Contradictions in Text",
+ACL): numeric/date mismatch, negation on an aligned predicate, antonymy, and the structural "same statement,
+different argument" case (functional relations, Ritter et al. 2008, "It's a contradiction - no, it's not"). Which
+sentences are aligned, and which clashes become notes, is decided by grounding.contradictions. No Django imports.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation, tokens
+from grounding.polarity import antonym, cue_asymmetry, negated_predicate
+from grounding.subjects import subject_difference
+from grounding.values import MONTHS, StatedValue, comparable, same_value, typed_values, value_keys
+
+__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "lexically_aligned", "reworded", "token_set"]
+
+#: Rules that find the opposed accounts of one question in the public sets (ConflictQA), but also set loosely related
+#: sentences of two documents against each other: a pair of sources reports a finding of another rule when it has
+#: one, and grounding.notes does not turn these into notes.
+WEAK_RULES = frozenset({"loose value", "cue"})
+
+# --------------------------------------------------------------------------------------------- value clash
+
+#: A "sentence" longer than this (words) is a table, a list or page furniture run together, not one claim.
+MAX_CLAIM_WORDS = 60
+#: A "sentence" stating more values than this is a table row or a list, not one claim: its values are not compared.
+_MAX_VALUES = 8
+
+
+def _same_bare_number(a: StatedValue, b: StatedValue) -> bool:
+    """A bare number equal to a quantity ("with 39," / "39 medals"): the same value, its unit left implicit."""
+    return "number" in (a.kind, b.kind) and a.date is None and b.date is None and a.number == b.number
+
+
+def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str, bool] | None:
+    """The first pair of values of the same kind and slot that differ between two aligned sentences, and whether
+    their slots match tightly; None when no pair differs.
+
+    A value also stated by the other sentence (equal after rounding, as a bare number, or the same normalised text
+    as grounding.values.value_keys gives it) is ignored. Two differing values are in the same slot when they share a
+    neighbouring content word ("meal allowance is $65" / "meal allowance is $50"; both neighbours for a bare
+    number, year or ordinal), or, on ``strong``ly aligned sentences, when each states exactly one value of that
+    kind and the kind carries a unit (amount, percentage, duration, quantity). Dates need a shared neighbour: a
+    date heading a snippet ("Jul 27, 2022 ...") is when it was written, not what it says. Values counted per
+    different things never compare ("$65 per day" / "$120 per person"). A pair with the same neighbour before and the
+    same neighbour after matches tightly, and comes first; "there are 14 pay periods left" and "which equals to 26
+    pay periods" share only what follows them, a loose match.
+    """
+    va, vb = typed_values(a), typed_values(b)
+    if not va or not vb or max(len(va), len(vb)) > _MAX_VALUES:
+        return None
+    raw_a, raw_b = value_keys(a), value_keys(b)
+
+    def unshared(own: Sequence[StatedValue], other: Sequence[StatedValue],
+                 other_raw: frozenset[str]) -> list[StatedValue]:
+        return [v for v in own if not any(same_value(v, o) or _same_bare_number(v, o) for o in other)
+                and re.sub(r"[\s,]", "", v.text).lower() not in other_raw]
+
+    ua, ub = unshared(va, vb, raw_b), unshared(vb, va, raw_a)
+    loose = None
+    for x in ua:
+        for y in ub:
+            if not comparable(x, y):
+                continue
+            # tight: the same neighbours on the same sides ("", no word, counts as a side's neighbour)
+            tight = x.sides == y.sides and any(x.sides)
+            if x.kind in _BARE_KINDS:  # a bare number needs both neighbours to match ("match 1-3" / "match 2-3")
+                slot = len(x.context & y.context) >= 2
+            else:
+                slot = bool(x.context & y.context)
+            if not slot and strong and x.kind not in _BARE_KINDS and x.kind != "date":
+                slot = sum(v.kind == x.kind for v in va) == 1 and sum(v.kind == y.kind for v in vb) == 1
+            if slot and tight:
+                return x.text, y.text, True
+            if slot and loose is None:
+                loose = (x.text, y.text, False)
+    return loose
+
+
+#: Kinds whose values need both neighbours shared: a bare number, a year, an ordinal, and identifiers (codes such as
+#: "FY20" / "FY25" and times), which between two sentences more often name two things than two values of one.
+_BARE_KINDS = ("number", "year", "ordinal", "code", "time")
+
+
+# ---------------------------------------------------------------------------------------------- substitution
+
+def _name_like(token: str) -> bool:
+    low = token.lower()
+    return token[:1].isupper() and (low not in STOP_WORDS or low in MONTHS)
+
+
+def _substitution(a: str, b: str) -> tuple[str, str] | None:
+    """(span of a, span of b) when two sentences are the same statement with one name swapped, else None.
+
+    The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
+    most two places of at most four tokens each, and one of those places replaces a capitalised name by another
+    ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
+    negation (that is a polarity clash between two subjects). Accents are ignored ("Bayamón" / "Bayamon").
+    """
+    fa, fb = fold_accents(a), fold_accents(b)
+    ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
+    ta, tb = [m.group(0) for m in ma], [m.group(0) for m in mb]
+    if min(len(ta), len(tb)) < 4:
+        return None
+    matcher = difflib.SequenceMatcher(None, [t.lower() for t in ta], [t.lower() for t in tb], autojunk=False)
+    blocks = matcher.get_opcodes()
+    shared = sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal")
+    edits = [op for op in blocks if op[0] != "equal"]
+    if shared < max(3, max(len(ta), len(tb)) / 2) or not edits or len(edits) > 2:
+        return None
+    if any(i2 - i1 > 4 or j2 - j1 > 4 for _, i1, i2, j1, j2 in edits):
+        return None
+    if any(is_negation(" ".join(ta[i1:i2])) != is_negation(" ".join(tb[j1:j2])) for _, i1, i2, j1, j2 in edits):
+        return None  # "Contractors may use" / "Employees may not use": a polarity clash about two subjects
+    for tag, i1, i2, j1, j2 in edits:
+        span_a, span_b = ta[i1:i2], tb[j1:j2]
+        if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
+            return fa[ma[i1].start():ma[i2 - 1].end()], fb[mb[j1].start():mb[j2 - 1].end()]
+    return None
+
+
+#: Longest span (words) a reworded note quotes from each side; a longer change is cut with "…".
+_MAX_REWORDED = 16
+
+
+def reworded(a: str, b: str) -> tuple[str, str] | None:
+    """(the words of a, the words of b) that a revision changed in a sentence it kept, when the change adds, drops or
+    changes a value or a negation; None for an editorial rewording.
+
+    For two versions of one sentence ("If you leave GSA, your comp time will be paid out." / "If you leave GSA, your
+    comp time will follow the parameters above: either forfeited or paid out, depending on your exemption status.")
+    the span from the first to the last changed token on each side ("be paid out" / "follow the parameters above:
+    either forfeited or paid out, depending on your exemption status"), as written, at most 16 words (cut with "…").
+    A change without a value (a number or a code with digits) or a negation among the changed words is editorial
+    ("Employees can take up to 13 days" / "You can use up to 13 days"): no finding.
+    """
+    fa, fb = fold_accents(a), fold_accents(b)
+    ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
+    ta, tb = [m.group(0).lower() for m in ma], [m.group(0).lower() for m in mb]
+    ops = [op for op in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
+
+    def content(words: Sequence[str]) -> bool:
+        return any(w not in STOP_WORDS and w[0].isalnum() for w in words)
+
+    changed = [op for op in ops if content(ta[op[1]:op[2]]) or content(tb[op[3]:op[4]])]
+    if not changed:
+        return None
+    # a change of what the sentence states adds, drops or changes a value (a number, a code such as "18F" or
+    # "Code 51") or a negation; other rewordings are editorial ("Employees can take" / "You can use", "Employees are
+    # entitled to use their earned leave" / "you can also use leave"), however many words they change
+    touched = [w for op in changed for w in ta[op[1]:op[2]] + tb[op[3]:op[4]]]
+    if not any(any(ch.isdigit() for ch in w) or is_negation(w) for w in touched):
+        return None
+    i1, i2 = min(op[1] for op in changed), max(op[2] for op in changed)
+    j1, j2 = min(op[3] for op in changed), max(op[4] for op in changed)
+
+    def span(text: str, marks: list, lo: int, hi: int) -> str:
+        if hi <= lo:
+            return ""
+        end = marks[hi - 1].end()
+        while end < len(text) and text[end] in ")]" and text.count("(", marks[lo].start(), end) + text.count(
+                "[", marks[lo].start(), end) > text.count(")", marks[lo].start(), end) + text.count(
+                "]", marks[lo].start(), end):
+            end += 1  # close a parenthesis the span opened: "TTS (T) or 18F (TE)"
+        words = text[marks[lo].start():end].split()
+        return " ".join(words[:_MAX_REWORDED]) + (" …" if len(words) > _MAX_REWORDED else "")
+
+    sa, sb = span(a, ma, i1, i2), span(b, mb, j1, j2)
+    return (sa, sb) if sa and sb else None
+
+
+def token_set(sentence: str) -> frozenset[str]:
+    """The lower-cased TOKENs of a sentence with accents folded (for lexical alignment)."""
+    return frozenset(t.lower() for t in TOKEN.findall(fold_accents(sentence)))
+
+
+def lexically_aligned(a: frozenset[str], b: frozenset[str]) -> bool:
+    """True when two sentences' token sets share at least three tokens and 60% of the smaller set (the overlap
+    coefficient): the lexical side of alignment, for near-copies that an embedding separates because a name changed
+    ("Abdulrazak Gurnah is awarded the Nobel Prize" / "Olga Tokarczuk is awarded ...": MiniLM cosine 0.45)."""
+    shared = len(a & b)
+    return shared >= 3 and shared >= 0.6 * min(len(a), len(b))
+
+
+# ---------------------------------------------------------------------------------------------------- clash
+
+@dataclass(frozen=True)
+class Finding:
+    """What the rules (or the judge) found on two aligned sentences: the kind, the differing values in sentence
+    order, the judge's explanation ("" for the rules), and the rule that fired: "value" (a value mismatch whose
+    neighbouring words match on each side), "loose value" (one shared
+    neighbour, or sentences aligned strongly enough that a single value of the kind on each side is compared),
+    "name" (a swapped name), "predicate" (a negated predicate stated plainly by the other side), "antonym", "cue" (a
+    negation cue on one side only), "reworded" (a revision changed the words of a sentence it kept; see
+    ``reworded``) or "judged". WEAK_RULES are the ones that find many loosely related pairs."""
+
+    kind: Literal["value_mismatch", "negation", "judged"]
+    values: tuple[str, str]
+    explanation: str = ""
+    rule: str = ""
+
+
+def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Finding | None:
+    """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None.
+
+    ``strong``: the sentences are aligned well above the threshold, so values with no shared neighbouring word may
+    be compared too. ``versions``: the sentences come from two versions of one document (see
+    grounding.subjects.subject_difference). Sentences longer than 60 words are not compared (tables and lists run
+    together are not one claim). The first rule that fires wins: value mismatch, then a swapped name (reported as a
+    value mismatch of the two names), then polarity (negated predicate, antonym, negation cue on one side only). A
+    value mismatch or a polarity clash between sentences about different subjects ("the meal allowance in Boston is
+    $75" / "in Denver is $60") is no finding: the sentences are not compared further.
+    """
+    if max(len(tokens(a)), len(tokens(b))) > MAX_CLAIM_WORDS:
+        return None
+    mismatch = _value_mismatch(a, b, strong=strong)
+    if mismatch:
+        values = mismatch[:2]
+        if subject_difference(a, b, values=values, versions=versions):
+            return None
+        return Finding("value_mismatch", values, rule="value" if mismatch[2] else "loose value")
+    swapped = _substitution(a, b)
+    if swapped:
+        return Finding("value_mismatch", swapped, rule="name")
+    for rule, test in (("predicate", negated_predicate), ("antonym", antonym), ("cue", cue_asymmetry)):
+        polarity = test(a, b)
+        if polarity:
+            if subject_difference(a, b, versions=versions, polarity=True):
+                return None
+            return Finding("negation", polarity, rule=rule)
+    return None

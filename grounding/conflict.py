@@ -1,0 +1,109 @@
+"""A contradiction between two planned sources, and the one sentence that tells it: the Conflict type and the
+note's wording [18.8].
+
+    Conflict(labels=("S1", "S3"), kind="version_superseded", values=("$65", "$50"), ...)
+    note_text(first, second, finding, sa, sb)
+        -> "S1 (2025-03-01) says the daily meal allowance is $65 but S3 (2024-01-15, superseded) says $50."
+
+grounding.contradictions finds conflicts; grounding.notes decides which become notes. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from grounding.chunking import split_sentences
+from grounding.clash import Finding
+from grounding.lexical import STOP_WORDS
+from grounding.types import Note, Source
+
+__all__ = ["Conflict", "ConflictKind", "newer_first", "note_text", "recency"]
+
+ConflictKind = Literal["value_mismatch", "negation", "version_superseded", "judged"]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A contradiction between two labelled sources.
+
+    Attributes:
+        labels: the two source labels, the newer (or current) source first when dates or statuses tell, else in
+            label order.
+        kind: "value_mismatch", "negation", "version_superseded" (two versions of one document, one of them
+            superseded) or "judged" (an LLM judge's finding).
+        text: one sentence for the reader and the model naming both labels and the differing values ("S1
+            (2025-03-01) says the daily meal allowance is $65 but S3 (2024-01-15, superseded) says $50.").
+        sentences: the two aligned sentences, in ``labels`` order.
+        values: the differing values in ``labels`` order ("$65", "$50"); for a polarity clash the polarity of each
+            side ("affirmative" or the negation cue, or the two antonyms); ("", "") for a judged conflict.
+        similarity: cosine of the aligned sentences (the conflict's strength).
+        rule: the rule that found it (grounding.clash.Finding.rule: "value", "loose value", "name", "predicate",
+            "antonym", "cue", "reworded", "judged"), "" when unknown.
+        relevance: the larger cosine between the question (``focus``) and either sentence; 0.0 without a question.
+    """
+
+    labels: tuple[str, str]
+    kind: ConflictKind
+    text: str
+    sentences: tuple[str, str]
+    values: tuple[str, str]
+    similarity: float = 0.0
+    rule: str = ""
+    relevance: float = 0.0
+
+    def __post_init__(self) -> None:
+        if len(self.labels) != 2 or self.labels[0] == self.labels[1]:
+            raise ValueError(f"a conflict needs two different labels, got {self.labels!r}")
+        if self.kind not in ("value_mismatch", "negation", "version_superseded", "judged"):
+            raise ValueError(f"unknown conflict kind {self.kind!r}")
+
+    def as_note(self) -> Note:
+        """The context note for the prompt, the answer and ``ask --json`` (kind, labels, text)."""
+        return Note(kind=self.kind, labels=self.labels, text=self.text)
+
+
+def newer_first(s: Source, t: Source) -> tuple[Source, Source]:
+    """Newer first: a current version before a superseded one, then the later date, then label order."""
+    def key(x: Source) -> tuple:
+        return (x.status == "superseded", recency(x.date), int(x.label[1:]))
+    return (s, t) if key(s) <= key(t) else (t, s)
+
+
+def recency(date: str) -> tuple[int, ...]:
+    """Sort key of an effective date, the newest first ("2025-03-01" before "2024-01-15"); an undated version last."""
+    digits = [int(p) for p in re.findall(r"\d+", date)[:3]]
+    return tuple(-d for d in digits) if digits else (1,)
+
+
+def _who(s: Source) -> str:
+    meta = [m for m in (s.date, "superseded" if s.status == "superseded" else "") if m]
+    return f"{s.label} ({', '.join(meta)})" if meta else s.label
+
+
+def _clause(sentence: str, value: str, limit: int = 160) -> str:
+    """The sentence as a reported clause: first letter lowered (unless a name or acronym), final stop removed,
+    cut to about ``limit`` characters around ``value``."""
+    text = sentence.strip().lstrip("-*•· ").rstrip(".!?;:").strip()
+    first = text.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:].islower() and first.lower() in STOP_WORDS | {"each", "every", "our", "all"}:
+        text = text[0].lower() + text[1:]
+    if len(text) > limit:
+        at = max(text.find(value), 0) if value else 0
+        lo = max(0, at - limit * 2 // 3)
+        hi = min(len(text), lo + limit)
+        text = ("…" if lo else "") + text[lo:hi].strip() + ("…" if hi < len(text) else "")
+    return text
+
+
+def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str) -> str:
+    """The note's one sentence, naming both labels (with date and superseded status) and the differing values."""
+    who_a, who_b = _who(first), _who(second)
+    if finding.kind == "judged":
+        said = split_sentences(" ".join(finding.explanation.split()))
+        why = said[0].rstrip(".") if said else "they disagree"
+        return f"{who_a} and {who_b} disagree: {why}."
+    if finding.kind == "value_mismatch" and finding.rule != "reworded":
+        return f"{who_a} says {_clause(sa, finding.values[0])} but {who_b} says {finding.values[1]}."
+    return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."

@@ -1,0 +1,142 @@
+"""Lexical helpers, in one place: word tokens, the stop list, the stemmer, content terms, BM25 tokens, negation cues
+and the past-question cue. Values with units (amounts, durations, percentages, counts, dates) live in
+grounding.values, which builds on these.
+
+Every module that compares words uses these functions, so a question, a sentence, a chunk and a note are cut into
+words, stemmed and filtered the same way:
+
+    tokens("The employee's $65 allowance isn't taxed.")
+        -> ("the", 0, 3), ("employee's", 4, 14), ("$65", 15, 18), ("allowance", 19, 28), ("isn't", 29, 34), ...
+    content_terms("How many vacation days do I get?") -> {"vacat", "day"}
+    stem("equality") -> "equal"
+
+Stemming is Snowball's English (Porter 2) stemmer through PyStemmer (Porter 1980; Snowball, Porter 2001). BM25
+tokens are bm25s's tokenizer with the same stop list and the same stemmer (Robertson and Zaragoza 2009 for BM25).
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Sequence
+
+import bm25s
+import Stemmer
+
+__all__ = ["STOP_WORDS", "TOKEN", "asks_about_past", "bm25_tokens", "content_terms", "fold_accents", "is_negation",
+           "negation_cues", "normalise_negation", "stem", "tokens"]
+
+#: One token: a number with its currency sign, separators and percent sign ("$1,200.50", "5%", "2024-01-15" is three
+#: numbers), or a word of letters/digits with inner apostrophes and hyphens ("isn't", "high-cost", "COVID-19", "x86").
+TOKEN = re.compile(r"[$€£¥]?\d[\d,.]*%?|\w+(?:['’-]\w+)*")
+
+#: The stop list: function words (articles, prepositions, pronouns, auxiliaries and modals, conjunctions,
+#: determiners and quantifiers), question words, and the filler of questions ("tell", "please", "need", "get").
+#: A stop word is not a content term, is not a value's slot word, is not the predicate of a negation, and is not
+#: indexed by BM25. It is the union of the two lists that grew in grounding.providers (question filler) and
+#: grounding.contradictions (function words), with the remaining common prepositions ("within 30 days" and "within
+#: 90 days" share no content word); it holds the 33 words of Lucene's English list that bm25s used.
+STOP_WORDS = frozenset("""
+a an the
+of in on at to for from by with as into over under about after before up out per than via
+within during until through between among without since upon across against around above below toward towards
+along despite except near
+and or but if then so because while when where why how what which who whom whose
+is are was were be been being am do does did have has had having
+will would can could may might must shall should
+i me my we us our ours you your yours he him his she her hers it its they them their theirs
+this that these those there here
+not no yes
+any all each every some both either much many more most less other such only own same too very just also still
+tell please get got need needs big long ok im i'm i've s
+""".split())
+
+_stemmer = Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=100_000)
+def stem(word: str) -> str:
+    """Snowball (Porter 2) stem of a word, lower-cased, a possessive "'s" removed ("Employee's" -> "employe",
+    "equality" -> "equal", "believes" -> "believ")."""
+    return _stemmer.stemWord(word.lower().replace("’", "'").removesuffix("'s"))
+
+
+@functools.lru_cache(maxsize=8192)
+def tokens(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(lower-cased token, start, end) of each TOKEN of a text, offsets in characters (cached: a sentence meets
+    many others)."""
+    return tuple((m.group(0).lower(), m.start(), m.end()) for m in TOKEN.finditer(text))
+
+
+@functools.lru_cache(maxsize=50_000)
+def content_terms(text: str) -> frozenset[str]:
+    """Stemmed content words of a text: its tokens, hyphenated words split ("high-cost" -> "high", "cost"), edge
+    punctuation removed, stop words dropped. Numbers keep their currency or percent sign ("$65", "5%"). Cached per
+    text: the same turns and sentences are compared again on every question. Each distinct word is stemmed once, in
+    one call into the stemmer (C)."""
+    words = {part.strip(".,'’") for word, _, _ in tokens(text) for part in word.split("-")}
+    words.discard("")
+    return frozenset(_stemmer.stemWords([w.replace("’", "'").removesuffix("'s") for w in words - STOP_WORDS]))
+
+
+def bm25_tokens(texts: Sequence[str]) -> list[list[str]]:
+    """BM25 tokens of each text (bm25s's tokenizer: lower-cased words of two or more characters, STOP_WORDS removed,
+    stemmed with the same stemmer as ``stem``). The index and its queries must be cut by this one function."""
+    return bm25s.tokenize(list(texts), stopwords=sorted(STOP_WORDS), stemmer=_stemmer, return_ids=False,
+                          show_progress=False)
+
+
+@functools.lru_cache(maxsize=8192)
+def fold_accents(text: str) -> str:
+    """Text without accents ("Bayamón" -> "Bayamon"), so spelling variants are not read as different words."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+# --- negation ------------------------------------------------------------------------------------------------------
+
+_NEGATION = re.compile(r"\b(not|no|never|none|neither|nor|cannot|without|may not|must not)\b|n't\b", re.I)
+_SPLIT_NT = re.compile(r"n\s*['’]\s*t\b")  # "isn ’ t", "do n't" (tokenised text) -> "n't"
+_NUMBER_ABBREVIATION = re.compile(r"\bNo\.\s*(?=\d)")  # "No. 100 Squadron" is not a negation
+#: A capitalised cue inside a capitalised name ("Leave Without Pay", "Doctors Without Borders") is not a negation.
+_CUE_IN_NAME = re.compile(r"(\b[A-Z][a-z]+ )(?:Without|Not|No|Never|None)(?= [A-Z])")
+#: Cues that negate nothing: "not just / not only" adds ("isn't just for training" = also for other things), "don't
+#: forget to" and "do not hesitate to" ask to do it, and an answer's opening "No." / "No," answers a question.
+_NOT_A_NEGATION = re.compile(
+    r"(?:\bnot|n't)\s+(?:just|only|merely|simply)\b"
+    r"|\b(?:do\s+not|don't|don’t|never|not)\s+(?:forget|hesitate|fail)\s+to\b"
+    r"|^\s*No\s*[.,!]", re.I)
+
+
+@functools.lru_cache(maxsize=8192)
+def normalise_negation(text: str) -> str:
+    """A text with "No. 12" read as "number 12", a capitalised cue inside a name ("Leave Without Pay") read as a
+    name, a split contraction ("isn ’ t", "do n't") joined ("isn't"), and cues that negate nothing left out ("isn't
+    just", "don't forget to", an opening "No.")."""
+    text = _CUE_IN_NAME.sub(r"\1Name", _NUMBER_ABBREVIATION.sub("number ", text))
+    return _NOT_A_NEGATION.sub(" ", _SPLIT_NT.sub("n't", text))
+
+
+def negation_cues(text: str) -> int:
+    """How many negation cues a text has (not, no, never, none, neither, nor, cannot, without, n't), after
+    normalise_negation ("No. 12" is a number, not a cue). The cue list is the polarity feature of de Marneffe et al.
+    2008 ("Finding Contradictions in Text")."""
+    return len(_NEGATION.findall(normalise_negation(text)))
+
+
+def is_negation(word: str) -> bool:
+    """True when one token is a negation cue ("not", "never", "isn't", "without")."""
+    return bool(_NEGATION.search(word))
+
+
+# --- the past-question cue -----------------------------------------------------------------------------------------
+
+_PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
+                   r"historical|changed?|last year|originally|back then|was the|were the|(19|20)\d\d)\b", re.I)
+
+
+def asks_about_past(question: str) -> bool:
+    """True when a question asks about an earlier state ("what was the allowance in 2024?", "the old policy"): then
+    superseded versions may be quoted as the answer rather than only noted."""
+    return bool(_PAST.search(question))

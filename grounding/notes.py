@@ -1,0 +1,117 @@
+"""The contradiction-note policy: which detected conflicts become context notes of an answer, and how notes follow
+their sources when a plan is labelled again.
+
+    conflicts (grounding.contradictions.detect_conflicts over the planned sources)
+      -> relevant_notes(conflicts, query): only disagreements about what the question asks, each strong enough
+      -> notes in the plan (counted in the token budget) -> relabel_notes when the re-made plan's labels moved
+
+Pure functions over grounding types; no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from grounding.clash import WEAK_RULES
+from grounding.conflict import Conflict
+from grounding.lexical import content_terms
+from grounding.types import ContextPlan, Note
+
+__all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_RULES",
+           "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "relabel_notes", "relevant_notes"]
+
+#: Words that say how much or how often rather than what about ("days per year", "at any one time"): a note sharing
+#: only these with the question is about something else (a meal allowance "per day" under a question on vacation
+#: days per year).
+GENERIC_TERMS = content_terms("per day days daily week weeks weekly month months monthly year years yearly annual "
+                              "annually time times hour hours minute minutes many much get gets need needs one")
+
+#: Aligned sentences of two different documents must be at least this similar for their clash to become a note. The
+#: detector's own threshold (0.45) is tuned for recall on the public sets; on handbook text most clashes below 0.6
+#: compare sentences about different things (measured on 20 demo-handbook questions: 15 of 20 notes false at 0.45,
+#: 4 at 0.6). Two versions of one document are always compared.
+NOTE_SIMILARITY = 0.6
+#: A polarity clash between two different documents is the least reliable kind ("sick days do not carry over" vs
+#: "you continue to accrue sick days" align at about 0.6 but do not contradict): it needs closer sentences.
+NEGATION_NOTE_SIMILARITY = 0.75
+#: Rules whose finding never becomes a note (grounding.clash.WEAK_RULES). A negation cue in one sentence only ("HR
+#: Links is not connecting hours to your timesheet" / "check your hours before submitting your timesheet") finds
+#: most of ConflictQA's opposed accounts, but on handbook pages it sets unrelated sentences against each other (14
+#: of the 15 polarity notes over the 18F calibration questions; the true one, "GSA IT does not provide wireless
+#: peripherals" / "GSA can also provide a wireless keyboard", negates a predicate the other page states). A value
+#: matched on one neighbouring word, or on close sentences with one value each, set "4 hours of sick leave per pay
+#: period" against "240 hours of advanced sick leave" and "14 pay periods left" against "26 pay periods".
+UNNOTED_RULES = WEAK_RULES
+#: A version note needs the question this close (cosine to the nearer of its two sentences): a revision changes many
+#: sentences of a page, and a question about one of them ("How many credit hours can I bank?") is not about another
+#: ("the maximum salary for overtime was $183,500"). On the 18F calibration questions the notes about what was asked
+#: lie at 0.54 and above, the off-topic ones mostly below 0.45.
+VERSION_NOTE_RELEVANCE = 0.45
+#: ... and this close when it shares a single distinctive word with the question ("How much did mileage pay
+#: previously?" / "reimburses mileage at $0.70 per mile").
+VERSION_NOTE_CLOSE = 0.6
+#: Rules that find a different value (as opposed to a different verdict: a negation or an antonym).
+VALUE_RULES = frozenset({"value", "name", ""})
+
+
+def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
+    """Notes of the conflicts whose sentences share content words with the question (two, or one for a one-word
+    question), at least one of them not among GENERIC_TERMS when the question has such words: a disagreement
+    elsewhere in a source is not what the reader asked about. A version note also needs the question's cosine to
+    its sentences (Conflict.relevance) at least VERSION_NOTE_RELEVANCE, and may share a single distinctive word
+    when that cosine is at least VERSION_NOTE_CLOSE. A conflict between two documents also needs aligned
+    sentences at least NOTE_SIMILARITY close (NEGATION_NOTE_SIMILARITY for a polarity clash); between two versions
+    of one document a changed value needs no such closeness (a revision may reword the sentence it updates), a
+    changed verdict needs NOTE_SIMILARITY; a reworded sentence needs the changed words themselves to share a
+    distinctive word with the question ("Can I earn credit hours by staying late?" is not about "ask your supervisor"
+    becoming "talk to your supervisor"). No conflict found by a rule of UNNOTED_RULES becomes a note.
+
+    Args:
+        conflicts: the detector's conflicts, in its order.
+        query: the retrieval query (the question, with a follow-up's borrowed words).
+    Returns:
+        the kept conflicts' notes (kind, labels, text), in the conflicts' order.
+    """
+    terms = content_terms(query)
+    distinctive = (terms - GENERIC_TERMS) or terms
+    need = min(2, len(terms))
+
+    def shared(c: Conflict) -> frozenset[str]:
+        return terms & (content_terms(c.sentences[0]) | content_terms(c.sentences[1]))
+
+    def close_enough(c: Conflict) -> bool:
+        if c.kind == "version_superseded":  # a changed value is what a revision does; a changed verdict needs
+            return c.rule in VALUE_RULES or c.similarity >= NOTE_SIMILARITY  # the edited sentence to stay close
+        return c.similarity >= (NEGATION_NOTE_SIMILARITY if c.kind == "negation" else NOTE_SIMILARITY)
+
+    def about_the_question(c: Conflict) -> bool:
+        common = shared(c)
+        if not common & distinctive:
+            return False
+        if c.kind != "version_superseded" or not c.relevance:  # no question cosine: the words alone decide
+            return len(common) >= need
+        if c.relevance < VERSION_NOTE_RELEVANCE or (len(common) < need and c.relevance < VERSION_NOTE_CLOSE):
+            return False
+        if c.rule == "reworded":  # the words a revision changed, not only their sentence, concern the question
+            return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
+        return True
+
+    return [c.as_note() for c in conflicts
+            if c.rule not in UNNOTED_RULES and close_enough(c) and about_the_question(c)]
+
+
+def relabel_notes(notes: Sequence[Note], old: ContextPlan, new: ContextPlan) -> list[Note]:
+    """Notes of ``old``'s labels expressed in ``new``'s labels (through the chunks the labels stand for); a note whose
+    sources are not both in ``new`` is dropped. The labels named in the note's text are renamed too."""
+    to_chunk = {s.label: s.chunk_id for s in old.sources}
+    to_label = {s.chunk_id: s.label for s in new.sources}
+    out = []
+    for note in notes:
+        mapping = {lab: to_label.get(to_chunk.get(lab, -1)) for lab in note.labels}
+        if not all(mapping.values()):
+            continue
+        text = re.sub(r"\bS\d{1,3}\b", lambda m: mapping.get(m.group(0), m.group(0)), note.text)
+        out.append(replace(note, labels=tuple(mapping[lab] for lab in note.labels), text=text))
+    return out

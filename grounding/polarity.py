@@ -1,0 +1,128 @@
+"""Polarity rules on two aligned sentences [18.8]: a negated predicate the other sentence states plainly, an antonym,
+a negation cue on one side only.
+
+    negated_predicate("Contractors may not use the lounge.", "Contractors may use the lounge.") -> ("not", "affirmative")
+    antonym("Pets are allowed.", "Pets are prohibited.") -> ("allowed", "prohibited")
+    cue_asymmetry(...)  the sentence-level polarity feature; loose, see grounding.clash.WEAK_RULES
+
+Technique: the polarity and antonymy features of de Marneffe, Rafferty and Manning 2008 ("Finding Contradictions in
+Text", ACL) on aligned sentences; negation cues are grounding.lexical's. No Django imports.
+"""
+
+from __future__ import annotations
+
+from grounding.lexical import STOP_WORDS, is_negation, negation_cues, normalise_negation, stem, tokens
+
+__all__ = ["antonym", "cue_asymmetry", "negated_predicate"]
+
+#: Opposite pairs. Words of position and sequence ("above" / "below", "before" / "after", "first" / "last") are
+#: left out: in procedures they point at other steps ("follow the steps above" / "the steps below") far more often
+#: than they oppose two claims.
+_ANTONYMS = [
+    ("allow", "prohibit"), ("allow", "forbid"), ("allow", "ban"), ("permit", "prohibit"), ("permit", "forbid"),
+    ("permitted", "prohibited"), ("allowed", "prohibited"), ("allowed", "forbidden"), ("required", "optional"),
+    ("mandatory", "optional"), ("must", "optional"), ("include", "exclude"), ("included", "excluded"),
+    ("accept", "reject"), ("approve", "deny"), ("approve", "reject"), ("approved", "denied"),
+    ("approved", "rejected"), ("increase", "decrease"), ("increase", "reduce"), ("increased", "decreased"),
+    ("rise", "fall"), ("gain", "loss"), ("more", "less"), ("more", "fewer"), ("higher", "lower"),
+    ("larger", "smaller"), ("bigger", "smaller"), ("greater", "smaller"), ("greater", "less"), ("older", "younger"),
+    ("faster", "slower"), ("true", "false"), ("always", "never"), ("same", "different"), ("similar", "different"),
+    ("present", "absent"), ("alive", "dead"), ("win", "lose"), ("won", "lost"), ("success", "failure"),
+    ("succeed", "fail"), ("positive", "negative"), ("open", "closed"), ("enabled", "disabled"),
+    ("eligible", "ineligible"), ("legal", "illegal"), ("safe", "dangerous"), ("safe", "unsafe"),
+    ("possible", "impossible"), ("likely", "unlikely"), ("common", "rare"), ("full", "partial"),
+    ("paid", "unpaid"), ("public", "private"), ("internal", "external"), ("minimum", "maximum"),
+    ("strong", "weak"), ("stronger", "weaker"), ("easy", "difficult"), ("easier", "harder"), ("cheap", "expensive"),
+    ("cheaper", "costlier"), ("native", "foreign"), ("natural", "artificial"), ("wild", "domesticated"),
+]
+_ANTONYM_OF: dict[str, set[str]] = {}
+for _x, _y in _ANTONYMS:
+    _ANTONYM_OF.setdefault(_x, set()).add(_y)
+    _ANTONYM_OF.setdefault(_y, set()).add(_x)
+_NEG_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "non-")
+#: Words skipped between a negation cue and the predicate it negates ("is not a", "may not be as").
+_SCOPE_SKIP = frozenset("a an the be been being as so very quite really yet always necessarily entirely all "
+                        "that this to have has had do does did any much many more".split())
+
+
+def _negated_words(words: list[str]) -> dict[str, str]:
+    """Stem of each predicate a negation cue governs -> the cue ("not", "never", "n't", "without", "no").
+
+    Technique: the polarity feature of de Marneffe et al. 2008 on the aligned predicate; the scope is the first
+    content word within three words after the cue (grounding.lexical.is_negation decides what a cue is).
+    """
+    out: dict[str, str] = {}
+    for i, w in enumerate(words):
+        if not is_negation(w):
+            continue
+        cue = "n't" if w.endswith("n't") else w
+        if cue in ("nor", "neither"):
+            continue
+        for nxt in words[i + 1: i + 4]:
+            if nxt in _SCOPE_SKIP or is_negation(nxt):
+                continue
+            out.setdefault(stem(nxt), cue)
+            break
+    return out
+
+
+def cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
+    """(polarity of a, polarity of b) when exactly one of two aligned sentences is negated, about what the other
+    says, else None.
+
+    The polarity feature of de Marneffe et al. 2008 at sentence level ("negation cue in one and not the other",
+    grounding.lexical.negation_cues), kept only when the negated clause (up to six words after the first cue, stop
+    words aside) shares a content word with the other sentence: "Amazon would not be able to afford the Mona Lisa"
+    / "Amazon could afford the Mona Lisa", but not "Hours not available" / "a historic home in Exton".
+    """
+    na, nb = negation_cues(a), negation_cues(b)
+    if (na > 0) == (nb > 0):
+        return None
+    negated, other = (b, a) if nb else (a, b)
+    words = [w for w, _, _ in tokens(normalise_negation(negated))]
+    first = next((i for i, w in enumerate(words) if is_negation(w)), None)
+    if first is None:
+        return None
+    clause = {stem(w) for w in words[first + 1:first + 7] if w not in STOP_WORDS and not is_negation(w)}
+    if not clause & {stem(w) for w, _, _ in tokens(other) if w not in STOP_WORDS}:
+        return None
+    cue = "n't" if words[first].endswith("n't") else words[first]
+    return ("affirmative", cue) if nb else (cue, "affirmative")
+
+
+def negated_predicate(a: str, b: str) -> tuple[str, str] | None:
+    """(polarity of a, polarity of b) when a predicate negated in one sentence appears un-negated in the other ("may
+    not use" / "may use"), else None."""
+    wa = [w for w, _, _ in tokens(normalise_negation(a))]
+    wb = [w for w, _, _ in tokens(normalise_negation(b))]
+    neg_a, neg_b = _negated_words(wa), _negated_words(wb)
+    # stems a sentence states un-negated; a predicate a sentence states both plainly and negated ("Use or Lose ...
+    # if you do not use"), or that both sentences negate, is no verdict
+    stated_a, stated_b = [stem(w) for w in wa], [stem(w) for w in wb]
+    plain_a = {w for w in stated_a if stated_a.count(w) > (w in neg_a)}
+    plain_b = {w for w in stated_b if stated_b.count(w) > (w in neg_b)}
+    for negated, cue in neg_b.items():
+        if negated in plain_a and negated not in neg_a and negated not in plain_b and negated not in STOP_WORDS:
+            return "affirmative", cue
+    for negated, cue in neg_a.items():
+        if negated in plain_b and negated not in neg_b and negated not in plain_a and negated not in STOP_WORDS:
+            return cue, "affirmative"
+    return None
+
+
+def antonym(a: str, b: str) -> tuple[str, str] | None:
+    """(word of a, word of b) when each sentence holds one side of an antonym pair the other lacks ("allowed" /
+    "prohibited"), or a word and its negative-prefixed form ("similar" / "dissimilar"), else None."""
+    set_a = {w for w, _, _ in tokens(normalise_negation(a))}
+    set_b = {w for w, _, _ in tokens(normalise_negation(b))}
+    only_a, only_b = set_a - set_b, set_b - set_a
+    for w in sorted(only_a):
+        for other in sorted(_ANTONYM_OF.get(w, ())):
+            if other in only_b:
+                return w, other
+        for p in _NEG_PREFIXES:
+            if len(w) >= 5 and p + w in only_b:
+                return w, p + w
+            if w.startswith(p) and len(w) - len(p) >= 5 and w[len(p):] in only_b:
+                return w, w[len(p):]
+    return None

@@ -1,0 +1,77 @@
+"""The contradiction-note policy (grounding.notes): which notes reach an answer, and how they follow their labels."""
+
+from __future__ import annotations
+
+from grounding.conflict import Conflict
+from grounding.notes import relabel_notes, relevant_notes
+from grounding.types import ContextPlan, Note, Source
+
+MEALS = Conflict(labels=("S2", "S7"), kind="version_superseded",
+                 text="S2 (2025-03-01) says the daily meal allowance is $65 per day but S7 (2024-01-15, superseded) "
+                      "says $50.",
+                 sentences=("The daily meal allowance is $65 per day when travelling overnight.",
+                            "The daily meal allowance is $50 per day."),
+                 values=("$65", "$50"), similarity=0.97)
+VACATION = Conflict(labels=("S1", "S3"), kind="value_mismatch",
+                    text="S1 says employees get 25 vacation days per year but S3 says 20.",
+                    sentences=("Employees get 25 vacation days per year.", "Staff receive 20 vacation days a year."),
+                    values=("25", "20"), similarity=0.9)
+
+
+def test_a_note_sharing_only_how_often_words_with_the_question_is_left_out():
+    """"days" and "per year" are shared by the meal allowance note and a vacation question: not what was asked."""
+    notes = relevant_notes([MEALS, VACATION], "How many vacation days do I get per year?")
+    assert [n.labels for n in notes] == [("S1", "S3")]
+
+
+def test_the_note_about_what_was_asked_is_kept():
+    assert [n.labels for n in relevant_notes([MEALS, VACATION], "What is the meal allowance per day?")] == [("S2", "S7")]
+    # a question of generic words only still matches on them
+    assert [n.labels for n in relevant_notes([MEALS], "How much per day?")] == [("S2", "S7")]
+
+
+def test_notes_follow_their_sources_when_labels_change():
+    def src(label, cid):
+        return Source(label=label, chunk_ids=(cid,), document_id=cid, title="t", section="", version="v", date="",
+                      text="x", score=0.5, tokens=1)
+
+    old = ContextPlan(question="q", sources=(src("S1", 10), src("S2", 20), src("S3", 30)))
+    new = ContextPlan(question="q", sources=(src("S1", 10), src("S2", 30)))  # chunk 20 fell out of the budget
+    notes = [Note("value_mismatch", ("S1", "S3"), "S1 says $65 but S3 says $50."),
+             Note("negation", ("S1", "S2"), "S1 and S2 disagree.")]
+    assert relabel_notes(notes, old, new) == [Note("value_mismatch", ("S1", "S2"), "S1 says $65 but S2 says $50.")]
+
+
+SALARY = Conflict(labels=("S1", "S2"), kind="version_superseded",
+                  text="S1 (2024-11-26) says the maximum salary is $191,900 but S2 (2023-04-27, superseded) says "
+                       "$183,500.",
+                  sentences=("If you make the maximum salary ($191,900 in 2024), you cannot receive overtime.",
+                             "One is your salary: the maximum GS salary ($183,500 in FY23)."),
+                  values=("$191,900", "$183,500"), similarity=0.575, rule="value", relevance=0.38)
+
+
+def test_a_version_note_about_another_sentence_of_the_page_is_left_out():
+    """Both sentences share "time" and "one" with the question ("at any one time"), which say how much, not what
+    about; and the question is far from them in meaning (relevance below VERSION_NOTE_RELEVANCE)."""
+    from dataclasses import replace
+
+    assert relevant_notes([SALARY], "How many credit hours am I allowed to have banked at any one time?") == []
+    assert relevant_notes([replace(SALARY, relevance=0.79)], "At what salary do I stop getting overtime?") == [
+        SALARY.as_note()]
+    # a single distinctive word in common is enough only when the question is close in meaning
+    assert relevant_notes([replace(SALARY, relevance=0.5)], "What was the salary cap previously?") == []
+    assert relevant_notes([replace(SALARY, relevance=0.65)], "What was the salary cap previously?") == [SALARY.as_note()]
+
+
+def test_weak_findings_and_far_apart_verdicts_never_become_notes():
+    from dataclasses import replace
+
+    cue = Conflict(labels=("S1", "S2"), kind="negation", text="S1 and S2 disagree.",
+                   sentences=("HR Links is not connecting hours to your timesheet.",
+                              "Check your hours before submitting your timesheet in HR Links."),
+                   values=("not", "affirmative"), similarity=0.9, rule="cue")
+    question = "Do my hours reach my timesheet in HR Links?"
+    assert relevant_notes([cue], question) == []  # a negation cue on one side only
+    assert relevant_notes([replace(cue, rule="predicate")], question) == [cue.as_note()]
+    loose = replace(VACATION, rule="loose value")
+    assert relevant_notes([loose], "How many vacation days do I get per year?") == []
