@@ -1,5 +1,8 @@
 """Test settings: file-backed SQLite test database (the live-server browser tests need one), fast hashing."""
 
+import atexit
+import os
+import shutil
 import tempfile
 import uuid
 from pathlib import Path
@@ -21,6 +24,16 @@ ALLOWED_HOSTS = ["localhost", "127.0.0.1", "testserver"]
 INDEX_DIR = Path(tempfile.mkdtemp(prefix="grounded-test-index-"))
 # and a fresh folder of original files (versions' originals are keyed by content, shared across test databases)
 ORIGINALS_DIR = Path(tempfile.mkdtemp(prefix="grounded-test-originals-"))
+_CREATOR = os.getpid()
+
+
+@atexit.register
+def _remove_test_folders() -> None:
+    """The process that made the two folders removes them when it exits (a forked live server shares them and
+    leaves them alone)."""
+    if os.getpid() == _CREATOR:
+        for folder in (INDEX_DIR, ORIGINALS_DIR):
+            shutil.rmtree(folder, ignore_errors=True)
 
 if REDIS_URL:  # a shared Redis server: this run's keys and groups must not meet another run's
     _run = uuid.uuid4().hex[:8]
