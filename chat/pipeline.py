@@ -3,6 +3,7 @@
     rewrite a follow-up      the provider's async client (model call; no thread held) or offline
     embed the query          the worker's micro-batcher (one encode call for the questions arriving together)
     search, plan, notes      the CPU pool (chat.answering.answer_plan: reads the index, never the database)
+    contradiction judge      the provider's async client, on the pairs planning found (planned again if one clashes)
     sufficiency check        the provider's async client (model call), after planning
 
 The database reads it needs (chat.answering.answer_inputs, memory) are done before, on the database worker, in one
@@ -11,6 +12,7 @@ visit. chat.answering.answer_prepare runs the same steps in one blocking call fo
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Awaitable, Callable
 
@@ -18,7 +20,7 @@ from django.conf import settings
 
 from chat.answering import AnswerInputs, PreparedAnswer, answer_plan, offline_query
 from chat.runtime import Runtime
-from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
+from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge, PrejudgedConflicts
 from grounding.memory import MemoryTurn, Summary
 from grounding.providers import Provider, async_completer_for, completer_for
 
@@ -50,12 +52,22 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
         query = offline_query(question, history)
     vector = await runtime.batcher.embed(query)
     await status("planning")
-    complete = completer_for(provider)
-    # the contradiction judge's calls (at most a few pairs) are made from the pool thread planning runs on
-    conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
-    prepared = await runtime.cpu(answer_plan, inputs=inputs, question=question, query=query, vector=vector,
-                                 provider=provider, history=history, summary=summary, conflict_judge=conflict_judge,
-                                 checks={"rewrite": rewritten})
+    plan = functools.partial(answer_plan, inputs=inputs, question=question, query=query, vector=vector,
+                             provider=provider, history=history, summary=summary, checks={"rewrite": rewritten})
+    if acomplete is not None and settings.LLM_CONFLICT_JUDGE:
+        # the contradiction judge's model calls never hold a pool thread: plan once to learn the pairs to judge,
+        # judge them concurrently on the async client, plan again only when a verdict found a contradiction
+        pending = PrejudgedConflicts()
+        prepared = await runtime.cpu(plan, conflict_judge=pending)
+        if pending.asked:
+            judged = await pending.ajudge_all(LLMConflictJudge(None, acomplete=acomplete))
+            if any(judged.verdicts.values()):
+                prepared = await runtime.cpu(plan, conflict_judge=judged)
+            prepared = replace(prepared, checks={**prepared.checks, "judge_calls": judged.calls})
+    else:
+        complete = completer_for(provider)  # a provider with a blocking client only: judged from the pool thread
+        conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
+        prepared = await runtime.cpu(plan, conflict_judge=conflict_judge)
     if acomplete is not None and settings.LLM_SUFFICIENCY_CHECK and prepared.plan.sufficient:
         judge = LLMSufficiencyJudge(None, acomplete=acomplete)
         answered = await judge.acheck(question, prepared.plan.sources)

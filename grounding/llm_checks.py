@@ -23,6 +23,7 @@ document cannot steer the judge. No Django imports.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from dataclasses import dataclass, field
@@ -226,3 +227,33 @@ class LLMConflictJudge:
             return None
         explanation = " ".join(match.group(1).split())
         return explanation or "The two sources state different things."
+
+
+@dataclass
+class PrejudgedConflicts:
+    """A grounding.contradictions.ConflictJudge that answers from verdicts obtained beforehand, and records the pairs
+    it was asked about. It lets planning (CPU-bound, in a worker pool) and the judge's model calls (network-bound, on
+    the provider's async client) run on their own executors (issue 20): plan once with no verdicts to learn which
+    pairs the detector would judge, ask the model about those pairs concurrently (``ajudge_all``), and plan again with
+    the verdicts only when one of them found a contradiction (planning is deterministic, so the same pairs come up).
+
+    Attributes:
+        verdicts: (sentence_a, sentence_b) -> explanation, or None when the pair agrees or was not judged.
+        asked: the pairs asked about, in order (at most the detector's ``max_judged``).
+        calls: model calls made for these verdicts (for the trace's ``judge_calls``).
+    """
+
+    verdicts: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    asked: list[tuple[str, str]] = field(default_factory=list)
+    calls: int = 0
+
+    def __call__(self, a: str, b: str) -> str | None:
+        self.asked.append((a, b))
+        return self.verdicts.get((a, b))
+
+    async def ajudge_all(self, judge: LLMConflictJudge) -> PrejudgedConflicts:
+        """Verdicts for every pair asked about, the model's calls made concurrently; a new judge holding them.
+        A failed call counts as "no contradiction" (LLMConflictJudge's own rule)."""
+        pairs = list(dict.fromkeys(self.asked))
+        found = await asyncio.gather(*(judge.ajudge(a, b) for a, b in pairs))
+        return PrejudgedConflicts(verdicts=dict(zip(pairs, found)), calls=len(pairs))

@@ -186,3 +186,34 @@ def test_an_answer_calibrates_the_token_factor_with_the_providers_exact_count(cl
                                                                            cache_creation_tokens=0)))
     assert len(counted) == CALIBRATION_COUNTS
     assert counter_of(provider).factor == round(2500 / estimate, 4)
+
+
+def test_the_served_ask_judges_contradictions_on_the_async_client_and_plans_again_with_the_finding(demo_domain):
+    """On the request path (chat.pipeline.prepare_staged) the contradiction judge's calls go through the provider's
+    async client, concurrently, never from a pool thread (issue 20 point 1); its finding becomes a note as in the
+    blocking path."""
+    import asyncio
+
+    from chat.answering import answer_inputs
+    from chat.pipeline import prepare_staged
+    from chat.runtime import runtime
+
+    fake = FakeClaude()
+    fake.replies[CONFLICT_SYSTEM] = "YES: one source allows remote work two days a week, the other three."
+
+    def on_async_client(request):  # non-streamed checks and the streamed answer share the async client
+        return fake.stream(request) if json.loads(request.content).get("stream") else fake.complete(request)
+
+    def on_blocking_client(request):
+        raise AssertionError("a model call was made from a thread on the request path")
+
+    provider = AnthropicProvider(api_key="test-key", model="claude-test", timeout=5, max_retries=0,
+                                 http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(on_async_client)),
+                                 sync_http_client=httpx2.Client(transport=httpx2.MockTransport(on_blocking_client)))
+    inputs = answer_inputs(domain=demo_domain)
+    prepared = asyncio.run(prepare_staged(inputs=inputs, question="How many days a week can I work remotely?",
+                                          provider=provider, runtime=runtime))
+    judged = fake.asked(CONFLICT_SYSTEM)
+    assert 1 <= len(judged) <= 5 and prepared.checks["judge_calls"] == len(judged)
+    assert [n for n in prepared.plan.notes if "remote work two days a week" in n.text]
+    assert fake.asked(SUFFICIENCY_SYSTEM)  # the sufficiency check too, on the async client
