@@ -76,7 +76,7 @@ def content_terms(text: str) -> frozenset[str]:
     punctuation removed, stop words dropped. Numbers keep their currency or percent sign ("$65", "5%"). Cached per
     text: the same turns and sentences are compared again on every question. Each distinct word is stemmed once, in
     one call into the stemmer (C)."""
-    words = {part.strip(".,'’") for word, _, _ in tokens(text) for part in word.split("-")}
+    words = {part.strip(".,'’") for word in TOKEN.findall(text.lower()) for part in word.split("-")}
     words.discard("")
     return frozenset(_stemmer.stemWords([w.replace("’", "'").removesuffix("'s") for w in words - STOP_WORDS]))
 
