@@ -14,8 +14,8 @@ Two modes, both reported (issue 20):
         and every cache of ours cleared before each run (the functools caches of grounding: token counts, sentence
         splits, formatted sources, quarantine, merged texts, content terms; the loaded tokenizer and sentence splitter
         stay loaded): what a new question over new passages costs. Candidates carry what the retrieval index gives
-        (vectors, the exact-deduplication key and the check for passages addressed to an AI assistant, all made at
-        ingestion); turns carry their token counts (counted when saved). The other paths get the same fresh data per
+        (vectors, the exact-deduplication key, the near-duplicate value key and the check for passages addressed to an
+        AI assistant, all made at ingestion); turns carry their token counts (counted when saved). The other paths get the same fresh data per
         run. numpy's BLAS runs on one thread for every path (threadpoolctl).
 
 Reports p50/p95 latency (ms) and ratios against ours per mode; the cold ratio is the headline. Targets (issues 3 and
@@ -43,7 +43,7 @@ warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 from grounding.budget import BudgetPolicy  # noqa: E402
 from grounding.context import ContextSettings, plan_context  # noqa: E402
-from grounding.dedup import text_hash  # noqa: E402
+from grounding.dedup import text_hash, value_key  # noqa: E402
 from grounding.injection import injection_signals  # noqa: E402
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT  # noqa: E402
 from grounding.tokens import _encoding, counter_for  # noqa: E402
@@ -72,7 +72,7 @@ def make_data(seed: int = 7):
         chunk = Chunk(chunk_id=i + 1, document_id=i // 3, title=f"{topic.title()} policy", section=f"Part {i}",
                       version="v1", date=f"2024-0{i % 9 + 1}-01", text=text, tokens=counter.raw(text),
                       ordinal=i % 3, version_id=i // 3 + 1, text_key=text_hash(text),
-                      injection=bool(injection_signals(text)))
+                      injection=bool(injection_signals(text)), value_key=value_key(text))
         candidates.append(Candidate(chunk=chunk, score=1 / (60 + i), dense=0.9 - i * 0.01, rank=i + 1, vector=vec))
     turn_text = "This answer explains the travel policy, the meal allowance and the approval steps in detail. " * 10
     history = [Turn("user" if i % 2 == 0 else "assistant", f"Turn {i}. {turn_text}", counter.raw(f"Turn {i}. {turn_text}"))
@@ -120,7 +120,7 @@ def cold_data(run: int, rng: np.random.Generator, paragraphs: list[tuple[str, st
         chunk = Chunk(chunk_id=run * 100 + i + 1, document_id=run * 100 + i // 3, title=title, section=f"Part {i}",
                       version="v1", date=f"2024-0{i % 9 + 1}-01", text=text, tokens=counter.raw(text),
                       ordinal=i % 3, version_id=run * 100 + i // 3 + 1, text_key=text_hash(text),
-                      injection=bool(injection_signals(text)))
+                      injection=bool(injection_signals(text)), value_key=value_key(text))
         candidates.append(Candidate(chunk=chunk, score=1 / (60 + i), dense=0.9 - i * 0.01, rank=i + 1, vector=vec))
     turns = rng.choice(len(paragraphs), size=1_000)
     history = []

@@ -138,9 +138,19 @@ def chunk_blocks(
                                      _parts(parts, placed, len(joined) - len(joined.lstrip()))))
         parts, size, covered, placed, table = [], 0, [], [], ""
 
+    def end_table() -> None:
+        """A blank line after the rows of a table, before other text or another table's header: in Markdown
+        (GFM) a line right after a table's rows is one more row of it, cut to its header's number of cells."""
+        nonlocal size, table
+        if parts and table:
+            parts.append("")
+            size += 1
+        table = ""
+
     def add_heading(heading: str) -> None:
         nonlocal size
         if heading:
+            end_table()
             parts.append(heading)
             size += counter.raw(heading) + 1
 
@@ -172,6 +182,8 @@ def chunk_blocks(
                 if carry and counter.raw(carry) + piece_tokens <= max_tokens:
                     parts, size, placed = [carry], counter.raw(carry) + 1, [(0, carry_location)]
                 head = block.header
+            if head or not block.header:
+                end_table()
             if head:
                 parts.append(head)
                 size += counter.raw(head) + 1

@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from grounding.lexical import asks_about_past, negation_cues
-from grounding.types import Candidate, Dropped
+from grounding.types import Candidate, Chunk, Dropped
 from grounding.values import value_keys
 
 NEAR_DUPLICATE_COSINE = 0.95
@@ -58,7 +58,20 @@ def text_hash(text: str) -> str:
 def differ_in_values(a: str, b: str) -> bool:
     """True when two texts state different values (grounding.values.value_keys) or a different number of negation
     cues (grounding.lexical.negation_cues), so they must not be merged."""
-    return value_keys(a) != value_keys(b) or negation_cues(a) != negation_cues(b)
+    return value_key(a) != value_key(b)
+
+
+@functools.lru_cache(maxsize=100_000)
+def value_key(text: str) -> str:
+    """What near-duplicate removal compares of a text: its stated values (grounding.values.value_keys, sorted) and
+    its number of negation cues, as one string ("$65|2024-01-15#1"). Two texts with different keys must not be
+    merged. Computed once per chunk when the index is built (grounding.types.Chunk.value_key): finding the values
+    of a long text is the costly part of planning with new candidates."""
+    return "|".join(sorted(value_keys(text))) + f"#{negation_cues(text)}"
+
+
+def _value_key(chunk: Chunk) -> str:
+    return chunk.value_key or value_key(chunk.text)
 
 
 @dataclass(frozen=True)
@@ -155,7 +168,7 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
                 if not survivor[b_pos]:
                     continue
                 b = with_vec[b_pos]
-                if differ_in_values(kept[a][0].chunk.text, kept[b][0].chunk.text):
+                if _value_key(kept[a][0].chunk) != _value_key(kept[b][0].chunk):  # differ in values
                     conflicts.append((kept[b][0].chunk.chunk_id, kept[a][0].chunk.chunk_id))
                 elif target is None:
                     target = b

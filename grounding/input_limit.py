@@ -158,24 +158,30 @@ def _cut_words(sentence: str, limit: InputLimit, room: int) -> list[tuple[str, i
 def _split_parts(text: str, limit: InputLimit, room: int) -> list[str]:
     """``text`` cut into the fewest near-equal parts of at most ``room`` model tokens each.
 
-    Units are its lines as written (a paragraph is one line); a line longer than the target size is cut into its
+    Units are its lines as written (a paragraph is one line; a blank line before one is kept); a line longer than the target size is cut into its
     sentences, and a sentence longer than ``room`` into runs of words. Units are packed in order, a part closing
     when the next unit would pass ``room`` or the part has reached the target (total / number of parts).
     """
-    lines = [line for line in text.split("\n") if line.strip()]
+    lines: list[str] = []
+    breaks: list[str] = []  # what separates each line from the one before: a blank line is kept (it ends a table)
+    for line in text.split("\n"):
+        if line.strip():
+            breaks.append("\n\n" if lines and not previous.strip() else "\n")
+            lines.append(line)
+        previous = line
     line_counts = limit.count(lines)
     total = sum(line_counts)
     target = math.ceil(total / math.ceil(total / room))
     units: list[tuple[str, str, int]] = []  # (text, separator before it, model tokens)
-    for line, n in zip(lines, line_counts):
+    for line, brk, n in zip(lines, breaks, line_counts):
         if n <= target:
-            units.append((line, "\n", n))
+            units.append((line, brk, n))
             continue
         sentences = split_sentences(line)
         for k, (sentence, m) in enumerate(zip(sentences, limit.count(sentences))):
             runs = [(sentence, m)] if m <= room else _cut_words(sentence, limit, room)
             for j, (piece, size) in enumerate(runs):
-                units.append((piece, "\n" if k == 0 and j == 0 else " ", size))
+                units.append((piece, brk if k == 0 and j == 0 else " ", size))
     parts: list[list[tuple[str, str]]] = [[]]
     size = 0
     for unit, sep, n in units:

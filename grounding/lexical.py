@@ -25,7 +25,7 @@ from typing import Sequence
 import bm25s
 import Stemmer
 
-__all__ = ["STOP_WORDS", "TOKEN", "asks_about_past", "bm25_tokens", "content_terms", "fold_accents", "is_negation",
+__all__ = ["BM25_STOP_WORDS", "CONTENT_STOP_WORDS", "STOP_WORDS", "TOKEN", "asks_about_past", "bm25_tokens", "content_terms", "fold_accents", "is_negation",
            "negation_cues", "normalise_negation", "stem", "tokens"]
 
 #: One token: a number with its currency sign, separators and percent sign ("$1,200.50", "5%", "2024-01-15" is three
@@ -53,6 +53,26 @@ any all each every some both either much many more most less other such only own
 tell please get got need needs big long ok im i'm i've s
 """.split())
 
+#: The stop list of content terms (``content_terms``: a question against sentences, turns, notes): the question
+#: filler and the commonest function words only. Prepositions that carry a question's meaning stay content words:
+#: "Within how many days are requests acknowledged?" must share "within" with "within three calendar days of
+#: receipt", and "after", "before", "during" and "per" tell one deadline or rate from another. (STOP_WORDS, the
+#: longer list, is for the rules on aligned sentences: slots, subjects, polarity.)
+CONTENT_STOP_WORDS = frozenset("""
+a an the and or of to in on for with at by from as into over under about than
+is are was were be been being do does did have has had
+will would can could may might must shall should
+i you we they he she it my your our their me us
+what which who whom whose when where why how if then so
+this that these those there here
+not no yes any all each some much many more most other such only own same too very just also still
+tell please get got need needs big long ok im i'm i've
+""".split())
+
+#: BM25's stop list: Lucene's English list as bm25s ships it ("en"), the list the index was tuned with; retrieval
+#: keeps every other word, prepositions included.
+BM25_STOP_WORDS = "en"
+
 _stemmer = Stemmer.Stemmer("english")
 
 
@@ -73,18 +93,18 @@ def tokens(text: str) -> tuple[tuple[str, int, int], ...]:
 @functools.lru_cache(maxsize=50_000)
 def content_terms(text: str) -> frozenset[str]:
     """Stemmed content words of a text: its tokens, hyphenated words split ("high-cost" -> "high", "cost"), edge
-    punctuation removed, stop words dropped. Numbers keep their currency or percent sign ("$65", "5%"). Cached per
+    punctuation removed, CONTENT_STOP_WORDS dropped. Numbers keep their currency or percent sign ("$65", "5%"). Cached per
     text: the same turns and sentences are compared again on every question. Each distinct word is stemmed once, in
     one call into the stemmer (C)."""
-    words = {part.strip(".,'’") for word, _, _ in tokens(text) for part in word.split("-")}
+    words = {part.strip(".,'’") for word in TOKEN.findall(text.lower()) for part in word.split("-")}
     words.discard("")
-    return frozenset(_stemmer.stemWords([w.replace("’", "'").removesuffix("'s") for w in words - STOP_WORDS]))
+    return frozenset(_stemmer.stemWords([w.replace("’", "'").removesuffix("'s") for w in words - CONTENT_STOP_WORDS]))
 
 
 def bm25_tokens(texts: Sequence[str]) -> list[list[str]]:
-    """BM25 tokens of each text (bm25s's tokenizer: lower-cased words of two or more characters, STOP_WORDS removed,
+    """BM25 tokens of each text (bm25s's tokenizer: lower-cased words of two or more characters, BM25_STOP_WORDS removed,
     stemmed with the same stemmer as ``stem``). The index and its queries must be cut by this one function."""
-    return bm25s.tokenize(list(texts), stopwords=sorted(STOP_WORDS), stemmer=_stemmer, return_ids=False,
+    return bm25s.tokenize(list(texts), stopwords=BM25_STOP_WORDS, stemmer=_stemmer, return_ids=False,
                           show_progress=False)
 
 

@@ -86,6 +86,8 @@ class Chunk:
             form), computed once when the index is built; "" when not known (then computed at planning).
         injection: whether ``text`` has a passage addressed to an AI assistant (grounding.injection), checked once
             at ingestion; None when not known (then planning checks the source text).
+        value_key: what near-duplicate removal compares of ``text`` (grounding.dedup.value_key: its stated values
+            and negation count), computed once when the index is built; "" when not known (then computed at planning).
     """
 
     chunk_id: int
@@ -104,6 +106,7 @@ class Chunk:
     sentences: tuple[str, ...] = field(default=(), repr=False)
     text_key: str = field(default="", repr=False)
     injection: bool | None = field(default=None, repr=False)
+    value_key: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         if self.tokens < 0:

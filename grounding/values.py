@@ -14,6 +14,7 @@ sentence's values must be in the source it cites (grounding.support). No Django 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -169,7 +170,13 @@ def typed_values(sentence: str) -> tuple[StatedValue, ...]:
     """
     sentence = _CITATION_MARK.sub(lambda m: " " * len(m.group(0)), sentence)  # offsets unchanged
     words = tokens(sentence)
+    # tokens are in reading order and do not overlap: the words before a value or inside a clause are slices found
+    # by bisection (a long text states many values: scanning every word for each value was quadratic)
+    starts = [s for _, s, _ in words]
+    ends = [e for _, _, e in words]
     breaks = list(_CLAUSE_BREAK.finditer(sentence))
+    break_starts = [b.start() for b in breaks]
+    break_ends = [b.end() for b in breaks]
     out: list[StatedValue] = []
     for m in _VALUE_RE.finditer(sentence):
         g = m.groupdict()
@@ -221,16 +228,18 @@ def typed_values(sentence: str) -> tuple[StatedValue, ...]:
                 kind = "year"
             else:
                 kind = "number"
-        before = [w for w, s, e in words if e <= m.start()][-2:]
+        before = [w for w, _, _ in words[max(0, bisect.bisect_right(ends, m.start()) - 2):
+                                         bisect.bisect_right(ends, m.start())]]
         hedged = any(w in _HEDGES for w in before)
-        before_value = [b for b in breaks if b.end() <= m.start()]
+        before_value = breaks[:bisect.bisect_right(break_ends, m.start())]
         opens = bool(before_value) and before_value[-1].group(0) == "(" \
             and not sentence[before_value[-1].end():m.start()].strip()
         if opens:
             before_value.pop()  # "the maximum salary ($191,900 in 2024)": the noun before the parenthesis is its slot
         lo = before_value[-1].end() if before_value else 0
-        hi = min((b.start() for b in breaks if b.start() >= m.end()), default=len(sentence))
-        clause = [w for w in words if w[1] >= lo and w[2] <= hi]
+        following = bisect.bisect_left(break_starts, m.end())
+        hi = break_starts[following] if following < len(breaks) else len(sentence)
+        clause = list(words[bisect.bisect_left(starts, lo):bisect.bisect_right(ends, hi)])
         per = _RATE.match(sentence, m.end()) if date is None else None
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
         sides = _slot(clause, m.start(), m.end())

@@ -135,3 +135,21 @@ def test_b13_a_part_that_starts_inside_a_table_repeats_that_tables_header():
         assert lines[0].startswith("| Day | Hours") and set(lines[1]) <= set("|-")  # each part is a table
         # the first row under the header belongs to the table whose header it is
         assert lines[0] == ("| Day | Hours | Day | Hours |" if lines[2].startswith("| A") else "| Day | Hours |")
+
+
+def test_tables_in_one_chunk_stay_apart_from_each_other_and_from_the_text_after_them():
+    """In Markdown a line right after a table's rows is one more row of it, cut to its header's cells: a second
+    table (four columns under a two-column one) lost half its cells in the source panel. A blank line ends each
+    table, and the rendered chunk has both tables whole."""
+    from grounding.source_rendering import render_source_html
+
+    two = "| Day | Hours |\n|---|---|"
+    four = "| Day | Hours | Day | Hours |\n|---|---|---|---|"
+    blocks = [Block(("Sheet",), "| Monday | 10 |", None, two), Block(("Sheet",), "| Total | 40 |", None, two),
+              Block(("Sheet",), "| Week 1 Total | 37 | Week 2 Total | 43 |", None, four),
+              Block(("Sheet",), "Totals are checked each Friday.", None)]
+    [chunk] = chunk_blocks(blocks, counter_for("extractive"))
+    assert chunk.text == (f"{two}\n| Monday | 10 |\n| Total | 40 |\n\n{four}\n| Week 1 Total | 37 | Week 2 Total | 43 |"
+                          "\n\nTotals are checked each Friday.")
+    html = render_source_html(chunk.text)  # as the source panel shows it
+    assert html.count("<table") == 2 and "<td>43</td>" in html and "<td>Totals" not in html

@@ -450,3 +450,25 @@ def test_superseded_versions_that_disagree_are_admitted_newest_first():
     past, _ = admit_versions([current, other] + olds, "What was the maximum salary in 2022?")
     assert [c.chunk.chunk_id for c in past] == [1, 2, 4, 3, 9]  # the past: every version, best score first
 
+
+
+def test_near_dedup_compares_the_value_key_computed_when_the_index_was_built():
+    """Near-duplicate removal compares each chunk's value key (grounding.dedup.value_key: its values and negation
+    count, computed once at index build) and computes it from the text only when the index did not give it."""
+    from dataclasses import replace as dc_replace
+
+    from grounding.dedup import dedup_near, value_key
+    from grounding.types import Candidate, Chunk
+
+    vector = np.ones(4, dtype=np.float32) / 2
+    a = Chunk(1, 1, "T", "", "v", "", "The allowance is $50 a day.", 7)
+    b = dc_replace(a, chunk_id=2, document_id=2, text="The allowance is $60 a day.")
+    assert value_key(a.text) == "$50#0" and value_key("It is not $5.") == "$5#1"
+
+    def near(x, y):
+        return dedup_near([(Candidate(x, 0.1, 0.9, vector=vector), (x.chunk_id,)),
+                           (Candidate(y, 0.1, 0.8, vector=vector), (y.chunk_id,))])
+
+    assert near(a, b).conflicts == ((1, 2),)  # no keys given: computed from the texts, which differ in value
+    same = near(dc_replace(a, value_key="k"), dc_replace(b, value_key="k"))
+    assert same.conflicts == () and [ids for _, ids in same.kept] == [(1, 2)]  # the index's keys are what counts

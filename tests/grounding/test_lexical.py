@@ -27,7 +27,11 @@ def test_one_stemmer_strips_possessives_and_reads_curly_apostrophes():
 
 
 def test_content_terms_drop_stop_words_split_hyphens_and_stem():
-    assert content_terms("How many vacation days do I get per year?") == {"vacat", "day", "year"}
+    assert content_terms("How many vacation days do I get in a year?") == {"vacat", "day", "year"}
+    # prepositions that carry a question's meaning are content words: a deadline "within" some days
+    assert content_terms("Within how many days are requests acknowledged?") == {"within", "day", "request",
+                                                                               "acknowledg"}
+    assert "within" in content_terms("The DM acknowledges a request within three calendar days of receipt.")
     assert content_terms("the high-cost cities") == {"high", "cost", "citi"}
     assert content_terms("$65 or 5%") == {"$65", "5%"}
 
@@ -41,8 +45,10 @@ def test_the_stop_list_holds_function_words_question_words_and_lucenes_list():
     assert not {"leave", "allowance", "hotel", "days"} & STOP_WORDS
 
 
-def test_bm25_tokens_use_the_same_stop_list_and_stemmer():
-    assert bm25_tokens(["What is the nightly hotel limit in most cities?"]) == [["night", "hotel", "limit", "citi"]]
+def test_bm25_tokens_use_lucenes_stop_list_and_the_same_stemmer():
+    assert bm25_tokens(["What is the nightly hotel limit in most cities?"]) == [["what", "night", "hotel", "limit",
+                                                                                "most", "citi"]]
+    assert bm25_tokens(["within 30 days"]) == [["within", "30", "day"]]
 
 
 def test_negation_cues_read_contractions_and_not_number_abbreviations():
