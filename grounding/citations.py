@@ -27,7 +27,8 @@ Code is never read for markers (B09): a look-alike inside a Markdown code span o
 (``values[0]``, ``cfg[S2]``, ``row[2]``) is code, not a citation; where code is comes from
 :mod:`grounding.code_regions` (markdown-it-py's block structure, CommonMark's backtick rule), read on the text with
 every look-alike masked, which is what the renderer parses. Only a caller that must see every look-alike
-(grounding.prompt.neutralise_markers, for source text sent to the model) asks for code too (``include_code=True``).
+(grounding.prompt_sources.neutralise_markers, for source text sent to the model) asks for code too
+(``include_code=True``).
 
 Resolving the cited labels against the application's source map is :mod:`grounding.citation_labels`; passing a
 streamed answer through without partial markers is :mod:`grounding.citation_stream`.
