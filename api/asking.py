@@ -17,7 +17,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 
 from api.errors import ApiError
-from api.schemas import AskRequest
+from api.schemas.answers import AskRequest
 from chat.frames import Frame
 from chat.orchestration import Submission, ask_submit
 from chat.selectors import conversation_get

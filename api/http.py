@@ -22,7 +22,7 @@ from ninja.parser import Parser
 from ninja.security.http import HttpAuthBase
 
 from api.errors import STATUS, ApiError
-from api.schemas import Error
+from api.schemas.common import Error
 from api.services import token_authenticate
 from chat.errors import AskError
 

@@ -33,9 +33,11 @@ from api import asking
 from api.errors import ApiError
 from api.http import AUTH_ERRORS, JsonApi, JsonBody, bearerAuth, documented, install_error_handlers, \
     method_not_allowed, refuse_other_methods
-from api.schemas import MAX_ID, Answer, AskRequest, ConversationDetail, ConversationId, ConversationPage, \
-    DomainList, PageLimit, PageOffset
-from api.schemas import IngestJob as IngestJobOut
+from api.schemas.answers import Answer, AskRequest
+from api.schemas.common import MAX_ID
+from api.schemas.conversations import ConversationDetail, ConversationId, ConversationPage, PageLimit, PageOffset
+from api.schemas.domains import DomainList
+from api.schemas.domains import IngestJob as IngestJobOut
 from chat import services as chat_services
 from chat.selectors import conversation_get, domain_get
 from chat.serializers import message_json
@@ -80,7 +82,7 @@ def _iso(value) -> str | None:
 
 
 def conversation_json(conversation: Conversation) -> dict[str, Any]:
-    """A conversation as the API lists it (api.schemas.Conversation)."""
+    """A conversation as the API lists it (api.schemas.conversations.Conversation)."""
     return {"id": conversation.pk, "title": conversation.title,
             "domain": {"slug": conversation.domain.slug, "name": conversation.domain.name},
             "created_at": _iso(conversation.created_at), "updated_at": _iso(conversation.updated_at)}
@@ -88,7 +90,7 @@ def conversation_json(conversation: Conversation) -> dict[str, Any]:
 
 def turn_json(message: Message) -> dict[str, Any]:
     """A stored message (chat.serializers.message_json: frozen sources, citations, notes) with its time and the
-    question it answers (api.schemas.Turn)."""
+    question it answers (api.schemas.conversations.Turn)."""
     return {**message_json(message), "created_at": _iso(message.created_at),
             "reply_to": message.reply_to_id}
 

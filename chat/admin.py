@@ -21,7 +21,8 @@ from django.utils.html import format_html
 from chat.errors import AskError
 from chat.models import Conversation, Message
 from chat.preview import prompt_preview
-from knowledge.admin import CSS, DomainAdmin, badge, budget_segments
+from knowledge.admin.common import CSS, badge, budget_segments
+from knowledge.admin.domains import DomainAdmin
 from knowledge.models import Chunk, Domain
 
 

@@ -14,7 +14,7 @@ from chat.answering import PreparedAnswer
 from chat.frames import DoneFrame, DroppedJSON, NoteJSON, PartialFrame, PlanFrame, SourceJSON
 from chat.models import Message
 from chat.selectors import answer_markdown
-from grounding.citations import CitationStreamParser
+from grounding.citation_stream import CitationStreamParser
 from grounding.source_rendering import render_source_html
 from grounding.types import BudgetJSON, ContextPlan
 

@@ -13,7 +13,7 @@ from chat.answering import PreparedAnswer
 from chat.errors import AskError
 from chat.frames import Frame
 from grounding.answer import AbstainFilter, QuoteFilter, VerifiedAnswer, finalize_answer
-from grounding.citations import CitationStreamParser
+from grounding.citation_stream import CitationStreamParser
 from grounding.embeddings import default_embedder
 from grounding.prompt import QUOTE_THEN_ANSWER
 from grounding.providers import CitationEvent, Done, ProviderError, TextDelta, Usage

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grounding.chunking import split_sentences
-from grounding.citations import check_labels, parse_markers, strip_markers
+from grounding.citation_labels import check_labels
+from grounding.citations import parse_markers, strip_markers
 from grounding.lexical import content_terms
 from grounding.location import source_label
 from grounding.prompt import ABSTAIN_TOKEN

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from grounding.memory import retrieval_query
-from grounding.prompt import escape_source_text
+from grounding.prompt_sources import escape_source_text
 from grounding.providers import AsyncCompleter, CompletionError, Completer
 from grounding.types import Source
 

@@ -13,7 +13,7 @@ from django.db import models
 from grounding.budget import BudgetPolicy
 from grounding.context import ContextSettings
 from grounding.ordering import ORDERINGS
-from grounding.prompt import FORMAT_STYLES, SourceFormat
+from grounding.prompt_sources import FORMAT_STYLES, SourceFormat
 
 
 class DomainQuerySet(models.QuerySet):

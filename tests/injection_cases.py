@@ -296,7 +296,7 @@ def parse_system(system: str, *, prefix: str, style: str) -> ParsedPrompt:
 
 
 def unescape_body(body: str, style: str) -> str:
-    """The inverse of grounding.prompt.escape_source_text (up to its one lossy step: citation look-alikes stay
+    """The inverse of grounding.prompt_sources.escape_source_text (up to its one lossy step: citation look-alikes stay
     parenthesised): header look-alike lines lose their backslash, "&lt;" becomes "<", then "&amp;" becomes "&"."""
     if style != "xml":
         body = re.sub(r"^(\s*)\\(Source S\d+ \|)", r"\1\2", body, flags=re.M)

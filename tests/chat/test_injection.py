@@ -17,7 +17,8 @@ import pytest
 from chat.answering import answer_prepare
 from chat.streaming import AnswerStream
 from grounding.injection import looks_injected
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, neutralise_markers, structure_text, system_prefix, wants_structure
+from grounding.prompt import DEFAULT_SYSTEM_PROMPT, system_prefix
+from grounding.prompt_sources import neutralise_markers, structure_text, wants_structure
 from grounding.providers import ExtractiveAnswerer
 from grounding.quarantine import PLACEHOLDER, quarantine
 from grounding.rawhtml import escape_raw_html

@@ -1,4 +1,5 @@
-"""Tests for grounding.citations: marker parsing, streaming without partial markers, label checking."""
+"""Tests for grounding.citations (marker parsing), grounding.citation_stream (streaming without partial markers) and
+grounding.citation_labels (label checking)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grounding.citations import (
-    MAX_MARKER_CHARS,
-    CitationCheck,
-    CitationStreamParser,
-    Marker,
-    check_labels,
-    parse_markers,
-    strip_markers,
-)
+from grounding.citation_labels import CitationCheck, check_labels
+from grounding.citation_stream import CitationStreamParser
+from grounding.citations import MAX_MARKER_CHARS, Marker, parse_markers, strip_markers
 from grounding.code_regions import may_hold_code
 
 

@@ -9,7 +9,8 @@ from grounding.budget import BudgetError, BudgetPolicy, split_budget
 from grounding.context import ContextSettings, merge_adjacent, plan_context, prompt_for, select_history
 from grounding.dedup import admit_versions, dedup_exact, dedup_near, differ_in_values
 from grounding.ordering import edges_order, order_sources
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, format_source
+from grounding.prompt import DEFAULT_SYSTEM_PROMPT
+from grounding.prompt_sources import format_source
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Turn
 

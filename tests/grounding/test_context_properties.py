@@ -6,7 +6,8 @@ from grounding.budget import BudgetError, BudgetPolicy
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.dedup import dedup_exact
 from grounding.ordering import ORDERINGS
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, SourceFormat
+from grounding.prompt import DEFAULT_SYSTEM_PROMPT
+from grounding.prompt_sources import SourceFormat
 from grounding.tokens import counter_for
 from grounding.types import Turn
 

@@ -18,7 +18,8 @@ import pytest
 
 from grounding.injection import KINDS, injection_notes, injection_signals, looks_injected
 from grounding.parsing import ParseError, parse_document
-from grounding.prompt import DEFAULT_SYSTEM_PROMPT, SourceFormat, build_prompt, neutralise_markers, system_prefix
+from grounding.prompt import DEFAULT_SYSTEM_PROMPT, build_prompt, system_prefix
+from grounding.prompt_sources import SourceFormat, neutralise_markers
 from grounding.types import Source
 from tests.conftest import DEMO_CORPUS, HANDBOOK_18F
 from evaluation.injection_data import clean_contexts, half_of, payloads

@@ -1,5 +1,5 @@
-from grounding.prompt import (ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT, SourceFormat, build_prompt, escape_source_text,
-                              format_source)
+from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT, build_prompt
+from grounding.prompt_sources import SourceFormat, escape_source_text, format_source
 from grounding.types import Source
 
 
@@ -60,7 +60,7 @@ def test_question_last_and_unchanged_and_prefix_stable():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from grounding.prompt import structure_text, wants_structure  # noqa: E402
+from grounding.prompt_sources import structure_text, wants_structure  # noqa: E402
 from grounding.tokens import counter_for  # noqa: E402
 
 

@@ -1,64 +1,15 @@
-"""The HTTP API's request and response types: pydantic models that django-ninja validates requests and responses
-with and generates the OpenAPI document at /api/v1/schema from. (Plain pydantic models rather than ninja's Schema,
-which reads its input through attribute access and so would drop the keys an object has beyond its declared ones.)
-
-Requests are validated by these types (an invalid one is a 400 ``invalid_request``). Two rules are documented here
-but enforced by the services with codes of their own, so the types only describe them: the question's length and
-blankness (chat.validation.validate_question: 413 ``message_too_long``, 400 ``empty_message``; its limits come from the
-settings in force when the document is generated) and whether a domain exists and may be read (404
-``unknown_domain``). Responses are validated on the way out; objects keep any key they have beyond the declared ones
-(``extra="allow"``), so a payload is never cut short by its type.
-"""
+"""The API types of asking: the body of POST /api/v1/ask, and the answer it returns (also a stored turn's parts):
+citations, sources as planned and as frozen with the answer, notes, dropped passages, support, token budget, usage."""
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Any, Literal, Optional
 
 from django.conf import settings
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from api.errors import STATUS
-
-#: Largest id accepted (a signed 64-bit integer, the database's limit).
-MAX_ID = 2**63 - 1
-
-Number = Union[int, float]  # an int stays an int on the way out (a float type would turn 16000 into 16000.0)
-MessageStatus = Literal["complete", "interrupted", "failed", "streaming"]
-ErrorCode = Literal[tuple(sorted(STATUS))]  # type: ignore[valid-type]
-
-
-# --- request field types -----------------------------------------------------------------------------------------
-
-def _unicode(value: str) -> str:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PydanticCustomError("invalid_unicode", "not valid Unicode (it holds an unpaired surrogate)")
-    return value
-
-
-def _json_id(value: Any) -> Any:
-    """A JSON integer as JSON Schema counts them: an int, or a number with no fraction (1.0); never a bool or a
-    string (pydantic's lax mode would take true and "1")."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PydanticCustomError("id_type", f"must be an integer id (1 to {MAX_ID}) or null")
-    return value
-
-
-def _query_digits(value: Any) -> Any:
-    """A query-string integer written with ASCII digits only (int() would also take "+5", " 5", "5_0" and "５")."""
-    if isinstance(value, str) and not re.fullmatch(r"[0-9]{1,9}", value, re.ASCII):
-        raise PydanticCustomError("digits", "must be an integer written with the digits 0-9")
-    return value
-
-
-Text = Annotated[str, AfterValidator(_unicode)]
-# constraints before the validator: it runs first, and the JSON schema says minimum/maximum
-Id = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(_json_id)]
+from api.schemas.common import Id, MessageStatus, Number, Open, Text
 
 
 def _question_schema(schema: dict[str, Any]) -> None:
@@ -97,40 +48,6 @@ class AskRequest(BaseModel):
             raise PydanticCustomError("domain_or_conversation", "Give domain (to start a conversation) or "
                                                                 "conversation (to continue one).")
         return self
-
-
-#: ?limit= of GET /api/v1/conversations (page size) and ?offset= (conversations to skip).
-PageLimit = Annotated[int, Field(ge=1, le=100), BeforeValidator(_query_digits)]
-PageOffset = Annotated[int, Field(ge=0, le=1_000_000), BeforeValidator(_query_digits)]
-#: A conversation id in the URL. Any path segment reaches the view, which answers not_found (404) for one that is no
-#: id, as the pages do; documented as the integer it must be.
-ConversationId = Annotated[str, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_ID})]
-
-
-# --- responses ---------------------------------------------------------------------------------------------------
-
-class Open(BaseModel):
-    """An object that may carry more keys than it declares (they are kept)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class ErrorBody(BaseModel):
-    code: ErrorCode = Field(description="Stable error code; branch on it, not on the message.")
-    message: str = Field(description="What went wrong and what to do, for people.")
-    retry_after: Optional[int] = Field(None, ge=1, description="rate_limited: seconds to wait (also the Retry-After "
-                                                                "header).")
-    conversation: Optional[Id] = Field(None, description="The conversation the question is stored in, when it was "
-                                                         "stored before the error.")
-    message_id: Optional[int] = Field(None, description="The answer message concerned.")
-
-
-class Error(BaseModel):
-    """Every error: ``{"error": {"code", "message", ...}}``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    error: ErrorBody
 
 
 class Location(Open):
@@ -271,89 +188,3 @@ class Answer(Open):
     message: Id
     question_message: Id
     client_id: Optional[str] = None
-
-
-class Domain(BaseModel):
-    slug: str
-    name: str
-    description: str
-
-
-class DomainList(BaseModel):
-    domains: list[Domain]
-
-
-class UploadFile(Open):
-    """One uploaded file of an ingestion job: its ingestion status ("queued", "running", then "new",
-    "new_version", "unchanged", "restored" or "failed" with the reason in ``error``), and what came of it."""
-
-    name: str
-    size: int = Field(description="bytes")
-    status: str
-    title: str = ""
-    version: str = ""
-    chunks: int = 0
-    tokens: int = 0
-    error: str = ""
-    pages_done: int = 0
-    pages_total: int = 0
-    notes: list[str] = []
-
-
-class IngestJob(Open):
-    """An upload into a domain, ingested in the background one file at a time."""
-
-    id: Id
-    domain: str
-    status: Literal["queued", "running", "done", "failed"]
-    finished: bool
-    error: str = Field(description="why the whole job failed (a file's own error is on the file)")
-    total: int
-    done: int
-    failed: int
-    files: list[UploadFile]
-
-
-class DomainRef(BaseModel):
-    slug: str
-    name: str
-
-
-class Conversation(Open):
-    id: Id
-    title: str
-    domain: DomainRef
-    created_at: str = Field(json_schema_extra={"format": "date-time"})
-    updated_at: str = Field(json_schema_extra={"format": "date-time"})
-
-
-class ConversationPage(BaseModel):
-    conversations: list[Conversation]
-    next_offset: Optional[int] = Field(description="offset of the next page; null on the last page")
-
-
-class Turn(Open):
-    """One stored message: a question (role user) or an answer (role assistant) with its frozen sources, citations
-    and notes."""
-
-    id: Id
-    role: Literal["user", "assistant"]
-    text: str
-    html: Optional[str] = None
-    status: MessageStatus
-    error: Optional[str] = None
-    abstained: Optional[bool] = None
-    provider: Optional[str] = None
-    sources: list[Source]
-    citations: list[Citation]
-    invalid: Optional[list[str]] = None
-    spans: Optional[list[dict[str, Any]]] = None
-    support: Optional[dict[str, Any]] = None
-    notes: Optional[list[Note]] = None
-    client_id: Optional[str] = None
-    created_at: str = Field(json_schema_extra={"format": "date-time"})
-    reply_to: Optional[int] = Field(description="For an answer: the question's id.")
-
-
-class ConversationDetail(Conversation):
-    messages: list[Turn]
