@@ -164,6 +164,7 @@ def _split_parts(text: str, limit: InputLimit, room: int) -> list[str]:
     """
     lines: list[str] = []
     breaks: list[str] = []  # what separates each line from the one before: a blank line is kept (it ends a table)
+    previous = ""
     for line in text.split("\n"):
         if line.strip():
             breaks.append("\n\n" if lines and not previous.strip() else "\n")
