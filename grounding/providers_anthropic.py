@@ -38,6 +38,14 @@ CACHE_MIN_TOKENS = 1024
 AnthropicEvent = Event
 
 
+
+def _completion_error(exc: anthropic.APIError) -> CompletionError:
+    """The CompletionError of a failed non-streamed call: its HTTP status when it has one, else the error's kind."""
+    if isinstance(exc, anthropic.APIStatusError):
+        return CompletionError(f"Anthropic completion failed (HTTP {exc.status_code})")
+    return CompletionError(f"Anthropic completion failed ({type(exc).__name__})")
+
+
 def _reply_text(reply: Any) -> str:
     """The text blocks of a Messages API reply joined.
 
@@ -256,17 +264,11 @@ class AnthropicProvider:
         Raises:
             CompletionError: the call failed after retries, or the reply holds no text.
         """
-        if not any(m.get("role") == "user" for m in messages):
-            raise ValueError("messages must hold at least one user turn (case C05)")
+        request = self._completion_request(system, messages, max_tokens)
         try:
-            reply = self.sync_client.messages.create(
-                model=self.model, max_tokens=max_tokens,
-                system=[{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
-                messages=[dict(m) for m in messages])
-        except anthropic.APIStatusError as exc:
-            raise CompletionError(f"Anthropic completion failed (HTTP {exc.status_code})") from exc
+            reply = self.sync_client.messages.create(**request)
         except anthropic.APIError as exc:
-            raise CompletionError(f"Anthropic completion failed ({type(exc).__name__})") from exc
+            raise _completion_error(exc) from exc
         return _reply_text(reply)
 
     async def acomplete(self, system: str, messages: list[dict[str, str]], max_tokens: int = 512) -> str:
@@ -276,18 +278,21 @@ class AnthropicProvider:
         Raises:
             CompletionError: the call failed after retries, or the reply holds no text.
         """
+        request = self._completion_request(system, messages, max_tokens)
+        try:
+            reply = await self.client.messages.create(**request)
+        except anthropic.APIError as exc:
+            raise _completion_error(exc) from exc
+        return _reply_text(reply)
+
+    def _completion_request(self, system: str, messages: list[dict[str, str]], max_tokens: int) -> dict[str, Any]:
+        """The Messages API arguments of :meth:`complete` and :meth:`acomplete`; the system text carries a cache
+        breakpoint. Raises ValueError when no message is a user turn (case C05)."""
         if not any(m.get("role") == "user" for m in messages):
             raise ValueError("messages must hold at least one user turn (case C05)")
-        try:
-            reply = await self.client.messages.create(
-                model=self.model, max_tokens=max_tokens,
-                system=[{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
-                messages=[dict(m) for m in messages])
-        except anthropic.APIStatusError as exc:
-            raise CompletionError(f"Anthropic completion failed (HTTP {exc.status_code})") from exc
-        except anthropic.APIError as exc:
-            raise CompletionError(f"Anthropic completion failed ({type(exc).__name__})") from exc
-        return _reply_text(reply)
+        return {"model": self.model, "max_tokens": max_tokens,
+                "system": [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
+                "messages": [dict(m) for m in messages]}
 
     # --- token counting ----------------------------------------------------------------------------------------
 

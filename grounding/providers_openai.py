@@ -166,11 +166,7 @@ class OpenAICompatibleProvider:
         Raises:
             CompletionError: the call failed after retries, or the reply holds no text.
         """
-        body: dict[str, Any] = {"model": self.model, "stream": False, "max_tokens": max_tokens,
-                                "messages": [{"role": "system", "content": system}] + [dict(m) for m in messages]}
-        if self.temperature is not None:
-            body["temperature"] = self.temperature
-        headers = {k: v for k, v in self.headers().items() if k != "Accept"}
+        body, headers = self._completion_request(system, messages, max_tokens)
         client = self.sync_http_client or httpx2.Client(timeout=self.timeout)
         try:
             for attempt in range(self.max_retries + 1):
@@ -198,11 +194,7 @@ class OpenAICompatibleProvider:
         Raises:
             CompletionError: the call failed after retries, or the reply holds no text.
         """
-        body: dict[str, Any] = {"model": self.model, "stream": False, "max_tokens": max_tokens,
-                                "messages": [{"role": "system", "content": system}] + [dict(m) for m in messages]}
-        if self.temperature is not None:
-            body["temperature"] = self.temperature
-        headers = {k: v for k, v in self.headers().items() if k != "Accept"}
+        body, headers = self._completion_request(system, messages, max_tokens)
         client = self.http_client or httpx2.AsyncClient(timeout=self.timeout)
         try:
             for attempt in range(self.max_retries + 1):
@@ -221,6 +213,15 @@ class OpenAICompatibleProvider:
         finally:
             if self.http_client is None:
                 await client.aclose()
+
+    def _completion_request(self, system: str, messages: list[dict[str, str]], max_tokens: int
+                            ) -> tuple[dict[str, Any], dict[str, str]]:
+        """(JSON body, headers) of a non-streamed chat completion (:meth:`complete`, :meth:`acomplete`)."""
+        body: dict[str, Any] = {"model": self.model, "stream": False, "max_tokens": max_tokens,
+                                "messages": [{"role": "system", "content": system}] + [dict(m) for m in messages]}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        return body, {k: v for k, v in self.headers().items() if k != "Accept"}
 
     @staticmethod
     def _http_error(status: int, detail: str, retryable: bool) -> ProviderError:
