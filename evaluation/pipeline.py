@@ -31,7 +31,8 @@ from chat.persistence import operator_user
 from chat.providers import ProviderRegistry
 from chat.serializers import answer_payload
 from grounding.embeddings import default_embedder
-from grounding.providers import ExtractiveAnswerer, Provider
+from grounding.extractive import ExtractiveAnswerer
+from grounding.providers import Provider
 from knowledge.models import Chunk, Document, Domain
 from knowledge.services import ingest_path
 

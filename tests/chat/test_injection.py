@@ -18,7 +18,7 @@ from chat.answering import answer_prepare
 from chat.streaming import AnswerStream
 from grounding.injection import looks_injected
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, neutralise_markers, structure_text, system_prefix, wants_structure
-from grounding.providers import ExtractiveAnswerer
+from grounding.extractive import ExtractiveAnswerer
 from grounding.quarantine import PLACEHOLDER, quarantine
 from grounding.rawhtml import escape_raw_html
 from knowledge.models import Chunk, Domain

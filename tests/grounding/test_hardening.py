@@ -2,7 +2,7 @@
 
 from grounding.answer import QuoteFilter, finalize_answer
 from grounding.chunking import split_sentences
-from grounding.providers import ExtractiveAnswerer
+from grounding.extractive import ExtractiveAnswerer
 from grounding.types import ContextPlan, Source
 
 
