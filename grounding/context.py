@@ -24,6 +24,7 @@ from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOS
                               build_prompt, format_note, format_source, format_summary, history_messages, system_prefix,
                               wants_structure)
 from grounding.quarantine import quarantine
+from grounding.sentence_data import merge as merge_sentences
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
@@ -69,6 +70,11 @@ class ContextSettings:
             raise ValueError(f"unknown ordering {self.ordering!r}; expected one of {', '.join(ORDERINGS)}")
         if self.answer_mode not in ("direct", "quote_then_answer"):
             raise ValueError(f"unknown answer mode {self.answer_mode!r}")
+
+
+def _relevance(c: Candidate) -> float:
+    """A candidate's relevance for the thresholds: its chunk cosine, or its best sentence's cosine when higher."""
+    return max(c.dense, c.sentence) if c.sentence_pos >= 0 else c.dense
 
 
 def _strip_overlap(previous: str, text: str) -> str:
@@ -172,20 +178,28 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
     return kept, used, len(turns) - len(kept)
 
 
-def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str) -> Source:
+#: chunk id -> (its stored sentence data or None, its text): what a source's sentence data is made from.
+SentenceUnits = dict
+
+
+def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str,
+            units: SentenceUnits | None = None) -> Source:
     """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
     construction, so the instance is filled directly rather than through the validating ``__init__``: planning
     builds one per candidate that may be used.
 
     Passages addressed to an AI assistant are withheld from the text here (grounding.quarantine, cached per text),
     before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
+    The source carries the stored sentences of its chunks that are in that text (grounding.sentence_data.merge).
     """
     c = cand.chunk
     safe = quarantine(text)
+    parts = [units[i] for i in ids if i in units] if units else []
+    sentences = merge_sentences(parts, safe.text) if parts and len(parts) == len(ids) else None
     out = object.__new__(Source)
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
                         version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
-                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds)
+                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, sentences=sentences)
     return out
 
 
@@ -208,14 +222,15 @@ def _left_out(ids: Sequence[int], detail: str, accounted: frozenset[int] | set[i
 
 def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], share: int, counter: TokenCounter,
                    fmt: SourceFormat, max_sources: int, costed: Sequence[Source] = (),
-                   accounted: frozenset[int] | set[int] = frozenset()) -> tuple[list[Source], list[Dropped], int]:
+                   accounted: frozenset[int] | set[int] = frozenset(),
+                   units: SentenceUnits | None = None) -> tuple[list[Source], list[Dropped], int]:
     """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
     mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
 
     ``costed`` optionally holds, for the first entries, the Source already built with label S{i+1} and its formatted
     cost in ``tokens``; it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
     ``accounted`` holds the chunk ids already recorded as dropped (duplicates merged into an entry), so that an
-    entry left out records each of its other chunks once.
+    entry left out records each of its other chunks once. ``units`` gives the sources their sentence data.
     Returns:
         (sources with their formatted cost in ``tokens``, dropped over_budget records for every chunk of the entries
         left out, tokens used incl. the block).
@@ -233,7 +248,7 @@ def select_sources(entries: Sequence[tuple[Candidate, tuple[int, ...], str]], sh
         if i < len(costed) and len(sources) == i:
             source = costed[i]
         else:
-            source = _source(cand, ids, text, f"S{len(sources) + 1}")
+            source = _source(cand, ids, text, f"S{len(sources) + 1}", units)
             source = _with_tokens(source, counter.count(format_source(source, fmt)))
         if used + source.tokens > share:
             dropped += _left_out(ids, f"needs {source.tokens} tokens, {share - used} left", accounted)
@@ -327,8 +342,9 @@ def plan_context(
     # 0. versions: current preferred; a superseded one only for the past or a disagreement with the current one
     candidates, version_dropped = admit_versions(candidates, query or question)
 
-    # 1. sufficiency on the retrieval side [18.10]
-    best = max((c.dense for c in candidates if c.dense == c.dense), default=None)  # a NaN score is no score
+    # 1. sufficiency on the retrieval side [18.10]: a candidate's relevance is its chunk cosine or, when higher, the
+    # cosine of its best-matching sentence (grounding.ranking)
+    best = max((_relevance(c) for c in candidates if _relevance(c) == _relevance(c)), default=None)  # NaN: no score
     if best is None or best < policy.relevance_threshold:
         reason = ("nothing was retrieved" if best is None else
                   f"best relevance {best:.2f} is below the threshold {policy.relevance_threshold:.2f}")
@@ -337,9 +353,9 @@ def plan_context(
                                          for c in candidates) + tuple(version_dropped), budget=budget(),
                            ordering=settings.ordering)
     dropped: list[Dropped] = list(version_dropped) + [
-        Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
-        for c in candidates if not c.dense >= policy.source_min_score]  # a NaN score included
-    passing = [c for c in candidates if c.dense >= policy.source_min_score]
+        Dropped(c.chunk.chunk_id, "below_threshold", f"score {_relevance(c):.2f}")
+        for c in candidates if not _relevance(c) >= policy.source_min_score]  # a NaN score included
+    passing = [c for c in candidates if _relevance(c) >= policy.source_min_score]
 
     # 2. deduplication [18.7] and adjacent merge
     exact = dedup_exact(passing)
@@ -370,9 +386,10 @@ def plan_context(
         if history_need >= room:
             break
         history_need += turn.tokens + MESSAGE_OVERHEAD
+    units: SentenceUnits = {c.chunk.chunk_id: (c.sentences, c.chunk.text) for c in passing}
     costed = []
     for i, (c, ids, text) in enumerate(entries[:policy.max_sources]):
-        source = _source(c, ids, text, f"S{i + 1}")
+        source = _source(c, ids, text, f"S{i + 1}", units)
         costed.append(_with_tokens(source, counter.count(format_source(source, fmt))))
     sources_need = sum(s.tokens for s in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
@@ -396,7 +413,7 @@ def plan_context(
     history_used = summary_used + turns_used
     source_share = room - history_used
     sources, over, sources_used = select_sources(entries, source_share, counter, fmt, policy.max_sources, costed,
-                                                 {d.chunk_id for d in dropped})
+                                                 {d.chunk_id for d in dropped}, units)
     dropped += over
 
     # 4. optional second opinion on sufficiency

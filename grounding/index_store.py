@@ -6,14 +6,19 @@ One index is a directory written once and never modified (a changed domain gets 
     ids.npy       int64 (n,) the chunks' primary keys
     bm25/         the bm25s lexical index (sparse CSC arrays, loaded with mmap=True)
     ann.usearch   an HNSW graph (usearch, inner product) when n >= ann_threshold, opened as a view (mmap)
-    meta.json     {"format": 1, "n": ..., "dim": ..., "ann": bool}
+    sentences.npy         float32 (m, dim) the chunks' sentence vectors, chunk after chunk    (optional)
+    contexts.npy          float32 (m, dim) their "previous sentence + sentence" vectors        (optional)
+    sentence_offsets.npy  int64 (n + 1,) chunk row i owns sentences offsets[i]:offsets[i + 1]  (optional)
+    meta.json     {"format": 1, "n": ..., "dim": ..., "ann": bool, "sentences": m}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
 resident once per machine, not once per worker. Exact search (numpy, ``matrix @ q`` then ``argpartition``) is the
 default; above ``ann_threshold`` vectors the HNSW graph answers the dense side (Malkov & Yashunin 2018, "Efficient and
 robust approximate nearest neighbor search using Hierarchical Navigable Small World graphs"), and its recall@10
 against exact search is measured in bench/bench_retrieval.py. Dense and lexical rankings are fused by reciprocal rank
-fusion exactly as in grounding.retrieve (Cormack et al. 2009).
+fusion exactly as in grounding.retrieve (Cormack et al. 2009). When the sentence files are present (sentence vectors
+stored with each chunk at ingestion, grounding.sentence_data), each chunk also gets the cosine of its best-matching
+sentence (or sentence in context), and that ranking is fused with the other two (grounding.ranking.fuse).
 
 No Django imports.
 """
@@ -31,6 +36,7 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
+from grounding.ranking import SENTENCE_WEIGHT, fuse, row_best
 from grounding.retrieve import _tokenize, rrf_fuse, top_k_inner, top_k_inner_scores
 
 #: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
@@ -55,6 +61,9 @@ class Hit:
         dense: cosine to the query (inner product of unit vectors).
         lexical: BM25 score (0.0 when the lexical side did not find it).
         rank: 1-based rank after fusion.
+        sentence: cosine of the chunk's best-matching sentence (sentence alone or with the previous one) to the
+            query; 0.0 without sentence data.
+        sentence_pos: that sentence's position among the chunk's sentences (-1 without sentence data).
     """
 
     key: int
@@ -63,6 +72,8 @@ class Hit:
     dense: float
     lexical: float
     rank: int
+    sentence: float = 0.0
+    sentence_pos: int = -1
 
 
 class StoredIndex:
@@ -84,6 +95,16 @@ class StoredIndex:
             raise ValueError(f"{self.vectors.shape[0]} vectors for {self.ids.shape[0]} ids in {self.path}")
         self.bm25: bm25s.BM25 | None = (bm25s.BM25.load(str(self.path / "bm25"), mmap=True, show_progress=False)
                                         if (self.path / "bm25").is_dir() else None)
+        self.sentences: np.ndarray | None = None
+        self.contexts: np.ndarray | None = None
+        self.offsets: np.ndarray | None = None
+        if meta.get("sentences") is not None and (self.path / "sentences.npy").is_file():
+            self.sentences = np.load(self.path / "sentences.npy", mmap_mode="r")
+            self.contexts = np.load(self.path / "contexts.npy", mmap_mode="r")
+            self.offsets = np.load(self.path / "sentence_offsets.npy", mmap_mode="r")
+            if self.offsets.shape[0] != len(self) + 1 or self.sentences.shape != self.contexts.shape or \
+                    int(self.offsets[-1]) != self.sentences.shape[0]:
+                raise ValueError(f"sentence files disagree with {len(self)} chunks in {self.path}")
         self.ann = None
         if meta.get("ann"):
             from usearch.index import Index
@@ -103,7 +124,8 @@ class StoredIndex:
 
     @classmethod
     def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
-              ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
+              ann_threshold: int = ANN_THRESHOLD,
+              sentences: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> "StoredIndex":
         """Write an index directory atomically and open it.
 
         The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
@@ -111,14 +133,21 @@ class StoredIndex:
         Args:
             ids: (n,) chunk keys; matrix: float32 (n, dim) unit vectors; texts: (n,) the indexed texts for BM25.
             ann_threshold: build the HNSW graph when n >= this.
+            sentences: (offsets int (n + 1,), sentence vectors (m, dim), context vectors (m, dim)): chunk row i owns
+                sentences offsets[i]:offsets[i + 1]; None for an index without sentence scoring.
         Raises:
-            ValueError: the three inputs differ in length.
+            ValueError: the three inputs differ in length, or the sentence arrays disagree with them.
         """
         path = Path(path)
         matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         ids_array = np.asarray(ids, dtype=np.int64)
         if not (matrix.shape[0] == ids_array.shape[0] == len(texts)):
             raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
+        if sentences is not None:
+            offsets = np.asarray(sentences[0], dtype=np.int64)
+            if offsets.shape[0] != matrix.shape[0] + 1 or sentences[1].shape != sentences[2].shape or \
+                    int(offsets[-1]) != sentences[1].shape[0] or np.any(np.diff(offsets) < 0):
+                raise ValueError("sentence offsets and vectors disagree with the chunks")
         if path.is_dir():
             return cls(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -139,9 +168,14 @@ class StoredIndex:
                               expansion_add=ANN_EXPANSION_ADD, expansion_search=ANN_EXPANSION)
                 graph.add(np.arange(matrix.shape[0], dtype=np.uint64), matrix, log=False)
                 graph.save(str(tmp / "ann.usearch"))
-            (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
-                                                       "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
-                                                       "ann": bool(ann)}))
+            meta = {"format": FORMAT, "n": int(matrix.shape[0]), "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
+                    "ann": bool(ann)}
+            if sentences is not None:
+                np.save(tmp / "sentences.npy", np.ascontiguousarray(sentences[1], dtype=np.float32))
+                np.save(tmp / "contexts.npy", np.ascontiguousarray(sentences[2], dtype=np.float32))
+                np.save(tmp / "sentence_offsets.npy", np.asarray(sentences[0], dtype=np.int64))
+                meta["sentences"] = int(sentences[1].shape[0])
+            (tmp / "meta.json").write_text(json.dumps(meta))
             try:
                 os.rename(tmp, path)
             except OSError:
@@ -179,8 +213,33 @@ class StoredIndex:
         rows, top = top_k_inner_scores(scores, k)
         return [int(r) for r, s in zip(rows, top) if s > 0], scores
 
-    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50) -> list[Hit]:
-        """Top-k hits by reciprocal rank fusion of the dense and lexical rankings (``depth`` of each enters).
+    def sentence_best(self, query_vector: np.ndarray,
+                      rows: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each chunk's best-matching sentence: (rows, best cosine per row, the sentence's position in its chunk).
+
+        The cosine of a sentence is the larger of its own vector's and its context vector's with the query. Every
+        row is scored (exact, one product over all sentences) unless ``rows`` restricts it (the HNSW path scores
+        only the candidate rows). Rows without sentences are left out. Raises ValueError without sentence files.
+        """
+        if self.sentences is None or self.offsets is None or self.contexts is None:
+            raise ValueError(f"{self.path} has no sentence vectors")
+        q = np.asarray(query_vector, dtype=np.float32)
+        if rows is None:
+            scores = np.maximum(self.sentences @ q, self.contexts @ q)
+            return row_best(scores, np.asarray(self.offsets))
+        rows = np.asarray(sorted({int(r) for r in rows}), dtype=np.int64)
+        starts, ends = np.asarray(self.offsets)[rows], np.asarray(self.offsets)[rows + 1]
+        picks = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(rows) else np.zeros(0, int)
+        scores = np.maximum(self.sentences[picks] @ q, self.contexts[picks] @ q) if len(picks) else np.zeros(0)
+        local = np.concatenate([[0], np.cumsum(ends - starts)])
+        kept, best, pos = row_best(scores, local)
+        return rows[kept], best, pos
+
+    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50,
+               sentence_weight: float = SENTENCE_WEIGHT) -> list[Hit]:
+        """Top-k hits by reciprocal rank fusion of the dense and lexical rankings (``depth`` of each enters), and,
+        when the index has sentence vectors, of the best-sentence ranking (weighted by ``sentence_weight``; see
+        grounding.ranking.fuse).
 
         Returns:
             hits sorted by fused score (ties: higher cosine, then lower row), ranks 1..k; [] for an empty index.
@@ -189,16 +248,25 @@ class StoredIndex:
             return []
         dense_rows, dense_scores = self.dense_top(query_vector, depth)
         lexical_rows, lexical = self.lexical_top(query, depth)
-        fused = rrf_fuse(dense_rows, lexical_rows)
+        if self.sentences is None:
+            fused = rrf_fuse(dense_rows, lexical_rows)
+            sentence: dict[int, tuple[float, int]] = {}
+        else:
+            limit = None if self.ann is None else list(dense_rows) + list(lexical_rows)
+            rows, best, pos = self.sentence_best(query_vector, limit)
+            order = np.lexsort((rows, -best))[:depth]
+            sentence = {int(rows[i]): (float(best[i]), int(pos[i])) for i in range(len(rows))}
+            fused = fuse(dense_rows, lexical_rows, [int(rows[i]) for i in order], sentence_weight=sentence_weight)
         dense = {int(r): float(s) for r, s in zip(dense_rows, dense_scores)}
         q = np.asarray(query_vector, dtype=np.float32)
         for row in fused:
             if row not in dense:  # found by BM25 only: its cosine from its own row of the matrix
                 dense[row] = float(self.vectors[row] @ q)
-        best = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
+        best_rows = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
         return [Hit(key=int(self.ids[row]), row=row, score=score, dense=dense[row],
-                    lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank)
-                for rank, (row, score) in enumerate(best, start=1)]
+                    lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank,
+                    sentence=sentence.get(row, (0.0, -1))[0], sentence_pos=sentence.get(row, (0.0, -1))[1])
+                for rank, (row, score) in enumerate(best_rows, start=1)]
 
     def vector(self, row: int) -> np.ndarray:
         """The unit vector of a row (a view into the memory map)."""

@@ -8,9 +8,12 @@ Django.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from grounding.sentence_data import SentenceData
 
 DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
 
@@ -106,6 +109,10 @@ class Candidate:
         lexical: BM25 score (0 when the chunk had no lexical match).
         rank: 1-based rank in the fused list.
         vector: the chunk's unit embedding (float32, (dim,)) when known, for near-duplicate detection.
+        sentence: cosine of the chunk's best-matching sentence to the query (grounding.ranking); 0.0 unknown.
+        sentence_pos: position of that sentence in ``sentences`` (-1: unknown).
+        sentences: the chunk's sentence data stored at ingestion (grounding.sentence_data.SentenceData), None when
+            the chunk has none; not part of equality.
     """
 
     chunk: Chunk
@@ -114,6 +121,9 @@ class Candidate:
     lexical: float = 0.0
     rank: int = 0
     vector: np.ndarray | None = field(default=None, compare=False, repr=False)
+    sentence: float = 0.0
+    sentence_pos: int = -1
+    sentences: SentenceData | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -134,6 +144,10 @@ class Source:
         version_id: id of the document version.
         withheld: the kinds of injection signal (grounding.injection.KINDS) of the passages withheld from ``text``
             because they address an AI assistant (grounding.quarantine); () when nothing was withheld.
+        sentences: the sentence data of ``text`` (grounding.sentence_data.SentenceData: the stored sentences of its
+            chunks that are in the text, with their vectors), read by the extractive answerer and the support
+            check so that no source sentence is embedded at ask time; None when unknown. Not part of equality nor
+            of as_dict.
     """
 
     label: str
@@ -150,6 +164,7 @@ class Source:
     position: int = 0
     version_id: int = 0
     withheld: tuple[str, ...] = ()
+    sentences: SentenceData | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():

@@ -160,7 +160,10 @@ class DocumentVersion(models.Model):
 
 
 class Chunk(models.Model):
-    """A retrievable passage of a document version, with its section path, token count and embedding."""
+    """A retrievable passage of a document version, with its section path, token count and embedding, and its
+    sentences as read at ingestion (grounding.sentence_data): boundaries, kinds and quoted texts, sentence vectors,
+    "previous sentence + sentence" context vectors and typed values. Chunks ingested before sentence data existed
+    have none (empty fields) until they are re-indexed (knowledge.services.document_reindex)."""
 
     version = models.ForeignKey(DocumentVersion, on_delete=models.CASCADE, related_name="chunks")
     ordinal = models.PositiveIntegerField()
@@ -168,6 +171,13 @@ class Chunk(models.Model):
     text = models.TextField()
     tokens = models.PositiveIntegerField(help_text="cl100k tokens of the text")
     embedding = models.BinaryField(help_text="float32 little-endian, L2-normalised")
+    sentences = models.JSONField(default=dict, blank=True,
+                                 help_text='{"spans": [[start, end], ...], "kinds": [...], "texts": [...]}')
+    sentence_vectors = models.BinaryField(default=b"", blank=True,
+                                          help_text="float32 little-endian (sentences x dim), L2-normalised")
+    context_vectors = models.BinaryField(default=b"", blank=True,
+                                         help_text="float32 (sentences x dim): previous sentence + sentence")
+    values = models.JSONField(default=list, blank=True, help_text='per sentence, its typed values ("amount:$65")')
 
     class Meta:
         ordering = ["version", "ordinal"]
@@ -175,6 +185,12 @@ class Chunk(models.Model):
 
     def vector(self) -> np.ndarray:
         return np.frombuffer(bytes(self.embedding), dtype="<f4")
+
+    def sentence_data(self):
+        """The stored sentence data as grounding.sentence_data.SentenceData (None when the chunk has none)."""
+        from grounding.sentence_data import SentenceData
+
+        return SentenceData.from_stored(self.sentences, self.sentence_vectors, self.context_vectors, self.values)
 
 
 class SystemPrompt(models.Model):

@@ -14,6 +14,7 @@ from django.conf import settings
 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
+from grounding.ranking import demote_near_duplicates, drop_off
 from grounding.types import Candidate
 from grounding.types import Chunk as GChunk
 from knowledge.models import Chunk, DocumentVersion, Domain, IngestJob, IngestJobFile
@@ -67,16 +68,28 @@ def domain_index(*, domain: Domain, status: str = DocumentVersion.Status.CURRENT
 
 def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
     rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
-            .values_list("pk", "embedding", "section", "text", "version__title", "version__document__title"))
-    ids, blobs, texts = [], [], []
-    for pk, embedding, section, text, version_title, document_title in rows.iterator(chunk_size=2_000):
+            .values_list("pk", "embedding", "section", "text", "version__title", "version__document__title",
+                         "sentence_vectors", "context_vectors"))
+    ids, blobs, texts, sentence_blobs, context_blobs = [], [], [], [], []
+    for pk, embedding, section, text, version_title, document_title, sentences, contexts in \
+            rows.iterator(chunk_size=2_000):
         ids.append(pk)
         blobs.append(bytes(embedding))
         head = " > ".join(p for p in (version_title or document_title, section) if p)
         texts.append(f"{head}\n{text}" if head else text)  # the same text grounding.retrieve.index_text gives
+        sentence_blobs.append(bytes(sentences or b""))
+        context_blobs.append(bytes(contexts or b""))
     matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
               else np.zeros((0, 384), dtype=np.float32))
-    return StoredIndex.build(path, ids, matrix, texts, ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+    sentences = None
+    if ids and all(sentence_blobs):  # every chunk has its sentence data (else: chunk-level retrieval only)
+        dim = matrix.shape[1]
+        offsets = np.concatenate([[0], np.cumsum([len(b) // (4 * dim) for b in sentence_blobs])])
+        sentences = (offsets,
+                     np.frombuffer(b"".join(sentence_blobs), dtype="<f4").reshape(-1, dim),
+                     np.frombuffer(b"".join(context_blobs), dtype="<f4").reshape(-1, dim))
+    return StoredIndex.build(path, ids, matrix, texts, ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD,
+                             sentences=sentences)
 
 
 def domain_chunks(*, keys: Sequence[int]) -> dict[int, GChunk]:
@@ -85,11 +98,21 @@ def domain_chunks(*, keys: Sequence[int]) -> dict[int, GChunk]:
     return {c.pk: chunk_to_grounding(c) for c in rows}
 
 
+def domain_sentences(*, keys: Sequence[int]) -> dict[int, object]:
+    """The stored sentence data (grounding.sentence_data.SentenceData, or None) of these chunks, keyed by key."""
+    rows = Chunk.objects.filter(pk__in=list(keys)).only("sentences", "sentence_vectors", "context_vectors", "values")
+    return {c.pk: c.sentence_data() for c in rows}
+
+
 def retrieve(*, domain: Domain, query: str, k: int = 20, embedder: Embedder | None = None,
              superseded: int = 0) -> list[Candidate]:
-    """Top-k hybrid candidates of the domain's current chunks for a query, followed by the top ``superseded``
-    candidates among superseded versions (for questions about the past and for version conflicts).
+    """Hybrid candidates of the domain's current chunks for a query (at most ``k``), followed by the top
+    ``superseded`` candidates among superseded versions (for questions about the past and for version conflicts).
 
+    Chunks are ranked by the fusion of their dense, BM25 and best-sentence rankings (grounding.index_store,
+    grounding.ranking); the list is cut where the best-sentence relevance drops off (so how many sources an answer
+    gets follows what was found and the token budget, not ``k``), and passages that repeat a higher-ranked passage
+    of another document are moved behind the distinct ones. Each candidate carries its stored sentence data.
     Only this domain's index is searched: the caller has already checked that the user may read the domain.
     """
     index = domain_index(domain=domain)
@@ -101,10 +124,13 @@ def retrieve(*, domain: Domain, query: str, k: int = 20, embedder: Embedder | No
     if old is not None and len(old):
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
     chunks = domain_chunks(keys=[h.key for _, h in found])
+    units = domain_sentences(keys=[h.key for _, h in found])
     # a chunk deleted since the index was built is skipped (its domain's token changed; the next call rebuilds)
-    return [Candidate(chunk=chunks[h.key], score=h.score, dense=h.dense, lexical=h.lexical, rank=h.rank,
-                      vector=np.asarray(idx.vector(h.row)))
-            for idx, h in found if h.key in chunks]
+    candidates = [Candidate(chunk=chunks[h.key], score=h.score, dense=h.dense, lexical=h.lexical, rank=h.rank,
+                            vector=np.asarray(idx.vector(h.row)), sentence=h.sentence, sentence_pos=h.sentence_pos,
+                            sentences=units.get(h.key))
+                  for idx, h in found if h.key in chunks]
+    return demote_near_duplicates(drop_off(candidates))
 
 
 # --- admin reads ----------------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
 from grounding.parsing import SUPPORTED_SUFFIXES, ParsedDocument, ParseError, parse_document
 from grounding.retrieve import index_text, input_limit
+from grounding.sentence_data import SentenceData, sentence_data
 from grounding.tokens import counter_for
 from grounding.types import Chunk as GChunk
 from knowledge.models import Chunk, Document, DocumentVersion, Domain, IngestJob, IngestJobFile, SystemPrompt
@@ -218,11 +219,14 @@ def ingest_path(
         texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
                  for p, _ in to_embed for d in p.drafts]
         vectors = embedder.embed(texts)
+        # each chunk's sentences, their vectors and values, computed once here (grounding.sentence_data)
+        units = sentence_data([[(d.text, d.section[-1] if d.section else "") for d in p.drafts]
+                               for p, _ in to_embed], embedder)
         offset = 0
         with transaction.atomic():
-            for p, fr in to_embed:
+            for (p, fr), sentences in zip(to_embed, units):
                 n = len(p.drafts)
-                _store_version(domain, p, vectors[offset:offset + n])
+                _store_version(domain, p, vectors[offset:offset + n], sentences)
                 offset += n
                 report.files.append(fr)
                 if progress:
@@ -232,7 +236,13 @@ def ingest_path(
     return report
 
 
-def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
+def _sentence_fields(data: SentenceData) -> dict[str, object]:
+    """The knowledge.Chunk fields holding a chunk's sentence data."""
+    meta, vectors, context, values = data.stored()
+    return {"sentences": meta, "sentence_vectors": vectors, "context_vectors": context, "values": values}
+
+
+def _store_version(domain: Domain, p: _Pending, vectors, sentences: Sequence[SentenceData]) -> DocumentVersion:
     document, created = Document.objects.get_or_create(
         domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
     # a revision that names no title of its own (a plain text file) keeps the document's title, not its file name
@@ -242,7 +252,7 @@ def _store_version(domain: Domain, p: _Pending, vectors) -> DocumentVersion:
                                              content_hash=p.content_hash, metadata=p.parsed.metadata)
     Chunk.objects.bulk_create([
         Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
-              embedding=vectors[i].astype("<f4").tobytes())
+              embedding=vectors[i].astype("<f4").tobytes(), **_sentence_fields(sentences[i]))
         for i, d in enumerate(p.drafts)
     ])
     _refresh_statuses(document)
@@ -466,19 +476,32 @@ def document_delete(*, document: Document) -> None:
 
 def document_reindex(*, document: Document, embedder: Embedder | None = None) -> int:
     """Embed every chunk of every version of a document again from its stored text (e.g. after the embedding model
-    or the index text recipe changed) and refresh the retrieval index. Chunking and token counts are unchanged.
+    or the index text recipe changed), with its sentence data (grounding.sentence_data: chunks ingested before it
+    existed get it here), and refresh the retrieval index. Chunking and token counts are unchanged.
 
     Returns:
         the number of chunks re-embedded.
     """
-    chunks = list(Chunk.objects.filter(version__document=document).select_related("version").order_by("pk"))
+    chunks = list(Chunk.objects.filter(version__document=document).select_related("version")
+                  .order_by("version", "ordinal"))
     if chunks:
-        vectors = (embedder or default_embedder()).embed(
+        embedder = embedder or default_embedder()
+        vectors = embedder.embed(
             [index_text(GChunk(0, 0, c.version.title, c.section, "", "", c.text, c.tokens)) for c in chunks])
+        by_version: dict[int, list[Chunk]] = {}
+        for c in chunks:
+            by_version.setdefault(c.version_id, []).append(c)
+        units = sentence_data([[(c.text, c.section.split(" > ")[-1]) for c in run] for run in by_version.values()],
+                              embedder)
+        for run, data in zip(by_version.values(), units):
+            for c, sentences in zip(run, data):
+                for name, value in _sentence_fields(sentences).items():
+                    setattr(c, name, value)
         for c, vector in zip(chunks, vectors):
             c.embedding = vector.astype("<f4").tobytes()
         with transaction.atomic():
-            Chunk.objects.bulk_update(chunks, ["embedding"], batch_size=500)
+            Chunk.objects.bulk_update(chunks, ["embedding", "sentences", "sentence_vectors", "context_vectors",
+                                               "values"], batch_size=500)
             document.domain.touch_index()
     return len(chunks)
 
