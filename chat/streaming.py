@@ -106,7 +106,10 @@ class AnswerStream:
                 citations=tuple(replace(c, cited_text=native.get(c.label, c.cited_text)) for c in verified.citations),
                 spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"])} for sp in verified.spans))
         if not verified.abstained:
-            report = await asyncio.to_thread(check_support, verified.text,
-                                             {s.label: s.text for s in plan.sources}, default_embedder())
+            # the sources' sentence vectors were stored at ingestion: only the answer's own sentences are embedded
+            report = await asyncio.to_thread(
+                check_support, verified.text, {s.label: s.text for s in plan.sources}, default_embedder(),
+                source_vectors={s.label: s.sentences.vectors for s in plan.sources if s.sentences is not None},
+                question=plan.question)
             verified = replace(verified, support=report.as_dict())
         return verified

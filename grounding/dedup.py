@@ -194,7 +194,7 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
 
 
 _PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
-                   r"historical|changed?|last year|originally|back then|was the|were the|(19|20)\d\d)\b", re.I)
+                   r"historical|changed?|last year|originally|back then|back in|was the|were the|(19|20)\d\d|fy\s?\d\d)\b", re.I)
 
 
 def asks_about_past(question: str) -> bool:
