@@ -22,7 +22,9 @@ from grounding.contradictions import detect_conflicts
 from grounding.embeddings import default_embedder
 from grounding.injection import injection_notes
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
-from grounding.memory import MemoryTurn, Summary, retrieval_query
+from grounding.followup import follow_up
+from grounding.memory import MemoryTurn, Summary
+from grounding.ranking import relevance
 from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, content_terms, counter_of
 from grounding.types import ContextPlan
@@ -70,7 +72,8 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     """Retrieve and plan (blocking: database and embedding; run it off the event loop).
 
     Follow-up questions are retrieved with the conversation's help (the model's rewrite when the provider offers
-    completions and LLM_FOLLOWUP_REWRITE is on, else grounding.memory.retrieval_query); the model still receives the
+    completions and LLM_FOLLOWUP_REWRITE is on, else grounding.followup.follow_up: a question that stands on its own
+    is retrieved on its own, one that refers back with the previous question's terms); the model still receives the
     question unchanged. Contradictions among the planned sources and passages addressed to an AI assistant become
     notes; the plan is made again with the notes counted in the budget.
     ``provider`` defaults to the domain's provider in the process's registry (chat.providers.registry).
@@ -85,11 +88,17 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     rewriter = LLMQueryRewriter(complete) if complete and settings.LLM_FOLLOWUP_REWRITE else None
     judge = LLMSufficiencyJudge(complete) if complete and settings.LLM_SUFFICIENCY_CHECK else None
     conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
+    alone: list = []  # the question retrieved on its own, when the follow-up decision asked how confidently
+
+    def confidence(text: str) -> float:
+        alone[:] = retrieve(domain=domain, query=text, superseded=5)
+        return max((relevance(c) for c in alone), default=0.0)
+
     if rewriter is not None and history:
         query = rewriter(question, [(t.role, t.text) for t in history])
     else:
-        query = retrieval_query(question, [t.text for t in history if t.role == "user"])
-    candidates = retrieve(domain=domain, query=query, superseded=5)
+        query = follow_up(question, [t.text for t in history if t.role == "user"], confidence=confidence).query
+    candidates = alone if alone and query == question else retrieve(domain=domain, query=query, superseded=5)
     counter = counter_of(provider)
     context_settings = settings_for(domain)
     turns = [t.as_turn() for t in history]
