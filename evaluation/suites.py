@@ -197,23 +197,25 @@ def _info(outcomes: Sequence[Outcome], **extra: Any) -> dict[str, Any]:
 
 # --- abstention ---------------------------------------------------------------------------------------------------
 
-def abstention_cases(limit: int | None) -> list[Case]:
-    return data.ramdocs_abstention(limit) + data.conditionalqa_cases(limit)
+def abstention_cases(limit: int | None, split: str = "all") -> list[Case]:
+    return data.ramdocs_abstention(limit, split) + data.conditionalqa_cases(limit, split=split)
 
 
-def run_abstention(runner: Runner, limit: int | None, targets: dict | None = None) -> SuiteResult:
+def run_abstention(runner: Runner, limit: int | None, targets: dict | None = None,
+                   split: str = "all") -> SuiteResult:
     """Correct abstention rate (abstained / should abstain) and false refusal rate (abstained / should answer) on
     RAMDocs (noise-only sets vs the same noise with the correct documents) and ConditionalQA (not answerable vs
-    answerable questions over all pages)."""
-    outcomes = runner.run(abstention_cases(limit), "abstention")
+    answerable questions over all pages), per data set and, apart, for records with one gold answer and records
+    with several ("ramdocs single", "ramdocs multi", ...). ``split`` picks a half of each set (evaluation.data.
+    record_split: tune on "calibration", report "test")."""
+    outcomes = runner.run(abstention_cases(limit, split), "abstention")
     correct, refused = Tally(), Tally()
     records = []
     for o in outcomes:
-        correct.ensure(o.case.dataset)
-        refused.ensure(o.case.dataset)
+        (correct if o.case.abstain else refused).ensure(o.case.group)
         if not o.error:
-            (correct if o.case.abstain else refused).add(o.case.dataset, o.abstained)
-        records.append(o.record(should_abstain=o.case.abstain,
+            (correct if o.case.abstain else refused).add(o.case.group, o.abstained)
+        records.append(o.record(should_abstain=o.case.abstain, group=o.case.group,
                                 ok=None if o.error else o.abstained == o.case.abstain))
     metrics = [
         correct.metric("correct_abstention_rate", "abstained, among questions the documents do not answer",
@@ -221,7 +223,7 @@ def run_abstention(runner: Runner, limit: int | None, targets: dict | None = Non
         refused.metric("false_refusal_rate", "abstained, among questions the documents answer",
                        **_target("abstention", "false_refusal_rate", targets)),
     ]
-    return SuiteResult("abstention", metrics, records, _info(outcomes, limit=limit))
+    return SuiteResult("abstention", metrics, records, _info(outcomes, limit=limit, split=split))
 
 
 # --- answers ------------------------------------------------------------------------------------------------------

@@ -116,9 +116,9 @@ class Command(BaseCommand):
         parser.add_argument("--corpus", type=Path, default=None,
                             help="golden: ingest this file or folder into a temporary domain and ask every "
                                  "question there")
-        parser.add_argument("--split", choices=("calibration", "test", "all"), default="calibration",
-                            help="golden, labelled sets: which half to ask (default: calibration; the README "
-                                 "reports test)")
+        parser.add_argument("--split", choices=("calibration", "test", "all"), default=None,
+                            help="which half to ask: golden labelled sets (default: calibration) and the abstention "
+                                 "suite's public sets (default: all); the README reports test")
         parser.add_argument("--domain", default="",
                             help="golden: ask every question of this existing domain (read only)")
         parser.add_argument("--versions", type=Path, default=None,
@@ -129,7 +129,7 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, suite, limit, provider, out, check, target, file, corpus, no_progress,
-               half="held_apart", split="calibration", domain="", versions=None, **options):
+               half="held_apart", split=None, domain="", versions=None, **options):
         if limit is not None and limit < 1:
             raise CommandError("--limit must be at least 1")
         chosen = list(dict.fromkeys(s for name in suite for s in (
@@ -159,10 +159,12 @@ class Command(BaseCommand):
                         results.append(run_injection(runner, n, targets, half=half))
                     elif name == "golden":
                         results.append(suites.run_golden(file, answerer, n, corpus=corpus, domain=domain,
-                                                         split=split, versions=versions, targets=targets,
-                                                         progress=progress))
+                                                         split=split or "calibration", versions=versions,
+                                                         targets=targets, progress=progress))
+                    elif name == "abstention":
+                        results.append(suites.run_abstention(runner, n, targets, split=split or "all"))
                     else:
-                        run = {"abstention": suites.run_abstention, "answers": suites.run_answers,
+                        run = {"answers": suites.run_answers,
                                "citations": suites.run_citations, "conflicts": suites.run_conflicts}[name]
                         results.append(run(runner, n, targets))
                     results[-1].info.setdefault("limit", n)
