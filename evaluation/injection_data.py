@@ -55,7 +55,7 @@ def half_of(record_id: str) -> Half:
 
 def injection_dir() -> Path:
     """../shared/eval/injection next to the checkout (read in place, never copied)."""
-    return Path(__file__).resolve().parents[3] / "shared" / "eval" / "injection"
+    return Path(__file__).resolve().parents[2] / "shared" / "eval" / "injection"
 
 
 @dataclass(frozen=True)

@@ -303,7 +303,7 @@ async def test_b09_deltas_report_citations_outside_code_only(ingest_demo, user, 
     frame reports no invalid label for look-alikes in code; the [S1] outside code is a chip in both."""
     pieces = ["Laptops are replaced every 36 months [S1", "]. Example:\n\n``", "`python\nx = values[0] + values[1]\n",
               "y = cfg[S", "1]\n```\n\nand `row[2]` too.\n"]
-    monkeypatch.setattr(services, "_provider", ScriptedProvider(pieces))
+    registry.configure(answerer=ScriptedProvider(pieces))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
