@@ -72,6 +72,11 @@ class ContextSettings:
             raise ValueError(f"unknown answer mode {self.answer_mode!r}")
 
 
+def _relevance(c: Candidate) -> float:
+    """A candidate's relevance for the thresholds: its chunk cosine, or its best sentence's cosine when higher."""
+    return max(c.dense, c.sentence) if c.sentence_pos >= 0 else c.dense
+
+
 def _strip_overlap(previous: str, text: str) -> str:
     """``text`` without the sentences it repeats from the end of ``previous`` (the chunker's overlap).
 
@@ -361,8 +366,9 @@ def plan_context(
     # 0. versions: current preferred; a superseded one only for the past or a disagreement with the current one
     candidates, version_dropped = admit_versions(candidates, query or question)
 
-    # 1. sufficiency on the retrieval side [18.10]
-    best = max((c.dense for c in candidates if c.dense == c.dense), default=None)  # a NaN score is no score
+    # 1. sufficiency on the retrieval side [18.10]: a candidate's relevance is its chunk cosine or, when higher, the
+    # cosine of its best-matching sentence (grounding.ranking)
+    best = max((_relevance(c) for c in candidates if _relevance(c) == _relevance(c)), default=None)  # NaN: no score
     if best is None or best < policy.relevance_threshold:
         reason = ("nothing was retrieved" if best is None else
                   f"best relevance {best:.2f} is below the threshold {policy.relevance_threshold:.2f}")
@@ -371,9 +377,9 @@ def plan_context(
                                          for c in candidates) + tuple(version_dropped), budget=budget(),
                            ordering=settings.ordering)
     dropped: list[Dropped] = list(version_dropped) + [
-        Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
-        for c in candidates if not c.dense >= policy.source_min_score]  # a NaN score included
-    passing = [c for c in candidates if c.dense >= policy.source_min_score]
+        Dropped(c.chunk.chunk_id, "below_threshold", f"score {_relevance(c):.2f}")
+        for c in candidates if not _relevance(c) >= policy.source_min_score]  # a NaN score included
+    passing = [c for c in candidates if _relevance(c) >= policy.source_min_score]
     clean = frozenset(c.chunk.chunk_id for c in passing if c.chunk.injection is False)  # checked at ingestion
 
     # 2. deduplication [18.7] and adjacent merge
