@@ -42,7 +42,7 @@ import bm25s
 import numpy as np
 
 from grounding.lexical import bm25_tokens
-from grounding.ranking import SENTENCE_WEIGHT, fuse, row_best
+from grounding.ranking import SENTENCE_WEIGHT, context_vectors, fuse, row_best
 from grounding.retrieve import rrf_fuse, top_k_inner, top_k_inner_scores
 
 #: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
@@ -206,9 +206,9 @@ class StoredIndex:
                               expansion_add=ANN_EXPANSION_ADD, expansion_search=ANN_EXPANSION)
                 graph.add(np.arange(matrix.shape[0], dtype=np.uint64), matrix, log=False)
                 graph.save(str(tmp / "ann.usearch"))
-            meta = {"format": FORMAT, "n": int(matrix.shape[0]), "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
-                    "ann": bool(ann)}
-            (tmp / "meta.json").write_text(json.dumps(meta))
+            (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
+                                                       "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
+                                                       "ann": bool(ann)}))
             try:
                 os.rename(tmp, path)
             except OSError:
@@ -252,8 +252,9 @@ class StoredIndex:
         sentences, grounding.types.Chunk.sentences).
 
         The cosine of a sentence is the larger of its own vector's and its context vector's (contexts.npy, see
-        :func:`context_vectors`) with the query. Every row is scored (exact, one product over all sentences) unless
-        ``rows`` restricts it (the HNSW path scores only the candidate rows). Rows without sentences are left out.
+        grounding.ranking.context_vectors) with the query. Every row is scored (exact, one product over all
+        sentences) unless ``rows`` restricts it (the HNSW path scores only the candidate rows). Rows without
+        sentences are left out.
         Raises ValueError without sentence vectors.
         """
         if self._sentences is None or self._sentence_offsets is None:
@@ -309,16 +310,3 @@ class StoredIndex:
     def vector(self, row: int) -> np.ndarray:
         """The unit vector of a row (a view into the memory map)."""
         return self.vectors[row]
-
-
-def context_vectors(vectors: np.ndarray) -> np.ndarray:
-    """The "previous sentence + sentence" vectors of one chunk's sentence vectors, float32 (k, dim): each row the
-    re-normalised sum of its vector and the one before it (the first row is its own), so that a short sentence such
-    as "It must be longer than 14 characters." keeps its subject. No model call."""
-    vectors = np.asarray(vectors, dtype=np.float32)
-    out = vectors.copy()
-    if len(vectors) > 1:
-        window = vectors[1:] + vectors[:-1]
-        norms = np.linalg.norm(window, axis=1, keepdims=True)
-        out[1:] = np.where(norms > 0, window / np.where(norms > 0, norms, 1.0), vectors[1:])
-    return out

@@ -57,6 +57,19 @@ def row_best(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.nd
     return rows.astype(np.int64), best, (hits[first] - starts).astype(np.int64)
 
 
+def context_vectors(vectors: np.ndarray) -> np.ndarray:
+    """The "previous sentence + sentence" vectors of one chunk's sentence vectors, float32 (k, dim): each row the
+    re-normalised sum of its vector and the one before it (the first row is its own), so that a short sentence such
+    as "It must be longer than 14 characters." keeps its subject. No model call."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    out = vectors.copy()
+    if len(vectors) > 1:
+        window = vectors[1:] + vectors[:-1]
+        norms = np.linalg.norm(window, axis=1, keepdims=True)
+        out[1:] = np.where(norms > 0, window / np.where(norms > 0, norms, 1.0), vectors[1:])
+    return out
+
+
 def fuse(dense_rows: Sequence[int], lexical_rows: Sequence[int], sentence_rows: Sequence[int], *, k: int = RRF_K,
          sentence_weight: float = SENTENCE_WEIGHT) -> dict[int, float]:
     """Weighted reciprocal rank fusion of three rankings of rows: {row: sum of w / (k + rank)}."""

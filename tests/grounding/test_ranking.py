@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grounding.index_store import StoredIndex, context_vectors
-from grounding.ranking import demote_near_duplicates, drop_off, fuse, row_best
+from grounding.index_store import StoredIndex
+from grounding.ranking import context_vectors, demote_near_duplicates, drop_off, fuse, row_best
 from grounding.types import Candidate, Chunk
 
 
