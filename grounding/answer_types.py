@@ -41,7 +41,11 @@ _PATTERNS: dict[str, re.Pattern] = {
                           r"three[- ]quarters)\b", re.I),
     "duration": re.compile(rf"\b{_NUMBER}[- ](?:[A-Za-z]+[- ]){{0,2}}?{_TIME_UNIT}\b|\b(?:an? |one )?(?:hour|day|week|month|year)\b(?= "
                            rf"(?:before|after|ahead|in advance|of|from|prior))", re.I),
-    "frequency": re.compile(r"\b(?:every|each|once|twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
+    # "every"/"each" only before a period of time ("every 90 days", "each pay period"; not "each employee", "each
+    # subsequent time")
+    "frequency": re.compile(r"\b(?:(?:every|each)(?: other| \d+| few| two| three| six)? (?:business |work |calendar )?"
+                            r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|once|"
+                            r"twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
                             r"per (?:year|month|week|day|pay period)|a (?:year|month|week|day))\b", re.I),
     "date": re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|"
                        rf"\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b|\b{_MONTH}\s+\d{{4}}\b|\bFY\s?\d{{2,4}}\b|"

@@ -25,6 +25,7 @@ from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOS
                               build_prompt, format_note, format_source, format_summary, history_messages, system_prefix,
                               wants_structure)
 from grounding.quarantine import Quarantine, quarantine
+from grounding.ranking import relevance as _relevance
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
@@ -70,11 +71,6 @@ class ContextSettings:
             raise ValueError(f"unknown ordering {self.ordering!r}; expected one of {', '.join(ORDERINGS)}")
         if self.answer_mode not in ("direct", "quote_then_answer"):
             raise ValueError(f"unknown answer mode {self.answer_mode!r}")
-
-
-def _relevance(c: Candidate) -> float:
-    """A candidate's relevance for the thresholds: its chunk cosine, or its best sentence's cosine when higher."""
-    return max(c.dense, c.sentence) if c.sentence_pos >= 0 else c.dense
 
 
 def _strip_overlap(previous: str, text: str) -> str:

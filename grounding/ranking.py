@@ -81,8 +81,10 @@ def fuse(dense_rows: Sequence[int], lexical_rows: Sequence[int], sentence_rows: 
 
 
 def relevance(candidate: Candidate) -> float:
-    """A candidate's relevance for the drop-off: its best-sentence cosine when it has one, else its chunk cosine."""
-    return candidate.sentence if candidate.sentence_pos >= 0 else candidate.dense
+    """A candidate's relevance for the drop-off: its chunk cosine, or its best sentence's cosine when higher (the
+    same relevance planning's thresholds read, grounding.context): a chunk whose answer is spread over two
+    sentences matches as a whole better than by any one of them."""
+    return max(candidate.dense, candidate.sentence) if candidate.sentence_pos >= 0 else candidate.dense
 
 
 def drop_off(candidates: Sequence[Candidate], *, margin: float = DROP_OFF, keep: int = MIN_KEPT) -> list[Candidate]:

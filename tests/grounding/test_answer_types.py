@@ -42,6 +42,9 @@ def test_a_preamble_is_context_and_the_asking_sentence_decides():
     ("amount", "Bounties depend on the severity of the finding.", False),
     ("duration", "You can have up to 24 credit hours accrued at one time.", True),
     ("duration", "Submit it three business days ahead.", True),
+    ("duration", "Give notice for each subsequent time the accommodation is needed.", False),  # "each" is no period
+    ("frequency", "Laptops are replaced each year.", True),
+    ("frequency", "Each employee gets a badge.", False),
     ("duration", "Contributions cannot be higher than the annual limit.", False),
     ("date", "Open Season runs from the second full workweek in November.", True),
     ("date", "Start offboarding two weeks before your last day.", True),  # a date question answered by a duration

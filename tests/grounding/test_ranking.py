@@ -43,6 +43,16 @@ def test_the_drop_off_keeps_what_is_close_to_the_best_and_at_least_a_few():
     assert old in drop_off(cands + [old], margin=0.1, keep=1)  # superseded candidates are kept for notes
 
 
+
+def test_a_chunk_that_matches_as_a_whole_better_than_by_any_sentence_is_not_dropped():
+    # its answer is spread over sentences (an abbreviation in one, the asked value in another): chunk cosine 0.64
+    spread = Candidate(chunk(1, 1), 0.03, 0.64, sentence=0.48, sentence_pos=2)
+    top = Candidate(chunk(2, 2), 0.03, 0.62, sentence=0.80, sentence_pos=0)
+    others = [Candidate(chunk(i, i), 0.02, 0.3, sentence=0.5, sentence_pos=0) for i in (3, 4, 5)]
+    kept = drop_off([top, *others, spread], margin=0.25, keep=1)
+    assert [c.chunk.chunk_id for c in kept] == [2, 1]  # 0.64 >= 0.80 - 0.25; the 0.5 ones are below
+
+
 def data(*vectors):
     return np.stack(vectors)  # a chunk's sentence vectors, stored at ingestion
 
