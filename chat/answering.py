@@ -20,11 +20,13 @@ from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.contradictions import claims, detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
+from grounding.followup import follow_up, needs_confidence
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
-from grounding.memory import MemoryTurn, Summary, retrieval_query
-from grounding.prompt import Prompt
+from grounding.memory import MemoryTurn, Summary
 from grounding.notes import relabel_notes, relevant_notes
+from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, counter_of
+from grounding.ranking import relevance
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
 from knowledge.selectors import domain_token, retrieve_vector
@@ -96,10 +98,20 @@ def answer_inputs(*, domain: Domain) -> AnswerInputs:
                         instructions=domain.prompt_instructions())
 
 
-def offline_query(question: str, history: list[MemoryTurn]) -> str:
-    """The retrieval query of a question without a model: the question, with the conversation's help for a
-    follow-up (grounding.memory.retrieval_query)."""
-    return retrieval_query(question, [t.text for t in history if t.role == "user"])
+def offline_query(question: str, history: list[MemoryTurn], confidence: float | None = None) -> str:
+    """The retrieval query of a question without a model (grounding.followup.follow_up): a question that stands on
+    its own is retrieved on its own, one that refers back with the previous question's terms. ``confidence`` is the
+    best relevance the question alone retrieves (grounding.ranking.relevance of its top candidate), measured by the
+    caller when grounding.followup.needs_confidence says the decision rests on it."""
+    return follow_up(question, [t.text for t in history if t.role == "user"],
+                     confidence=None if confidence is None else (lambda _: confidence)).query
+
+
+def question_confidence(*, inputs: AnswerInputs, question: str, vector) -> float:
+    """The best relevance (grounding.ranking.relevance) among the candidates the question alone retrieves, for its
+    unit vector (float32 (dim,)); 0.0 when nothing is found. Reads the index only (CPU-bound)."""
+    alone = retrieve_vector(domain=inputs.domain.pk, query=question, vector=vector, token=inputs.token)
+    return max((relevance(c) for c in alone), default=0.0)
 
 
 def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, provider: Provider,
@@ -195,7 +207,11 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     if rewriter is not None and history:
         query = rewriter(question, [(t.role, t.text) for t in history])
     else:
-        query = offline_query(question, history)
+        confidence = None
+        if needs_confidence(question, [t.text for t in history if t.role == "user"]):
+            confidence = question_confidence(inputs=inputs, question=question,
+                                             vector=default_embedder().embed([question])[0])
+        query = offline_query(question, history, confidence)
     vector = default_embedder().embed([query])[0]
     return answer_plan(inputs=inputs, question=question, query=query, vector=vector, provider=provider,
                        history=history, summary=summary, judge=judge, conflict_judge=conflict_judge,

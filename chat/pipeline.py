@@ -18,8 +18,9 @@ from typing import Awaitable, Callable
 
 from django.conf import settings
 
-from chat.answering import AnswerInputs, PreparedAnswer, answer_plan, offline_query
+from chat.answering import AnswerInputs, PreparedAnswer, answer_plan, offline_query, question_confidence
 from chat.runtime import Runtime
+from grounding.followup import needs_confidence
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge, PrejudgedConflicts
 from grounding.memory import MemoryTurn, Summary
 from grounding.providers import Provider, async_completer_for, completer_for
@@ -49,7 +50,12 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
         query = await rewriter.arewrite(question, [(t.role, t.text) for t in history])
         rewritten = bool(rewriter.calls and not rewriter.failures)
     else:
-        query = offline_query(question, history)
+        confidence = None
+        if needs_confidence(question, [t.text for t in history if t.role == "user"]):
+            # the decision rests on how confidently the question alone retrieves (grounding.followup)
+            confidence = await runtime.cpu(question_confidence, inputs=inputs, question=question,
+                                           vector=await runtime.batcher.embed(question))
+        query = offline_query(question, history, confidence)
     vector = await runtime.batcher.embed(query)
     await status("planning")
     plan = functools.partial(answer_plan, inputs=inputs, question=question, query=query, vector=vector,

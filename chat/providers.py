@@ -16,7 +16,8 @@ from django.conf import settings
 
 from chat.errors import AskError
 from grounding.memory import ExtractiveSummarizer, LLMSummarizer, Summarizer
-from grounding.providers import ExtractiveAnswerer, Provider, completer_for
+from grounding.extractive import ExtractiveAnswerer
+from grounding.providers import Provider, completer_for
 from knowledge.models import Domain
 
 log = logging.getLogger("grounded.providers")

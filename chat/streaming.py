@@ -109,7 +109,11 @@ class AnswerStream:
                                 for c in verified.citations),
                 spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"])} for sp in verified.spans))
         if not verified.abstained:
-            report = await asyncio.to_thread(check_support, verified.text,
-                                             {s.label: s.text for s in plan.sources}, default_embedder())
+            # sources that carry their sentence data give its vectors; the others' sentences are embedded by the
+            # default embedder, which remembers the ones embedded at ingestion (chat.answering.answer_plan)
+            report = await asyncio.to_thread(
+                check_support, verified.text, {s.label: s.text for s in plan.sources}, default_embedder(),
+                source_vectors={s.label: s.sentences.vectors for s in plan.sources if s.sentences is not None},
+                question=plan.question)
             verified = replace(verified, support=report.as_dict())
         return verified

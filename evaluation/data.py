@@ -12,6 +12,7 @@ said per loader.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,6 +36,8 @@ class Case:
         answers: required gold answers, each a tuple of accepted forms (a good answer contains one form of each).
         wrong: answers that come from misinformation (RAMDocs) or a rewritten passage (RGB).
         pairs: (title, title) pairs of passages that contradict each other (conflicts).
+        multi: whether the record has several gold answers (RAMDocs' ambiguous names, ConditionalQA's answers under
+            conditions) or one; None when the record has no answer at all (ConditionalQA's not answerable).
     """
 
     dataset: str
@@ -46,10 +49,33 @@ class Case:
     answers: tuple[tuple[str, ...], ...] = ()
     wrong: tuple[str, ...] = ()
     pairs: tuple[tuple[str, str], ...] = ()
+    multi: bool | None = None
 
     @property
     def key(self) -> tuple[str, int, str]:
         return (self.dataset, self.record, self.variant)
+
+    @property
+    def group(self) -> str:
+        """The data set and whether the record has one answer or several ("ramdocs single", "conditionalqa
+        multi"; the data set alone for a record without an answer)."""
+        return self.dataset if self.multi is None else f"{self.dataset} {'multi' if self.multi else 'single'}"
+
+
+#: Salt of the fixed calibration/test split of the public abstention sets (never changed once results were seen).
+SPLIT_SALT = "grounded-chat-abstention-split-2026-11"
+
+
+def record_split(dataset: str, record: int) -> str:
+    """The half a public record belongs to: "calibration" or "test", by the first byte of
+    SHA-256("<SPLIT_SALT>:<dataset>:<record index>") (even: calibration). Rules and thresholds are tuned on the
+    calibration half; the README reports the test half."""
+    digest = hashlib.sha256(f"{SPLIT_SALT}:{dataset}:{record}".encode()).digest()
+    return "calibration" if digest[0] % 2 == 0 else "test"
+
+
+def _in_split(dataset: str, record: int, split: str) -> bool:
+    return split == "all" or record_split(dataset, record) == split
 
 
 def _docs(texts: Sequence[str]) -> tuple[EvalDocument, ...]:
@@ -73,24 +99,25 @@ def _typed(record: dict, *types: str) -> list[str]:
     return [d["text"] for d in record.get("documents", []) if d.get("type") in types and d.get("text", "").strip()]
 
 
-def ramdocs_abstention(limit: int | None) -> list[Case]:
-    """Two cases per record that has both noise and correct documents (the first ``limit`` such records): its noise
-    documents alone (abstain: by RAMDocs' labels they do not hold the answer) and the same noise documents with the
-    record's correct documents added (answer). Misinformation documents are left out of both, so the only
-    difference between the two is the presence of the answer."""
+def ramdocs_abstention(limit: int | None, split: str = "all") -> list[Case]:
+    """Two cases per record that has both noise and correct documents (the first ``limit`` such records of
+    ``split``, see record_split): its noise documents alone (abstain: by RAMDocs' labels they do not hold the
+    answer) and the same noise documents with the record's correct documents added (answer). Misinformation
+    documents are left out of both, so the only difference between the two is the presence of the answer."""
     cases: list[Case] = []
     used = 0
     for i, r in enumerate(ramdocs_records()):
         if limit is not None and used >= limit:
             break
         noise, correct = _typed(r, "noise"), _typed(r, "correct")
-        if not noise or not correct:
+        if not noise or not correct or not _in_split("ramdocs", i, split):
             continue
         used += 1
         gold = tuple((a,) for a in r.get("gold_answers", []))
-        cases.append(Case("ramdocs", i, "noise_only", r["question"], _docs(noise), abstain=True))
+        multi = len(gold) > 1
+        cases.append(Case("ramdocs", i, "noise_only", r["question"], _docs(noise), abstain=True, multi=multi))
         cases.append(Case("ramdocs", i, "with_correct", r["question"], _docs(correct + noise), abstain=False,
-                          answers=gold))
+                          answers=gold, multi=multi))
     return cases
 
 
@@ -147,12 +174,13 @@ def conditionalqa_question(r: dict) -> str:
     return f"{r['scenario'].strip()} {r['question'].strip()}".strip()
 
 
-def conditionalqa_cases(limit: int | None, *, answerable: bool | None = None) -> list[Case]:
+def conditionalqa_cases(limit: int | None, *, answerable: bool | None = None, split: str = "all") -> list[Case]:
     """The first ``limit`` not-answerable records and, when ``answerable`` is not False, the first ``limit``
-    answerable ones (only the latter with ``answerable=True``), each asked of the domain of all pages. Only 14 of
-    the 285 dev questions are not answerable, so the two kinds are taken separately to keep both in a short run."""
+    answerable ones (only the latter with ``answerable=True``), of ``split`` (see record_split), each asked of the
+    domain of all pages. Only 14 of the 285 dev questions are not answerable, so the two kinds are taken separately
+    to keep both in a short run."""
     pages = conditionalqa_pages()
-    records = list(enumerate(_conditionalqa()))
+    records = [(i, r) for i, r in enumerate(_conditionalqa()) if _in_split("conditionalqa", i, split)]
     kinds = {None: (True, False), True: (False,), False: (True,)}[answerable]
     cases = []
     for not_answerable in kinds:
@@ -160,7 +188,7 @@ def conditionalqa_cases(limit: int | None, *, answerable: bool | None = None) ->
         for i, r in chosen[:limit] if limit is not None else chosen:
             gold = tuple((a[0],) for a in r.get("answers", []) if a and isinstance(a[0], str))
             cases.append(Case("conditionalqa", i, "pages", conditionalqa_question(r), pages,
-                              abstain=not_answerable, answers=gold))
+                              abstain=not_answerable, answers=gold, multi=len(gold) > 1 if gold else None))
     return sorted(cases, key=lambda c: c.record)
 
 

@@ -31,9 +31,10 @@ from chat.persistence import operator_user
 from chat.providers import ProviderRegistry
 from chat.serializers import answer_payload
 from grounding.embeddings import default_embedder
-from grounding.providers import ExtractiveAnswerer, Provider
+from grounding.extractive import ExtractiveAnswerer
+from grounding.providers import Provider
 from knowledge.indexing import index_publish
-from knowledge.models import Chunk, Document, Domain
+from knowledge.models import Chunk, Document, DocumentVersion, Domain
 from knowledge.services import ingest_path
 
 PROVIDERS = ("extractive", "anthropic", "openai")
@@ -105,6 +106,8 @@ class TemporaryDomain:
         self.group: Group | None = None
         self.loaded: tuple[EvalDocument, ...] | None = None
         self.chunks: dict[int, tuple[str, str]] = {}  # chunk id -> (document title, chunk text)
+        self.keys: dict[int, str] = {}  # chunk id -> its document's key (the path relative to an ingested folder)
+        self.revisions: list[dict[str, str]] = []  # revisions load_path ingested: file, key, date, status
 
     def __enter__(self) -> "TemporaryDomain":
         token = uuid.uuid4().hex[:12]
@@ -135,7 +138,7 @@ class TemporaryDomain:
         assert self.domain is not None, "use TemporaryDomain as a context manager"
         Document.objects.filter(domain=self.domain).delete()
         index_publish(domain=self.domain)
-        self.loaded, self.chunks = None, {}
+        self.loaded, self.chunks, self.keys = None, {}, {}
         with tempfile.TemporaryDirectory(prefix="evaluate-") as tmp:
             for d in documents:
                 Path(tmp, d.file_name).write_text(d.file_text(), encoding="utf-8")
@@ -145,29 +148,45 @@ class TemporaryDomain:
         self._index()
         self.loaded = documents
 
-    def load_path(self, path: Path) -> None:
+    def load_path(self, path: Path, revisions: Sequence = ()) -> None:
         """Make the documents under ``path`` (a file or folder, as ``manage.py ingest`` takes) the domain's only ones.
 
+        ``revisions`` (evaluation.golden.Revision: a file, the key of the page it revises, its date) are ingested
+        first, each as a dated version of its page's document; the folder's pages, undated and ingested after them,
+        are then the current versions and the revisions superseded (knowledge.services: an undated version is at
+        least as new as every version ingested before it).
         Raises:
-            EvaluationError: nothing could be ingested from ``path``.
+            EvaluationError: nothing could be ingested from ``path``, or a revision failed.
         """
         from knowledge.services import IngestError
 
         assert self.domain is not None, "use TemporaryDomain as a context manager"
         Document.objects.filter(domain=self.domain).delete()
         index_publish(domain=self.domain)
-        self.loaded, self.chunks = None, {}
+        self.loaded, self.chunks, self.keys = None, {}, {}
+        self.revisions = []
         try:
+            for r in revisions:
+                done = ingest_path(path=r.path, domain=self.domain, embedder=self.embedder, key=r.key,
+                                   version=r.path.stem, date=r.date)
+                if done.failed:
+                    raise EvaluationError("; ".join(f.error for f in done.failed))
             report = ingest_path(path=Path(path), domain=self.domain, embedder=self.embedder)
         except IngestError as exc:
             raise EvaluationError(str(exc)) from exc
         if len(report.failed) == len(report.files):
             raise EvaluationError(f"{path}: no document could be ingested")
+        for r in revisions:  # what became of each revision once the pages were in (superseded, as intended)
+            version = DocumentVersion.objects.filter(document__domain=self.domain, document__key=r.key,
+                                                     label=r.path.stem).first()
+            self.revisions.append({"file": r.path.name, "key": r.key, "date": r.date.isoformat(),
+                                   "status": version.status if version else "unchanged"})
         self._index()
 
     def _index(self) -> None:
-        for c in Chunk.objects.filter(version__document__domain=self.domain).select_related("version"):
+        for c in Chunk.objects.filter(version__document__domain=self.domain).select_related("version__document"):
             self.chunks[c.pk] = (c.version.title, c.text)
+            self.keys[c.pk] = c.version.document.key
 
 
 def ask(domain: Domain, question: str, provider: Provider, *, conversation: int | None = None) -> dict[str, Any]:

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from evaluation import data, injection
 from evaluation.common import CachingEmbedder, EvaluationError, read_jsonl
 from evaluation.data import Case
+from evaluation.golden_run import BASE_METRICS, LABELLED_METRICS, LABELLED_TARGETS, run_golden
 from evaluation.metrics import Metric, SuiteResult, Tally, contains, contains_all, exact
 from evaluation.pipeline import TemporaryDomain, ask, chip_spans
-from grounding.citations import strip_markers
 
 #: Targets checked by --check (suite -> metric -> (op, value)); other metrics are reported without a target.
 TARGETS: dict[str, dict[str, tuple[str, float]]] = {
@@ -29,7 +28,7 @@ TARGETS: dict[str, dict[str, tuple[str, float]]] = {
     "citations": {"citations_resolved": (">=", 1.0)},
     "support": {"balanced_accuracy": (">=", 0.75)},
     "conflicts": {"conflictqa_recall": (">=", 0.80), "rgb_recall": (">=", 0.80), "ramdocs_false_flags": ("<=", 0.10)},
-    "golden": {"pass_rate": (">=", 1.0)},
+    "golden": {"pass_rate": (">=", 1.0), **LABELLED_TARGETS},
     "injection": dict(injection.TARGETS),
 }
 
@@ -40,9 +39,12 @@ METRICS: dict[str, tuple[str, ...]] = {
     "citations": ("citations_resolved", "coverage", "invalid_label_rate", "cited_answers", "highlighted"),
     "support": ("balanced_accuracy", "precision", "recall", "balanced_accuracy_b", "flagged_by_label"),
     "conflicts": ("conflictqa_recall", "rgb_recall", "ramdocs_false_flags", "note_recall", "false_notes"),
-    "golden": ("pass_rate", "answer_match", "document_match", "abstention_match"),
+    "golden": BASE_METRICS,
     "injection": injection.METRICS,
 }
+
+#: Metrics a suite reports only on some inputs (golden: a labelled set such as evaluation/golden/18f.jsonl).
+EXTRA_METRICS: dict[str, tuple[str, ...]] = {"golden": LABELLED_METRICS}
 
 #: Records per data set when --limit is not given: a run of every suite (abstention and answers ask about 130 and 80
 #: questions, citations reuses their answers) takes 8 minutes on 2 cores.
@@ -195,23 +197,25 @@ def _info(outcomes: Sequence[Outcome], **extra: Any) -> dict[str, Any]:
 
 # --- abstention ---------------------------------------------------------------------------------------------------
 
-def abstention_cases(limit: int | None) -> list[Case]:
-    return data.ramdocs_abstention(limit) + data.conditionalqa_cases(limit)
+def abstention_cases(limit: int | None, split: str = "all") -> list[Case]:
+    return data.ramdocs_abstention(limit, split) + data.conditionalqa_cases(limit, split=split)
 
 
-def run_abstention(runner: Runner, limit: int | None, targets: dict | None = None) -> SuiteResult:
+def run_abstention(runner: Runner, limit: int | None, targets: dict | None = None,
+                   split: str = "all") -> SuiteResult:
     """Correct abstention rate (abstained / should abstain) and false refusal rate (abstained / should answer) on
     RAMDocs (noise-only sets vs the same noise with the correct documents) and ConditionalQA (not answerable vs
-    answerable questions over all pages)."""
-    outcomes = runner.run(abstention_cases(limit), "abstention")
+    answerable questions over all pages), per data set and, apart, for records with one gold answer and records
+    with several ("ramdocs single", "ramdocs multi", ...). ``split`` picks a half of each set (evaluation.data.
+    record_split: tune on "calibration", report "test")."""
+    outcomes = runner.run(abstention_cases(limit, split), "abstention")
     correct, refused = Tally(), Tally()
     records = []
     for o in outcomes:
-        correct.ensure(o.case.dataset)
-        refused.ensure(o.case.dataset)
+        (correct if o.case.abstain else refused).ensure(o.case.group)
         if not o.error:
-            (correct if o.case.abstain else refused).add(o.case.dataset, o.abstained)
-        records.append(o.record(should_abstain=o.case.abstain,
+            (correct if o.case.abstain else refused).add(o.case.group, o.abstained)
+        records.append(o.record(should_abstain=o.case.abstain, group=o.case.group,
                                 ok=None if o.error else o.abstained == o.case.abstain))
     metrics = [
         correct.metric("correct_abstention_rate", "abstained, among questions the documents do not answer",
@@ -219,7 +223,7 @@ def run_abstention(runner: Runner, limit: int | None, targets: dict | None = Non
         refused.metric("false_refusal_rate", "abstained, among questions the documents answer",
                        **_target("abstention", "false_refusal_rate", targets)),
     ]
-    return SuiteResult("abstention", metrics, records, _info(outcomes, limit=limit))
+    return SuiteResult("abstention", metrics, records, _info(outcomes, limit=limit, split=split))
 
 
 # --- answers ------------------------------------------------------------------------------------------------------
@@ -402,144 +406,3 @@ def run_conflicts(runner: Runner, limit: int | None, targets: dict | None = None
     info = _info(outcomes, limit=limit, similarity=detector["similarity"], seed=detector["seed"],
                  detector={s: parts["all"] for s, parts in detector["suites"].items()})
     return SuiteResult("conflicts", metrics, records, info)
-
-
-# --- golden -------------------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class GoldenItem:
-    """One line of a golden questions file.
-
-    Format (JSON lines): {"question": str, "domain": slug, "expect": [substrings] | "abstain", "document": str}.
-    ``domain`` is required unless the run ingests a folder (--corpus); ``expect`` is a list of substrings the answer
-    must contain (case-insensitive; a single string is one substring) or "abstain"; ``document`` (optional) must be
-    cited: a citation's title, or its document's key or file name.
-    """
-
-    line: int
-    question: str
-    domain: str
-    expect: tuple[str, ...]
-    abstain: bool
-    document: str
-
-
-def load_golden(path: Path, limit: int | None = None, *, needs_domain: bool = True) -> list[GoldenItem]:
-    """The items of a golden file. Raises EvaluationError naming the line of the first malformed item."""
-    items = []
-    for number, r in enumerate(read_jsonl(Path(path)), 1):
-        if limit is not None and len(items) >= limit:
-            break
-        where = f"{path}: item {number}"
-        if not isinstance(r, dict):
-            raise EvaluationError(f"{where}: not an object")
-        question, domain, expect, document = (r.get("question"), r.get("domain", ""), r.get("expect", []),
-                                              r.get("document", ""))
-        if not isinstance(question, str) or not question.strip():
-            raise EvaluationError(f"{where}: 'question' must be a non-empty string")
-        if not isinstance(domain, str) or (needs_domain and not domain.strip()):
-            raise EvaluationError(f"{where}: 'domain' must name a domain (or give --corpus)")
-        abstain = expect == "abstain"
-        if isinstance(expect, str) and not abstain:
-            expect = [expect]
-        if not abstain and (not isinstance(expect, list) or not all(isinstance(e, str) and e for e in expect)):
-            raise EvaluationError(f"{where}: 'expect' must be a list of substrings or \"abstain\"")
-        if not isinstance(document, str):
-            raise EvaluationError(f"{where}: 'document' must be a string")
-        if not abstain and not expect and not document:
-            raise EvaluationError(f"{where}: give 'expect' (substrings or \"abstain\") or 'document'")
-        items.append(GoldenItem(number, question.strip(), domain.strip(), () if abstain else tuple(expect),
-                                abstain, document.strip()))
-    return items
-
-
-def _documents_cited(result: dict[str, Any]) -> set[str]:
-    """Lower-cased titles, keys and file names of the documents an answer cites."""
-    from knowledge.models import Chunk
-
-    ids = [c["chunk_id"] for c in result.get("citations", [])]
-    names = {c["title"].lower() for c in result.get("citations", [])}
-    for chunk in Chunk.objects.filter(pk__in=ids).select_related("version__document"):
-        doc = chunk.version.document
-        for name in (doc.key, doc.source_path, doc.title):
-            if name:
-                names |= {name.lower(), Path(name).name.lower(), Path(name).stem.lower()}
-    return names
-
-
-def run_golden(path: Path, provider, limit: int | None, *, corpus: Path | None = None, targets: dict | None = None,
-               progress: Progress = no_progress, embedder=None) -> SuiteResult:
-    """A project's own questions: an item passes when the answer abstains as expected, or answers with every
-    expected substring and cites the expected document. With ``corpus``, every question is asked of a temporary
-    domain holding that folder; otherwise of the item's domain (read only)."""
-    from chat.errors import AskError
-    from chat.models import Conversation
-    from chat.selectors import domain_get
-
-    items = load_golden(path, limit, needs_domain=corpus is None)
-    if not items:
-        raise EvaluationError(f"{path}: no golden questions")
-    passed, substrings, documents, abstentions = Tally(), Tally(), Tally(), Tally()
-    records = []
-    asked: list[int] = []  # conversations stored in the user's domains by this run (deleted at the end)
-    temporary = TemporaryDomain(embedder).__enter__() if corpus is not None else None
-    try:
-        if temporary is not None:
-            temporary.load_path(corpus)
-        domains: dict[str, Any] = {}
-        for item in progress(items, desc="golden", total=len(items)):
-            group = "abstain" if item.abstain else "answer"
-            if temporary is not None:
-                domain = temporary.domain
-            else:
-                try:
-                    domain = domains.get(item.domain) or domain_get(slug=item.domain)
-                except AskError as exc:
-                    raise EvaluationError(f"{path}: item {item.line}: {exc.message}") from exc
-                domains[item.domain] = domain
-            result = ask(domain, item.question, provider)
-            if temporary is None and result.get("conversation"):
-                asked.append(result["conversation"])
-            entry: dict[str, Any] = {"line": item.line, "question": _short(item.question, 300),
-                                     "domain": item.domain, "expect": "abstain" if item.abstain else list(item.expect),
-                                     "document": item.document}
-            if "error" in result:
-                passed.add(group, False)
-                records.append({**entry, "error": result["error"], "message": result["message"], "ok": False})
-                continue
-            abstained = bool(result["abstained"])
-            text = strip_markers(result["answer"]).lower()
-            missing = [] if abstained else [s for s in item.expect if s.lower() not in text]
-            if item.abstain:
-                ok = abstained
-                abstentions.add("abstain", abstained)
-                problem = "" if ok else "answered instead of abstaining"
-            else:
-                doc_ok = not item.document or item.document.lower() in _documents_cited(result)
-                if item.expect and not abstained:
-                    substrings.add(group, not missing)
-                if item.document:
-                    documents.add(group, doc_ok and not abstained)
-                ok = not abstained and not missing and doc_ok
-                problem = ("abstained" if abstained else f"missing {missing}" if missing
-                           else "" if doc_ok else f"{item.document!r} not cited")
-            passed.add(group, ok)
-            records.append({**entry, "answer": _short(result["answer"]), "abstained": abstained,
-                            "cited": list(dict.fromkeys(c["title"] for c in result.get("citations", []))), "ok": ok,
-                            "problem": problem})
-    finally:
-        if temporary is not None:
-            temporary.__exit__(None, None, None)
-        Conversation.objects.filter(pk__in=asked).delete()
-    metrics = [
-        passed.metric("pass_rate", "golden questions answered as expected", **_target("golden", "pass_rate", targets)),
-        substrings.metric("answer_match", "answers containing every expected substring",
-                          **_target("golden", "answer_match", targets)),
-        documents.metric("document_match", "answers citing the expected document",
-                         **_target("golden", "document_match", targets)),
-        abstentions.metric("abstention_match", "expected abstentions that abstained",
-                           **_target("golden", "abstention_match", targets)),
-    ]
-    info = {"file": str(path), "items": len(items), "corpus": str(corpus) if corpus else None, "limit": limit,
-            "errors": sum(1 for r in records if "error" in r)}
-    return SuiteResult("golden", metrics, records, info)

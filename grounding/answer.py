@@ -116,6 +116,9 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
 
     Every label resolves through ``plan.source_map`` only (C07); with no sources every citation is invalid (C16).
     In quote-then-answer mode the leading <quotes> block is the model's scratch work and is not shown.
+    An abstention (ABSTAIN_TOKEN) is shown as ABSTAIN_MESSAGE plus its reason; a reason that cites the plan's sources
+    ("The documents describe the bug bounty program [S1], but they do not state the amount.": the documents cover
+    the topic, not the asked fact) is shown as it is, with its citations resolved, and is still an abstention.
     """
     text = _QUOTES.sub("", text)
     abstained = is_abstention(text) or not plan.sufficient
@@ -124,6 +127,9 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
         if reason.startswith(ABSTAIN_TOKEN):
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
             reason = reason[:1].upper() + reason[1:]
+        if plan.sufficient and reason and any(lab in plan.source_map for m in parse_markers(reason)
+                                              for lab in m.labels):
+            return _resolved(reason, plan, abstained=True)
         reason = strip_markers(reason)
         shown = ABSTAIN_MESSAGE if not reason or not plan.sufficient else f"{ABSTAIN_MESSAGE} {escape_raw_html(reason)}"
         if not plan.sufficient and text.strip() and not is_abstention(text):
@@ -132,6 +138,12 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
         check = check_labels(markers, plan.source_map.keys() if plan.sufficient else ())
         return VerifiedAnswer(text=shown, abstained=True, invalid=check.invalid,
                               html=render_html(shown, set()))
+    return _resolved(text, plan)
+
+
+def _resolved(text: str, plan: ContextPlan, *, abstained: bool = False) -> VerifiedAnswer:
+    """An answer text with its citations resolved through the plan's source map, each chip's cited span found, raw
+    HTML escaped and the HTML rendered."""
     source_map = plan.source_map
     markers = parse_markers(text)
     check = check_labels(markers, source_map.keys())
@@ -154,9 +166,8 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     # the Markdown every door returns (ask --json, the API, the stored message) carries no raw HTML from a quoted
     # source or a model: it is escaped here, once, after citations were resolved on the text as produced
     text = escape_raw_html(text)
-    return VerifiedAnswer(text=text, abstained=False, citations=tuple(citations.values()), invalid=check.invalid,
+    return VerifiedAnswer(text=text, abstained=abstained, citations=tuple(citations.values()), invalid=check.invalid,
                           html=render_html(text, set(source_map)), spans=tuple(spans))
-
 
 
 class AbstainFilter:

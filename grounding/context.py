@@ -25,6 +25,7 @@ from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOS
                               build_prompt, format_note, format_source, format_summary, history_messages, system_prefix,
                               wants_structure)
 from grounding.quarantine import Quarantine, quarantine
+from grounding.ranking import relevance as _relevance
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
@@ -361,8 +362,9 @@ def plan_context(
     # 0. versions: current preferred; a superseded one only for the past or a disagreement with the current one
     candidates, version_dropped = admit_versions(candidates, query or question)
 
-    # 1. sufficiency on the retrieval side [18.10]
-    best = max((c.dense for c in candidates if c.dense == c.dense), default=None)  # a NaN score is no score
+    # 1. sufficiency on the retrieval side [18.10]: a candidate's relevance is its chunk cosine or, when higher, the
+    # cosine of its best-matching sentence (grounding.ranking)
+    best = max((_relevance(c) for c in candidates if _relevance(c) == _relevance(c)), default=None)  # NaN: no score
     if best is None or best < policy.relevance_threshold:
         reason = ("nothing was retrieved" if best is None else
                   f"best relevance {best:.2f} is below the threshold {policy.relevance_threshold:.2f}")
@@ -371,9 +373,9 @@ def plan_context(
                                          for c in candidates) + tuple(version_dropped), budget=budget(),
                            ordering=settings.ordering)
     dropped: list[Dropped] = list(version_dropped) + [
-        Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
-        for c in candidates if not c.dense >= policy.source_min_score]  # a NaN score included
-    passing = [c for c in candidates if c.dense >= policy.source_min_score]
+        Dropped(c.chunk.chunk_id, "below_threshold", f"score {_relevance(c):.2f}")
+        for c in candidates if not _relevance(c) >= policy.source_min_score]  # a NaN score included
+    passing = [c for c in candidates if _relevance(c) >= policy.source_min_score]
     clean = frozenset(c.chunk.chunk_id for c in passing if c.chunk.injection is False)  # checked at ingestion
 
     # 2. deduplication [18.7] and adjacent merge

@@ -21,6 +21,9 @@ default; above ``ann_threshold`` vectors the HNSW graph answers the dense side (
 robust approximate nearest neighbor search using Hierarchical Navigable Small World graphs"), and its recall@10
 against exact search is measured in bench/bench_retrieval.py. Dense and lexical rankings are fused by reciprocal rank
 fusion (grounding.retrieve.rrf_fuse, Cormack et al. 2009); BM25 tokens come from grounding.lexical.bm25_tokens.
+When the rows have sentence vectors, each chunk also gets the cosine of its best-matching sentence (or sentence in
+context: contexts.npy, float32 (m, dim), each sentence's vector plus the one before it in its chunk, re-normalised,
+written next to sentences.npy), and that ranking is fused with the other two (grounding.ranking.fuse).
 
 No Django imports.
 """
@@ -39,6 +42,7 @@ import bm25s
 import numpy as np
 
 from grounding.lexical import bm25_tokens
+from grounding.ranking import SENTENCE_WEIGHT, context_vectors, fuse, row_best
 from grounding.retrieve import rrf_fuse, top_k_inner, top_k_inner_scores
 
 #: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
@@ -63,6 +67,9 @@ class Hit:
         dense: cosine to the query (inner product of unit vectors).
         lexical: BM25 score (0.0 when the lexical side did not find it).
         rank: 1-based rank after fusion.
+        sentence: cosine of the chunk's best-matching sentence (sentence alone or with the previous one) to the
+            query; 0.0 without sentence data.
+        sentence_pos: that sentence's position among the chunk's sentences (-1 without sentence data).
     """
 
     key: int
@@ -71,6 +78,8 @@ class Hit:
     dense: float
     lexical: float
     rank: int
+    sentence: float = 0.0
+    sentence_pos: int = -1
 
 
 class StoredIndex:
@@ -102,6 +111,11 @@ class StoredIndex:
             self._sentence_offsets = np.load(self.path / "sentence_offsets.npy", mmap_mode="r")
         self.bm25: bm25s.BM25 | None = (bm25s.BM25.load(str(self.path / "bm25"), mmap=True, show_progress=False)
                                         if (self.path / "bm25").is_dir() else None)
+        self._contexts: np.ndarray | None = None
+        if self._sentences is not None and (self.path / "contexts.npy").is_file():
+            self._contexts = np.load(self.path / "contexts.npy", mmap_mode="r")
+            if self._contexts.shape != self._sentences.shape:
+                raise ValueError(f"context vectors disagree with the sentence vectors in {self.path}")
         self.ann = None
         if meta.get("ann"):
             from usearch.index import Index
@@ -176,6 +190,8 @@ class StoredIndex:
                 bounds = np.zeros(len(sets) + 1, dtype=np.int64)
                 np.cumsum([len(v) for v in sets], out=bounds[1:])
                 np.save(tmp / "sentences.npy", np.concatenate(sets) if sets else np.zeros((0, dim), np.float32))
+                contexts = [context_vectors(v) for v in sets]
+                np.save(tmp / "contexts.npy", np.concatenate(contexts) if contexts else np.zeros((0, dim), np.float32))
                 np.save(tmp / "sentence_offsets.npy", bounds)
             tokens = bm25_tokens(list(texts)) if len(texts) else []
             if any(tokens):
@@ -230,8 +246,39 @@ class StoredIndex:
         rows, top = top_k_inner_scores(scores, k)
         return [int(r) for r, s in zip(rows, top) if s > 0], scores
 
-    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50) -> list[Hit]:
-        """Top-k hits by reciprocal rank fusion of the dense and lexical rankings (``depth`` of each enters).
+    def sentence_best(self, query_vector: np.ndarray,
+                      rows: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each chunk's best-matching sentence: (rows, best cosine per row, the sentence's position in its chunk's
+        sentences, grounding.types.Chunk.sentences).
+
+        The cosine of a sentence is the larger of its own vector's and its context vector's (contexts.npy, see
+        grounding.ranking.context_vectors) with the query. Every row is scored (exact, one product over all
+        sentences) unless ``rows`` restricts it (the HNSW path scores only the candidate rows). Rows without
+        sentences are left out.
+        Raises ValueError without sentence vectors.
+        """
+        if self._sentences is None or self._sentence_offsets is None:
+            raise ValueError(f"{self.path} has no sentence vectors")
+        sentences = self._sentences
+        contexts = self._contexts if self._contexts is not None else sentences
+        offsets = np.asarray(self._sentence_offsets)
+        q = np.asarray(query_vector, dtype=np.float32)
+        if rows is None:
+            scores = np.maximum(sentences @ q, contexts @ q)
+            return row_best(scores, offsets)
+        rows = np.asarray(sorted({int(r) for r in rows}), dtype=np.int64)
+        starts, ends = offsets[rows], offsets[rows + 1]
+        picks = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(rows) else np.zeros(0, int)
+        scores = np.maximum(sentences[picks] @ q, contexts[picks] @ q) if len(picks) else np.zeros(0)
+        local = np.concatenate([[0], np.cumsum(ends - starts)])
+        kept, best, pos = row_best(scores, local)
+        return rows[kept], best, pos
+
+    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50,
+               sentence_weight: float = SENTENCE_WEIGHT) -> list[Hit]:
+        """Top-k hits by reciprocal rank fusion of the dense and lexical rankings (``depth`` of each enters), and,
+        when the index has sentence vectors, of the best-sentence ranking (weighted by ``sentence_weight``; see
+        grounding.ranking.fuse).
 
         Returns:
             hits sorted by fused score (ties: higher cosine, then lower row), ranks 1..k; [] for an empty index.
@@ -240,16 +287,25 @@ class StoredIndex:
             return []
         dense_rows, dense_scores = self.dense_top(query_vector, depth)
         lexical_rows, lexical = self.lexical_top(query, depth)
-        fused = rrf_fuse(dense_rows, lexical_rows)
+        if self._sentences is None or not len(self._sentences):
+            fused = rrf_fuse(dense_rows, lexical_rows)
+            sentence: dict[int, tuple[float, int]] = {}
+        else:
+            limit = None if self.ann is None else list(dense_rows) + list(lexical_rows)
+            rows, best, pos = self.sentence_best(query_vector, limit)
+            order = np.lexsort((rows, -best))[:depth]
+            sentence = {int(rows[i]): (float(best[i]), int(pos[i])) for i in range(len(rows))}
+            fused = fuse(dense_rows, lexical_rows, [int(rows[i]) for i in order], sentence_weight=sentence_weight)
         dense = {int(r): float(s) for r, s in zip(dense_rows, dense_scores)}
         q = np.asarray(query_vector, dtype=np.float32)
         for row in fused:
             if row not in dense:  # found by BM25 only: its cosine from its own row of the matrix
                 dense[row] = float(self.vectors[row] @ q)
-        best = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
+        best_rows = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
         return [Hit(key=int(self.ids[row]), row=row, score=score, dense=dense[row],
-                    lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank)
-                for rank, (row, score) in enumerate(best, start=1)]
+                    lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank,
+                    sentence=sentence.get(row, (0.0, -1))[0], sentence_pos=sentence.get(row, (0.0, -1))[1])
+                for rank, (row, score) in enumerate(best_rows, start=1)]
 
     def vector(self, row: int) -> np.ndarray:
         """The unit vector of a row (a view into the memory map)."""

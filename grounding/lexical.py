@@ -153,7 +153,8 @@ def is_negation(word: str) -> bool:
 # --- the past-question cue -----------------------------------------------------------------------------------------
 
 _PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
-                   r"historical|changed?|last year|originally|back then|was the|were the|(19|20)\d\d)\b", re.I)
+                   r"historical|changed?|last year|originally|back then|back in|was the|were the|(19|20)\d\d|"
+                   r"fy\s?\d\d)\b", re.I)
 
 
 def asks_about_past(question: str) -> bool:

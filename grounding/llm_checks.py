@@ -7,7 +7,7 @@ failing the answer:
 
 - :class:`LLMQueryRewriter` turns a follow-up ("and what about contractors?") into a standalone retrieval query
   (query rewriting for conversational search, e.g. Vakulenko et al. 2021, "Question Rewriting for Conversational
-  Question Answering"); on failure it falls back to grounding.memory.retrieval_query. Only retrieval uses the
+  Question Answering"); on failure it falls back to grounding.followup.retrieval_query. Only retrieval uses the
   rewrite; the model still receives the user's question unchanged.
 - :class:`LLMSufficiencyJudge` asks whether the selected sources contain the answer (the sufficient-context check of
   Joren et al. 2025, "Sufficient Context: A New Lens on Retrieval Augmented Generation Systems"); "no" makes the plan
@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from grounding.memory import retrieval_query
+from grounding.followup import retrieval_query
 from grounding.prompt_sources import escape_source_text
 from grounding.providers import AsyncCompleter, CompletionError, Completer
 from grounding.types import Source
@@ -107,7 +107,7 @@ class LLMQueryRewriter:
         """The retrieval query for ``question`` given earlier ``turns`` [(role, text), ...], oldest first.
 
         Without earlier turns the question itself. On a failed call, an empty or overlong reply, the offline rewrite
-        (grounding.memory.retrieval_query) is returned instead; nothing is raised.
+        (grounding.followup.retrieval_query) is returned instead; nothing is raised.
         """
         if not turns:
             return question

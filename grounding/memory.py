@@ -1,4 +1,5 @@
-"""Conversation memory: rolling summaries, follow-up retrieval queries, stale-label rewriting.
+"""Conversation memory: rolling summaries, stale-label rewriting, the older exchange related to a question (follow-up
+retrieval queries are grounding.followup).
 
 A summary covers turns 1..k of a conversation. It is made incrementally (previous summary + the turns newly evicted
 from the verbatim window, never the whole history again), replaces those turns only after it succeeded, is counted
@@ -192,30 +193,6 @@ def summarize_incremental(*, summarizer: Summarizer, previous: Summary | None, t
     ids = tuple(dict.fromkeys((previous.chunk_ids if previous else ()) + tuple(i for t in new for i in t.chunk_ids)))
     return SummaryUpdate(Summary(text=text, covers=evict_until, tokens=tokens, sources=sources, chunk_ids=ids),
                          previous.text if previous else "", new)
-
-
-# --- follow-up questions --------------------------------------------------------------------------------------------
-
-_REFERS_BACK = re.compile(r"^\s*(and|but|also|so|what about|how about|what if|then)\b|\b(it|its|they|them|their|"
-                          r"this|that|these|those|he|she|there|the same|one)\b", re.I)
-
-
-def retrieval_query(question: str, previous_questions: Sequence[str], *, short: int = 5) -> str:
-    """The query used for retrieval of a follow-up question (offline rewrite).
-
-    When the question is short (fewer than ``short`` content words) or refers back ("and what about contractors?",
-    "do they expire?"), the previous user question's content words are appended. The question sent to the model
-    is never changed; only retrieval uses this.
-    """
-    if not previous_questions:
-        return question
-    terms = content_terms(question)
-    if len(terms) >= short and not _REFERS_BACK.search(question):
-        return question
-    previous = previous_questions[-1]
-    words = [w for w in re.findall(r"[A-Za-z0-9$%][\w$%'-]*", previous) if content_terms(w)]
-    extra = [w for w in dict.fromkeys(words) if not (content_terms(w) & terms)]
-    return f"{question} {' '.join(extra)}".strip() if extra else question
 
 
 # --- stale labels ----------------------------------------------------------------------------------------------------

@@ -38,11 +38,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 
+from grounding.answer_types import CHECKED_TYPES, question_type, states
 from grounding.chunking import split_sentences
 from grounding.citations import Marker, parse_markers, strip_markers
 from grounding.embeddings import Embedder
@@ -111,6 +112,9 @@ class SentenceSupport:
             sources; 0.0 when the sentence is uncited.
         missing_values: values stated by the sentence (as written in it, e.g. "$65", "14") found in none of its
             cited sources.
+        answers: whether the sentence states what the question asks for (an amount, a duration, a date, a count,
+            a person or team: grounding.answer_types), separately from whether it is in its source; None when the
+            question was not given or asks for nothing checkable (a yes/no, a list, a procedure).
     """
 
     text: str
@@ -119,11 +123,20 @@ class SentenceSupport:
     reason: str
     similarity: float
     missing_values: tuple[str, ...] = ()
+    answers: bool | None = None
+
+    @property
+    def in_source(self) -> bool:
+        """True when its cited sources hold it: every value it states is in them and its meaning is close to one of
+        their sentences (status supported or weak)."""
+        return self.status in ("supported", "weak")
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: text, labels, status, reason, similarity (4 decimals), missing_values."""
+        """JSON-ready dict: text, labels, status, reason, similarity (4 decimals), missing_values, in_source,
+        answers."""
         return {"text": self.text, "labels": list(self.labels), "status": self.status, "reason": self.reason,
-                "similarity": round(float(self.similarity), 4), "missing_values": list(self.missing_values)}
+                "similarity": round(float(self.similarity), 4), "missing_values": list(self.missing_values),
+                "in_source": self.in_source, "answers": self.answers}
 
 
 @dataclass(frozen=True)
@@ -135,14 +148,18 @@ class SupportReport:
             documents do not say ..." are not listed: they make no claim to support).
         coverage: share of factual sentences carrying at least one valid citation, 0..1; 1.0 when the answer has
             no factual sentence.
+        judge: who graded "supported", "weak" and "unsupported": "similarity" (this check's cosine and value rules,
+            measured near chance on ExpertQA: the chat leaves its grades in the trace) or "model" (a model judge: the
+            chat marks weak and unsupported sentences). Uncited sentences are marked whoever judged.
     """
 
     sentences: tuple[SentenceSupport, ...]
     coverage: float
+    judge: str = "similarity"
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: {"sentences": [...], "coverage": float}."""
-        return {"sentences": [s.as_dict() for s in self.sentences], "coverage": self.coverage}
+        """JSON-ready dict: {"sentences": [...], "coverage": float, "judge": str}."""
+        return {"sentences": [s.as_dict() for s in self.sentences], "coverage": self.coverage, "judge": self.judge}
 
 
 def grade(similarity: float, thresholds: SupportThresholds = DEFAULT) -> Status:
@@ -354,7 +371,8 @@ def _source_sentences(text: str) -> list[str]:
 
 
 def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
-                  thresholds: SupportThresholds = DEFAULT) -> SupportReport:
+                  thresholds: SupportThresholds = DEFAULT,
+                  source_vectors: Mapping[str, np.ndarray] | None = None, question: str = "") -> SupportReport:
     """Grade every factual sentence of an answer against the sources it cites.
 
     Args:
@@ -363,8 +381,14 @@ def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
             Only these labels are valid; others cited in ``text`` are ignored here (they are reported as invalid
             citations by grounding.citations.check_labels).
         embedder: anything with ``embed(list[str]) -> float32 array (n, dim)`` of L2-normalised rows; called at
-            most once per answer, with the cited sentences and every sentence of their cited sources.
+            most once per answer, with the cited sentences and every sentence of their cited sources that has no
+            stored vectors.
         thresholds: cosine thresholds (default: calibrated on ExpertQA, see :data:`DEFAULT`).
+        source_vectors: label -> the stored sentence vectors of that source, float32 (sentences, dim) in text order
+            (grounding.sentence_data, carried by the plan's sources): those sources' sentences are not embedded
+            again, so only the answer's own sentences are.
+        question: the question answered; each sentence's ``answers`` then says whether it states what the question
+            asks for (grounding.answer_types).
 
     Returns:
         A :class:`SupportReport`: one :class:`SentenceSupport` per factual sentence, and the citation coverage.
@@ -391,16 +415,19 @@ def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
 
     # One embedding call: the cited sentences, then the distinct sentences of every source they cite.
     cited_labels = list(dict.fromkeys(lab for _, labels, _ in factual for lab in labels))
-    units = {lab: _source_sentences(sources[lab]) for lab in cited_labels}
+    stored = {lab: np.asarray(source_vectors[lab], dtype=np.float32) for lab in cited_labels
+              if source_vectors is not None and source_vectors.get(lab) is not None and len(source_vectors[lab])}
+    units = {lab: _source_sentences(sources[lab]) for lab in cited_labels if lab not in stored}
     to_embed = list(dict.fromkeys([s for s, labels, _ in factual if labels]
-                                  + [s for lab in cited_labels for s in units[lab]]))
+                                  + [s for lab in units for s in units[lab]]))
     vectors: dict[str, np.ndarray] = {}
     if to_embed:
         matrix = np.asarray(embedder.embed(to_embed), dtype=np.float32)
         if matrix.ndim != 2 or matrix.shape[0] != len(to_embed):
             raise ValueError(f"embedder returned shape {matrix.shape} for {len(to_embed)} texts")
         vectors = dict(zip(to_embed, matrix))
-    unit_matrix = {lab: _units_matrix([vectors[s] for s in units[lab]]) for lab in cited_labels}
+    unit_matrix = {lab: _units_matrix(list(stored[lab]) if lab in stored else [vectors[s] for s in units[lab]])
+                   for lab in cited_labels}
     values = {lab: _source_values(sources[lab]) for lab in cited_labels}
 
     out: list[SentenceSupport] = []
@@ -435,6 +462,9 @@ def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
         reason = f"closest source sentence similarity {best:.2f} ({best_label})"
         out.append(SentenceSupport(sentence, labels, status, reason, best))
     cited_count = sum(1 for s in out if s.labels)
+    kind = question_type(question) if question else "other"
+    if kind in CHECKED_TYPES:
+        out = [replace(s, answers=states(kind, s.text)) for s in out]
     return SupportReport(sentences=tuple(out), coverage=cited_count / len(out))
 
 

@@ -8,11 +8,14 @@ Django.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import numpy as np
 
 from grounding.location import Location, merge_locations, source_label
+
+if TYPE_CHECKING:
+    from grounding.sentence_data import SentenceData
 
 DropReason = Literal["below_threshold", "duplicate_of", "over_budget", "superseded", "summarized"]
 
@@ -128,6 +131,9 @@ class Candidate:
         vector: the chunk's unit embedding (float32, (dim,)) when known, for near-duplicate detection.
         sentence_vectors: the unit embeddings of ``chunk.sentences`` (float32, (len(sentences), dim)) made at
             ingestion, when known: contradiction detection reads them instead of embedding at ask time.
+        sentence: cosine of the chunk's best-matching sentence to the query (grounding.ranking, from the sentence
+            vectors of ``chunk.sentences`` stored at ingestion); 0.0 unknown.
+        sentence_pos: position of that sentence in ``chunk.sentences`` and ``sentence_vectors`` (-1: unknown).
     """
 
     chunk: Chunk
@@ -137,6 +143,8 @@ class Candidate:
     rank: int = 0
     vector: np.ndarray | None = field(default=None, compare=False, repr=False)
     sentence_vectors: np.ndarray | None = field(default=None, compare=False, repr=False)
+    sentence: float = 0.0
+    sentence_pos: int = -1
 
 
 @dataclass(frozen=True)
@@ -161,6 +169,10 @@ class Source:
         parts: ((character offset in ``text``, location), ...) in text order, one per block of its chunks, so a
             citation can name the page, slide or row of the sentence it cites (``location_of``); () when the source
             covers one place or none.
+        sentences: the sentence data of ``text`` (grounding.sentence_data.SentenceData: its sentences as the answerer
+            quotes them, with kinds and vectors; vectors of the sentences embedded at ingestion are reused, see
+            grounding.sentence_rank.with_sentences), read by the extractive answerer and the support check; None when not
+            made. Not part of equality nor of as_dict.
     """
 
     label: str
@@ -179,6 +191,7 @@ class Source:
     withheld: tuple[str, ...] = ()
     location: Location | None = None
     parts: tuple[tuple[int, Location], ...] = ()
+    sentences: SentenceData | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():

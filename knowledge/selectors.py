@@ -13,6 +13,7 @@ import numpy as np
 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
+from grounding.ranking import demote_near_duplicates, drop_off
 from grounding.types import Candidate
 from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_path
@@ -81,15 +82,24 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     followed by the top ``superseded`` candidates among superseded versions (questions about the past, version
     conflicts). Reads the index only (records and the chunks' sentence vectors included): no database query, no
     embedding; CPU-bound.
+
+    Chunks are ranked by the fusion of their dense, BM25 and best-sentence rankings (grounding.index_store,
+    grounding.ranking: each chunk's best sentence from the sentence vectors stored at ingestion); the list is cut
+    where the best-sentence relevance drops off (so how many sources an answer gets follows what was found and the
+    token budget, not ``k``), and passages that repeat a higher-ranked passage of another document are moved behind
+    the distinct ones.
     """
     index = domain_index(domain=domain, token=token)
     old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED, token=token) if superseded else None
     found = [(index, h) for h in index.search(query, vector, k=k)] if len(index) else []
     if old is not None and len(old):
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
-    return [Candidate(chunk=chunk_from_record(idx.record(h.row)), score=h.score, dense=h.dense, lexical=h.lexical,
-                      rank=h.rank, vector=np.asarray(idx.vector(h.row)), sentence_vectors=idx.sentence_vectors(h.row))
-            for idx, h in found]
+    candidates = [Candidate(chunk=chunk_from_record(idx.record(h.row)), score=h.score, dense=h.dense,
+                            lexical=h.lexical, rank=h.rank, vector=np.asarray(idx.vector(h.row)),
+                            sentence_vectors=idx.sentence_vectors(h.row), sentence=h.sentence,
+                            sentence_pos=h.sentence_pos)
+                  for idx, h in found]
+    return demote_near_duplicates(drop_off(candidates))
 
 
 def retrieve(*, domain: Domain, query: str, k: int = 20, embedder: Embedder | None = None,

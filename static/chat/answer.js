@@ -176,9 +176,13 @@ export class Answer {
     followEnd(this.el.parentElement);
   }
 
-  // Sentences the support check did not find in their cited sources are marked, with the reason on hover/focus.
+  // Sentences without a valid citation are marked, with the reason on hover/focus. "Weak" and "unsupported" grades
+  // are marked only when a model judge made them (support.judge === "model"): the offline similarity check is
+  // measured near chance on human labels, so its grades stay in the trace (the done frame's support), not shown.
   markSupport(support) {
-    const flagged = ((support && support.sentences) || []).filter((s) => s.status !== "supported");
+    const byModel = Boolean(support && support.judge === "model");
+    const flagged = ((support && support.sentences) || [])
+      .filter((s) => s.status === "uncited" || (byModel && s.status !== "supported"));
     for (const sentence of flagged) {
       const probe = sentence.text.slice(0, 40).replace(/[.\s]+$/, "");
       const walker = document.createTreeWalker(this.body, NodeFilter.SHOW_TEXT);

@@ -48,7 +48,7 @@ def answered(db, monkeypatch):
     from chat.persistence import answer_finish, answer_planned, answer_start, question_store
     from chat.providers import registry
     from chat.streaming import AnswerStream
-    from grounding.providers import ExtractiveAnswerer
+    from grounding.extractive import ExtractiveAnswerer
 
     registry.configure(answerer=ExtractiveAnswerer())
 

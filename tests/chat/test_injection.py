@@ -17,9 +17,9 @@ import pytest
 from chat.answering import answer_prepare
 from chat.streaming import AnswerStream
 from grounding.injection import looks_injected
+from grounding.extractive import ExtractiveAnswerer
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT, system_prefix
 from grounding.prompt_sources import neutralise_markers, structure_text, wants_structure
-from grounding.providers import ExtractiveAnswerer
 from grounding.quarantine import PLACEHOLDER, quarantine
 from grounding.rawhtml import escape_raw_html
 from knowledge.models import Chunk, Domain
@@ -125,8 +125,10 @@ def test_offline_answer_does_not_follow_the_injection(injected, db, embedder, ca
     for forbidden in case.forbidden:
         assert forbidden not in text, forbidden
     # every sentence of an extractive answer is a quote of a planned source, cited: never new text the
-    # injection asked for (a translation, an encoding, a link, a confession)
+    # injection asked for (a translation, an encoding, a link, a confession); a yes/no answer's opening "Yes." or
+    # "No." (grounding.compose) is the answerer's own word
     if not verified.abstained:
+        text = re.sub(r"^(?:Yes|No)\.\s+", "", text)
         sources = norm(" ".join(escape_raw_html(neutralise_markers(s.text)) for s in prepared.plan.sources))
         for sentence in re.split(r"(?<=\])[.!?]\s*", text):
             body = norm(re.sub(r"\s*(\[S\d+\])+\s*$", "", sentence))

@@ -15,7 +15,8 @@ from django.core.management import call_command
 
 from chat.answering import answer_prepare
 from tests.chat.helpers import answer_once
-from grounding.providers import ExtractiveAnswerer, ScriptedProvider
+from grounding.extractive import ExtractiveAnswerer
+from grounding.providers import ScriptedProvider
 from grounding.quarantine import PLACEHOLDER
 from knowledge.models import Domain
 from knowledge.services import domain_get_or_create, ingest_path

@@ -122,13 +122,13 @@ def test_the_checks_can_be_switched_off_and_then_use_their_offline_forms(claude,
 
 def test_the_contradiction_judge_is_asked_about_unflagged_aligned_pairs_and_its_finding_becomes_a_note(
         claude, demo_domain):
-    claude.replies[CONFLICT_SYSTEM] = "YES: one source allows remote work two days a week, the other three."
-    prepared = answer_prepare(domain=demo_domain, question="How many days a week can I work remotely?")
+    claude.replies[CONFLICT_SYSTEM] = "YES: one source gives 90 days for the stipend receipts, the other 30."
+    prepared = answer_prepare(domain=demo_domain, question="How much is the home office stipend?")
     judged = claude.asked(CONFLICT_SYSTEM)
     assert 1 <= len(judged) <= 5  # bounded: at most max_judged calls per answer
     assert all(r.startswith("Statement A: ") for r in judged)
     assert prepared.checks["judge_calls"] == len(judged)
-    notes = [n for n in prepared.plan.notes if "remote work two days a week" in n.text]
+    notes = [n for n in prepared.plan.notes if "90 days for the stipend receipts" in n.text]
     assert notes, [n.text for n in prepared.plan.notes]
     assert all(len(n.labels) == 2 and all(lab in {s.label for s in prepared.plan.sources} for lab in n.labels)
                for n in notes)
@@ -162,10 +162,11 @@ def test_an_answer_calibrates_the_token_factor_with_the_providers_exact_count(cl
     from grounding.tokens import TokenCounter, calibrator
 
     counted = []
+    exact = {}  # the provider's count: a quarter above the local estimate (set once the estimate is known)
 
     def count_tokens(request):
         counted.append(json.loads(request.content))
-        return httpx2.Response(200, json={"input_tokens": 2000})
+        return httpx2.Response(200, json={"input_tokens": exact["tokens"]})
 
     provider = registry.answerer()
     provider.client = provider.client.__class__(
@@ -173,19 +174,21 @@ def test_an_answer_calibrates_the_token_factor_with_the_providers_exact_count(cl
             lambda r: count_tokens(r) if r.url.path.endswith("/count_tokens") else claude.stream(r))))
     prepared = answer_prepare(domain=demo_domain, question="What is the daily meal allowance?")
     estimate = TokenCounter(provider="anthropic").count_messages(prepared.prompt.system, prepared.prompt.messages)
+    exact["tokens"] = round(estimate * 1.25)
     factor = asyncio.run(tokens_calibrate(prepared=prepared))
     assert counted and counted[0]["model"] == "claude-test" and "max_tokens" not in counted[0]
     key = counter_of(provider).provider  # the model's calibration key ("anthropic:claude-test": an unknown model)
-    assert 1500 < estimate < 2000 and factor == round(2000 / estimate, 4) and calibrator.samples(key) == 1
+    assert estimate > 300 and factor == round(exact["tokens"] / estimate, 4) and calibrator.samples(key) == 1
     assert counter_of(provider).factor == factor  # the next plan budgets with the measured factor
     assert counter_of(provider).counting == "calibrated"
     # once enough exact counts are in, the usage an answer reports is used instead of another count call
     for _ in range(CALIBRATION_COUNTS - 1):
         asyncio.run(tokens_calibrate(prepared=prepared))
-    asyncio.run(tokens_calibrate(prepared=prepared, usage=Usage(input_tokens=100, cache_read_tokens=2400,
+    reported = round(estimate * 1.5)
+    asyncio.run(tokens_calibrate(prepared=prepared, usage=Usage(input_tokens=100, cache_read_tokens=reported - 100,
                                                                            cache_creation_tokens=0)))
     assert len(counted) == CALIBRATION_COUNTS
-    assert counter_of(provider).factor == round(2500 / estimate, 4)
+    assert counter_of(provider).factor == round(reported / estimate, 4)
 
 
 def test_the_served_ask_judges_contradictions_on_the_async_client_and_plans_again_with_the_finding(demo_domain):
@@ -199,7 +202,7 @@ def test_the_served_ask_judges_contradictions_on_the_async_client_and_plans_agai
     from chat.runtime import runtime
 
     fake = FakeClaude()
-    fake.replies[CONFLICT_SYSTEM] = "YES: one source allows remote work two days a week, the other three."
+    fake.replies[CONFLICT_SYSTEM] = "YES: one source gives 90 days for the stipend receipts, the other 30."
 
     def on_async_client(request):  # non-streamed checks and the streamed answer share the async client
         return fake.stream(request) if json.loads(request.content).get("stream") else fake.complete(request)
@@ -211,9 +214,9 @@ def test_the_served_ask_judges_contradictions_on_the_async_client_and_plans_agai
                                  http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(on_async_client)),
                                  sync_http_client=httpx2.Client(transport=httpx2.MockTransport(on_blocking_client)))
     inputs = answer_inputs(domain=demo_domain)
-    prepared = asyncio.run(prepare_staged(inputs=inputs, question="How many days a week can I work remotely?",
+    prepared = asyncio.run(prepare_staged(inputs=inputs, question="How much is the home office stipend?",
                                           provider=provider, runtime=runtime))
     judged = fake.asked(CONFLICT_SYSTEM)
     assert 1 <= len(judged) <= 5 and prepared.checks["judge_calls"] == len(judged)
-    assert [n for n in prepared.plan.notes if "remote work two days a week" in n.text]
+    assert [n for n in prepared.plan.notes if "90 days for the stipend receipts" in n.text]
     assert fake.asked(SUFFICIENCY_SYSTEM)  # the sufficiency check too, on the async client

@@ -18,7 +18,8 @@ from chat.streaming import AnswerStream
 from chat.validation import validate_question
 from chat.models import ConversationSummary, Message
 from grounding.memory import ExtractiveSummarizer, MemoryTurn
-from grounding.providers import ExtractiveAnswerer, ScriptedProvider
+from grounding.extractive import ExtractiveAnswerer
+from grounding.providers import ScriptedProvider
 from grounding.tokens import counter_for
 from knowledge.models import Chunk
 

@@ -11,21 +11,24 @@ the same noise with the correct documents (must answer).
   northwest of Broken Bow [S1]." (answered: no false refusal, though not the population).
 * 1 "What sport is Bobby Carpenter associated with?": the noise document is Pro-Football-Reference's page header
   ("Bobby Carpenter Stats, Height, Weight, Position, Draft, College | ... Football ..."); it names the player and a
-  sport, and the offline answerer quotes it instead of abstaining (a wrong answer: the known limit of a topical
-  extract). With the correct documents it answers "... is a former American football linebacker [S2]".
+  sport, but it is read as a table header line, not a sentence (grounding.sentence_data), and a header is never
+  quoted as an answer: the offline answerer abstains (correct). With the correct documents it answers "... is a
+  former American football linebacker [S2]".
 
 ConditionalQA (all 59 rebuilt pages in one domain), the first two not-answerable and the first two answerable
 questions:
 
 * dev-7 (not answerable) "What is the maximum amount of Disability Living Allowance I can claim?": the page on
-  financial help for disabled people states no amount; the answerer quotes "You may be entitled to get Industrial
-  Injuries Benefit ..." (wrong: should abstain).
+  financial help for disabled people states no amount; no sentence close enough to the question states an amount
+  (grounding.answer_types), so the answerer abstains (correct; before the answer-type check it quoted "You may be
+  entitled to get Industrial Injuries Benefit ...").
 * dev-29 (not answerable) keeping a work visa after having a baby: the maternity pages say nothing about visas;
   abstains (correct).
 * dev-0 (special guardian, "How long before I hear back from the court?") and dev-1 (adoption age requirements) are
   answered (no false refusal).
 
-So correct abstention = 2/4 (RAMDocs 1/2, ConditionalQA 1/2) and false refusals = 0/4.
+So correct abstention = 4/4 (RAMDocs 2/2, ConditionalQA 2/2) and false refusals = 0/4. Records are grouped by how
+many gold answers they have ("ramdocs single"; ConditionalQA's not-answerable records have none: "conditionalqa").
 """
 
 from __future__ import annotations
@@ -54,13 +57,13 @@ def run(django_db_setup, django_db_blocker, embedder, tmp_path_factory):
 def test_rates_on_the_hand_checked_questions(run):
     assert [m["name"] for m in run.suite("abstention")["metrics"]] == list(METRICS["abstention"])
     correct = run.metric("abstention", "correct_abstention_rate")
-    assert (correct["value"], correct["n"], correct["target"], correct["op"], correct["met"]) == (0.5, 4, 0.9, ">=",
-                                                                                                   False)
-    assert by(correct) == {"ramdocs": (0.5, 2), "conditionalqa": (0.5, 2)}
+    assert (correct["value"], correct["n"], correct["target"], correct["op"], correct["met"]) == (1.0, 4, 0.9, ">=",
+                                                                                                   True)
+    assert by(correct) == {"ramdocs single": (1.0, 2), "conditionalqa": (1.0, 2)}
     refused = run.metric("abstention", "false_refusal_rate")
     assert (refused["value"], refused["n"], refused["target"], refused["op"], refused["met"]) == (0.0, 4, 0.1, "<=",
                                                                                                   True)
-    assert by(refused) == {"ramdocs": (0.0, 2), "conditionalqa": (0.0, 2)}
+    assert by(refused) == {"ramdocs single": (0.0, 2), "conditionalqa single": (0.0, 2)}
 
 
 def test_each_question_as_read_by_hand(run):
@@ -68,17 +71,18 @@ def test_each_question_as_read_by_hand(run):
     assert {k: (r["should_abstain"], r["abstained"]) for k, r in records.items()} == {
         ("ramdocs", 0, "noise_only"): (True, True),
         ("ramdocs", 0, "with_correct"): (False, False),
-        ("ramdocs", 1, "noise_only"): (True, False),
+        ("ramdocs", 1, "noise_only"): (True, True),
         ("ramdocs", 1, "with_correct"): (False, False),
         ("conditionalqa", 0, "pages"): (False, False),
         ("conditionalqa", 1, "pages"): (False, False),
-        ("conditionalqa", 7, "pages"): (True, False),
+        ("conditionalqa", 7, "pages"): (True, True),
         ("conditionalqa", 29, "pages"): (True, True),
     }
     broken_bow = records[("ramdocs", 0, "noise_only")]
     assert broken_bow["sufficient"] is False  # abstained by the plan, no answerer call
-    assert "Pro-Football-Reference" in records[("ramdocs", 1, "noise_only")]["answer"]
-    assert "Industrial Injuries Benefit" in records[("conditionalqa", 7, "pages")]["answer"]
+    assert "Pro-Football-Reference" not in records[("ramdocs", 1, "noise_only")]["answer"]
+    assert "Industrial Injuries Benefit" not in records[("conditionalqa", 7, "pages")]["answer"]
+    assert {r["group"] for r in records.values()} == {"ramdocs single", "conditionalqa single", "conditionalqa"}
     assert run.suite("abstention")["info"]["errors"] == 0
 
 

@@ -197,11 +197,13 @@ def test_loaders_on_the_first_records():
 
 
 def test_every_suite_names_its_metrics_and_targets():
-    from evaluation.suites import DEFAULT_LIMITS, METRICS, TARGETS
+    from evaluation.suites import DEFAULT_LIMITS, EXTRA_METRICS, METRICS, TARGETS
     from evaluation.management.commands.evaluate import SUITES
 
     assert set(TARGETS) <= set(SUITES) and set(DEFAULT_LIMITS) == set(SUITES) == set(METRICS)
-    assert all(set(metrics) <= set(METRICS[suite]) for suite, metrics in TARGETS.items())
+    # a labelled golden set reports (and is held to) more metrics than a plain golden file
+    assert all(set(metrics) <= set(METRICS[suite]) | set(EXTRA_METRICS.get(suite, ()))
+               for suite, metrics in TARGETS.items())
     json.dumps(TARGETS)
 
 

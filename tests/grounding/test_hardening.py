@@ -2,7 +2,7 @@
 
 from grounding.answer import QuoteFilter, finalize_answer
 from grounding.chunking import split_sentences
-from grounding.providers import ExtractiveAnswerer
+from grounding.extractive import ExtractiveAnswerer
 from grounding.types import ContextPlan, Source
 
 
@@ -40,10 +40,19 @@ def test_sentence_splitting_of_a_huge_line_is_bounded():
     assert max(len(s) for s in sentences) <= 2_000
 
 
-def test_an_abstention_reason_never_shows_citation_markup():
+def test_an_abstention_reason_never_shows_citation_markup_for_labels_that_are_not_sources():
     plan = ContextPlan(question="q", sources=(src("S1", "Text.", 1),))
-    v = finalize_answer("INSUFFICIENT_EVIDENCE: S1 [S1] does not say.", plan)
-    assert v.abstained and "cite" not in v.html and "[S1]" not in v.text
+    v = finalize_answer("INSUFFICIENT_EVIDENCE: S9 [S9] does not say.", plan)
+    assert v.abstained and "cite" not in v.html and "[S9]" not in v.text
+
+
+def test_an_abstention_that_names_what_the_sources_cover_keeps_its_citations():
+    # issue 18 item 3: "The documents describe X [S1], but they do not state Y." counts as an abstention, cited
+    plan = ContextPlan(question="q", sources=(src("S1", "Text.", 1),))
+    v = finalize_answer("INSUFFICIENT_EVIDENCE: The documents describe Text [S1], but they do not state the amount.",
+                        plan)
+    assert v.abstained and v.text == "The documents describe Text [S1], but they do not state the amount."
+    assert [c.label for c in v.citations] == ["S1"] and 'data-label="S1"' in v.html
 
 
 def test_the_embedder_encodes_each_short_text_once_and_keeps_its_cache_bounded(embedder):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grounding.llm_checks import (MAX_REWRITE_CHARS, LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge)
-from grounding.memory import retrieval_query
+from grounding.followup import retrieval_query
 from grounding.providers import CompletionError
 from grounding.types import Source
 

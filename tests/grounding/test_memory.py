@@ -5,7 +5,7 @@ import pytest
 from grounding.budget import BudgetPolicy
 from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.memory import (ExtractiveSummarizer, LLMSummarizer, MemoryTurn, Summary, relevant_older,
-                              retrieval_query, rewrite_stale_labels, summarize_incremental, summary_request)
+                              rewrite_stale_labels, summarize_incremental, summary_request)
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT
 from grounding.tokens import counter_for
 from grounding.types import Turn
@@ -69,16 +69,6 @@ def test_c05_llm_summarizer_request_has_a_user_turn_and_empty_output_fails():
     assert "PTO is 18 days" in messages[0]["content"] and "And sick leave?" in messages[0]["content"]
     with pytest.raises(ValueError, match="empty summary"):
         LLMSummarizer(lambda s, m: "  ").summarize("", [mt("user", "x")])
-
-
-def test_follow_up_query_adds_the_previous_questions_terms_only_when_needed():
-    prev = ["How many credit hours can I accrue?"]
-    assert retrieval_query("Do they expire?", prev) == "Do they expire? credit hours accrue"
-    assert retrieval_query("and what about contractors?", ["What is the meal allowance?"]) == (
-        "and what about contractors? meal allowance")
-    full = "How many weeks of paid parental leave do birthing parents receive?"
-    assert retrieval_query(full, prev) == full  # a complete question is retrieved as it is
-    assert retrieval_query("Do they expire?", []) == "Do they expire?"
 
 
 def test_stale_labels_become_the_titles_they_pointed_at():

@@ -15,7 +15,7 @@ import pytest
 from grounding.answer import finalize_answer
 from grounding.chunking import chunk_blocks
 from grounding.parsing import ParseError, parse_document
-from grounding.providers import ExtractiveAnswerer
+from grounding.extractive import ExtractiveAnswerer
 from grounding.quarantine import PLACEHOLDER, quarantine, text_blocks
 from grounding.rawhtml import escape_raw_html
 from grounding.tokens import TokenCounter

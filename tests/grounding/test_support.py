@@ -220,7 +220,35 @@ def test_bad_inputs_raise():
 def test_as_dict_shapes(embedder):
     report = check_support("The limit is $65 [S1].", {"S1": "The daily meal limit is $50."}, embedder)
     out = report.as_dict()
-    assert set(out) == {"sentences", "coverage"} and out["coverage"] == 1.0
+    assert set(out) == {"sentences", "coverage", "judge"} and out["coverage"] == 1.0
     (s,) = out["sentences"]
-    assert set(s) == {"text", "labels", "status", "reason", "similarity", "missing_values"}
+    assert set(s) == {"text", "labels", "status", "reason", "similarity", "missing_values", "in_source", "answers"}
     assert s["labels"] == ["S1"] and s["missing_values"] == ["$65"] and isinstance(s["similarity"], float)
+
+
+# --- in the source, and answering the question (issue 18, item 3) -------------------------------------------------
+
+def test_each_sentence_says_apart_whether_it_is_in_its_source_and_whether_it_answers_the_question(embedder):
+    answer = ("The daily meal allowance is $65 when travelling [S2]. Receipts are required for claims [S2]. "
+              "Employees may work from home on Fridays [S1].")
+    report = check_support(answer, SOURCES, embedder, question="How much is the daily meal allowance?")
+    allowance, receipts, remote = report.sentences
+    assert (allowance.in_source, allowance.answers) == (True, True)
+    assert (receipts.in_source, receipts.answers) == (True, False)  # in its source, but states no amount
+    assert remote.answers is False
+    assert report.as_dict()["sentences"][1]["answers"] is False and report.as_dict()["sentences"][0]["in_source"]
+    wrong = only(check_support("The daily meal allowance is $99 [S2].", SOURCES, embedder,
+                               question="How much is the daily meal allowance?"))
+    assert (wrong.in_source, wrong.answers) == (False, True)  # states an amount, not the source's
+
+
+def test_answers_is_not_judged_for_a_question_that_asks_for_nothing_checkable(embedder):
+    s = only(check_support("Employees may work from home on Fridays [S1].", SOURCES, embedder,
+                           question="Can I work from home?"))
+    assert s.answers is None and only(check_support("Employees may work from home on Fridays [S1].", SOURCES,
+                                                    embedder)).answers is None
+
+
+def test_the_report_says_its_grades_come_from_the_similarity_check(embedder):
+    report = check_support("Employees may work from home on Fridays [S1].", SOURCES, embedder)
+    assert report.judge == "similarity" and report.as_dict()["judge"] == "similarity"

@@ -19,7 +19,7 @@ from django.core.management import call_command
 from chat.persistence import answer_unsaved
 from chat.serializers import answer_payload
 from tests.chat.helpers import answer_once
-from grounding.providers import ExtractiveAnswerer
+from grounding.extractive import ExtractiveAnswerer
 from knowledge.models import Chunk, Domain
 from knowledge.originals import original_path
 from knowledge.services import document_ingest, domain_get_or_create, ingest_path

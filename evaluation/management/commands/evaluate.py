@@ -10,7 +10,12 @@ code path as a chat answer, and writes DIR/results.json and DIR/report.html (one
     support     the support check against ExpertQA's human labels: balanced accuracy (>= 0.75)
     conflicts   detector recall (>= 0.80) and false flags (<= 0.10), and notes through the pipeline: ConflictQA,
                 RGB en_fact, RAMDocs consistent sets
-    golden      --file QUESTIONS.jsonl: pass rate (>= 1.0) of a project's own questions
+    golden      --file QUESTIONS.jsonl: pass rate (>= 1.0) of a project's own questions; a labelled set
+                (evaluation/golden/18f.jsonl with --corpus ../shared/corpora/18f-handbook/current/pages) is
+                reported per kind on one split (--split calibration|test|all, default calibration): answers right
+                with the right page cited (>= 0.90), close-but-unanswerable questions refused (>= 0.90), false
+                refusals (<= 0.10), the gold page among the planned sources (>= 0.95), yes/no and comparison forms
+                (>= 0.90), notes
     injection   BIPIA and CyberSecEval payloads in documents (held-apart half; --half development for the other):
                 flag rate (>= 0.95), answers repeating a payload's goal (<= 0), false flags on clean contexts
     all         every suite above (golden only with --file)
@@ -37,6 +42,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from evaluation import report, suites
 from evaluation.common import EvaluationError
+from evaluation.golden_run import kind_table
 from evaluation.injection import run_injection
 from evaluation.pipeline import PROVIDERS, make_provider
 
@@ -55,9 +61,10 @@ def parse_targets(specs: list[str]) -> dict[str, dict[str, tuple[str, float]]]:
         suite, metric, op, value = m.group(1), m.group(2), m.group(3), float(m.group(4))
         if suite not in SUITES:
             raise CommandError(f"--target {spec!r}: unknown suite {suite!r}")
-        if metric not in suites.METRICS[suite]:
+        known = suites.METRICS[suite] + suites.EXTRA_METRICS.get(suite, ())
+        if metric not in known:
             raise CommandError(f"--target {spec!r}: {suite} has no metric {metric!r} (it has "
-                               f"{', '.join(suites.METRICS[suite])})")
+                               f"{', '.join(known)})")
         if op == "=":
             if metric not in targets.get(suite, {}):
                 raise CommandError(f"--target {spec!r}: {suite}.{metric} has no target to change; give >= or <=")
@@ -109,12 +116,20 @@ class Command(BaseCommand):
         parser.add_argument("--corpus", type=Path, default=None,
                             help="golden: ingest this file or folder into a temporary domain and ask every "
                                  "question there")
+        parser.add_argument("--split", choices=("calibration", "test", "all"), default=None,
+                            help="which half to ask: golden labelled sets (default: calibration) and the abstention "
+                                 "suite's public sets (default: all); the README reports test")
+        parser.add_argument("--domain", default="",
+                            help="golden: ask every question of this existing domain (read only)")
+        parser.add_argument("--versions", type=Path, default=None,
+                            help="golden with --corpus: the folder the items' revision files are relative to "
+                                 "(default: the nearest parent of --corpus holding them)")
         parser.add_argument("--half", choices=("held_apart", "development"), default="held_apart",
                             help="injection: which half of the public sets to run (default: the held-apart half)")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, suite, limit, provider, out, check, target, file, corpus, no_progress,
-               half="held_apart", **options):
+               half="held_apart", split=None, domain="", versions=None, **options):
         if limit is not None and limit < 1:
             raise CommandError("--limit must be at least 1")
         chosen = list(dict.fromkeys(s for name in suite for s in (
@@ -143,10 +158,13 @@ class Command(BaseCommand):
                     elif name == "injection":
                         results.append(run_injection(runner, n, targets, half=half))
                     elif name == "golden":
-                        results.append(suites.run_golden(file, answerer, n, corpus=corpus, targets=targets,
-                                                         progress=progress))
+                        results.append(suites.run_golden(file, answerer, n, corpus=corpus, domain=domain,
+                                                         split=split or "calibration", versions=versions,
+                                                         targets=targets, progress=progress))
+                    elif name == "abstention":
+                        results.append(suites.run_abstention(runner, n, targets, split=split or "all"))
                     else:
-                        run = {"abstention": suites.run_abstention, "answers": suites.run_answers,
+                        run = {"answers": suites.run_answers,
                                "citations": suites.run_citations, "conflicts": suites.run_conflicts}[name]
                         results.append(run(runner, n, targets))
                     results[-1].info.setdefault("limit", n)
@@ -162,6 +180,9 @@ class Command(BaseCommand):
         }
         json_path, html_path = report.write(out, results, run_info)
         self.stdout.write(report.summary_table(results))
+        for r in results:
+            if r.suite == "golden" and (table := kind_table(r)):
+                self.stdout.write(f"\ngolden per kind ({r.info.get('split')} split):\n{table}")
         self.stdout.write(f"\nwrote {json_path} and {html_path} ({run_info['seconds']} s)")
         missing = report.unmeasured(results)
         if missing:

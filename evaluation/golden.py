@@ -1,0 +1,221 @@
+"""Golden question files: a project's own questions (``manage.py evaluate --suite golden --file F``), in two formats.
+
+- Plain lines (tests/evaluation/golden_demo.jsonl): {"question", "domain", "expect": [substrings] | "abstain",
+  "document"}.
+- Labelled sets (evaluation/golden/18f.jsonl, described in evaluation/golden/README.md): {"id", "kind", "split",
+  "question", "expect", "pages", ...kind-specific fields}; an ``expect`` item is a string or a list of spellings of
+  one fact; a ``conversation`` holds two ``turns`` asked in one conversation; a ``superseded`` item names the dated
+  revision files that must be ingested as older versions of its page (``versions``).
+
+Library code: raises EvaluationError naming the item, which the command turns into a CommandError.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evaluation.common import EvaluationError, read_jsonl
+
+#: The kinds of a labelled set (evaluation/golden/README.md), in report order.
+KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "superseded", "unanswerable",
+         "conversation")
+SPLITS = ("calibration", "test", "all")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One question of an item and what its answer must hold.
+
+    Attributes:
+        question: the question as asked.
+        expect: the items the answer must contain, each as its accepted spellings (one of which must occur,
+            case-insensitively, whitespace collapsed); () for an abstention.
+        abstain: the documents do not hold the answer: the right answer is an abstention.
+        pages: the document keys (paths relative to the ingested folder) of which one must be cited; for an
+            abstention, the pages that cover the topic.
+        document: (plain format) a title, key or file name one citation must name; "" for none.
+    """
+
+    question: str
+    expect: tuple[tuple[str, ...], ...] = ()
+    abstain: bool = False
+    pages: tuple[str, ...] = ()
+    document: str = ""
+
+
+@dataclass(frozen=True)
+class GoldenItem:
+    """One line of a golden file: one question, or a two-turn conversation (asked in one conversation).
+
+    Attributes:
+        line: 1-based line number; id: the item's id ("q001"; "line N" for plain lines).
+        kind: one of KINDS ("" for plain lines); split: "calibration" or "test" ("" for plain lines).
+        domain: the slug to ask in ("" when the run ingests a folder or names a domain).
+        turns: the questions in order (two for a conversation).
+        extra: the kind-specific fields as written (polarity, values, versions, asks, old_value, new_value, covers,
+            refers, row, column, sections, paraphrased).
+    """
+
+    line: int
+    id: str
+    kind: str
+    split: str
+    domain: str
+    turns: tuple[Turn, ...]
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def question(self) -> str:
+        return self.turns[-1].question
+
+    @property
+    def abstain(self) -> bool:
+        return self.turns[-1].abstain
+
+    @property
+    def expect(self) -> tuple[tuple[str, ...], ...]:
+        return self.turns[-1].expect
+
+    @property
+    def document(self) -> str:
+        return self.turns[-1].document
+
+
+def _expect(value: object, where: str) -> tuple[bool, tuple[tuple[str, ...], ...]]:
+    """(abstain, items) of an ``expect`` field. Raises EvaluationError when it is malformed."""
+    if value == "abstain":
+        return True, ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise EvaluationError(f"{where}: 'expect' must be a list of substrings or \"abstain\"")
+    items = []
+    for item in value:
+        spellings = item if isinstance(item, list) else [item]
+        if not spellings or not all(isinstance(s, str) and s for s in spellings):
+            raise EvaluationError(f"{where}: 'expect' must be a list of substrings or \"abstain\"")
+        items.append(tuple(spellings))
+    return False, tuple(items)
+
+
+def _pages(value: object, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+        raise EvaluationError(f"{where}: 'pages' must be a list of page paths")
+    return tuple(value)
+
+
+def _turn(r: dict, where: str, document: str = "") -> Turn:
+    question = r.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise EvaluationError(f"{where}: 'question' must be a non-empty string")
+    abstain, items = _expect(r.get("expect", []), where)
+    pages = _pages(r.get("pages"), where)
+    if not abstain and not items and not document and not pages:
+        raise EvaluationError(f"{where}: give 'expect' (substrings or \"abstain\") or 'document'")
+    return Turn(question.strip(), items, abstain, pages, document)
+
+
+def load_golden(path: Path, limit: int | None = None, *, needs_domain: bool = True,
+                split: str = "all") -> list[GoldenItem]:
+    """The items of a golden file, plain or labelled; a labelled item outside ``split`` is skipped (plain lines have
+    no split and are always kept). ``limit`` counts the items kept.
+
+    Raises:
+        EvaluationError: a malformed item (the message names its line), an unknown kind or split.
+    """
+    if split not in SPLITS:
+        raise EvaluationError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
+    items = []
+    for number, r in enumerate(read_jsonl(Path(path)), 1):
+        if limit is not None and len(items) >= limit:
+            break
+        where = f"{path}: item {number}"
+        if not isinstance(r, dict):
+            raise EvaluationError(f"{where}: not an object")
+        domain = r.get("domain", "")
+        if not isinstance(domain, str) or (needs_domain and not domain.strip()):
+            raise EvaluationError(f"{where}: 'domain' must name a domain (or give --corpus or --domain)")
+        kind = r.get("kind", "")
+        if kind and kind not in KINDS:
+            raise EvaluationError(f"{where}: unknown kind {kind!r}")
+        item_split = r.get("split", "") if kind else ""
+        if kind and item_split not in ("calibration", "test"):
+            raise EvaluationError(f"{where}: 'split' must be calibration or test")
+        if split != "all" and kind and item_split != split:
+            continue
+        document = r.get("document", "")
+        if not isinstance(document, str):
+            raise EvaluationError(f"{where}: 'document' must be a string")
+        if kind == "conversation":
+            turns = r.get("turns")
+            if not isinstance(turns, list) or len(turns) < 2 or not all(isinstance(t, dict) for t in turns):
+                raise EvaluationError(f"{where}: a conversation needs 'turns', two or more objects")
+            parsed = tuple(_turn(t, f"{where} turn {i}") for i, t in enumerate(turns, 1))
+        else:
+            parsed = (_turn(r, where, document.strip()),)
+        extra = {k: v for k, v in r.items() if k not in ("id", "kind", "split", "question", "expect", "pages",
+                                                          "domain", "document", "turns")}
+        items.append(GoldenItem(number, str(r.get("id") or f"line {number}"), kind, item_split, domain.strip(),
+                                parsed, extra))
+    return items
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A dated revision file to ingest as an older version of a page: ``path`` (absolute), ``key`` (the page's
+    document key, its path relative to the corpus folder), ``date`` (effective date)."""
+
+    path: Path
+    key: str
+    date: dt.date
+
+
+def revisions(items: list[GoldenItem], corpus: Path, root: Path | None = None) -> list[Revision]:
+    """The revision files the items' ``versions`` name, each once, oldest first.
+
+    A file path is relative to ``root`` (default: the nearest folder among ``corpus`` and its parents that holds the
+    first named file; for the 18F set, ../shared/corpora/18f-handbook above current/pages). The page it revises is
+    the item's first page; the revision joins that page's document (its front matter ``doc_id``, else its path
+    under ``corpus``, as ingestion keys it).
+    Raises:
+        EvaluationError: a named file is found under no candidate folder, or a date is not YYYY-MM-DD.
+    """
+    named = [(v, item) for item in items for v in item.extra.get("versions", []) or []]
+    if not named:
+        return []
+    if root is None:
+        first = named[0][0].get("file", "")
+        root = next((p for p in [corpus, *corpus.resolve().parents] if (p / first).is_file()), None)
+        if root is None:
+            raise EvaluationError(f"revision {first!r} of item {named[0][1].id} is under no parent of {corpus}; "
+                                  f"give --versions DIR")
+    out: dict[Path, Revision] = {}
+    for v, item in named:
+        path = root / str(v.get("file", ""))
+        if not path.is_file():
+            raise EvaluationError(f"item {item.id}: no revision file {path}")
+        try:
+            date = dt.date.fromisoformat(str(v.get("date", "")))
+        except ValueError as exc:
+            raise EvaluationError(f"item {item.id}: revision date {v.get('date')!r} is not YYYY-MM-DD") from exc
+        if not item.turns[0].pages:
+            raise EvaluationError(f"item {item.id}: a revision needs the page it revises in 'pages'")
+        out.setdefault(path, Revision(path, _page_key(corpus, item.turns[0].pages[0]), date))
+    return sorted(out.values(), key=lambda r: (r.date, str(r.path)))
+
+
+def _page_key(corpus: Path, page: str) -> str:
+    """The document key ingestion gives the page ``page`` of the folder ``corpus``: its front matter doc_id, else the
+    page path."""
+    from grounding.parsing import ParseError, parse_document
+
+    try:
+        doc_id = parse_document((corpus / page).read_bytes(), page).metadata.get("doc_id")
+    except (OSError, ParseError):
+        return page
+    return str(doc_id).strip() if isinstance(doc_id, (str, int)) and str(doc_id).strip() else page

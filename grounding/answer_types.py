@@ -1,0 +1,193 @@
+"""Answer types: what a question asks for (an amount, a duration, a date, a count, a percentage, a yes/no, a person or
+team, a list) and whether a sentence states it; the typed values of a sentence, stored with each chunk at ingestion.
+
+Answer-type checking is the classic question-answering filter (Moldovan et al. 2000, "The structure and performance of
+an open-domain question answering system"; Li and Roth 2002, "Learning question classifiers"): a candidate answer
+sentence must hold an entity of the expected type. Here the types are few and read by rules written on the
+calibration half of the 18F golden set (evaluation/golden/18f.jsonl), never on its test half.
+
+    question_type("How many weeks of unpaid FMLA can I take?")   -> "duration"
+    states("duration", "You can take up to 12 weeks of leave.")  -> True
+    typed_values("Meals: $65 a day, 75% on travel days.")        -> ("amount:$65", "percent:75%")
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Literal
+
+AnswerType = Literal["amount", "percent", "duration", "frequency", "date", "count", "quantity", "person", "list",
+                     "yesno", "other"]
+
+#: The answer types whose presence in a sentence is checked (the others: yes/no, list, other, are not).
+CHECKED_TYPES = frozenset({"amount", "percent", "duration", "frequency", "date", "count", "quantity", "person"})
+
+_COUNTWORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+              r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|thousand)")
+_NUMWORD = rf"(?:{_COUNTWORD}|a|an|a few|several|half an?)"
+_NUMBER = rf"(?:\d[\d,]*(?:\.\d+)?(?:\s?(?:-|to|–)\s?\d[\d,]*(?:\.\d+)?)?|{_NUMWORD}(?:[- ]{_COUNTWORD})?)"
+_TIME_UNIT = (r"(?:(?:business |work |working |calendar |consecutive |administrative )?(?:minutes?|hours?|days?|"
+              r"weeks?|workweeks?|workdays?|months?|years?|nights?|pay periods?|fiscal years?|person-hours?))")
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|"
+          r"Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?")
+
+_PATTERNS: dict[str, re.Pattern] = {
+    "amount": re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k)\b)?|\b\d[\d,]*(?:\.\d+)?\s?"
+                         r"(?:dollars|cents|USD)\b", re.I),
+    "percent": re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|\b(?:half|a third|a quarter|"
+                          r"three[- ]quarters)\b", re.I),
+    "duration": re.compile(rf"\b{_NUMBER}[- ](?:[A-Za-z]+[- ]){{0,2}}?{_TIME_UNIT}\b|\b(?:an? |one )?(?:hour|day|week|month|year)\b(?= "
+                           rf"(?:before|after|ahead|in advance|of|from|prior))", re.I),
+    # "every"/"each" only before a period of time ("every 90 days", "each pay period"; not "each employee", "each
+    # subsequent time")
+    "frequency": re.compile(r"\b(?:(?:every|each)(?: other| \d+| few| two| three| six)? (?:business |work |calendar )?"
+                            r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|once|"
+                            r"twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
+                            r"per (?:year|month|week|day|pay period)|a (?:year|month|week|day))\b", re.I),
+    "date": re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|"
+                       rf"\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b|\b{_MONTH}\s+\d{{4}}\b|\bFY\s?\d{{2,4}}\b|"
+                       rf"\b(?:19|20)\d{{2}}\b|\b\d{{1,2}}(?::\d{{2}})?\s?(?:a\.?m\.?|p\.?m\.?)(?!\w)|"
+                       rf"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|noon|midnight)\b|"
+                       rf"\b(?:first|second|third|fourth|last) (?:full )?(?:work ?)?(?:week|day|Monday|Friday)\b|"
+                       rf"\b(?:in|by|until|before|after|from|through|during) (?:early |mid-?|late )?{_MONTH}(?!\w)(?!,?\s+\d)",
+                       re.I),
+    "count": re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b{_COUNTWORD}\b", re.I),
+    "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
+}
+_TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|director|desk|division|staff|"
+                   r"coordinator|contact|administrator|lead|branch|center|PeopleOps|HR|help ?desk|#[\w-]+|@[\w-]+)\b",
+                   re.I)
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
+
+
+@functools.lru_cache(maxsize=50_000)
+def typed_values(text: str) -> tuple[str, ...]:
+    """The values a sentence states, each as "kind:text" in text order: amounts, percentages, durations, dates (and
+    times, fiscal years), e-mail addresses; a plain number not part of one of those is "count:<number>".
+    """
+    found: list[tuple[int, int, str]] = []
+    for kind in ("amount", "percent", "duration", "date", "email"):
+        for m in _PATTERNS[kind].finditer(text):
+            if not any(s <= m.start() < e or m.start() <= s < m.end() for s, e, _ in found):
+                found.append((m.start(), m.end(), f"{kind}:{m.group(0).strip()}"))
+    for m in re.finditer(r"\b\d[\d,]*(?:\.\d+)?\b", text):
+        if not any(s <= m.start() < e for s, e, _ in found):
+            found.append((m.start(), m.end(), f"count:{m.group(0)}"))
+    return tuple(v for _, _, v in sorted(found))
+
+
+# --- what the question asks for --------------------------------------------------------------------------------
+
+_AUX = r"(?:is|are|was|were|can|could|do|does|did|will|would|should|must|may|might|has|have|am|shall)"
+_YESNO_START = re.compile(rf"^{_AUX}\b", re.I)
+_YESNO_CLAUSE = re.compile(rf"(?:^|[,;:]\s+){_AUX}\s+(?:i|we|you|it|they|he|she|there|that|this|my|our|the|a|an|"
+                           rf"every|each|any|all|gsa|tts|someone|anyone|coworkers|staff)\b", re.I)
+_WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
+_COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|faster|slower|longer|"
+                         r"shorter|earlier|later|more|less|higher|lower|bigger|smaller)\b.*\bor\b|"
+                         r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b", re.I)
+_LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics|documents|paperwork|forms|steps|"
+                   r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
+                   r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"
+                   r"^(?:list|name)\b|^what (?:are|were) the (?:\w+ )?(?:steps|options|types|kinds|requirements)\b",
+                   re.I)
+_PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
+_DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much (?:earlier|later|longer|"
+                         r"sooner))\b|"
+                         r"^how many (?:\w+ )?(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
+                         r"^how much (?:\w+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
+                         r"(?:period|duration|deadline)\b", re.I)
+_FREQUENCY_Q = re.compile(r"^how often\b", re.I)
+#: "How long must a password be?": a length (characters, pages, words) as often as a time; any quantity answers it.
+_LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has to|have to|needs? to)\b[^?]*\bbe\??$",
+                       re.I)
+_DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b",
+                     re.I)
+_ACCRUAL_Q = re.compile(r"^how much (?:\w+ ){0,3}(?:do|does|can|will|did|could) (?:i|you|we|they|employees?|staff)"
+                        r" (?:accrue|earn|build|carry|take|use|get|bank|save)\b", re.I)
+_AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:salary|amount|"
+                       r"price|cost|fee|rate|fare|reimbursement|allowance|per diem|bounty|premium)s?\b|\bcosts?\b|"
+                       r"\bcharge\b|\breimburse\b", re.I)
+_QUANTITY_Q = re.compile(r"^(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:most|maximum|minimum|least|"
+                         r"biggest|largest|highest|lowest|limit|ceiling|cap|threshold)\b|^how (?:large|big|small|"
+                         r"high|low|far|fast)\b", re.I)
+_COUNT_Q = re.compile(r"^how many\b|^(?:what|which) (?:\w+ ){0,3}number\b", re.I)
+_PERSON_Q = re.compile(r"^(?:who|whom|whose)\b|^(?:which|what) (?:\w+ )?(?:team|office|person|group|people|"
+                       r"contact|role|division)\b|\b(?:who|whom) (?:do|should|can) i\b", re.I)
+
+
+def question_sentence(question: str) -> str:
+    """The asking sentence of a question: its last sentence that ends with "?" (a preamble such as "I supervise
+    four people." is context), else the whole text."""
+    parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
+    asking = [p for p in parts if p.endswith("?")]
+    return asking[-1] if asking else question.strip()
+
+
+@functools.lru_cache(maxsize=10_000)
+def question_type(question: str) -> AnswerType:
+    """What the question asks for (see the module docstring); "other" when no rule recognises it (what, which or
+    how questions whose answer is a name, a code, a procedure)."""
+    q = question_sentence(question)
+    lead = re.sub(r"^(?:and|so|but|also|then|ok|okay|about|roughly|around)\b[,]?\s*", "", q, flags=re.I)
+    clause = re.match(r"^[^,?]{3,80},\s*(?=(?:what|which|who|whom|when|how)\b)", lead, re.I)
+    if clause:  # "After my voucher is approved, how long until ...?": the asking clause
+        lead = lead[clause.end():]
+    elif not _WH.match(lead) and not _YESNO_START.match(lead):
+        # "with 14 pay periods left how much ... ?": the asking words start later
+        later = re.search(r"\b(?:how|what|which|who|when)\b", " ".join(lead.split()[:12]), re.I)
+        if later and not _YESNO_CLAUSE.search(lead[:later.start()]):
+            lead = lead[later.start():]
+    if _COMPARISON.search(lead):
+        return "other"  # a comparison: composed from both sides (grounding.compose), no single type to check
+    if _YESNO_START.match(lead) or (not _WH.match(lead) and _YESNO_CLAUSE.search(lead)):
+        return "yesno"
+    if _LIST.search(lead):
+        return "list"
+    if _PERCENT_Q.search(lead):
+        return "percent"
+    if _FREQUENCY_Q.search(lead):
+        return "frequency"
+    if _LENGTH_Q.search(lead):
+        return "quantity"
+    if _DURATION_Q.search(lead):
+        return "duration"
+    if _ACCRUAL_Q.search(lead):
+        return "quantity"  # leave accrued or carried: hours or days, or an amount
+    if _DATE_Q.search(lead):
+        return "date"
+    if _AMOUNT_Q.search(lead):
+        return "amount"
+    if _COUNT_Q.search(lead):
+        return "count"
+    if _QUANTITY_Q.search(lead):
+        return "quantity"
+    if _PERSON_Q.search(lead):
+        return "person"
+    return "other"
+
+
+def is_comparison(question: str) -> bool:
+    """True when the question sets two things against each other ("X or Y?", "X versus Y", "compared with")."""
+    return bool(_COMPARISON.search(question_sentence(question)))
+
+
+def states(answer_type: str, text: str) -> bool:
+    """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
+    ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
+    frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"); yes/no,
+    list and other questions are not checked here (True)."""
+    if answer_type in ("amount", "percent", "duration", "date", "count"):
+        kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
+                 "date": ("date", "duration"), "count": ("count",)}[answer_type]
+        return any(_PATTERNS[k].search(text) for k in kinds)
+    if answer_type == "quantity":
+        return any(_PATTERNS[k].search(text) for k in ("amount", "percent", "duration", "count"))
+    if answer_type == "frequency":
+        return bool(_PATTERNS["frequency"].search(text) or _PATTERNS["duration"].search(text))
+    if answer_type == "person":
+        return bool(_PATTERNS["email"].search(text) or _TEAM.search(text) or _PROPER.search(text))
+    return True

@@ -1,0 +1,94 @@
+"""Writing the extractive answer: quoted sentences with their citations, composed as an answer.
+
+- a quoted sentence ends with the label of its source: "Laptops are replaced every 36 months [S1].";
+- a yes/no answer opens with "Yes." or "No." when a cited sentence settles it;
+- a table row is given as "column: value" pairs (the row's text as grounding.sentence_data reads it);
+- a list is given as its lead-in and its items, each item cited;
+- a comparison quotes the sentence of each side, each with its citation;
+- when the documents cover the topic but not the asked fact, the answer says so, naming what they cover with its
+  citations: "The documents describe <what> [S1], but they do not state <the asked fact>." It begins with
+  ABSTAIN_TOKEN, so it counts as an abstention (grounding.answer keeps its text and citations).
+
+Quoted text never carries a live citation marker of its own (grounding.prompt.neutralise_markers). No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from grounding.prompt import ABSTAIN_TOKEN, neutralise_markers
+from grounding.types import ContextPlan, Source
+
+#: How the missing fact is named in a topic-only abstention, per answer type (grounding.answer_types).
+MISSING = {"amount": "the amount", "percent": "the percentage", "duration": "the duration or time limit",
+           "frequency": "how often", "date": "the date or deadline", "count": "the number",
+           "quantity": "the amount or limit", "person": "the person or team", "list": "the list",
+           "yesno": "whether it does", "other": "the answer"}
+
+
+def cited(text: str, label: str) -> str:
+    """One quoted sentence with its citation before its end punctuation: "X is 5 [S1]."."""
+    text = neutralise_markers(text).strip()  # a quoted "[S2]" in a document must not become a citation
+    if not text:
+        return ""
+    end = text[-1] if text[-1] in ".!?" else "."
+    body = text[:-1].rstrip() if text[-1] in ".!?" else text
+    return f"{body} [{label}]{end}"
+
+
+def sentences(quoted: Sequence[tuple[str, str]], opener: str = "") -> str:
+    """Quoted (text, label) sentences as one paragraph, after ``opener`` ("Yes." / "No.") when given."""
+    parts = [cited(text, label) for text, label in quoted]
+    return " ".join(([opener] if opener else []) + [p for p in parts if p])
+
+
+def bulleted(lead: str, items: Sequence[str], label: str, opener: str = "") -> str:
+    """A list answer: the lead-in sentence (cited; "The kit includes:" keeps its colon) and one cited line per item."""
+    head = neutralise_markers(lead).strip()
+    if head:
+        head = f"{head[:-1].rstrip()} [{label}]:" if head.endswith(":") else cited(head, label)
+    lines = [f"- {cited(item, label)}" for item in items if item.strip()]
+    top = " ".join(p for p in (opener, head) if p)
+    return "\n".join(([top, ""] if top else []) + lines)
+
+
+def _what(source: Source) -> str:
+    """How a source is named in a topic-only abstention: its title and the last heading of its section."""
+    section = source.section.split(" > ")[-1].strip() if source.section else ""
+    name = source.title.strip() or "a document"
+    return f"{name} ({section})" if section and section.lower() != name.lower() else name
+
+
+def topic_only(covering: Sequence[Source], missing: str) -> str:
+    """The abstention that names what the documents cover: ABSTAIN_TOKEN, then "The documents describe <title
+    (section)> [S1] and <...> [S2], but they do not state <missing>." (``missing`` as MISSING gives it, or "anything
+    about Denver")."""
+    named: list[str] = []
+    seen: set[str] = set()
+    for source in covering:
+        what = _what(source)
+        if what in seen:
+            continue
+        seen.add(what)
+        named.append(f"{neutralise_markers(what)} [{source.label}]")
+    if not named:
+        return ABSTAIN_TOKEN
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    verb = "say" if missing.startswith("anything") else "state"
+    return f"{ABSTAIN_TOKEN}: The documents describe {listed}, but they do not {verb} {missing}."
+
+
+def note_lines(plan: ContextPlan, labels: set[str]) -> list[str]:
+    """The offline answer's word on the contradiction notes that concern the sources it quotes: "Note that the
+    sources disagree: ... [S1][S2]." (a superseded side is named as such; dates are in the chips and the notes)."""
+    out = []
+    for note in plan.notes:
+        if note.kind == "injection" or not labels & set(note.labels):
+            continue
+        markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
+        said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)([^)]*)\)",
+                      lambda m: " (a superseded version)" if "superseded" in m.group(1) else "",
+                      neutralise_markers(note.text)).rstrip(".")
+        out.append(f"Note that the sources disagree: {said} {markers}.")
+    return out

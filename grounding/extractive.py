@@ -1,0 +1,296 @@
+"""The offline extractive answerer: the sentences of the planned sources that answer the question, each cited, composed
+as an answer.
+
+It is the default every new user meets (no model key needed). Sentences are ranked by grounding.sentence_rank (the
+vectors stored at ingestion; only the question is embedded). Then:
+
+1. below ``threshold`` the answer is an abstention;
+2. a comparison ("X or Y?", "X versus Y") quotes, for each side, the best sentence that states a value and is about
+   that side more than the other; a message with two questions ("How long ..., and who ...?") answers each part;
+3. otherwise the answer rests on the best sentence that states what the question asks for (an amount, a duration, a
+   date, a count, a percentage, a person or team: grounding.answer_types) and that is in a source naming the
+   question's specifics (a city, a program, a grade); when the documents cover the topic but none of the close
+   sentences states the asked fact, the answer says so, naming what they cover, and counts as an abstention;
+4. a yes/no question opens with "Yes." or "No." when the deciding sentence settles it (its match with the question is
+   strong; negation-aware); a list question gives the list; a table row comes as "column: value" pairs.
+
+Thresholds were tuned on the calibration half of the 18F golden set. No Django imports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import replace
+from typing import AsyncIterator, Sequence
+
+from grounding import compose
+from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, states
+from grounding.embeddings import Embedder, default_embedder
+from grounding.prompt import ABSTAIN_TOKEN, Prompt
+from grounding.lexical import content_terms
+from grounding.providers import Done, Event, TextDelta
+from grounding.question_parts import (Sides, blank_cell, comparison_sides, mentions, question_parts, says_no,
+                                      specifics)
+from grounding.sentence_rank import ScoredSentence, rank_sentences, source_sentences, with_sentences
+from grounding.types import ContextPlan, Source
+
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\W+", " ", text.lower()).strip()
+
+
+def _repeats(text: str, chosen: Sequence[ScoredSentence]) -> bool:
+    """True when ``text`` says again what a chosen sentence says (the same words, or one is the start of the other:
+    a sentence and its piece cut by a chunk boundary)."""
+    key = _key(text)
+    return any(key.startswith(_key(c.text)) or _key(c.text).startswith(key) for c in chosen)
+
+
+class ExtractiveAnswerer:
+    """Offline answerer (see the module docstring).
+
+    Args:
+        embedder: the question's embedder (default: the bundled MiniLM).
+        threshold: best sentence score below which the answer abstains.
+        spread: sentences within this of the best one may join the answer.
+        type_spread: how far below the best sentence the answer may look for a sentence that states the asked type.
+        settle: the deciding sentence's score at or above which it settles a yes/no question.
+        precision_weight: weight of a sentence's precision (its own terms found in the question) when the deciding
+            sentence of a yes/no question is chosen among the close ones.
+        max_sentences: most sentences quoted for one question (or one part of it).
+        overlap_weight, quantity_bonus: see grounding.sentence_rank.
+        piece_words: words per streamed piece.
+    """
+
+    name = "extractive"
+    label = "Extractive answer (offline): sentences quoted from the sources"
+
+    def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.62, spread: float = 0.12,
+                 type_spread: float = 0.2, settle: float = 0.62, precision_weight: float = 0.3,
+                 max_sentences: int = 3,
+                 overlap_weight: float = 0.3, quantity_bonus: float = 0.08, piece_words: int = 3) -> None:
+        self.embedder = embedder
+        self.threshold = threshold
+        self.spread = spread
+        self.type_spread = type_spread
+        self.settle = settle
+        self.precision_weight = precision_weight
+        self.max_sentences = max_sentences
+        self.overlap_weight = overlap_weight
+        self.quantity_bonus = quantity_bonus
+        self.piece_words = piece_words
+
+    def rank(self, question: str, plan: ContextPlan) -> list[ScoredSentence]:
+        """All quotable sentences of the plan's sources, best first (grounding.sentence_rank; CPU-bound: call it off
+        the event loop)."""
+        return rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
+                              quantity_bonus=self.quantity_bonus)
+
+    def compose(self, question: str, plan: ContextPlan) -> str:
+        """The full answer text (or the abstention text). ``question`` is what sentences are matched against (the
+        retrieval query: a follow-up carries what it refers to); what is asked is read from ``plan.question``."""
+        asked = plan.question or question
+        context = question[len(asked):].strip() if question.startswith(asked) else ""
+        plan = with_sentences(plan, self.embedder)  # each source's sentences read (and embedded) once per answer
+        lead, parts = question_parts(asked)
+        if len(parts) > 1 and not is_comparison(asked):
+            return self._parts(plan, parts, f"{lead} {context}".strip())
+        vector = (self.embedder or default_embedder()).embed([question])[0]
+        ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
+                                quantity_bonus=self.quantity_bonus, query_vector=vector)
+        sources = plan.source_map
+        if is_comparison(asked) and (sides := comparison_sides(asked)):
+            chosen = self._sides(plan, sides, context)
+            if chosen:
+                return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)
+        if not ranked or ranked[0].score < self.threshold:
+            return ABSTAIN_TOKEN
+        kind = question_type(asked)
+        names = specifics(asked) if kind != "yesno" else []
+        # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
+        # are preferred when one of them is close to the best
+        pinned = [s for s in ranked if all(mentions(s.text, n) or _names(sources[s.label], n) for n in names)]
+        chosen = []
+        if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread:
+            chosen = self._typed(pinned, kind, limit=self.max_sentences, question=asked, plan=plan)
+        if not chosen:
+            chosen = self._typed(ranked, kind, limit=self.max_sentences, question=asked, plan=plan)
+            if not chosen:
+                return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
+            missing = [name for name in names if not _names(sources[chosen[0].label], name)]
+            if missing:
+                return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
+        if kind == "list":
+            listed = self._list(plan, question, vector, ranked[0].score - self.spread)
+            if listed is not None:
+                return self._finish(plan, listed[0], listed[1])
+            inline = [s for s in ranked if s.score >= ranked[0].score - self.type_spread and s.text.count(",") >= 2]
+            chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
+        opener = ""
+        if kind == "yesno":
+            # the deciding sentence: the closest match whose own words are the question's (precision), so "award
+            # leave is not paid out" does not decide a question on annual leave
+            deciding = max(chosen, key=lambda s: (len(s.text.split()) >= 6,  # a label ("Court leave") decides nothing
+                                                  s.score + self.precision_weight * s.precision))
+            chosen = [deciding] + [s for s in chosen if s is not deciding]
+            if deciding.score >= self.settle:
+                opener = "No." if says_no(asked, deciding.text) else "Yes."
+        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
+
+    def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str) -> str:
+        """A message asking several questions: the best sentence stating what each part asks for (a part nothing
+        answers is left out); an abstention when no part is answered. ``context`` (the message's preamble, a
+        follow-up's conversation terms) is matched with every part."""
+        chosen: list[ScoredSentence] = []
+        for part in parts:
+            ranked = self.rank(f"{context} {part}".strip(), plan)
+            if not ranked or ranked[0].score < self.threshold:
+                continue
+            for s in self._typed(ranked, question_type(part), limit=1, question=part, plan=plan):
+                if not _repeats(s.text, chosen):
+                    chosen.append(s)
+        if not chosen:
+            return ABSTAIN_TOKEN
+        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)
+
+    # --- choosing ------------------------------------------------------------------------------------------------
+
+    def _typed(self, ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",
+               plan: ContextPlan | None = None) -> list[ScoredSentence]:
+        """The best sentence stating what a question of ``kind`` asks for (within ``type_spread`` of the best), then
+        up to ``limit`` - 1 more within ``spread`` of it that state it too; [] when none does. A table row that
+        leaves blank the column the question names states nothing. A label whose value is the next short list item
+        ("Conference events that cost more than $2,500" / "Three to five weeks") is read with it."""
+        if not ranked:
+            return []
+        best = ranked[0].score
+        check = kind in CHECKED_TYPES
+        pool = [s for s in ranked if s.score >= max(self.threshold, best - (self.type_spread if check else self.spread))]
+        if check and plan is not None:
+            pool = [s if states(kind, s.text) else _with_value(s, plan, kind) for s in pool]
+        pool = [s for s in pool if (not check or states(kind, s.text))
+                and not (s.kind == "row" and blank_cell(question, s.text))]
+        if not pool:
+            return []
+        floor = max(self.threshold, pool[0].score - self.spread)
+        chosen: list[ScoredSentence] = []
+        for s in pool:
+            if s.score < floor or len(chosen) >= limit:
+                break
+            if not _repeats(s.text, chosen):
+                chosen.append(s)
+        return chosen
+
+    def _sides(self, plan: ContextPlan, sides: Sides, context: str) -> list[ScoredSentence]:
+        """For each side of a comparison (asked on its own, grounding.question_parts.Sides), a sentence that states a
+        value and shares at least as many of that side's own terms as of the other's, among the close ones of that
+        side's ranking; the pair with the best scores wins, two sentences of one source (one table, one list) or of
+        one kind counting for more. [] unless both sides get a sentence and one of them reaches the threshold."""
+        pools: list[list[ScoredSentence]] = []
+        for query, own, other in ((sides.queries[0], *sides.terms), (sides.queries[1], *sides.terms[::-1])):
+            ranked = self.rank(f"{query} {context}".strip(), plan)
+            top = ranked[0].score if ranked else 0.0
+            close = [s for s in ranked if s.score >= max(top - self.type_spread, self.threshold - self.type_spread)]
+            close = [s if states("quantity", s.text) else _with_value(s, plan, "quantity") for s in close]
+            pool = [s for s in close if (states("quantity", s.text) or states("date", s.text))
+                    and len(content_terms(s.text) & own) >= len(content_terms(s.text) & other)]
+            pools.append(pool[:6])
+        pairs = [(a.score + b.score + 0.15 * (a.label == b.label) + 0.1 * (a.kind == b.kind), a, b)
+                 for a in pools[0] for b in pools[1] if _key(a.text) != _key(b.text)]
+        if not pairs:
+            return []
+        _, a, b = max(pairs, key=lambda p: p[0])
+        return [a, b] if max(a.score, b.score) >= self.threshold else []
+
+    def _covering(self, ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> list[Source]:
+        """The sources of the best sentences (at most two), which a topic-only abstention names."""
+        labels = list(dict.fromkeys(s.label for s in ranked[:4]))[:2]
+        return [sources[label] for label in labels if label in sources]
+
+    def _list(self, plan: ContextPlan, question: str, vector, floor: float) -> tuple[str, list] | None:
+        """A list answer: the list (its lead-in and items) whose lead-in or items match the question best (cosine of
+        their stored vectors plus term overlap), when that match reaches ``floor``; None otherwise."""
+        terms = content_terms(question)
+        best: tuple[float, Source, int, int] | None = None
+        for source in plan.sources:
+            data = source_sentences(source, self.embedder)
+            for start, end in _item_runs(data.kinds):
+                if end - start < 2:
+                    continue
+                lead = start - 1 if start > 0 and data.kinds[start - 1] in ("lead", "sentence") else start
+                cos = max(float(max(data.vectors[i] @ vector, data.context[i] @ vector)) for i in range(lead, end))
+                shared = terms & content_terms(" ".join(data.texts[lead:end]))
+                score = cos + self.overlap_weight * len(shared) / (len(terms) or 1)
+                if best is None or score > best[0]:
+                    best = (score, source, lead, end)
+        if best is None or best[0] < floor:
+            return None
+        _, source, lead, end = best
+        data = source_sentences(source, self.embedder)
+        head = data.texts[lead] if data.kinds[lead] != "item" else ""
+        items = [t for t, k in zip(data.texts[lead:end], data.kinds[lead:end]) if k == "item"]
+        return compose.bulleted(head, items, source.label), [ScoredSentence(head or items[0], source.label, 0.0)]
+
+    # --- writing ---------------------------------------------------------------------------------------------------
+
+    def _finish(self, plan: ContextPlan, text: str, chosen: Sequence[ScoredSentence]) -> str:
+        """The answer with the offline word on the notes that concern the sources it quotes."""
+        notes = compose.note_lines(plan, {s.label for s in chosen})
+        if not notes:
+            return text
+        return text + ("\n\n" if "\n" in text else " ") + " ".join(notes)
+
+    async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:
+        """Stream the composed answer in pieces of a few words (the work itself runs in a thread)."""
+        # For a follow-up question the retrieval query carries the conversation's terms ("do they expire?" ->
+        # "... credit hours"); the extractive answerer matches sentences against it, as retrieval did.
+        question = plan.query or prompt.messages[-1]["content"]
+        text = await asyncio.to_thread(self.compose, question, plan)
+        words = re.findall(r"\S+\s*", text)
+        for i in range(0, len(words), self.piece_words):
+            yield TextDelta("".join(words[i:i + self.piece_words]))
+            await asyncio.sleep(0)
+        yield Done()
+
+
+def _with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentence:
+    """``s`` read with the next sentence of its source when that one is a short list item stating what ``kind``
+    asks for and ``s`` does not (a label and its value written as two items); else ``s`` unchanged."""
+    source = plan.source_map.get(s.label)
+    data = source.sentences if source is not None else None
+    if data is None or s.position + 1 >= len(data) or s.kind not in ("item", "sentence"):
+        return s
+    following, its_kind = data.texts[s.position + 1], data.kinds[s.position + 1]
+    if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
+        return s
+    return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")
+
+
+_FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)
+
+
+def _names(source: Source, name: str) -> bool:
+    """True when a source names ``name`` in its text, title or section path. A fiscal year ("FY23") pins a version,
+    not a subject: a source whose effective date falls in that fiscal year (October 1 of the year before to
+    September 30) names it too."""
+    if mentions(f"{source.title}\n{source.section}\n{source.text}", name):
+        return True
+    fy = _FISCAL_YEAR.match(name)
+    if not fy:
+        return False
+    year = int(fy.group(1)) + (2000 if len(fy.group(1)) == 2 else 0)
+    return bool(source.date) and f"{year - 1}-10-01" <= source.date <= f"{year}-09-30"
+
+
+def _item_runs(kinds: Sequence[str]) -> list[tuple[int, int]]:
+    """(start, end) of each run of consecutive list items."""
+    runs, start = [], None
+    for i, kind in enumerate(list(kinds) + ["end"]):
+        if kind == "item" and start is None:
+            start = i
+        elif kind != "item" and start is not None:
+            runs.append((start, i))
+            start = None
+    return runs

@@ -1,0 +1,134 @@
+"""Follow-up questions: is a question retrieved on its own, or with what it refers to in the conversation?
+
+A question that stands on its own ("How long is paid parental leave?" after a question on hotels) is retrieved as
+it is; a referring or elliptical one ("and for contractors?", "does that apply abroad?", "do they expire?", "Can I
+carry unused days over?" after a question on military leave days) is retrieved with the previous question's terms.
+The decision reads measured signals (see :func:`follow_up`): an elliptical opener, a referring word, a content word
+shared with the previous question, how many content words the question has, and, when the only signal is a word
+that may not refer at all ("it", "that", "there"), whether the question alone retrieves confidently. Rules and the
+threshold were set on the calibration conversations of the 18F golden set; the model still receives the question
+unchanged, only retrieval uses the query.
+
+Query rewriting for conversational search: Vakulenko et al. 2021, "Question Rewriting for Conversational Question
+Answering"; here offline, by term expansion (the model-backed rewrite is grounding.llm_checks.LLMQueryRewriter).
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from grounding.lexical import content_terms
+
+#: An elliptical opener: the question continues the previous one ("and for contractors?", "what about Denver?").
+_OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b", re.I)
+#: Words that refer to something said before ("do they expire?", "is it different ...", "a similar limit").
+_REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her|its|similar|same|different|"
+                        r"instead|either|too|as well|the other|that one|this one|such)\b", re.I)
+#: Words that may refer or may not ("it" in "is it OK to ...", "that" as a conjunction, existential "there").
+_WEAK = re.compile(r"\b(?:it|that|this|there)\b", re.I)
+_EXPLETIVE = re.compile(r"\b(?:is|was|will|would|does|do) it (?:ok|okay|possible|allowed|true|necessary|required|"
+                        r"fine|safe|legal|mandatory|a problem|worth)\b|\bit (?:is|'s) (?:ok|okay|possible|allowed)\b|"
+                        r"\b(?:is|are) there (?:any|a|an)\b(?! similar| same)", re.I)
+#: Terms that say how much or how long rather than what about: sharing one does not tie two questions together.
+GENERIC = content_terms("day days week weeks month months year years time times hour hours many much long often "
+                        "get gets need needs use work employee employees staff gsa tts after before until")
+#: Words of a question that are never carried into a follow-up's query ("What's", "I'm").
+_CONTRACTION = re.compile(r"^(?:what|who|where|when|how|why|which|it|that|there|i|you|we|they)['’](?:s|m|re|ve|d|ll)$",
+                          re.I)
+#: The best sentence relevance (cosine, grounding.ranking) at or above which a question that only has a weak
+#: referring word is taken to stand on its own. Set on the calibration conversations of the 18F golden set.
+CONFIDENT = 0.62
+#: A question with fewer content words than this cannot stand on its own.
+SHORT = 3
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """The retrieval decision for one question.
+
+    Attributes:
+        query: what retrieval searches (the question, or the question plus the previous question's terms).
+        refers: True when the question is retrieved with what it refers to.
+        signal: why: "first" (no previous question), "opener", "referring", "shared", "short", "weak" (a weak
+            referring word and an unconfident retrieval of the question alone), "confident" (a weak referring
+            word, but the question alone retrieves confidently), "standalone".
+    """
+
+    query: str
+    refers: bool
+    signal: str
+
+
+def _signal(question: str, previous: str) -> str:
+    """The follow-up signal of ``question`` after the ``previous`` question (see :class:`FollowUp`), "uncertain" when
+    it rests on a weak referring word only (then the question alone's retrieval confidence decides)."""
+    terms = content_terms(question)
+    shared = terms & content_terms(previous) - content_terms("after before until")
+    if _OPENER.search(question):
+        return "opener"
+    if _REFERRING.search(question):
+        return "referring"
+    if shared - GENERIC or (shared and len(terms) <= SHORT + 1):
+        # a topic word of the previous question; a generic one ("days") only in a short question ("Can I carry
+        # unused days over?")
+        return "shared"
+    if len(terms) < SHORT:
+        return "short"
+    if _WEAK.search(_EXPLETIVE.sub(" ", question)):
+        return "uncertain"
+    return "standalone"
+
+
+def needs_confidence(question: str, previous_questions: Sequence[str]) -> bool:
+    """True when :func:`follow_up` would ask how confidently ``question`` alone retrieves (its only signal is a weak
+    referring word), so a caller that retrieves asynchronously can measure it first."""
+    return bool(previous_questions) and _signal(question, previous_questions[-1]) == "uncertain"
+
+
+def follow_up(question: str, previous_questions: Sequence[str], *,
+              confidence: Callable[[str], float] | None = None) -> FollowUp:
+    """Decide how ``question`` is retrieved after ``previous_questions`` (oldest first).
+
+    Args:
+        confidence: the best relevance the question alone retrieves (e.g. the best-sentence cosine of its top
+            candidate); asked only when the decision rests on a weak referring word. Without it such a question is
+            taken to refer back when it has fewer than SHORT + 2 content words.
+    """
+    if not previous_questions:
+        return FollowUp(question, False, "first")
+    previous = previous_questions[-1]
+    signal = _signal(question, previous)
+    if signal == "uncertain":
+        if confidence is not None:
+            signal = "confident" if confidence(question) >= CONFIDENT else "weak"
+        else:
+            signal = "weak" if len(content_terms(question)) < SHORT + 2 else "confident"
+    if signal in ("confident", "standalone"):
+        return FollowUp(question, False, signal)
+    return FollowUp(_expanded(question, previous), True, signal)
+
+
+def _expanded(question: str, previous: str) -> str:
+    """The question followed by the previous question's content words it lacks, less the words the question
+    replaces: "Is there a similar limit for sick leave?" after "How much annual leave can I carry over?" drops
+    "annual" (the question names "sick" before the same "leave")."""
+    terms = content_terms(question)
+    words = re.findall(r"[A-Za-z0-9$%][\w$%'’-]*", previous)
+    replaced = set()
+    for i, word in enumerate(words[1:], 1):
+        if content_terms(word) & terms:  # a head the question shares: the word before it in the previous question
+            before = words[i - 1]  # is replaced when the question puts another word before that head
+            mine = re.search(rf"(\S+)\s+{re.escape(word)}\b", question, re.I)
+            if mine and content_terms(mine.group(1)) and not content_terms(mine.group(1)) & content_terms(before):
+                replaced.add(before.lower())
+    extra = [w for w in dict.fromkeys(w for w in words if content_terms(w) and not _CONTRACTION.match(w))
+             if not (content_terms(w) & terms) and w.lower() not in replaced]
+    return f"{question} {' '.join(extra)}".strip() if extra else question
+
+
+def retrieval_query(question: str, previous_questions: Sequence[str]) -> str:
+    """The query retrieval uses for ``question`` (offline; see :func:`follow_up`, without a confidence probe)."""
+    return follow_up(question, previous_questions).query

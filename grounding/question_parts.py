@@ -1,0 +1,145 @@
+"""Reading a question for the extractive answerer: its parts (two questions in one), the two sides of a comparison,
+the specifics that pin the asked fact (a place, a program, a grade), and whether a sentence says yes or no to it.
+
+Rules written on the calibration half of the 18F golden set (evaluation/golden/18f.jsonl). No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from grounding.answer_types import question_sentence
+from grounding.lexical import content_terms
+
+#: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
+_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to|than)\s+", re.I)
+_SIDE_STOP = re.compile(r"[:;?]|,(?!\d)|\b(?:which|what|how|whose|who|when|where)\b", re.I)
+_PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|are|do|does|can|will|with)\b)|"
+                         r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?:once|if|after|when)\b", re.I)
+
+
+def question_parts(question: str) -> tuple[str, list[str]]:
+    """The preamble of a message and the questions it asks, in order: "I'm getting married in June. How long do I
+    have to change my plan, and if I miss it, when does Open Season start?" -> ("I'm getting married in June.", ["How
+    long do I have to change my plan", "if I miss it, when does Open Season start?"]). One part when nothing
+    splits (the whole message, preamble included, and "" for the preamble)."""
+    text = question.strip()
+    asking = question_sentence(text)
+    lead = text[:len(text) - len(asking)].strip() if text.endswith(asking) else ""
+    pieces = [p.strip(" ,") for p in _PART_BREAK.split(asking) if p and len(p.split()) >= 3]
+    if len(pieces) < 2:
+        return "", [text]
+    return lead, pieces
+
+
+@dataclass(frozen=True)
+class Sides:
+    """The two sides of a comparison: each side's own content terms (not the other's) and the question asked of that
+    side alone ("Which has to be longer: my Mac login password?")."""
+
+    terms: tuple[frozenset[str], frozenset[str]]
+    queries: tuple[str, str]
+
+
+def comparison_sides(question: str) -> Sides | None:
+    """The sides of a comparison ("my Mac login password or my work iPhone passcode" -> terms ({mac, login,
+    password}, {work, iphon, passcod})), or None when no two sides are found."""
+    asking = question_sentence(question)
+    m = _CONNECTOR.search(asking)
+    if not m:
+        return None
+    before, after = asking[:m.start()], asking[m.end():]
+    stops = list(_SIDE_STOP.finditer(before))
+    right_end = _SIDE_STOP.search(after)
+    right = after[:right_end.start()] if right_end else after
+    left = before[stops[-1].end():] if stops else before
+    left = " ".join(left.split()[-min(6, max(2, len(right.split()))):])  # about as long as the other side
+    a, b = content_terms(left), content_terms(right)
+    if not (a - b and b - a):
+        return None
+    head = before[:len(before) - len(left)].rstrip()
+    tail = after[len(right):]
+    return Sides((a - b, b - a), (f"{before}{tail}".strip(), f"{head} {right}{tail}".strip()))
+
+
+_CAPITALISED = re.compile(r"\b(?:[A-Z][a-zA-Z]+|[A-Z]{2,}|[A-Z][a-z]*[A-Z]\w*)(?:[ -](?:[A-Z][a-zA-Z]+|[A-Z]{2,}))*\b")
+_CODE = re.compile(r"\b(?:GS-?\d{1,2}|FY\s?\d{2,4})\b", re.I)
+#: Capitalised words of a question that pin nothing (question and sentence openers, pronouns, days, months).
+_COMMON = frozenset("""I I'm I've If Is Are Can Could Do Does Did Will Would Should Must May Might Has Have What What's
+Which Who Whom Whose When Where Why How And But Or So For After Before During While Once Back OK Okay Non My Our The A
+An In On At To Alongside Around About Also Then Yes No Please Monday Tuesday Wednesday Thursday Friday Saturday Sunday
+January February March April May June July August September October November December""".split())
+
+
+def specifics(question: str) -> list[str]:
+    """The names and codes a question pins its fact with: capitalised words and runs of them that do not open a
+    sentence ("Denver", "San Francisco", "SmarTrip", "CoE"; not all-capital acronyms), grade and fiscal-year codes
+    ("GS-12", "FY26")."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
+        words = sentence.split()
+        first = words[0].strip("\"'(") if words else ""
+        for m in _CAPITALISED.finditer(sentence):
+            name = m.group(0)
+            if m.start() == sentence.find(first) and name.split()[0] == first:
+                name = " ".join(name.split()[1:])  # the sentence's opening word is capitalised anyway
+            # acronyms (GSA, TTS, ZIP) name the organisation or a topic, rarely the asked fact's subject: left out
+            parts = [w for w in re.split(r"[ -]", name) if w and w not in _COMMON and not w.isupper()]
+            if parts:
+                found.append(" ".join(parts))
+        found += [m.group(0) for m in _CODE.finditer(sentence)]
+    return list(dict.fromkeys(found))
+
+
+def mentions(text: str, name: str) -> bool:
+    """True when ``text`` names ``name`` (case-insensitive, as whole words; "GS-12" also as "GS 12" or "GS12")."""
+    words = [re.escape(w) for w in re.split(r"[\s-]+", name) if w]
+    pattern = r"[\s-]?".join(words) if _CODE.fullmatch(name) else r"\s+".join(words)
+    return bool(re.search(rf"(?<!\w){pattern}(?!\w)", text, re.I))
+
+
+_REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
+_AMOUNT_OF_TIME = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|"
+                             r"twenty|thirty)\s+(day|week|month|year)s?\b", re.I)
+_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_WORDS.update(eighteen=18, twenty=20, thirty=30)
+
+
+def _durations(text: str) -> dict[str, float]:
+    """The largest amount of time a text states per unit ("12 months" -> {"month": 12})."""
+    out: dict[str, float] = {}
+    for m in _AMOUNT_OF_TIME.finditer(text):
+        n = float(_WORDS.get(m.group(1).lower(), 0) if not m.group(1).isdigit() else m.group(1))
+        out[m.group(2).lower()] = max(out.get(m.group(2).lower(), 0.0), n)
+    return out
+
+
+def says_no(question: str, sentence: str) -> bool:
+    """True when ``sentence`` answers the yes/no ``question`` with no.
+
+    Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
+    ...?" / "You cannot ..." -> False); or the sentence states a requirement of more time than the question says
+    the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
+    mine, required = _durations(question), _durations(sentence)
+    if _REQUIREMENT.search(sentence) and any(unit in mine and mine[unit] < n for unit, n in required.items()):
+        return True
+    return bool(NEGATION.search(question_sentence(question))) != bool(NEGATION.search(sentence))
+
+
+#: Table cells that state nothing ("?", "N/A", a dash).
+_BLANK = frozenset({"", "?", "??", "na", "n/a", "-", "--", "—", "–", "tbd", "none", "unknown"})
+
+
+def blank_cell(question: str, row: str) -> bool:
+    """True when a table row read as "column: value" pairs leaves blank a column the question names (by a specific
+    or a content word): "Work type: Professional development; CoE feds: ?" says nothing for CoE."""
+    names = specifics(question)
+    terms = content_terms(question)
+    for pair in row.split("; "):
+        column, _, value = pair.partition(": ")
+        if value.strip().lower() in _BLANK and (any(mentions(column, n) for n in names)
+                                                 or terms & content_terms(column)):
+            return True
+    return False

@@ -1,0 +1,185 @@
+"""Sentence data of a text: each sentence's boundaries, kind, quoted text, vector, "previous sentence + sentence"
+context vector and typed values, what the extractive answerer ranks and quotes (grounding.sentence_rank).
+
+It is made from a planned source's text once per answer (grounding.sentence_rank.with_sentences). The vectors come
+from the embedder, which already holds the vectors of the sentences embedded at ingestion (knowledge.sentences, the
+sentences contradiction detection reads; grounding.embeddings.KnownVectors, remembered by the default embedder when
+an answer is planned), so mostly only what ingestion did not embed (list items, table rows read with their header,
+headings) is encoded at ask time. A text's sentences are its lines (ingestion puts every paragraph, heading, list item
+and table row on a line of its own) cut by pysbd (grounding.sentences); each has a kind:
+
+    sentence   a sentence of running text
+    heading    a short line without end punctuation (a heading absorbed into the chunk)
+    lead       a sentence ending with ":" that introduces what follows (a list, a table)
+    question   a sentence ending with "?" (an FAQ heading, a rhetorical question)
+    item       (a sentence of) a list item; the "- " marker is not part of its text
+    header     the first row of a table
+    row        a table row; its text is read as "column: value" pairs with the header of its table
+               ("Number of direct reports: 4; Utilization % target: 60%"), also when the table began in an earlier
+               chunk of the document
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from grounding.answer_types import typed_values
+from grounding.sentences import split_sentences
+
+KINDS = ("sentence", "heading", "lead", "question", "item", "header", "row")
+#: The kinds that may be quoted as (part of) an answer.
+QUOTABLE = frozenset({"sentence", "item", "row"})
+
+
+@dataclass(frozen=True, eq=False)
+class SentenceData:
+    """The sentences of one text (a chunk, or a source made of adjacent chunks).
+
+    Attributes:
+        texts: each sentence as it is quoted: its words as written, list marker removed; a table row as "column:
+            value" pairs when its header is known.
+        spans: (start, end) character offsets of each sentence in the text it was read from.
+        kinds: one of KINDS per sentence.
+        vectors: float32 (n, dim) unit vectors of ``texts``.
+        context: float32 (n, dim) unit vectors of "previous sentence + sentence" (the re-normalised sum of the two
+            vectors; for the first sentence of a chunk, its section heading + sentence), so a sentence such as "It
+            must be longer than 14 characters." keeps its subject.
+        values: the typed values of each sentence (grounding.answer_types.typed_values: "amount:$65", ...).
+    Raises:
+        ValueError: the fields disagree in length.
+    """
+
+    texts: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+    kinds: tuple[str, ...]
+    vectors: np.ndarray = field(repr=False)
+    context: np.ndarray = field(repr=False)
+    values: tuple[tuple[str, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        n = len(self.texts)
+        if not (len(self.spans) == len(self.kinds) == self.vectors.shape[0] == self.context.shape[0] == n) or \
+                (self.values and len(self.values) != n):
+            raise ValueError(f"sentence data of {n} sentences with {len(self.spans)} spans, {len(self.kinds)} kinds, "
+                             f"{self.vectors.shape[0]} vectors, {self.context.shape[0]} context vectors")
+        if not self.values:
+            object.__setattr__(self, "values", tuple(() for _ in self.texts))
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+# --- reading a chunk ------------------------------------------------------------------------------------------------
+
+def _is_table_line(line: str) -> bool:
+    return " | " in line
+
+
+def _heading_like(s: str) -> bool:
+    return len(s.split()) < 8 and s[-1:] not in ".!?:;)\"”"
+
+
+def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]], str]:
+    """The sentences of a chunk text as (start, end, kind, quoted text), and the table header in force at its end.
+
+    ``header`` is the header row of a table that an earlier chunk of the document began (so rows continuing it are
+    read with their column names). Offsets are characters of ``text``.
+    """
+    out: list[tuple[int, int, str, str]] = []
+    pos = 0
+    previous_table = bool(header)
+    for line in text.split("\n"):
+        start = text.find(line, pos)
+        pos = start + len(line)
+        stripped = line.strip()
+        if not stripped:
+            previous_table = False
+            continue
+        offset = start + (len(line) - len(line.lstrip()))
+        if _is_table_line(stripped):
+            if not previous_table:
+                header = stripped
+                out.append((offset, offset + len(stripped), "header", stripped))
+            else:
+                out.append((offset, offset + len(stripped), "row", _pairs(header, stripped)))
+            previous_table = True
+            continue
+        previous_table = False
+        item = stripped.startswith(("- ", "* "))
+        body = stripped[2:].strip() if item else stripped
+        cursor = offset + (stripped.find(body) if item else 0)
+        for s in split_sentences(body):
+            at = text.find(s, cursor)
+            at = at if at >= 0 else cursor
+            cursor = at + len(s)
+            kind = ("item" if item else "heading" if _heading_like(s) else "question" if s.endswith("?")
+                    else "lead" if s.endswith(":") else "sentence")
+            if item and s.endswith(":"):
+                kind = "lead"
+            out.append((at, at + len(s), kind, s))
+    return out, header if previous_table else ""
+
+
+def _pairs(header: str, row: str) -> str:
+    """A table row as "column: value" pairs ("Number of direct reports: 4; Utilization % target: 60%"); cells
+    beyond the header, or a row without a header, as written."""
+    names = [h.strip() for h in header.split(" | ")] if header else []
+    cells = [c.strip() for c in row.split(" | ")]
+    if len(names) != len(cells):
+        return row
+    return "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells))
+
+
+def sentence_data(documents: Sequence[Sequence[tuple[str, str]]], embedder) -> list[list[SentenceData]]:
+    """The sentence data of every chunk of every document, with one embedding call for all of them.
+
+    A sentence's context vector is the re-normalised sum of its own vector and the vector of the sentence before it
+    (for a table row, the last sentence before the table; for the first sentence of a chunk, the chunk's section
+    heading): no extra model call, and on ExpertQA claims such windows rank as well as embedding the joined text
+    (see grounding.support).
+    Args:
+        documents: per document, its chunks in order as (chunk text, section heading: the last heading of the
+            chunk's section path, "" for none).
+        embedder: grounding.embeddings.Embedder (unit vectors).
+    Returns:
+        per document, one SentenceData per chunk (a chunk without text gets an empty one).
+    """
+    plans: list[list[tuple[list[tuple[int, int, str, str]], list[str]]]] = []
+    for chunks in documents:
+        header = ""
+        doc = []
+        for text, heading in chunks:
+            units, header = segment(text, header)
+            previous, before = heading, []
+            for _, _, kind, quoted in units:
+                before.append(previous)
+                if kind != "row":
+                    previous = quoted
+            doc.append((units, before))
+        plans.append(doc)
+    texts = list(dict.fromkeys([t for doc in plans for units, _ in doc for *_, t in units]
+                               + [b for doc in plans for _, before in doc for b in before if b]))
+    dim = getattr(embedder, "dim", 384)
+    matrix = np.asarray(embedder.embed(texts), dtype=np.float32) if texts else np.zeros((0, dim), np.float32)
+    row = {t: i for i, t in enumerate(texts)}
+    out: list[list[SentenceData]] = []
+    for doc in plans:
+        built = []
+        for units, before in doc:
+            quoted = tuple(u[3] for u in units)
+            vectors = matrix[[row[t] for t in quoted]] if units else np.zeros((0, matrix.shape[1]), np.float32)
+            context = vectors.copy()
+            for i, b in enumerate(before):
+                if b:
+                    window = vectors[i] + matrix[row[b]]
+                    norm = float(np.linalg.norm(window))
+                    context[i] = window / norm if norm > 0 else vectors[i]
+            built.append(SentenceData(quoted, tuple((u[0], u[1]) for u in units), tuple(u[2] for u in units),
+                                      vectors, context, tuple(typed_values(t) for t in quoted)))
+        out.append(built)
+    return out

@@ -1,0 +1,156 @@
+"""The sentences of a context plan, scored against the question: what the extractive answerer chooses from.
+
+Score of a sentence =
+    max(cosine(question, sentence), cosine(question, previous sentence + sentence))   (the context vector, so a short
+        sentence such as "It must be longer than 14 characters." keeps its subject)
+  + ``overlap_weight`` x IDF-weighted share of the question's content terms found in the sentence (IDF over the
+        planned sentences, so words every source shares, like the company name, count for little)
+  + ``quantity_bonus`` when the question asks for a quantity or a time and the sentence states one.
+
+The sources' sentence data (grounding.sentence_data) is made once per answer (:func:`with_sentences`); the embedder
+answers the sentences embedded at ingestion from what it remembers (grounding.embeddings.KnownVectors), so mostly
+the question and what ingestion did not embed are encoded. No Django imports.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+import numpy as np
+
+from grounding.lexical import asks_about_past
+from grounding.embeddings import Embedder, default_embedder
+from grounding.injection import looks_injected
+from grounding.lexical import content_terms
+from grounding.quarantine import is_placeholder
+from grounding.sentence_data import QUOTABLE, SentenceData, sentence_data
+from grounding.types import ContextPlan, Source
+
+_QUANTITY_QUESTION = re.compile(r"\b(how (many|much|long|often|soon|far|old)|what (percentage|amount|number|"
+                                r"time|date|day)|when|deadline|limit|maximum|minimum)\b", re.I)
+_HAS_QUANTITY = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                           r"hundred|thousand|half|once|twice|daily|weekly|monthly|annually|yearly)\b", re.I)
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                                  "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                                  "twenty".split())}
+_NUMBER_TOKEN = re.compile(r"\b(?:\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
+
+
+def numbers(text: str) -> frozenset[str]:
+    """The numbers a text states, number words as digits ("four people" -> {"4"}; "one" is left out: a pronoun as
+    often as a count)."""
+    out = {_NUMBER_WORDS.get(m.group(0).lower(), m.group(0)) for m in _NUMBER_TOKEN.finditer(text)}
+    return frozenset(out - {"1"} if "one" in text.lower() and "1" not in text else out)
+
+
+@dataclass(frozen=True)
+class ScoredSentence:
+    """A candidate answer sentence.
+
+    Attributes:
+        text: the sentence as quoted (a table row as "column: value" pairs).
+        label: the label of its source.
+        score: cosine + overlap bonus + quantity bonus (see the module docstring).
+        kind: its kind (grounding.sentence_data.KINDS).
+        cosine: the larger of its own and its context vector's cosine with the question.
+        overlap: the IDF-weighted share of the question's content terms it holds (0..1).
+        values: its typed values ("amount:$65", ...).
+        position: its position among its source's sentences.
+        precision: the IDF-weighted share of its own content terms that the question holds (0..1): a sentence about
+            "award leave" under a question on "annual leave" has a term the question lacks.
+    """
+
+    text: str
+    label: str
+    score: float
+    kind: str = "sentence"
+    cosine: float = 0.0
+    overlap: float = 0.0
+    values: tuple[str, ...] = ()
+    position: int = 0
+    precision: float = 0.0
+
+
+def source_sentences(source: Source, embedder: Embedder | None = None) -> SentenceData:
+    """The sentence data of a source: the one it carries, else read and embedded from its text (its section's last
+    heading gives the first sentence its context)."""
+    if source.sentences is not None:
+        return source.sentences
+    heading = source.section.split(" > ")[-1].strip() if source.section else ""
+    return sentence_data([[(source.text, heading)]], embedder or default_embedder())[0][0]
+
+
+def with_sentences(plan: ContextPlan, embedder: Embedder | None = None) -> ContextPlan:
+    """The plan with every source carrying its sentence data (:func:`source_sentences`), made in one embedding call
+    for all sources that have none; the plan itself when all have it."""
+    missing = [s for s in plan.sources if s.sentences is None]
+    if not missing:
+        return plan
+    headings = [s.section.split(" > ")[-1].strip() if s.section else "" for s in missing]
+    made = sentence_data([[(s.text, h)] for s, h in zip(missing, headings)], embedder or default_embedder())
+    data = {s.label: d[0] for s, d in zip(missing, made)}
+    return replace(plan, sources=tuple(s if s.sentences is not None else replace(s, sentences=data[s.label])
+                                       for s in plan.sources))
+
+
+def quotable(text: str, kind: str) -> bool:
+    """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
+    item of four words or more, or a table row; never a heading, a question, a lead-in ending with a colon, a
+    fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary), a withheld passage's
+    placeholder or a sentence addressed to an AI assistant. (Short list items are quoted as part of their list,
+    grounding.compose.)"""
+    if kind not in QUOTABLE or is_placeholder(text) or looks_injected(text):
+        return False
+    first = text.split()[0] if text.split() else ""
+    if kind != "row" and first[:1].islower() and first.islower():
+        return False  # a fragment: the end of a sentence cut by a chunk boundary ("unaccrued leave, such as ...")
+    return kind == "row" or len(text.split()) >= 4
+
+
+def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None = None, *,
+                   overlap_weight: float = 0.3, quantity_bonus: float = 0.08, number_bonus: float = 0.1,
+                   sources: Sequence[Source] | None = None,
+                   query_vector: np.ndarray | None = None) -> list[ScoredSentence]:
+    """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
+    unless the question asks about the past (they are in the context for a note, not to be quoted as the answer).
+    A sentence stating a number the question states ("I supervise four people" / a table row "... reports: 4")
+    gets ``number_bonus``. ``query_vector`` is the question's vector when the caller has it already.
+    CPU-bound: call it off the event loop."""
+    past = asks_about_past(question)
+    rows: list[tuple[Source, SentenceData, int]] = []
+    for source in (plan.sources if sources is None else sources):
+        if source.status == "superseded" and not past:
+            continue
+        data = source_sentences(source, embedder)
+        rows += [(source, data, i) for i, (t, k) in enumerate(zip(data.texts, data.kinds)) if quotable(t, k)]
+    if not rows:
+        return []
+    q = query_vector if query_vector is not None else (embedder or default_embedder()).embed([question])[0]
+    cos = np.array([max(float(d.vectors[i] @ q), float(d.context[i] @ q)) for _, d, i in rows])
+    terms = [content_terms(d.texts[i]) for _, d, i in rows]
+    n = len(rows)
+    df: dict[str, int] = {}
+    for t in terms:
+        for w in t:
+            df[w] = df.get(w, 0) + 1
+    q_terms = content_terms(question)
+    idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
+    q_weight = sum(idf[w] for w in q_terms)
+    wants_quantity = bool(_QUANTITY_QUESTION.search(question))
+    q_numbers = numbers(question)
+    scored = []
+    for (source, data, i), c, t in zip(rows, cos, terms):
+        overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
+        text = data.texts[i]
+        bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
+        if q_numbers and q_numbers & numbers(text):
+            bonus += number_bonus
+        own = sum(idf[w] for w in t)
+        precision = sum(idf[w] for w in t & q_terms) / own if own > 0 else 0.0
+        scored.append(ScoredSentence(text, source.label, float(c) + overlap_weight * overlap + bonus,
+                                     data.kinds[i], float(c), overlap, data.values[i], i, precision))
+    scored.sort(key=lambda s: -s.score)
+    return scored

@@ -1,0 +1,109 @@
+"""What a question asks for and whether a sentence states it (grounding.answer_types); the parts, sides,
+specifics and yes/no polarity of a question (grounding.question_parts). Examples are the issue's and the demo
+handbook's, not the 18F set's test half."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.answer_types import is_comparison, question_type, states, typed_values
+from grounding.question_parts import blank_cell, comparison_sides, mentions, question_parts, says_no, specifics
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("What is the daily meal allowance?", "amount"),
+    ("What is the maximum reward paid through the bug bounty program?", "quantity"),
+    ("How many weeks of paid parental leave do employees get?", "duration"),
+    ("How long must a password be?", "quantity"),  # a length: "14 characters" is no duration
+    ("How often are laptops replaced?", "frequency"),
+    ("When does open enrollment start?", "date"),
+    ("After my trip is approved, how long until I'm reimbursed?", "duration"),
+    ("How many guests can I bring to the office?", "count"),
+    ("What percentage of my salary is matched?", "percent"),
+    ("What's the most leave I can carry over?", "quantity"),
+    ("Who do I email about my badge?", "person"),
+    ("Which team approves travel?", "person"),
+    ("What documents do I need to bring on my first day?", "list"),
+    ("Can I keep frequent flyer miles?", "yesno"),
+    ("If I leave the company, is my sick leave paid out?", "yesno"),
+    ("Which is longer, the laptop password or the phone passcode?", "other"),
+    ("Where is the office?", "other"),
+])
+def test_the_question_says_what_it_asks_for(question, kind):
+    assert question_type(question) == kind
+
+
+def test_a_preamble_is_context_and_the_asking_sentence_decides():
+    assert question_type("I supervise four people. What utilization percentage am I expected to hit?") == "percent"
+
+
+@pytest.mark.parametrize("kind,sentence,expected", [
+    ("amount", "Meals are reimbursed up to $65 a day.", True),
+    ("amount", "Bounties depend on the severity of the finding.", False),
+    ("duration", "You can have up to 24 credit hours accrued at one time.", True),
+    ("duration", "Submit it three business days ahead.", True),
+    ("duration", "Give notice for each subsequent time the accommodation is needed.", False),  # "each" is no period
+    ("frequency", "Laptops are replaced each year.", True),
+    ("frequency", "Each employee gets a badge.", False),
+    ("duration", "Contributions cannot be higher than the annual limit.", False),
+    ("date", "Open Season runs from the second full workweek in November.", True),
+    ("date", "Start offboarding two weeks before your last day.", True),  # a date question answered by a duration
+    ("count", "The office has 15 desks.", True),
+    ("count", "The office has a kitchen.", False),
+    ("percent", "Individual contributors target 80% utilization.", True),
+    ("person", "Send an email to badges@example.gov with questions.", True),
+    ("person", "The Travel and Events team books it.", True),
+    ("person", "It takes a few days.", False),
+    ("quantity", "Up to 240 hours of advanced sick leave.", True),
+])
+def test_a_sentence_states_the_asked_type_or_not(kind, sentence, expected):
+    assert states(kind, sentence) is expected
+
+
+def test_typed_values_are_read_in_text_order():
+    assert typed_values("Meals: $65 a day, 75% on travel days, within 3 business days, by October 17, 2025; "
+                        "email help@example.gov or call 4 times.") == (
+        "amount:$65", "percent:75%", "duration:3 business days", "date:October 17, 2025",
+        "email:help@example.gov", "count:4")
+
+
+def test_two_questions_in_one_message_are_split_and_keep_their_preamble():
+    lead, parts = question_parts("I'm getting married in June. How long do I have to change my plan, and if I miss "
+                                 "it, when does Open Season start?")
+    assert lead == "I'm getting married in June."
+    assert parts == ["How long do I have to change my plan", "if I miss it, when does Open Season start?"]
+    assert question_parts("What is the daily meal allowance?") == ("", ["What is the daily meal allowance?"])
+
+
+def test_the_sides_of_a_comparison_are_asked_on_their_own():
+    question = "Which has to be longer: my laptop login password or my work phone passcode?"
+    assert is_comparison(question)
+    sides = comparison_sides(question)
+    assert sides.queries == ("Which has to be longer: my laptop login password?",
+                             "Which has to be longer: my work phone passcode?")
+    assert {"login", "laptop"} <= sides.terms[0] and {"phone", "passcod"} <= sides.terms[1]
+    assert comparison_sides("What is the daily meal allowance?") is None
+
+
+def test_specifics_are_the_names_and_codes_that_pin_the_fact():
+    assert specifics("Which region number is the Denver office in?") == ["Denver"]
+    assert specifics("What's the hourly overtime rate for a GS-12 in San Francisco?") == ["San Francisco", "GS-12"]
+    assert specifics("How long is paid parental leave at GSA?") == []  # acronyms name the organisation
+    assert mentions("Employees at GS 12 and above", "GS-12") and not mentions("Denver Broncos", "Den")
+
+
+def test_a_blank_cell_for_the_asked_column_states_nothing():
+    assert blank_cell("Which Tock code do CoE staff use for training?", "Work type: Training; CoE feds: ?; 18F: 1811")
+    assert not blank_cell("Which Tock code do 18F staff use for training?", "Work type: Training; 18F: 1811")
+
+
+@pytest.mark.parametrize("question,sentence,no", [
+    ("Is award leave paid out when I leave?", "If you leave, award leave is not paid out.", True),
+    ("Is annual leave paid out when I leave?", "Your annual leave will be paid out.", False),
+    ("Can I plug my personal laptop into the network?", "Personal laptops cannot be connected to the network.", True),
+    ("Can't I carry over unused days?", "You cannot carry over unused days.", False),
+    ("I joined six months ago. Can I use parental leave?", "You need 12 months of service to use it.", True),
+    ("I joined two years ago. Can I use parental leave?", "You need 12 months of service to use it.", False),
+])
+def test_yes_or_no_is_read_from_negation_and_required_time(question, sentence, no):
+    assert says_no(question, sentence) is no

@@ -1,0 +1,128 @@
+"""The offline extractive answerer composes answers (grounding.extractive): the sentence it rests on states what the
+question asks for, or the answer says what the documents cover and abstains; yes/no answers open with Yes or No;
+comparisons give both values with their citations; table rows come as "column: value" pairs; lists as lists; never a
+heading, a question or a lead-in as an answer sentence. Pages here are written for the tests (demo-style)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.answer import finalize_answer
+from grounding.context import plan_context
+from grounding.extractive import ExtractiveAnswerer
+from grounding.prompt import ABSTAIN_TOKEN
+from grounding.tokens import counter_for
+from grounding.types import Candidate, Chunk
+
+
+@pytest.fixture(scope="module")
+def answer(embedder):
+    def ask(question: str, *pages: tuple[str, str, str]) -> tuple[str, object]:
+        """Compose the answer to ``question`` from pages (title, section, text), all planned."""
+        candidates = [Candidate(Chunk(chunk_id=i + 1, document_id=i + 1, title=title, section=section, version="v1",
+                                      date="", text=text, tokens=len(text.split()), version_id=i + 1),
+                                score=0.03, dense=0.6)
+                      for i, (title, section, text) in enumerate(pages)]
+        plan = plan_context(question=question, candidates=candidates, system_prompt="Answer.",
+                            counter=counter_for("extractive"))
+        text = ExtractiveAnswerer(embedder).compose(question, plan)
+        return text, finalize_answer(text, plan)
+
+    return ask
+
+
+BOUNTY = ("Bug bounty program", "Rewards", "The bug bounty program pays security researchers who report "
+          "vulnerabilities in GSA systems. Bounties depend on the severity of the finding and on the system affected.")
+MEALS = ("Travel", "Meals", "Meal costs are reimbursed when you travel for work and stay overnight.\n"
+         "The daily meal allowance is $65 for each full day of travel.")
+
+
+def test_when_no_close_sentence_states_the_asked_amount_the_answer_names_what_the_documents_cover(answer):
+    text, verified = answer("What is the biggest bounty a security researcher can be paid?", BOUNTY)
+    assert text.startswith(ABSTAIN_TOKEN)
+    assert verified.abstained is True
+    assert verified.text == ("The documents describe Bug bounty program (Rewards) [S1], but they do not state the "
+                             "amount.")
+    assert [c.label for c in verified.citations] == ["S1"]  # what they cover, cited
+
+
+def test_the_answer_rests_on_the_sentence_that_states_the_asked_amount(answer):
+    text, verified = answer("How much is the daily meal allowance?", MEALS)
+    assert text.startswith("The daily meal allowance is $65") and "[S1]" in text and not verified.abstained
+
+
+def test_a_question_pinned_to_a_place_the_documents_do_not_name_abstains(answer):
+    regions = ("Offices", "Regions", "The Chicago office is in GSA region 5. The New York office is in region 2.")
+    text, verified = answer("Which GSA region number is the Denver office in?", regions)
+    assert verified.abstained and verified.text.endswith("but they do not say anything about Denver.")
+
+
+def test_a_yes_no_answer_opens_with_no_when_the_deciding_sentence_is_negated(answer):
+    leaving = ("Leaving", "Your benefits", "If you leave, award leave is not paid out.\n"
+               "Award leave expires one year after it is issued.")
+    text, _ = answer("Is award leave paid out when I leave?", leaving)
+    assert text.startswith("No. If you leave, award leave is not paid out [S1].")
+
+
+def test_a_yes_no_answer_opens_with_yes_when_the_deciding_sentence_affirms(answer):
+    miles = ("Travel", "Flights", "You may keep frequent flyer miles earned on business trips.\n"
+             "Book economy class for all flights.")
+    text, _ = answer("Can I keep frequent flyer miles from work trips?", miles)
+    assert text.startswith("Yes. You may keep frequent flyer miles earned on business trips [S1].")
+
+
+def test_a_comparison_states_both_values_with_their_citations(answer):
+    laptop = ("Laptops", "Login password", "Your laptop login password must be at least 16 characters long.\n"
+              "Change it through the IT portal.")
+    phone = ("Phones", "Passcode", "Your work phone passcode must be longer than 14 characters.\n"
+             "Activate Find My iPhone.")
+    text, verified = answer("Which has to be longer: my laptop login password or my work phone passcode?",
+                            laptop, phone)
+    assert "at least 16 characters long [S1]" in text and "longer than 14 characters [S2]" in text
+    assert {c.label for c in verified.citations} == {"S1", "S2"}
+
+
+def test_a_table_lookup_gives_the_row_as_column_value_pairs(answer):
+    table = ("Utilization", "Targets", "Targets depend on how many people you supervise:\n"
+             "Number of direct reports | Utilization target\n0 | 80%\n4 | 60%\n8 | 40%")
+    text, _ = answer("I supervise four people. What utilization percentage am I expected to hit?", table)
+    assert text.startswith("Number of direct reports: 4; Utilization target: 60% [S1].")
+
+
+def test_a_list_question_gets_the_list_each_item_cited(answer):
+    kit = ("Equipment", "Remote kit", "Remote workers can order a home kit.\nThe remote kit includes:\n- Monitor\n"
+           "- Keyboard\n- Mouse\n- Headset")
+    text, _ = answer("What comes in the remote worker home kit?", kit)
+    assert text.splitlines() == ["The remote kit includes [S1]:", "", "- Monitor [S1].", "- Keyboard [S1].",
+                                 "- Mouse [S1].", "- Headset [S1]."]
+
+
+def test_never_a_heading_a_question_or_a_lead_in_as_an_answer_sentence(answer):
+    faq = ("Leave", "Requesting leave", "How do I request leave?\nRequesting leave\nYou will need:\n"
+           "- A completed leave form\nSubmit leave requests at least three business days in advance.")
+    text, _ = answer("How far in advance must I request leave?", faq)
+    assert text == "Submit leave requests at least three business days in advance [S1]."
+
+
+def test_a_label_and_its_value_written_as_two_list_items_are_read_together(answer):
+    timelines = ("Conferences", "Approval timelines", "Request approval ahead of time:\n"
+                 "- Conference events that cost more than $2,500\n- Three to five weeks\n"
+                 "- Training that costs less than $2,500\n- Ten days to two weeks")
+    text, _ = answer("How far ahead must I request a conference that costs more than $2,500?", timelines)
+    assert text.startswith("Conference events that cost more than $2,500: Three to five weeks [S1].")
+
+
+def test_two_questions_in_one_message_get_an_answer_each(answer):
+    leave = ("Parental leave", "Length", "Eligible employees receive 16 weeks of paid parental leave.\n"
+             "Your manager approves the leave schedule.")
+    text, _ = answer("How many weeks of parental leave do I get, and who approves the schedule?", leave)
+    assert "16 weeks of paid parental leave [S1]" in text and "Your manager approves the leave schedule [S1]" in text
+
+
+def test_a_sentence_that_names_the_questions_fiscal_year_is_preferred_to_a_closer_one_that_does_not(answer):
+    # two versions of a page: the question pins FY23, so the sentence naming FY23 is quoted, not the newer value
+    current = ("Overtime", "Salary limit", "If you make the maximum salary ($191,900 in 2024), you cannot receive "
+               "comp time.")
+    older = ("Overtime", "Salary limit", "The maximum salary for comp time was $183,500 in FY23.")
+    text, verified = answer("What was the maximum salary for comp time in FY23?", current, older)
+    assert "$183,500" in verified.text and "$191,900" not in verified.text and not verified.abstained

@@ -1,0 +1,64 @@
+"""Follow-up questions (grounding.followup): a question that stands on its own is retrieved on its own; a referring or
+elliptical one is retrieved with what it refers to. The examples are the issue's and the demo handbook's, not the
+18F set's test half."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.followup import follow_up, retrieval_query
+
+HOTEL = "What is the nightly hotel limit in New York?"
+
+
+def test_a_self_contained_question_does_not_inherit_the_previous_topic():
+    decided = follow_up("How long is paid parental leave?", [HOTEL])
+    assert (decided.query, decided.refers, decided.signal) == ("How long is paid parental leave?", False, "standalone")
+
+
+@pytest.mark.parametrize("question,previous,signal,query", [
+    ("Do they expire?", "How many credit hours can I accrue?", "referring", "Do they expire? credit hours accrue"),
+    ("and for contractors?", "What is the meal allowance?", "opener", "and for contractors? meal allowance"),
+    ("What about Denver?", HOTEL, "opener", "What about Denver? nightly hotel limit New York"),
+    ("Can I carry unused days over?", "How many days of military leave do reservists get each year?", "shared",
+     "Can I carry unused days over? military leave reservists year"),
+    ("And hotels?", "What is the meal allowance?", "opener", "And hotels? meal allowance"),
+])
+def test_a_referring_or_elliptical_question_is_retrieved_with_what_it_refers_to(question, previous, signal, query):
+    decided = follow_up(question, [previous])
+    assert (decided.refers, decided.signal, decided.query) == (True, signal, query)
+
+
+def test_a_follow_up_that_names_another_kind_drops_the_word_it_replaces():
+    decided = follow_up("Is there a similar limit for sick leave?", ["How much annual leave can I carry over?"])
+    assert decided.query == "Is there a similar limit for sick leave? carry"  # "annual" gives way to "sick"
+
+
+def test_a_weak_referring_word_is_decided_by_how_confidently_the_question_alone_retrieves():
+    asked = []
+
+    def sure(text):
+        asked.append(text)
+        return 0.8
+
+    question = "Does that apply when I work abroad for two weeks?"
+    decided = follow_up(question, ["Can I claim the home office stipend?"], confidence=sure)
+    assert (decided.refers, decided.signal, asked) == (False, "confident", [question])
+    unsure = follow_up(question, ["Can I claim the home office stipend?"], confidence=lambda text: 0.3)
+    assert (unsure.refers, unsure.signal) == (True, "weak")
+    assert unsure.query.startswith(question) and "stipend" in unsure.query
+
+
+def test_an_expletive_it_is_not_a_reference_and_no_probe_is_asked():
+    def never(text):
+        raise AssertionError("no probe needed")
+
+    question = "Is it OK to save controlled unclassified files on a personal computer?"
+    decided = follow_up(question, ["How do I report a lost laptop?"], confidence=never)
+    assert (decided.refers, decided.signal) == (False, "standalone")
+
+
+def test_the_first_question_of_a_conversation_is_retrieved_as_asked():
+    assert follow_up("Do they expire?", []) == follow_up("Do they expire?", [])
+    assert retrieval_query("Do they expire?", []) == "Do they expire?"
+    assert follow_up("Do they expire?", []).signal == "first"
