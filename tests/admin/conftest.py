@@ -28,9 +28,9 @@ def upload(name: str, content: bytes) -> SimpleUploadedFile:
 def inline_uploads(monkeypatch, django_capture_on_commit_callbacks, embedder):
     """Run upload jobs in the request's thread (the test transaction never commits, so a background thread could
     not see the job). Returns post(client, domain, files) -> response, running the job before returning."""
-    from knowledge import services
+    from knowledge.services import jobs, uploads
 
-    monkeypatch.setattr(services, "ingest_job_launch", lambda **kw: services.ingest_job_run(**kw))
+    monkeypatch.setattr(uploads, "ingest_job_launch", lambda **kw: jobs.ingest_job_run(**kw))
 
     def post(client, domain, files):
         with django_capture_on_commit_callbacks(execute=True):

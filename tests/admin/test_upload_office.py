@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from knowledge import services
+from knowledge.services import jobs, uploads
 from knowledge.models import Document, IngestJob, IngestJobFile
 from knowledge.services import domain_get_or_create
 from tests.office_files import encrypted_pdf, macro_enabled, office
@@ -16,9 +16,9 @@ pytestmark = pytest.mark.django_db
 
 def test_the_progress_page_shows_pages_done_of_pages_total_as_a_large_file_is_read(admin_client, inline_uploads,
                                                                                    monkeypatch):
-    monkeypatch.setattr(services, "PROGRESS_INTERVAL", 0)  # write every page (the default writes twice a second)
+    monkeypatch.setattr(jobs, "PROGRESS_INTERVAL", 0)  # write every page (the default writes twice a second)
     seen = []
-    ingest = services.document_ingest
+    ingest = jobs.document_ingest
 
     def watching(**kwargs):
         progress = kwargs["progress"]
@@ -29,7 +29,7 @@ def test_the_progress_page_shows_pages_done_of_pages_total_as_a_large_file_is_re
             seen.append((row.status, row.pages_done, row.pages_total))
         return ingest(**{**kwargs, "progress": record})
 
-    monkeypatch.setattr(services, "document_ingest", watching)
+    monkeypatch.setattr(jobs, "document_ingest", watching)
     domain = domain_get_or_create(slug="hr", name="HR")
     inline_uploads(admin_client, domain, [SimpleUploadedFile("leave.pdf", office("travel-and-leave__leave.pdf"))])
     assert seen == [("running", n, 9) for n in range(1, 10)]
@@ -56,17 +56,17 @@ def test_bad_uploads_fail_on_their_own_rows_and_an_oversized_one_is_never_saved(
              SimpleUploadedFile("scan.pdf", office("travel-and-leave__overtime.scanned.pdf")),
              SimpleUploadedFile("renamed.xlsx", office("travel-and-leave__fmla.docx"))]
     saved = []
-    launch = services.ingest_job_launch
+    launch = uploads.ingest_job_launch
 
     def spy(**kwargs):
         saved.extend(path.name for _, path in kwargs["files"])
         return launch(**kwargs)
 
-    services.ingest_job_launch = spy  # inline_uploads' own patch is below this one
+    uploads.ingest_job_launch = spy  # inline_uploads' own patch is below this one
     try:
         inline_uploads(admin_client, domain, files)
     finally:
-        services.ingest_job_launch = launch
+        uploads.ingest_job_launch = launch
     assert saved == ["fmla.pdf", "locked.pdf", "slides.pptm", "renamed.xlsx"]  # the oversized file was not stored
     job = IngestJob.objects.get()
     rows = {f["name"]: f for f in admin_client.get(f"/admin/knowledge/document/upload/{job.pk}/status/").json()["files"]}

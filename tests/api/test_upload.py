@@ -16,12 +16,12 @@ from tests.api.helpers import error_of
 @pytest.fixture
 def staff_upload(alice, monkeypatch, django_capture_on_commit_callbacks, embedder):
     """Alice as staff with the add-document permission; upload(client headers, files) runs the job inline."""
-    from knowledge import services
+    from knowledge.services import jobs, uploads
 
     alice.is_staff = True
     alice.save()
     alice.user_permissions.add(Permission.objects.get(codename="add_document"))
-    monkeypatch.setattr(services, "ingest_job_launch", lambda **kw: services.ingest_job_run(**kw))
+    monkeypatch.setattr(uploads, "ingest_job_launch", lambda **kw: jobs.ingest_job_run(**kw))
 
     def upload(api, slug, files):
         with django_capture_on_commit_callbacks(execute=True):

@@ -1,0 +1,293 @@
+"""Ingestion: files (a path, or an upload's bytes) extracted, chunked, embedded and stored as document versions,
+with one report per file; the retrieval index is published in the same transaction (knowledge.indexing)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from django.conf import settings as django_settings
+from django.db import transaction
+
+from grounding.chunking import ChunkDraft, chunk_blocks
+from grounding.embeddings import Embedder, default_embedder
+from grounding.extract import SUFFIXES, extract_document, supported_suffixes
+from grounding.injection import injection_signals
+from grounding.location import stored_location
+from grounding.parsing import ParsedDocument, ParseError
+from grounding.retrieve import index_text, input_limit
+from grounding.tokens import counter_for
+from grounding.types import Chunk as GChunk
+from knowledge.indexing import index_publish
+from knowledge.models import Chunk, Document, DocumentVersion, Domain
+from knowledge.originals import original_content_type, original_save
+from knowledge.sentences import sentences_embed
+from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
+from knowledge.services.versions import document_statuses_refresh, version_older_than_current, version_reactivate
+
+log = logging.getLogger("grounded.ingest")
+
+
+def _parse_date(value: object) -> dt.date | None:
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value.strip():
+        try:
+            return dt.date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass
+class _Pending:
+    original: Path | bytes  # the file as given (stored with the version as its original)
+    rel: str
+    parsed: ParsedDocument
+    key: str
+    label: str
+    date: dt.date | None
+    content_hash: str
+    drafts: list[ChunkDraft]
+
+
+def _content_hash(parsed: ParsedDocument) -> str:
+    """Identity of a version's content: its title and text, and for formats with pages, slides or rows also where
+    each block is (the same text on other pages is another version). Markdown, HTML and text hash as before."""
+    digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode())
+    if any(b.location is not None for b in parsed.blocks):
+        for b in parsed.blocks:
+            digest.update(repr((b.location.as_dict() if b.location else {}, b.header)).encode())
+    return digest.hexdigest()
+
+
+def _prepare(*, domain: Domain, rel: str, data: bytes, original: Path | bytes, single_file: bool,
+             version: str | None, date: dt.date | None, key: str | None, embedder: Embedder,
+             progress: Callable[[int, int], None] | None = None) -> _Pending:
+    """Extract and chunk one file (nothing stored yet): chunks the embedder sees whole, none longer than its input,
+    title and section included (B13). Raises ParseError with the file's own message."""
+    parsed = extract_document(data, rel, progress=progress, ocr=django_settings.OCR_ENABLED,
+                              ocr_languages=django_settings.OCR_LANGUAGES)
+    doc_key = key or _document_key(domain, rel, single_file, parsed.metadata)
+    meta = parsed.metadata
+    eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
+    digest = _content_hash(parsed)
+    label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
+    return _Pending(original, rel, parsed, doc_key, label, eff, digest,
+                    chunk_blocks(parsed.blocks, counter_for("extractive"),
+                                 limit=input_limit(embedder, title=parsed.title)))
+
+
+def _document_key(domain: Domain, rel: str, single_file: bool, meta: dict) -> str:
+    """A document's identity: front matter doc_id, else its path (suffix included) relative to the ingested folder.
+
+    A single file ingested on its own takes the key of the domain's existing document with that file name, when
+    exactly one exists (so re-ingesting one page of a previously ingested folder updates that document).
+    Raises ParseError for a doc_id that is not a string or number.
+    """
+    doc_id = meta.get("doc_id")
+    if doc_id is not None:
+        if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool) or not str(doc_id).strip():
+            raise ParseError(f"{rel}: doc_id must be a non-empty string, got {doc_id!r}")
+        return str(doc_id).strip()
+    if single_file:
+        matches = list(Document.objects.filter(domain=domain, key__endswith="/" + rel)
+                       .values_list("key", flat=True)[:2])
+        if len(matches) == 1:
+            return matches[0]
+    return rel
+
+
+def _files_under(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
+                  and not any(part.startswith(".") for part in p.relative_to(path).parts))
+
+
+def ingest_path(
+    *,
+    path: Path,
+    domain: Domain,
+    version: str | None = None,
+    date: dt.date | None = None,
+    embedder: Embedder | None = None,
+    progress: Callable[[str], None] | None = None,
+    key: str | None = None,
+) -> IngestReport:
+    """Ingest a file or a folder (recursively: Markdown, text, HTML, PDF, Word, PowerPoint, Excel and CSV files, see
+    grounding.extract.SUFFIXES) into a domain.
+
+    A document is identified by its front matter ``doc_id``, else its path relative to the folder (suffix
+    included; a single file ingested on its own joins the existing document of the same file name).
+    Unchanged content (same normalised text hash) is a no-op; changed content becomes a new version of the same
+    document, and the version with the latest effective date is current, older ones superseded. Each new version
+    keeps its original file (knowledge.originals) and each chunk its location (page, slide, sheet and rows). A file
+    that cannot be ingested (damaged, password-protected, over the size limit, an extension that lies about the
+    content, no text) is reported as failed with what to do, and the rest is ingested.
+
+    Args:
+        path: file or folder.
+        domain: target domain.
+        version: version label for every file (default: front matter ``version``, else the date, else a hash prefix).
+        date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
+        embedder: embedding model (default: the bundled MiniLM).
+        progress: called with one line per file (and one per note of a file).
+        key: document identity for every file (e.g. to ingest dated revisions saved under different names as
+            versions of one document); overrides doc_id and the path.
+    Returns:
+        IngestReport with one FileReport per file.
+    Raises:
+        IngestError: the path does not exist or holds no supported file.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise IngestError(f"{path}: no such file or folder")
+    if path.is_file() and path.suffix.lower() not in SUFFIXES:
+        raise IngestError(f"{path}: unsupported file type {path.suffix or '(none)'}; expected one of "
+                          f"{', '.join(supported_suffixes())}")
+    files = _files_under(path)
+    if not files:
+        raise IngestError(f"{path}: no supported files ({', '.join(supported_suffixes())})")
+    report = IngestReport()
+    embedder = embedder or default_embedder()
+    pending: list[_Pending] = []
+    for f in files:
+        rel = f.name if path.is_file() else f.relative_to(path).as_posix()
+        try:
+            size = f.stat().st_size
+            if size > max_file_bytes():
+                raise ParseError(too_large_error(rel, size))
+            pending.append(_prepare(domain=domain, rel=rel, data=f.read_bytes(), original=f,
+                                    single_file=path.is_file(), version=version, date=date, key=key,
+                                    embedder=embedder))
+        except (ParseError, OSError) as exc:
+            msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
+            report.files.append(FileReport(rel, "failed", error=msg))
+            log.info("ingest failed: %s", msg)
+            if progress:
+                progress(f"FAILED {rel}: {msg}")
+    _commit(domain=domain, pending=pending, report=report, embedder=embedder, progress=progress)
+    report.files.sort(key=lambda r: r.path)
+    return report
+
+
+def document_ingest(
+    *,
+    domain: Domain,
+    name: str,
+    data: bytes,
+    version: str | None = None,
+    date: dt.date | None = None,
+    key: str | None = None,
+    embedder: Embedder | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> FileReport:
+    """Ingest one file given as bytes (an upload: the admin's, and the HTTP API's) into a domain, exactly as
+    ``ingest_path`` ingests a single file: same formats, identity (a file of the same name as an existing document
+    becomes its new version when its content changed), original kept, locations, size limit and per-file errors.
+
+    Args:
+        domain: target domain.
+        name: the file's name (its extension says which format it should be; the content is checked).
+        data: the file's bytes.
+        version, date, key: as for ingest_path.
+        embedder: embedding model (default: the bundled MiniLM).
+        progress: called as progress(pages done, pages total) while a PDF's pages, a presentation's slides or a
+            workbook's sheets are read.
+    Returns:
+        FileReport (status "failed" with the error for a file that cannot be ingested; never raises for bad files).
+    """
+    if len(data) > max_file_bytes():
+        return FileReport(name, "failed", error=too_large_error(name, len(data)))
+    embedder = embedder or default_embedder()
+    try:
+        pending = _prepare(domain=domain, rel=name, data=data, original=data, single_file=True, version=version,
+                           date=date, key=key, embedder=embedder, progress=progress)
+    except ParseError as exc:
+        log.info("ingest failed: %s", exc)
+        return FileReport(name, "failed", error=str(exc))
+    report = IngestReport()
+    _commit(domain=domain, pending=[pending], report=report, embedder=embedder)
+    return report.files[0]
+
+
+def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, embedder: Embedder | None,
+            progress: Callable[[str], None] | None = None) -> None:
+    """Store the prepared files: unchanged ones are no-ops (or restored), the others are embedded and stored as new
+    versions in one transaction; one FileReport each is appended to ``report``."""
+    # Older versions first, so the newest content ends up current whatever the file order.
+    pending.sort(key=lambda p: (p.date or dt.date.max, p.rel))
+    to_embed: list[tuple[_Pending, FileReport]] = []
+    restored = False
+    for p in pending:
+        notes = list(p.parsed.notes)
+        existing = DocumentVersion.objects.filter(document__domain=domain, document__key=p.key,
+                                                  content_hash=p.content_hash).first()
+        if existing is not None:
+            status = "unchanged"
+            if existing.status != DocumentVersion.Status.CURRENT and not version_older_than_current(existing, p.date):
+                # the content of an earlier version came back: it is the current content again
+                version_reactivate(existing, p.date)
+                restored = True
+                status = "restored"
+            report.files.append(FileReport(p.rel, status, p.parsed.title, existing.label, notes=notes,
+                                           pages=p.parsed.pages, version_id=existing.pk))
+            if progress:
+                progress(f"{status} {p.rel}")
+            continue
+        has_doc = Document.objects.filter(domain=domain, key=p.key).exists()
+        to_embed.append((p, FileReport(p.rel, "new_version" if has_doc else "new", p.parsed.title, p.label,
+                                       len(p.drafts), sum(d.tokens for d in p.drafts), notes=notes,
+                                       pages=p.parsed.pages)))
+    if not to_embed:
+        if restored:
+            index_publish(domain=domain)
+        return
+    embedder = embedder or default_embedder()
+    texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
+             for p, _ in to_embed for d in p.drafts]
+    vectors = embedder.embed(texts)
+    sentences = sentences_embed(texts=[d.text for p, _ in to_embed for d in p.drafts], embedder=embedder)
+    offset = 0
+    with transaction.atomic():
+        for p, fr in to_embed:
+            n = len(p.drafts)
+            fr.version_id = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n]).pk
+            offset += n
+            report.files.append(fr)
+            if progress:
+                progress(f"{fr.status} {p.rel}: {fr.chunks} chunks, {fr.tokens} tokens")
+                for note in fr.notes:
+                    progress(f"  note: {note}")
+        index_publish(domain=domain)
+
+
+def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentVersion:
+    document, created = Document.objects.get_or_create(
+        domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
+    # a revision that names no title of its own (a plain text file) keeps the document's title, not its file name
+    title = document.title if p.parsed.title_from_name and not created else p.parsed.title
+    data = p.original if isinstance(p.original, bytes) else p.original.read_bytes()
+    name = Path(p.rel).name
+    version = DocumentVersion.objects.create(document=document, title=title, label=p.label,
+                                             effective_date=p.date,
+                                             content_hash=p.content_hash, metadata=p.parsed.metadata,
+                                             original_name=name, original_hash=original_save(data=data),
+                                             original_type=original_content_type(name=name),
+                                             original_size=len(data))
+    Chunk.objects.bulk_create([
+        Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
+              embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
+              sentences=sentences[i][0], sentence_vectors=sentences[i][1],
+              injection=bool(injection_signals(d.text)))
+        for i, d in enumerate(p.drafts)
+    ])
+    document_statuses_refresh(document)
+    return version
+
+
