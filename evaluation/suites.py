@@ -319,7 +319,7 @@ def run_support(limit: int | None, targets: dict | None = None, progress: Progre
     balanced accuracy, precision and recall of "not supported" under mapping A (not Complete), balanced accuracy
     under B (Incomplete/Missing), and the share of claims flagged per expert label."""
     from evaluation.support import check_claims, default_path, load_claims, score
-    from grounding.support import DEFAULT, regrade
+    from grounding.support_report import DEFAULT, regrade
 
     path = default_path()
     claims, skipped = load_claims(path, limit)
