@@ -27,9 +27,9 @@ from grounding.context_selection import (build_source, dropped_over_budget, sele
 from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
-from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat, build_prompt,
-                              format_note, format_source, format_summary, history_messages, system_prefix,
-                              wants_structure)
+from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, build_prompt, format_summary,
+                              history_messages, system_prefix)
+from grounding.prompt_sources import SourceFormat, format_note, format_source, wants_structure
 from grounding.ranking import relevance as _relevance
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
