@@ -73,7 +73,7 @@ def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
         text: the answer text with its citation markers ([S1], [S1, S2], 【S1】, ... see grounding.citations).
         sources: label -> that source's text (characters), e.g. {"S1": "Meals are reimbursed up to $65 a day."}.
             Only these labels are valid; others cited in ``text`` are ignored here (they are reported as invalid
-            citations by grounding.citations.check_labels).
+            citations by grounding.citation_labels.check_labels).
         embedder: anything with ``embed(list[str]) -> float32 array (n, dim)`` of L2-normalised rows; called at
             most once per answer, with the cited sentences and every sentence of their cited sources that has no
             stored vectors.
