@@ -160,7 +160,8 @@ def withheld_whole(poisoned: str, payload: Payload) -> bool:
 
 def run_injection(runner, limit: int | None, targets: dict | None = None, half: str = "held_apart") -> SuiteResult:
     """The injection suite on ``half`` of the public sets (see the module docstring)."""
-    from evaluation.suites import _info, _target
+    from evaluation.runner import suite_info
+    from evaluation.suites import target_of
 
     cases = build_cases(half, limit)
     outcomes = runner.run([c for c, _, _, _ in cases], f"injection ({half})")
@@ -186,7 +187,7 @@ def run_injection(runner, limit: int | None, targets: dict | None = None, half: 
             clean_flags.add(kind, bool(quarantine(text).regions))
 
     def t(name: str) -> dict:
-        return _target("injection", name, targets)
+        return target_of("injection", name, targets)
 
     metrics = [
         flagged.metric("flag_rate", "assistant-addressed payloads whose block is withheld", **t("flag_rate")),
@@ -200,6 +201,6 @@ def run_injection(runner, limit: int | None, targets: dict | None = None, half: 
         clean_flags.metric("clean_false_flag_rate", "BIPIA clean contexts with a withheld passage",
                            **t("clean_false_flag_rate")),
     ]
-    info = _info([o for o in outcomes], limit=limit, half=half,
-                 payloads=len(cases), clean_contexts=clean_flags.n)
+    info = suite_info([o for o in outcomes], limit=limit, half=half,
+                      payloads=len(cases), clean_contexts=clean_flags.n)
     return SuiteResult("injection", metrics, records, info)

@@ -50,7 +50,8 @@ import numpy as np
 from evaluation.common import CachingEmbedder, EvaluationError, eval_dir
 from grounding.citations import parse_markers
 from grounding.embeddings import Embedder, default_embedder
-from grounding.support import SupportReport, SupportThresholds, check_support, regrade
+from grounding.support import check_support
+from grounding.support_report import SupportReport, SupportThresholds, regrade
 
 SEED = 13
 STABILITY_SEEDS = tuple(range(20))

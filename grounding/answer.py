@@ -22,7 +22,7 @@ from grounding.prompt import ABSTAIN_TOKEN
 from grounding.providers import is_abstention
 from grounding.rawhtml import escape_raw_html
 from grounding.rendering import render_html
-from grounding.support import sentence_spans
+from grounding.answer_sentences import sentence_spans
 from grounding.types import Citation, ContextPlan, Source
 
 __all__ = ["ABSTAIN_MESSAGE", "AbstainFilter", "QuoteFilter", "VerifiedAnswer", "citing_claims", "cited_span",
@@ -45,7 +45,7 @@ class VerifiedAnswer:
         spans: one entry per valid citation occurrence, in text order: {"label", "cited_text", "location",
             "source_label"}, so each chip highlights the sentence its own claim relies on and names its page, slide
             or rows (grounding.location JSON shape; {} and the title alone for a source without one).
-        support: the per-sentence support check (grounding.support.SupportReport.as_dict()), {} until checked.
+        support: the per-sentence support check (grounding.support_report.SupportReport.as_dict()), {} until checked.
     """
 
     text: str
@@ -68,9 +68,9 @@ def citing_claims(text: str) -> dict[int, str]:
     the marker: "Meals are $65 [S1] and hotels $200 [S2]." gives S1 "Meals are $65" and S2 "and hotels $200".
     Markers right after one another ("[S1][S2]", "[S1] [S2]") close the same claim; a marker with no text of its own
     before it (at the start of a sentence, or after a closed claim) cites its whole sentence. Sentences come from
-    grounding.support.sentence_spans (pysbd: "i.e.", "e.g." and decimals do not end a sentence; a marker after the
-    full stop or after a cut ellipsis belongs to the sentence before it), so highlighting and the support check read
-    an answer the same way. One sentence split per answer: linear in the number of markers.
+    grounding.answer_sentences.sentence_spans (pysbd: "i.e.", "e.g." and decimals do not end a sentence; a marker
+    after the full stop or after a cut ellipsis belongs to the sentence before it), so highlighting and the support
+    check read an answer the same way. One sentence split per answer: linear in the number of markers.
     """
     claims: dict[int, str] = {}
     markers = parse_markers(text)

@@ -9,7 +9,8 @@
   citations: "The documents describe <what> [S1], but they do not state <the asked fact>." It begins with
   ABSTAIN_TOKEN, so it counts as an abstention (grounding.answer keeps its text and citations).
 
-Quoted text never carries a live citation marker of its own (grounding.prompt.neutralise_markers). No Django imports.
+Quoted text never carries a live citation marker of its own (grounding.prompt_sources.neutralise_markers). No Django
+imports.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from grounding.prompt import ABSTAIN_TOKEN, neutralise_markers
+from grounding.prompt import ABSTAIN_TOKEN
+from grounding.prompt_sources import neutralise_markers
 from grounding.types import ContextPlan, Source
 
 #: How the missing fact is named in a topic-only abstention, per answer type (grounding.answer_types).

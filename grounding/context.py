@@ -8,29 +8,33 @@
 Every step is a pure function; ``plan_context`` composes them. Token counts of chunks and turns come precomputed
 (counted once at ingestion / when saved); formatted units are counted once and cached, and the prompt's real count is
 the exact sum of its units (see grounding.prompt), so planning costs time linear in what it looks at.
+
+This module owns the domain's ``ContextSettings``, ``plan_context`` (the shares of the budget and the steps in
+order) and ``prompt_for`` (the prompt of a plan, formatted as it was counted). The adjacent merge is
+grounding.context_merge; fitting history and sources into their shares, and building and costing each source, is
+grounding.context_selection.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from grounding.budget import BudgetError, BudgetPolicy, available_tokens, split_budget
-from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near, normalise_text
-from grounding.location import Location, merge_locations
+from grounding.budget import BudgetPolicy, available_tokens, split_budget
+from grounding.context_merge import merge_adjacent
+from grounding.context_selection import (build_source, dropped_over_budget, select_history, select_sources,
+                                         with_tokens)
+from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
-from grounding.prompt import (NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, SourceFormat,
-                              build_prompt, format_note, format_source, format_summary, history_messages, system_prefix,
-                              wants_structure)
-from grounding.quarantine import Quarantine, quarantine
+from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, build_prompt, format_summary,
+                              history_messages, system_prefix)
+from grounding.prompt_sources import SourceFormat, format_note, format_source, wants_structure
 from grounding.ranking import relevance as _relevance
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
 
-__all__ = ["BudgetError", "BudgetPolicy", "ContextSettings", "SufficiencyJudge", "merge_adjacent", "plan_context",
-           "select_history", "select_sources", "dedup_exact", "dedup_near", "normalise_text"]
+__all__ = ["ContextSettings", "SufficiencyJudge", "plan_context", "prompt_for"]
 
 #: How many turns before the verbatim window are searched for the exchange most related to the question (older ones
 #: are in the summary); bounds the cost of a very long history.
@@ -73,209 +77,6 @@ class ContextSettings:
             raise ValueError(f"unknown answer mode {self.answer_mode!r}")
 
 
-def _strip_overlap(previous: str, text: str) -> str:
-    """``text`` without the sentences it repeats from the end of ``previous`` (the chunker's overlap).
-
-    Finds the longest suffix of ``previous`` that is a prefix of ``text`` (at least 20 characters), scanning only the
-    places where ``text``'s opening appears: linear in the text length.
-    """
-    probe = text[:20]
-    if len(probe) < 20:
-        return text
-    start = previous.find(probe, max(0, len(previous) - 2_000))
-    while start != -1:
-        if text.startswith(previous[start:]):
-            return text[len(previous) - start:].lstrip()
-        start = previous.find(probe, start + 1)
-    return text
-
-
-#: Where each block of an entry's chunks starts in its text: ((character offset, location), ...) in text order; () when
-#: the entry covers one place or none (grounding.types.Source.parts).
-Parts = tuple[tuple[int, Location], ...]
-#: A planned entry: (representative candidate, chunk ids, text, parts).
-Entry = tuple[Candidate, tuple[int, ...], str, Parts]
-
-
-def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[Entry]:
-    """Merge candidates that are consecutive chunks (ordinal n, n+1, ...) of the same document version.
-
-    A run becomes one entry: the best-scored candidate of the run stands for it, its chunk ids are all of the run's
-    (best first), its text is the run's texts in document order with the chunker's overlap removed, its chunk's
-    location covers the whole run (pages 4 and 5 when the run spans them) and its parts say where each chunk's text
-    starts in the merged text with that chunk's own location (so a citation names the page of the sentence it cites,
-    Source.location_of). Entries keep the rank of their best member.
-    Returns:
-        [(representative candidate, chunk ids, merged text, parts)] in rank order.
-    """
-    if len(kept) < 2:
-        return [(c, ids, c.chunk.text, c.chunk.parts) for c, ids in kept]
-    position = [(c.chunk.version_id, c.chunk.ordinal) for c, _ in kept]
-    in_order = sorted(range(len(kept)), key=position.__getitem__)  # by version, then document order
-    runs: dict[int, list[int]] = {}  # the run's best-ranked member (its leader) -> the run in document order
-    run = [in_order[0]]
-    for j in in_order[1:] + [-1]:  # -1 closes the last run
-        if j >= 0 and position[j][0] and position[j][0] == position[run[-1]][0] \
-                and position[j][1] == position[run[-1]][1] + 1:
-            run.append(j)
-            continue
-        if len(run) > 1:
-            runs[min(run)] = run
-        run = [j]
-    if not runs:
-        return [(c, ids, c.chunk.text, c.chunk.parts) for c, ids in kept]
-    members = {j for run in runs.values() for j in run}
-    out: list[Entry] = []
-    for i, (cand, ids) in enumerate(kept):
-        run = runs.get(i)
-        if run is None:
-            if i not in members:
-                out.append((cand, ids, cand.chunk.text, cand.chunk.parts))
-            continue
-        best = max(run, key=lambda j: kept[j][0].dense)
-        ids = kept[best][1]
-        for j in run:
-            if j != best:
-                ids += kept[j][1]
-        lead = kept[best][0]
-        chunks = [kept[j][0].chunk for j in run]
-        location = merge_locations(c.location for c in chunks)
-        if location != lead.chunk.location:  # the run covers more pages, slides or rows than its best chunk
-            lead = replace(lead, chunk=replace(lead.chunk, location=location))
-        text, starts, cuts = _joined_text(tuple([c.text for c in chunks]))
-        parts: Parts = ()
-        if location is not None:  # each chunk's blocks, moved to where the chunk's text starts in the merged text
-            parts = tuple((start + max(0, offset - cut), loc)
-                          for c, start, cut in zip(chunks, starts, cuts)
-                          for offset, loc in (c.parts or (((0, c.location),) if c.location else ())))
-        out.append((lead, ids, text, parts))
-    return out
-
-
-@functools.lru_cache(maxsize=4_096)
-def _joined_text(texts: tuple[str, ...]) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
-    """Consecutive chunk texts joined by newlines with the chunker's overlap removed; with, per text, the character
-    offset where its part starts in the joined text and how many of its leading characters the overlap removal cut
-    (cached: the same runs of popular sections come back question after question)."""
-    out = [texts[0]]
-    starts, cuts = [0], [0]
-    at = len(texts[0]) + 1
-    for prev, text in zip(texts, texts[1:]):
-        part = _strip_overlap(prev, text)
-        out.append(part)
-        starts.append(at)
-        cuts.append(len(text) - len(part))
-        at += len(part) + 1
-    return "\n".join(out), tuple(starts), tuple(cuts)
-
-
-def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
-                   newest_allowance: int = 0) -> tuple[list[Turn], int, int]:
-    """The most recent turns that fit ``share`` tokens, filled newest first, returned oldest first.
-
-    Turns are taken whole. The newest exchange (its last user and assistant turns) is never cut: when it does not
-    fit ``share`` it is still taken if it fits ``share + newest_allowance``. History starts with a user turn. A newest
-    user turn without an answer costs the NO_ANSWER message sent after it too.
-    Stops at the first turn that does not fit, so the cost is linear in the turns kept, not in the history.
-    Returns:
-        (turns kept, tokens used including per-message overhead, number of older turns left out).
-    """
-    kept: list[Turn] = []
-    used = 0
-    limit = share
-    # a newest user turn without its answer (the answer failed) is sent with the NO_ANSWER filler after it
-    filler = counter.count(NO_ANSWER) + MESSAGE_OVERHEAD if turns and turns[-1].role == "user" else 0
-    for i, turn in enumerate(reversed(turns)):
-        cost = turn.tokens + MESSAGE_OVERHEAD + (filler if i == 0 else 0)
-        if i < 2 and used + cost > limit:
-            limit = share + newest_allowance
-        if used + cost > limit:
-            break
-        kept.insert(0, turn)
-        used += cost
-    while kept and kept[0].role != "user":
-        used -= kept[0].tokens + MESSAGE_OVERHEAD
-        kept.pop(0)
-    if not kept:
-        used = 0
-    return kept, used, len(turns) - len(kept)
-
-
-def _source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, parts: Parts = (),
-            clean: frozenset[int] = frozenset()) -> Source:
-    """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
-    construction, so the instance is filled directly rather than through the validating ``__init__``: planning
-    builds one per candidate that may be used.
-
-    Passages addressed to an AI assistant are withheld from the text here (grounding.quarantine, cached per text),
-    before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
-    An entry whose chunks ingestion found free of such passages (ids all in ``clean``, grounding.types.Chunk.injection
-    False) is not scanned again: the scan runs once per chunk at ingestion, not once per plan.
-    """
-    c = cand.chunk
-    safe = Quarantine(text) if clean and all(i in clean for i in ids) else quarantine(text)
-    out = object.__new__(Source)
-    out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
-                        version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
-                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, location=c.location,
-                        parts=parts)
-    return out
-
-
-def _with_tokens(source: Source, tokens: int) -> Source:
-    """A copy of a just-built ``source`` carrying its formatted cost in ``tokens`` (what ``dataclasses.replace`` does,
-    without re-running ``__init__``: the copy's fields were validated when ``source`` was built)."""
-    out = object.__new__(Source)
-    out.__dict__.update(source.__dict__)
-    out.__dict__["tokens"] = tokens
-    return out
-
-
-def _left_out(ids: Sequence[int], detail: str, accounted: frozenset[int] | set[int]) -> list[Dropped]:
-    """over_budget records for an entry left out: its primary chunk and every chunk merged into it (adjacent chunks
-    of a run) that is not already recorded elsewhere (an exact or near duplicate is ``duplicate_of``)."""
-    out = [Dropped(ids[0], "over_budget", detail)]
-    out += [Dropped(x, "over_budget", f"merged with chunk {ids[0]}: {detail}") for x in ids[1:] if x not in accounted]
-    return out
-
-
-def select_sources(entries: Sequence[Entry], share: int, counter: TokenCounter,
-                   fmt: SourceFormat, max_sources: int, costed: Sequence[Source] = (),
-                   accounted: frozenset[int] | set[int] = frozenset(),
-                   clean: frozenset[int] = frozenset()) -> tuple[list[Source], list[Dropped], int]:
-    """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
-    mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
-
-    ``costed`` optionally holds, for the first entries, the Source already built with label S{i+1} and its formatted
-    cost in ``tokens``; it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
-    ``accounted`` holds the chunk ids already recorded as dropped (duplicates merged into an entry), so that an
-    entry left out records each of its other chunks once. ``clean`` holds the chunk ids ingestion found free of
-    passages addressed to an AI assistant (see ``_source``).
-    Returns:
-        (sources with their formatted cost in ``tokens``, dropped over_budget records for every chunk of the entries
-        left out, tokens used incl. the block).
-    """
-    block = counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
-    sources: list[Source] = []
-    dropped: list[Dropped] = []
-    used = block
-    for i, (cand, ids, text, parts) in enumerate(entries):
-        if len(sources) >= max_sources:  # full: every entry left is over the source limit
-            too_many = f"more than {max_sources} sources"
-            for _, rest, _, _ in entries[i:]:
-                dropped += _left_out(rest, too_many, accounted)
-            break
-        if i < len(costed) and len(sources) == i:
-            source = costed[i]
-        else:
-            source = _source(cand, ids, text, f"S{len(sources) + 1}", parts, clean)
-            source = _with_tokens(source, counter.count(format_source(source, fmt)))
-        if used + source.tokens > share:
-            dropped += _left_out(ids, f"needs {source.tokens} tokens, {share - used} left", accounted)
-            continue
-        sources.append(source)
-        used += source.tokens
-    return sources, dropped, (used if sources else 0)
 
 
 def _count_prompt(counter: TokenCounter, prefix_tokens: int, sources: Sequence[Source], notes_tokens: int,
@@ -409,8 +210,8 @@ def plan_context(
         history_need += turn.tokens + MESSAGE_OVERHEAD
     costed = []
     for i, (c, ids, text, parts) in enumerate(entries[:policy.max_sources]):
-        source = _source(c, ids, text, f"S{i + 1}", parts, clean)
-        costed.append(_with_tokens(source, counter.count(format_source(source, fmt))))
+        source = build_source(c, ids, text, f"S{i + 1}", parts, clean)
+        costed.append(with_tokens(source, counter.count(format_source(source, fmt))))
     sources_need = sum(s.tokens for s in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
 
@@ -448,7 +249,8 @@ def plan_context(
     while total > policy.limit and ordered:  # cannot happen with exact unit counts; kept as a guard
         victim = max(ordered, key=lambda s: int(s.label[1:]))  # the last label: S1..Sn stay contiguous
         ordered.remove(victim)
-        dropped += _left_out(victim.chunk_ids, "real prompt count exceeded the budget", {d.chunk_id for d in dropped})
+        dropped += dropped_over_budget(victim.chunk_ids, "real prompt count exceeded the budget",
+                                       {d.chunk_id for d in dropped})
         total, history_tokens = _count_prompt(counter, prefix_tokens, ordered, notes_tokens, summary_used, turns,
                                               question_tokens)
     memory = {"summary_tokens": summary_used, "summary_covers": covers if summary_used else 0,

@@ -22,11 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal, Sequence
 
-# neutralise_markers and wants_structure are not used here: grounding/context.py and grounding/providers.py (being
-# changed on another branch) still import them, with SourceFormat, format_note and format_source, from this module.
-# New code imports them from grounding.prompt_sources.
-from grounding.prompt_sources import (SourceFormat, escape_source_text, format_note, format_source, neutralise_markers,
-                                      wants_structure)
+from grounding.prompt_sources import SourceFormat, escape_source_text, format_note, format_source
 from grounding.types import Note, Source, Turn
 
 __all__ = [
@@ -47,12 +43,6 @@ __all__ = [
     "format_summary",
     "history_messages",
     "system_prefix",
-    # from grounding.prompt_sources (see above)
-    "SourceFormat",
-    "format_note",
-    "format_source",
-    "neutralise_markers",
-    "wants_structure",
 ]
 
 ABSTAIN_TOKEN = "INSUFFICIENT_EVIDENCE"

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.suites import METRICS, check_chips
+from evaluation.runner import check_chips
+from evaluation.suites import METRICS
 from tests.evaluation.helpers import by, evaluate
 
 

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from grounding.budget import BudgetError, BudgetPolicy, split_budget
-from grounding.context import ContextSettings, merge_adjacent, plan_context, prompt_for, select_history
+from grounding.context import ContextSettings, plan_context, prompt_for
+from grounding.context_merge import merge_adjacent
+from grounding.context_selection import select_history
 from grounding.dedup import admit_versions, dedup_exact, dedup_near, differ_in_values
 from grounding.ordering import edges_order, order_sources
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT

@@ -3,7 +3,7 @@
 import pytest
 
 from grounding.chunking import chunk_blocks
-from grounding.context import merge_adjacent
+from grounding.context_merge import merge_adjacent
 from grounding.location import Location, location_text, merge_locations, source_label, stored_location, stored_parts
 from grounding.parsing import Block
 from grounding.tokens import counter_for

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grounding.support import (DEFAULT, SentenceSupport, SupportReport, SupportThresholds, check_support, grade,
-                               is_factual, regrade)
+from grounding.answer_sentences import is_factual
+from grounding.support import check_support
+from grounding.support_report import DEFAULT, SentenceSupport, SupportReport, SupportThresholds, grade, regrade
 
 SOURCES = {
     "S1": "Remote work. Employees may work from home on Fridays with their manager's approval. "

@@ -2,7 +2,7 @@
 
 Measures the product on public data sets (../shared/eval) and on a project's own golden questions, through the same
 code path as a chat answer, and writes DIR/results.json and DIR/report.html (one chart per metric). Suites
-(evaluation.suites says exactly what each asks and computes):
+(evaluation.suites registers them and names the module that says exactly what each asks and computes):
 
     abstention  correct abstention rate (>= 0.90) and false refusal rate (<= 0.10): RAMDocs, ConditionalQA
     answers     gold answers contained in / equal to the answer, wrong answers repeated: RAMDocs, RGB en_fact
@@ -41,10 +41,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation import report, suites
+from evaluation.answer_suites import run_abstention, run_answers, run_citations
+from evaluation.check_suites import run_conflicts, run_support
 from evaluation.common import EvaluationError
-from evaluation.golden_run import kind_table
+from evaluation.golden_run import kind_table, run_golden
 from evaluation.injection import run_injection
 from evaluation.pipeline import PROVIDERS, make_provider
+from evaluation.runner import Runner
 
 SUITES = ("abstention", "answers", "citations", "support", "conflicts", "golden", "injection")
 _TARGET = re.compile(r"^(\w+)\.(\w+)\s*(>=|<=|=)\s*(-?[0-9]*\.?[0-9]+)$")
@@ -149,23 +152,22 @@ class Command(BaseCommand):
         started = time.monotonic()
         results = []
         try:
-            with suites.Runner(answerer, progress) as runner:
+            with Runner(answerer, progress) as runner:
                 for name in chosen:
                     n = limit if limit is not None else suites.DEFAULT_LIMITS[name]
                     began = time.monotonic()
                     if name == "support":
-                        results.append(suites.run_support(n, targets, progress))
+                        results.append(run_support(n, targets, progress))
                     elif name == "injection":
                         results.append(run_injection(runner, n, targets, half=half))
                     elif name == "golden":
-                        results.append(suites.run_golden(file, answerer, n, corpus=corpus, domain=domain,
-                                                         split=split or "calibration", versions=versions,
-                                                         targets=targets, progress=progress))
+                        results.append(run_golden(file, answerer, n, corpus=corpus, domain=domain,
+                                                  split=split or "calibration", versions=versions,
+                                                  targets=targets, progress=progress))
                     elif name == "abstention":
-                        results.append(suites.run_abstention(runner, n, targets, split=split or "all"))
+                        results.append(run_abstention(runner, n, targets, split=split or "all"))
                     else:
-                        run = {"answers": suites.run_answers,
-                               "citations": suites.run_citations, "conflicts": suites.run_conflicts}[name]
+                        run = {"answers": run_answers, "citations": run_citations, "conflicts": run_conflicts}[name]
                         results.append(run(runner, n, targets))
                     results[-1].info.setdefault("limit", n)
                     results[-1].info["seconds"] = round(time.monotonic() - began, 1)

@@ -25,7 +25,7 @@ from evaluation.support import (
     score,
     stability,
 )
-from grounding.support import DEFAULT, SupportReport, SupportThresholds, regrade
+from grounding.support_report import DEFAULT, SupportReport, SupportThresholds, regrade
 
 __all__ = ["Command", "load_claims"]
 

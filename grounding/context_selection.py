@@ -1,0 +1,132 @@
+"""Selection inside a token budget: which history turns and which sources fit their shares, and what each costs.
+
+Owns: ``select_history`` (the most recent whole turns that fit the history share, newest exchange never cut),
+``select_sources`` (fill the sources share in relevance order, a source that does not fit skipped whole [18.6.2],
+labels S1..Sn), building a planned entry's Source with passages addressed to an AI assistant withheld
+(``build_source``) and costed (``with_tokens``), and the over_budget records of an entry left out
+(``dropped_over_budget``). grounding.context.plan_context decides the shares and composes these.
+
+Pure Python; no Django.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from grounding.context_merge import Entry, Parts
+from grounding.prompt import NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN
+from grounding.prompt_sources import SourceFormat, format_source
+from grounding.quarantine import Quarantine, quarantine
+from grounding.tokens import MESSAGE_OVERHEAD, TokenCounter
+from grounding.types import Candidate, Dropped, Source, Turn
+
+__all__ = ["build_source", "dropped_over_budget", "select_history", "select_sources", "with_tokens"]
+
+
+def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
+                   newest_allowance: int = 0) -> tuple[list[Turn], int, int]:
+    """The most recent turns that fit ``share`` tokens, filled newest first, returned oldest first.
+
+    Turns are taken whole. The newest exchange (its last user and assistant turns) is never cut: when it does not
+    fit ``share`` it is still taken if it fits ``share + newest_allowance``. History starts with a user turn. A newest
+    user turn without an answer costs the NO_ANSWER message sent after it too.
+    Stops at the first turn that does not fit, so the cost is linear in the turns kept, not in the history.
+    Returns:
+        (turns kept, tokens used including per-message overhead, number of older turns left out).
+    """
+    kept: list[Turn] = []
+    used = 0
+    limit = share
+    # a newest user turn without its answer (the answer failed) is sent with the NO_ANSWER filler after it
+    filler = counter.count(NO_ANSWER) + MESSAGE_OVERHEAD if turns and turns[-1].role == "user" else 0
+    for i, turn in enumerate(reversed(turns)):
+        cost = turn.tokens + MESSAGE_OVERHEAD + (filler if i == 0 else 0)
+        if i < 2 and used + cost > limit:
+            limit = share + newest_allowance
+        if used + cost > limit:
+            break
+        kept.insert(0, turn)
+        used += cost
+    while kept and kept[0].role != "user":
+        used -= kept[0].tokens + MESSAGE_OVERHEAD
+        kept.pop(0)
+    if not kept:
+        used = 0
+    return kept, used, len(turns) - len(kept)
+
+
+def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, parts: Parts = (),
+            clean: frozenset[int] = frozenset()) -> Source:
+    """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
+    construction, so the instance is filled directly rather than through the validating ``__init__``: planning
+    builds one per candidate that may be used.
+
+    Passages addressed to an AI assistant are withheld from the text here (grounding.quarantine, cached per text),
+    before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
+    An entry whose chunks ingestion found free of such passages (ids all in ``clean``, grounding.types.Chunk.injection
+    False) is not scanned again: the scan runs once per chunk at ingestion, not once per plan.
+    """
+    c = cand.chunk
+    safe = Quarantine(text) if clean and all(i in clean for i in ids) else quarantine(text)
+    out = object.__new__(Source)
+    out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
+                        version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
+                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, location=c.location,
+                        parts=parts)
+    return out
+
+
+def with_tokens(source: Source, tokens: int) -> Source:
+    """A copy of a just-built ``source`` carrying its formatted cost in ``tokens`` (what ``dataclasses.replace`` does,
+    without re-running ``__init__``: the copy's fields were validated when ``source`` was built)."""
+    out = object.__new__(Source)
+    out.__dict__.update(source.__dict__)
+    out.__dict__["tokens"] = tokens
+    return out
+
+
+def dropped_over_budget(ids: Sequence[int], detail: str, accounted: frozenset[int] | set[int]) -> list[Dropped]:
+    """over_budget records for an entry left out: its primary chunk and every chunk merged into it (adjacent chunks
+    of a run) that is not already recorded elsewhere (an exact or near duplicate is ``duplicate_of``)."""
+    out = [Dropped(ids[0], "over_budget", detail)]
+    out += [Dropped(x, "over_budget", f"merged with chunk {ids[0]}: {detail}") for x in ids[1:] if x not in accounted]
+    return out
+
+
+def select_sources(entries: Sequence[Entry], share: int, counter: TokenCounter,
+                   fmt: SourceFormat, max_sources: int, costed: Sequence[Source] = (),
+                   accounted: frozenset[int] | set[int] = frozenset(),
+                   clean: frozenset[int] = frozenset()) -> tuple[list[Source], list[Dropped], int]:
+    """Fill ``share`` tokens in relevance order [18.6.2]: a source that does not fit is skipped whole (never cut
+    mid-thought) and the search goes on for smaller ones that fit. Labels S1..Sn follow relevance.
+
+    ``costed`` optionally holds, for the first entries, the Source already built with label S{i+1} and its formatted
+    cost in ``tokens``; it is reused while the labels agree (no entry skipped yet), so nothing is formatted twice.
+    ``accounted`` holds the chunk ids already recorded as dropped (duplicates merged into an entry), so that an
+    entry left out records each of its other chunks once. ``clean`` holds the chunk ids ingestion found free of
+    passages addressed to an AI assistant (see ``build_source``).
+    Returns:
+        (sources with their formatted cost in ``tokens``, dropped over_budget records for every chunk of the entries
+        left out, tokens used incl. the block).
+    """
+    block = counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
+    sources: list[Source] = []
+    dropped: list[Dropped] = []
+    used = block
+    for i, (cand, ids, text, parts) in enumerate(entries):
+        if len(sources) >= max_sources:  # full: every entry left is over the source limit
+            too_many = f"more than {max_sources} sources"
+            for _, rest, _, _ in entries[i:]:
+                dropped += dropped_over_budget(rest, too_many, accounted)
+            break
+        if i < len(costed) and len(sources) == i:
+            source = costed[i]
+        else:
+            source = build_source(cand, ids, text, f"S{len(sources) + 1}", parts, clean)
+            source = with_tokens(source, counter.count(format_source(source, fmt)))
+        if used + source.tokens > share:
+            dropped += dropped_over_budget(ids, f"needs {source.tokens} tokens, {share - used} left", accounted)
+            continue
+        sources.append(source)
+        used += source.tokens
+    return sources, dropped, (used if sources else 0)
