@@ -39,7 +39,9 @@ _PATTERNS: dict[str, re.Pattern] = {
                          r"(?:dollars|cents|USD)\b", re.I),
     "percent": re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|\b(?:half|a third|a quarter|"
                           r"three[- ]quarters)\b", re.I),
-    "duration": re.compile(rf"\b{_NUMBER}[- ](?:[A-Za-z]+[- ]){{0,2}}?{_TIME_UNIT}\b|\b(?:an? |one )?(?:hour|day|week|month|year)\b(?= "
+    # a run of numbers before one unit is one duration each ("the first 7, 30 and 90 days")
+    "duration": re.compile(rf"\b{_NUMBER}(?:(?:,\s*|,?\s+(?:and|or|to)\s+){_NUMBER})*[- ](?:[A-Za-z]+[- ]){{0,2}}?"
+                           rf"{_TIME_UNIT}\b|\b(?:an? |one )?(?:hour|day|week|month|year)\b(?= "
                            rf"(?:before|after|ahead|in advance|of|from|prior))", re.I),
     # "every"/"each" only before a period of time ("every 90 days", "each pay period"; not "each employee", "each
     # subsequent time")
@@ -180,9 +182,12 @@ def states(answer_type: str, text: str) -> bool:
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
     frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"); yes/no,
     list and other questions are not checked here (True)."""
-    if answer_type in ("amount", "percent", "duration", "date", "count"):
+    if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage
+        return any(v.startswith("count:") for v in typed_values(text)) or bool(
+            re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
+    if answer_type in ("amount", "percent", "duration", "date"):
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
-                 "date": ("date", "duration"), "count": ("count",)}[answer_type]
+                 "date": ("date", "duration")}[answer_type]
         return any(_PATTERNS[k].search(text) for k in kinds)
     if answer_type == "quantity":
         return any(_PATTERNS[k].search(text) for k in ("amount", "percent", "duration", "count"))

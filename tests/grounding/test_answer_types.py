@@ -107,3 +107,16 @@ def test_a_blank_cell_for_the_asked_column_states_nothing():
 ])
 def test_yes_or_no_is_read_from_negation_and_required_time(question, sentence, no):
     assert says_no(question, sentence) is no
+
+
+def test_a_count_is_a_number_that_counts_not_one_of_a_run_of_days():
+    """"How many shares do new employees receive?" is not answered by "the first 7, 30 and 90 days for new TTS
+    members": a run of numbers before one time unit is one duration, and a count question needs a number that is
+    not part of a duration, an amount, a date or a percentage (tests/chat/test_acceptance_18f.py's unanswerable
+    stock question)."""
+    from grounding.answer_types import states, typed_values
+
+    assert typed_values("Improving the first 7, 30 and 90 days for new TTS members") == ("duration:7, 30 and 90 days",)
+    assert not states("count", "Improving the first 7, 30 and 90 days for new TTS members")
+    assert not states("count", "It costs $50.") and not states("count", "Allow 2 weeks.")
+    assert states("count", "Up to 25 people can attend.") and states("count", "Two people may share a desk.")
