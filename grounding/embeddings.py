@@ -130,6 +130,11 @@ class MiniLMEmbedder:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
+    def remembered(self) -> dict[str, np.ndarray]:
+        """A snapshot of the cache: text -> vector (float32, unit length), least recently used first."""
+        with self._cache_lock:
+            return dict(self._cache)
+
     def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._model or self._load()
         vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,

@@ -21,14 +21,38 @@ HANDBOOK_18F = SHARED / "corpora" / "18f-handbook" / "current" / "pages"
 DEMO_CORPUS = ROOT / "demo" / "corpus"
 
 
+#: Vectors of every text the test session embedded, kept between runs (var/ is git-ignored): the second pass of
+#: scripts/test, and any later run, reads the 18F handbook's chunk and sentence vectors instead of encoding them again.
+EMBEDDING_CACHE = ROOT / "var" / "test-embedding-cache"
+
+
 @pytest.fixture(scope="session")
 def embedder():
-    """The bundled MiniLM embedder, loaded once per session."""
+    """The bundled MiniLM embedder, loaded once per session. For the tests its cache holds every text, long chunks
+    too, and is loaded from and saved to EMBEDDING_CACHE (.json: the model's name and the texts; .npy: their
+    vectors, one row each); the model's output for a text does not change, so a vector read back is the vector the
+    model gives."""
+    import json
+
+    import numpy as np
+
     from grounding.embeddings import default_embedder
 
     e = default_embedder()
+    e.cache_chars, e.cache_size = 10**9, 1_000_000
+    names, rows = EMBEDDING_CACHE.with_suffix(".json"), EMBEDDING_CACHE.with_suffix(".npy")
+    if names.is_file() and rows.is_file():
+        saved = json.loads(names.read_text())
+        vectors = np.load(rows)
+        if saved.get("model") == e.name and len(saved["texts"]) == len(vectors):
+            e.remember(dict(zip(saved["texts"], vectors)))
     e.embed(["warm up"])
-    return e
+    yield e
+    known = e.remembered()
+    if known:
+        EMBEDDING_CACHE.parent.mkdir(parents=True, exist_ok=True)
+        np.save(rows, np.stack(list(known.values())).astype(np.float32))
+        names.write_text(json.dumps({"model": e.name, "texts": list(known)}))
 
 
 @pytest.fixture(scope="session")
