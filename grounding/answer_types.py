@@ -99,7 +99,7 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
 _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much (?:earlier|later|longer|"
                          r"sooner))\b|"
-                         r"^how many (?:\w+ )?(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
+                         r"^how many (?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          r"^how much (?:\w+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
                          r"(?:period|duration|deadline)\b", re.I)
 _FREQUENCY_Q = re.compile(r"^how often\b", re.I)

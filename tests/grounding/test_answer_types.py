@@ -120,3 +120,12 @@ def test_a_count_is_a_number_that_counts_not_one_of_a_run_of_days():
     assert not states("count", "Improving the first 7, 30 and 90 days for new TTS members")
     assert not states("count", "It costs $50.") and not states("count", "Allow 2 weeks.")
     assert states("count", "Up to 25 people can attend.") and states("count", "Two people may share a desk.")
+
+
+def test_how_many_with_a_time_unit_a_few_words_on_asks_for_a_duration():
+    """"How many annual leave hours can I carry over?" asks for hours ("up to 240 hours"), not a bare count
+    (tests/knowledge/test_office_answers.py's leave question)."""
+    from grounding.answer_types import question_type
+
+    assert question_type("How many annual leave hours can I carry over to the next year?") == "duration"
+    assert question_type("How many shares do new TTS employees receive?") == "count"
