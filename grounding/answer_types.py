@@ -121,6 +121,13 @@ _PERSON_Q = re.compile(r"^(?:who|whom|whose)\b|^(?:which|what) (?:\w+ )?(?:team|
                        r"contact|role|division)\b|\b(?:who|whom) (?:do|should|can) i\b", re.I)
 
 
+#: The asking clause's type: the first rule that matches, in this order (a length question before a duration, leave
+#: accrued or carried, "how much ... do I accrue", as a quantity: hours or days, or an amount).
+_TYPE_RULES: tuple[tuple[re.Pattern, AnswerType], ...] = (
+    (_LIST, "list"), (_PERCENT_Q, "percent"), (_FREQUENCY_Q, "frequency"), (_LENGTH_Q, "quantity"),
+    (_DURATION_Q, "duration"), (_ACCRUAL_Q, "quantity"), (_DATE_Q, "date"), (_AMOUNT_Q, "amount"),
+    (_COUNT_Q, "count"), (_QUANTITY_Q, "quantity"), (_PERSON_Q, "person"))
+
 def question_sentence(question: str) -> str:
     """The asking sentence of a question: its last sentence that ends with "?" (a preamble such as "I supervise
     four people." is context), else the whole text."""
@@ -147,29 +154,7 @@ def question_type(question: str) -> AnswerType:
         return "other"  # a comparison: composed from both sides (grounding.compose), no single type to check
     if _YESNO_START.match(lead) or (not _WH.match(lead) and _YESNO_CLAUSE.search(lead)):
         return "yesno"
-    if _LIST.search(lead):
-        return "list"
-    if _PERCENT_Q.search(lead):
-        return "percent"
-    if _FREQUENCY_Q.search(lead):
-        return "frequency"
-    if _LENGTH_Q.search(lead):
-        return "quantity"
-    if _DURATION_Q.search(lead):
-        return "duration"
-    if _ACCRUAL_Q.search(lead):
-        return "quantity"  # leave accrued or carried: hours or days, or an amount
-    if _DATE_Q.search(lead):
-        return "date"
-    if _AMOUNT_Q.search(lead):
-        return "amount"
-    if _COUNT_Q.search(lead):
-        return "count"
-    if _QUANTITY_Q.search(lead):
-        return "quantity"
-    if _PERSON_Q.search(lead):
-        return "person"
-    return "other"
+    return next((kind for rule, kind in _TYPE_RULES if rule.search(lead)), "other")
 
 
 def is_comparison(question: str) -> bool:

@@ -28,6 +28,7 @@ from typing import Iterator
 import numpy as np
 from django.conf import settings
 
+from grounding.dedup import value_key
 from grounding.index_store import StoredIndex
 from grounding.injection import injection_signals
 from knowledge.models import Chunk, DocumentVersion, Domain
@@ -60,11 +61,12 @@ def _domain_lock(domain: Domain) -> Iterator[None]:
 
 def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
     """Write one index directory from the database: vectors, ids, BM25 over title > section + text, records, and
-    the chunks' sentence vectors. Chunks stored before sentences were embedded (and checked for passages addressed to
-    an AI assistant) at ingestion get theirs here, once (saved to their rows, so the next build reads them)."""
+    the chunks' sentence vectors. Chunks stored before ingestion embedded their sentences (checked them for passages
+    addressed to an AI assistant, gave them their value key) get theirs here, once (saved to their rows, so the next
+    build reads them)."""
     rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
             .select_related("version__document"))
-    ids, blobs, texts, records, sentence_sets, missing, unchecked = [], [], [], [], [], [], []
+    ids, blobs, texts, records, sentence_sets, missing, backfilled = [], [], [], [], [], [], []
     for chunk in rows.iterator(chunk_size=2_000):
         ids.append(chunk.pk)
         blobs.append(bytes(chunk.embedding))
@@ -74,17 +76,19 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
             missing.append((len(ids) - 1, chunk))
             said = np.zeros((0, dim), dtype=np.float32)
         sentence_sets.append(said)
-        if chunk.injection is None:  # stored before ingestion checked it: checked once here
-            chunk.injection = bool(injection_signals(chunk.text))
-            unchecked.append(chunk)
+        if chunk.injection is None or not chunk.value_key:  # stored before ingestion made these: made once here
+            if chunk.injection is None:
+                chunk.injection = bool(injection_signals(chunk.text))
+            chunk.value_key = chunk.value_key or value_key(chunk.text)
+            backfilled.append(chunk)
         record = chunk_record(chunk)
         head = " > ".join(p for p in (record["title"], record["section"]) if p)
         texts.append(f"{head}\n{record['text']}" if head else record["text"])  # grounding.retrieve.index_text's
         records.append(record)
     if missing:
         _backfill_sentences(missing, records, sentence_sets)
-    if unchecked:
-        Chunk.objects.bulk_update(unchecked, ["injection"], batch_size=500)
+    if backfilled:
+        Chunk.objects.bulk_update(backfilled, ["injection", "value_key"], batch_size=500)
     matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
               else np.zeros((0, 384), dtype=np.float32))
     return StoredIndex.build(path, ids, matrix, texts, records=records, sentence_vectors=sentence_sets,

@@ -184,6 +184,11 @@ class Chunk(models.Model):
     injection = models.BooleanField(null=True, blank=True,
                                     help_text="whether the text has a passage addressed to an AI assistant "
                                               "(grounding.injection), checked once at ingestion; empty: not checked")
+    value_key = models.TextField(blank=True, default="",
+                                 help_text="what near-duplicate removal compares of the text "
+                                           "(grounding.dedup.value_key: its stated values and negation count), "
+                                           "computed once at ingestion; "
+                                           "empty: not computed")
 
     class Meta:
         ordering = ["version", "ordinal"]

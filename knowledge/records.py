@@ -16,13 +16,13 @@ def chunk_record(c: Chunk) -> dict[str, Any]:
     version (label), date (ISO or ""), text, tokens, status, ordinal, version_id, location (JSON, {} without),
     sentences (as split at ingestion), text_key (the exact-deduplication key, grounding.dedup.text_hash: computed
     here, once per index build, instead of at every plan) and injection (whether the text addresses an AI assistant,
-    checked at ingestion; None: not checked) and value_key (grounding.dedup.value_key, once per index build)."""
+    checked at ingestion; None: not checked) and value_key (grounding.dedup.value_key, stored at ingestion)."""
     v = c.version
     return {"chunk_id": c.pk, "document_id": v.document_id, "title": v.title or v.document.title,
             "section": c.section, "version": v.label, "date": v.effective_date.isoformat() if v.effective_date else "",
             "text": c.text, "tokens": c.tokens, "status": v.status, "ordinal": c.ordinal, "version_id": v.pk,
             "location": c.location or {}, "sentences": list(c.sentences or []), "text_key": text_hash(c.text),
-            "injection": c.injection, "value_key": value_key(c.text)}
+            "injection": c.injection, "value_key": c.value_key or value_key(c.text)}
 
 
 def chunk_from_record(r: dict[str, Any]) -> GChunk:

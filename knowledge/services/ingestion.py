@@ -14,6 +14,7 @@ from django.conf import settings as django_settings
 from django.db import transaction
 
 from grounding.chunking import ChunkDraft, chunk_blocks
+from grounding.dedup import value_key
 from grounding.embeddings import Embedder, default_embedder
 from grounding.extract import SUFFIXES, extract_document, supported_suffixes
 from grounding.injection import injection_signals
@@ -284,7 +285,7 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
         Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
               embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
               sentences=sentences[i][0], sentence_vectors=sentences[i][1],
-              injection=bool(injection_signals(d.text)))
+              injection=bool(injection_signals(d.text)), value_key=value_key(d.text))
         for i, d in enumerate(p.drafts)
     ])
     document_statuses_refresh(document)

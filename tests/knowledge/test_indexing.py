@@ -146,3 +146,20 @@ def test_ingestion_checks_each_chunk_for_passages_addressed_to_an_assistant(tmp_
 
     index_publish(domain=domain)
     assert {c.section: c.injection for c in Chunk.objects.filter(version__document__domain=domain)} == flags
+
+
+def test_the_value_key_is_stored_at_ingestion_and_made_once_for_rows_stored_without_it(tmp_path, embedder):
+    """Near-duplicate removal's value key (grounding.dedup.value_key) is computed when a chunk is stored, read from
+    its row by every index build, and made once (then saved) for a row stored before ingestion made it."""
+    from knowledge.indexing import index_publish
+    from knowledge.models import Chunk
+
+    domain = domain_get_or_create(slug="keys", name="Keys")
+    ingest_path(path=page(tmp_path, "meals", "# Meals\n\nThe meal allowance is $65 per day, not $50.\n"),
+                domain=domain, embedder=embedder)
+    [chunk] = Chunk.objects.filter(version__document__domain=domain)
+    assert chunk.value_key == "$50|$65#1"
+    Chunk.objects.filter(pk=chunk.pk).update(value_key="")
+    token = index_publish(domain=domain)
+    assert Chunk.objects.get(pk=chunk.pk).value_key == "$50|$65#1"
+    assert domain_index(domain=domain, token=token).record(0)["value_key"] == "$50|$65#1"
