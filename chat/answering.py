@@ -23,7 +23,7 @@ from grounding.injection import injection_notes
 from grounding.followup import follow_up, needs_confidence
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary
-from grounding.notes import relabel_notes, relevant_notes
+from grounding.notes import concerns, relabel_notes, relevant_notes
 from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, counter_of
 from grounding.ranking import relevance
@@ -153,8 +153,10 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             remember = getattr(default_embedder(), "remember", None)
             if remember is not None:  # the offline answerer and the support check read them from its cache
                 remember(sentences.known)
+            # only aligned pairs that could make a note about the question are examined (grounding.notes.concerns)
             notes = relevant_notes(detect_conflicts(plan.sources, sentences, focus=query, judge=conflict_judge,
-                                                    sentences=source_claims(plan.sources, candidates)), query)
+                                                    sentences=source_claims(plan.sources, candidates),
+                                                    concerns=concerns(query)), query)
             # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it); sources
             # whose chunks ingestion found free of such text are not scanned again
             clean = {c.chunk.chunk_id for c in candidates if c.chunk.injection is False}

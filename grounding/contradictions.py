@@ -143,6 +143,7 @@ def detect_conflicts(
     max_judged: int = 5,
     focus: str = "",
     sentences: Sequence[Sequence[str]] | None = None,
+    concerns: Callable[[frozenset[str]], bool] | None = None,
 ) -> list[Conflict]:
     """Find contradictions between planned sources [18.8].
 
@@ -159,13 +160,18 @@ def detect_conflicts(
             examined first, so the conflict reported for the pair is the one the reader asked about.
         sentences: each source's :func:`claims` when already known (split at ingestion), in ``sources`` order;
             None: split here.
+        concerns: an optional test on the content words (grounding.lexical.content_terms) of an aligned sentence
+            pair, both sentences together: pairs it rejects are not examined by the rules nor offered to the judge
+            (grounding.notes.concerns(query) rejects pairs no note about the question could come from, so the rules
+            run on a few pairs per ask instead of about 190). None: every aligned pair is examined.
     Returns:
         at most one Conflict per source pair (its best-aligned clash), sorted by the labels' numbers. Sources of the
         same document version (same document_id and version_id) are never paired. Two versions of one document
         with one superseded give kind "version_superseded".
     Raises:
         ValueError: similarity outside (0, 1], negative max_pairs or max_judged, duplicate labels.
-    Cost: one embed call, one (n_sentences x n_sentences) matrix product, rules on the aligned pairs only.
+    Cost: one embed call, one (n_sentences x n_sentences) matrix product, rules on the aligned pairs ``concerns``
+    keeps only.
     """
     if not 0 < similarity <= 1:
         raise ValueError(f"similarity must be in (0, 1], got {similarity}")
@@ -201,6 +207,7 @@ def detect_conflicts(
     row_of = {(k, n): offsets[k] + n for k in range(len(sources)) for n in range(len(sentences[k]))}
     cosine = vectors @ vectors.T
     token_sets = [token_set(x) for x in flat]
+    terms = [content_terms(x) for x in flat] if focus_terms or concerns is not None else []
 
     # Aligned sentence pairs per source pair, best first (the sentences sharing most of the question's words first,
     # so the conflict reported for a pair is the one the reader asked about); source pairs ranked by their best
@@ -252,12 +259,14 @@ def detect_conflicts(
             hits = [(a, b) for a, b in hits if partner(offsets[i] + a, vj) in (None, offsets[j] + b)
                     and partner(offsets[j] + b, vi) in (None, offsets[i] + a)]
             counterparts[(i, j)] = {(int(a), int(b)) for a, b in hits if counterpart(offsets[i] + a, offsets[j] + b)}
+        if concerns is not None:
+            hits = [(a, b) for a, b in hits if concerns(terms[offsets[i] + a] | terms[offsets[j] + b])]
         if hits:
             aligned[(i, j)] = sorted(((float(block[a, b]), int(a), int(b)) for a, b in hits),
                                      key=lambda t: (-t[0], t[1], t[2]))
             if focus_terms:
                 aligned[(i, j)].sort(key=lambda t: -len(focus_terms & (
-                    content_terms(sentences[i][t[1]]) | content_terms(sentences[j][t[2]]))))
+                    terms[offsets[i] + t[1]] | terms[offsets[j] + t[2]])))
     ranked = sorted(aligned, key=lambda p: (-aligned[p][0][0], p))[:max_pairs]
     # A version note compares the current version with the version just before it: pairs of a current and a
     # superseded version go first, the newest superseded version first, and a current sentence that a newer

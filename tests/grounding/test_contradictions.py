@@ -336,3 +336,26 @@ def test_a_revision_that_changes_a_code_in_a_kept_sentence_is_noted_and_an_edito
     editorial = replace(old, text="Military leave. You can take up to 15 paid days of military leave a year.")
     rewrite = replace(current, text="Military leave. Employees may take up to 15 paid days of military leave a year.")
     assert detect_conflicts([rewrite, editorial], embedder) == []  # "You can take" / "Employees may take"
+
+
+def test_pairs_the_question_does_not_concern_are_not_examined(embedder):
+    """grounding.notes.concerns: an aligned pair sharing no distinctive word with the question is skipped before the
+    rules run (and before the judge sees it); a pair about the question is still found, with the same conflict."""
+    from grounding.notes import concerns
+
+    meals = [src("S1", "The meal allowance is $65 per day. Refunds are accepted within 30 days.", doc=1),
+             src("S2", "The meal allowance is $50 per day. Refunds are accepted within 45 days.", doc=2)]
+    asked_calls: list[tuple[str, str]] = []
+
+    def judge(a: str, b: str) -> None:
+        asked_calls.append((a, b))
+
+    everything = detect_conflicts(meals, embedder)
+    about_refunds = detect_conflicts(meals, embedder, focus="How long do refunds take?",
+                                     concerns=concerns("How long do refunds take?"))
+    assert [c.values for c in everything] == [("$65", "$50")]  # the first aligned clash of the pair
+    assert [c.values for c in about_refunds] == [("30 days", "45 days")]
+    assert detect_conflicts(meals, embedder, focus="Where do I park?", concerns=concerns("Where do I park?"),
+                            judge=judge) == []
+    assert asked_calls == []  # nothing about parking was aligned, so the judge was not asked either
+    assert concerns("")(frozenset({"anything"}))  # no content words: every pair concerns it
