@@ -42,7 +42,7 @@ when retrieval brings its passage: when the version just before the current one 
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -54,11 +54,17 @@ from grounding.lexical import content_terms, tokens
 from grounding.types import Source
 from grounding.values import MONTHS
 
-__all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_MARGIN", "ConflictJudge",
+__all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_MARGIN", "ConflictJudge", "PairTest",
            "claims", "detect_conflicts"]
 
 #: An LLM judge: (sentence_a, sentence_b) -> one sentence explaining the conflict, or None when they agree.
 ConflictJudge = Callable[[str, str], "str | None"]
+
+
+class PairTest(Protocol):
+    """Whether an aligned sentence pair is worth examining (grounding.notes.Concerns is one)."""
+
+    def __call__(self, terms: frozenset[str], *, similarity: float, relevance: float, versions: bool) -> bool: ...
 
 #: Cosine (MiniLM sentence embeddings) at or above which two sentences are aligned (talk about the same thing).
 #: Calibrated with ``manage.py conflict_eval --calibrate`` on the calibration half of ConflictQA, RGB and RAMDocs
@@ -143,7 +149,7 @@ def detect_conflicts(
     max_judged: int = 5,
     focus: str = "",
     sentences: Sequence[Sequence[str]] | None = None,
-    concerns: Callable[[frozenset[str]], bool] | None = None,
+    concerns: PairTest | None = None,
 ) -> list[Conflict]:
     """Find contradictions between planned sources [18.8].
 
@@ -160,10 +166,10 @@ def detect_conflicts(
             examined first, so the conflict reported for the pair is the one the reader asked about.
         sentences: each source's :func:`claims` when already known (split at ingestion), in ``sources`` order;
             None: split here.
-        concerns: an optional test on the content words (grounding.lexical.content_terms) of an aligned sentence
-            pair, both sentences together: pairs it rejects are not examined by the rules nor offered to the judge
-            (grounding.notes.concerns(query) rejects pairs no note about the question could come from, so the rules
-            run on a few pairs per ask instead of about 190). None: every aligned pair is examined.
+        concerns: an optional test of an aligned sentence pair (grounding.notes.Concerns: both sentences' content
+            words, their cosine, the question's cosine to the closer one, whether they come from two versions of
+            one document): pairs it rejects are not examined by the rules nor offered to the judge. None: every
+            aligned pair is examined.
     Returns:
         at most one Conflict per source pair (its best-aligned clash), sorted by the labels' numbers. Sources of the
         same document version (same document_id and version_id) are never paired. Two versions of one document
@@ -260,7 +266,9 @@ def detect_conflicts(
                     and partner(offsets[j] + b, vi) in (None, offsets[i] + a)]
             counterparts[(i, j)] = {(int(a), int(b)) for a, b in hits if counterpart(offsets[i] + a, offsets[j] + b)}
         if concerns is not None:
-            hits = [(a, b) for a, b in hits if concerns(terms[offsets[i] + a] | terms[offsets[j] + b])]
+            hits = [(a, b) for a, b in hits if concerns(
+                terms[offsets[i] + a] | terms[offsets[j] + b], similarity=float(block[a, b]),
+                relevance=max(float(asked[offsets[i] + a]), float(asked[offsets[j] + b])), versions=versions(i, j))]
         if hits:
             aligned[(i, j)] = sorted(((float(block[a, b]), int(a), int(b)) for a, b in hits),
                                      key=lambda t: (-t[0], t[1], t[2]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Callable, Sequence
+from typing import Sequence
 
 from grounding.clash import WEAK_RULES
 from grounding.conflict import Conflict
@@ -20,7 +20,7 @@ from grounding.lexical import content_terms
 from grounding.types import ContextPlan, Note
 
 __all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_RULES",
-           "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "concerns", "relabel_notes", "relevant_notes"]
+           "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "concerns", "relabel_notes", "relevant_notes"]
 
 #: Words that say how much or how often rather than what about ("days per year", "at any one time"): a note sharing
 #: only these with the question is about something else (a meal allowance "per day" under a question on vacation
@@ -61,16 +61,43 @@ def _distinctive(terms: frozenset[str]) -> frozenset[str]:
     return (terms - GENERIC_TERMS) or terms
 
 
-def concerns(query: str) -> Callable[[frozenset[str]], bool]:
+class Concerns:
     """The test grounding.contradictions.detect_conflicts applies to an aligned sentence pair before its rules run:
-    True when the pair's content words (both sentences together) include a distinctive content word of ``query``,
-    the least that :func:`relevant_notes` asks of every note. A pair it rejects could only yield a conflict that
-    relevant_notes drops, so the rules need not run on it (on the 18F handbook, about 190 aligned pairs per question
-    without it). A query without content words concerns every pair."""
-    distinctive = _distinctive(content_terms(query))
-    if not distinctive:
-        return lambda terms: True
-    return lambda terms: not distinctive.isdisjoint(terms)
+    whether a conflict found on that pair could pass :func:`relevant_notes` for ``query``. Each condition is one that
+    relevant_notes asks of every note of that kind, so a rejected pair could only yield a conflict relevant_notes
+    drops, and the rules need not run on it (on the 18F handbook about 170 aligned pairs per question without it):
+
+    - the pair's content words include a distinctive word of the question;
+    - between two documents: they share at least two of the question's words (one for a one-word question), and the
+      sentences are at least NOTE_SIMILARITY close (the least of the two thresholds);
+    - between two versions of one document: they share two of the question's words, or the question is at least
+      VERSION_NOTE_CLOSE close to one of the sentences.
+
+    A query without content words concerns every pair.
+    """
+
+    def __init__(self, query: str) -> None:
+        self.terms = content_terms(query)
+        self.distinctive = _distinctive(self.terms)
+        self.need = min(2, len(self.terms))
+
+    def __call__(self, terms: frozenset[str], *, similarity: float, relevance: float, versions: bool) -> bool:
+        """``terms``: the content words of both sentences together; ``similarity``: their cosine; ``relevance``: the
+        question's cosine to the closer of the two (0 when unknown); ``versions``: the sentences come from two
+        versions of one document."""
+        if not self.terms:
+            return True
+        if self.distinctive.isdisjoint(terms):
+            return False
+        shared = len(self.terms & terms) >= self.need
+        if versions:
+            return shared or relevance >= VERSION_NOTE_CLOSE
+        return shared and similarity >= NOTE_SIMILARITY
+
+
+def concerns(query: str) -> Concerns:
+    """The :class:`Concerns` test of ``query``."""
+    return Concerns(query)
 
 
 def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:

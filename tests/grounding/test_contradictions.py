@@ -339,7 +339,8 @@ def test_a_revision_that_changes_a_code_in_a_kept_sentence_is_noted_and_an_edito
 
 
 def test_pairs_the_question_does_not_concern_are_not_examined(embedder):
-    """grounding.notes.concerns: an aligned pair sharing no distinctive word with the question is skipped before the
+    """grounding.notes.concerns: an aligned pair that could not make a note about the question (no distinctive word of
+    it; between two documents, fewer than two of its words or sentences less than 0.6 close) is skipped before the
     rules run (and before the judge sees it); a pair about the question is still found, with the same conflict."""
     from grounding.notes import concerns
 
@@ -351,11 +352,24 @@ def test_pairs_the_question_does_not_concern_are_not_examined(embedder):
         asked_calls.append((a, b))
 
     everything = detect_conflicts(meals, embedder)
-    about_refunds = detect_conflicts(meals, embedder, focus="How long do refunds take?",
-                                     concerns=concerns("How long do refunds take?"))
+    asked = "How many days until refunds are no longer accepted?"
+    about_refunds = detect_conflicts(meals, embedder, focus=asked, concerns=concerns(asked))
     assert [c.values for c in everything] == [("$65", "$50")]  # the first aligned clash of the pair
     assert [c.values for c in about_refunds] == [("30 days", "45 days")]
     assert detect_conflicts(meals, embedder, focus="Where do I park?", concerns=concerns("Where do I park?"),
                             judge=judge) == []
     assert asked_calls == []  # nothing about parking was aligned, so the judge was not asked either
-    assert concerns("")(frozenset({"anything"}))  # no content words: every pair concerns it
+    assert concerns("")(frozenset({"anything"}), similarity=0.1, relevance=0.0, versions=False)  # no content words
+
+
+def test_concerns_asks_what_relevant_notes_asks():
+    from grounding.notes import concerns
+
+    test = concerns("What is the nightly hotel limit in New York?")
+    hotel = frozenset({"hotel", "limit", "night", "new", "york", "325"})
+    assert test(hotel, similarity=0.7, relevance=0.5, versions=False)
+    assert not test(hotel, similarity=0.55, relevance=0.5, versions=False)  # two documents: not close enough
+    assert not test(frozenset({"hotel", "book"}), similarity=0.9, relevance=0.5, versions=False)  # one word shared
+    assert test(frozenset({"hotel", "book"}), similarity=0.3, relevance=0.65, versions=True)  # a version, close
+    assert not test(frozenset({"hotel", "book"}), similarity=0.9, relevance=0.5, versions=True)
+    assert not test(frozenset({"meal", "allow"}), similarity=0.99, relevance=0.9, versions=True)  # nothing asked
