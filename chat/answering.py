@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 
 from chat.errors import AskError
@@ -150,6 +151,7 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
             # the planned chunks' sentences were embedded at ingestion: read, not recomputed (issue 20 point 3)
             sentences = KnownVectors.of_candidates(default_embedder(), candidates)
+            sentences.known.setdefault(query, np.asarray(vector, dtype=np.float32))  # the focus: embedded already
             remember = getattr(default_embedder(), "remember", None)
             if remember is not None:  # the offline answerer and the support check read them from its cache
                 remember(sentences.known)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
@@ -115,7 +116,13 @@ def _substitution(a: str, b: str) -> tuple[str, str] | None:
     ta, tb = [m.group(0) for m in ma], [m.group(0) for m in mb]
     if min(len(ta), len(tb)) < 4:
         return None
-    matcher = difflib.SequenceMatcher(None, [t.lower() for t in ta], [t.lower() for t in tb], autojunk=False)
+    la, lb = [t.lower() for t in ta], [t.lower() for t in tb]
+    # the tokens both share, counted with repeats, bound what any alignment matches: too few to meet the rules below
+    # (half of the longer, at most 2 x 4 tokens changed on each side) rules the pair out before difflib runs
+    bound = sum((Counter(la) & Counter(lb)).values())
+    if bound < max(3, max(len(ta), len(tb)) / 2) or max(len(ta), len(tb)) - bound > 8:
+        return None
+    matcher = difflib.SequenceMatcher(None, la, lb, autojunk=False)
     blocks = matcher.get_opcodes()
     shared = sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal")
     edits = [op for op in blocks if op[0] != "equal"]

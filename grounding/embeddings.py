@@ -180,7 +180,9 @@ class KnownVectors:
         for c in candidates:
             vectors = c.sentence_vectors
             if vectors is not None and len(vectors) == len(c.chunk.sentences):
-                known.update(zip(c.chunk.sentences, vectors))
+                # plain ndarray rows (np.asarray views a memory map without copying): a numpy.memmap row runs
+                # Python code (__array_finalize__) on every slice and stack
+                known.update(zip(c.chunk.sentences, np.asarray(vectors)))
         return cls(fallback, known)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

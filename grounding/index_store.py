@@ -294,8 +294,13 @@ class StoredIndex:
             limit = None if self.ann is None else list(dense_rows) + list(lexical_rows)
             rows, best, pos = self.sentence_best(query_vector, limit)
             order = np.lexsort((rows, -best))[:depth]
-            sentence = {int(rows[i]): (float(best[i]), int(pos[i])) for i in range(len(rows))}
             fused = fuse(dense_rows, lexical_rows, [int(rows[i]) for i in order], sentence_weight=sentence_weight)
+            # the best sentence of the fused rows only (rows is ascending: one binary search each, not a dict of
+            # every row of the domain)
+            wanted = np.fromiter(fused, dtype=np.int64, count=len(fused))
+            at = np.minimum(np.searchsorted(rows, wanted), max(len(rows) - 1, 0))
+            sentence = {int(r): (float(best[i]), int(pos[i])) for r, i in zip(wanted, at)
+                        if len(rows) and rows[i] == r}
         dense = {int(r): float(s) for r, s in zip(dense_rows, dense_scores)}
         q = np.asarray(query_vector, dtype=np.float32)
         for row in fused:

@@ -77,7 +77,13 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # The embedded default serves a team too: write-ahead logging lets readers go on while one writer commits, and
+    # with synchronous=NORMAL a commit is not an fsync (durable at the next checkpoint; a power cut may lose the
+    # last commits, never corrupt the file); IMMEDIATE transactions take the write lock when they begin, so two
+    # writers queue on the timeout instead of failing with "database is locked" (Django's SQLite notes, 5.1+).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20, "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
 
 #: REDIS_URL selects the Redis channel layer, so several ASGI worker processes share groups (a socket that reconnects
 #: to another worker can follow an answer still generating elsewhere); without it, the in-memory layer of one process.
