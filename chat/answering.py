@@ -45,6 +45,10 @@ class PreparedAnswer:
         query: the retrieval query (the question, or a follow-up rewritten with the conversation).
         checks: what the model-backed checks did: {"rewrite": bool, "sufficiency": [verdicts], "judge_calls": int}.
         prompt_version: the knowledge.SystemPrompt version the prompt used (None: the built-in default).
+        source_vectors: label -> float32 (sentences, dim) unit vectors of that planned source's sentences, read
+            from what ingestion stored (grounding.contradictions.claims of its chunks): the support check's source
+            units, so that checking an answer embeds only the answer's own sentences. Sources without stored
+            sentences are absent.
     """
 
     plan: ContextPlan
@@ -53,6 +57,7 @@ class PreparedAnswer:
     query: str = ""
     checks: dict[str, Any] = field(default_factory=dict)
     prompt_version: SystemPrompt | None = None
+    source_vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
 
 def settings_for(domain: Domain) -> ContextSettings:
@@ -138,6 +143,7 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
                                  superseded=5)
     counter = counter_of(provider)
     turns = [t.as_turn() for t in history]
+    sentences: KnownVectors | None = None  # the planned chunks' stored sentence vectors, once the plan is sufficient
     try:
         def make_plan(notes: list) -> ContextPlan:
             return plan_context(question=question, candidates=candidates, history=turns,
@@ -177,6 +183,11 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
                 plan = make_plan([])  # notes that keep moving are left out rather than mislabelled
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
+    source_vectors: dict[str, np.ndarray] = {}
+    if plan.sufficient and sentences is not None:
+        for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
+            if group and all(text in sentences.known for text in group):
+                source_vectors[source.label] = np.stack([sentences.known[text] for text in group])
     prompt = prompt_for(plan, system_prompt=inputs.system_prompt, instructions=inputs.instructions,
                         settings=inputs.settings)
     checks = {"rewrite": False, "sufficiency": [], "judge_calls": 0, **(checks or {})}
@@ -185,7 +196,7 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
     if conflict_judge is not None:
         checks["judge_calls"] = conflict_judge.calls
     return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query,
-                          prompt_version=inputs.prompt_version, checks=checks)
+                          prompt_version=inputs.prompt_version, checks=checks, source_vectors=source_vectors)
 
 
 def answer_prepare(*, domain: Domain, question: str, provider: Provider | None = None,

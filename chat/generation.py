@@ -116,7 +116,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         await send(plan_frame(message_id=answer.pk, prepared=prepared, question_id=question.pk))
         if prepared.plan.sufficient:
             await status("writing")
-        stream = AnswerStream(prepared)
+        stream = AnswerStream(prepared, batcher=runtime.batcher)
         message_id = answer.pk
         follow = TextSoFar(message_id, partial_frame)
         await follow.start()

@@ -14,10 +14,11 @@ from chat.errors import AskError
 from chat.frames import Frame
 from grounding.answer import AbstainFilter, QuoteFilter, VerifiedAnswer, finalize_answer
 from grounding.citation_stream import CitationStreamParser
-from grounding.embeddings import default_embedder
+from grounding.batching import EmbeddingBatcher
+from grounding.embeddings import KnownVectors, default_embedder
 from grounding.prompt import QUOTE_THEN_ANSWER
 from grounding.providers import CitationEvent, Done, ProviderError, TextDelta, Usage
-from grounding.support import check_support
+from grounding.support import check_support, support_texts
 
 log = logging.getLogger("grounded.answer")
 
@@ -34,9 +35,12 @@ class AnswerStream:
         raw: the provider's text pieces as received (characters).
         seq: the number of the last delta frame sent (1-based).
         usage: the provider's last usage report (tokens), for calibration and the trace.
+        batcher: the server's query batcher (grounding.batching): the support check's texts are embedded through it,
+            in one batch with other asks' texts, before the check runs; None: the check embeds them itself.
     """
 
     prepared: PreparedAnswer
+    batcher: EmbeddingBatcher | None = None
     raw: list[str] = field(default_factory=list)
     seq: int = 0
     usage: Usage | None = None
@@ -111,9 +115,17 @@ class AnswerStream:
         if not verified.abstained:
             # sources that carry their sentence data give its vectors; the others' sentences are embedded by the
             # default embedder, which remembers the ones embedded at ingestion (chat.answering.answer_plan)
-            report = await asyncio.to_thread(
-                check_support, verified.text, {s.label: s.text for s in plan.sources}, default_embedder(),
-                source_vectors={s.label: s.sentences.vectors for s in plan.sources if s.sentences is not None},
-                question=plan.question)
+            texts = {s.label: s.text for s in plan.sources}
+            # a source's stored vectors: those of its sentence data when the answerer made it, else those ingestion
+            # stored for its sentences (chat.answering.PreparedAnswer.source_vectors)
+            stored = {**self.prepared.source_vectors,
+                      **{s.label: s.sentences.vectors for s in plan.sources if s.sentences is not None}}
+            embedder = default_embedder()
+            if self.batcher is not None:  # embedded with other asks' texts, so the check makes no model call
+                wanted = support_texts(verified.text, texts, stored)
+                vectors = await asyncio.gather(*(self.batcher.embed(t) for t in wanted))
+                embedder = KnownVectors(embedder, dict(zip(wanted, vectors)))
+            report = await asyncio.to_thread(check_support, verified.text, texts, embedder, source_vectors=stored,
+                                             question=plan.question)
             verified = replace(verified, support=report.as_dict())
         return verified

@@ -53,7 +53,7 @@ from grounding.embeddings import Embedder
 from grounding.support_report import DEFAULT, SentenceSupport, SupportReport, SupportThresholds, grade
 from grounding.support_values import missing_values, source_values, with_unit
 
-__all__ = ["check_support"]
+__all__ = ["check_support", "support_texts"]
 
 
 def _join(items: list[str], last: str) -> str:
@@ -62,6 +62,43 @@ def _join(items: list[str], last: str) -> str:
 
 def _source_sentences(text: str) -> list[str]:
     return [s for s in (plain_sentence(s) for s in split_sentences(text)) if s]
+
+
+_Factual = list[tuple[str, tuple[str, ...], tuple[str, ...]]]  # (sentence, valid labels, invalid labels)
+
+
+def _factual(text: str, sources: Mapping[str, str]) -> _Factual:
+    """The answer's factual sentences (plain text), each with its valid and its invalid cited labels."""
+    factual: _Factual = []
+    for sentence, markers in answer_sentences(text):
+        if not is_factual(sentence, cited=bool(markers)):
+            continue
+        cited = list(dict.fromkeys(label for m in markers for label in m.labels))
+        factual.append((plain_sentence(sentence), tuple(lab for lab in cited if lab in sources),
+                        tuple(lab for lab in cited if lab not in sources)))
+    return factual
+
+
+def _plan_embedding(factual: _Factual, sources: Mapping[str, str],
+                    source_vectors: Mapping[str, np.ndarray] | None):
+    """(cited labels, label -> stored sentence vectors, label -> sentences to embed, the texts to embed in order)."""
+    cited_labels = list(dict.fromkeys(lab for _, labels, _ in factual for lab in labels))
+    stored = {lab: np.asarray(source_vectors[lab], dtype=np.float32) for lab in cited_labels
+              if source_vectors is not None and source_vectors.get(lab) is not None and len(source_vectors[lab])}
+    units = {lab: _source_sentences(sources[lab]) for lab in cited_labels if lab not in stored}
+    to_embed = list(dict.fromkeys([s for s, labels, _ in factual if labels]
+                                  + [s for lab in units for s in units[lab]]))
+    return cited_labels, stored, units, to_embed
+
+
+def support_texts(text: str, sources: Mapping[str, str],
+                  source_vectors: Mapping[str, np.ndarray] | None = None) -> list[str]:
+    """The texts :func:`check_support` would embed for these arguments (the answer's cited factual sentences, then
+    the sentences of cited sources without stored vectors), distinct, in its order: a server embeds them beforehand
+    (micro-batched with other asks' texts, grounding.batching) and gives check_support an embedder that knows them
+    (grounding.embeddings.KnownVectors), so the check itself makes no model call. CPU only, no model call."""
+    factual = _factual(text, sources)
+    return _plan_embedding(factual, sources, source_vectors)[3] if factual else []
 
 
 def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
@@ -97,23 +134,12 @@ def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
         if not isinstance(source_text, str):
             raise TypeError(f"source {label} must be str, not {type(source_text).__name__}")
 
-    factual: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []  # (sentence, valid labels, invalid labels)
-    for sentence, markers in answer_sentences(text):
-        if not is_factual(sentence, cited=bool(markers)):
-            continue
-        cited = list(dict.fromkeys(label for m in markers for label in m.labels))
-        factual.append((plain_sentence(sentence), tuple(lab for lab in cited if lab in sources),
-                        tuple(lab for lab in cited if lab not in sources)))
+    factual = _factual(text, sources)
     if not factual:
         return SupportReport(sentences=(), coverage=1.0)
 
     # One embedding call: the cited sentences, then the distinct sentences of every source they cite.
-    cited_labels = list(dict.fromkeys(lab for _, labels, _ in factual for lab in labels))
-    stored = {lab: np.asarray(source_vectors[lab], dtype=np.float32) for lab in cited_labels
-              if source_vectors is not None and source_vectors.get(lab) is not None and len(source_vectors[lab])}
-    units = {lab: _source_sentences(sources[lab]) for lab in cited_labels if lab not in stored}
-    to_embed = list(dict.fromkeys([s for s, labels, _ in factual if labels]
-                                  + [s for lab in units for s in units[lab]]))
+    cited_labels, stored, units, to_embed = _plan_embedding(factual, sources, source_vectors)
     vectors: dict[str, np.ndarray] = {}
     if to_embed:
         matrix = np.asarray(embedder.embed(to_embed), dtype=np.float32)

@@ -76,6 +76,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+# Connections are kept (and checked before reuse) instead of opened and closed around every database call: the
+# chat's database work runs on one worker thread (channels' database_sync_to_async), which then holds one connection.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a team too: write-ahead logging lets readers go on while one writer commits, and
     # with synchronous=NORMAL a commit is not an fsync (durable at the next checkpoint; a power cut may lose the

@@ -3,6 +3,7 @@ point 4)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from knowledge.indexing import index_path
@@ -163,3 +164,30 @@ def test_the_value_key_is_stored_at_ingestion_and_made_once_for_rows_stored_with
     token = index_publish(domain=domain)
     assert Chunk.objects.get(pk=chunk.pk).value_key == "$50|$65#1"
     assert domain_index(domain=domain, token=token).record(0)["value_key"] == "$50|$65#1"
+
+
+def test_the_support_check_reads_the_planned_sources_stored_vectors_and_embeds_only_the_answer(tmp_path, embedder):
+    """Issue 20 point 3: checking an answer against its sources embeds the answer's own sentences only; each planned
+    source's sentence vectors are the ones ingestion stored (chat.answering.PreparedAnswer.source_vectors)."""
+    from chat.answering import answer_prepare
+    from grounding.support import check_support, support_texts
+    from knowledge.models import Chunk
+
+    text = ("# Meals\n\nThe daily meal allowance is $50 for every traveller. Receipts are kept for three years.\n\n"
+            "## Lodging\n\nHotels are booked through the travel desk at least a week ahead.\n")
+    domain = domain_get_or_create(slug="supp", name="Support")
+    ingest_path(path=page(tmp_path, "meals", text), domain=domain, embedder=embedder)
+    prepared = answer_prepare(domain=Domain.objects.get(pk=domain.pk), question="What is the daily meal allowance?")
+    labels = {s.label for s in prepared.plan.sources}
+    assert labels and set(prepared.source_vectors) == labels
+    first = prepared.plan.sources[0]
+    stored = Chunk.objects.get(pk=first.chunk_ids[0]).sentence_matrix()
+    assert prepared.source_vectors[first.label].shape == stored.shape
+    assert np.allclose(prepared.source_vectors[first.label], stored)
+    answer = f"The allowance is $50 per day [{first.label}]. Receipts are kept for three years [{first.label}]."
+    sources = {s.label: s.text for s in prepared.plan.sources}
+    assert support_texts(answer, sources, prepared.source_vectors) == [
+        "The allowance is $50 per day.", "Receipts are kept for three years."]
+    assert support_texts(answer, sources) != support_texts(answer, sources, prepared.source_vectors)  # else: all
+    report = check_support(answer, sources, embedder, source_vectors=prepared.source_vectors)
+    assert [s.status for s in report.sentences] == ["supported", "supported"]
