@@ -34,6 +34,7 @@ from grounding.question_parts import (Sides, blank_cell, comparison_sides, menti
                                       specifics)
 from grounding.sentence_rank import ScoredSentence, rank_sentences, source_sentences, with_sentences
 from grounding.types import ContextPlan, Source
+from grounding.values import value_keys
 
 
 
@@ -41,11 +42,28 @@ def _key(text: str) -> str:
     return re.sub(r"\W+", " ", text.lower()).strip()
 
 
+#: Share of the shorter sentence's content words (at least 5 of them) found in the other from which two sentences are
+#: near-duplicates: the same statement worded again, often by another page ("If you are staying in the federal
+#: government ..., it will be automatically transferred to your next agency" / "If your next role is still within
+#: the federal government ..., it will be automatically transferred ...", 18F calibration half).
+NEAR_DUPLICATE_SHARE = 0.75
+
+
 def _repeats(text: str, chosen: Sequence[ScoredSentence]) -> bool:
-    """True when ``text`` says again what a chosen sentence says (the same words, or one is the start of the other:
-    a sentence and its piece cut by a chunk boundary)."""
-    key = _key(text)
-    return any(key.startswith(_key(c.text)) or _key(c.text).startswith(key) for c in chosen)
+    """True when ``text`` says again what a chosen sentence says: the same words, one the start of the other (a
+    sentence and its piece cut by a chunk boundary), or a near-duplicate (the same values, grounding.values.value_keys,
+    and NEAR_DUPLICATE_SHARE of the content words of the shorter one)."""
+    key, terms = _key(text), content_terms(text)
+    for c in chosen:
+        if key.startswith(_key(c.text)) or _key(c.text).startswith(key):
+            return True
+        if value_keys(text) != value_keys(c.text):
+            continue  # "up to 240 hours of advanced sick leave" / "up to 104 advanced sick leave hours": two facts
+        other = content_terms(c.text)
+        shorter = min(len(terms), len(other))
+        if shorter >= 5 and len(terms & other) >= NEAR_DUPLICATE_SHARE * shorter:
+            return True
+    return False
 
 
 class ExtractiveAnswerer:
@@ -140,17 +158,18 @@ class ExtractiveAnswerer:
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str) -> str:
-        """A message asking several questions: the best sentence stating what each part asks for (a part nothing
-        answers is left out); an abstention when no part is answered. ``context`` (the message's preamble, a
-        follow-up's conversation terms) is matched with every part."""
+        """A message asking several questions: the best sentence stating what each part asks for that no earlier part
+        took (a part nothing else answers is left out); an abstention when no part is answered. ``context`` (the
+        message's preamble, a follow-up's conversation terms) is matched with every part."""
         chosen: list[ScoredSentence] = []
         for part in parts:
             ranked = self.rank(f"{context} {part}".strip(), plan)
             if not ranked or ranked[0].score < self.threshold:
                 continue
-            for s in self._typed(ranked, question_type(part), limit=1, question=part, plan=plan):
-                if not _repeats(s.text, chosen):
-                    chosen.append(s)
+            # the part's best sentence that another part has not taken already: each part asks its own fact
+            fresh = [s for s in self._typed(ranked, question_type(part), limit=self.max_sentences, question=part,
+                                            plan=plan) if not _repeats(s.text, chosen)]
+            chosen += fresh[:1]
         if not chosen:
             return ABSTAIN_TOKEN
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)

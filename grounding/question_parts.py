@@ -116,16 +116,37 @@ def _durations(text: str) -> dict[str, float]:
     return out
 
 
+#: A leading condition: "If ...,", "When ...,", "As long as ...," up to the first comma, semicolon or colon.
+_CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|provided that|in case)\b[^,;:]*[,;:]\s*",
+                        re.I)
+
+
+def deciding_clause(question: str, sentence: str) -> str:
+    """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a leading condition
+    whose negation is about something the question does not mention ("If you are not taking a break in employment,
+    your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
+    condition negating a word of the question stays ("Does it transfer if I take a break?")."""
+    m = _CONDITION.match(sentence)
+    if not m:
+        return sentence
+    negation = NEGATION.search(m.group(0))
+    if negation is None or content_terms(m.group(0)[negation.end():]) & content_terms(question):
+        return sentence
+    return sentence[m.end():]
+
+
 def says_no(question: str, sentence: str) -> bool:
     """True when ``sentence`` answers the yes/no ``question`` with no.
 
     Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
-    ...?" / "You cannot ..." -> False); or the sentence states a requirement of more time than the question says
-    the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
+    ...?" / "You cannot ..." -> False), the sentence read without a leading condition the question is not about
+    (:func:`deciding_clause`); or the sentence states a requirement of more time than the question says the asker
+    has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
     mine, required = _durations(question), _durations(sentence)
     if _REQUIREMENT.search(sentence) and any(unit in mine and mine[unit] < n for unit, n in required.items()):
         return True
-    return bool(NEGATION.search(question_sentence(question))) != bool(NEGATION.search(sentence))
+    return bool(NEGATION.search(question_sentence(question))) != bool(
+        NEGATION.search(deciding_clause(question, sentence)))
 
 
 #: Table cells that state nothing ("?", "N/A", a dash).

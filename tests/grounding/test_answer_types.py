@@ -104,6 +104,14 @@ def test_a_blank_cell_for_the_asked_column_states_nothing():
     ("Can't I carry over unused days?", "You cannot carry over unused days.", False),
     ("I joined six months ago. Can I use parental leave?", "You need 12 months of service to use it.", True),
     ("I joined two years ago. Can I use parental leave?", "You need 12 months of service to use it.", False),
+    # a leading condition negates something the question does not ask about: the main clause decides
+    ("Does my annual leave transfer to my next agency?", "If you are not taking a break in employment, your annual "
+     "leave will be automatically transferred to your next agency.", False),
+    # ... and a condition negating what the question asks about stays
+    ("Does my leave transfer if I take a break in service?", "If you are not taking a break in service, your leave "
+     "transfers.", True),
+    ("If I spot odd activity on my laptop, should I shut it down?", "If you detect unusual activity on your "
+     "computer, do not turn off your computer.", True),
 ])
 def test_yes_or_no_is_read_from_negation_and_required_time(question, sentence, no):
     assert says_no(question, sentence) is no

@@ -126,3 +126,31 @@ def test_a_sentence_that_names_the_questions_fiscal_year_is_preferred_to_a_close
     older = ("Overtime", "Salary limit", "The maximum salary for comp time was $183,500 in FY23.")
     text, verified = answer("What was the maximum salary for comp time in FY23?", current, older)
     assert "$183,500" in verified.text and "$191,900" not in verified.text and not verified.abstained
+
+
+def test_a_statement_two_pages_word_alike_is_quoted_once(answer):
+    """A near-duplicate (most of the shorter sentence's content words in the other) is not a second answer sentence;
+    each part of a two-part question gets a sentence of its own; a yes/no question is decided by the main clause, not
+    by a negation in a leading condition it does not ask about."""
+    leaving = ("Leaving", "Annual leave", "If you are staying in the federal government and you are not taking a "
+               "break in employment, your annual leave will be automatically transferred to your next agency.")
+    offboarding = ("Offboarding", "Leave balances", "If your next role is still within the federal government and "
+                   "you are not taking a break in service, your annual leave will be automatically transferred to "
+                   "your next agency. Award leave is not paid out and does not transfer.")
+    text, _ = answer("What happens to my annual leave when I change agencies?", leaving, offboarding)
+    assert text.count("automatically transferred") == 1
+    text, verified = answer("What happens to my annual leave when I change agencies, and what about award leave?",
+                            leaving, offboarding)
+    assert text.count("automatically transferred") == 1
+    assert "Award leave is not paid out and does not transfer" in text and not verified.abstained
+    text, _ = answer("Does my annual leave transfer to my next agency?", leaving, offboarding)
+    assert text.startswith("Yes. ") and text.count("automatically transferred") == 1
+
+
+def test_sentences_that_state_different_values_are_never_near_duplicates():
+    from grounding.extractive import _repeats
+    from grounding.sentence_rank import ScoredSentence
+
+    chosen = [ScoredSentence("You can request up to 240 hours of advanced sick leave.", "S1", 0.9)]
+    assert not _repeats("Therefore, you can request up to 104 advanced sick leave hours.", chosen)
+    assert _repeats("Therefore, you can request up to 240 advanced sick leave hours.", chosen)
