@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from grounding.followup import follow_up, retrieval_query
+from grounding.followup import follow_up, needs_confidence, retrieval_query
 
 HOTEL = "What is the nightly hotel limit in New York?"
 
@@ -62,3 +62,15 @@ def test_the_first_question_of_a_conversation_is_retrieved_as_asked():
     assert follow_up("Do they expire?", []) == follow_up("Do they expire?", [])
     assert retrieval_query("Do they expire?", []) == "Do they expire?"
     assert follow_up("Do they expire?", []).signal == "first"
+
+
+def test_a_short_question_that_retrieves_confidently_on_its_own_is_a_topic_switch():
+    """"How long must passwords be?" after a question on core hours has two content words and nothing that refers
+    back: its own retrieval confidence decides (the new user's report: it was answered with the core-hours sentence)."""
+    question, before = "How long must passwords be?", ["What are the core hours?"]
+    assert needs_confidence(question, before)
+    alone = follow_up(question, before, confidence=lambda text: 0.616)
+    assert (alone.query, alone.refers, alone.signal) == (question, False, "confident")
+    vague = follow_up("How long?", ["How many vacation days do I get?"], confidence=lambda text: 0.36)
+    assert (vague.refers, vague.signal) == (True, "weak") and "vacation" in vague.query
+    assert follow_up(question, before).signal == "short"  # no probe: a short question refers back
