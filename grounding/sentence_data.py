@@ -23,6 +23,8 @@ No Django imports.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -84,6 +86,34 @@ def _heading_like(s: str) -> bool:
     return len(s.split()) < 8 and s[-1:] not in ".!?:;)\"”"
 
 
+_NEW_ITEM = re.compile(r"^(?:[-*+]\s|\d{1,3}[.)]\s)")
+
+
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """The lines of a chunk text with hard-wrapped Markdown joined, each as (start offset, the raw text from its first
+    to its last character, inner line breaks kept, so offsets still point into ``text``). A line continues the one
+    before when neither is blank or a table row, it does not open a list item, and it is indented (a list item's
+    continuation: "- Extended Out of Office - #1810: Intended for if you are Out of Office for" / "  3 weeks or longer
+    ...") or starts with a lower-case letter, a digit or "(" after a line without closing punctuation."""
+    out: list[tuple[int, str]] = []
+    pos, previous = 0, ""
+    for line in text.split("\n"):
+        start = text.find(line, pos)
+        pos = start + len(line)
+        stripped = line.strip()
+        joins = (out and previous.strip() and stripped and not _is_table_line(stripped)
+                 and not _is_table_line(previous.strip()) and not _NEW_ITEM.match(stripped)
+                 and (line[:2] == "  " or (stripped[0].islower() or stripped[0].isdigit() or stripped[0] == "(")
+                      and previous.rstrip()[-1:] not in ".!?:;"))
+        if joins:
+            first, _ = out[-1]
+            out[-1] = (first, text[first:start + len(line)])
+        else:
+            out.append((start, line))
+        previous = line
+    return out
+
+
 def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]], str]:
     """The sentences of a chunk text as (start, end, kind, quoted text), and the table header in force at its end.
 
@@ -91,11 +121,12 @@ def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]
     read with their column names). Offsets are characters of ``text``.
     """
     out: list[tuple[int, int, str, str]] = []
-    pos = 0
     previous_table = bool(header)
-    for line in text.split("\n"):
-        start = text.find(line, pos)
-        pos = start + len(line)
+    # a joined line's inner breaks and indentation as spaces of the same length: sentences are split and found in
+    # it at the offsets they have in ``text``
+    flat = re.sub(r"\n[ \t]*", lambda m: " " * len(m.group(0)), text)
+    for start, line in _logical_lines(text):
+        line = flat[start:start + len(line)]
         stripped = line.strip()
         if not stripped:
             previous_table = False
@@ -113,15 +144,16 @@ def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]
         item = stripped.startswith(("- ", "* "))
         body = stripped[2:].strip() if item else stripped
         cursor = offset + (stripped.find(body) if item else 0)
-        for s in split_sentences(body):
-            at = text.find(s, cursor)
+        for raw in split_sentences(body):
+            at = flat.find(raw, cursor)
             at = at if at >= 0 else cursor
-            cursor = at + len(s)
+            cursor = at + len(raw)
+            s = " ".join(raw.split())  # a wrapped line's break and indentation read as one space
             kind = ("item" if item else "heading" if _heading_like(s) else "question" if s.endswith("?")
                     else "lead" if s.endswith(":") else "sentence")
             if item and s.endswith(":"):
                 kind = "lead"
-            out.append((at, at + len(s), kind, s))
+            out.append((at, at + len(raw), kind, s))
     return out, header if previous_table else ""
 
 

@@ -137,3 +137,10 @@ def test_how_many_with_a_time_unit_a_few_words_on_asks_for_a_duration():
 
     assert question_type("How many annual leave hours can I carry over to the next year?") == "duration"
     assert question_type("How many shares do new TTS employees receive?") == "count"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Trips outside the country also need approval from your department head.",
+    "Requests go to the benefits committee.", "The hiring board decides.", "Ask your adviser."])
+def test_a_role_states_who(sentence):
+    assert states("person", sentence)

@@ -83,3 +83,22 @@ def test_at_ask_time_only_the_question_and_what_ingestion_did_not_embed_are_enco
     report = check_support(answer, {s.label: s.text for s in plan.sources}, known)
     assert report.sentences and report.sentences[0].status == "supported"
     assert set(recording.texts) <= {s.text for s in report.sentences}  # the answer's own sentences only
+
+
+def test_a_hard_wrapped_list_item_is_one_sentence_with_its_offsets_in_the_text():
+    """A new user's report: "Extended Out of Office - #1810: Intended for if you are Out of Office for" was quoted
+    without the wrapped line that says how long ("3 weeks or longer"). A wrapped line joins its item or sentence; a
+    heading line after a full stop, a new item and a table row do not."""
+    text = ("Codes:\n- Extended Out of Office - #1810: Intended for if you are Out of Office for\n"
+            "  3 weeks or longer continuously.\n- Next item here.\nFlexitour\n- You work 8 hours a day\n"
+            "The allowance covers meals and\nlodging for the whole trip.\n| a | b |\n| 1 | 2 |")
+    units, _ = segment(text)
+    quoted = [(kind, s) for _, _, kind, s in units]
+    assert ("item", "Extended Out of Office - #1810: Intended for if you are Out of Office for 3 weeks or longer "
+                    "continuously.") in quoted
+    assert ("heading", "Flexitour") in quoted and ("item", "Next item here.") in quoted
+    assert ("sentence", "The allowance covers meals and lodging for the whole trip.") in quoted
+    first = next(u for u in units if u[3].startswith("Extended"))
+    assert text[first[0]:first[1]] == ("Extended Out of Office - #1810: Intended for if you are Out of Office for\n"
+                                       "  3 weeks or longer continuously.")  # the highlight spans both lines
+    assert [k for _, _, k, _ in units][-2:] == ["header", "row"]
