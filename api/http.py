@@ -136,6 +136,10 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(ValidationError)
     def invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         multipart = (request.content_type or "").startswith("multipart/")  # its body is read as a stream
+        if any(e.get("loc", ())[:1] == ("file",) for e in exc.errors if isinstance(e, dict)):
+            # an upload without files (an empty body too): say what to send, not that JSON is missing
+            return ApiError("invalid_request", "Send one or more files as multipart/form-data fields named "
+                                               "'files'.").response()
         if request.method in ("POST", "PUT", "PATCH") and not multipart and not request.body:  # ninja does not
             # parse an empty body
             try:

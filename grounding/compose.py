@@ -83,7 +83,9 @@ def topic_only(covering: Sequence[Source], missing: str) -> str:
 
 def note_lines(plan: ContextPlan, labels: set[str]) -> list[str]:
     """The offline answer's word on the contradiction notes that concern the sources it quotes: "Note that the
-    sources disagree: ... [S1][S2]." (a superseded side is named as such; dates are in the chips and the notes)."""
+    sources disagree: ... [S1][S2]." between two documents, "Note that this changed: ... [S1][S2]." between a
+    document and its superseded version (a revision is not a disagreement of the sources; the superseded side is
+    named as such; dates are in the chips and the notes)."""
     out = []
     for note in plan.notes:
         if note.kind == "injection" or not labels & set(note.labels):
@@ -92,5 +94,6 @@ def note_lines(plan: ContextPlan, labels: set[str]) -> list[str]:
         said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)([^)]*)\)",
                       lambda m: " (a superseded version)" if "superseded" in m.group(1) else "",
                       neutralise_markers(note.text)).rstrip(".")
-        out.append(f"Note that the sources disagree: {said} {markers}.")
+        lead = "this changed" if note.kind == "version_superseded" else "the sources disagree"
+        out.append(f"Note that {lead}: {said} {markers}.")
     return out

@@ -126,9 +126,11 @@ export class Answer {
     followEnd(this.el.parentElement);
   }
 
-  // The answer as stored (the done frame, or a stored message on page load); waits until the queued text is shown.
-  finish(frame) {
+  // The answer as stored (the done frame, or a stored message on page load); waits until the queued text is shown,
+  // then calls shown() (the page announces "Answer ready." only then, not while words are still appearing).
+  finish(frame, shown) {
     this.final = frame;
+    this.shown = shown || null;
     if (!this.queue.length) this.render(frame);
   }
 
@@ -174,6 +176,9 @@ export class Answer {
     this.renderUsed((frame.citations || []).map((c) => c.label));
     this.onRender?.(this);
     followEnd(this.el.parentElement);
+    const shown = this.shown;
+    this.shown = null;
+    shown?.();
   }
 
   // Sentences without a valid citation are marked, with the reason on hover/focus. "Weak" and "unsupported" grades

@@ -155,11 +155,11 @@ function handle(frame) {
         const turn = thread.turns.get(String(frame.question_message)) || thread.addQuestion("", frame.question_message);
         answer = thread.addAnswer(turn, frame.message);
       }
-      answer.finish(frame);
+      const said = frame.status === "interrupted" ? "Stopped." : frame.status === "complete" ? "Answer ready." : "";
+      answer.finish(frame, () => announce(said)); // once the last queued words are on the page
       streaming.delete(String(frame.message));
       if (current && current.answer === answer) current = null;
       if (!current) setBusy(false);
-      announce(frame.status === "interrupted" ? "Stopped." : frame.status === "complete" ? "Answer ready." : "");
       break;
     }
     case "error":

@@ -68,3 +68,8 @@ def test_an_unknown_domain_and_another_users_job_are_not_found(demo_domain, api,
 def test_no_files_is_a_clear_error(demo_domain, api, staff_upload):
     r = staff_upload(api, "handbook", [])
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_request"
+    # an empty body (no content type at all) is an upload without files too, not a JSON error
+    empty = api.client.post("/api/v1/domains/handbook/documents", headers=api._headers(None),
+                            content_type="")
+    assert empty.status_code == 400 and empty.json()["error"] == {
+        "code": "invalid_request", "message": "Send one or more files as multipart/form-data fields named 'files'."}

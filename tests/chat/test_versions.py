@@ -61,7 +61,8 @@ def test_current_answer_cites_the_newest_version_and_a_note_names_the_older_one(
     assert notes and any("$191,900" in n["text"] and "$183,500" in n["text"] for n in notes)
     assert not any("$176,300" in n["text"] for n in notes)
     assert all("salary" in n["text"] for n in notes)  # only disagreements about what was asked
-    assert "sources disagree" in out["answer"]  # the offline answer mentions the disagreement too
+    assert "Note that this changed:" in out["answer"]  # the offline answer names the change (not a disagreement)
+    assert "sources disagree" not in out["answer"]
     assert any(n["kind"] == "version_superseded" for n in notes)
     assert "(a superseded version) says" in out["answer"]  # and says which side is the superseded version
     assert all(d["reason"] in {"below_threshold", "duplicate_of", "over_budget", "superseded"} for d in out["dropped"])
