@@ -78,11 +78,13 @@ def _signal(question: str, previous: str) -> str:
         # a topic word of the previous question; a generic one ("days") only in a short question ("Can I carry
         # unused days over?")
         return "shared"
-    if len(terms) < SHORT or _WEAK.search(_EXPLETIVE.sub(" ", question)):
-        # a short question ("How long must passwords be?", "How many sick days do I get?") may stand on its own
-        # as well as a question with a weak referring word: how confidently it alone retrieves decides
-        return "uncertain"
-    return "standalone"
+    weak = bool(_WEAK.search(_EXPLETIVE.sub(" ", question)))
+    if len(terms) < SHORT:
+        # a short question with a weak referring word refers back ("How long does that take?"); without one it may
+        # stand on its own ("How long must passwords be?", "How many sick days do I get?"): how confidently it
+        # alone retrieves decides, as for a longer question whose only signal is a weak referring word
+        return "short" if weak else "uncertain"
+    return "uncertain" if weak else "standalone"
 
 
 def needs_confidence(question: str, previous_questions: Sequence[str]) -> bool:

@@ -74,3 +74,7 @@ def test_a_short_question_that_retrieves_confidently_on_its_own_is_a_topic_switc
     vague = follow_up("How long?", ["How many vacation days do I get?"], confidence=lambda text: 0.36)
     assert (vague.refers, vague.signal) == (True, "weak") and "vacation" in vague.query
     assert follow_up(question, before).signal == "short"  # no probe: a short question refers back
+    # a short question with a weak referring word refers back without a probe (18F calibration half, q208)
+    that = follow_up("How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"])
+    assert (that.refers, that.signal) == (True, "short") and not needs_confidence(
+        "How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"])
