@@ -70,11 +70,12 @@ api_v1 = JsonApi(
 install_error_handlers(api_v1)
 
 
-def _path_id(raw: str) -> int:
-    """An id from the URL; anything that is not one is an unknown conversation (404), as on the pages."""
+def _path_id(raw: str, what: str = "Conversation") -> int:
+    """An id from the URL; anything that is not one is an unknown ``what`` (404 "<what> not found."), as on the
+    pages."""
     if re.fullmatch(r"[0-9]{1,19}", raw, re.ASCII) and 1 <= int(raw) <= MAX_ID:
         return int(raw)
-    raise ApiError("not_found", "Conversation not found.")
+    raise ApiError("not_found", f"{what} not found.")
 
 
 def _iso(value) -> str | None:
@@ -182,7 +183,7 @@ def job(request: HttpRequest, job_id: ConversationId):
     jobs = IngestJobModel.objects.select_related("domain").filter(domain__in=Domain.objects.readable_by(user))
     if not (user.is_staff and user.has_perm("knowledge.view_ingestjob")):
         jobs = jobs.filter(created_by=user)
-    found = jobs.filter(pk=_path_id(job_id)).first()
+    found = jobs.filter(pk=_path_id(job_id, "Upload job")).first()
     if found is None:
         raise ApiError("not_found", "Upload job not found.")
     return ingest_job_status(job=found)

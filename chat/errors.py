@@ -13,6 +13,7 @@ from __future__ import annotations
 CODES: dict[str, str] = {
     "empty_message": "the question is empty",
     "invalid_text": "the question is not valid text (not a string, an unpaired surrogate, a NUL character)",
+    "invalid_client_id": "the client id is not text of at most 64 characters",
     "message_too_long": "the question is over the character or token limit",
     "unknown_domain": "no such domain, or one the user may not read",
     "not_found": "no such conversation or message of this user",

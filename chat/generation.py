@@ -27,7 +27,8 @@ from chat.errors import AskError
 from chat.frames import Frame
 from chat.memory import memory_turns, summary_get, summary_refresh
 from chat.models import Conversation, Message
-from chat.persistence import answer_finish, answer_interrupt, answer_partial_save, answer_planned, answer_start
+from chat.persistence import (answer_alive, answer_finish, answer_interrupt, answer_partial_save, answer_planned,
+                              answer_start)
 from chat.pipeline import prepare_staged
 from chat.providers import ProviderRegistry, registry
 from chat.runtime import runtime as default_runtime
@@ -38,18 +39,34 @@ log = logging.getLogger("grounded.answer")
 
 #: While an answer streams, its text so far is saved to its row at most this often (seconds).
 PARTIAL_SAVE_SECONDS = 1.0
+#: Seconds between two touches of a streaming answer's ``alive_at`` by its generating task (well under
+#: chat.orchestration.ORPHANED_AFTER, after which a silent streaming answer counts as lost with its server).
+HEARTBEAT_SECONDS = 10.0
 
 
-def answer_begin(*, question: Message, client_id: str = "",
-                 client_key: str = "") -> tuple[Message, list, Any, AnswerInputs]:
+async def _heartbeat(message_id: int, run) -> None:
+    """Touch the answer's ``alive_at`` every HEARTBEAT_SECONDS until cancelled (``run`` wraps the blocking call for
+    a pool thread). A failed touch is logged and retried at the next beat."""
+    while True:
+        await asyncio.sleep(HEARTBEAT_SECONDS)
+        try:
+            await run(answer_alive)(message_id=message_id)
+        except Exception:
+            log.exception("could not mark answer %s alive", message_id)
+
+
+def answer_begin(*, question: Message, client_id: str = "", client_key: str = "",
+                 answer: Message | None = None) -> tuple[Message, list, Any, AnswerInputs]:
     """Everything an answer needs from the database before planning, in one visit of the database worker: (the
-    answer row, created streaming so that every turn gets an outcome; the memory turns before the question; the
-    stored summary; the planning inputs). ``client_id`` and ``client_key`` go on the answer row (a regeneration's).
+    answer row, created streaming so that every turn gets an outcome, unless ``answer`` is the row made when the
+    ask was accepted; the memory turns before the question; the stored summary; the planning inputs). ``client_id``
+    and ``client_key`` go on a row made here (a regeneration's).
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid (the answer row exists then).
     """
-    answer = answer_start(question=question, client_id=client_id, client_key=client_key)
+    if answer is None:
+        answer = answer_start(question=question, client_id=client_id, client_key=client_key)
     conversation = question.conversation
     try:
         inputs = answer_inputs(domain=conversation.domain)
@@ -62,9 +79,9 @@ def answer_begin(*, question: Message, client_id: str = "",
 
 async def answer_run(*, conversation: Conversation, question: Message, emit: Emit,
                      providers: ProviderRegistry = registry, runtime=default_runtime, client_id: str = "",
-                     client_key: str = "") -> Message | None:
+                     client_key: str = "", answer_row: Message | None = None) -> Message | None:
     """The whole life of one answer (see the module docstring); ``client_id``/``client_key`` are a regeneration's
-    (stored on the answer row).
+    (stored on the answer row); ``answer_row`` is the streaming row made when the ask was accepted (None: made here).
 
     Every outcome is saved: complete; interrupted with the text so far (on cancel, e.g. `stop`); failed with the
     reason the user sees (a provider outage, an empty answer), the question always kept. After `done` the token
@@ -75,6 +92,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
     stream: AnswerStream | None = None
     prepared: PreparedAnswer | None = None
     follow: TextSoFar | None = None
+    beat: asyncio.Task | None = None
     db = executors.current().db
     detached = executors.current().detached
 
@@ -91,7 +109,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
 
     try:
         begin = asyncio.ensure_future(db(answer_begin)(question=question, client_id=client_id,
-                                                       client_key=client_key))
+                                                       client_key=client_key, answer=answer_row))
         try:
             # a stop while the row is being made waits for the row, so that it is stored as interrupted
             answer, history, summary, inputs = await asyncio.shield(begin)
@@ -104,6 +122,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         except AskError as exc:
             answer = await db(Message.objects.get)(pk=exc.message_id) if exc.message_id else None
             raise
+        beat = asyncio.create_task(_heartbeat(answer.pk, detached))
         provider = providers.for_domain(conversation.domain)
         admission = runtime.admission
         await admission.enter(queued)
@@ -162,6 +181,8 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
                             message_id=answer.pk if answer else None).frame())
         return answer
     finally:
+        if beat is not None:
+            beat.cancel()
         if follow is not None:
             await asyncio.shield(follow.stop())
     await tokens_calibrate(prepared=prepared, usage=stream.usage if stream else None)

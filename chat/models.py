@@ -73,6 +73,9 @@ class Message(models.Model):
     feedback_reason = models.TextField(blank=True, default="")
     feedback_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: while streaming: when the generating task last said it is alive (it touches the row every few seconds); a
+    #: streaming answer silent for longer than chat.orchestration.ORPHANED_AFTER lost its server (a restart)
+    alive_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

@@ -16,29 +16,26 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from asgiref.sync import async_to_sync
-from django.utils import timezone
+from django.db import transaction
 
 from chat import executors, ratelimit
 from chat.errors import AskError
 from chat.frames import AcceptedFrame, Frame
 from chat.models import Conversation, Message
-from chat.persistence import answer_discard, client_key, question_store
+from chat.persistence import answer_discard, answer_orphan_close, answer_start, client_key, question_store
 from chat.providers import ProviderRegistry, registry
-from chat.selectors import answer_of, conversation_get, domain_get, own_answer_get, question_of
+from chat.selectors import (answer_is_live, answer_of, conversation_get, domain_get, live_answers, own_answer_get,
+                            question_of)
 from chat.generation import answer_run
 from chat.serializers import done_frame
 from chat.streaming import Emit
-from chat.validation import validate_question
+from chat.validation import validate_client_id, validate_question
 from knowledge.models import Domain
 
 log = logging.getLogger("grounded.answer")
 
-#: A streaming answer older than this no longer counts as being generated (a server stopped mid-answer): a resend
-#: retries it and the conversation is not busy.
-ANSWER_STALE_AFTER = timedelta(minutes=10)
 
 #: Strong references to running generations (a task that outlives its socket or request must not be collected).
 _running: set[asyncio.Task] = set()
@@ -59,12 +56,15 @@ class Submission:
         task: the generation task once started.
         regenerates: for a regeneration, the id of the answer it was asked from (the earlier answers are kept).
         client_id, client_key: a regeneration's client id and idempotency key (stored on the new answer).
+        answer: the streaming answer row made in the same transaction as the acceptance (so that a concurrent
+            resend finds it running and a concurrent ask in the conversation finds it busy); None for a resend.
     """
 
     conversation: Conversation
     question: Message
     stored: Message | None = None
     running: Message | None = None
+    answer: Message | None = None
     providers: ProviderRegistry = field(default=registry)
     task: asyncio.Task | None = None
     regenerates: int | None = None
@@ -94,7 +94,7 @@ class Submission:
             raise RuntimeError("this question is answered already, or being answered; nothing to start")
         self.task = asyncio.create_task(answer_run(conversation=self.conversation, question=self.question,
                                                    emit=emit, providers=self.providers, client_id=self.client_id,
-                                                   client_key=self.client_key))
+                                                   client_key=self.client_key, answer_row=self.answer))
         _running.add(self.task)
         self.task.add_done_callback(_running.discard)
         return self.task
@@ -118,10 +118,13 @@ def ask_target(*, user, conversation_id: object = None, domain_slug: object = No
 
 
 def answering(conversation: Conversation) -> Message | None:
-    """The answer being generated in a conversation right now (streaming and fresh), if any."""
-    return (conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING,
-                                         created_at__gte=timezone.now() - ANSWER_STALE_AFTER)
-            .order_by("-pk").first())
+    """The answer being generated in a conversation right now (streaming, its task alive), if any. Streaming
+    answers whose task is gone (a server stopped mid-answer) are stored as interrupted first, so the page shows
+    them as such and they do not keep the conversation busy."""
+    for orphan in conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING) \
+            .exclude(live_answers()):
+        answer_orphan_close(message=orphan)
+    return conversation.messages.filter(live_answers(), role=Message.Role.ASSISTANT).order_by("-pk").first()
 
 
 def _resend(question: Message, providers: ProviderRegistry) -> Submission:
@@ -130,8 +133,7 @@ def _resend(question: Message, providers: ProviderRegistry) -> Submission:
     reply = answer_of(question)
     if reply is not None and reply.status == Message.Status.COMPLETE:
         return Submission(question.conversation, question, stored=reply, providers=providers)
-    if reply is not None and reply.status == Message.Status.STREAMING and \
-            reply.created_at >= timezone.now() - ANSWER_STALE_AFTER:
+    if reply is not None and answer_is_live(reply):
         return Submission(question.conversation, question, running=reply, providers=providers)
     if reply is not None:
         answer_discard(answer=reply)
@@ -153,14 +155,27 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
                  .select_related("conversation__domain").first())
     if prior is not None:
         return _resend(prior, providers)
-    if conversation is not None and answering(conversation) is not None:
-        raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or stop it), "
-                               "then ask again.")
-    conversation, question, created = question_store(user=user, conversation=conversation, domain=domain,
-                                                     text=text, client_id=client_id)
-    if not created:  # a concurrent resend stored it first
-        return _resend(question, providers)
-    return Submission(conversation, question, providers=providers)
+    # One transaction: the busy check (the conversation row locked), the question and its streaming answer row. A
+    # concurrent ask in the conversation then waits and finds it busy; a concurrent resend of the same client id
+    # waits on the question's unique key and finds its answer running, instead of starting a second answer.
+    with transaction.atomic():
+        if conversation is not None:
+            conversation = _locked(conversation)
+            if answering(conversation) is not None:
+                raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or "
+                                       "stop it), then ask again.")
+        conversation, question, created = question_store(user=user, conversation=conversation, domain=domain,
+                                                         text=text, client_id=client_id)
+        if not created:  # a concurrent resend stored it first
+            return _resend(question, providers)
+        answer = answer_start(question=question)
+    return Submission(conversation, question, providers=providers, answer=answer)
+
+
+def _locked(conversation: Conversation) -> Conversation:
+    """The conversation row again, locked until the transaction ends (PostgreSQL: SELECT ... FOR UPDATE; SQLite's
+    IMMEDIATE transactions lock the whole database when they begin)."""
+    return Conversation.objects.select_for_update(of=("self",)).select_related("domain").get(pk=conversation.pk)
 
 
 async def ask_submit(*, user, text: object, client_id: object = "", conversation_id: object = None,
@@ -171,7 +186,8 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
     Args:
         user: the asking user (authenticated).
         text: the question as sent (validated here).
-        client_id: the client's id for this question (idempotency; "" for none; cut to 64 characters).
+        client_id: the client's id for this question (idempotency; "" or None for none; text of at most 64
+            characters, else invalid_client_id).
         conversation_id: the conversation to continue, or None/"" for a new one with ``domain_slug``.
         domain_slug: the domain of a new conversation.
         providers: the provider registry the answer will use.
@@ -181,11 +197,11 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
         The Submission: ``stored`` set for a resend of an answered question, ``running`` for a resend whose answer
         is being generated (report ``in_progress()``), else call ``start``.
     Raises:
-        AskError: empty_message, invalid_text, message_too_long, not_found, forbidden, unknown_domain,
+        AskError: empty_message, invalid_text, invalid_client_id, message_too_long, not_found, forbidden, unknown_domain,
             rate_limited (with retry_after), busy.
     """
     question = validate_question(text)
-    client_id = str(client_id or "")[:64]
+    client_id = validate_client_id(client_id)
     db = executors.current().db
     conversation, domain = await db(ask_target)(user=user, conversation_id=conversation_id, domain_slug=domain_slug,
                                                 access=access)
@@ -215,21 +231,24 @@ def regenerate_store(*, user, message_id: object, client_id: str,
     earlier = own_answer_get(user=user, message_id=message_id)
     question, conversation = earlier.reply_to, earlier.conversation
     key = regenerate_key(user=user, client_id=client_id)
-    made = Message.objects.filter(client_key=key, role=Message.Role.ASSISTANT).first() if key else None
-    if made is not None:
-        if made.status == Message.Status.COMPLETE:
-            return Submission(conversation, question, stored=made, providers=providers, regenerates=earlier.pk,
-                              client_id=client_id)
-        if made.status == Message.Status.STREAMING and made.created_at >= timezone.now() - ANSWER_STALE_AFTER:
-            return Submission(conversation, question, running=made, providers=providers, regenerates=earlier.pk,
-                              client_id=client_id)
-        answer_discard(answer=made)
-    if answering(conversation) is not None:
-        raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or stop it), "
-                               "then regenerate.")
-    conversation.save(update_fields=["updated_at"])  # a regeneration is a use: the conversation moves up
+    with transaction.atomic():  # as ask_store: the busy check and the new answer row in one transaction
+        conversation = _locked(conversation)
+        made = Message.objects.filter(client_key=key, role=Message.Role.ASSISTANT).first() if key else None
+        if made is not None:
+            if made.status == Message.Status.COMPLETE:
+                return Submission(conversation, question, stored=made, providers=providers, regenerates=earlier.pk,
+                                  client_id=client_id)
+            if answer_is_live(made):
+                return Submission(conversation, question, running=made, providers=providers,
+                                  regenerates=earlier.pk, client_id=client_id)
+            answer_discard(answer=made)
+        if answering(conversation) is not None:
+            raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or stop "
+                                   "it), then regenerate.")
+        conversation.save(update_fields=["updated_at"])  # a regeneration is a use: the conversation moves up
+        answer = answer_start(question=question, client_id=client_id, client_key=key)
     return Submission(conversation, question, providers=providers, regenerates=earlier.pk, client_id=client_id,
-                      client_key=key)
+                      client_key=key, answer=answer)
 
 
 async def answer_regenerate(*, user, message_id: object, client_id: object = "",
@@ -244,7 +263,7 @@ async def answer_regenerate(*, user, message_id: object, client_id: object = "",
     Raises:
         AskError: not_found, forbidden, rate_limited (with retry_after), busy.
     """
-    client_id = str(client_id or "")[:64]
+    client_id = validate_client_id(client_id)
     db = executors.current().db
     await db(own_answer_get)(user=user, message_id=message_id)  # refused before counting against the limit
     if rate_limit:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from chat.answering import PreparedAnswer
 from chat.frames import Trace
@@ -107,7 +108,8 @@ def answer_start(*, question: Message, client_id: str = "", client_key: str = ""
     (chat.orchestration.regenerate_key); a first answer carries none (its question does)."""
     return Message.objects.create(conversation=question.conversation, role=Message.Role.ASSISTANT,
                                   reply_to=question, status=Message.Status.STREAMING,
-                                  client_id=client_id[:CLIENT_ID_CHARS], client_key=client_key)
+                                  client_id=client_id[:CLIENT_ID_CHARS], client_key=client_key,
+                                  alive_at=timezone.now())
 
 
 def answer_discard(*, answer: Message) -> None:
@@ -185,6 +187,26 @@ def answer_partial_save(*, message_id: int, text: str, seq: int) -> None:
     """Save a streaming answer's text so far and the delta seq it reaches (only while it is still streaming).
     Failures are logged, never raised (the partial text is an aid to resuming, not the stored answer)."""
     try:
-        Message.objects.filter(pk=message_id, status=Message.Status.STREAMING).update(text=text, stream_seq=seq)
+        Message.objects.filter(pk=message_id, status=Message.Status.STREAMING).update(text=text, stream_seq=seq,
+                                                                                     alive_at=timezone.now())
     except Exception:
         log.exception("could not save the text so far of answer %s", message_id)
+
+
+def answer_alive(*, message_id: int) -> None:
+    """Mark a streaming answer's generating task alive now (its heartbeat; nothing for a finished answer)."""
+    Message.objects.filter(pk=message_id, status=Message.Status.STREAMING).update(alive_at=timezone.now())
+
+
+#: What an answer whose server stopped while writing it says (chat.orchestration.orphans_close).
+ORPHAN_ERROR = "The server stopped while this answer was being written. Ask again or regenerate it."
+
+
+def answer_orphan_close(*, message: Message) -> Message:
+    """Store a streaming answer whose generating task is gone (no heartbeat: a server stopped or restarted) as
+    interrupted, with the text saved so far and ORPHAN_ERROR; an answer that finished meanwhile is left as it is."""
+    with transaction.atomic():
+        fresh = Message.objects.select_for_update().get(pk=message.pk)
+        if fresh.status != Message.Status.STREAMING:
+            return fresh
+        return answer_interrupt(message=fresh, text=fresh.text, status=Message.Status.INTERRUPTED, error=ORPHAN_ERROR)

@@ -16,7 +16,8 @@ from chat import executors
 from chat.broadcast import answer_group, answer_sync_request, partial_get
 from chat.frames import Frame
 from chat.models import Message
-from chat.selectors import own_answer_get
+from chat.persistence import answer_orphan_close
+from chat.selectors import answer_is_live, own_answer_get
 from chat.serializers import done_frame, partial_frame, stored_plan_frame
 
 #: Seconds a resuming socket waits for the generating task's text so far before reading the stored copy.
@@ -80,6 +81,9 @@ async def answer_resume(*, user, message_id: object, join: Callable[[str], Await
     """
     db = executors.current().db
     message = await db(own_answer_get)(user=user, message_id=message_id)
+    if message.status == Message.Status.STREAMING and not answer_is_live(message):
+        # its server stopped mid-answer: stored as interrupted with the text saved so far, and said so
+        message = await db(answer_orphan_close)(message=message)
     if message.status != Message.Status.STREAMING or join is None or reply_to is None:
         return Resumed([done_frame(message)], message.pk)
     group = answer_group(message.pk)

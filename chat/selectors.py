@@ -7,7 +7,10 @@ answer is not found; the user's own conversation or answer in a domain they may 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Q
+from django.utils import timezone
 
 from chat.errors import AskError
 from chat.models import Conversation, Message
@@ -186,3 +189,29 @@ def conversation_markdown(*, conversation: Conversation) -> str:
                              + (f": \"{' '.join(quote.split())}\"" if quote else ""))
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+#: A streaming answer stored before heartbeats (no ``alive_at``) and older than this no longer counts as being
+#: generated.
+ANSWER_STALE_AFTER = timedelta(minutes=10)
+#: A streaming answer whose generating task has not touched its ``alive_at`` for this long lost its server (a stop or
+#: restart mid-answer); the task touches it every chat.generation.HEARTBEAT_SECONDS (10 s).
+ORPHANED_AFTER = timedelta(seconds=60)
+
+
+def live_answers() -> Q:
+    """The filter of streaming answers whose generating task is alive (heartbeat within ORPHANED_AFTER; a row
+    without a heartbeat: created within ANSWER_STALE_AFTER)."""
+    now = timezone.now()
+    return Q(status=Message.Status.STREAMING) & (
+        Q(alive_at__gte=now - ORPHANED_AFTER) | Q(alive_at__isnull=True, created_at__gte=now - ANSWER_STALE_AFTER))
+
+
+def answer_is_live(message: Message) -> bool:
+    """True when ``message`` is a streaming answer whose generating task is alive (see :func:`live_answers`)."""
+    if message.status != Message.Status.STREAMING:
+        return False
+    now = timezone.now()
+    if message.alive_at is not None:
+        return message.alive_at >= now - ORPHANED_AFTER
+    return message.created_at >= now - ANSWER_STALE_AFTER

@@ -2,23 +2,49 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.conf import settings
 
 from chat.errors import AskError
 from grounding.tokens import counter_for
 
 
+def _visible(text: str) -> bool:
+    """True when ``text`` has a character other than whitespace, control characters (Cc: "\\x1b[31m" is an escape
+    code) and invisible format characters (Cf: zero-width spaces and joiners, the byte-order mark)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf") for ch in text)
+
+
+#: The longest client id (characters), as the HTTP API's schema says and the database column holds.
+CLIENT_ID_MAX = 64
+
+
+def validate_client_id(client_id: object) -> str:
+    """The client's id for a question or a regeneration ("" for none: None or "").
+
+    Raises:
+        AskError(invalid_client_id): not a string, or longer than CLIENT_ID_MAX characters (never cut: two long ids
+            cut alike would be taken for one question).
+    """
+    if client_id is None or client_id == "":
+        return ""
+    if not isinstance(client_id, str) or len(client_id) > CLIENT_ID_MAX:
+        raise AskError("invalid_client_id", f"The client id must be text of at most {CLIENT_ID_MAX} characters.")
+    return client_id
+
+
 def validate_question(text: object) -> str:
     """The question stripped of surrounding whitespace.
 
     Raises:
-        AskError: empty_message (missing or nothing but whitespace), invalid_text (not a string; an unpaired
+        AskError: empty_message (missing, or nothing but whitespace, control or invisible characters), invalid_text (not a string; an unpaired
             surrogate or a NUL character, which no database can store), or message_too_long (over
             settings.MAX_MESSAGE_CHARS characters or settings.MAX_MESSAGE_TOKENS tokens; the message names the limit).
     """
     if text is not None and not isinstance(text, str):
         raise AskError("invalid_text", f"The message must be text, not {type(text).__name__}.")
-    if not text or not text.strip():
+    if not text or not _visible(text):
         raise AskError("empty_message", "The message is empty. Type a question first.")
     try:
         text.encode("utf-8")

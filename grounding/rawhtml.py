@@ -6,7 +6,8 @@ markup, so ``<script>`` or ``<img onerror=...>`` from a source must arrive as te
 
 What counts as raw HTML is CommonMark's definition (open and closing tags, comments, processing instructions,
 declarations, CDATA), taken from markdown-it-py's own regular expression (``markdown_it.common.html_re.HTML_TAG_RE``),
-so exactly what a CommonMark renderer with HTML enabled would pass through is escaped. Code is left alone: fenced and
+so what a CommonMark renderer with HTML enabled would pass through is escaped, and also what lenient renderers and
+browsers take for a tag although CommonMark does not ("<svg/onload=alert(1)>"). Code is left alone: fenced and
 indented code blocks (found by markdown-it-py's block parser) and inline code spans, where "<b>" is already shown as
 text. Autolinks ("<https://example.org>") are not HTML and stay. Rendering the escaped text gives the same visible
 text as rendering the original with HTML disabled.
@@ -22,6 +23,12 @@ from markdown_it.common.html_re import HTML_TAG_RE
 __all__ = ["escape_raw_html"]
 
 _parser = MarkdownIt("commonmark", {"html": True})
+#: What browsers and lenient Markdown renderers take for a tag although CommonMark does not ("<svg/onload=...>",
+#: "<img/src=x onerror=...>"): "<", a letter, "/", "!" or "?", then anything but angle brackets up to ">" on the line.
+_LOOSE_TAG = re.compile(r"<[A-Za-z!/?][^<>\n]*>")
+#: CommonMark autolinks ("<https://example.org>", "<ops@example.org>"): links, not HTML; left as they are.
+_AUTOLINK = re.compile(r"<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*>|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9]"
+                       r"(?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>")
 #: An inline code span: a run of backticks up to the next run of the same length (CommonMark 6.1).
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
 
@@ -43,7 +50,7 @@ def escape_raw_html(text: str) -> str:
     Returns:
         The same text when it holds no raw HTML; otherwise each tag, comment or declaration escaped in place.
     """
-    if "<" not in text:
+    if "<" not in text and "](" not in text:
         return text
     code = _code_lines(text)
     out: list[str] = []
@@ -66,7 +73,14 @@ def escape_raw_html(text: str) -> str:
     return "\n".join(out)
 
 
+#: A Markdown link whose destination runs script ("[help](javascript:alert(1))"): its "(" is escaped, so every
+#: renderer shows the text instead of making a link.
+_SCRIPT_LINK = re.compile(r"\]\((?=\s*<?\s*(?:javascript|vbscript|data)\s*:)", re.I)
+
+
 def _escape_prose(text: str) -> str:
+    if "](" in text:
+        text = _SCRIPT_LINK.sub(r"]\\(", text)
     spans = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text)]
     out, pos, k = [], 0, 0
     i = text.find("<")
@@ -76,8 +90,8 @@ def _escape_prose(text: str) -> str:
         if k < len(spans) and spans[k][0] <= i:  # inside a code span: skip to its end
             i = text.find("<", spans[k][1])
             continue
-        m = HTML_TAG_RE.match(text, i)
-        if m:
+        m = HTML_TAG_RE.match(text, i) or _LOOSE_TAG.match(text, i)
+        if m and not _AUTOLINK.match(text, i):
             out += [text[pos:i], m.group(0).replace("<", "&lt;").replace(">", "&gt;")]
             pos = m.end()
             i = text.find("<", pos)

@@ -73,3 +73,8 @@ def test_no_files_is_a_clear_error(demo_domain, api, staff_upload):
                             content_type="")
     assert empty.status_code == 400 and empty.json()["error"] == {
         "code": "invalid_request", "message": "Send one or more files as multipart/form-data fields named 'files'."}
+
+
+def test_a_job_id_that_is_not_a_number_is_an_unknown_upload_job(demo_domain, api):
+    r = api.get("/api/v1/jobs/abc")
+    assert r.status_code == 404 and r.json()["error"] == {"code": "not_found", "message": "Upload job not found."}

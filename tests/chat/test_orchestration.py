@@ -158,3 +158,56 @@ async def test_b07_an_empty_answer_is_stored_as_failed_retried_and_never_sent_ba
     await comm.disconnect()
     assert [f["type"] for f in retried][:2] == ["accepted", "plan"] and retried[-1]["status"] == "complete"
     assert "36 months" in retried[-1]["text"]
+
+
+def test_an_accepted_ask_has_its_answer_row_at_once_so_a_resend_or_another_ask_cannot_start_a_second(ingest_demo,
+                                                                                                     user):
+    """A breaker's report: the same client id sent on two sockets (or four API requests) at the same moment got two
+    or three answers, and two asks in one conversation were both answered side by side. The question and its
+    streaming answer row are stored in one transaction (the conversation row locked), so whatever arrives before
+    the first generation even starts finds the answer running (a resend) or the conversation busy (another ask,
+    a regeneration)."""
+    from chat.errors import AskError
+    from chat.orchestration import ask_store, regenerate_store
+    from knowledge.models import Domain
+
+    domain = Domain.objects.get(slug="handbook")
+    first = ask_store(user=user, conversation=None, domain=domain, text=LAPTOPS, client_id="race-1",
+                      providers=registry)
+    assert first.answer is not None and first.answer.status == Message.Status.STREAMING
+    resend = ask_store(user=user, conversation=None, domain=domain, text=LAPTOPS, client_id="race-1",
+                       providers=registry)
+    assert resend.running is not None and resend.running.pk == first.answer.pk and resend.answer is None
+    with pytest.raises(AskError) as busy:
+        ask_store(user=user, conversation=first.conversation, domain=domain, text="How many sick days do I get?",
+                  client_id="race-2", providers=registry)
+    assert busy.value.code == "busy"
+    with pytest.raises(AskError) as again:
+        regenerate_store(user=user, message_id=first.answer.pk, client_id="regen-1", providers=registry)
+    assert again.value.code == "busy"
+    assert Message.objects.filter(reply_to=first.question).count() == 1  # one answer, nothing else stored
+    assert not Message.objects.filter(client_id="race-2").exists()
+
+
+@pytest.mark.parametrize("text", ["\u200b\u200c\u200d\ufeff\u2060", "\x01\x02\x07\x1b", " \u200b \n"])
+def test_a_question_of_invisible_or_control_characters_only_is_empty(text):
+    """A breaker's report: zero-width or control-character-only questions were stored (blank titles, empty bubbles)."""
+    from chat.errors import AskError
+    from chat.validation import validate_question
+
+    with pytest.raises(AskError) as empty:
+        validate_question(text)
+    assert empty.value.code == "empty_message"
+    assert validate_question("\u200bWhat is the meal allowance?") == "\u200bWhat is the meal allowance?"
+
+
+@pytest.mark.parametrize("client_id", ["p" * 65, {"a": 1}, 42, ["x"]])
+def test_a_client_id_over_64_characters_or_not_text_is_refused_not_cut(client_id):
+    """A breaker's report: two 66-character ids cut to the same 64 made the second question get the first's answer."""
+    from chat.errors import AskError
+    from chat.validation import validate_client_id
+
+    with pytest.raises(AskError) as bad:
+        validate_client_id(client_id)
+    assert bad.value.code == "invalid_client_id" and "64 characters" in bad.value.message
+    assert validate_client_id("p" * 64) == "p" * 64 and validate_client_id(None) == ""

@@ -67,3 +67,78 @@ async def test_resume_of_a_finished_answer_is_its_done_frame(ingest_demo, user, 
     again = await comm.receive_json_from(timeout=10)
     assert again["type"] == "done" and again["text"] == done["text"] and again["status"] == "complete"
     await comm.disconnect()
+
+
+async def test_an_answer_whose_server_stopped_mid_stream_ends_interrupted_on_resume_and_frees_the_conversation(
+        ingest_demo, user):  # noqa: F811
+    """A breaker's report: the server killed right after the plan frame left the answer streaming forever (resume
+    hung, the conversation answered every ask with busy for 10 minutes, the page showed "Reading 3 sources"). A
+    generating task touches its answer's alive_at every 10 s; a streaming answer silent for 60 s lost its server:
+    a resume gets it as interrupted, with the text saved so far and the reason, and the conversation takes the next
+    question."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat.orchestration import ask_store
+    from chat.persistence import ORPHAN_ERROR
+    from knowledge.models import Domain
+
+    def stranded():
+        domain = Domain.objects.get(slug="handbook")
+        submission = ask_store(user=user, conversation=None, domain=domain, text="How often are laptops replaced?",
+                               client_id="", providers=registry)
+        Message.objects.filter(pk=submission.answer.pk).update(
+            text="Laptops are replaced", alive_at=timezone.now() - timedelta(seconds=90))  # the server died here
+        return submission
+
+    submission = await sync_to_async(stranded)()
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "resume", "message": submission.answer.pk})
+    done = await comm.receive_json_from(timeout=30)
+    assert done["type"] == "done" and done["status"] == "interrupted" and done["error"] == ORPHAN_ERROR
+    assert done["answer"] == "Laptops are replaced"  # the text saved before the server stopped is kept
+    registry.configure(answerer=ScriptedProvider(["Sick days: 10 a year [S1]."]))
+    await comm.send_json_to({"type": "ask", "conversation": submission.conversation.pk,
+                             "text": "How many sick days do I get?", "client_id": "after-restart"})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    assert [f["type"] for f in frames][0] == "accepted" and frames[-1]["status"] == "complete"  # not busy
+
+
+def test_a_live_answer_keeps_the_conversation_busy_and_an_orphan_does_not(ingest_demo, user):  # noqa: F811
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat.orchestration import answering, ask_store
+    from knowledge.models import Domain
+
+    domain = Domain.objects.get(slug="handbook")
+    submission = ask_store(user=user, conversation=None, domain=domain, text="How often are laptops replaced?",
+                           client_id="", providers=registry)
+    assert answering(submission.conversation).pk == submission.answer.pk  # just accepted: alive
+    Message.objects.filter(pk=submission.answer.pk).update(alive_at=timezone.now() - timedelta(seconds=61))
+    assert answering(submission.conversation) is None
+    assert Message.objects.get(pk=submission.answer.pk).status == Message.Status.INTERRUPTED
+
+
+async def test_a_generating_task_keeps_its_answer_alive(ingest_demo, user, monkeypatch):  # noqa: F811
+    """The heartbeat: while the provider is slow (no delta, so no partial save), alive_at still moves forward."""
+    registry.configure(answerer=ScriptedProvider(["Laptops ", "are replaced ", "every 36 months [S1]."], delay=0.6))
+    monkeypatch.setattr(generation, "HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(generation, "PARTIAL_SAVE_SECONDS", 60.0)  # only the heartbeat touches the row
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    plan = None
+    while plan is None:
+        frame = await comm.receive_json_from(timeout=60)
+        plan = frame if frame["type"] == "plan" else None
+    started = (await sync_to_async(Message.objects.get)(pk=plan["message"])).alive_at
+    await asyncio.sleep(0.9)
+    later = (await sync_to_async(Message.objects.get)(pk=plan["message"])).alive_at
+    await frames_until(comm, "done")
+    await comm.disconnect()
+    assert later > started

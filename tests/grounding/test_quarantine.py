@@ -221,3 +221,18 @@ async def _stream(answerer, plan, prompt) -> str:
 ])
 def test_escape_raw_html_follows_commonmark(markdown, expected):
     assert escape_raw_html(markdown) == expected
+
+
+def test_a_tag_commonmark_does_not_count_but_browsers_run_is_escaped_too():
+    """A breaker's report: "<svg/onload=alert(4)>" quoted from a document reached the answer field raw (CommonMark does
+    not call it a tag, browsers and lenient renderers do); autolinks and code stay as they are."""
+    from grounding.rawhtml import escape_raw_html
+
+    assert escape_raw_html("It is <svg/onload=alert(4)> nightly [S1].") == \
+        "It is &lt;svg/onload=alert(4)&gt; nightly [S1]."
+    assert escape_raw_html("See <https://example.org> or <ops@example.org> [S1].") == \
+        "See <https://example.org> or <ops@example.org> [S1]."
+    assert escape_raw_html("Run `<svg/onload=1>` there.") == "Run `<svg/onload=1>` there."
+    # a link that runs script is shown as text; an ordinary link stays a link
+    assert escape_raw_html("See [help](javascript:alert(3)) or [the page](https://example.org) [S1].") == \
+        "See [help]\\(javascript:alert(3)) or [the page](https://example.org) [S1]."
