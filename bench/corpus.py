@@ -35,13 +35,17 @@ def django_env(datadir: Path) -> dict[str, str]:
 
 
 def setup(datadir: Path) -> None:
-    """Django set up on ``datadir`` (created when missing)."""
+    """Django set up on ``datadir`` (created when missing), its database migrated to this checkout's models (a
+    domain built by an earlier checkout gets the newer migrations)."""
     datadir.mkdir(parents=True, exist_ok=True)
     os.environ.update(django_env(datadir))
     sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
 
 
 def eval_passages() -> list[tuple[str, str]]:

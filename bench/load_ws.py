@@ -122,6 +122,10 @@ def prepare_data(datadir: Path, users: int) -> list[str]:
     cookies_file = datadir / "cookies.json"
     cookies = json.loads(cookies_file.read_text()) if cookies_file.is_file() else []
     if len(cookies) >= users:
+        # data built by an earlier checkout: its database gets this checkout's migrations (in a separate process,
+        # so this one never sets Django up)
+        subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"], check=True,
+                       env={**os.environ, **django_env(datadir)})
         return cookies
     datadir.mkdir(parents=True, exist_ok=True)
     os.environ.update(django_env(datadir))

@@ -16,7 +16,7 @@ One index is a directory written once and never modified (a changed domain gets 
     meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
-resident once per machine, not once per worker. Exact search (numpy, ``matrix @ q`` then ``argpartition``) is the
+resident once per machine, not once per worker. Exact search (numpy, the inner products then ``argpartition``) is the
 default; above ``ann_threshold`` vectors the HNSW graph answers the dense side (Malkov & Yashunin 2018, "Efficient and
 robust approximate nearest neighbor search using Hierarchical Navigable Small World graphs"), and its recall@10
 against exact search is measured in bench/bench_retrieval.py. Dense and lexical rankings are fused by reciprocal rank
@@ -43,7 +43,7 @@ import numpy as np
 
 from grounding.lexical import bm25_tokens
 from grounding.ranking import SENTENCE_WEIGHT, context_vectors, fuse, row_best
-from grounding.retrieve import rrf_fuse, top_k_inner, top_k_inner_scores
+from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
 
 #: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
 ANN_THRESHOLD = 200_000
@@ -264,12 +264,12 @@ class StoredIndex:
         offsets = np.asarray(self._sentence_offsets)
         q = np.asarray(query_vector, dtype=np.float32)
         if rows is None:
-            scores = np.maximum(sentences @ q, contexts @ q)
+            scores = np.maximum(inner(sentences, q), inner(contexts, q))
             return row_best(scores, offsets)
         rows = np.asarray(sorted({int(r) for r in rows}), dtype=np.int64)
         starts, ends = offsets[rows], offsets[rows + 1]
         picks = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(rows) else np.zeros(0, int)
-        scores = np.maximum(sentences[picks] @ q, contexts[picks] @ q) if len(picks) else np.zeros(0)
+        scores = np.maximum(inner(sentences[picks], q), inner(contexts[picks], q)) if len(picks) else np.zeros(0)
         local = np.concatenate([[0], np.cumsum(ends - starts)])
         kept, best, pos = row_best(scores, local)
         return rows[kept], best, pos

@@ -47,15 +47,26 @@ def input_limit(embedder: object, *, title: str) -> InputLimit | None:
     return InputLimit(max_tokens=max_tokens, count=count, prefix=prefix)
 
 
+def inner(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Inner products of every row of ``matrix`` (float32 (n, dim)) with ``query`` (dim,): float32 (n,).
+
+    numpy's einsum loop rather than ``matrix @ query``: for one query (a matrix-vector product, bound by reading the
+    matrix) OpenBLAS's single-thread sgemv reads at about 11 GB/s here and einsum's SIMD loop at about 19 GB/s, as
+    fast as faiss IndexFlatIP on one thread (bench/bench_retrieval.py, 100,000 x 384: 13.2 ms vs 8.0 ms vs 7.5 ms).
+    """
+    return np.einsum("ij,j->i", matrix, np.asarray(query, dtype=np.float32))
+
+
 def top_k_inner(matrix: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Exact top-k by inner product: (rows int64 (k,), scores float32 (k,)), best first.
 
     ``argpartition`` selects the k best in linear time before only those are sorted (a full argsort of a million
-    scores costs more than the product itself). Ties keep the lower row first.
+    scores costs more than the product itself). Ties keep the lower row first. The product is :func:`inner` (numpy's
+    own loop, not BLAS).
     """
     if matrix.shape[0] == 0 or k <= 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-    rows, scores = top_k_inner_scores(matrix @ np.asarray(query, dtype=np.float32), k)
+    rows, scores = top_k_inner_scores(inner(matrix, query), k)
     return rows.astype(np.int64), scores.astype(np.float32)
 
 
