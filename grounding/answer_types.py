@@ -61,7 +61,7 @@ _PATTERNS: dict[str, re.Pattern] = {
 }
 _TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|director|desk|division|staff|"
                    r"coordinator|contact|administrator|lead|branch|center|PeopleOps|HR|help ?desk|#[\w-]+|@[\w-]+|"
-                   r"(?:department|division|unit|group|section) (?:head|chief|lead)|head of|chief|committee|board|"
+                   r"(?:unit|group|section) head|head of|chief|committee|board|"
                    r"council|department|executive|president|owner|approver|representative|steward|advis[eo]r|"
                    r"counsel|people operations|human resources|payroll)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
