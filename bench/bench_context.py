@@ -15,7 +15,8 @@ Two modes, both reported (issue 20):
         splits, formatted sources, quarantine, merged texts, content terms; the loaded tokenizer and sentence splitter
         stay loaded): what a new question over new passages costs. Candidates carry what the retrieval index gives
         (vectors, the exact-deduplication key, the near-duplicate value key and the check for passages addressed to an
-        AI assistant, all made at ingestion); turns carry their token counts (counted when saved). The other paths get the same fresh data per
+        AI assistant, all made at ingestion); turns carry their token counts and content terms (both found when the
+        message is saved: chat.memory.history_cost). The other paths get the same fresh data per
         run. numpy's BLAS runs on one thread for every path (threadpoolctl).
 
 Reports p50/p95 latency (ms) and ratios against ours per mode; the cold ratio is the headline. Targets (issues 3 and
@@ -45,6 +46,7 @@ from grounding.budget import BudgetPolicy  # noqa: E402
 from grounding.context import ContextSettings, plan_context  # noqa: E402
 from grounding.dedup import text_hash, value_key  # noqa: E402
 from grounding.injection import injection_signals  # noqa: E402
+from grounding.lexical import content_terms  # noqa: E402
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT  # noqa: E402
 from grounding.tokens import _encoding, counter_for  # noqa: E402
 from grounding.types import Candidate, Chunk, Turn  # noqa: E402
@@ -126,7 +128,7 @@ def cold_data(run: int, rng: np.random.Generator, paragraphs: list[tuple[str, st
     history = []
     for i, j in enumerate(turns):
         text = f"Turn {run}.{i}. {paragraphs[j][1]}"
-        history.append(Turn("user" if i % 2 == 0 else "assistant", text, counter.raw(text)))
+        history.append(Turn("user" if i % 2 == 0 else "assistant", text, counter.raw(text), content_terms(text)))
     question = f"{questions[run % len(questions)]} ({run})"
     return candidates, history, question
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from chat.models import Conversation, ConversationSummary, Message
+from grounding.lexical import content_terms
 from grounding.memory import MemoryTurn, Summarizer, Summary, rewrite_stale_labels, summarize_incremental
 from grounding.tokens import counter_for
 
@@ -18,6 +19,18 @@ def history_form(message: Message) -> str:
         return message.text
     titles = {s["label"]: s["title"] for s in message.sources if "label" in s and "title" in s}
     return rewrite_stale_labels(message.text, titles)
+
+
+def history_cost(message: Message) -> tuple[int, list[str]]:
+    """What a message costs and holds as history, found once when it is saved: the raw cl100k token count of its
+    history form and that form's stemmed content terms (sorted; grounding.lexical.content_terms), which the search
+    for the older exchange most related to a question reads (grounding.memory.relevant_older)."""
+    text = history_form(message)
+    return counter_for("extractive").count(text), sorted(content_terms(text))
+
+
+def _terms(message: Message) -> frozenset[str] | None:
+    return frozenset(message.terms) if isinstance(message.terms, list) else None
 
 
 def memory_turns(*, conversation: Conversation, before: Message | None = None) -> list[MemoryTurn]:
@@ -45,10 +58,10 @@ def memory_turns(*, conversation: Conversation, before: Message | None = None) -
         if a is None:
             continue
         cited = [c for c in a.citations if isinstance(c, dict)]
-        turns.append(MemoryTurn("user", q.text, q.tokens))
+        turns.append(MemoryTurn("user", q.text, q.tokens, terms=_terms(q)))
         turns.append(MemoryTurn("assistant", history_form(a), a.tokens,
                                 sources=tuple(dict.fromkeys(c.get("title", "") for c in cited if c.get("title"))),
-                                chunk_ids=tuple(c["chunk_id"] for c in cited if "chunk_id" in c)))
+                                chunk_ids=tuple(c["chunk_id"] for c in cited if "chunk_id" in c), terms=_terms(a)))
     return turns
 
 

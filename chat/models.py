@@ -45,6 +45,10 @@ class Message(models.Model):
     role = models.CharField(max_length=10, choices=Role.choices)
     text = models.TextField(blank=True)
     tokens = models.PositiveIntegerField(default=0, help_text="cl100k tokens of the text")
+    #: stemmed content terms of the text in its history form (grounding.lexical.content_terms), found when the text is
+    #: saved, as ``tokens`` is; None for messages stored before they were kept (found when needed then)
+    terms = models.JSONField(null=True, blank=True, default=None,
+                             help_text="content terms of the history form, found when saved")
     client_id = models.CharField(max_length=64, blank=True, default="")
     #: "<user id>:<client id>" of a question sent with a client id (else ""): the idempotency key, unique whatever
     #: conversation the client named (B06)

@@ -13,11 +13,12 @@ from django.utils import timezone
 
 from chat.answering import PreparedAnswer
 from chat.frames import Trace
-from chat.memory import history_form
+from chat.memory import history_cost
 from chat.models import Conversation, Message
 from chat.selectors import question_of
 from chat.serializers import source_view
 from grounding.answer import VerifiedAnswer
+from grounding.lexical import content_terms
 from grounding.providers import Usage
 from grounding.tokens import counter_for
 from knowledge.models import Domain
@@ -88,7 +89,8 @@ def question_store(*, user, conversation: Conversation | None, domain: Domain, t
             if conversation is None:
                 conversation = conversation_create(user=user, domain=domain)
             message = Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text,
-                                             tokens=counter_for("extractive").count(text), client_id=client_id,
+                                             tokens=counter_for("extractive").count(text),
+                                             terms=sorted(content_terms(text)), client_id=client_id,
                                              client_key=key)
             if not conversation.title:
                 conversation.title = text[:80]
@@ -154,7 +156,7 @@ def answer_fill_result(*, message: Message, verified: VerifiedAnswer, usage: Usa
     message.status = Message.Status.COMPLETE
     if usage is not None:
         message.trace = {**(message.trace or {}), "usage": usage.as_dict()}
-    message.tokens = counter_for("extractive").count(history_form(message))
+    message.tokens, message.terms = history_cost(message)
     return message
 
 
@@ -178,8 +180,8 @@ def answer_interrupt(*, message: Message, text: str, status: str, error: str = "
     message.text = text
     message.status = status
     message.error = error
-    message.tokens = counter_for("extractive").count(history_form(message))
-    message.save(update_fields=["text", "status", "error", "tokens"])
+    message.tokens, message.terms = history_cost(message)
+    message.save(update_fields=["text", "status", "error", "tokens", "terms"])
     return message
 
 

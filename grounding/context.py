@@ -21,15 +21,14 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from grounding.budget import BudgetPolicy, available_tokens, split_budget
-from grounding.context_merge import merge_adjacent
-from grounding.context_selection import (build_source, dropped_over_budget, select_history, select_sources,
-                                         with_tokens)
+from grounding.context_merge import merge_adjacent, single
+from grounding.context_selection import costed_source, dropped_over_budget, select_history, select_sources
 from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
 from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, build_prompt, format_summary,
                               history_messages, system_prefix)
-from grounding.prompt_sources import SourceFormat, format_note, format_source, wants_structure
+from grounding.prompt_sources import SourceFormat, format_note, wants_structure
 from grounding.ranking import relevance as _relevance
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
 from grounding.types import Candidate, ContextPlan, Dropped, Note, Source, Turn
@@ -184,7 +183,7 @@ def plan_context(
     near = dedup_near(exact.kept, threshold=settings.near_duplicate)
     dropped += list(exact.dropped) + list(near.dropped)
     entries = (merge_adjacent(near.kept) if settings.merge_adjacent
-               else [(c, ids, c.chunk.text, ()) for c, ids in near.kept])
+               else [single(c, ids) for c, ids in near.kept])
 
     # 3. one budget for history and sources [18.6.1]
     notes_tokens = 0
@@ -209,9 +208,8 @@ def plan_context(
             break
         history_need += turn.tokens + MESSAGE_OVERHEAD
     costed = []
-    for i, (c, ids, text, parts) in enumerate(entries[:policy.max_sources]):
-        source = build_source(c, ids, text, f"S{i + 1}", parts, clean)
-        costed.append(with_tokens(source, counter.count(format_source(source, fmt))))
+    for i, entry in enumerate(entries[:policy.max_sources]):
+        costed.append(costed_source(entry, f"S{i + 1}", clean, fmt, counter))
     sources_need = sum(s.tokens for s in costed) + counter.count(SOURCES_OPEN) + counter.count(SOURCES_CLOSE)
     split = split_budget(room, history_need=history_need, sources_need=sources_need, policy=policy)
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from grounding.location import Location, merge_locations
+from grounding.tokens import raw_joined, raw_tail
 from grounding.types import Candidate
 
 __all__ = ["Entry", "Parts", "merge_adjacent"]
@@ -40,8 +41,31 @@ def _strip_overlap(previous: str, text: str) -> str:
 #: Where each block of an entry's chunks starts in its text: ((character offset, location), ...) in text order; () when
 #: the entry covers one place or none (grounding.types.Source.parts).
 Parts = tuple[tuple[int, Location], ...]
-#: A planned entry: (representative candidate, chunk ids, text, parts).
-Entry = tuple[Candidate, tuple[int, ...], str, Parts]
+class Entry(NamedTuple):
+    """A planned entry: the candidate that stands for it, its chunk ids (that candidate's first), its text, where each
+    chunk's blocks start in that text (``Parts``), and what the text was made of: per chunk in text order, (the
+    chunk's text, its raw cl100k count stored at ingestion (0: not stored), how many leading characters the overlap
+    removal cut), from which :meth:`raw` counts the text."""
+
+    candidate: Candidate
+    ids: tuple[int, ...]
+    text: str
+    parts: Parts
+    made_of: tuple[tuple[str, int, int], ...]
+
+    def raw(self) -> int | None:
+        """Raw cl100k count of ``text`` (tokens) from the chunks' stored counts, or None when one is not stored.
+        Exact: the chunks' texts joined by newlines, each from its cut on (grounding.tokens.raw_joined, raw_tail)."""
+        if len(self.made_of) == 1:
+            return self.made_of[0][1] or None
+        if not all(r > 0 for _, r, _ in self.made_of):
+            return None
+        return raw_joined([(text[cut:], raw_tail(text, r, cut)) for text, r, cut in self.made_of])
+
+
+def single(cand: Candidate, ids: tuple[int, ...]) -> Entry:
+    """The entry of one candidate alone: its chunk's text and parts."""
+    return Entry(cand, ids, cand.chunk.text, cand.chunk.parts, ((cand.chunk.text, cand.chunk.tokens, 0),))
 
 
 def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[Entry]:
@@ -56,7 +80,7 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
         [(representative candidate, chunk ids, merged text, parts)] in rank order.
     """
     if len(kept) < 2:
-        return [(c, ids, c.chunk.text, c.chunk.parts) for c, ids in kept]
+        return [single(c, ids) for c, ids in kept]
     position = [(c.chunk.version_id, c.chunk.ordinal) for c, _ in kept]
     in_order = sorted(range(len(kept)), key=position.__getitem__)  # by version, then document order
     runs: dict[int, list[int]] = {}  # the run's best-ranked member (its leader) -> the run in document order
@@ -70,14 +94,14 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
             runs[min(run)] = run
         run = [j]
     if not runs:
-        return [(c, ids, c.chunk.text, c.chunk.parts) for c, ids in kept]
+        return [single(c, ids) for c, ids in kept]
     members = {j for run in runs.values() for j in run}
     out: list[Entry] = []
     for i, (cand, ids) in enumerate(kept):
         run = runs.get(i)
         if run is None:
             if i not in members:
-                out.append((cand, ids, cand.chunk.text, cand.chunk.parts))
+                out.append(single(cand, ids))
             continue
         best = max(run, key=lambda j: kept[j][0].dense)
         ids = kept[best][1]
@@ -95,7 +119,7 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
             parts = tuple((start + max(0, offset - cut), loc)
                           for c, start, cut in zip(chunks, starts, cuts)
                           for offset, loc in (c.parts or (((0, c.location),) if c.location else ())))
-        out.append((lead, ids, text, parts))
+        out.append(Entry(lead, ids, text, parts, tuple((c.text, c.tokens, cut) for c, cut in zip(chunks, cuts))))
     return out
 
 

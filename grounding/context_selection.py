@@ -15,7 +15,7 @@ from typing import Sequence
 
 from grounding.context_merge import Entry, Parts
 from grounding.prompt import NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN
-from grounding.prompt_sources import SourceFormat, format_source
+from grounding.prompt_sources import SourceFormat, source_frame
 from grounding.quarantine import Quarantine, quarantine
 from grounding.tokens import MESSAGE_OVERHEAD, TokenCounter
 from grounding.types import Candidate, Dropped, Source, Turn
@@ -76,6 +76,19 @@ def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, p
     return out
 
 
+def costed_source(entry: Entry, label: str, clean: frozenset[int], fmt: SourceFormat,
+                  counter: TokenCounter) -> Source:
+    """``build_source`` of an entry with the source's formatted cost in ``tokens`` (calibrated tokens of its unit in
+    the prompt, exactly ``counter.count(format_source(source, fmt))``). When the unit's body is the entry's text
+    unchanged (nothing withheld, escaped or restructured) and the entry knows its raw count (from the chunks' counts
+    stored at ingestion), only the frame is counted (grounding.tokens.TokenCounter.count_framed); otherwise the unit
+    is counted whole."""
+    source = build_source(entry.candidate, entry.ids, entry.text, label, entry.parts, clean)
+    header, body, footer = source_frame(source, fmt)
+    stored = entry.raw() if body == entry.text else None
+    return with_tokens(source, counter.count_framed(header, body, footer, stored))
+
+
 def with_tokens(source: Source, tokens: int) -> Source:
     """A copy of a just-built ``source`` carrying its formatted cost in ``tokens`` (what ``dataclasses.replace`` does,
     without re-running ``__init__``: the copy's fields were validated when ``source`` was built)."""
@@ -113,17 +126,17 @@ def select_sources(entries: Sequence[Entry], share: int, counter: TokenCounter,
     sources: list[Source] = []
     dropped: list[Dropped] = []
     used = block
-    for i, (cand, ids, text, parts) in enumerate(entries):
+    for i, entry in enumerate(entries):
+        ids = entry.ids
         if len(sources) >= max_sources:  # full: every entry left is over the source limit
             too_many = f"more than {max_sources} sources"
-            for _, rest, _, _ in entries[i:]:
-                dropped += dropped_over_budget(rest, too_many, accounted)
+            for rest in entries[i:]:
+                dropped += dropped_over_budget(rest.ids, too_many, accounted)
             break
         if i < len(costed) and len(sources) == i:
             source = costed[i]
         else:
-            source = build_source(cand, ids, text, f"S{len(sources) + 1}", parts, clean)
-            source = with_tokens(source, counter.count(format_source(source, fmt)))
+            source = costed_source(entry, f"S{len(sources) + 1}", clean, fmt, counter)
         if used + source.tokens > share:
             dropped += dropped_over_budget(ids, f"needs {source.tokens} tokens, {share - used} left", accounted)
             continue

@@ -10,7 +10,6 @@ ChatSummaryMemoryBuffer), here incremental, atomic and provenance-keeping.
 
 from __future__ import annotations
 
-import functools
 import heapq
 
 import re
@@ -49,16 +48,18 @@ class Summary:
 
 @dataclass(frozen=True)
 class MemoryTurn:
-    """A stored turn with what the summarizer needs: its text, role, token count and the sources it cited."""
+    """A stored turn with what the summarizer needs: its text, role, token count and the sources it cited, and the
+    content terms stored with it (None when not stored; see Turn.terms)."""
 
     role: str
     text: str
     tokens: int
     sources: tuple[str, ...] = ()
     chunk_ids: tuple[int, ...] = ()
+    terms: frozenset[str] | None = None
 
     def as_turn(self) -> Turn:
-        return Turn("user" if self.role == "user" else "assistant", self.text, self.tokens)
+        return Turn("user" if self.role == "user" else "assistant", self.text, self.tokens, self.terms)
 
 
 class Summarizer(Protocol):
@@ -216,11 +217,15 @@ def rewrite_stale_labels(text: str, titles: dict[str, str]) -> str:
 
 # --- relevant older turns -------------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=50_000)
-def exchange_terms(question: str, answer: str) -> frozenset[str]:
-    """Content terms of one exchange (a user turn and its answer), cached: the same older exchanges are searched on
-    every question of a conversation."""
-    return content_terms(question) | content_terms(answer)
+def turn_terms(turn: Turn) -> frozenset[str]:
+    """Content terms of a turn: those stored with it (found when the message was saved), else found now (cached per
+    text by content_terms)."""
+    return turn.terms if turn.terms is not None else content_terms(turn.text)
+
+
+def _shared(question: frozenset[str], first: frozenset[str], second: frozenset[str]) -> int:
+    """How many of the question's terms are in either of an exchange's two turns."""
+    return sum(1 for term in question if term in first or term in second)
 
 
 def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_overlap: int = 2,
@@ -243,6 +248,6 @@ def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_
         return []
     scored = [(overlap, i) for i, (t, answer) in enumerate(zip(turns, turns[1:]))
               if t.tokens + answer.tokens <= room and t.role == "user" and answer.role == "assistant"
-              # the intersection iterates over the question's few terms; the exchange's terms are cached
-              and (overlap := len(q & exchange_terms(t.text, answer.text))) >= min_overlap]
+              # iterates over the question's few terms; the turns' terms are stored with them
+              and (overlap := _shared(q, turn_terms(t), turn_terms(answer))) >= min_overlap]
     return [i for _, i in heapq.nlargest(limit, scored)]

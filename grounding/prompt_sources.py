@@ -143,12 +143,20 @@ def format_source(source: Source, fmt: SourceFormat = SourceFormat()) -> str:
     """One source unit (ends with a newline): header with label and metadata, then the escaped text.
 
     Cached: planning formats each candidate to count it, and a server sees the same chunks again and again."""
+    return "".join(source_frame(source, fmt))
+
+
+def source_frame(source: Source, fmt: SourceFormat = SourceFormat()) -> tuple[str, str, str]:
+    """The three parts of a source unit, (header, body, footer): the header ends with a newline, the body is the
+    escaped (and, when ``fmt.structured``, structured) text, the footer starts with a newline. Their concatenation is
+    :func:`format_source`; planning counts the parts apart so a body unchanged from the stored chunk text is not
+    encoded again (grounding.tokens.TokenCounter.count_framed)."""
     text = structure_text(source.text) if fmt.structured else source.text
     body = escape_source_text(text, fmt.style)
     score = fmt.show_scores and fmt.scores_calibrated
     place = location_text(source.location)  # "p. 4", "slide 3", "sheet Schedules, rows 2-14"; "" without one
     if fmt.style == "basic":
-        return f"[{source.label}]\n{body}\n"
+        return f"[{source.label}]\n", body, "\n"
     if fmt.style == "metadata":
         meta = [source.title]
         if source.section:
@@ -161,7 +169,7 @@ def format_source(source: Source, fmt: SourceFormat = SourceFormat()) -> str:
         if score:
             meta.append(f"relevance {source.score:.2f}")
         header = " | ".join(escape_source_text(m.replace("\n", " "), "xml") for m in meta)
-        return f"Source {source.label} | {header}\n{body}\n"
+        return f"Source {source.label} | {header}\n", body, "\n"
     attrs = [f'label="{source.label}"', f'title="{_attr(source.title)}"']
     if source.section:
         attrs.append(f'section="{_attr(source.section)}"')
@@ -175,7 +183,8 @@ def format_source(source: Source, fmt: SourceFormat = SourceFormat()) -> str:
         attrs.append(f'status="{_attr(source.status)}"')
     if score:
         attrs.append(f'relevance="{source.score:.2f}"')
-    return f"<source {' '.join(attrs)}>\n{body}\n</source>\n"
+    return f"<source {' '.join(attrs)}>\n", body, "\n</source>\n"
+
 
 def format_note(note: Note) -> str:
     """One note unit: "- [S1, S2] text" (ends with a newline)."""

@@ -182,11 +182,15 @@ class Turn:
         role: "user" or "assistant".
         text: the message text.
         tokens: token count of ``text`` (counted once when the message was saved).
+        terms: the stemmed content terms of ``text`` (grounding.lexical.content_terms), found once when the message
+            was saved, as its token count is; None when not stored (they are then found when needed). The search
+            for the older exchange most related to a question reads them instead of re-reading every older turn.
     """
 
     role: Literal["user", "assistant"]
     text: str
     tokens: int
+    terms: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if self.role not in ("user", "assistant"):

@@ -16,7 +16,9 @@ from chat.persistence import conversation_create, question_store
 from chat.providers import ProviderRegistry, registry
 from chat.streaming import AnswerStream
 from chat.validation import validate_question
+from chat.memory import history_form
 from chat.models import ConversationSummary, Message
+from grounding.lexical import content_terms
 from grounding.memory import ExtractiveSummarizer, MemoryTurn
 from grounding.extractive import ExtractiveAnswerer
 from grounding.providers import ScriptedProvider
@@ -94,6 +96,9 @@ async def test_forty_turn_conversation_stays_in_budget_with_incremental_summarie
         saved, frames = await ask(conv, QUESTIONS[i % len(QUESTIONS)], provider)
         assert frames[-1]["type"] == "done" and saved.status == "complete"
     assert len(provider.prompts) == 20
+    for m in await sync_to_async(list)(Message.objects.filter(conversation=conv)):
+        # what a message costs and holds as history is found once, when it is saved, and read at every later ask
+        assert (m.tokens, m.terms) == (counter.count(history_form(m)), sorted(content_terms(history_form(m))))
     limit = 2_600 * 0.9 - 300
     for k, (prompt, plan) in enumerate(provider.prompts):
         real = counter.count_messages(prompt.system, prompt.messages)

@@ -268,7 +268,7 @@ def test_consecutive_chunks_of_one_version_become_one_source():
             (adj(12, 4, "Shared sentence here. Part C.", 0.5), (12,)),
             (adj(20, 5, "Other doc.", 0.7, version=2), (20,))]
     merged = merge_adjacent(kept)
-    assert [(c.chunk.chunk_id, ids) for c, ids, _, _ in merged] == [(10, (10, 11, 12)), (20, (20,))]
+    assert [(c.chunk.chunk_id, ids) for c, ids, _, _, _ in merged] == [(10, (10, 11, 12)), (20, (20,))]
     assert merged[0][2] == "Part A. Shared sentence here.\nPart B. Shared sentence here.\nPart C."
     p = plan([c for c, _ in kept], question="What are the parts?")
     assert p.source_map["S1"].chunk_ids == (10, 11, 12) and len(p.sources) == 2
@@ -475,3 +475,25 @@ def test_near_dedup_compares_the_value_key_computed_when_the_index_was_built():
     assert near(a, b).conflicts == ((1, 2),)  # no keys given: computed from the texts, which differ in value
     same = near(dc_replace(a, value_key="k"), dc_replace(b, value_key="k"))
     assert same.conflicts == () and [ids for _, ids in same.kept] == [(1, 2)]  # the index's keys are what counts
+
+
+def test_a_merged_entry_is_counted_from_its_chunks_stored_counts():
+    # the chunker's overlap removed, texts joined by newlines: the count equals counting the merged text
+    from grounding.tokens import counter_for as _counter
+
+    raw = _counter("extractive").raw
+
+    def adj(cid, ordinal, text):
+        c = chunk(cid, text, doc=1)
+        c = type(c)(**{**c.__dict__, "ordinal": ordinal, "version_id": 1, "tokens": raw(text)})
+        return Candidate(chunk=c, score=0.5, dense=0.5)
+
+    kept = [(adj(1, 0, "Annual leave accrues every pay period. Carry-over is capped at 240 hours in a year."), (1,)),
+            (adj(2, 1, "Carry-over is capped at 240 hours in a year. Use-or-lose leave must be scheduled."), (2,)),
+            (adj(3, 2, "- Sick leave: 4 hours per pay period.\n- Family leave: 12 weeks."), (3,))]
+    [entry] = merge_adjacent(kept)
+    assert entry.text.count("Carry-over is capped") == 1  # the overlap was removed
+    assert entry.raw() == raw(entry.text)
+    unknown = [(Candidate(chunk=type(c.chunk)(**{**c.chunk.__dict__, "tokens": 0}), score=0.5, dense=0.5), ids)
+               for c, ids in kept]
+    assert merge_adjacent(unknown)[0].raw() is None  # a count not stored: the text is counted when costed

@@ -113,3 +113,12 @@ def test_summary_and_history_share_one_budget_with_the_newest_turn_verbatim():
     assert p.budget["total"] == counter.count_messages(prompt.system, prompt.messages) <= policy.limit
     assert p.memory["summary_tokens"] > 0 and p.memory["summary_covers"] == 40
     assert p.memory["verbatim_turns"] == len(p.history) and p.memory["omitted_turns"] == 20 - len(p.history)
+
+
+def test_relevant_older_reads_the_content_terms_stored_with_a_turn():
+    # the stored terms are what is searched (found when the message was saved), not the text again
+    turns = [Turn("user", "Question one?", 3, terms=frozenset({"meal", "allow"})), Turn("assistant", "Yes.", 2),
+             Turn("user", "What is the meal allowance?", 8, terms=frozenset()), Turn("assistant", "It is $65.", 5)]
+    assert relevant_older("Is the meal allowance paid?", turns) == [0]
+    without = [Turn(t.role, t.text, t.tokens) for t in turns]  # nothing stored: the texts' own terms
+    assert relevant_older("Is the meal allowance paid?", without) == [2]

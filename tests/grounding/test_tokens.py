@@ -100,3 +100,53 @@ def test_b04_the_model_name_decides_how_tokens_are_counted(provider, model, coun
     from grounding.tokens import counter_for
 
     assert counter_for(provider, model).counting == counting
+
+
+# --- counts from stored counts (a source's frame, a chunk's tail, merged chunks) --------------------------------------
+
+HANDBOOK = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "18f-handbook" / "current" / "pages"
+
+
+def _paragraphs(limit: int = 3_000) -> list[str]:
+    out = []
+    for path in sorted(HANDBOOK.rglob("*.md")):
+        out += [p.strip() for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    return out[:limit]
+
+
+def test_a_framed_count_from_the_stored_body_count_equals_counting_the_whole_unit():
+    from grounding.tokens import _count_cached, raw_framed
+
+    frames = [('<source label="S1" title="Leave">\n', "\n</source>\n"), ("[S2]\n", "\n"), ("Source S3 | T\n", "\n"),
+              ("", ".\n\n"), ("", "  \n"), ("x\n", "'s"), ("no newline", "\n")]
+    paragraphs = _paragraphs()
+    assert len(paragraphs) > 1_000
+    for text in paragraphs:
+        for body in (text, text[: len(text) // 3], text + " ", text + "\n"):
+            for prefix, suffix in frames:
+                assert raw_framed(prefix, body, suffix, _count_cached(body)) == _count_cached(prefix + body + suffix)
+
+
+def test_a_tail_and_a_newline_join_are_counted_from_stored_counts():
+    import random
+
+    from grounding.tokens import _count_cached, raw_joined, raw_tail
+
+    rng = random.Random(5)
+    paragraphs = _paragraphs()
+    for text in paragraphs[:1_500]:
+        for start in (1, 7, rng.randrange(len(text))):
+            assert raw_tail(text, _count_cached(text), start) == _count_cached(text[start:])
+    for _ in range(1_000):
+        parts = [p for p in rng.sample(paragraphs, rng.randint(1, 4))]
+        assert raw_joined([(p, _count_cached(p)) for p in parts]) == _count_cached("\n".join(parts))
+
+
+def test_framed_counts_hold_at_awkward_joins():
+    from grounding.tokens import _count_cached, raw_framed, raw_joined
+
+    bodies = ["end.", "a  ", "x\n\ny", "’s", "12 34", "é\u0301 word", "中文 text", "tab\tend", "nbsp\u00a0word", "!!\n"]
+    for body in bodies:
+        for suffix in ("\n</source>\n", "\n", "", " z", ".", "'s", "\n\n"):
+            assert raw_framed("<s>\n", body, suffix, _count_cached(body)) == _count_cached("<s>\n" + body + suffix)
+    assert raw_joined([(" leading space", 2), ("b", 1)]) == _count_cached(" leading space\nb")  # counted whole
