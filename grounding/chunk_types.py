@@ -38,6 +38,9 @@ class Chunk:
             one per block (grounding.chunking.ChunkDraft.parts); () otherwise.
         sentences: the text's sentences as contradiction detection reads them (grounding.contradictions.claims),
             split once at ingestion; () when not known.
+        units: the other texts the offline answerer reads the chunk as (list items, table rows read with their header,
+            the section heading; grounding.sentence_data.texts_to_embed, those not among ``sentences``), made once
+            at ingestion; () when none or not known.
         text_key: the exact-deduplication key of ``text`` (grounding.dedup.text_hash: the hash of its normalised
             form), computed once when the index is built; "" when not known (then computed at planning).
         injection: whether ``text`` has a passage addressed to an AI assistant (grounding.injection), checked once
@@ -60,6 +63,7 @@ class Chunk:
     location: Location | None = None
     parts: tuple[tuple[int, Location], ...] = ()
     sentences: tuple[str, ...] = field(default=(), repr=False)
+    units: tuple[str, ...] = field(default=(), repr=False)
     text_key: str = field(default="", repr=False)
     injection: bool | None = field(default=None, repr=False)
     value_key: str = field(default="", repr=False)
@@ -84,6 +88,8 @@ class Candidate:
         vector: the chunk's unit embedding (float32, (dim,)) when known, for near-duplicate detection.
         sentence_vectors: the unit embeddings of ``chunk.sentences`` (float32, (len(sentences), dim)) made at
             ingestion, when known: contradiction detection reads them instead of embedding at ask time.
+        unit_vectors: the unit embeddings of ``chunk.units`` (float32, (len(units), dim)) made at ingestion, when
+            known: the offline answerer reads them instead of embedding at ask time.
         sentence: cosine of the chunk's best-matching sentence to the query (grounding.ranking, from the sentence
             vectors of ``chunk.sentences`` stored at ingestion); 0.0 unknown.
         sentence_pos: position of that sentence in ``chunk.sentences`` and ``sentence_vectors`` (-1: unknown).
@@ -96,5 +102,6 @@ class Candidate:
     rank: int = 0
     vector: np.ndarray | None = field(default=None, compare=False, repr=False)
     sentence_vectors: np.ndarray | None = field(default=None, compare=False, repr=False)
+    unit_vectors: np.ndarray | None = field(default=None, compare=False, repr=False)
     sentence: float = 0.0
     sentence_pos: int = -1

@@ -174,15 +174,16 @@ class KnownVectors:
 
     @classmethod
     def of_candidates(cls, fallback: Embedder, candidates) -> "KnownVectors":
-        """The sentence vectors the candidates carry (grounding.types.Candidate.sentence_vectors, one per
-        ``chunk.sentences``), falling back to ``fallback`` for any other text."""
+        """The vectors the candidates carry, made at ingestion (grounding.types.Candidate.sentence_vectors, one per
+        ``chunk.sentences``; Candidate.unit_vectors, one per ``chunk.units``), falling back to ``fallback`` for any
+        other text."""
         known: dict[str, np.ndarray] = {}
         for c in candidates:
-            vectors = c.sentence_vectors
-            if vectors is not None and len(vectors) == len(c.chunk.sentences):
-                # plain ndarray rows (np.asarray views a memory map without copying): a numpy.memmap row runs
-                # Python code (__array_finalize__) on every slice and stack
-                known.update(zip(c.chunk.sentences, np.asarray(vectors)))
+            for texts, vectors in ((c.chunk.sentences, c.sentence_vectors), (c.chunk.units, c.unit_vectors)):
+                if vectors is not None and len(vectors) == len(texts):
+                    # plain ndarray rows (np.asarray views a memory map without copying): a numpy.memmap row runs
+                    # Python code (__array_finalize__) on every slice and stack
+                    known.update(zip(texts, np.asarray(vectors)))
         return cls(fallback, known)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

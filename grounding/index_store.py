@@ -13,6 +13,8 @@ One index is a directory written once and never modified (a changed domain gets 
     sentences.npy float32 (m, dim) the rows' sentence vectors, row after row (made at ingestion: what contradiction
                   detection compares), and sentence_offsets.npy int64 (n + 1,): row i's are
                   sentences[sentence_offsets[i]:sentence_offsets[i + 1]]; both absent when none were given
+    units.npy     float32 (u, dim) the rows' answer-unit vectors (made at ingestion: the other texts the offline
+                  answerer reads a chunk as), with unit_offsets.npy int64 (n + 1,) as for sentences; never scored
     meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
@@ -109,6 +111,11 @@ class StoredIndex:
         if (self.path / "sentence_offsets.npy").is_file():
             self._sentences = np.load(self.path / "sentences.npy", mmap_mode="r")
             self._sentence_offsets = np.load(self.path / "sentence_offsets.npy", mmap_mode="r")
+        self._units: np.ndarray | None = None
+        self._unit_offsets: np.ndarray | None = None
+        if (self.path / "unit_offsets.npy").is_file():
+            self._units = np.load(self.path / "units.npy", mmap_mode="r")
+            self._unit_offsets = np.load(self.path / "unit_offsets.npy", mmap_mode="r")
         self.bm25: bm25s.BM25 | None = (bm25s.BM25.load(str(self.path / "bm25"), mmap=True, show_progress=False)
                                         if (self.path / "bm25").is_dir() else None)
         self._contexts: np.ndarray | None = None
@@ -145,9 +152,17 @@ class StoredIndex:
             return None
         return self._sentences[int(self._sentence_offsets[row]):int(self._sentence_offsets[row + 1])]
 
+    def unit_vectors(self, row: int) -> np.ndarray | None:
+        """The answer-unit vectors stored for a row, float32 (k, dim) (a view into the memory map); None when the
+        index holds none."""
+        if self._unit_offsets is None:
+            return None
+        return self._units[int(self._unit_offsets[row]):int(self._unit_offsets[row + 1])]
+
     @classmethod
     def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
               records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
+              unit_vectors: Sequence[np.ndarray] | None = None,
               ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
         """Write an index directory atomically and open it.
 
@@ -158,6 +173,8 @@ class StoredIndex:
             records: (n,) JSON-ready objects kept per row (what :meth:`record` returns); None: none kept.
             sentence_vectors: (n,) float32 (k_i, dim) arrays, each row's sentence vectors (what
                 :meth:`sentence_vectors` returns); None: none kept.
+            unit_vectors: (n,) float32 (u_i, dim) arrays, each row's answer-unit vectors (what :meth:`unit_vectors`
+                returns); None: none kept.
             ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
         Raises:
             ValueError: the inputs differ in length.
@@ -169,8 +186,9 @@ class StoredIndex:
             raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
         if records is not None and len(records) != len(texts):
             raise ValueError(f"{len(records)} records for {len(texts)} texts")
-        if sentence_vectors is not None and len(sentence_vectors) != len(texts):
-            raise ValueError(f"{len(sentence_vectors)} sentence vector sets for {len(texts)} texts")
+        for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors)):
+            if given is not None and len(given) != len(texts):
+                raise ValueError(f"{len(given)} {name} vector sets for {len(texts)} texts")
         if path.is_dir():
             return cls(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -184,15 +202,13 @@ class StoredIndex:
             np.cumsum([len(b) for b in blobs], out=offsets[1:])
             (tmp / "records.bin").write_bytes(b"".join(blobs))
             np.save(tmp / "offsets.npy", offsets)
+            dim = matrix.shape[1] if matrix.ndim == 2 else 0
             if sentence_vectors is not None:
-                dim = matrix.shape[1] if matrix.ndim == 2 else 0
-                sets = [np.asarray(v, dtype=np.float32).reshape(-1, dim) for v in sentence_vectors]
-                bounds = np.zeros(len(sets) + 1, dtype=np.int64)
-                np.cumsum([len(v) for v in sets], out=bounds[1:])
-                np.save(tmp / "sentences.npy", np.concatenate(sets) if sets else np.zeros((0, dim), np.float32))
+                sets = _save_sets(tmp, "sentences", "sentence_offsets", sentence_vectors, dim)
                 contexts = [context_vectors(v) for v in sets]
                 np.save(tmp / "contexts.npy", np.concatenate(contexts) if contexts else np.zeros((0, dim), np.float32))
-                np.save(tmp / "sentence_offsets.npy", bounds)
+            if unit_vectors is not None:
+                _save_sets(tmp, "units", "unit_offsets", unit_vectors, dim)
             tokens = bm25_tokens(list(texts)) if len(texts) else []
             if any(tokens):
                 bm25 = bm25s.BM25()
@@ -315,3 +331,14 @@ class StoredIndex:
     def vector(self, row: int) -> np.ndarray:
         """The unit vector of a row (a view into the memory map)."""
         return self.vectors[row]
+
+
+def _save_sets(folder: Path, name: str, offsets_name: str, given: Sequence[np.ndarray], dim: int) -> list[np.ndarray]:
+    """Write per-row vector sets as one float32 matrix ``name``.npy, row after row, and their int64 (n + 1,) bounds
+    ``offsets_name``.npy; returns the sets as float32 (k_i, dim) arrays."""
+    sets = [np.asarray(v, dtype=np.float32).reshape(-1, dim) for v in given]
+    bounds = np.zeros(len(sets) + 1, dtype=np.int64)
+    np.cumsum([len(v) for v in sets], out=bounds[1:])
+    np.save(folder / f"{name}.npy", np.concatenate(sets) if sets else np.zeros((0, dim), np.float32))
+    np.save(folder / f"{offsets_name}.npy", bounds)
+    return sets

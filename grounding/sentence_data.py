@@ -167,6 +167,39 @@ def _pairs(header: str, row: str) -> str:
     return "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells))
 
 
+_Plan = list[tuple[list[tuple[int, int, str, str]], list[str]]]
+
+
+def _plan(chunks: Sequence[tuple[str, str]]) -> _Plan:
+    """Per chunk of one document: its units (start, end, kind, quoted text) and, per unit, the text before it (the
+    section heading for the first; for a table row, the last sentence before the table)."""
+    header = ""
+    doc = []
+    for text, heading in chunks:
+        units, header = segment(text, header)
+        previous, before = heading, []
+        for _, _, kind, quoted in units:
+            before.append(previous)
+            if kind != "row":
+                previous = quoted
+        doc.append((units, before))
+    return doc
+
+
+def section_heading(section: str) -> str:
+    """The heading a chunk's first sentence is read with: the last part of its section path ("Leave > Annual" ->
+    "Annual"; "" for none)."""
+    return section.split(" > ")[-1].strip() if section else ""
+
+
+def texts_to_embed(text: str, heading: str = "") -> list[str]:
+    """The texts :func:`sentence_data` embeds for ``text`` read alone (a planned source of one chunk), in order,
+    each once: its sentences as quoted and the heading its first sentence is read with. Ingestion embeds them
+    (knowledge.sentences), so that answering a question reads their vectors instead of encoding them."""
+    [(units, before)] = _plan([(text, heading)])
+    return list(dict.fromkeys([u[3] for u in units] + [b for b in before if b]))
+
+
 def sentence_data(documents: Sequence[Sequence[tuple[str, str]]], embedder) -> list[list[SentenceData]]:
     """The sentence data of every chunk of every document, with one embedding call for all of them.
 
@@ -181,19 +214,7 @@ def sentence_data(documents: Sequence[Sequence[tuple[str, str]]], embedder) -> l
     Returns:
         per document, one SentenceData per chunk (a chunk without text gets an empty one).
     """
-    plans: list[list[tuple[list[tuple[int, int, str, str]], list[str]]]] = []
-    for chunks in documents:
-        header = ""
-        doc = []
-        for text, heading in chunks:
-            units, header = segment(text, header)
-            previous, before = heading, []
-            for _, _, kind, quoted in units:
-                before.append(previous)
-                if kind != "row":
-                    previous = quoted
-            doc.append((units, before))
-        plans.append(doc)
+    plans = [_plan(chunks) for chunks in documents]
     texts = list(dict.fromkeys([t for doc in plans for units, _ in doc for *_, t in units]
                                + [b for doc in plans for _, before in doc for b in before if b]))
     dim = getattr(embedder, "dim", 384)

@@ -26,7 +26,7 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.injection import looks_injected
 from grounding.lexical import content_terms
 from grounding.quarantine import is_placeholder
-from grounding.sentence_data import QUOTABLE, SentenceData, sentence_data
+from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
 from grounding.types import ContextPlan, Source
 
 _QUANTITY_QUESTION = re.compile(r"\b(how (many|much|long|often|soon|far|old)|what (percentage|amount|number|"
@@ -89,7 +89,7 @@ def with_sentences(plan: ContextPlan, embedder: Embedder | None = None) -> Conte
     missing = [s for s in plan.sources if s.sentences is None]
     if not missing:
         return plan
-    headings = [s.section.split(" > ")[-1].strip() if s.section else "" for s in missing]
+    headings = [section_heading(s.section) for s in missing]
     made = sentence_data([[(s.text, h)] for s, h in zip(missing, headings)], embedder or default_embedder())
     data = {s.label: d[0] for s, d in zip(missing, made)}
     return replace(plan, sources=tuple(s if s.sentences is not None else replace(s, sentences=data[s.label])

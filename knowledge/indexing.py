@@ -67,6 +67,7 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
     rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
             .select_related("version__document"))
     ids, blobs, texts, records, sentence_sets, missing, backfilled = [], [], [], [], [], [], []
+    unit_sets, no_units = [], []
     for chunk in rows.iterator(chunk_size=2_000):
         ids.append(chunk.pk)
         blobs.append(bytes(chunk.embedding))
@@ -76,6 +77,11 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
             missing.append((len(ids) - 1, chunk))
             said = np.zeros((0, dim), dtype=np.float32)
         sentence_sets.append(said)
+        units = chunk.unit_matrix(dim)
+        if units is None:
+            no_units.append((len(ids) - 1, chunk))
+            units = np.zeros((0, dim), dtype=np.float32)
+        unit_sets.append(units)
         if chunk.injection is None or not chunk.value_key:  # stored before ingestion made these: made once here
             if chunk.injection is None:
                 chunk.injection = bool(injection_signals(chunk.text))
@@ -87,28 +93,59 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
         records.append(record)
     if missing:
         _backfill_sentences(missing, records, sentence_sets)
+    if no_units:
+        _backfill_units(no_units, records, unit_sets)
     if backfilled:
         Chunk.objects.bulk_update(backfilled, ["injection", "value_key"], batch_size=500)
     matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
               else np.zeros((0, 384), dtype=np.float32))
     return StoredIndex.build(path, ids, matrix, texts, records=records, sentence_vectors=sentence_sets,
-                             ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+                             unit_vectors=unit_sets, ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
 
 
 def _backfill_sentences(missing: list[tuple[int, Chunk]], records: list[dict], sentence_sets: list) -> None:
     """Split and embed the sentences of chunks that have none stored (rows from before they were made at
-    ingestion), save them to the rows and put them in the index being built."""
+    ingestion), save them to the rows and put them in the index being built; their answer units are made in the
+    same call (put in the index by :func:`_backfill_units`, which finds them made)."""
     from grounding.embeddings import default_embedder
     from knowledge.sentences import sentences_embed
 
     log.info("embedding the sentences of %d chunks stored without them", len(missing))
-    made = sentences_embed(texts=[c.text for _, c in missing], embedder=default_embedder())
-    for (row, chunk), (said, data) in zip(missing, made):
+    made = sentences_embed(texts=[c.text for _, c in missing], sections=[c.section for _, c in missing],
+                           embedder=default_embedder())
+    for (row, chunk), stored in zip(missing, made):
+        said, data = stored.claims, stored.claim_vectors
         chunk.sentences, chunk.sentence_vectors = said, data
+        chunk.units, chunk.unit_vectors = stored.units, stored.unit_vectors  # made in the same call
         records[row]["sentences"] = said
         sentence_sets[row] = np.frombuffer(data, dtype="<f4").reshape(len(said), -1) if said else \
             np.zeros((0, sentence_sets[row].shape[1]), dtype=np.float32)
-    Chunk.objects.bulk_update([c for _, c in missing], ["sentences", "sentence_vectors"], batch_size=500)
+    Chunk.objects.bulk_update([c for _, c in missing], ["sentences", "sentence_vectors", "units", "unit_vectors"],
+                              batch_size=500)
+
+
+def _backfill_units(missing: list[tuple[int, Chunk]], records: list[dict], unit_sets: list) -> None:
+    """Make and embed the answer units of chunks stored before units were made at ingestion (knowledge.sentences),
+    save them to the rows and put them in the index being built: once, so that no answer embeds them."""
+    from grounding.embeddings import default_embedder
+    from knowledge.sentences import units_embed
+
+    done = [(row, c) for row, c in missing if c.units is not None]  # made with their sentences just now
+    missing = [(row, c) for row, c in missing if c.units is None]
+    for row, chunk in done:
+        records[row]["units"] = chunk.units
+        unit_sets[row] = chunk.unit_matrix(unit_sets[row].shape[1])
+    if not missing:
+        return
+    log.info("embedding the answer units of %d chunks stored without them", len(missing))
+    made = units_embed(texts=[c.text for _, c in missing], sections=[c.section for _, c in missing],
+                       said=[records[row]["sentences"] for row, _ in missing], embedder=default_embedder())
+    for (row, chunk), (units, data) in zip(missing, made):
+        chunk.units, chunk.unit_vectors = units, data
+        records[row]["units"] = units
+        unit_sets[row] = np.frombuffer(data, dtype="<f4").reshape(len(units), -1) if units else \
+            np.zeros((0, unit_sets[row].shape[1]), dtype=np.float32)
+    Chunk.objects.bulk_update([c for _, c in missing], ["units", "unit_vectors"], batch_size=500)
 
 
 def index_publish(*, domain: Domain) -> str:

@@ -181,6 +181,13 @@ class Chunk(models.Model):
     sentence_vectors = models.BinaryField(default=b"", blank=True,
                                           help_text="float32 little-endian (len(sentences), 384), L2-normalised: "
                                                     "the sentences' embeddings, made once at ingestion")
+    units = models.JSONField(null=True, blank=True, default=None,
+                             help_text="the other texts the offline answerer reads the chunk as (list items, table "
+                                       "rows as column: value pairs, the section heading; knowledge.sentences), made "
+                                       "once at ingestion; empty: not made")
+    unit_vectors = models.BinaryField(default=b"", blank=True,
+                                      help_text="float32 little-endian (len(units), 384), L2-normalised: the units' "
+                                                "embeddings, made once at ingestion")
     injection = models.BooleanField(null=True, blank=True,
                                     help_text="whether the text has a passage addressed to an AI assistant "
                                               "(grounding.injection), checked once at ingestion; empty: not checked")
@@ -204,6 +211,14 @@ class Chunk(models.Model):
         if not data and self.sentences:
             return None
         return np.frombuffer(data, dtype="<f4").reshape(-1, dim)
+
+    def unit_matrix(self, dim: int = 384) -> np.ndarray | None:
+        """The answer units' vectors as float32 (len(units), dim); None when the units were never made (a chunk
+        stored before they were made at ingestion) or their vectors disagree with them."""
+        if self.units is None:
+            return None
+        matrix = np.frombuffer(bytes(self.unit_vectors or b""), dtype="<f4").reshape(-1, dim)
+        return matrix if len(matrix) == len(self.units) else None
 
 
 class SystemPrompt(models.Model):

@@ -96,7 +96,8 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
     candidates = [Candidate(chunk=chunk_from_record(idx.record(h.row)), score=h.score, dense=h.dense,
                             lexical=h.lexical, rank=h.rank, vector=np.asarray(idx.vector(h.row)),
-                            sentence_vectors=idx.sentence_vectors(h.row), sentence=h.sentence,
+                            sentence_vectors=idx.sentence_vectors(h.row), unit_vectors=idx.unit_vectors(h.row),
+                            sentence=h.sentence,
                             sentence_pos=h.sentence_pos)
                   for idx, h in found]
     return demote_near_duplicates(drop_off(candidates))

@@ -1,27 +1,73 @@
-"""The sentences of chunks and their embeddings, made once at ingestion (issue 20 point 3): what contradiction
-detection needs of a source (its sentences as grounding.contradictions.claims splits them, and their MiniLM vectors)
-is stored with each chunk and carried by the retrieval index, so that an ask reads it instead of embedding about a
-hundred sentences per question.
+"""The sentences of chunks and their embeddings, made once at ingestion (issue 20 point 3), so that an ask reads them
+instead of encoding them:
+
+- claims: what contradiction detection needs of a source (its sentences as grounding.contradictions.claims splits
+  them, and their MiniLM vectors), stored with each chunk and carried by the retrieval index;
+- units: the other texts the offline answerer reads a source as (grounding.sentence_data.texts_to_embed: list items,
+  table rows read as "column: value" pairs, the section heading; the texts it shares with the claims are not repeated),
+  with their vectors, which the answerer finds in the embedder's cache when a plan is made
+  (grounding.embeddings.KnownVectors).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
 from grounding.contradictions import claims
 from grounding.embeddings import Embedder
+from grounding.sentence_data import section_heading, texts_to_embed
 
 
-def sentences_embed(*, texts: Sequence[str], embedder: Embedder) -> list[tuple[list[str], bytes]]:
-    """For each chunk text: (its sentences, their vectors as float32 little-endian bytes, (len(sentences), dim)),
-    all sentences of all texts embedded in one call."""
-    groups = [claims(t) for t in texts]
-    flat = [s for g in groups for s in g]
+@dataclass(frozen=True)
+class StoredSentences:
+    """What ingestion stores of one chunk's sentences.
+
+    Attributes:
+        claims: the text's sentences as contradiction detection reads them; claim_vectors: their vectors, float32
+            little-endian bytes, (len(claims), dim).
+        units: the answerer's other texts of the chunk (not among ``claims``); unit_vectors: their vectors, as above.
+    """
+
+    claims: list[str]
+    claim_vectors: bytes
+    units: list[str]
+    unit_vectors: bytes
+
+
+def answer_units(text: str, section: str, said: Sequence[str]) -> list[str]:
+    """The texts the offline answerer embeds for a chunk read alone (its section path ``section``) that are not among
+    the chunk's claims ``said``."""
+    known = set(said)
+    return [t for t in texts_to_embed(text, section_heading(section)) if t not in known]
+
+
+def _embed_groups(groups: Sequence[Sequence[str]], embedder: Embedder) -> list[bytes]:
+    """Each group's vectors as float32 little-endian bytes, (len(group), dim); every distinct text of all groups
+    embedded once, in one call."""
+    flat = list(dict.fromkeys(t for g in groups for t in g))
     vectors = np.asarray(embedder.embed(flat), dtype="<f4") if flat else np.zeros((0, 0), dtype="<f4")
-    out, at = [], 0
-    for group in groups:
-        out.append((group, vectors[at:at + len(group)].tobytes()))
-        at += len(group)
-    return out
+    row = {t: i for i, t in enumerate(flat)}
+    return [vectors[[row[t] for t in g]].tobytes() if g else b"" for g in groups]
+
+
+def sentences_embed(*, texts: Sequence[str], embedder: Embedder,
+                    sections: Sequence[str] | None = None) -> list[StoredSentences]:
+    """For each chunk text (with its section path in ``sections``, "" each when None): its claims and answer units
+    with their vectors, every text of every chunk embedded once, in one call."""
+    sections = list(sections) if sections is not None else [""] * len(texts)
+    groups = [claims(t) for t in texts]
+    units = [answer_units(t, s, g) for t, s, g in zip(texts, sections, groups)]
+    packed = _embed_groups(groups + units, embedder)
+    n = len(groups)
+    return [StoredSentences(g, packed[i], u, packed[n + i]) for i, (g, u) in enumerate(zip(groups, units))]
+
+
+def units_embed(*, texts: Sequence[str], sections: Sequence[str], said: Sequence[Sequence[str]],
+                embedder: Embedder) -> list[tuple[list[str], bytes]]:
+    """For chunks whose claims are stored but not their answer units (stored before units were made): each chunk's
+    units and their vectors (float32 little-endian bytes), in one embedding call."""
+    units = [answer_units(t, s, g) for t, s, g in zip(texts, sections, said)]
+    return list(zip(units, _embed_groups(units, embedder)))

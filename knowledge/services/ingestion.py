@@ -253,7 +253,8 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
     texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
              for p, _ in to_embed for d in p.drafts]
     vectors = embedder.embed(texts)
-    sentences = sentences_embed(texts=[d.text for p, _ in to_embed for d in p.drafts], embedder=embedder)
+    sentences = sentences_embed(texts=[d.text for p, _ in to_embed for d in p.drafts], embedder=embedder,
+                                sections=[" > ".join(d.section) for p, _ in to_embed for d in p.drafts])
     offset = 0
     with transaction.atomic():
         for p, fr in to_embed:
@@ -284,7 +285,8 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
     Chunk.objects.bulk_create([
         Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
               embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
-              sentences=sentences[i][0], sentence_vectors=sentences[i][1],
+              sentences=sentences[i].claims, sentence_vectors=sentences[i].claim_vectors,
+              units=sentences[i].units, unit_vectors=sentences[i].unit_vectors,
               injection=bool(injection_signals(d.text)), value_key=value_key(d.text))
         for i, d in enumerate(p.drafts)
     ])

@@ -137,12 +137,15 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
     if chunks:
         vectors = (embedder or default_embedder()).embed(
             [index_text(GChunk(0, 0, c.version.title, c.section, "", "", c.text, c.tokens)) for c in chunks])
-        sentences = sentences_embed(texts=[c.text for c in chunks], embedder=embedder or default_embedder())
-        for c, vector, (said, said_vectors) in zip(chunks, vectors, sentences):
+        sentences = sentences_embed(texts=[c.text for c in chunks], sections=[c.section for c in chunks],
+                                    embedder=embedder or default_embedder())
+        for c, vector, said in zip(chunks, vectors, sentences):
             c.embedding = vector.astype("<f4").tobytes()
-            c.sentences, c.sentence_vectors = said, said_vectors
+            c.sentences, c.sentence_vectors = said.claims, said.claim_vectors
+            c.units, c.unit_vectors = said.units, said.unit_vectors
         with transaction.atomic():
-            Chunk.objects.bulk_update(chunks, ["embedding", "sentences", "sentence_vectors"], batch_size=500)
+            Chunk.objects.bulk_update(chunks, ["embedding", "sentences", "sentence_vectors", "units", "unit_vectors"],
+                                      batch_size=500)
             index_publish(domain=document.domain)
     return len(chunks)
 

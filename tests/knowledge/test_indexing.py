@@ -132,6 +132,55 @@ def test_chunks_stored_without_sentences_get_them_when_the_index_is_built(tmp_pa
     assert domain_index(domain=domain).sentence_vectors(0).shape == (1, 384)
 
 
+TABLE_PAGE = ("# Leave\n\n## Accrual\n\nAnnual leave accrues by years of service:\n\n"
+              "| Service | Hours per pay period |\n| --- | --- |\n| Fewer than 3 years | 4 |\n| 3 to 15 years | 6 |\n\n"
+              "Leave is requested in the HR system:\n\n- Open the leave form.\n- Pick the dates.\n")
+
+
+def test_the_answerers_sentences_are_embedded_at_ingestion_and_an_answer_encodes_none(tmp_path, embedder):
+    """Issue 20 point 3: the offline answerer reads a source as sentences, list items, table rows with their header
+    and the section heading; ingestion embeds those (the ones contradiction detection does not read already), the
+    index carries them, and reading a planned source's sentences encodes nothing."""
+    from grounding.embeddings import KnownVectors
+    from grounding.sentence_data import section_heading, sentence_data
+    from knowledge.models import Chunk
+    from knowledge.selectors import retrieve_vector
+
+    domain = domain_get_or_create(slug="units", name="Units")
+    ingest_path(path=page(tmp_path, "leave", TABLE_PAGE), domain=domain, embedder=embedder)
+    chunks = list(Chunk.objects.filter(version__document__domain=domain).order_by("ordinal"))
+    units = [u for c in chunks for u in c.units]
+    assert "Service: Fewer than 3 years; Hours per pay period: 4" in units  # a row read with its header
+    assert all(c.unit_matrix().shape == (len(c.units), 384) for c in chunks)
+    assert not set(units) & {s for c in chunks for s in c.sentences}  # nothing stored twice
+    question = "How many hours of annual leave do I accrue per pay period?"
+    found = retrieve_vector(domain=domain, query=question, vector=embedder.embed([question])[0],
+                            token=Domain.objects.get(pk=domain.pk).index_token)
+    assert found and all(c.unit_vectors is not None and len(c.unit_vectors) == len(c.chunk.units) for c in found)
+    known = KnownVectors.of_candidates(embedder, found)
+    data = sentence_data([[(c.chunk.text, section_heading(c.chunk.section))] for c in found], known)
+    assert known.encoded == 0  # every text the answerer reads was embedded at ingestion
+    row = next(i for i, t in enumerate(data[0][0].texts) if t.startswith("Service: Fewer"))
+    direct = embedder.embed(["Service: Fewer than 3 years; Hours per pay period: 4"])[0]
+    assert abs(float(data[0][0].vectors[row] @ direct) - 1.0) < 1e-5
+
+
+def test_chunks_stored_without_answer_units_get_them_when_the_index_is_built(tmp_path, embedder):
+    from knowledge.indexing import index_publish
+    from knowledge.models import Chunk
+
+    domain = domain_get_or_create(slug="units2", name="Units 2")
+    ingest_path(path=page(tmp_path, "leave", TABLE_PAGE), domain=domain, embedder=embedder)
+    made = {c.pk: c.units for c in Chunk.objects.filter(version__document__domain=domain)}
+    Chunk.objects.filter(version__document__domain=domain).update(units=None, unit_vectors=b"")  # older rows
+    index_publish(domain=domain)
+    again = {c.pk: (c.units, c.unit_matrix().shape) for c in Chunk.objects.filter(version__document__domain=domain)}
+    assert {pk: u for pk, (u, _) in again.items()} == made
+    assert all(shape == (len(u), 384) for u, shape in again.values())
+    index = domain_index(domain=domain)
+    assert sum(len(index.unit_vectors(row)) for row in range(len(index))) == sum(len(u) for u in made.values())
+
+
 def test_ingestion_checks_each_chunk_for_passages_addressed_to_an_assistant(tmp_path, embedder):
     from knowledge.models import Chunk
 
