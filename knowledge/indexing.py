@@ -27,6 +27,7 @@ from typing import Iterator
 
 import numpy as np
 from django.conf import settings
+from django.db import transaction
 
 from grounding.dedup import value_key
 from grounding.index_store import StoredIndex
@@ -175,8 +176,16 @@ def index_publish(*, domain: Domain) -> str:
 
 
 def index_ensure(*, domain: Domain) -> bool:
-    """Build the domain's current token's index directories when any is missing. Returns True when it built."""
+    """Build the domain's current token's index directories when any is missing; publish a new index when the
+    current one was built before indexes carried the answer units (knowledge.sentences: an upgraded deployment's
+    worker starting), so that answers stop embedding them. Returns True when it built."""
     token = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
+    paths = [index_path(domain=domain, status=s, token=token) for s in STATUSES]
+    if all(p.is_dir() for p in paths) and not all((p / "unit_offsets.npy").is_file() for p in paths):
+        log.info("indexing domain %s again: its index has no answer units", domain.slug)
+        with transaction.atomic():
+            index_publish(domain=domain)
+        return True
     missing = [s for s in STATUSES if not index_path(domain=domain, status=s, token=token).is_dir()]
     if not missing:
         return False

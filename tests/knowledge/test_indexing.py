@@ -181,6 +181,26 @@ def test_chunks_stored_without_answer_units_get_them_when_the_index_is_built(tmp
     assert sum(len(index.unit_vectors(row)) for row in range(len(index))) == sum(len(u) for u in made.values())
 
 
+def test_a_worker_starting_indexes_again_a_domain_whose_index_has_no_answer_units(tmp_path, embedder):
+    # an upgraded deployment: its index was built before indexes carried the answer units
+    from knowledge.indexing import index_ensure
+    from knowledge.models import Chunk
+
+    domain = domain_get_or_create(slug="units3", name="Units 3")
+    ingest_path(path=page(tmp_path, "leave", TABLE_PAGE), domain=domain, embedder=embedder)
+    before = Domain.objects.get(pk=domain.pk).index_token
+    assert index_ensure(domain=domain) is False  # up to date: nothing built
+    Chunk.objects.filter(version__document__domain=domain).update(units=None, unit_vectors=b"")
+    for status in ("current", "superseded"):
+        (index_path(domain=domain, status=status, token=before) / "unit_offsets.npy").unlink()
+    assert index_ensure(domain=domain) is True
+    after = Domain.objects.get(pk=domain.pk).index_token
+    assert after != before and index_path(domain=domain, status="current", token=after).is_dir()
+    index = domain_index(domain=domain)
+    assert all(index.unit_vectors(row) is not None for row in range(len(index)))
+    assert all(c.units is not None for c in Chunk.objects.filter(version__document__domain=domain))
+
+
 def test_ingestion_checks_each_chunk_for_passages_addressed_to_an_assistant(tmp_path, embedder):
     from knowledge.models import Chunk
 
