@@ -25,7 +25,9 @@ against exact search is measured in bench/bench_retrieval.py. Dense and lexical 
 fusion (grounding.retrieve.rrf_fuse, Cormack et al. 2009); BM25 tokens come from grounding.lexical.bm25_tokens.
 When the rows have sentence vectors, each chunk also gets the cosine of its best-matching sentence (or sentence in
 context: contexts.npy, float32 (m, dim), each sentence's vector plus the one before it in its chunk, re-normalised,
-written next to sentences.npy), and that ranking is fused with the other two (grounding.ranking.fuse).
+written next to sentences.npy; with context_scale.npy, float32 (m,), an exact scan reads only sentences.npy and
+derives the context cosines from the sentences' own: grounding.ranking.context_scores), and that ranking is fused
+with the other two (grounding.ranking.fuse).
 
 No Django imports.
 """
@@ -44,7 +46,7 @@ import bm25s
 import numpy as np
 
 from grounding.lexical import bm25_tokens
-from grounding.ranking import SENTENCE_WEIGHT, context_vectors, fuse, row_best
+from grounding.ranking import SENTENCE_WEIGHT, context_scale, context_scores, context_vectors, fuse, row_best
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
 
 #: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
@@ -123,6 +125,11 @@ class StoredIndex:
             self._contexts = np.load(self.path / "contexts.npy", mmap_mode="r")
             if self._contexts.shape != self._sentences.shape:
                 raise ValueError(f"context vectors disagree with the sentence vectors in {self.path}")
+        self._context_scale: np.ndarray | None = None
+        if self._sentences is not None and (self.path / "context_scale.npy").is_file():
+            self._context_scale = np.load(self.path / "context_scale.npy")
+            if self._context_scale.shape != self._sentences.shape[:1]:
+                raise ValueError(f"context scales disagree with the sentence vectors in {self.path}")
         self.ann = None
         if meta.get("ann"):
             from usearch.index import Index
@@ -207,6 +214,8 @@ class StoredIndex:
                 sets = _save_sets(tmp, "sentences", "sentence_offsets", sentence_vectors, dim)
                 contexts = [context_vectors(v) for v in sets]
                 np.save(tmp / "contexts.npy", np.concatenate(contexts) if contexts else np.zeros((0, dim), np.float32))
+                scales = [context_scale(v) for v in sets]
+                np.save(tmp / "context_scale.npy", np.concatenate(scales) if scales else np.zeros(0, np.float32))
             if unit_vectors is not None:
                 _save_sets(tmp, "units", "unit_offsets", unit_vectors, dim)
             tokens = bm25_tokens(list(texts)) if len(texts) else []
@@ -280,8 +289,10 @@ class StoredIndex:
         offsets = np.asarray(self._sentence_offsets)
         q = np.asarray(query_vector, dtype=np.float32)
         if rows is None:
-            scores = np.maximum(inner(sentences, q), inner(contexts, q))
-            return row_best(scores, offsets)
+            own = inner(sentences, q)
+            if self._context_scale is not None:  # one pass over the sentence matrix: contexts from own cosines
+                return row_best(np.maximum(own, context_scores(own, self._context_scale)), offsets)
+            return row_best(np.maximum(own, inner(contexts, q)), offsets)
         rows = np.asarray(sorted({int(r) for r in rows}), dtype=np.int64)
         starts, ends = offsets[rows], offsets[rows + 1]
         picks = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(rows) else np.zeros(0, int)

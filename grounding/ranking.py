@@ -70,6 +70,30 @@ def context_vectors(vectors: np.ndarray) -> np.ndarray:
     return out
 
 
+def context_scale(vectors: np.ndarray) -> np.ndarray:
+    """Per sentence of one chunk, float32 (k,): 1 / |vector + previous vector| where :func:`context_vectors` sums the
+    two, else 0 (the first sentence, or a window of norm 0: the context vector is the sentence's own). With it a
+    context vector's cosine to a query comes from the sentences' own cosines (:func:`context_scores`), so scoring
+    reads the sentence matrix once instead of the sentence and context matrices."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    out = np.zeros(len(vectors), dtype=np.float32)
+    if len(vectors) > 1:
+        norms = np.linalg.norm(vectors[1:] + vectors[:-1], axis=1)
+        out[1:] = np.where(norms > 0, 1.0 / np.where(norms > 0, norms, 1.0), 0.0)
+    return out
+
+
+def context_scores(scores: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """The cosines of the context vectors to a query from the sentences' own cosines ``scores`` (m,) and the
+    per-sentence ``scale`` (m,) of :func:`context_scale`, chunks one after another: (s_i + s_(i-1)) * scale_i where
+    scale_i > 0, else s_i. Equal to the product with :func:`context_vectors` up to float rounding (the dot product is
+    linear: q . (a + b) / |a + b| = (q . a + q . b) / |a + b|)."""
+    previous = np.empty_like(scores)
+    previous[0:1] = 0.0
+    previous[1:] = scores[:-1]
+    return np.where(scale > 0, (scores + previous) * scale, scores)
+
+
 def fuse(dense_rows: Sequence[int], lexical_rows: Sequence[int], sentence_rows: Sequence[int], *, k: int = RRF_K,
          sentence_weight: float = SENTENCE_WEIGHT) -> dict[int, float]:
     """Weighted reciprocal rank fusion of three rankings of rows: {row: sum of w / (k + rank)}."""

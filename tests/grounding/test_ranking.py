@@ -85,3 +85,27 @@ def test_the_index_scores_every_chunk_by_its_best_sentence_and_fuses_that_rankin
     # the context vector of chunk 1's second sentence is its own plus the first one's, re-normalised
     window = sentences[1] + sentences[2]
     assert np.allclose(context_vectors(sentences[1:3])[1], window / np.linalg.norm(window), atol=1e-6)
+
+
+def test_one_pass_context_cosines_equal_the_context_matrix_scan(tmp_path):
+    # the exact scan reads the sentence matrix once and derives each context cosine from the sentences' own ones
+    # (grounding.ranking.context_scores); an index without the scales scans both matrices: the same result
+    rng = np.random.default_rng(3)
+    sets = [rng.normal(size=(int(k), 16)).astype(np.float32) for k in rng.integers(1, 7, size=300)]
+    sets = [s / np.linalg.norm(s, axis=1, keepdims=True) for s in sets]
+    sets[5][1] = -sets[5][0]  # a window of norm 0: the context vector is the sentence's own
+    matrix = np.stack([s.mean(axis=0) / np.linalg.norm(s.mean(axis=0)) for s in sets])
+    index = StoredIndex.build(tmp_path / "idx", list(range(300)), matrix, ["t"] * 300, sentence_vectors=sets)
+    assert (tmp_path / "idx" / "context_scale.npy").is_file()
+    two_pass = tmp_path / "old"
+    two_pass.mkdir()
+    for f in (tmp_path / "idx").iterdir():
+        if f.name != "context_scale.npy" and f.is_file():
+            (two_pass / f.name).write_bytes(f.read_bytes())
+    old = StoredIndex(two_pass)
+    for _ in range(20):
+        q = rng.normal(size=16).astype(np.float32)
+        q /= np.linalg.norm(q)
+        (rows, best, pos), (rows2, best2, pos2) = index.sentence_best(q), old.sentence_best(q)
+        assert rows.tolist() == rows2.tolist() and pos.tolist() == pos2.tolist()
+        assert np.allclose(best, best2, atol=1e-6)
