@@ -202,13 +202,22 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
     """
     question = validate_question(text)
     client_id = validate_client_id(client_id)
-    db = executors.current().db
-    conversation, domain = await db(ask_target)(user=user, conversation_id=conversation_id, domain_slug=domain_slug,
-                                                access=access)
+    return await executors.current().db(ask_accept)(
+        user=user, text=question, client_id=client_id, conversation_id=conversation_id, domain_slug=domain_slug,
+        providers=providers, rate_limit=rate_limit, access=access)
+
+
+def ask_accept(*, user, text: str, client_id: str, conversation_id: object, domain_slug: object,
+               providers: ProviderRegistry, rate_limit: bool, access: bool) -> Submission:
+    """Everything accepting a validated ask does in the database, in one visit of the database worker (blocking):
+    the target conversation or domain (:func:`ask_target`), the user's ask limit, then the question and its answer
+    row (:func:`ask_store`). Raises what those raise; a refused ask stores nothing (the user resends later)."""
+    conversation, domain = ask_target(user=user, conversation_id=conversation_id, domain_slug=domain_slug,
+                                      access=access)
     if rate_limit:
-        await db(ratelimit.ask_allow)(user)  # refused asks store nothing: the user resends later
-    return await db(ask_store)(user=user, conversation=conversation, domain=domain, text=question,
-                               client_id=client_id, providers=providers)
+        ratelimit.ask_allow(user)
+    return ask_store(user=user, conversation=conversation, domain=domain, text=text, client_id=client_id,
+                     providers=providers)
 
 
 def regenerate_key(*, user, client_id: str) -> str:

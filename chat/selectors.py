@@ -74,9 +74,13 @@ def own_answer_get(*, user, message_id: object) -> Message:
 
 
 def question_of(key: str) -> Message | None:
-    """The question stored under an idempotency key (chat.persistence.client_key), conversation selected."""
-    return (Message.objects.filter(client_key=key, role=Message.Role.USER)
-            .select_related("conversation__domain", "conversation__user").first())
+    """The question stored under an idempotency key (chat.persistence.client_key), conversation selected.
+
+    The key's condition is restated as the unique index's own (``NOT client_key = ''``): SQLite uses a partial index
+    only when the query repeats its condition, else it scans every message."""
+    found = (Message.objects.filter(~Q(client_key=""), client_key=key, role=Message.Role.USER)
+             .select_related("conversation__domain", "conversation__user").order_by())[:1]
+    return next(iter(found), None)
 
 
 def answer_of(question: Message) -> Message | None:

@@ -211,3 +211,23 @@ def test_a_client_id_over_64_characters_or_not_text_is_refused_not_cut(client_id
         validate_client_id(client_id)
     assert bad.value.code == "invalid_client_id" and "64 characters" in bad.value.message
     assert validate_client_id("p" * 64) == "p" * 64 and validate_client_id(None) == ""
+
+
+@pytest.mark.django_db
+def test_a_resend_is_found_through_the_client_key_index_not_a_scan_of_every_message():
+    # SQLite uses the partial unique index on client_key only when the query repeats its condition; without it
+    # every ask scanned every stored message (twice) to look for a resend
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from chat.selectors import question_of
+
+    if connection.vendor != "sqlite":
+        pytest.skip("the query plan checked is SQLite's")
+    with CaptureQueriesContext(connection) as captured:
+        assert question_of("7:never-sent") is None
+    [query] = captured.captured_queries
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + query["sql"])
+        plan = " ".join(str(row) for row in cursor.fetchall())
+    assert "USING INDEX unique_client_key" in plan and "SCAN chat_message" not in plan
