@@ -6,7 +6,7 @@ every sentence vector ingestion stored with the chunks (grounding.contradictions
 repeats (the dated versions repeat many sentences word for word, and identical vectors make ties that no index
 orders alike). The queries are the 18F question set's questions (evaluation/golden/18f.jsonl), embedded with the
 same model. For each size (a random subset of the vectors, the same subset for both searches) the graph is built
-with the product's parameters (grounding.index_store: connectivity, expansion at build and at search) and
+with the product's parameters (grounding.index_files: connectivity, expansion at build and at search) and
 recall@10 = |HNSW top 10 & exact top 10| / 10, averaged over the queries; the build time and both searches' p50
 latency are reported, with faiss-free numpy exact search pinned to the same single thread as usearch's search.
 
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import corpus  # noqa: E402
-from grounding import index_store  # noqa: E402
+from grounding import index_files  # noqa: E402
 from grounding.retrieve import top_k_inner  # noqa: E402
 
 
@@ -82,8 +82,8 @@ def main() -> int:
     for n in dict.fromkeys(sizes):
         sub = np.ascontiguousarray(matrix[np.sort(order[:n])])
         start = time.perf_counter()
-        graph = Index(ndim=sub.shape[1], metric="ip", dtype="f32", connectivity=index_store.ANN_CONNECTIVITY,
-                      expansion_add=index_store.ANN_EXPANSION_ADD, expansion_search=index_store.ANN_EXPANSION)
+        graph = Index(ndim=sub.shape[1], metric="ip", dtype="f32", connectivity=index_files.ANN_CONNECTIVITY,
+                      expansion_add=index_files.ANN_EXPANSION_ADD, expansion_search=index_files.ANN_EXPANSION)
         graph.add(np.arange(n, dtype=np.uint64), sub, log=False)
         build_s = time.perf_counter() - start
         hits, t_exact, t_ann = 0, [], []

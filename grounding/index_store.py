@@ -45,19 +45,10 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
+from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, write_files
 from grounding.lexical import bm25_tokens
-from grounding.ranking import SENTENCE_WEIGHT, context_scale, context_scores, context_vectors, fuse, row_best
+from grounding.ranking import SENTENCE_WEIGHT, context_scores, fuse, row_best
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
-
-#: Vectors at or above which the dense side is searched approximately (HNSW) instead of exactly.
-ANN_THRESHOLD = 200_000
-#: HNSW graph parameters (usearch): links per node, build breadth and search breadth. Tuned for recall on the
-#: hardest case, random 384-dim unit vectors (recall@10 0.98 at 20k vectors against exact search; 16/128/64, the
-#: library's defaults, give 0.33 there); real embeddings cluster and need less.
-ANN_CONNECTIVITY = 32
-ANN_EXPANSION_ADD = 200
-ANN_EXPANSION = 512
-FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -201,39 +192,8 @@ class StoredIndex:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", dir=path.parent))
         try:
-            np.save(tmp / "vectors.npy", matrix)
-            np.save(tmp / "ids.npy", ids_array)
-            blobs = [json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode() for r in records] \
-                if records is not None else [b""] * len(texts)
-            offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
-            np.cumsum([len(b) for b in blobs], out=offsets[1:])
-            (tmp / "records.bin").write_bytes(b"".join(blobs))
-            np.save(tmp / "offsets.npy", offsets)
-            dim = matrix.shape[1] if matrix.ndim == 2 else 0
-            if sentence_vectors is not None:
-                sets = _save_sets(tmp, "sentences", "sentence_offsets", sentence_vectors, dim)
-                contexts = [context_vectors(v) for v in sets]
-                np.save(tmp / "contexts.npy", np.concatenate(contexts) if contexts else np.zeros((0, dim), np.float32))
-                scales = [context_scale(v) for v in sets]
-                np.save(tmp / "context_scale.npy", np.concatenate(scales) if scales else np.zeros(0, np.float32))
-            if unit_vectors is not None:
-                _save_sets(tmp, "units", "unit_offsets", unit_vectors, dim)
-            tokens = bm25_tokens(list(texts)) if len(texts) else []
-            if any(tokens):
-                bm25 = bm25s.BM25()
-                bm25.index(tokens, show_progress=False)
-                bm25.save(str(tmp / "bm25"), show_progress=False)
-            ann = ann_threshold > 0 and matrix.shape[0] >= ann_threshold
-            if ann:
-                from usearch.index import Index
-
-                graph = Index(ndim=matrix.shape[1], metric="ip", dtype="f32", connectivity=ANN_CONNECTIVITY,
-                              expansion_add=ANN_EXPANSION_ADD, expansion_search=ANN_EXPANSION)
-                graph.add(np.arange(matrix.shape[0], dtype=np.uint64), matrix, log=False)
-                graph.save(str(tmp / "ann.usearch"))
-            (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
-                                                       "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
-                                                       "ann": bool(ann)}))
+            write_files(tmp, ids_array, matrix, texts, records=records, sentence_vectors=sentence_vectors,
+                        unit_vectors=unit_vectors, ann_threshold=ann_threshold)
             try:
                 os.rename(tmp, path)
             except OSError:
@@ -343,13 +303,3 @@ class StoredIndex:
         """The unit vector of a row (a view into the memory map)."""
         return self.vectors[row]
 
-
-def _save_sets(folder: Path, name: str, offsets_name: str, given: Sequence[np.ndarray], dim: int) -> list[np.ndarray]:
-    """Write per-row vector sets as one float32 matrix ``name``.npy, row after row, and their int64 (n + 1,) bounds
-    ``offsets_name``.npy; returns the sets as float32 (k_i, dim) arrays."""
-    sets = [np.asarray(v, dtype=np.float32).reshape(-1, dim) for v in given]
-    bounds = np.zeros(len(sets) + 1, dtype=np.int64)
-    np.cumsum([len(v) for v in sets], out=bounds[1:])
-    np.save(folder / f"{name}.npy", np.concatenate(sets) if sets else np.zeros((0, dim), np.float32))
-    np.save(folder / f"{offsets_name}.npy", bounds)
-    return sets
