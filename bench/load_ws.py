@@ -155,18 +155,22 @@ def prepare_data(datadir: Path, users: int) -> list[str]:
     return cookies
 
 
-def start_server(workdir: Path, port: int, pieces: list[str], delay: float) -> tuple[subprocess.Popen, float]:
-    """A new Daphne process on ``workdir``'s data; returns it and the seconds it took to listen (its warm-up)."""
+def start_server(workdir: Path, port: int, pieces: list[str], delay: float,
+                 workers: int = 1) -> tuple[subprocess.Popen, float]:
+    """A new Daphne process on ``workdir``'s data; returns it and the seconds it took to listen (its warm-up). With
+    ``workers`` processes on the machine, each gets an equal share of the cores for its CPU pool."""
     env = {**os.environ, **django_env(workdir), "LOAD_PIECES": json.dumps(pieces), "LOAD_DELAY": str(delay),
            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    log = open(workdir / "daphne.log", "wb")
+    if workers > 1:
+        env["GROUNDED_CPU_WORKERS"] = str(max(1, (os.cpu_count() or 2) // workers))
+    log = open(workdir / f"daphne-{port}.log", "wb")
     started = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                              "bench.load_asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = started + 300
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"daphne exited with {proc.returncode}; see {workdir / 'daphne.log'}")
+            raise SystemExit(f"daphne exited with {proc.returncode}; see {workdir / f'daphne-{port}.log'}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return proc, time.monotonic() - started
@@ -208,12 +212,15 @@ async def converse(conv: Conversation, url: str, origin: str, cookie: str, start
         await opened.put(conv.index)
 
 
-async def run_clients(port: int, convs: list[Conversation], cookies: list[str], timeout: float) -> float:
-    """Open every socket, then ask on all at once; returns the wall time from the asks to the last frame."""
-    url, origin = f"ws://127.0.0.1:{port}/ws/chat/", f"http://127.0.0.1:{port}"
+async def run_clients(ports: list[int], convs: list[Conversation], cookies: list[str], timeout: float) -> float:
+    """Open every socket (user i on ports[i % len(ports)], as a proxy spreading connections over the workers would),
+    then ask on all at once; returns the wall time from the asks to the last frame."""
     start, opened = asyncio.Event(), asyncio.Queue()
-    tasks = [asyncio.create_task(converse(c, url, origin, cookie, start, opened, timeout))
-             for c, cookie in zip(convs, cookies)]
+    tasks = []
+    for c, cookie in zip(convs, cookies):
+        port = ports[c.index % len(ports)]
+        url, origin = f"ws://127.0.0.1:{port}/ws/chat/", f"http://127.0.0.1:{port}"
+        tasks.append(asyncio.create_task(converse(c, url, origin, cookie, start, opened, timeout)))
     for _ in convs:
         await opened.get()
     t0 = time.perf_counter()
@@ -267,19 +274,24 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
         (shutil.copytree if item.is_dir() else shutil.copy2)(item, workdir / item.name)
     texts = questions()
     convs = [Conversation(i, f"load-{n}-{i:03d}", texts[i % len(texts)]) for i in range(n)]
-    port = free_port()
-    server, listen_s = start_server(workdir, port, scripted_pieces(args.pieces), args.delay)
-    load_before = os.getloadavg()[0]
+    ports, servers, listen_s = [], [], 0.0
     try:
-        total = asyncio.run(run_clients(port, convs, cookies[:n], args.timeout))
+        for _ in range(args.workers):  # one after the other: the first builds whatever index is missing
+            ports.append(free_port())
+            server, started = start_server(workdir, ports[-1], scripted_pieces(args.pieces), args.delay, args.workers)
+            servers.append(server)
+            listen_s = max(listen_s, started)
+        load_before = os.getloadavg()[0]
+        total = asyncio.run(run_clients(ports, convs, cookies[:n], args.timeout))
         load_after = os.getloadavg()[0]
         problems = check_database(workdir, convs)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
     ttfd = [c.first_delta_at - c.sent_at for c in convs if c.first_delta_at is not None]
     plan = [c.plan_at - c.sent_at for c in convs if c.plan_at is not None]
     ttd = [c.done_at - c.sent_at for c in convs if c.done_at is not None and c.frame("done") is not None]
@@ -302,7 +314,7 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
         "plan_p50_s": round(percentile(plan, 0.50), 3), "plan_p95_s": round(percentile(plan, 0.95), 3),
         "done_p50_s": round(percentile(ttd, 0.50), 3), "done_p95_s": round(percentile(ttd, 0.95), 3),
         "queued_asks": len(queued), "queued_max_position": max(queued, default=0),
-        "total_s": round(total, 2), "server_start_s": round(listen_s, 1),
+        "total_s": round(total, 2), "server_start_s": round(listen_s, 1), "workers": args.workers,
         "provider_delay_s": args.delay, "pieces": args.pieces,
         "load_avg_before": round(load_before, 2), "load_avg_after": round(load_after, 2), "cpus": os.cpu_count(),
     }
@@ -326,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pieces", type=int, default=24, help="pieces of the scripted answer")
     ap.add_argument("--delay", type=float, default=0.02, help="seconds the scripted provider waits before each piece")
     ap.add_argument("--timeout", type=float, default=900, help="seconds a conversation may take")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="server processes (Daphne) on the same data, users spread over them as a proxy would "
+                         "(docs/operations.md: running at scale); each gets cores / workers CPU-pool threads")
     ap.add_argument("--keep", action="store_true", help="keep each run's directory (database, server log)")
     ap.add_argument("--check", action="store_true", help="exit 1 on any lost frame, lost turn or text mismatch")
     args = ap.parse_args(argv)
@@ -338,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result), flush=True)
         results.append(result)
     print(f"\n18F handbook, scripted provider ({args.pieces} pieces, {args.delay * 1000:.0f} ms before each), "
-          f"{os.cpu_count()} CPUs; times in seconds from sending `ask`; 'server' = less the provider's first delay")
+          f"{args.workers} server process(es), {os.cpu_count()} CPUs; times in seconds from sending `ask`; 'server' = less the provider's first delay")
     head = ("users", "lost fr.", "lost turns", "text !=", "ttfd p50", "ttfd p95", "server p50", "server p95",
             "plan p50", "plan p95", "done p95", "queued", "load")
     print(" ".join(f"{h:>10}" for h in head))
