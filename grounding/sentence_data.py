@@ -2,10 +2,11 @@
 context vector and typed values, what the extractive answerer ranks and quotes (grounding.sentence_rank).
 
 It is made from a planned source's text once per answer (grounding.sentence_rank.with_sentences). The vectors come
-from the embedder, which already holds the vectors of the sentences embedded at ingestion (knowledge.sentences, the
-sentences contradiction detection reads; grounding.embeddings.KnownVectors, remembered by the default embedder when
-an answer is planned), so mostly only what ingestion did not embed (list items, table rows read with their header,
-headings) is encoded at ask time. A text's sentences are its lines (ingestion puts every paragraph, heading, list item
+from the embedder, which already holds the vectors of the texts embedded at ingestion (knowledge.sentences: the
+sentences contradiction detection reads, and the answer units, every other text :func:`texts_to_embed` names for a
+chunk read alone; grounding.embeddings.KnownVectors, remembered by the default embedder when an answer is planned), so
+nothing is encoded at ask time unless the source's text differs from its chunks' (a passage withheld, chunks merged
+across a table). A text's sentences are its lines (ingestion puts every paragraph, heading, list item
 and table row on a line of its own) cut by pysbd (grounding.sentences); each has a kind:
 
     sentence   a sentence of running text

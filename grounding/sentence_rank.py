@@ -8,8 +8,9 @@ Score of a sentence =
   + ``quantity_bonus`` when the question asks for a quantity or a time and the sentence states one.
 
 The sources' sentence data (grounding.sentence_data) is made once per answer (:func:`with_sentences`); the embedder
-answers the sentences embedded at ingestion from what it remembers (grounding.embeddings.KnownVectors), so mostly
-the question and what ingestion did not embed are encoded. No Django imports.
+answers the texts embedded at ingestion from what it remembers (grounding.embeddings.KnownVectors: the claims and the
+answer units, knowledge.sentences), so only the question is encoded, and what ingestion could not know (a source's
+text changed at ask time: a passage withheld, chunks merged across a table). No Django imports.
 """
 
 from __future__ import annotations
