@@ -123,7 +123,8 @@ class AnswerStream:
             embedder = default_embedder()
             if self.batcher is not None:  # embedded with other asks' texts, so the check makes no model call
                 wanted = support_texts(verified.text, texts, stored)
-                vectors = await asyncio.gather(*(self.batcher.embed(t) for t in wanted))
+                # after the questions waiting: a check of words already shown never delays another ask's first words
+                vectors = await asyncio.gather(*(self.batcher.embed(t, background=True) for t in wanted))
                 embedder = KnownVectors(embedder, dict(zip(wanted, vectors)))
             report = await asyncio.to_thread(check_support, verified.text, texts, embedder, source_vectors=stored,
                                              question=plan.question)

@@ -7,7 +7,9 @@ collects what arrived with it), so a lone question never waits; texts that arriv
 and then go as one batch (at most ``max_batch``; a full batch goes at once). The batch size thus follows the load:
 one at a time when idle, as many as arrived during the previous encode under a burst. This is the dynamic batching
 of model servers (NVIDIA Triton's dynamic batcher, the continuous batching of LLM servers such as vLLM), applied to
-one process's asyncio loop.
+one process's asyncio loop. Texts asked for in the background (``embed(..., background=True)``: the support check of
+an answer already streamed) go after every question waiting, so under a burst they never delay a question's first
+words; they fill batches that have room and are never starved (a batch with room takes them).
 
 No Django imports.
 """
@@ -44,18 +46,20 @@ class EmbeddingBatcher:
     batches: int = 0
     texts: int = 0
     _pending: list[tuple[str, asyncio.Future]] = field(default_factory=list, repr=False)
+    _later: list[tuple[str, asyncio.Future]] = field(default_factory=list, repr=False)
     _flush: asyncio.Handle | None = field(default=None, repr=False)
     _running: int = field(default=0, repr=False)
 
-    async def embed(self, text: str) -> np.ndarray:
-        """The unit vector of ``text`` (float32, (dim,)), encoded in a batch with the texts that arrive with it.
+    async def embed(self, text: str, *, background: bool = False) -> np.ndarray:
+        """The unit vector of ``text`` (float32, (dim,)), encoded in a batch with the texts that arrive with it;
+        ``background`` texts wait behind every question (see the module docstring).
 
         Raises:
             whatever the embedder raises (every request of the failed batch gets the exception).
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
-        self._pending.append((text, future))
+        (self._later if background else self._pending).append((text, future))
         if len(self._pending) >= self.max_batch:
             self._start(loop)
         elif self._flush is None and not self._running:
@@ -68,6 +72,9 @@ class EmbeddingBatcher:
             self._flush.cancel()
             self._flush = None
         batch, self._pending = self._pending[:self.max_batch], self._pending[self.max_batch:]
+        room = self.max_batch - len(batch)
+        if room > 0 and self._later:  # background texts fill what room the questions leave
+            batch, self._later = batch + self._later[:room], self._later[room:]
         if len(self._pending) >= self.max_batch:  # more than a batch arrived at once: the next full one goes too
             self._flush = loop.call_soon(self._start, loop)
         if batch:
@@ -86,7 +93,7 @@ class EmbeddingBatcher:
             return
         finally:
             self._running -= 1
-            if self._pending and not self._running and self._flush is None:
+            if (self._pending or self._later) and not self._running and self._flush is None:
                 self._start(loop)  # what arrived during this encode goes now, as one batch
         for (_, future), vector in zip(batch, vectors):
             if not future.done():

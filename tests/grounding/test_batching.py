@@ -89,3 +89,26 @@ async def test_texts_arriving_while_an_encode_runs_go_together_when_it_ends():
     vectors = await asyncio.wait_for(asyncio.gather(first, *later), 5)
     assert fake.calls == [["first"], [f"later {i}" for i in range(5)]]
     assert [int(v[0]) for v in vectors] == [5] + [7] * 5
+
+
+async def test_background_texts_go_after_every_waiting_question_and_fill_the_room_left():
+    # an answer's support check (background) never delays the questions waiting for their first words
+    fake = Blocking()
+    batcher = EmbeddingBatcher(fake, max_batch=3)
+    first = asyncio.ensure_future(batcher.embed("q0"))
+    while batcher.batches == 0:
+        await asyncio.sleep(0)
+    checks = [asyncio.ensure_future(batcher.embed(f"check {i}", background=True)) for i in range(2)]
+    questions = [asyncio.ensure_future(batcher.embed(f"q{i}")) for i in range(1, 5)]
+    await asyncio.sleep(0.01)
+    fake.release.set()
+    vectors = await asyncio.wait_for(asyncio.gather(first, *checks, *questions), 5)
+    # the questions that arrived after the checks go first; the checks fill the last batch's room
+    assert fake.calls == [["q0"], ["q1", "q2", "q3"], ["q4", "check 0", "check 1"]]
+    assert [int(v[0]) for v in vectors] == [2, 7, 7, 2, 2, 2, 2]
+
+
+async def test_a_background_text_alone_is_encoded_at_once():
+    batcher = EmbeddingBatcher(Recording())
+    vector = await asyncio.wait_for(batcher.embed("support check", background=True), 5)
+    assert int(vector[0]) == len("support check") and batcher.batches == 1
