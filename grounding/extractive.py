@@ -153,7 +153,10 @@ class ExtractiveAnswerer:
             deciding = max(chosen, key=lambda s: (len(s.text.split()) >= 6,  # a label ("Court leave") decides nothing
                                                   s.score + self.precision_weight * s.precision))
             chosen = [deciding] + [s for s in chosen if s is not deciding]
-            if deciding.score >= self.settle:
+            # a sentence settles the question only when it (or its source) names what the question pins its fact with:
+            # "Is 1Password approved?" is not settled by a sentence about password managers in general
+            named = all(mentions(deciding.text, n) or _names(sources[deciding.label], n) for n in specifics(asked))
+            if deciding.score >= self.settle and named:
                 opener = "No." if says_no(asked, deciding.text) else "Yes."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
 

@@ -66,6 +66,8 @@ def comparison_sides(question: str) -> Sides | None:
 
 _CAPITALISED = re.compile(r"\b(?:[A-Z][a-zA-Z]+|[A-Z]{2,}|[A-Z][a-z]*[A-Z]\w*)(?:[ -](?:[A-Z][a-zA-Z]+|[A-Z]{2,}))*\b")
 _CODE = re.compile(r"\b(?:GS-?\d{1,2}|FY\s?\d{2,4})\b", re.I)
+#: Product names written in mixed case that do not open with a capital ("1Password", "iPhone", "macOS", "eBay").
+_MIXED_CASE = re.compile(r"(?<![\w-])[a-z0-9]\w*[A-Z]\w*")
 #: Capitalised words of a question that pin nothing (question and sentence openers, pronouns, days, months).
 _COMMON = frozenset("""I I'm I've If Is Are Can Could Do Does Did Will Would Should Must May Might Has Have What What's
 Which Who Whom Whose When Where Why How And But Or So For After Before During While Once Back OK Okay Non My Our The A
@@ -75,8 +77,8 @@ January February March April May June July August September October November Dec
 
 def specifics(question: str) -> list[str]:
     """The names and codes a question pins its fact with: capitalised words and runs of them that do not open a
-    sentence ("Denver", "San Francisco", "SmarTrip", "CoE"; not all-capital acronyms), grade and fiscal-year codes
-    ("GS-12", "FY26")."""
+    sentence ("Denver", "San Francisco", "SmarTrip", "CoE"; not all-capital acronyms), product names in mixed case
+    ("1Password", "iPhone"; not "18F"), grade and fiscal-year codes ("GS-12", "FY26")."""
     found: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
         words = sentence.split()
@@ -90,6 +92,7 @@ def specifics(question: str) -> list[str]:
             if parts:
                 found.append(" ".join(parts))
         found += [m.group(0) for m in _CODE.finditer(sentence)]
+        found += [m.group(0) for m in _MIXED_CASE.finditer(sentence) if any(c.islower() for c in m.group(0))]
     return list(dict.fromkeys(found))
 
 
@@ -135,17 +138,39 @@ def deciding_clause(question: str, sentence: str) -> str:
     return sentence[m.end():]
 
 
+#: A negated verb in a clause that describes a noun of the question ("the comp time I haven't used", "days you did
+#: not take"): the asker's situation, not what is asked.
+_RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
+                                r"\s+(?:which\s+)?(?:I|you|we|they|he|she)\s+"
+                                r"(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)\s+\w+", re.I)
+_TRAILING_CONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
+
+
+def asking_clause(question: str) -> str:
+    """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
+    trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
+    lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
+    used be forfeited?" asks "Will the comp time ... be forfeited?")."""
+    q = question_sentence(question)
+    m = _CONDITION.match(q)
+    if m and q[m.end():].strip():
+        q = q[m.end():]
+    q = _TRAILING_CONDITION.sub("", q)
+    return _RELATIVE_NEGATION.sub("", q)
+
+
 def says_no(question: str, sentence: str) -> bool:
     """True when ``sentence`` answers the yes/no ``question`` with no.
 
     Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
-    ...?" / "You cannot ..." -> False), the sentence read without a leading condition the question is not about
+    ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
+    (:func:`asking_clause`), the sentence without a leading condition the question is not about
     (:func:`deciding_clause`); or the sentence states a requirement of more time than the question says the asker
     has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
     mine, required = _durations(question), _durations(sentence)
     if _REQUIREMENT.search(sentence) and any(unit in mine and mine[unit] < n for unit, n in required.items()):
         return True
-    return bool(NEGATION.search(question_sentence(question))) != bool(
+    return bool(NEGATION.search(asking_clause(question))) != bool(
         NEGATION.search(deciding_clause(question, sentence)))
 
 

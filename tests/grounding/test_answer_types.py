@@ -112,6 +112,13 @@ def test_a_blank_cell_for_the_asked_column_states_nothing():
      "transfers.", True),
     ("If I spot odd activity on my laptop, should I shut it down?", "If you detect unusual activity on your "
      "computer, do not turn off your computer.", True),
+    # the asker's situation in the question is not what is asked: a clause describing a noun, a condition
+    ("Will the comp time I haven't used be forfeited?", "Unused comp time is forfeited when you leave.", False),
+    ("Will the comp time I haven't used be forfeited?", "Your comp time will be paid out, not forfeited.", True),
+    ("If I don't use my leave by December, do I lose it?", "Use-or-lose leave is forfeited at the end of the year.",
+     False),
+    ("Do I still get paid if I don't finish the training?", "Employees who do not complete it are not paid.", True),
+    ("Is it true that I don't need approval?", "You need your supervisor's approval.", True),
 ])
 def test_yes_or_no_is_read_from_negation_and_required_time(question, sentence, no):
     assert says_no(question, sentence) is no

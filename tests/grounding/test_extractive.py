@@ -71,6 +71,18 @@ def test_a_yes_no_answer_opens_with_yes_when_the_deciding_sentence_affirms(answe
     assert text.startswith("Yes. You may keep frequent flyer miles earned on business trips [S1].")
 
 
+def test_a_yes_no_answer_opens_with_yes_or_no_only_when_its_sentence_names_what_the_question_asks_about(answer):
+    # "Is 1Password approved?" is not settled by a sentence about password managers in general: no "Yes."
+    passwords = ("Passwords", "Password managers", "You must use a password manager for your work accounts.\n"
+                 "We recommend KeePassXC, which is open source and runs on every operating system.")
+    text, verified = answer("Is 1Password one of our approved password managers?", passwords)
+    assert not text.startswith(("Yes.", "No.")) and "[S1]" in text
+    named = ("Passwords", "Password managers", "You must use a password manager for your work accounts.\n"
+             "1Password is not an approved password manager; use KeePassXC instead.")
+    text, _ = answer("Is 1Password one of our approved password managers?", named)
+    assert text.startswith("No. 1Password is not an approved password manager")
+
+
 def test_a_comparison_states_both_values_with_their_citations(answer):
     laptop = ("Laptops", "Login password", "Your laptop login password must be at least 16 characters long.\n"
               "Change it through the IT portal.")
