@@ -178,13 +178,37 @@ def _plan(chunks: Sequence[tuple[str, str]]) -> _Plan:
     doc = []
     for text, heading in chunks:
         units, header = segment(text, header)
-        previous, before = heading, []
-        for _, _, kind, quoted in units:
-            before.append(previous)
-            if kind != "row":
-                previous = quoted
-        doc.append((units, before))
+        doc.append((units, texts_before(units, heading)))
     return doc
+
+
+def texts_before(units: Sequence[tuple[int, int, str, str]], heading: str) -> list[str]:
+    """Per unit of a chunk (start, end, kind, quoted text), the text its context vector joins: the section
+    ``heading`` for the first ("" for none), then the previous sentence; a table row keeps the last sentence before
+    its table."""
+    previous, before = heading, []
+    for _, _, kind, quoted in units:
+        before.append(previous)
+        if kind != "row":
+            previous = quoted
+    return before
+
+
+def built(units: Sequence[tuple[int, int, str, str]], before: Sequence[str], vector_of,
+          values: Sequence[tuple[str, ...]] | None = None) -> SentenceData:
+    """The SentenceData of a chunk's units, with ``before`` (:func:`texts_before`); ``vector_of(text)`` gives a
+    text's unit vector (float32, (dim,)); ``values`` are the units' typed values when known (else found here)."""
+    quoted = tuple(u[3] for u in units)
+    vectors = np.stack([vector_of(t) for t in quoted]).astype(np.float32, copy=False) if units else \
+        np.zeros((0, 384), np.float32)
+    context = vectors.copy()
+    for i, b in enumerate(before):
+        if b:
+            window = vectors[i] + vector_of(b)
+            norm = float(np.linalg.norm(window))
+            context[i] = window / norm if norm > 0 else vectors[i]
+    return SentenceData(quoted, tuple((u[0], u[1]) for u in units), tuple(u[2] for u in units), vectors, context,
+                        tuple(values) if values is not None else tuple(typed_values(t) for t in quoted))
 
 
 def section_heading(section: str) -> str:
@@ -221,19 +245,10 @@ def sentence_data(documents: Sequence[Sequence[tuple[str, str]]], embedder) -> l
     dim = getattr(embedder, "dim", 384)
     matrix = np.asarray(embedder.embed(texts), dtype=np.float32) if texts else np.zeros((0, dim), np.float32)
     row = {t: i for i, t in enumerate(texts)}
-    out: list[list[SentenceData]] = []
-    for doc in plans:
-        built = []
-        for units, before in doc:
-            quoted = tuple(u[3] for u in units)
-            vectors = matrix[[row[t] for t in quoted]] if units else np.zeros((0, matrix.shape[1]), np.float32)
-            context = vectors.copy()
-            for i, b in enumerate(before):
-                if b:
-                    window = vectors[i] + matrix[row[b]]
-                    norm = float(np.linalg.norm(window))
-                    context[i] = window / norm if norm > 0 else vectors[i]
-            built.append(SentenceData(quoted, tuple((u[0], u[1]) for u in units), tuple(u[2] for u in units),
-                                      vectors, context, tuple(typed_values(t) for t in quoted)))
-        out.append(built)
-    return out
+    def vector_of(text: str) -> np.ndarray:
+        return matrix[row[text]]
+
+    return [[built(units, before, vector_of) if units else
+             SentenceData((), (), (), np.zeros((0, matrix.shape[1]), np.float32),
+                          np.zeros((0, matrix.shape[1]), np.float32))
+             for units, before in doc] for doc in plans]
