@@ -154,3 +154,21 @@ def test_sentences_that_state_different_values_are_never_near_duplicates():
     chosen = [ScoredSentence("You can request up to 240 hours of advanced sick leave.", "S1", 0.9)]
     assert not _repeats("Therefore, you can request up to 104 advanced sick leave hours.", chosen)
     assert _repeats("Therefore, you can request up to 240 advanced sick leave hours.", chosen)
+
+
+def test_a_list_question_gets_the_sub_headings_the_best_sentence_announces(answer):
+    desks = ("Workplace", "Desk types", "The office offers all 3 types of desks.\nStanding\n"
+             "- Raised to elbow height for the whole day.\nSitting\n- Comes with an adjustable chair.\nShared\n"
+             "- Booked by the hour at reception.")
+    text, _ = answer("Which types of desks does the office offer?", desks)
+    assert text.splitlines() == ["The office offers all 3 types of desks [S1].", "", "- Standing [S1].",
+                                 "- Sitting [S1].", "- Shared [S1]."]
+
+
+def test_a_lists_lead_in_is_never_a_fragment_cut_by_a_chunk_boundary(answer):
+    steps = ("Security", "Reporting", "password or token committed to a repository)\n"
+             "- Write down the time you noticed the incident\n- Keep every log file untouched\n"
+             "- Tell the security team in the incident channel")
+    text, _ = answer("What steps should I take to report a security incident?", steps)
+    assert text.splitlines()[0] == "- Write down the time you noticed the incident [S1]."
+    assert "committed to a repository" not in text
