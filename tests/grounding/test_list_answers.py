@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from grounding.list_answers import announced_items, announces_list
+from grounding.list_answers import (announced_items, announced_list, announces_list, headed_list, outline_near,
+                                     outline_of, sub_headings)
 
 
 @pytest.mark.parametrize("text, count", [
@@ -54,3 +55,57 @@ def test_a_sentence_that_announces_nothing_or_is_followed_by_running_text_has_no
     kinds = ["sentence", "sentence", "sentence", "sentence", "heading", "sentence"]
     assert announced_items(texts, kinds, 0) == []  # more than MAX_GAP sentences before the first heading
     assert announced_items(["Bring the following:", "A photo ID"], ["lead", "item"], 0) == []  # one item: no list
+
+
+OUTLINE = outline_of([("Desks",), ("Desks", "Desk types"), ("Desks", "Desk types", "Standing"),
+                      ("Desks", "Desk types", "Sitting"), ("Desks", "Desk types", "Sitting"),
+                      ("Desks", "Desk types", "Shared"), ("Desks", "Booking"), ("Parking",)])
+
+
+def test_outline_of_keeps_each_section_path_once_in_document_order():
+    assert OUTLINE == ("Desks", "Desks > Desk types", "Desks > Desk types > Standing", "Desks > Desk types > Sitting",
+                       "Desks > Desk types > Shared", "Desks > Booking", "Parking")
+
+
+def test_outline_near_is_the_part_below_a_chunks_section_label():
+    assert outline_near(OUTLINE, "Desks > Desk types") == ("Desks > Desk types > Standing",
+                                                           "Desks > Desk types > Sitting",
+                                                           "Desks > Desk types > Shared")
+    # a chunk covering two sections is labelled with their common prefix and their headings joined by " · "
+    assert outline_near(OUTLINE, "Desks > Desk types · Booking") == OUTLINE[1:6]
+    assert outline_near(OUTLINE, "", limit=2) == ("Desks", "Desks > Desk types")
+
+
+def test_sub_headings_are_the_sections_directly_below_a_heading():
+    assert sub_headings(OUTLINE, "desk types") == ["Standing", "Sitting", "Shared"]
+    assert sub_headings(OUTLINE, "Desks") == ["Desk types", "Booking"]
+    assert sub_headings(OUTLINE, "Lockers") == []
+
+
+def test_a_counted_list_written_across_chunks_is_named_from_the_outline():
+    # this chunk holds two of the three desk types; the third is in the next chunk of the document
+    texts = ["The office offers all 3 types of desks.", "Standing", "Raised to elbow height.", "Sitting",
+             "With an adjustable chair."]
+    kinds = ["sentence", "heading", "sentence", "heading", "sentence"]
+    near = outline_near(OUTLINE, "Desks > Desk types")
+    assert announced_items(texts, kinds, 0) == ["Standing", "Sitting"]
+    assert announced_list(texts, kinds, 0, outline=near, section="Desks > Desk types") == ["Standing", "Sitting",
+                                                                                           "Shared"]
+    # the outline is not used when its sections are not as many as announced, nor for a list of list items
+    texts4 = ["The office offers all 4 types of desks.", *texts[1:]]
+    assert announced_list(texts4, kinds, 0, outline=near, section="Desks > Desk types") == ["Standing", "Sitting"]
+    # "the following" with nothing of it in this chunk: the next chunk may hold list items, not the sub-sections
+    assert announced_list(["Book one of the following:"], ["lead"], 0, outline=near, section="Desks > Desk types") == []
+    items = ["The office offers all 3 types of desks:", "Standing", "Sitting"]
+    assert announced_list(items, ["lead", "item", "item"], 0, outline=near,
+                          section="Desks > Desk types") == ["Standing", "Sitting"]
+
+
+def test_headed_list_names_the_sub_sections_of_the_section_a_question_names():
+    glossary = outline_of([("Glossary",), ("Glossary", "Uptime"), ("Glossary", "Secrecy"), ("Glossary", "Soundness"),
+                           ("Contacts",)])
+    assert headed_list("Which three terms does the incident glossary define?", glossary, "Incidents") == (
+        "Glossary", ["Uptime", "Secrecy", "Soundness"])
+    assert headed_list("Which two terms does the incident glossary define?", glossary, "Incidents") is None
+    assert headed_list("Which terms does the incident glossary define?", glossary, "Travel") is None  # title
+    assert headed_list("Which contacts handle incidents?", glossary, "Incidents") is None  # no sub-sections
