@@ -53,6 +53,29 @@ def announces_list(text: str) -> int | None:
     return None
 
 
+def _following(texts: Sequence[str], kinds: Sequence[str], position: int) -> tuple[str, list[str]]:
+    """What follows the sentence at ``position`` (at most MAX_GAP sentences of running text between): ("item", the
+    run of consecutive list items), ("heading", each heading that has text of its own under it, in order, without
+    repeats), or ("", [])."""
+    start, gap = position + 1, 0
+    while start < len(kinds) and kinds[start] == "sentence" and gap < MAX_GAP:
+        start, gap = start + 1, gap + 1
+    if start >= len(kinds):
+        return "", []
+    if kinds[start] == "item":
+        end = start
+        while end < len(kinds) and kinds[end] == "item":
+            end += 1
+        return "item", list(texts[start:end])
+    if kinds[start] != "heading":
+        return "", []
+    headings: list[str] = []
+    for i in range(start, len(kinds)):
+        if kinds[i] == "heading" and texts[i] not in headings and i + 1 < len(kinds) and kinds[i + 1] != "heading":
+            headings.append(texts[i])  # a heading with text of its own under it (not one repeated by a merge)
+    return "heading", headings
+
+
 def announced_items(texts: Sequence[str], kinds: Sequence[str], position: int) -> list[str]:
     """The items the sentence at ``position`` announces, read from the sentences that follow it in the same source
     (``texts`` and ``kinds`` as grounding.sentence_data gives them):
@@ -66,25 +89,7 @@ def announced_items(texts: Sequence[str], kinds: Sequence[str], position: int) -
     count = announces_list(texts[position]) if 0 <= position < len(texts) else None
     if count is None:
         return []
-    start, gap = position + 1, 0
-    while start < len(kinds) and kinds[start] == "sentence" and gap < MAX_GAP:
-        start, gap = start + 1, gap + 1
-    if start >= len(kinds):
-        return []
-    if kinds[start] == "item":
-        end = start
-        while end < len(kinds) and kinds[end] == "item":
-            end += 1
-        items = list(texts[start:end])
-    elif kinds[start] == "heading":
-        items = []
-        for i in range(start, len(kinds)):
-            if kinds[i] != "heading" or texts[i] in items:
-                continue
-            if i + 1 < len(kinds) and kinds[i + 1] != "heading":  # a heading with text of its own under it
-                items.append(texts[i])
-    else:
-        return []
+    _, items = _following(texts, kinds, position)
     items = items[:count] if count else items
     return items if len(items) >= 2 else []
 
@@ -149,14 +154,14 @@ def announced_list(texts: Sequence[str], kinds: Sequence[str], position: int, *,
     [] when the sentence announces no list or none is found."""
     items = announced_items(texts, kinds, position)
     count = announces_list(texts[position]) if 0 <= position < len(texts) else None
-    headings = {t for t, k in zip(texts[position + 1:], kinds[position + 1:]) if k == "heading"}
-    if count is None or not outline or not all(i in headings for i in items) or (count == 0 and not items):
+    shape, found = _following(texts, kinds, position) if count is not None else ("", [])
+    if count is None or not outline or shape == "item" or (count == 0 and not found):
         # no list announced, no outline, the list is list items, or "the following" with nothing of it in the text
         # (its items may be list items of the next chunk): what the text holds
         return items
-    for parent in _parent_headings(outline, section, items):
+    for parent in _parent_headings(outline, section, found):
         children = sub_headings(outline, parent)
-        if len(children) > len(items) and len(children) >= 2 and all(i in children for i in items) and (
+        if len(children) > len(items) and len(children) >= 2 and all(i in children for i in found) and (
                 count == 0 or len(children) == count):
             return children
     return items

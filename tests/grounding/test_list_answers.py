@@ -94,6 +94,10 @@ def test_a_counted_list_written_across_chunks_is_named_from_the_outline():
     # the outline is not used when its sections are not as many as announced, nor for a list of list items
     texts4 = ["The office offers all 4 types of desks.", *texts[1:]]
     assert announced_list(texts4, kinds, 0, outline=near, section="Desks > Desk types") == ["Standing", "Sitting"]
+    # one sub-heading in this chunk (the rest in the next ones), its section not the source's label (a merged run)
+    one = ["The office offers all 3 types of desks.", "Standing", "Raised to elbow height."]
+    assert announced_list(one, ["sentence", "heading", "sentence"], 0, outline=near,
+                          section="Parking") == ["Standing", "Sitting", "Shared"]
     # "the following" with nothing of it in this chunk: the next chunk may hold list items, not the sub-sections
     assert announced_list(["Book one of the following:"], ["lead"], 0, outline=near, section="Desks > Desk types") == []
     items = ["The office offers all 3 types of desks:", "Standing", "Sitting"]
