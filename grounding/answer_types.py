@@ -96,7 +96,10 @@ _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes
 _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics|documents|paperwork|forms|steps|"
                    r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
                    r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"
-                   r"^(?:list|name)\b|^what (?:are|were) the (?:\w+ )?(?:steps|options|types|kinds|requirements)\b",
+                   r"^(?:list|name)\b|^what (?:are|were) the (?:\w+ )?(?:steps|options|types|kinds|requirements)\b|"
+                   # "which three terms": a count (two or more) of things
+                   r"^(?:what|which) (?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
+                   r"(?:\w+ )?\w+s\b",
                    re.I)
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
 _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much (?:earlier|later|longer|"

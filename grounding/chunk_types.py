@@ -47,6 +47,9 @@ class Chunk:
             at ingestion; None when not known (then planning checks the source text).
         value_key: what near-duplicate removal compares of ``text`` (grounding.dedup.value_key: its stated values
             and negation count), computed once when the index is built; "" when not known (then computed at planning).
+        outline: the part of its document version's outline the chunk sits in (section paths joined with " > ",
+            grounding.list_answers.outline_near): the names of its section's sub-sections, also those written in
+            other chunks; () when not known.
     """
 
     chunk_id: int
@@ -67,6 +70,7 @@ class Chunk:
     text_key: str = field(default="", repr=False)
     injection: bool | None = field(default=None, repr=False)
     value_key: str = field(default="", repr=False)
+    outline: tuple[str, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         if self.tokens < 0:

@@ -73,7 +73,8 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
 
     A run becomes one entry: the best-scored candidate of the run stands for it, its chunk ids are all of the run's
     (best first), its text is the run's texts in document order with the chunker's overlap removed, its chunk's
-    location covers the whole run (pages 4 and 5 when the run spans them) and its parts say where each chunk's text
+    location covers the whole run (pages 4 and 5 when the run spans them), its chunk's outline is the run's outlines in
+    document order (grounding.types.Chunk.outline), and its parts say where each chunk's text
     starts in the merged text with that chunk's own location (so a citation names the page of the sentence it cites,
     Source.location_of). Entries keep the rank of their best member.
     Returns:
@@ -113,6 +114,9 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
         location = merge_locations(c.location for c in chunks)
         if location != lead.chunk.location:  # the run covers more pages, slides or rows than its best chunk
             lead = replace(lead, chunk=replace(lead.chunk, location=location))
+        outline = tuple(dict.fromkeys(p for c in chunks for p in c.outline))
+        if outline != lead.chunk.outline:  # the sub-sections near every chunk of the run (grounding.list_answers)
+            lead = replace(lead, chunk=replace(lead.chunk, outline=outline))
         text, starts, cuts = _joined_text(tuple([c.text for c in chunks]))
         parts: Parts = ()
         if location is not None:  # each chunk's blocks, moved to where the chunk's text starts in the merged text

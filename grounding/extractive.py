@@ -29,10 +29,11 @@ from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.lexical import content_terms
+from grounding.extractive_lists import list_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.question_parts import (Sides, blank_cell, comparison_sides, mentions, question_parts, says_no,
                                       specifics)
-from grounding.sentence_rank import ScoredSentence, rank_sentences, source_sentences, with_sentences
+from grounding.sentence_rank import ScoredSentence, rank_sentences, with_sentences
 from grounding.types import ContextPlan, Source
 from grounding.values import value_keys
 
@@ -141,7 +142,9 @@ class ExtractiveAnswerer:
             if missing:
                 return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
         if kind == "list":
-            listed = self._list(plan, question, vector, ranked[0].score - self.spread)
+            listed = list_answer(plan, asked, question, vector, chosen[0], ranked,
+                                 floor=ranked[0].score - self.spread, embedder=self.embedder,
+                                 overlap_weight=self.overlap_weight)
             if listed is not None:
                 return self._finish(plan, listed[0], listed[1])
             inline = [s for s in ranked if s.score >= ranked[0].score - self.type_spread and s.text.count(",") >= 2]
@@ -231,30 +234,6 @@ class ExtractiveAnswerer:
         labels = list(dict.fromkeys(s.label for s in ranked[:4]))[:2]
         return [sources[label] for label in labels if label in sources]
 
-    def _list(self, plan: ContextPlan, question: str, vector, floor: float) -> tuple[str, list] | None:
-        """A list answer: the list (its lead-in and items) whose lead-in or items match the question best (cosine of
-        their stored vectors plus term overlap), when that match reaches ``floor``; None otherwise."""
-        terms = content_terms(question)
-        best: tuple[float, Source, int, int] | None = None
-        for source in plan.sources:
-            data = source_sentences(source, self.embedder)
-            for start, end in _item_runs(data.kinds):
-                if end - start < 2:
-                    continue
-                lead = start - 1 if start > 0 and data.kinds[start - 1] in ("lead", "sentence") else start
-                cos = max(float(max(data.vectors[i] @ vector, data.context[i] @ vector)) for i in range(lead, end))
-                shared = terms & content_terms(" ".join(data.texts[lead:end]))
-                score = cos + self.overlap_weight * len(shared) / (len(terms) or 1)
-                if best is None or score > best[0]:
-                    best = (score, source, lead, end)
-        if best is None or best[0] < floor:
-            return None
-        _, source, lead, end = best
-        data = source_sentences(source, self.embedder)
-        head = data.texts[lead] if data.kinds[lead] != "item" else ""
-        items = [t for t, k in zip(data.texts[lead:end], data.kinds[lead:end]) if k == "item"]
-        return compose.bulleted(head, items, source.label), [ScoredSentence(head or items[0], source.label, 0.0)]
-
     # --- writing ---------------------------------------------------------------------------------------------------
 
     def _finish(self, plan: ContextPlan, text: str, chosen: Sequence[ScoredSentence]) -> str:
@@ -304,15 +283,3 @@ def _names(source: Source, name: str) -> bool:
         return False
     year = int(fy.group(1)) + (2000 if len(fy.group(1)) == 2 else 0)
     return bool(source.date) and f"{year - 1}-10-01" <= source.date <= f"{year}-09-30"
-
-
-def _item_runs(kinds: Sequence[str]) -> list[tuple[int, int]]:
-    """(start, end) of each run of consecutive list items."""
-    runs, start = [], None
-    for i, kind in enumerate(list(kinds) + ["end"]):
-        if kind == "item" and start is None:
-            start = i
-        elif kind != "item" and start is not None:
-            runs.append((start, i))
-            start = None
-    return runs

@@ -94,6 +94,9 @@ class Source:
             quotes them, with kinds and vectors; vectors of the sentences embedded at ingestion are reused, see
             grounding.sentence_rank.with_sentences), read by the extractive answerer and the support check; None when not
             made. Not part of equality nor of as_dict.
+        outline: the outline of the document around its primary chunk (grounding.types.Chunk.outline): the section
+            paths below its section, so a list of sub-sections written across several chunks can be named; () when
+            not known. Not part of equality nor of as_dict.
     """
 
     label: str
@@ -113,6 +116,7 @@ class Source:
     location: Location | None = None
     parts: tuple[tuple[int, Location], ...] = ()
     sentences: SentenceData | None = field(default=None, compare=False, repr=False)
+    outline: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():

@@ -144,6 +144,9 @@ class DocumentVersion(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.CURRENT)
     content_hash = models.CharField(max_length=64)
     metadata = models.JSONField(default=dict, blank=True)
+    outline = models.JSONField(default=list, blank=True,
+                               help_text="the version's section paths in document order, each joined with ' > ' "
+                                         "(grounding.list_answers.outline_of); empty: ingested before outlines")
     created_at = models.DateTimeField(auto_now_add=True)
     # the file this version was ingested from (knowledge.originals): stored once per content under ORIGINALS_DIR
     original_name = models.CharField(max_length=255, blank=True, help_text="file name as uploaded")

@@ -14,6 +14,7 @@ from django.conf import settings as django_settings
 from django.db import transaction
 
 from grounding.chunking import ChunkDraft, chunk_blocks
+from grounding.list_answers import outline_of
 from grounding.dedup import value_key
 from grounding.embeddings import Embedder, default_embedder
 from grounding.extract import SUFFIXES, extract_document, supported_suffixes
@@ -279,6 +280,7 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
     version = DocumentVersion.objects.create(document=document, title=title, label=p.label,
                                              effective_date=p.date,
                                              content_hash=p.content_hash, metadata=p.parsed.metadata,
+                                             outline=list(outline_of(b.section for b in p.parsed.blocks)),
                                              original_name=name, original_hash=original_save(data=data),
                                              original_type=original_content_type(name=name),
                                              original_size=len(data))

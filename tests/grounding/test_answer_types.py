@@ -24,6 +24,8 @@ from grounding.question_parts import blank_cell, comparison_sides, mentions, que
     ("Who do I email about my badge?", "person"),
     ("Which team approves travel?", "person"),
     ("What documents do I need to bring on my first day?", "list"),
+    ("Which three terms does the incident glossary define?", "list"),  # a count of things asked for
+    ("Which one applies to contractors?", "other"),  # one is not a list
     ("Can I keep frequent flyer miles?", "yesno"),
     ("If I leave the company, is my sick leave paid out?", "yesno"),
     ("Which is longer, the laptop password or the phone passcode?", "other"),

@@ -274,6 +274,19 @@ def test_consecutive_chunks_of_one_version_become_one_source():
     assert p.source_map["S1"].chunk_ids == (10, 11, 12) and len(p.sources) == 2
 
 
+def test_a_merged_source_carries_the_outline_near_every_chunk_of_its_run():
+    def adj(cid, ordinal, text, dense, outline):
+        c = chunk(cid, text)
+        c = type(c)(**{**c.__dict__, "ordinal": ordinal, "version_id": 1, "outline": outline})
+        return Candidate(chunk=c, score=dense, dense=dense)
+
+    kept = [(adj(10, 3, "Booking desks starts each Monday.", 0.9, ()), (10,)),
+            (adj(11, 4, "The office has two kinds of desks.", 0.6, ("Desks > Standing", "Desks > Sitting")), (11,))]
+    [(lead, ids, _, _)] = merge_adjacent(kept)
+    assert ids == (10, 11) and lead.chunk.outline == ("Desks > Standing", "Desks > Sitting")
+    assert plan([c for c, _ in kept], question="Which desks?").source_map["S1"].outline == lead.chunk.outline
+
+
 # --- ordering [18.5] and C15 ----------------------------------------------------------------------------------------------
 
 def test_c15_edges_order_best_first_second_best_last_for_any_n():

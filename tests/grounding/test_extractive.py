@@ -166,3 +166,49 @@ def test_sentences_that_state_different_values_are_never_near_duplicates():
     chosen = [ScoredSentence("You can request up to 240 hours of advanced sick leave.", "S1", 0.9)]
     assert not _repeats("Therefore, you can request up to 104 advanced sick leave hours.", chosen)
     assert _repeats("Therefore, you can request up to 240 advanced sick leave hours.", chosen)
+
+
+def test_a_list_question_gets_the_sub_headings_the_best_sentence_announces(answer):
+    desks = ("Workplace", "Desk types", "The office offers all 3 types of desks.\nStanding\n"
+             "- Raised to elbow height for the whole day.\nSitting\n- Comes with an adjustable chair.\nShared\n"
+             "- Booked by the hour at reception.")
+    text, _ = answer("Which types of desks does the office offer?", desks)
+    assert text.splitlines() == ["The office offers all 3 types of desks [S1].", "", "- Standing [S1].",
+                                 "- Sitting [S1].", "- Shared [S1]."]
+
+
+def test_a_lists_lead_in_is_never_a_fragment_cut_by_a_chunk_boundary(answer):
+    steps = ("Security", "Reporting", "password or token committed to a repository)\n"
+             "- Write down the time you noticed the incident\n- Keep every log file untouched\n"
+             "- Tell the security team in the incident channel")
+    text, _ = answer("What steps should I take to report a security incident?", steps)
+    assert text.splitlines()[0] == "- Write down the time you noticed the incident [S1]."
+    assert "committed to a repository" not in text
+
+
+def _outlined(embedder, question: str, title: str, section: str, text: str, outline: tuple[str, ...]) -> str:
+    chunk = Chunk(chunk_id=1, document_id=1, title=title, section=section, version="v1", date="", text=text,
+                  tokens=len(text.split()), version_id=1, outline=outline)
+    plan = plan_context(question=question, candidates=[Candidate(chunk, score=0.03, dense=0.6)],
+                        system_prompt="Answer.", counter=counter_for("extractive"))
+    return ExtractiveAnswerer(embedder).compose(question, plan)
+
+
+def test_a_counted_list_of_sub_sections_written_across_chunks_is_given_whole(embedder):
+    outline = ("Desks > Desk types > Standing", "Desks > Desk types > Sitting", "Desks > Desk types > Shared")
+    text = ("The office offers all 3 types of desks.\nStanding\n- Raised to elbow height for the whole day.\n"
+            "Sitting\n- Comes with an adjustable chair.")  # "Shared" is written in the next chunk
+    answer = _outlined(embedder, "Which types of desks does the office offer?", "Workplace", "Desks > Desk types",
+                       text, outline)
+    assert answer.splitlines() == ["The office offers all 3 types of desks [S1].", "", "- Standing [S1].",
+                                   "- Sitting [S1].", "- Shared [S1]."]
+
+
+def test_a_question_naming_a_glossary_gets_the_glossarys_sub_headings(embedder):
+    outline = ("Glossary > Uptime", "Glossary > Secrecy", "Glossary > Soundness")
+    text = ("Every incident report names which of the terms this incident glossary defines it concerns.\n"
+            "Secrecy\nMeans private data stays private.")
+    answer = _outlined(embedder, "Which three terms does the incident glossary define?", "Incidents",
+                       "Glossary > Uptime · Secrecy", text, outline)
+    assert answer.splitlines() == ["Incidents, Glossary [S1]:", "", "- Uptime [S1].", "- Secrecy [S1].",
+                                   "- Soundness [S1]."]

@@ -194,3 +194,21 @@ def test_a_revision_without_a_title_of_its_own_keeps_the_documents_title(tmp_pat
     fresh.write_text("Park in the north lot.\n")
     ingest_path(path=fresh, domain=domain)
     assert Document.objects.exclude(key="pets").get(domain=domain).title == "parking rules"  # a new document: its name
+
+
+def test_a_version_keeps_its_outline_and_each_chunk_record_the_part_it_sits_in(tmp_path, embedder):
+    domain = domain_get_or_create(slug="outline-test")
+    page = tmp_path / "desks.md"
+    body = " ".join(["Desks are cleaned every evening by the facilities team."] * 30)
+    page.write_text("---\ntitle: Desks\n---\n\n## Desk types\n\nThe office offers all 3 types of desks.\n\n"
+                    f"### Standing\n\n{body}\n\n### Sitting\n\n{body}\n\n### Shared\n\n{body}\n\n## Booking\n\n"
+                    "Book a desk at reception.\n")
+    ingest_path(path=page, domain=domain, version="v1")
+    version = DocumentVersion.objects.get(document__domain=domain)
+    assert version.outline == ["Desk types", "Desk types > Standing", "Desk types > Sitting", "Desk types > Shared",
+                               "Booking"]
+    from knowledge.selectors import domain_chunks, domain_index
+    chunks = sorted(domain_chunks(keys=domain_index(domain=domain).ids).values(), key=lambda c: c.ordinal)
+    first = chunks[0]  # the start of "Desk types": it names all three sub-sections, also those in later chunks
+    assert first.section.startswith("Desk types") and len(chunks) > 2
+    assert first.outline[:3] == ("Desk types > Standing", "Desk types > Sitting", "Desk types > Shared")

@@ -1,0 +1,193 @@
+"""The list a sentence announces: "GSA allows all 5 types of flexible schedules." / "You will need the following:"
+followed, in the same source, by list items or by sub-headings (one heading per kind of thing, each with its own
+text), so that a list question is answered with the list, not with the sentence that announces it.
+
+    announces_list("The office offers three kinds of desks.")       -> 3
+    announces_list("Bring the following:")                           -> 0 (a list of unknown length)
+    announces_list("Desks are assigned daily.")                      -> None
+    announced_items(texts, kinds, position)                          -> ["Standing", "Sitting", "Shared"]
+
+A list written across several chunks is named from the document's outline (its section paths, stored with each
+version at ingestion; :func:`outline_of`, :func:`outline_near`): the chunk that announces "all 5 types" knows the
+names of the five sub-sections even when three of them are written in chunks the plan does not hold
+(:func:`announced_list`), and a question naming a section ("the glossary") gets its sub-headings
+(:func:`headed_list`).
+
+Written from the shapes of announced lists in Markdown pages (a count and a collective noun, "the following", a
+lead-in ending with a colon, sub-headings); no rule names a word of a particular document. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from grounding.lexical import content_terms
+
+_COUNT_WORDS = {w: i for i, w in
+                enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+#: Collective nouns a count announces a list of ("5 types of", "three kinds of", "four pieces of paperwork").
+_COLLECTIVE = (r"(?:types|kinds|sorts|forms|categories|classes|options|choices|ways|methods|steps|stages|phases|"
+               r"levels|tiers|pieces|items|things|parts|components|elements|properties|principles|documents|"
+               r"requirements|criteria|conditions|tools|topics|areas|groups|roles|values|rules|questions|sections)")
+_COUNTED = re.compile(rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?{_COLLECTIVE}\b", re.I)
+_FOLLOWING = re.compile(r"\b(?:the following|as follows|listed below|below are|are listed below)\b", re.I)
+
+#: Sentences of running text allowed between an announcing sentence and the first item or sub-heading it announces
+#: ("GSA allows all 5 types of flexible schedules. For schedules that change ...: you should ... ." then the types).
+MAX_GAP = 2
+
+
+def announces_list(text: str) -> int | None:
+    """How many things a sentence announces: the count before a collective noun ("all 5 types of", "three kinds
+    of"; 2..12), 0 when it announces a list of unknown length ("the following", "listed below", a lead-in ending
+    with ":"), None when it announces none."""
+    m = _COUNTED.search(text)
+    if m:
+        word = m.group(1).lower()
+        count = int(word) if word.isdigit() else _COUNT_WORDS[word]
+        if 2 <= count <= 12:
+            return count
+    if _FOLLOWING.search(text) or text.rstrip().endswith(":"):
+        return 0
+    return None
+
+
+def _following(texts: Sequence[str], kinds: Sequence[str], position: int) -> tuple[str, list[str]]:
+    """What follows the sentence at ``position`` (at most MAX_GAP sentences of running text between): ("item", the
+    run of consecutive list items), ("heading", each heading that has text of its own under it, in order, without
+    repeats), or ("", [])."""
+    start, gap = position + 1, 0
+    while start < len(kinds) and kinds[start] == "sentence" and gap < MAX_GAP:
+        start, gap = start + 1, gap + 1
+    if start >= len(kinds):
+        return "", []
+    if kinds[start] == "item":
+        end = start
+        while end < len(kinds) and kinds[end] == "item":
+            end += 1
+        return "item", list(texts[start:end])
+    if kinds[start] != "heading":
+        return "", []
+    headings: list[str] = []
+    for i in range(start, len(kinds)):
+        if kinds[i] == "heading" and texts[i] not in headings and i + 1 < len(kinds) and kinds[i + 1] != "heading":
+            headings.append(texts[i])  # a heading with text of its own under it (not one repeated by a merge)
+    return "heading", headings
+
+
+def announced_items(texts: Sequence[str], kinds: Sequence[str], position: int) -> list[str]:
+    """The items the sentence at ``position`` announces, read from the sentences that follow it in the same source
+    (``texts`` and ``kinds`` as grounding.sentence_data gives them):
+
+    - list items right after it (at most MAX_GAP sentences of running text between): the run of consecutive items;
+    - else sub-headings after it: each heading that has text of its own under it, its text skipped, in order,
+      without repeats (a heading repeated where two chunks were merged), up to the announced count.
+
+    [] when the sentence announces no list (:func:`announces_list`), or fewer than two items follow it.
+    """
+    count = announces_list(texts[position]) if 0 <= position < len(texts) else None
+    if count is None:
+        return []
+    _, items = _following(texts, kinds, position)
+    items = items[:count] if count else items
+    return items if len(items) >= 2 else []
+
+
+# --- a document's outline: the sub-headings a chunk's text does not hold -------------------------------------------
+
+#: Most section paths kept of a document's outline for one chunk (a chunk of the document lead would carry them all).
+MAX_OUTLINE = 60
+
+
+def outline_of(sections: Iterable[Sequence[str]]) -> tuple[str, ...]:
+    """A document's outline: the distinct section paths of its blocks in document order, each joined with " > "
+    (grounding.parsing.Block.section, outermost heading first); the document lead (no heading) left out."""
+    return tuple(dict.fromkeys(" > ".join(s) for s in sections if s))
+
+
+def outline_near(outline: Sequence[str], section: str, limit: int = MAX_OUTLINE) -> tuple[str, ...]:
+    """The part of a document's outline (:func:`outline_of`) that a chunk labelled ``section`` sits in
+    (grounding.chunking.section_label: the common prefix of the sections it covers, then their next headings joined
+    by " · "): the paths below that prefix, at most two levels deeper, in order, at most ``limit`` of them. So a
+    chunk holding the start of a section carries the names of all its sub-sections, also those written in later
+    chunks."""
+    prefix = section.split(" · ")[0].rsplit(" > ", 1)[0] if " · " in section else section
+    depth = len(prefix.split(" > ")) if prefix else 0
+    near = [p for p in outline
+            if (not prefix or p.startswith(prefix + " > ")) and len(p.split(" > ")) - depth <= 2]
+    return tuple(near[:limit])
+
+
+def sub_headings(outline: Sequence[str], heading: str) -> list[str]:
+    """The headings of the sections directly below the section whose own heading is ``heading`` (compared without
+    case and surrounding space; the section itself need not be a path of ``outline``, its sub-sections' paths name
+    it), in document order; [] when the outline has no such section."""
+    key = heading.strip().lower()
+    out: list[str] = []
+    for path in outline:
+        parts = [h.strip() for h in path.split(" > ")]
+        for above, below in zip(parts, parts[1:]):
+            if above.lower() == key and below and below not in out:
+                out.append(below)
+    return out
+
+
+def _parent_headings(outline: Sequence[str], section: str, found: Sequence[str]) -> list[str]:
+    """Headings whose sub-sections may be the announced list: those of a chunk's section label (its last
+    headings, and the heading above them) and the parents of the sub-headings already found in its text."""
+    last = section.rsplit(" > ", 1)
+    heads = [h.strip() for h in last[-1].split(" · ")] + ([last[0].rsplit(" > ", 1)[-1]] if len(last) > 1 else [])
+    for item in found:
+        heads += [p.rsplit(" > ", 2)[-2] for p in outline if p.endswith(" > " + item) and p.count(" > ") >= 1]
+    return [h for h in dict.fromkeys(heads) if h]
+
+
+def announced_list(texts: Sequence[str], kinds: Sequence[str], position: int, *, outline: Sequence[str] = (),
+                   section: str = "") -> list[str]:
+    """The list the sentence at ``position`` announces (:func:`announced_items`); when what follows it are
+    sub-headings, or nothing, and the document's outline near the chunk (``outline``, :func:`outline_near`; its
+    section label ``section``) has a section whose sub-sections hold those found and are exactly as many as the
+    sentence announces (any number more for "the following" when some are found), the names of all its
+    sub-sections: a list written across several chunks ("GSA allows all 5 types ..." with two types in this chunk,
+    three in the next ones).
+    [] when the sentence announces no list or none is found."""
+    items = announced_items(texts, kinds, position)
+    count = announces_list(texts[position]) if 0 <= position < len(texts) else None
+    shape, found = _following(texts, kinds, position) if count is not None else ("", [])
+    if count is None or not outline or shape == "item" or (count == 0 and not found):
+        # no list announced, no outline, the list is list items, or "the following" with nothing of it in the text
+        # (its items may be list items of the next chunk): what the text holds
+        return items
+    for parent in _parent_headings(outline, section, found):
+        children = sub_headings(outline, parent)
+        if len(children) > len(items) and len(children) >= 2 and all(i in children for i in found) and (
+                count == 0 or len(children) == count):
+            return children
+    return items
+
+
+_QUESTION_COUNT = re.compile(rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?\w+s\b", re.I)
+
+
+def headed_list(question: str, outline: Sequence[str], title: str = "") -> tuple[str, list[str]] | None:
+    """A list question answered by a section's sub-headings ("Which three properties does the glossary define?":
+    the headings under "Glossary"): the section of ``outline`` whose own heading's content words are all in the
+    question, with at least two sub-sections, in a document whose ``title`` shares a content word with the
+    question; when the question counts what it asks for ("three properties"), the section with exactly that many.
+    (heading, sub-headings), or None."""
+    asked = content_terms(question)
+    if not asked or not (content_terms(title) & asked):
+        return None
+    m = _QUESTION_COUNT.search(question)
+    word = m.group(1).lower() if m else ""
+    count = int(word) if word.isdigit() else _COUNT_WORDS.get(word, 0)
+    headings = dict.fromkeys(h.strip() for path in outline for h in path.split(" > "))  # parents need no path
+    for heading in headings:
+        own = content_terms(heading)
+        if not own or not own <= asked:
+            continue
+        children = sub_headings(outline, heading)
+        if len(children) >= 2 and (count < 2 or len(children) == count):
+            return heading, children
+    return None

@@ -1,0 +1,115 @@
+"""The list a sentence announces (grounding.list_answers): a count of kinds, "the following" or a lead-in colon,
+answered by the list items or the sub-headings that follow it in the same source. Texts are made up for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.list_answers import (announced_items, announced_list, announces_list, headed_list, outline_near,
+                                     outline_of, sub_headings)
+
+
+@pytest.mark.parametrize("text, count", [
+    ("The office offers all 4 types of desks.", 4),
+    ("There are three kinds of parking permits.", 3),
+    ("You will need the following documents.", 0),
+    ("Bring these to your first day:", 0),
+    ("The forms are listed below.", 0),
+    ("Desks are assigned every morning.", None),
+    ("You work 8 hours a day, 5 days a week.", None),  # durations announce no list
+    ("Only one type of badge opens the garage.", None),  # one is not a list
+])
+def test_announces_list_reads_the_announced_count(text, count):
+    assert announces_list(text) == count
+
+
+def test_the_items_right_after_an_announcing_sentence_are_its_list():
+    texts = ["Bring the following:", "A photo ID", "A signed offer letter", "Parking is free."]
+    kinds = ["lead", "item", "item", "sentence"]
+    assert announced_items(texts, kinds, 0) == ["A photo ID", "A signed offer letter"]
+
+
+def test_sub_headings_after_a_counted_announcement_are_its_list_up_to_the_count():
+    texts = ["The office offers all 3 types of desks.", "Book one a day ahead.",
+             "Standing", "Raised to elbow height.",
+             "Sitting", "- An adjustable chair.", "Sitting",  # a heading repeated where two chunks were merged
+             "Shared", "Booked by the hour.",
+             "Lockers", "Ask reception for a key."]
+    kinds = ["sentence", "sentence", "heading", "sentence", "heading", "item", "heading", "heading", "sentence",
+             "heading", "sentence"]
+    assert announced_items(texts, kinds, 0) == ["Standing", "Sitting", "Shared"]
+
+
+def test_a_heading_without_text_of_its_own_is_not_an_item():
+    texts = ["There are two kinds of passes.", "Passes", "Day pass", "Valid until midnight.", "Week pass",
+             "Valid for seven days."]
+    kinds = ["sentence", "heading", "heading", "sentence", "heading", "sentence"]
+    assert announced_items(texts, kinds, 0) == ["Day pass", "Week pass"]
+
+
+def test_a_sentence_that_announces_nothing_or_is_followed_by_running_text_has_no_items():
+    assert announced_items(["Desks are assigned daily.", "Standing", "Tall."], ["sentence", "heading", "sentence"],
+                           0) == []
+    texts = ["There are two kinds of passes.", "Ask reception.", "Passes are free.", "They expire.", "Day pass",
+             "Valid today."]
+    kinds = ["sentence", "sentence", "sentence", "sentence", "heading", "sentence"]
+    assert announced_items(texts, kinds, 0) == []  # more than MAX_GAP sentences before the first heading
+    assert announced_items(["Bring the following:", "A photo ID"], ["lead", "item"], 0) == []  # one item: no list
+
+
+OUTLINE = outline_of([("Desks",), ("Desks", "Desk types"), ("Desks", "Desk types", "Standing"),
+                      ("Desks", "Desk types", "Sitting"), ("Desks", "Desk types", "Sitting"),
+                      ("Desks", "Desk types", "Shared"), ("Desks", "Booking"), ("Parking",)])
+
+
+def test_outline_of_keeps_each_section_path_once_in_document_order():
+    assert OUTLINE == ("Desks", "Desks > Desk types", "Desks > Desk types > Standing", "Desks > Desk types > Sitting",
+                       "Desks > Desk types > Shared", "Desks > Booking", "Parking")
+
+
+def test_outline_near_is_the_part_below_a_chunks_section_label():
+    assert outline_near(OUTLINE, "Desks > Desk types") == ("Desks > Desk types > Standing",
+                                                           "Desks > Desk types > Sitting",
+                                                           "Desks > Desk types > Shared")
+    # a chunk covering two sections is labelled with their common prefix and their headings joined by " · "
+    assert outline_near(OUTLINE, "Desks > Desk types · Booking") == OUTLINE[1:6]
+    assert outline_near(OUTLINE, "", limit=2) == ("Desks", "Desks > Desk types")
+
+
+def test_sub_headings_are_the_sections_directly_below_a_heading():
+    assert sub_headings(OUTLINE, "desk types") == ["Standing", "Sitting", "Shared"]
+    assert sub_headings(OUTLINE, "Desks") == ["Desk types", "Booking"]
+    assert sub_headings(OUTLINE, "Lockers") == []
+
+
+def test_a_counted_list_written_across_chunks_is_named_from_the_outline():
+    # this chunk holds two of the three desk types; the third is in the next chunk of the document
+    texts = ["The office offers all 3 types of desks.", "Standing", "Raised to elbow height.", "Sitting",
+             "With an adjustable chair."]
+    kinds = ["sentence", "heading", "sentence", "heading", "sentence"]
+    near = outline_near(OUTLINE, "Desks > Desk types")
+    assert announced_items(texts, kinds, 0) == ["Standing", "Sitting"]
+    assert announced_list(texts, kinds, 0, outline=near, section="Desks > Desk types") == ["Standing", "Sitting",
+                                                                                           "Shared"]
+    # the outline is not used when its sections are not as many as announced, nor for a list of list items
+    texts4 = ["The office offers all 4 types of desks.", *texts[1:]]
+    assert announced_list(texts4, kinds, 0, outline=near, section="Desks > Desk types") == ["Standing", "Sitting"]
+    # one sub-heading in this chunk (the rest in the next ones), its section not the source's label (a merged run)
+    one = ["The office offers all 3 types of desks.", "Standing", "Raised to elbow height."]
+    assert announced_list(one, ["sentence", "heading", "sentence"], 0, outline=near,
+                          section="Parking") == ["Standing", "Sitting", "Shared"]
+    # "the following" with nothing of it in this chunk: the next chunk may hold list items, not the sub-sections
+    assert announced_list(["Book one of the following:"], ["lead"], 0, outline=near, section="Desks > Desk types") == []
+    items = ["The office offers all 3 types of desks:", "Standing", "Sitting"]
+    assert announced_list(items, ["lead", "item", "item"], 0, outline=near,
+                          section="Desks > Desk types") == ["Standing", "Sitting"]
+
+
+def test_headed_list_names_the_sub_sections_of_the_section_a_question_names():
+    glossary = outline_of([("Glossary",), ("Glossary", "Uptime"), ("Glossary", "Secrecy"), ("Glossary", "Soundness"),
+                           ("Contacts",)])
+    assert headed_list("Which three terms does the incident glossary define?", glossary, "Incidents") == (
+        "Glossary", ["Uptime", "Secrecy", "Soundness"])
+    assert headed_list("Which two terms does the incident glossary define?", glossary, "Incidents") is None
+    assert headed_list("Which terms does the incident glossary define?", glossary, "Travel") is None  # title
+    assert headed_list("Which contacts handle incidents?", glossary, "Incidents") is None  # no sub-sections
