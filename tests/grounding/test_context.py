@@ -282,7 +282,7 @@ def test_a_merged_source_carries_the_outline_near_every_chunk_of_its_run():
 
     kept = [(adj(10, 3, "Booking desks starts each Monday.", 0.9, ()), (10,)),
             (adj(11, 4, "The office has two kinds of desks.", 0.6, ("Desks > Standing", "Desks > Sitting")), (11,))]
-    [(lead, ids, _, _)] = merge_adjacent(kept)
+    [(lead, ids, _, _, _)] = merge_adjacent(kept)
     assert ids == (10, 11) and lead.chunk.outline == ("Desks > Standing", "Desks > Sitting")
     assert plan([c for c, _ in kept], question="Which desks?").source_map["S1"].outline == lead.chunk.outline
 
