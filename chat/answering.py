@@ -28,6 +28,7 @@ from grounding.notes import concerns, relabel_notes, relevant_notes
 from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, counter_of
 from grounding.ranking import relevance
+from grounding.sentence_store import with_stored_sentences
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
 from knowledge.selectors import domain_token, retrieve_vector
@@ -185,6 +186,9 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         raise AskError("budget", str(exc)) from exc
     source_vectors: dict[str, np.ndarray] = {}
     if plan.sufficient and sentences is not None:
+        # a source that is one chunk's text unchanged is read as ingestion laid it out: no splitting, no values
+        # found, no model call when the answer is composed (grounding.sentence_store)
+        plan = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in candidates}, sentences.known)
         for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
             if group and all(text in sentences.known for text in group):
                 source_vectors[source.label] = np.stack([sentences.known[text] for text in group])

@@ -27,6 +27,9 @@ ANN_CONNECTIVITY = 32
 ANN_EXPANSION_ADD = 200
 ANN_EXPANSION = 512
 FORMAT = 2
+#: What an index carries for answering, counted up when that changes (meta.json "answer"; an index with less is built
+#: again when a worker starts, knowledge.indexing.index_ensure): 1 answer-unit vectors, 2 the chunks' layouts.
+ANSWER_DATA = 2
 
 
 def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
@@ -66,7 +69,7 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
         graph.save(str(tmp / "ann.usearch"))
     (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
                                                "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
-                                               "ann": bool(ann)}))
+                                               "ann": bool(ann), "answer": ANSWER_DATA}))
 
 
 def _save_sets(folder: Path, name: str, offsets_name: str, given: Sequence[np.ndarray], dim: int) -> list[np.ndarray]:

@@ -15,7 +15,7 @@ One index is a directory written once and never modified (a changed domain gets 
                   sentences[sentence_offsets[i]:sentence_offsets[i + 1]]; both absent when none were given
     units.npy     float32 (u, dim) the rows' answer-unit vectors (made at ingestion: the other texts the offline
                   answerer reads a chunk as), with unit_offsets.npy int64 (n + 1,) as for sentences; never scored
-    meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool}
+    meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool, "answer": what it carries for answering}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
 resident once per machine, not once per worker. Exact search (numpy, the inner products then ``argpartition``) is the
@@ -127,6 +127,12 @@ class StoredIndex:
 
             self.ann = Index.restore(str(self.path / "ann.usearch"), view=True)
             self.ann.expansion_search = ANN_EXPANSION
+
+    @staticmethod
+    def answer_data(path: Path | str) -> int:
+        """What the index directory at ``path`` carries for answering (meta.json "answer", grounding.index_files.
+        ANSWER_DATA; 0 for an index written before it was recorded)."""
+        return int(json.loads((Path(path) / "meta.json").read_text()).get("answer", 0))
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])

@@ -1,12 +1,13 @@
 """Sentence data of a text: each sentence's boundaries, kind, quoted text, vector, "previous sentence + sentence"
 context vector and typed values, what the extractive answerer ranks and quotes (grounding.sentence_rank).
 
-It is made from a planned source's text once per answer (grounding.sentence_rank.with_sentences). The vectors come
-from the embedder, which already holds the vectors of the texts embedded at ingestion (knowledge.sentences: the
-sentences contradiction detection reads, and the answer units, every other text :func:`texts_to_embed` names for a
-chunk read alone; grounding.embeddings.KnownVectors, remembered by the default embedder when an answer is planned), so
-nothing is encoded at ask time unless the source's text differs from its chunks' (a passage withheld, chunks merged
-across a table). A text's sentences are its lines (ingestion puts every paragraph, heading, list item
+A planned source that is one chunk's text unchanged gets it from what ingestion stored (grounding.sentence_store: the
+chunk's layout and vectors). Any other source's is made from its text once per answer
+(grounding.sentence_rank.with_sentences), the vectors from the embedder, which already holds those of the texts
+embedded at ingestion (knowledge.sentences: the claims contradiction detection reads and the answer units;
+grounding.embeddings.KnownVectors, remembered by the default embedder when an answer is planned), so nothing is
+encoded unless the text differs from its chunks' (a passage withheld, chunks merged across a table). A text's
+sentences are its lines (ingestion puts every paragraph, heading, list item
 and table row on a line of its own) cut by pysbd (grounding.sentences); each has a kind:
 
     sentence   a sentence of running text
@@ -215,14 +216,6 @@ def section_heading(section: str) -> str:
     """The heading a chunk's first sentence is read with: the last part of its section path ("Leave > Annual" ->
     "Annual"; "" for none)."""
     return section.split(" > ")[-1].strip() if section else ""
-
-
-def texts_to_embed(text: str, heading: str = "") -> list[str]:
-    """The texts :func:`sentence_data` embeds for ``text`` read alone (a planned source of one chunk), in order,
-    each once: its sentences as quoted and the heading its first sentence is read with. Ingestion embeds them
-    (knowledge.sentences), so that answering a question reads their vectors instead of encoding them."""
-    [(units, before)] = _plan([(text, heading)])
-    return list(dict.fromkeys([u[3] for u in units] + [b for b in before if b]))
 
 
 def sentence_data(documents: Sequence[Sequence[tuple[str, str]]], embedder) -> list[list[SentenceData]]:

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import transaction
 
 from grounding.dedup import value_key
+from grounding.index_files import ANSWER_DATA
 from grounding.index_store import StoredIndex
 from grounding.injection import injection_signals
 from knowledge.models import Chunk, DocumentVersion, Domain
@@ -79,7 +80,7 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
             said = np.zeros((0, dim), dtype=np.float32)
         sentence_sets.append(said)
         units = chunk.unit_matrix(dim)
-        if units is None:
+        if units is None or chunk.layout is None:
             no_units.append((len(ids) - 1, chunk))
             units = np.zeros((0, dim), dtype=np.float32)
         unit_sets.append(units)
@@ -117,36 +118,37 @@ def _backfill_sentences(missing: list[tuple[int, Chunk]], records: list[dict], s
     for (row, chunk), stored in zip(missing, made):
         said, data = stored.claims, stored.claim_vectors
         chunk.sentences, chunk.sentence_vectors = said, data
-        chunk.units, chunk.unit_vectors = stored.units, stored.unit_vectors  # made in the same call
+        chunk.units, chunk.unit_vectors, chunk.layout = stored.units, stored.unit_vectors, stored.layout  # same call
         records[row]["sentences"] = said
         sentence_sets[row] = np.frombuffer(data, dtype="<f4").reshape(len(said), -1) if said else \
             np.zeros((0, sentence_sets[row].shape[1]), dtype=np.float32)
-    Chunk.objects.bulk_update([c for _, c in missing], ["sentences", "sentence_vectors", "units", "unit_vectors"],
-                              batch_size=500)
+    Chunk.objects.bulk_update([c for _, c in missing], ["sentences", "sentence_vectors", "units", "unit_vectors",
+                                                        "layout"], batch_size=500)
 
 
 def _backfill_units(missing: list[tuple[int, Chunk]], records: list[dict], unit_sets: list) -> None:
-    """Make and embed the answer units of chunks stored before units were made at ingestion (knowledge.sentences),
-    save them to the rows and put them in the index being built: once, so that no answer embeds them."""
+    """Make the layout and embed the answer units of chunks stored before they were made at ingestion
+    (knowledge.sentences), save them to the rows and put them in the index being built: once, so that no answer
+    splits or embeds them."""
     from grounding.embeddings import default_embedder
     from knowledge.sentences import units_embed
 
-    done = [(row, c) for row, c in missing if c.units is not None]  # made with their sentences just now
-    missing = [(row, c) for row, c in missing if c.units is None]
+    done = [(row, c) for row, c in missing if c.units is not None and c.layout is not None]  # made just now
+    missing = [(row, c) for row, c in missing if c.units is None or c.layout is None]
     for row, chunk in done:
-        records[row]["units"] = chunk.units
+        records[row]["units"], records[row]["layout"] = chunk.units, chunk.layout
         unit_sets[row] = chunk.unit_matrix(unit_sets[row].shape[1])
     if not missing:
         return
     log.info("embedding the answer units of %d chunks stored without them", len(missing))
     made = units_embed(texts=[c.text for _, c in missing], sections=[c.section for _, c in missing],
                        said=[records[row]["sentences"] for row, _ in missing], embedder=default_embedder())
-    for (row, chunk), (units, data) in zip(missing, made):
-        chunk.units, chunk.unit_vectors = units, data
-        records[row]["units"] = units
+    for (row, chunk), (units, data, layout) in zip(missing, made):
+        chunk.units, chunk.unit_vectors, chunk.layout = units, data, layout
+        records[row]["units"], records[row]["layout"] = units, layout
         unit_sets[row] = np.frombuffer(data, dtype="<f4").reshape(len(units), -1) if units else \
             np.zeros((0, unit_sets[row].shape[1]), dtype=np.float32)
-    Chunk.objects.bulk_update([c for _, c in missing], ["units", "unit_vectors"], batch_size=500)
+    Chunk.objects.bulk_update([c for _, c in missing], ["units", "unit_vectors", "layout"], batch_size=500)
 
 
 def index_publish(*, domain: Domain) -> str:
@@ -177,12 +179,13 @@ def index_publish(*, domain: Domain) -> str:
 
 def index_ensure(*, domain: Domain) -> bool:
     """Build the domain's current token's index directories when any is missing; publish a new index when the
-    current one was built before indexes carried the answer units (knowledge.sentences: an upgraded deployment's
-    worker starting), so that answers stop embedding them. Returns True when it built."""
+    current one was built before indexes carried what answers now read from them (grounding.index_files.
+    ANSWER_DATA: the answer units and layouts; an upgraded deployment's worker starting), so that answers stop
+    making it. Returns True when it built."""
     token = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
     paths = [index_path(domain=domain, status=s, token=token) for s in STATUSES]
-    if all(p.is_dir() for p in paths) and not all((p / "unit_offsets.npy").is_file() for p in paths):
-        log.info("indexing domain %s again: its index has no answer units", domain.slug)
+    if all(p.is_dir() for p in paths) and any(StoredIndex.answer_data(p) < ANSWER_DATA for p in paths):
+        log.info("indexing domain %s again: its index was built before the answer data it now carries", domain.slug)
         with transaction.atomic():
             index_publish(domain=domain)
         return True

@@ -3,10 +3,11 @@ instead of encoding them:
 
 - claims: what contradiction detection needs of a source (its sentences as grounding.contradictions.claims splits
   them, and their MiniLM vectors), stored with each chunk and carried by the retrieval index;
-- units: the other texts the offline answerer reads a source as (grounding.sentence_data.texts_to_embed: list items,
-  table rows read as "column: value" pairs, the section heading; the texts it shares with the claims are not repeated),
-  with their vectors, which the answerer finds in the embedder's cache when a plan is made
-  (grounding.embeddings.KnownVectors).
+- layout: how the offline answerer reads the chunk (grounding.sentence_store.chunk_layout: each sentence's span, kind,
+  quoted text and typed values);
+- units: the other texts that reading needs the vectors of (list items, table rows read as "column: value" pairs, the
+  section heading; the texts it shares with the claims are not repeated), with their vectors, which the answerer
+  finds in the embedder's cache when a plan is made (grounding.embeddings.KnownVectors).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import numpy as np
 
 from grounding.contradictions import claims
 from grounding.embeddings import Embedder
-from grounding.sentence_data import section_heading, texts_to_embed
+from grounding.sentence_data import section_heading
+from grounding.sentence_store import chunk_layout, layout_texts
 
 
 @dataclass(frozen=True)
@@ -29,19 +31,21 @@ class StoredSentences:
         claims: the text's sentences as contradiction detection reads them; claim_vectors: their vectors, float32
             little-endian bytes, (len(claims), dim).
         units: the answerer's other texts of the chunk (not among ``claims``); unit_vectors: their vectors, as above.
+        layout: how the answerer reads the chunk (grounding.sentence_store.chunk_layout).
     """
 
     claims: list[str]
     claim_vectors: bytes
     units: list[str]
     unit_vectors: bytes
+    layout: list[list]
 
 
-def answer_units(text: str, section: str, said: Sequence[str]) -> list[str]:
-    """The texts the offline answerer embeds for a chunk read alone (its section path ``section``) that are not among
-    the chunk's claims ``said``."""
+def answer_units(layout: list[list], section: str, said: Sequence[str]) -> list[str]:
+    """The texts reading a chunk's ``layout`` needs (its section path ``section``) that are not among the chunk's
+    claims ``said``."""
     known = set(said)
-    return [t for t in texts_to_embed(text, section_heading(section)) if t not in known]
+    return [t for t in layout_texts(layout, section_heading(section)) if t not in known]
 
 
 def _embed_groups(groups: Sequence[Sequence[str]], embedder: Embedder) -> list[bytes]:
@@ -59,15 +63,18 @@ def sentences_embed(*, texts: Sequence[str], embedder: Embedder,
     with their vectors, every text of every chunk embedded once, in one call."""
     sections = list(sections) if sections is not None else [""] * len(texts)
     groups = [claims(t) for t in texts]
-    units = [answer_units(t, s, g) for t, s, g in zip(texts, sections, groups)]
+    layouts = [chunk_layout(t) for t in texts]
+    units = [answer_units(lay, s, g) for lay, s, g in zip(layouts, sections, groups)]
     packed = _embed_groups(groups + units, embedder)
     n = len(groups)
-    return [StoredSentences(g, packed[i], u, packed[n + i]) for i, (g, u) in enumerate(zip(groups, units))]
+    return [StoredSentences(g, packed[i], u, packed[n + i], lay)
+            for i, (g, u, lay) in enumerate(zip(groups, units, layouts))]
 
 
 def units_embed(*, texts: Sequence[str], sections: Sequence[str], said: Sequence[Sequence[str]],
-                embedder: Embedder) -> list[tuple[list[str], bytes]]:
-    """For chunks whose claims are stored but not their answer units (stored before units were made): each chunk's
-    units and their vectors (float32 little-endian bytes), in one embedding call."""
-    units = [answer_units(t, s, g) for t, s, g in zip(texts, sections, said)]
-    return list(zip(units, _embed_groups(units, embedder)))
+                embedder: Embedder) -> list[tuple[list[str], bytes, list[list]]]:
+    """For chunks whose claims are stored but not their layout and answer units (stored before these were made):
+    each chunk's units, their vectors (float32 little-endian bytes) and its layout, in one embedding call."""
+    layouts = [chunk_layout(t) for t in texts]
+    units = [answer_units(lay, s, g) for lay, s, g in zip(layouts, sections, said)]
+    return list(zip(units, _embed_groups(units, embedder), layouts))

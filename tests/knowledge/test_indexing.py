@@ -3,6 +3,8 @@ point 4)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -160,6 +162,13 @@ def test_the_answerers_sentences_are_embedded_at_ingestion_and_an_answer_encodes
     known = KnownVectors.of_candidates(embedder, found)
     data = sentence_data([[(c.chunk.text, section_heading(c.chunk.section))] for c in found], known)
     assert known.encoded == 0  # every text the answerer reads was embedded at ingestion
+    # and how it reads each chunk is stored too: the same sentence data with no splitting and no model call
+    from grounding.sentence_store import stored_sentence_data
+
+    for c, [made] in zip(found, data):
+        stored = stored_sentence_data(c.chunk.layout, section_heading(c.chunk.section), known.known)
+        assert stored.texts == made.texts and stored.spans == made.spans and stored.kinds == made.kinds
+        assert stored.values == made.values and np.allclose(stored.context, made.context, atol=1e-6)
     row = next(i for i, t in enumerate(data[0][0].texts) if t.startswith("Service: Fewer"))
     direct = embedder.embed(["Service: Fewer than 3 years; Hours per pay period: 4"])[0]
     assert abs(float(data[0][0].vectors[row] @ direct) - 1.0) < 1e-5
@@ -172,10 +181,12 @@ def test_chunks_stored_without_answer_units_get_them_when_the_index_is_built(tmp
     domain = domain_get_or_create(slug="units2", name="Units 2")
     ingest_path(path=page(tmp_path, "leave", TABLE_PAGE), domain=domain, embedder=embedder)
     made = {c.pk: c.units for c in Chunk.objects.filter(version__document__domain=domain)}
-    Chunk.objects.filter(version__document__domain=domain).update(units=None, unit_vectors=b"")  # older rows
+    laid = {c.pk: c.layout for c in Chunk.objects.filter(version__document__domain=domain)}
+    Chunk.objects.filter(version__document__domain=domain).update(units=None, unit_vectors=b"", layout=None)
     index_publish(domain=domain)
     again = {c.pk: (c.units, c.unit_matrix().shape) for c in Chunk.objects.filter(version__document__domain=domain)}
     assert {pk: u for pk, (u, _) in again.items()} == made
+    assert {c.pk: c.layout for c in Chunk.objects.filter(version__document__domain=domain)} == laid
     assert all(shape == (len(u), 384) for u, shape in again.values())
     index = domain_index(domain=domain)
     assert sum(len(index.unit_vectors(row)) for row in range(len(index))) == sum(len(u) for u in made.values())
@@ -190,15 +201,16 @@ def test_a_worker_starting_indexes_again_a_domain_whose_index_has_no_answer_unit
     ingest_path(path=page(tmp_path, "leave", TABLE_PAGE), domain=domain, embedder=embedder)
     before = Domain.objects.get(pk=domain.pk).index_token
     assert index_ensure(domain=domain) is False  # up to date: nothing built
-    Chunk.objects.filter(version__document__domain=domain).update(units=None, unit_vectors=b"")
-    for status in ("current", "superseded"):
-        (index_path(domain=domain, status=status, token=before) / "unit_offsets.npy").unlink()
+    Chunk.objects.filter(version__document__domain=domain).update(units=None, unit_vectors=b"", layout=None)
+    for status in ("current", "superseded"):  # as an index written before it carried the answer data
+        meta = index_path(domain=domain, status=status, token=before) / "meta.json"
+        meta.write_text(json.dumps({k: v for k, v in json.loads(meta.read_text()).items() if k != "answer"}))
     assert index_ensure(domain=domain) is True
     after = Domain.objects.get(pk=domain.pk).index_token
     assert after != before and index_path(domain=domain, status="current", token=after).is_dir()
     index = domain_index(domain=domain)
     assert all(index.unit_vectors(row) is not None for row in range(len(index)))
-    assert all(c.units is not None for c in Chunk.objects.filter(version__document__domain=domain))
+    assert all(c.units is not None and c.layout for c in Chunk.objects.filter(version__document__domain=domain))
 
 
 def test_ingestion_checks_each_chunk_for_passages_addressed_to_an_assistant(tmp_path, embedder):
