@@ -92,7 +92,10 @@ _YESNO_CLAUSE = re.compile(rf"(?:^|[,;:]\s+){_AUX}\s+(?:i|we|you|it|they|he|she|
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
 _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|faster|slower|longer|"
                          r"shorter|earlier|later|more|less|higher|lower|bigger|smaller)\b.*\bor\b|"
-                         r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b", re.I)
+                         r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
+                         # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
+                         r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
+                         r"lower)\b.*\bthan\b", re.I)
 _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics|documents|paperwork|forms|steps|"
                    r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
                    r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"

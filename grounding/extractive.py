@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
-from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, states
+from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, states, typed_values
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.lexical import content_terms
@@ -203,20 +203,30 @@ class ExtractiveAnswerer:
         return chosen
 
     def _sides(self, plan: ContextPlan, sides: Sides, context: str) -> list[ScoredSentence]:
-        """For each side of a comparison (asked on its own, grounding.question_parts.Sides), a sentence that states a
-        value and shares at least as many of that side's own terms as of the other's, among the close ones of that
-        side's ranking; the pair with the best scores wins, two sentences of one source (one table, one list) or of
-        one kind counting for more. [] unless both sides get a sentence and one of them reaches the threshold."""
+        """For each side of a comparison (asked on its own, grounding.question_parts.Sides), a sentence that states
+        what that side's question asks for (its answer type, grounding.answer_types; a quantity or a date when it
+        has none) and does not name the other side only (it holds one of this side's own terms, or none of the
+        other's: "Training (not at a conference) under $2,500" is about training), among the close ones of that
+        side's ranking; a sentence naming its side (one of the side's own terms) gains OWN_TERM_BONUS, and so
+        does one naming what is compared (a term both sides' questions hold: "longer", "accrual"); the pair with
+        the best scores (these bonuses included) wins, like compared with like counting for more (two
+        sentences of one source, two items of one list or rows of one table, two sentences stating values of one
+        type: :func:`_parallel`). [] unless both sides get a sentence and one of them reaches the threshold."""
         pools: list[list[ScoredSentence]] = []
+        compared = content_terms(sides.queries[0]) & content_terms(sides.queries[1])  # "longer", "accrual"
         for query, own, other in ((sides.queries[0], *sides.terms), (sides.queries[1], *sides.terms[::-1])):
+            kind = question_type(query)
+            kinds = (kind,) if kind in CHECKED_TYPES else ("quantity", "date")
             ranked = self.rank(f"{query} {context}".strip(), plan)
             top = ranked[0].score if ranked else 0.0
             close = [s for s in ranked if s.score >= max(top - self.type_spread, self.threshold - self.type_spread)]
-            close = [s if states("quantity", s.text) else _with_value(s, plan, "quantity") for s in close]
-            pool = [s for s in close if (states("quantity", s.text) or states("date", s.text))
-                    and len(content_terms(s.text) & own) >= len(content_terms(s.text) & other)]
-            pools.append(pool[:6])
-        pairs = [(a.score + b.score + 0.15 * (a.label == b.label) + 0.1 * (a.kind == b.kind), a, b)
+            close = [s if any(states(k, s.text) for k in kinds) else _with_value(s, plan, kinds[0]) for s in close]
+            pool = [s for s in close if any(states(k, s.text) for k in kinds)
+                    and (content_terms(s.text) & own or not content_terms(s.text) & other)]
+            pools.append([replace(s, score=s.score + OWN_TERM_BONUS * bool(content_terms(s.text) & own)
+                                  + OWN_TERM_BONUS * bool(content_terms(s.text) & compared))
+                          for s in pool[:6]])
+        pairs = [(a.score + b.score + _parallel(a, b), a, b)
                  for a in pools[0] for b in pools[1] if _key(a.text) != _key(b.text)]
         if not pairs:
             return []
@@ -275,16 +285,57 @@ class ExtractiveAnswerer:
 
 
 def _with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentence:
-    """``s`` read with the next sentence of its source when that one is a short list item stating what ``kind``
-    asks for and ``s`` does not (a label and its value written as two items); else ``s`` unchanged."""
+    """``s`` read with the value it is listed under or with: a list item that does not state what ``kind`` asks
+    for is read after the lead-in of its list when that one states it ("Three to five weeks in advance for:" /
+    "Conference events that cost more than $2,500": the value written first, its cases as sub-items, no item
+    stating it in between); else a list item or sentence is read with the next sentence when that one is a short
+    list item stating it ("Conference events that cost more than $2,500" / "Three to five weeks": a label and its
+    value written as two items); else ``s`` unchanged."""
     source = plan.source_map.get(s.label)
     data = source.sentences if source is not None else None
-    if data is None or s.position + 1 >= len(data) or s.kind not in ("item", "sentence"):
+    if data is None or s.kind not in ("item", "sentence") or states(kind, s.text):
+        return s
+    if s.kind == "item":
+        i = s.position - 1
+        while i >= 0 and data.kinds[i] == "item" and not states(kind, data.texts[i]):
+            i -= 1
+        if i >= 0 and data.kinds[i] == "lead" and states(kind, data.texts[i]):
+            return replace(s, text=f"{data.texts[i].rstrip(':; ')}: {s.text}")
+    if s.position + 1 >= len(data):
         return s
     following, its_kind = data.texts[s.position + 1], data.kinds[s.position + 1]
     if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
         return s
     return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")
+
+
+#: Bonus of a comparison side's sentence that names its side (holds one of the side's own terms, not the other's),
+#: and again when it names what is compared (a term of both sides' questions).
+OWN_TERM_BONUS = 0.1
+#: Bonus of a comparison's pair of sentences from one source, of one list or table, stating values of one type.
+SAME_SOURCE_BONUS, SAME_STRUCTURE_BONUS, SAME_VALUE_TYPE_BONUS = 0.15, 0.1, 0.1
+
+
+_UNIT = re.compile(r"\b\d[\d,.]*\+?\s+([a-z]{3,})", re.I)
+
+
+def _units(text: str) -> set[str]:
+    """The words that follow a number in ``text`` ("16 characters", "4 hours" -> {"character", "hour"})."""
+    return {m.group(1).lower().removesuffix("s") for m in _UNIT.finditer(text)}
+
+
+def _parallel(a: ScoredSentence, b: ScoredSentence) -> float:
+    """How much two sentences read as the two sides of one comparison (like compared with like): SAME_SOURCE_BONUS
+    when they come from one source, SAME_STRUCTURE_BONUS when both are list items or both table rows (running
+    sentences are too common to say anything), SAME_VALUE_TYPE_BONUS when they state values of one type
+    (grounding.answer_types.typed_values: two durations, two amounts; a date and a duration are not compared) or
+    numbers of one unit ("16 characters" / "longer than 14 characters")."""
+    kinds_a = {v.split(":", 1)[0] for v in typed_values(a.text)}
+    kinds_b = {v.split(":", 1)[0] for v in typed_values(b.text)}
+    alike = bool((kinds_a & kinds_b) - {"count"}) or bool(_units(a.text) & _units(b.text))
+    return (SAME_SOURCE_BONUS * (a.label == b.label)
+            + SAME_STRUCTURE_BONUS * (a.kind == b.kind and a.kind in ("item", "row"))
+            + SAME_VALUE_TYPE_BONUS * alike)
 
 
 _FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)

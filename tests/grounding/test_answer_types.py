@@ -33,6 +33,15 @@ def test_the_question_says_what_it_asks_for(question, kind):
     assert question_type(question) == kind
 
 
+def test_how_much_earlier_one_thing_than_another_is_a_comparison():
+    assert is_comparison("How much earlier must I book a workshop over $900 than a webinar under $900?")
+    assert is_comparison("How many more days of notice do contractors give than employees?")
+    assert question_type("How much longer is the notice for a sabbatical than for a vacation?") == "other"
+    # "more than" that states a condition is no comparison
+    assert not is_comparison("Do I need approval for a course that costs more than $500?")
+    assert not is_comparison("How much can I spend on a course that costs more than $500?")
+
+
 def test_a_preamble_is_context_and_the_asking_sentence_decides():
     assert question_type("I supervise four people. What utilization percentage am I expected to hit?") == "percent"
 

@@ -112,6 +112,50 @@ def test_a_label_and_its_value_written_as_two_list_items_are_read_together(answe
     assert text.startswith("Conference events that cost more than $2,500: Three to five weeks [S1].")
 
 
+def test_a_case_listed_under_the_value_it_takes_is_read_with_its_lead_in(answer):
+    timelines = ("Events", "Booking ahead", "Book as early as you can.\n"
+                 "- Two weeks in advance for:\n- Workshops that cost less than $900\n- Webinars with a fee\n"
+                 "- Six weeks in advance for:\n- Summits that cost more than $900")
+    text, _ = answer("How far ahead must I book a summit that costs more than $900?", timelines)
+    assert text.startswith("Six weeks in advance for: Summits that cost more than $900 [S1].")
+
+
+def test_a_comparison_with_than_gives_the_value_of_each_side(answer):
+    timelines = ("Events", "Booking ahead", "Book as early as you can.\n"
+                 "- Two weeks in advance for:\n- Workshops that cost less than $900\n- Webinars with a fee\n"
+                 "- Six weeks in advance for:\n- Summits that cost more than $900")
+    text, verified = answer("How much earlier do I need to book a summit that costs over $900 than a workshop under "
+                            "$900?", timelines)
+    assert "Six weeks in advance for: Summits that cost more than $900 [S1]" in text
+    assert "Two weeks in advance for: Workshops that cost less than $900 [S1]" in text and not verified.abstained
+
+
+def test_a_comparison_side_is_the_sentence_about_what_is_compared_not_any_value_near_its_name(answer):
+    laptop = ("Laptops", "Login password", "Laptop passwords must be 16 characters.\n"
+              "Change it through the IT portal.")
+    phone = ("Phones", "Rules", "Every employee is issued a work phone.\n"
+             "If you don't receive your work phone on day one, you'll need to use a personal phone.\n"
+             "Set a passcode on it. It must be longer than 12 characters and mix letters and numbers.")
+    text, _ = answer("Which has to be longer: my laptop password or my work phone passcode?", laptop, phone)
+    assert "16 characters [S1]" in text and "longer than 12 characters and mix letters and numbers [S2]" in text
+    assert "day one" not in text
+
+
+def test_like_is_compared_with_like():
+    from grounding.extractive import _parallel
+    from grounding.sentence_rank import ScoredSentence
+
+    short = ScoredSentence("Under 3 years: 4 hours per pay period", "S1", 0.7, kind="item")
+    long_ = ScoredSentence("15+ years: 8 hours per pay period", "S1", 0.7, kind="item")
+    date = ScoredSentence("For example, the leave year ends on December 31st.", "S2", 0.7)
+    other = ScoredSentence("You can receive 15 military leave days each year.", "S3", 0.8)
+    assert _parallel(short, long_) == pytest.approx(0.35)  # one source, one list, two durations
+    assert _parallel(date, other) == 0.0  # running sentences of two sources, a date and a duration
+    laptop = ScoredSentence("Passwords must be 16 characters.", "S1", 0.7)
+    phone = ScoredSentence("It must be longer than 14 characters.", "S2", 0.7)
+    assert _parallel(laptop, phone) == pytest.approx(0.1)  # two numbers of one unit
+
+
 def test_two_questions_in_one_message_get_an_answer_each(answer):
     leave = ("Parental leave", "Length", "Eligible employees receive 16 weeks of paid parental leave.\n"
              "Your manager approves the leave schedule.")
