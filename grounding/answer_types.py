@@ -64,6 +64,9 @@ _TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|dire
                    r"(?:unit|group|section) head|head of|chief|committee|board|"
                    r"council|department|executive|president|owner|approver|representative|steward|advis[eo]r|"
                    r"counsel|people operations|human resources|payroll)\b", re.I)
+#: A number and its time unit with more words between than a typed duration allows ("56 advanced annual leave
+#: hours"): enough for a sentence to state a duration, not read as a value (typed_values, stored at ingestion).
+_MODIFIED_DURATION = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\s+(?:[A-Za-z]+\s+){{3,4}}{_TIME_UNIT}\b", re.I)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
 
 
@@ -175,6 +178,8 @@ def states(answer_type: str, text: str) -> bool:
     if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
+    if answer_type in ("duration", "date") and _MODIFIED_DURATION.search(text):
+        return True
     if answer_type in ("amount", "percent", "duration", "date"):
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
                  "date": ("date", "duration")}[answer_type]

@@ -30,7 +30,7 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.lexical import content_terms
 from grounding.providers import Done, Event, TextDelta
-from grounding.question_parts import (Sides, blank_cell, comparison_sides, mentions, question_parts, says_no,
+from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, mentions, question_parts, says_no,
                                       specifics)
 from grounding.sentence_rank import ScoredSentence, rank_sentences, source_sentences, with_sentences
 from grounding.types import ContextPlan, Source
@@ -159,16 +159,28 @@ class ExtractiveAnswerer:
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str) -> str:
         """A message asking several questions: the best sentence stating what each part asks for that no earlier part
-        took (a part nothing else answers is left out); an abstention when no part is answered. ``context`` (the
+        took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
+        within ``type_spread`` of the best (a part nothing else answers is left out); an abstention when no part is
+        answered. ``context`` (the
         message's preamble, a follow-up's conversation terms) is matched with every part."""
         chosen: list[ScoredSentence] = []
-        for part in parts:
+        for i, part in enumerate(parts):
             ranked = self.rank(f"{context} {part}".strip(), plan)
             if not ranked or ranked[0].score < self.threshold:
                 continue
-            # the part's best sentence that another part has not taken already: each part asks its own fact
-            fresh = [s for s in self._typed(ranked, question_type(part), limit=self.max_sentences, question=part,
-                                            plan=plan) if not _repeats(s.text, chosen)]
+            # a sentence naming this part's own subject (a term of what it asks that the other parts and the
+            # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
+            # other part, when one is close to the best
+            own = asked_terms(part, [*parts[:i], *parts[i + 1:], context])
+            naming = [s for s in ranked if content_terms(s.text) & own]
+            fresh: list[ScoredSentence] = []
+            for pool in ([naming] if naming and naming[0].score >= max(self.threshold, ranked[0].score -
+                                                                        self.type_spread) else []) + [ranked]:
+                # the part's best sentence that another part has not taken already: each part asks its own fact
+                fresh = [s for s in self._typed(pool, question_type(part), limit=self.max_sentences, question=part,
+                                                plan=plan) if not _repeats(s.text, chosen)]
+                if fresh:
+                    break
             chosen += fresh[:1]
         if not chosen:
             return ABSTAIN_TOKEN

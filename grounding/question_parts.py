@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
@@ -17,7 +18,7 @@ NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|withou
 _CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to|than)\s+", re.I)
 _SIDE_STOP = re.compile(r"[:;?]|,(?!\d)|\b(?:which|what|how|whose|who|when|where)\b", re.I)
 _PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|are|do|does|can|will|with)\b)|"
-                         r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?:once|if|after|when)\b", re.I)
+                         r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
 
 
 def question_parts(question: str) -> tuple[str, list[str]]:
@@ -32,6 +33,21 @@ def question_parts(question: str) -> tuple[str, list[str]]:
     if len(pieces) < 2:
         return "", [text]
     return lead, pieces
+
+
+_ASKING_WORD = re.compile(r"\b(?:how|what|which|who|whom|whose|when|where|why)\b", re.I)
+
+
+def asked_terms(part: str, others: Sequence[str] = ()) -> frozenset[str]:
+    """The content terms (grounding.lexical.content_terms) of what a part asks about: its words from its first
+    question word on, a leading condition left out ("with 14 pay periods left, how much advanced leave could I ask
+    for?" -> {advanc, leav, ask}; the whole part when it has no question word), less the terms of ``others`` (the
+    other parts and the message's preamble), so what remains names this part's own subject ({advanc, ask})."""
+    m = _ASKING_WORD.search(part)
+    terms = content_terms(part[m.start():] if m else part)
+    for other in others:
+        terms -= content_terms(other)
+    return terms
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from grounding.answer_types import is_comparison, question_type, states, typed_values
-from grounding.question_parts import blank_cell, comparison_sides, mentions, question_parts, says_no, specifics
+from grounding.question_parts import (asked_terms, blank_cell, comparison_sides, mentions, question_parts, says_no,
+                                      specifics)
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -82,6 +83,24 @@ def test_two_questions_in_one_message_are_split_and_keep_their_preamble():
     assert lead == "I'm getting married in June."
     assert parts == ["How long do I have to change my plan", "if I miss it, when does Open Season start?"]
     assert question_parts("What is the daily meal allowance?") == ("", ["What is the daily meal allowance?"])
+
+
+def test_a_part_opening_with_once_keeps_its_condition():
+    _, parts = question_parts("What time must I submit my order, and once it ships how long until it arrives?")
+    assert parts == ["What time must I submit my order", "once it ships how long until it arrives?"]
+
+
+def test_the_asked_terms_of_a_part_are_its_own_subject():
+    first = "How much do I earn each week"
+    second = "with 3 months left in the year how much advanced vacation could I request?"
+    assert asked_terms(second, [first, "I'm new."]) == {"advanc", "vacat", "request"}
+    assert asked_terms(first, [second]) == {"earn", "week"}
+    assert asked_terms("the parking rules") == {"park", "rule"}  # no question word: the whole part
+
+
+def test_a_number_and_its_time_unit_with_words_between_state_a_duration():
+    assert states("duration", "You can request up to 56 advanced annual leave hours.")
+    assert not states("duration", "Bring 2 printed copies of your ID.")
 
 
 def test_the_sides_of_a_comparison_are_asked_on_their_own():

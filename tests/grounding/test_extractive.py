@@ -163,6 +163,19 @@ def test_two_questions_in_one_message_get_an_answer_each(answer):
     assert "16 weeks of paid parental leave [S1]" in text and "Your manager approves the leave schedule [S1]" in text
 
 
+def test_each_part_gets_the_sentence_naming_its_own_subject(answer):
+    # the worked example's sentences hold the second part's numbers and the first part's words: the second part is
+    # answered by the sentence naming what it asks about (advanced vacation), not by a closer one that does not
+    vacation = ("Vacation", "Advanced vacation", "New staff earn 5 vacation leave hours per month.\n"
+                "For example: you earn 5 vacation leave hours per month and there are 3 months left in the year.\n"
+                "You will earn 15 more vacation leave hours (3 months x 5 hours per month).\n"
+                "Therefore, you can request up to 15 advanced vacation leave hours.")
+    text, verified = answer("I'm new here. How many vacation leave hours do I earn per month, and with 3 months left in "
+                            "the year how much advanced vacation leave could I request?", vacation)
+    assert "Therefore, you can request up to 15 advanced vacation leave hours [S1]." in text
+    assert not verified.abstained
+
+
 def test_a_sentence_that_names_the_questions_fiscal_year_is_preferred_to_a_closer_one_that_does_not(answer):
     # two versions of a page: the question pins FY23, so the sentence naming FY23 is quoted, not the newer value
     current = ("Overtime", "Salary limit", "If you make the maximum salary ($191,900 in 2024), you cannot receive "
