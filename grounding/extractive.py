@@ -5,8 +5,9 @@ It is the default every new user meets (no model key needed). Sentences are rank
 vectors stored at ingestion; only the question is embedded). Then:
 
 1. below ``threshold`` the answer is an abstention;
-2. a comparison ("X or Y?", "X versus Y") quotes, for each side, the best sentence that states a value and is about
-   that side more than the other; a message with two questions ("How long ..., and who ...?") answers each part;
+2. a comparison ("X or Y?", "X versus Y", "how much earlier X than Y?") quotes, for each side, the sentence that
+   states what that side asks for and is about that side (grounding.comparison); a message with two questions ("How
+   long ..., and who ...?") answers each part with a sentence naming that part's own subject;
 3. otherwise the answer rests on the best sentence that states what the question asks for (an amount, a duration, a
    date, a count, a percentage, a person or team: grounding.answer_types) and that is in a source naming the
    question's specifics (a city, a program, a grade); when the documents cover the topic but none of the close
@@ -21,49 +22,20 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import replace
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
-from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, states, typed_values
+from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, states
+from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.lexical import content_terms
 from grounding.providers import Done, Event, TextDelta
-from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, mentions, question_parts, says_no,
-                                      specifics)
+from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, mentions, question_parts,
+                                      says_no, specifics)
+from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, source_sentences, with_sentences
 from grounding.types import ContextPlan, Source
-from grounding.values import value_keys
-
-
-
-def _key(text: str) -> str:
-    return re.sub(r"\W+", " ", text.lower()).strip()
-
-
-#: Share of the shorter sentence's content words (at least 5 of them) found in the other from which two sentences are
-#: near-duplicates: the same statement worded again, often by another page ("If you are staying in the federal
-#: government ..., it will be automatically transferred to your next agency" / "If your next role is still within
-#: the federal government ..., it will be automatically transferred ...", 18F calibration half).
-NEAR_DUPLICATE_SHARE = 0.75
-
-
-def _repeats(text: str, chosen: Sequence[ScoredSentence]) -> bool:
-    """True when ``text`` says again what a chosen sentence says: the same words, one the start of the other (a
-    sentence and its piece cut by a chunk boundary), or a near-duplicate (the same values, grounding.values.value_keys,
-    and NEAR_DUPLICATE_SHARE of the content words of the shorter one)."""
-    key, terms = _key(text), content_terms(text)
-    for c in chosen:
-        if key.startswith(_key(c.text)) or _key(c.text).startswith(key):
-            return True
-        if value_keys(text) != value_keys(c.text):
-            continue  # "up to 240 hours of advanced sick leave" / "up to 104 advanced sick leave hours": two facts
-        other = content_terms(c.text)
-        shorter = min(len(terms), len(other))
-        if shorter >= 5 and len(terms & other) >= NEAR_DUPLICATE_SHARE * shorter:
-            return True
-    return False
 
 
 class ExtractiveAnswerer:
@@ -178,7 +150,7 @@ class ExtractiveAnswerer:
                                                                         self.type_spread) else []) + [ranked]:
                 # the part's best sentence that another part has not taken already: each part asks its own fact
                 fresh = [s for s in self._typed(pool, question_type(part), limit=self.max_sentences, question=part,
-                                                plan=plan) if not _repeats(s.text, chosen)]
+                                                plan=plan) if not repeats(s.text, chosen)]
                 if fresh:
                     break
             chosen += fresh[:1]
@@ -200,7 +172,7 @@ class ExtractiveAnswerer:
         check = kind in CHECKED_TYPES
         pool = [s for s in ranked if s.score >= max(self.threshold, best - (self.type_spread if check else self.spread))]
         if check and plan is not None:
-            pool = [s if states(kind, s.text) else _with_value(s, plan, kind) for s in pool]
+            pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
         pool = [s for s in pool if (not check or states(kind, s.text))
                 and not (s.kind == "row" and blank_cell(question, s.text))]
         if not pool:
@@ -210,40 +182,15 @@ class ExtractiveAnswerer:
         for s in pool:
             if s.score < floor or len(chosen) >= limit:
                 break
-            if not _repeats(s.text, chosen):
+            if not repeats(s.text, chosen):
                 chosen.append(s)
         return chosen
 
     def _sides(self, plan: ContextPlan, sides: Sides, context: str) -> list[ScoredSentence]:
-        """For each side of a comparison (asked on its own, grounding.question_parts.Sides), a sentence that states
-        what that side's question asks for (its answer type, grounding.answer_types; a quantity or a date when it
-        has none) and does not name the other side only (it holds one of this side's own terms, or none of the
-        other's: "Training (not at a conference) under $2,500" is about training), among the close ones of that
-        side's ranking; a sentence naming its side (one of the side's own terms) gains OWN_TERM_BONUS, and so
-        does one naming what is compared (a term both sides' questions hold: "longer", "accrual"); the pair with
-        the best scores (these bonuses included) wins, like compared with like counting for more (two
-        sentences of one source, two items of one list or rows of one table, two sentences stating values of one
-        type: :func:`_parallel`). [] unless both sides get a sentence and one of them reaches the threshold."""
-        pools: list[list[ScoredSentence]] = []
-        compared = content_terms(sides.queries[0]) & content_terms(sides.queries[1])  # "longer", "accrual"
-        for query, own, other in ((sides.queries[0], *sides.terms), (sides.queries[1], *sides.terms[::-1])):
-            kind = question_type(query)
-            kinds = (kind,) if kind in CHECKED_TYPES else ("quantity", "date")
-            ranked = self.rank(f"{query} {context}".strip(), plan)
-            top = ranked[0].score if ranked else 0.0
-            close = [s for s in ranked if s.score >= max(top - self.type_spread, self.threshold - self.type_spread)]
-            close = [s if any(states(k, s.text) for k in kinds) else _with_value(s, plan, kinds[0]) for s in close]
-            pool = [s for s in close if any(states(k, s.text) for k in kinds)
-                    and (content_terms(s.text) & own or not content_terms(s.text) & other)]
-            pools.append([replace(s, score=s.score + OWN_TERM_BONUS * bool(content_terms(s.text) & own)
-                                  + OWN_TERM_BONUS * bool(content_terms(s.text) & compared))
-                          for s in pool[:6]])
-        pairs = [(a.score + b.score + _parallel(a, b), a, b)
-                 for a in pools[0] for b in pools[1] if _key(a.text) != _key(b.text)]
-        if not pairs:
-            return []
-        _, a, b = max(pairs, key=lambda p: p[0])
-        return [a, b] if max(a.score, b.score) >= self.threshold else []
+        """Each side of a comparison asked on its own (with ``context``), its sentence chosen by
+        grounding.comparison.side_sentences; [] when the sides are not both answered."""
+        rankings = [self.rank(f"{query} {context}".strip(), plan) for query in sides.queries]
+        return side_sentences(rankings, sides, plan, threshold=self.threshold, type_spread=self.type_spread)
 
     def _covering(self, ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> list[Source]:
         """The sources of the best sentences (at most two), which a topic-only abstention names."""
@@ -294,60 +241,6 @@ class ExtractiveAnswerer:
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
         yield Done()
-
-
-def _with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentence:
-    """``s`` read with the value it is listed under or with: a list item that does not state what ``kind`` asks
-    for is read after the lead-in of its list when that one states it ("Three to five weeks in advance for:" /
-    "Conference events that cost more than $2,500": the value written first, its cases as sub-items, no item
-    stating it in between); else a list item or sentence is read with the next sentence when that one is a short
-    list item stating it ("Conference events that cost more than $2,500" / "Three to five weeks": a label and its
-    value written as two items); else ``s`` unchanged."""
-    source = plan.source_map.get(s.label)
-    data = source.sentences if source is not None else None
-    if data is None or s.kind not in ("item", "sentence") or states(kind, s.text):
-        return s
-    if s.kind == "item":
-        i = s.position - 1
-        while i >= 0 and data.kinds[i] == "item" and not states(kind, data.texts[i]):
-            i -= 1
-        if i >= 0 and data.kinds[i] == "lead" and states(kind, data.texts[i]):
-            return replace(s, text=f"{data.texts[i].rstrip(':; ')}: {s.text}")
-    if s.position + 1 >= len(data):
-        return s
-    following, its_kind = data.texts[s.position + 1], data.kinds[s.position + 1]
-    if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
-        return s
-    return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")
-
-
-#: Bonus of a comparison side's sentence that names its side (holds one of the side's own terms, not the other's),
-#: and again when it names what is compared (a term of both sides' questions).
-OWN_TERM_BONUS = 0.1
-#: Bonus of a comparison's pair of sentences from one source, of one list or table, stating values of one type.
-SAME_SOURCE_BONUS, SAME_STRUCTURE_BONUS, SAME_VALUE_TYPE_BONUS = 0.15, 0.1, 0.1
-
-
-_UNIT = re.compile(r"\b\d[\d,.]*\+?\s+([a-z]{3,})", re.I)
-
-
-def _units(text: str) -> set[str]:
-    """The words that follow a number in ``text`` ("16 characters", "4 hours" -> {"character", "hour"})."""
-    return {m.group(1).lower().removesuffix("s") for m in _UNIT.finditer(text)}
-
-
-def _parallel(a: ScoredSentence, b: ScoredSentence) -> float:
-    """How much two sentences read as the two sides of one comparison (like compared with like): SAME_SOURCE_BONUS
-    when they come from one source, SAME_STRUCTURE_BONUS when both are list items or both table rows (running
-    sentences are too common to say anything), SAME_VALUE_TYPE_BONUS when they state values of one type
-    (grounding.answer_types.typed_values: two durations, two amounts; a date and a duration are not compared) or
-    numbers of one unit ("16 characters" / "longer than 14 characters")."""
-    kinds_a = {v.split(":", 1)[0] for v in typed_values(a.text)}
-    kinds_b = {v.split(":", 1)[0] for v in typed_values(b.text)}
-    alike = bool((kinds_a & kinds_b) - {"count"}) or bool(_units(a.text) & _units(b.text))
-    return (SAME_SOURCE_BONUS * (a.label == b.label)
-            + SAME_STRUCTURE_BONUS * (a.kind == b.kind and a.kind in ("item", "row"))
-            + SAME_VALUE_TYPE_BONUS * alike)
 
 
 _FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)

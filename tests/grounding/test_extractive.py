@@ -142,7 +142,7 @@ def test_a_comparison_side_is_the_sentence_about_what_is_compared_not_any_value_
 
 
 def test_like_is_compared_with_like():
-    from grounding.extractive import _parallel
+    from grounding.comparison import parallel as _parallel
     from grounding.sentence_rank import ScoredSentence
 
     short = ScoredSentence("Under 3 years: 4 hours per pay period", "S1", 0.7, kind="item")
@@ -205,7 +205,7 @@ def test_a_statement_two_pages_word_alike_is_quoted_once(answer):
 
 
 def test_sentences_that_state_different_values_are_never_near_duplicates():
-    from grounding.extractive import _repeats
+    from grounding.quoting import repeats as _repeats
     from grounding.sentence_rank import ScoredSentence
 
     chosen = [ScoredSentence("You can request up to 240 hours of advanced sick leave.", "S1", 0.9)]
