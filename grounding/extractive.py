@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
@@ -31,8 +32,8 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.lexical import content_terms
 from grounding.providers import Done, Event, TextDelta
-from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, mentions, question_parts,
-                                      says_no, specifics)
+from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
+                                      question_parts, says_no, specifics)
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, source_sentences, with_sentences
 from grounding.types import ContextPlan, Source
@@ -50,6 +51,8 @@ class ExtractiveAnswerer:
         precision_weight: weight of a sentence's precision (its own terms found in the question) when the deciding
             sentence of a yes/no question is chosen among the close ones.
         max_sentences: most sentences quoted for one question (or one part of it).
+        condition_bonus: added to a sentence, for a part of a two-part message, when its leading condition matches
+            what the message's preamble says of the asker (grounding.question_parts.condition_matches).
         overlap_weight, quantity_bonus: see grounding.sentence_rank.
         piece_words: words per streamed piece.
     """
@@ -59,7 +62,7 @@ class ExtractiveAnswerer:
 
     def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.62, spread: float = 0.12,
                  type_spread: float = 0.2, settle: float = 0.62, precision_weight: float = 0.3,
-                 max_sentences: int = 3,
+                 max_sentences: int = 3, condition_bonus: float = 0.05,
                  overlap_weight: float = 0.3, quantity_bonus: float = 0.08, piece_words: int = 3) -> None:
         self.embedder = embedder
         self.threshold = threshold
@@ -68,6 +71,7 @@ class ExtractiveAnswerer:
         self.settle = settle
         self.precision_weight = precision_weight
         self.max_sentences = max_sentences
+        self.condition_bonus = condition_bonus
         self.overlap_weight = overlap_weight
         self.quantity_bonus = quantity_bonus
         self.piece_words = piece_words
@@ -86,7 +90,7 @@ class ExtractiveAnswerer:
         plan = with_sentences(plan, self.embedder)  # each source's sentences read (and embedded) once per answer
         lead, parts = question_parts(asked)
         if len(parts) > 1 and not is_comparison(asked):
-            return self._parts(plan, parts, f"{lead} {context}".strip())
+            return self._parts(plan, parts, f"{lead} {context}".strip(), situation=lead)
         vector = (self.embedder or default_embedder()).embed([question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector)
@@ -129,17 +133,21 @@ class ExtractiveAnswerer:
                 opener = "No." if says_no(asked, deciding.text) else "Yes."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
 
-    def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str) -> str:
+    def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
         """A message asking several questions: the best sentence stating what each part asks for that no earlier part
         took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
         within ``type_spread`` of the best (a part nothing else answers is left out); an abstention when no part is
-        answered. ``context`` (the
-        message's preamble, a follow-up's conversation terms) is matched with every part."""
+        answered. ``context`` (the message's preamble, a follow-up's conversation terms) is matched with every part;
+        a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
+        leave, ...") gains ``condition_bonus``."""
         chosen: list[ScoredSentence] = []
         for i, part in enumerate(parts):
             ranked = self.rank(f"{context} {part}".strip(), plan)
             if not ranked or ranked[0].score < self.threshold:
                 continue
+            if situation:
+                ranked = sorted((replace(s, score=s.score + self.condition_bonus) if condition_matches(situation, s.text)
+                                 else s for s in ranked), key=lambda s: -s.score)
             # a sentence naming this part's own subject (a term of what it asks that the other parts and the
             # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
             # other part, when one is close to the best

@@ -151,6 +151,28 @@ def deciding_clause(question: str, sentence: str) -> str:
     return sentence[m.end():]
 
 
+#: The verb a person does: after a personal subject and its auxiliaries ("I'm leaving", "if you get married", "you
+#: have transferred" -> leaving, married, transferred).
+_PREDICATE = re.compile(r"\b(?:i|you|we|they|he|she)(?:['’](?:m|re|ve|ll|d))?\s+(?:(?:am|are|is|was|were|have|has|"
+                        r"had|will|would|do|does|did|be|been|being|get|gets|getting|got|just|currently|also|soon|"
+                        r"about to)\s+)*([a-z]+)", re.I)
+
+
+def _predicates(text: str) -> frozenset[str]:
+    """The stems of the verbs ``text`` says a person does (_PREDICATE; stop words left out)."""
+    return frozenset().union(*(content_terms(m.group(1)) for m in _PREDICATE.finditer(text)))
+
+
+def condition_matches(situation: str, sentence: str) -> bool:
+    """True when ``sentence`` opens with a condition on what a person does ("If you leave the company, ...", "When
+    you get married, ...") and ``situation``, what the asker says of themselves, says they do it ("I'm leaving next
+    month.", "I'm getting married in June."): the rule the sentence states is the one that applies to them. The verbs
+    are compared (their stems), not the other words: "If you've transferred from another federal agency" does not
+    match "I'm leaving federal service". False for a sentence without a leading condition."""
+    m = _CONDITION.match(sentence)
+    return bool(m) and bool(_predicates(m.group(0)) & _predicates(situation))
+
+
 def says_no(question: str, sentence: str) -> bool:
     """True when ``sentence`` answers the yes/no ``question`` with no.
 

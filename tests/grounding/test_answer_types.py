@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from grounding.answer_types import is_comparison, question_type, states, typed_values
-from grounding.question_parts import (asked_terms, blank_cell, comparison_sides, mentions, question_parts, says_no,
-                                      specifics)
+from grounding.question_parts import (asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
+                                      question_parts, says_no, specifics)
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -101,6 +101,16 @@ def test_the_asked_terms_of_a_part_are_its_own_subject():
 def test_a_number_and_its_time_unit_with_words_between_state_a_duration():
     assert states("duration", "You can request up to 56 advanced annual leave hours.")
     assert not states("duration", "Bring 2 printed copies of your ID.")
+
+
+def test_a_condition_on_what_the_asker_says_they_do_applies_to_them():
+    assert condition_matches("I'm retiring in May.", "If you retire, your badge must be returned.")
+    assert condition_matches("We are getting married soon.", "When you get married, update your beneficiaries.")
+    # a shared word that is not what the asker does is no match; nor is a sentence without a condition
+    assert not condition_matches("I'm retiring from federal service.", "If you moved from another federal agency, "
+                                 "your leave moves with you.")
+    assert not condition_matches("I'm retiring in May.", "Retiring staff return their badges.")
+    assert not condition_matches("", "If you retire, your badge must be returned.")
 
 
 def test_the_sides_of_a_comparison_are_asked_on_their_own():

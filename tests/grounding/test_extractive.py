@@ -176,6 +176,16 @@ def test_each_part_gets_the_sentence_naming_its_own_subject(answer):
     assert not verified.abstained
 
 
+def test_a_part_gets_the_rule_whose_condition_is_the_askers_situation(answer):
+    # "leave" is everywhere in these sentences: the rule for someone leaving wins by its condition, not its words
+    bonus = ("Bonus days", "Bonus days", "You can check the amount of bonus leave you got last year in the leave "
+             "portal.\nBonus leave expires one year after it is granted.\nIf you leave, bonus leave is not paid out.")
+    vacation = ("Vacation", "Vacation", "Your unused vacation will be paid out.")
+    text, _ = answer("I'm leaving the agency next month. What happens to my vacation balance, and what about the "
+                     "bonus leave I got last year?", vacation, bonus)
+    assert text == "Your unused vacation will be paid out [S1]. If you leave, bonus leave is not paid out [S2]."
+
+
 def test_a_sentence_that_names_the_questions_fiscal_year_is_preferred_to_a_closer_one_that_does_not(answer):
     # two versions of a page: the question pins FY23, so the sentence naming FY23 is quoted, not the newer value
     current = ("Overtime", "Salary limit", "If you make the maximum salary ($191,900 in 2024), you cannot receive "
