@@ -93,8 +93,9 @@ _YESNO_START = re.compile(rf"^{_AUX}\b", re.I)
 _YESNO_CLAUSE = re.compile(rf"(?:^|[,;:]\s+){_AUX}\s+(?:i|we|you|it|they|he|she|there|that|this|my|our|the|a|an|"
                            rf"every|each|any|all|gsa|tts|someone|anyone|coworkers|staff)\b", re.I)
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
-_COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|faster|slower|longer|"
-                         r"shorter|earlier|later|more|less|higher|lower|bigger|smaller)\b.*\bor\b|"
+_COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|expires? first|faster|"
+                         r"slower|longer|shorter|earlier|later|sooner|more|less|fewer|higher|lower|bigger|smaller|"
+                         r"larger|greater|cheaper)\b.*\bor\b|"
                          r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"

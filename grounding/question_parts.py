@@ -15,7 +15,12 @@ from grounding.lexical import content_terms
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
-_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to|than)\s+", re.I)
+#: What joins the two sides; "than" not after "more", "less" ... ("costs more than $2,500" states a condition).
+_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to)\s+|"
+                        r"(?<!\bmore)(?<!\bless)(?<!\bfewer)(?<!\bgreater)(?<!\brather)(?<!\bother)\s+than\s+", re.I)
+#: Words that make what follows a clause of the question ("do I earn per pay period"), not part of a side.
+_CLAUSE_WORD = re.compile(r"\b(?:do|does|did|is|are|was|were|can|could|will|would|should|must|have|has|had|i|you|"
+                          r"we|they|he|she|it)\b", re.I)
 _SIDE_STOP = re.compile(r"[:;?]|,(?!\d)|\b(?:which|what|how|whose|who|when|where)\b", re.I)
 _PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|are|do|does|can|will|with)\b)|"
                          r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
@@ -70,14 +75,49 @@ def comparison_sides(question: str) -> Sides | None:
     stops = list(_SIDE_STOP.finditer(before))
     right_end = _SIDE_STOP.search(after)
     right = after[:right_end.start()] if right_end else after
-    left = before[stops[-1].end():] if stops else before
-    left = " ".join(left.split()[-min(6, max(2, len(right.split()))):])  # about as long as the other side
+    span = _parallel_span(before, right)
+    if span is None:
+        start = stops[-1].end() if stops else 0
+        words = before[start:].split()[-min(6, max(2, len(right.split()))):]  # about as long as the other side
+        span = (len(before) - len(" ".join(words)), len(before)) if words else (len(before), len(before))
+    left = before[span[0]:span[1]]
     a, b = content_terms(left), content_terms(right)
     if not (a - b and b - a):
         return None
-    head = before[:len(before) - len(left)].rstrip()
     tail = after[len(right):]
-    return Sides((a - b, b - a), (f"{before}{tail}".strip(), f"{head} {right}{tail}".strip()))
+    other = f"{before[:span[0]].rstrip()} {right}{before[span[1]:]}{tail}"
+    return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
+
+
+def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
+    """Where, in the words before the connector, the side parallel to ``right`` is: around the last word of
+    ``before`` holding a content term of ``right`` (the first such term of ``right``), with the content words just
+    before it (its modifiers: "sick leave" for "annual leave as a new employee") and the words just after it that
+    ``right`` holds too ("regular comp time" for "travel comp time"). When that term opens ``right`` ("someone with
+    over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
+    question follows ("sick leave do I earn"). Only the words after the last question word, colon or comma of
+    ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
+    stops = list(_SIDE_STOP.finditer(before))
+    region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
+    words = [w for w in re.finditer(r"\S+", before) if w.start() >= region]
+    stems = [content_terms(w.group(0)) for w in words]
+    # words, not values: "$2,500" on both sides is what they share, not where a side is
+    right_terms = [t for w in right.split() for t in sorted(content_terms(w)) if t[:1].isalpha()]
+    shared = set(right_terms)
+    for n, term in enumerate(right_terms):
+        hits = [i for i, s in enumerate(stems) if term in s]
+        if not hits:
+            continue
+        first = last = hits[-1]
+        while first > 0 and stems[first - 1] and not _SIDE_STOP.search(words[first - 1].group(0)):
+            first -= 1
+        while last + 1 < len(words) and stems[last + 1] & shared:
+            last += 1
+        rest = before[words[last].end():]
+        if n == 0 and rest.strip() and not _CLAUSE_WORD.search(rest) and not _SIDE_STOP.search(rest):
+            last = len(words) - 1
+        return words[first].start(), words[last].end()
+    return None
 
 
 _CAPITALISED = re.compile(r"\b(?:[A-Z][a-zA-Z]+|[A-Z]{2,}|[A-Z][a-z]*[A-Z]\w*)(?:[ -](?:[A-Z][a-zA-Z]+|[A-Z]{2,}))*\b")

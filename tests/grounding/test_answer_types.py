@@ -103,6 +103,25 @@ def test_a_number_and_its_time_unit_with_words_between_state_a_duration():
     assert not states("duration", "Bring 2 printed copies of your ID.")
 
 
+def test_the_side_before_the_connector_is_the_one_parallel_to_the_side_after_it():
+    # modifiers of a shared word ("vacation leave" / "sick leave"); the rest of the question is asked of both sides
+    sides = comparison_sides("How many hours of vacation leave do I earn per month versus sick leave as a contractor?")
+    assert sides.queries == ("How many hours of vacation leave do I earn per month?",
+                             "How many hours of sick leave as a contractor do I earn per month?")
+    assert sides.terms == ({"vacat"}, {"sick", "contractor"})
+    # a side that opens with the shared word runs to the connector
+    sides = comparison_sides("How does the bonus of someone in their first year compare to someone with 10 years of "
+                             "tenure?")
+    assert sides.queries[1] == "How does the bonus of someone with 10 years of tenure?"
+    assert sides.terms == ({"first"}, {"10", "tenur"})
+
+
+def test_more_than_a_number_is_no_connector_of_a_comparison():
+    sides = comparison_sides("How much earlier must I book a course that costs more than $900 than a webinar?")
+    assert sides.queries[0] == "How much earlier must I book a course that costs more than $900?"
+    assert is_comparison("Which expires sooner: the voucher or the badge?")
+
+
 def test_a_condition_on_what_the_asker_says_they_do_applies_to_them():
     assert condition_matches("I'm retiring in May.", "If you retire, your badge must be returned.")
     assert condition_matches("We are getting married soon.", "When you get married, update your beneficiaries.")
