@@ -33,7 +33,7 @@ from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.lexical import content_terms
 from grounding.providers import Done, Event, TextDelta
 from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
-                                      question_parts, says_no, specifics)
+                                      question_parts, says_no, specifics, with_ellipsis_filled)
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, source_sentences, with_sentences
 from grounding.types import ContextPlan, Source
@@ -139,8 +139,10 @@ class ExtractiveAnswerer:
         within ``type_spread`` of the best (a part nothing else answers is left out); an abstention when no part is
         answered. ``context`` (the message's preamble, a follow-up's conversation terms) is matched with every part;
         a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
-        leave, ...") gains ``condition_bonus``."""
+        leave, ...") gains ``condition_bonus``. A part that elides its noun ("..., and how many can I carry over?") is
+        asked with the previous part's (grounding.question_parts.with_ellipsis_filled)."""
         chosen: list[ScoredSentence] = []
+        parts = with_ellipsis_filled(parts)
         for i, part in enumerate(parts):
             ranked = self.rank(f"{context} {part}".strip(), plan)
             if not ranked or ranked[0].score < self.threshold:

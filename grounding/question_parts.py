@@ -40,6 +40,25 @@ def question_parts(question: str) -> tuple[str, list[str]]:
     return lead, pieces
 
 
+_AUX_OR_SUBJECT = r"(?:can|could|do|does|did|will|would|should|must|may|might|is|are|was|were|have|has|i|you|we|they)"
+_HOW_MANY_OF = re.compile(rf"^(?:and\s+)?how (?:many|much)\s+(?P<what>(?:(?!{_AUX_OR_SUBJECT}\b)\S+\s+){{1,6}}?)"
+                          rf"(?={_AUX_OR_SUBJECT}\b)", re.I)
+_HOW_MANY_BARE = re.compile(rf"^(?:and\s+)?how (?:many|much)\s+(?={_AUX_OR_SUBJECT}\b)", re.I)
+
+
+def with_ellipsis_filled(parts: Sequence[str]) -> list[str]:
+    """The parts of a message with an elided noun filled in from the part before: "How many days of military leave
+    can I get each year, and how many can I carry over?" -> [..., "how many days of military leave can I carry
+    over?"] (a "how many" or "how much" followed at once by a verb or a subject asks about the previous part's
+    thing). Other parts are returned unchanged."""
+    out: list[str] = []
+    for part in parts:
+        bare = _HOW_MANY_BARE.match(part)
+        previous = _HOW_MANY_OF.match(out[-1]) if out and bare else None
+        out.append(f"{part[:bare.end()]}{previous.group('what')}{part[bare.end():]}" if previous else part)
+    return out
+
+
 _ASKING_WORD = re.compile(r"\b(?:how|what|which|who|whom|whose|when|where|why)\b", re.I)
 
 

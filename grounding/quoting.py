@@ -51,17 +51,20 @@ def repeats(text: str, chosen: Sequence[ScoredSentence]) -> bool:
 
 
 def with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentence:
-    """``s`` read with the value it is listed under or with: a list item that does not state what ``kind`` asks
-    for is read after the lead-in of its list when that one states it ("Three to five weeks in advance for:" /
-    "Conference events that cost more than $2,500": the value written first, its cases as sub-items, no item
-    stating it in between); else a list item or sentence is read with the next sentence when that one is a short
-    list item stating it ("Conference events that cost more than $2,500" / "Three to five weeks": a label and its
-    value written as two items); else ``s`` unchanged."""
+    """``s`` read with the value it is listed under or with; else ``s`` unchanged.
+
+    A list item that does not state what ``kind`` asks for (a value: an amount, a duration, a date, a count ...; not
+    a person) is read after the lead-in of its list when that one states it and no item in between does ("Three to
+    five weeks in advance for:" / "Conference events that cost more than $2,500": the value written first, its cases
+    as sub-items). Else a list item or sentence is read with the next sentence when that one is a short list item
+    stating it ("Conference events that cost more than $2,500" / "Three to five weeks": a label and its value
+    written as two items).
+    """
     source = plan.source_map.get(s.label)
     data = source.sentences if source is not None else None
     if data is None or s.kind not in ("item", "sentence") or states(kind, s.text):
         return s
-    if s.kind == "item":
+    if s.kind == "item" and kind != "person":  # a value, not a name: "... in HR Links, ensure that you:" names no one
         i = s.position - 1
         while i >= 0 and data.kinds[i] == "item" and not states(kind, data.texts[i]):
             i -= 1

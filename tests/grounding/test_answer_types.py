@@ -8,7 +8,7 @@ import pytest
 
 from grounding.answer_types import is_comparison, question_type, states, typed_values
 from grounding.question_parts import (asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
-                                      question_parts, says_no, specifics)
+                                      question_parts, says_no, specifics, with_ellipsis_filled)
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -88,6 +88,15 @@ def test_two_questions_in_one_message_are_split_and_keep_their_preamble():
 def test_a_part_opening_with_once_keeps_its_condition():
     _, parts = question_parts("What time must I submit my order, and once it ships how long until it arrives?")
     assert parts == ["What time must I submit my order", "once it ships how long until it arrives?"]
+
+
+def test_a_part_that_elides_its_noun_is_asked_with_the_previous_parts():
+    assert with_ellipsis_filled(["How many vouchers of type B can I file each month", "how many can I amend?"]) == [
+        "How many vouchers of type B can I file each month", "how many vouchers of type B can I amend?"]
+    # a part naming its own thing, or a previous part with no "how many X", is left as it is
+    assert with_ellipsis_filled(["How many vouchers can I file", "how many receipts do I need?"])[1] == (
+        "how many receipts do I need?")
+    assert with_ellipsis_filled(["When is the deadline", "how much can I claim?"])[1] == "how much can I claim?"
 
 
 def test_the_asked_terms_of_a_part_are_its_own_subject():
