@@ -15,7 +15,7 @@ from typing import Sequence
 
 from grounding.answer_types import CHECKED_TYPES, question_type, states, typed_values
 from grounding.lexical import content_terms
-from grounding.question_parts import Sides
+from grounding.question_parts import Sides, mentions, specifics
 from grounding.quoting import same_words, with_value
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
@@ -52,6 +52,13 @@ def parallel(a: ScoredSentence, b: ScoredSentence) -> float:
             + SAME_VALUE_TYPE_BONUS * alike)
 
 
+def _source_names(plan: ContextPlan, s: ScoredSentence, name: str) -> bool:
+    """True when the sentence, or the title, section or text of its source, names ``name``."""
+    source = plan.source_map.get(s.label)
+    where = s.text if source is None else f"{source.title}\n{source.section}\n{source.text}\n{s.text}"
+    return mentions(where, name)
+
+
 def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, plan: ContextPlan, *,
                    threshold: float, type_spread: float) -> list[ScoredSentence]:
     """The two sentences answering a comparison, [side one's sentence, side two's].
@@ -66,13 +73,20 @@ def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, p
     one naming what is compared (a term both sides' questions hold: "longer", "accrual"). The pair with the best
     scores wins, like compared with like counting for more (:func:`parallel`).
 
+    A side whose question names something the other's does not (grounding.question_parts.specifics: "Denver")
+    takes its sentence only from a source naming it.
+
     Returns [] unless both sides get a sentence and one of them reaches ``threshold`` (scores are cosine + bonuses,
     grounding.sentence_rank, with the bonuses above).
     """
     pools: list[list[ScoredSentence]] = []
     compared = content_terms(sides.queries[0]) & content_terms(sides.queries[1])  # "longer", "accrual"
-    for ranked, query, own, other in ((rankings[0], sides.queries[0], *sides.terms),
-                                      (rankings[1], sides.queries[1], *sides.terms[::-1])):
+    for ranked, query, own, other, other_query in ((rankings[0], sides.queries[0], *sides.terms, sides.queries[1]),
+                                                   (rankings[1], sides.queries[1], *sides.terms[::-1],
+                                                    sides.queries[0])):
+        # a side pinned by a name ("Denver") is answered only from a source that names it
+        names = [n for n in specifics(query) if n not in specifics(other_query)]
+        ranked = [s for s in ranked if all(_source_names(plan, s, n) for n in names)]
         kind = question_type(query)
         kinds = (kind,) if kind in CHECKED_TYPES else ("quantity", "date")
         top = ranked[0].score if ranked else 0.0

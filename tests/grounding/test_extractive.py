@@ -141,6 +141,15 @@ def test_a_comparison_side_is_the_sentence_about_what_is_compared_not_any_value_
     assert "day one" not in text
 
 
+def test_a_comparison_side_pinned_by_a_name_the_documents_do_not_hold_is_not_answered(answer):
+    chicago = ("Travel Chicago", "Hotels", "The nightly hotel limit in Chicago is $250.")
+    seattle = ("Travel Seattle", "Hotels", "The nightly hotel limit in Seattle is $220.")
+    text, verified = answer("Which city has the higher nightly hotel limit, Chicago or Seattle?", chicago, seattle)
+    assert "$250 [S1]" in text and "$220 [S2]" in text and not verified.abstained
+    text, verified = answer("Which city has the higher nightly hotel limit, Chicago or Denver?", chicago, seattle)
+    assert verified.abstained and "$220" not in text
+
+
 def test_like_is_compared_with_like():
     from grounding.comparison import parallel as _parallel
     from grounding.sentence_rank import ScoredSentence
