@@ -148,22 +148,22 @@ class ExtractiveAnswerer:
             if not ranked or ranked[0].score < self.threshold:
                 continue
             if situation:
-                ranked = sorted((replace(s, score=s.score + self.condition_bonus) if condition_matches(situation, s.text)
-                                 else s for s in ranked), key=lambda s: -s.score)
+                ranked = sorted((replace(s, score=s.score + self.condition_bonus)
+                                 if condition_matches(situation, s.text) else s for s in ranked),
+                                key=lambda s: -s.score)
             # a sentence naming this part's own subject (a term of what it asks that the other parts and the
             # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
-            # other part, when one is close to the best
+            # other part, when one is close to the best; else the part's whole ranking
             own = asked_terms(part, [*parts[:i], *parts[i + 1:], context])
             naming = [s for s in ranked if content_terms(s.text) & own]
-            fresh: list[ScoredSentence] = []
-            for pool in ([naming] if naming and naming[0].score >= max(self.threshold, ranked[0].score -
-                                                                        self.type_spread) else []) + [ranked]:
+            close = bool(naming) and naming[0].score >= max(self.threshold, ranked[0].score - self.type_spread)
+            for pool in ([naming] if close else []) + [ranked]:
                 # the part's best sentence that another part has not taken already: each part asks its own fact
                 fresh = [s for s in self._typed(pool, question_type(part), limit=self.max_sentences, question=part,
                                                 plan=plan) if not repeats(s.text, chosen)]
                 if fresh:
+                    chosen.append(fresh[0])
                     break
-            chosen += fresh[:1]
         if not chosen:
             return ABSTAIN_TOKEN
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)

@@ -179,8 +179,8 @@ def test_each_part_gets_the_sentence_naming_its_own_subject(answer):
                 "For example: you earn 5 vacation leave hours per month and there are 3 months left in the year.\n"
                 "You will earn 15 more vacation leave hours (3 months x 5 hours per month).\n"
                 "Therefore, you can request up to 15 advanced vacation leave hours.")
-    text, verified = answer("I'm new here. How many vacation leave hours do I earn per month, and with 3 months left in "
-                            "the year how much advanced vacation leave could I request?", vacation)
+    text, verified = answer("I'm new here. How many vacation leave hours do I earn per month, and with 3 months left "
+                            "in the year how much advanced vacation leave could I request?", vacation)
     assert "Therefore, you can request up to 15 advanced vacation leave hours [S1]." in text
     assert not verified.abstained
 
