@@ -64,6 +64,9 @@ _TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|dire
                    r"(?:unit|group|section) head|head of|chief|committee|board|"
                    r"council|department|executive|president|owner|approver|representative|steward|advis[eo]r|"
                    r"counsel|people operations|human resources|payroll)\b", re.I)
+#: A number and its time unit with more words between than a typed duration allows ("56 advanced annual leave
+#: hours"): enough for a sentence to state a duration, not read as a value (typed_values, stored at ingestion).
+_MODIFIED_DURATION = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\s+(?:[A-Za-z]+\s+){{3,4}}{_TIME_UNIT}\b", re.I)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
 
 
@@ -90,9 +93,13 @@ _YESNO_START = re.compile(rf"^{_AUX}\b", re.I)
 _YESNO_CLAUSE = re.compile(rf"(?:^|[,;:]\s+){_AUX}\s+(?:i|we|you|it|they|he|she|there|that|this|my|our|the|a|an|"
                            rf"every|each|any|all|gsa|tts|someone|anyone|coworkers|staff)\b", re.I)
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
-_COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|faster|slower|longer|"
-                         r"shorter|earlier|later|more|less|higher|lower|bigger|smaller)\b.*\bor\b|"
-                         r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b", re.I)
+_COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|expires? first|faster|"
+                         r"slower|longer|shorter|earlier|later|sooner|more|less|fewer|higher|lower|bigger|smaller|"
+                         r"larger|greater|cheaper)\b.*\bor\b|"
+                         r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
+                         # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
+                         r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
+                         r"lower)\b.*\bthan\b", re.I)
 _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics|documents|paperwork|forms|steps|"
                    r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
                    r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"
@@ -175,6 +182,8 @@ def states(answer_type: str, text: str) -> bool:
     if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
+    if answer_type in ("duration", "date") and _MODIFIED_DURATION.search(text):
+        return True
     if answer_type in ("amount", "percent", "duration", "date"):
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
                  "date": ("date", "duration")}[answer_type]

@@ -5,8 +5,9 @@ It is the default every new user meets (no model key needed). Sentences are rank
 vectors stored at ingestion; only the question is embedded). Then:
 
 1. below ``threshold`` the answer is an abstention;
-2. a comparison ("X or Y?", "X versus Y") quotes, for each side, the best sentence that states a value and is about
-   that side more than the other; a message with two questions ("How long ..., and who ...?") answers each part;
+2. a comparison ("X or Y?", "X versus Y", "how much earlier X than Y?") quotes, for each side, the sentence that
+   states what that side asks for and is about that side (grounding.comparison); a message with two questions ("How
+   long ..., and who ...?") answers each part with a sentence naming that part's own subject;
 3. otherwise the answer rests on the best sentence that states what the question asks for (an amount, a duration, a
    date, a count, a percentage, a person or team: grounding.answer_types) and that is in a source naming the
    question's specifics (a city, a program, a grade); when the documents cover the topic but none of the close
@@ -26,45 +27,17 @@ from typing import AsyncIterator, Sequence
 
 from grounding import compose
 from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, states
+from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.lexical import content_terms
 from grounding.extractive_lists import list_answer
 from grounding.providers import Done, Event, TextDelta
-from grounding.question_parts import (Sides, blank_cell, comparison_sides, mentions, question_parts, says_no,
-                                      specifics)
+from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
+                                      question_parts, says_no, specifics, with_ellipsis_filled)
+from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, with_sentences
 from grounding.types import ContextPlan, Source
-from grounding.values import value_keys
-
-
-
-def _key(text: str) -> str:
-    return re.sub(r"\W+", " ", text.lower()).strip()
-
-
-#: Share of the shorter sentence's content words (at least 5 of them) found in the other from which two sentences are
-#: near-duplicates: the same statement worded again, often by another page ("If you are staying in the federal
-#: government ..., it will be automatically transferred to your next agency" / "If your next role is still within
-#: the federal government ..., it will be automatically transferred ...", 18F calibration half).
-NEAR_DUPLICATE_SHARE = 0.75
-
-
-def _repeats(text: str, chosen: Sequence[ScoredSentence]) -> bool:
-    """True when ``text`` says again what a chosen sentence says: the same words, one the start of the other (a
-    sentence and its piece cut by a chunk boundary), or a near-duplicate (the same values, grounding.values.value_keys,
-    and NEAR_DUPLICATE_SHARE of the content words of the shorter one)."""
-    key, terms = _key(text), content_terms(text)
-    for c in chosen:
-        if key.startswith(_key(c.text)) or _key(c.text).startswith(key):
-            return True
-        if value_keys(text) != value_keys(c.text):
-            continue  # "up to 240 hours of advanced sick leave" / "up to 104 advanced sick leave hours": two facts
-        other = content_terms(c.text)
-        shorter = min(len(terms), len(other))
-        if shorter >= 5 and len(terms & other) >= NEAR_DUPLICATE_SHARE * shorter:
-            return True
-    return False
 
 
 class ExtractiveAnswerer:
@@ -79,6 +52,8 @@ class ExtractiveAnswerer:
         precision_weight: weight of a sentence's precision (its own terms found in the question) when the deciding
             sentence of a yes/no question is chosen among the close ones.
         max_sentences: most sentences quoted for one question (or one part of it).
+        condition_bonus: added to a sentence, for a part of a two-part message, when its leading condition matches
+            what the message's preamble says of the asker (grounding.question_parts.condition_matches).
         overlap_weight, quantity_bonus: see grounding.sentence_rank.
         piece_words: words per streamed piece.
     """
@@ -88,7 +63,7 @@ class ExtractiveAnswerer:
 
     def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.62, spread: float = 0.12,
                  type_spread: float = 0.2, settle: float = 0.62, precision_weight: float = 0.3,
-                 max_sentences: int = 3,
+                 max_sentences: int = 3, condition_bonus: float = 0.05,
                  overlap_weight: float = 0.3, quantity_bonus: float = 0.08, piece_words: int = 3) -> None:
         self.embedder = embedder
         self.threshold = threshold
@@ -97,6 +72,7 @@ class ExtractiveAnswerer:
         self.settle = settle
         self.precision_weight = precision_weight
         self.max_sentences = max_sentences
+        self.condition_bonus = condition_bonus
         self.overlap_weight = overlap_weight
         self.quantity_bonus = quantity_bonus
         self.piece_words = piece_words
@@ -115,7 +91,7 @@ class ExtractiveAnswerer:
         plan = with_sentences(plan, self.embedder)  # each source's sentences read (and embedded) once per answer
         lead, parts = question_parts(asked)
         if len(parts) > 1 and not is_comparison(asked):
-            return self._parts(plan, parts, f"{lead} {context}".strip())
+            return self._parts(plan, parts, f"{lead} {context}".strip(), situation=lead)
         vector = (self.embedder or default_embedder()).embed([question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector)
@@ -163,19 +139,37 @@ class ExtractiveAnswerer:
                 opener = "No." if says_no(asked, deciding.text) else "Yes."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
 
-    def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str) -> str:
+    def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
         """A message asking several questions: the best sentence stating what each part asks for that no earlier part
-        took (a part nothing else answers is left out); an abstention when no part is answered. ``context`` (the
-        message's preamble, a follow-up's conversation terms) is matched with every part."""
+        took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
+        within ``type_spread`` of the best (a part nothing else answers is left out); an abstention when no part is
+        answered. ``context`` (the message's preamble, a follow-up's conversation terms) is matched with every part;
+        a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
+        leave, ...") gains ``condition_bonus``. A part that elides its noun ("..., and how many can I carry over?") is
+        asked with the previous part's (grounding.question_parts.with_ellipsis_filled)."""
         chosen: list[ScoredSentence] = []
-        for part in parts:
+        parts = with_ellipsis_filled(parts)
+        for i, part in enumerate(parts):
             ranked = self.rank(f"{context} {part}".strip(), plan)
             if not ranked or ranked[0].score < self.threshold:
                 continue
-            # the part's best sentence that another part has not taken already: each part asks its own fact
-            fresh = [s for s in self._typed(ranked, question_type(part), limit=self.max_sentences, question=part,
-                                            plan=plan) if not _repeats(s.text, chosen)]
-            chosen += fresh[:1]
+            if situation:
+                ranked = sorted((replace(s, score=s.score + self.condition_bonus)
+                                 if condition_matches(situation, s.text) else s for s in ranked),
+                                key=lambda s: -s.score)
+            # a sentence naming this part's own subject (a term of what it asks that the other parts and the
+            # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
+            # other part, when one is close to the best; else the part's whole ranking
+            own = asked_terms(part, [*parts[:i], *parts[i + 1:], context])
+            naming = [s for s in ranked if content_terms(s.text) & own]
+            close = bool(naming) and naming[0].score >= max(self.threshold, ranked[0].score - self.type_spread)
+            for pool in ([naming] if close else []) + [ranked]:
+                # the part's best sentence that another part has not taken already: each part asks its own fact
+                fresh = [s for s in self._typed(pool, question_type(part), limit=self.max_sentences, question=part,
+                                                plan=plan) if not repeats(s.text, chosen)]
+                if fresh:
+                    chosen.append(fresh[0])
+                    break
         if not chosen:
             return ABSTAIN_TOKEN
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)
@@ -194,7 +188,7 @@ class ExtractiveAnswerer:
         check = kind in CHECKED_TYPES
         pool = [s for s in ranked if s.score >= max(self.threshold, best - (self.type_spread if check else self.spread))]
         if check and plan is not None:
-            pool = [s if states(kind, s.text) else _with_value(s, plan, kind) for s in pool]
+            pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
         pool = [s for s in pool if (not check or states(kind, s.text))
                 and not (s.kind == "row" and blank_cell(question, s.text))]
         if not pool:
@@ -204,30 +198,15 @@ class ExtractiveAnswerer:
         for s in pool:
             if s.score < floor or len(chosen) >= limit:
                 break
-            if not _repeats(s.text, chosen):
+            if not repeats(s.text, chosen):
                 chosen.append(s)
         return chosen
 
     def _sides(self, plan: ContextPlan, sides: Sides, context: str) -> list[ScoredSentence]:
-        """For each side of a comparison (asked on its own, grounding.question_parts.Sides), a sentence that states a
-        value and shares at least as many of that side's own terms as of the other's, among the close ones of that
-        side's ranking; the pair with the best scores wins, two sentences of one source (one table, one list) or of
-        one kind counting for more. [] unless both sides get a sentence and one of them reaches the threshold."""
-        pools: list[list[ScoredSentence]] = []
-        for query, own, other in ((sides.queries[0], *sides.terms), (sides.queries[1], *sides.terms[::-1])):
-            ranked = self.rank(f"{query} {context}".strip(), plan)
-            top = ranked[0].score if ranked else 0.0
-            close = [s for s in ranked if s.score >= max(top - self.type_spread, self.threshold - self.type_spread)]
-            close = [s if states("quantity", s.text) else _with_value(s, plan, "quantity") for s in close]
-            pool = [s for s in close if (states("quantity", s.text) or states("date", s.text))
-                    and len(content_terms(s.text) & own) >= len(content_terms(s.text) & other)]
-            pools.append(pool[:6])
-        pairs = [(a.score + b.score + 0.15 * (a.label == b.label) + 0.1 * (a.kind == b.kind), a, b)
-                 for a in pools[0] for b in pools[1] if _key(a.text) != _key(b.text)]
-        if not pairs:
-            return []
-        _, a, b = max(pairs, key=lambda p: p[0])
-        return [a, b] if max(a.score, b.score) >= self.threshold else []
+        """Each side of a comparison asked on its own (with ``context``), its sentence chosen by
+        grounding.comparison.side_sentences; [] when the sides are not both answered."""
+        rankings = [self.rank(f"{query} {context}".strip(), plan) for query in sides.queries]
+        return side_sentences(rankings, sides, plan, threshold=self.threshold, type_spread=self.type_spread)
 
     def _covering(self, ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> list[Source]:
         """The sources of the best sentences (at most two), which a topic-only abstention names."""
@@ -254,19 +233,6 @@ class ExtractiveAnswerer:
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
         yield Done()
-
-
-def _with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentence:
-    """``s`` read with the next sentence of its source when that one is a short list item stating what ``kind``
-    asks for and ``s`` does not (a label and its value written as two items); else ``s`` unchanged."""
-    source = plan.source_map.get(s.label)
-    data = source.sentences if source is not None else None
-    if data is None or s.position + 1 >= len(data) or s.kind not in ("item", "sentence"):
-        return s
-    following, its_kind = data.texts[s.position + 1], data.kinds[s.position + 1]
-    if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
-        return s
-    return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")
 
 
 _FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)

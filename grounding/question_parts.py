@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
-_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to|than)\s+", re.I)
+#: What joins the two sides; "than" not after "more", "less" ... ("costs more than $2,500" states a condition).
+_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to)\s+|"
+                        r"(?<!\bmore)(?<!\bless)(?<!\bfewer)(?<!\bgreater)(?<!\brather)(?<!\bother)\s+than\s+", re.I)
+#: Words that make what follows a clause of the question ("do I earn per pay period"), not part of a side.
+_CLAUSE_WORD = re.compile(r"\b(?:do|does|did|is|are|was|were|can|could|will|would|should|must|have|has|had|i|you|"
+                          r"we|they|he|she|it)\b", re.I)
 _SIDE_STOP = re.compile(r"[:;?]|,(?!\d)|\b(?:which|what|how|whose|who|when|where)\b", re.I)
 _PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|are|do|does|can|will|with)\b)|"
-                         r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?:once|if|after|when)\b", re.I)
+                         r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
 
 
 def question_parts(question: str) -> tuple[str, list[str]]:
@@ -32,6 +38,40 @@ def question_parts(question: str) -> tuple[str, list[str]]:
     if len(pieces) < 2:
         return "", [text]
     return lead, pieces
+
+
+_AUX_OR_SUBJECT = r"(?:can|could|do|does|did|will|would|should|must|may|might|is|are|was|were|have|has|i|you|we|they)"
+_HOW_MANY_OF = re.compile(rf"^(?:and\s+)?how (?:many|much)\s+(?P<what>(?:(?!{_AUX_OR_SUBJECT}\b)\S+\s+){{1,6}}?)"
+                          rf"(?={_AUX_OR_SUBJECT}\b)", re.I)
+_HOW_MANY_BARE = re.compile(rf"^(?:and\s+)?how (?:many|much)\s+(?={_AUX_OR_SUBJECT}\b)", re.I)
+
+
+def with_ellipsis_filled(parts: Sequence[str]) -> list[str]:
+    """The parts of a message with an elided noun filled in from the part before: "How many days of military leave
+    can I get each year, and how many can I carry over?" -> [..., "how many days of military leave can I carry
+    over?"] (a "how many" or "how much" followed at once by a verb or a subject asks about the previous part's
+    thing). Other parts are returned unchanged."""
+    out: list[str] = []
+    for part in parts:
+        bare = _HOW_MANY_BARE.match(part)
+        previous = _HOW_MANY_OF.match(out[-1]) if out and bare else None
+        out.append(f"{part[:bare.end()]}{previous.group('what')}{part[bare.end():]}" if previous else part)
+    return out
+
+
+_ASKING_WORD = re.compile(r"\b(?:how|what|which|who|whom|whose|when|where|why)\b", re.I)
+
+
+def asked_terms(part: str, others: Sequence[str] = ()) -> frozenset[str]:
+    """The content terms (grounding.lexical.content_terms) of what a part asks about: its words from its first
+    question word on, a leading condition left out ("with 14 pay periods left, how much advanced leave could I ask
+    for?" -> {advanc, leav, ask}; the whole part when it has no question word), less the terms of ``others`` (the
+    other parts and the message's preamble), so what remains names this part's own subject ({advanc, ask})."""
+    m = _ASKING_WORD.search(part)
+    terms = content_terms(part[m.start():] if m else part)
+    for other in others:
+        terms -= content_terms(other)
+    return terms
 
 
 @dataclass(frozen=True)
@@ -54,14 +94,49 @@ def comparison_sides(question: str) -> Sides | None:
     stops = list(_SIDE_STOP.finditer(before))
     right_end = _SIDE_STOP.search(after)
     right = after[:right_end.start()] if right_end else after
-    left = before[stops[-1].end():] if stops else before
-    left = " ".join(left.split()[-min(6, max(2, len(right.split()))):])  # about as long as the other side
+    span = _parallel_span(before, right)
+    if span is None:
+        start = stops[-1].end() if stops else 0
+        words = before[start:].split()[-min(6, max(2, len(right.split()))):]  # about as long as the other side
+        span = (len(before) - len(" ".join(words)), len(before)) if words else (len(before), len(before))
+    left = before[span[0]:span[1]]
     a, b = content_terms(left), content_terms(right)
     if not (a - b and b - a):
         return None
-    head = before[:len(before) - len(left)].rstrip()
     tail = after[len(right):]
-    return Sides((a - b, b - a), (f"{before}{tail}".strip(), f"{head} {right}{tail}".strip()))
+    other = f"{before[:span[0]].rstrip()} {right}{before[span[1]:]}{tail}"
+    return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
+
+
+def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
+    """Where, in the words before the connector, the side parallel to ``right`` is: around the last word of
+    ``before`` holding a content term of ``right`` (the first such term of ``right``), with the content words just
+    before it (its modifiers: "sick leave" for "annual leave as a new employee") and the words just after it that
+    ``right`` holds too ("regular comp time" for "travel comp time"). When that term opens ``right`` ("someone with
+    over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
+    question follows ("sick leave do I earn"). Only the words after the last question word, colon or comma of
+    ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
+    stops = list(_SIDE_STOP.finditer(before))
+    region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
+    words = [w for w in re.finditer(r"\S+", before) if w.start() >= region]
+    stems = [content_terms(w.group(0)) for w in words]
+    # words, not values: "$2,500" on both sides is what they share, not where a side is
+    right_terms = [t for w in right.split() for t in sorted(content_terms(w)) if t[:1].isalpha()]
+    shared = set(right_terms)
+    for n, term in enumerate(right_terms):
+        hits = [i for i, s in enumerate(stems) if term in s]
+        if not hits:
+            continue
+        first = last = hits[-1]
+        while first > 0 and stems[first - 1] and not _SIDE_STOP.search(words[first - 1].group(0)):
+            first -= 1
+        while last + 1 < len(words) and stems[last + 1] & shared:
+            last += 1
+        rest = before[words[last].end():]
+        if n == 0 and rest.strip() and not _CLAUSE_WORD.search(rest) and not _SIDE_STOP.search(rest):
+            last = len(words) - 1
+        return words[first].start(), words[last].end()
+    return None
 
 
 _CAPITALISED = re.compile(r"\b(?:[A-Z][a-zA-Z]+|[A-Z]{2,}|[A-Z][a-z]*[A-Z]\w*)(?:[ -](?:[A-Z][a-zA-Z]+|[A-Z]{2,}))*\b")
@@ -157,6 +232,28 @@ def asking_clause(question: str) -> str:
         q = q[m.end():]
     q = _TRAILING_CONDITION.sub("", q)
     return _RELATIVE_NEGATION.sub("", q)
+
+
+#: The verb a person does: after a personal subject and its auxiliaries ("I'm leaving", "if you get married", "you
+#: have transferred" -> leaving, married, transferred).
+_PREDICATE = re.compile(r"\b(?:i|you|we|they|he|she)(?:['’](?:m|re|ve|ll|d))?\s+(?:(?:am|are|is|was|were|have|has|"
+                        r"had|will|would|do|does|did|be|been|being|get|gets|getting|got|just|currently|also|soon|"
+                        r"about to)\s+)*([a-z]+)", re.I)
+
+
+def _predicates(text: str) -> frozenset[str]:
+    """The stems of the verbs ``text`` says a person does (_PREDICATE; stop words left out)."""
+    return frozenset().union(*(content_terms(m.group(1)) for m in _PREDICATE.finditer(text)))
+
+
+def condition_matches(situation: str, sentence: str) -> bool:
+    """True when ``sentence`` opens with a condition on what a person does ("If you leave the company, ...", "When
+    you get married, ...") and ``situation``, what the asker says of themselves, says they do it ("I'm leaving next
+    month.", "I'm getting married in June."): the rule the sentence states is the one that applies to them. The verbs
+    are compared (their stems), not the other words: "If you've transferred from another federal agency" does not
+    match "I'm leaving federal service". False for a sentence without a leading condition."""
+    m = _CONDITION.match(sentence)
+    return bool(m) and bool(_predicates(m.group(0)) & _predicates(situation))
 
 
 def says_no(question: str, sentence: str) -> bool:

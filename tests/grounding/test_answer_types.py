@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from grounding.answer_types import is_comparison, question_type, states, typed_values
-from grounding.question_parts import blank_cell, comparison_sides, mentions, question_parts, says_no, specifics
+from grounding.question_parts import (asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
+                                      question_parts, says_no, specifics, with_ellipsis_filled)
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -33,6 +34,15 @@ from grounding.question_parts import blank_cell, comparison_sides, mentions, que
 ])
 def test_the_question_says_what_it_asks_for(question, kind):
     assert question_type(question) == kind
+
+
+def test_how_much_earlier_one_thing_than_another_is_a_comparison():
+    assert is_comparison("How much earlier must I book a workshop over $900 than a webinar under $900?")
+    assert is_comparison("How many more days of notice do contractors give than employees?")
+    assert question_type("How much longer is the notice for a sabbatical than for a vacation?") == "other"
+    # "more than" that states a condition is no comparison
+    assert not is_comparison("Do I need approval for a course that costs more than $500?")
+    assert not is_comparison("How much can I spend on a course that costs more than $500?")
 
 
 def test_a_preamble_is_context_and_the_asking_sentence_decides():
@@ -75,6 +85,62 @@ def test_two_questions_in_one_message_are_split_and_keep_their_preamble():
     assert lead == "I'm getting married in June."
     assert parts == ["How long do I have to change my plan", "if I miss it, when does Open Season start?"]
     assert question_parts("What is the daily meal allowance?") == ("", ["What is the daily meal allowance?"])
+
+
+def test_a_part_opening_with_once_keeps_its_condition():
+    _, parts = question_parts("What time must I submit my order, and once it ships how long until it arrives?")
+    assert parts == ["What time must I submit my order", "once it ships how long until it arrives?"]
+
+
+def test_a_part_that_elides_its_noun_is_asked_with_the_previous_parts():
+    assert with_ellipsis_filled(["How many vouchers of type B can I file each month", "how many can I amend?"]) == [
+        "How many vouchers of type B can I file each month", "how many vouchers of type B can I amend?"]
+    # a part naming its own thing, or a previous part with no "how many X", is left as it is
+    assert with_ellipsis_filled(["How many vouchers can I file", "how many receipts do I need?"])[1] == (
+        "how many receipts do I need?")
+    assert with_ellipsis_filled(["When is the deadline", "how much can I claim?"])[1] == "how much can I claim?"
+
+
+def test_the_asked_terms_of_a_part_are_its_own_subject():
+    first = "How much do I earn each week"
+    second = "with 3 months left in the year how much advanced vacation could I request?"
+    assert asked_terms(second, [first, "I'm new."]) == {"advanc", "vacat", "request"}
+    assert asked_terms(first, [second]) == {"earn", "week"}
+    assert asked_terms("the parking rules") == {"park", "rule"}  # no question word: the whole part
+
+
+def test_a_number_and_its_time_unit_with_words_between_state_a_duration():
+    assert states("duration", "You can request up to 56 advanced annual leave hours.")
+    assert not states("duration", "Bring 2 printed copies of your ID.")
+
+
+def test_the_side_before_the_connector_is_the_one_parallel_to_the_side_after_it():
+    # modifiers of a shared word ("vacation leave" / "sick leave"); the rest of the question is asked of both sides
+    sides = comparison_sides("How many hours of vacation leave do I earn per month versus sick leave as a contractor?")
+    assert sides.queries == ("How many hours of vacation leave do I earn per month?",
+                             "How many hours of sick leave as a contractor do I earn per month?")
+    assert sides.terms == ({"vacat"}, {"sick", "contractor"})
+    # a side that opens with the shared word runs to the connector
+    sides = comparison_sides("How does the bonus of someone in their first year compare to someone with 10 years of "
+                             "tenure?")
+    assert sides.queries[1] == "How does the bonus of someone with 10 years of tenure?"
+    assert sides.terms == ({"first"}, {"10", "tenur"})
+
+
+def test_more_than_a_number_is_no_connector_of_a_comparison():
+    sides = comparison_sides("How much earlier must I book a course that costs more than $900 than a webinar?")
+    assert sides.queries[0] == "How much earlier must I book a course that costs more than $900?"
+    assert is_comparison("Which expires sooner: the voucher or the badge?")
+
+
+def test_a_condition_on_what_the_asker_says_they_do_applies_to_them():
+    assert condition_matches("I'm retiring in May.", "If you retire, your badge must be returned.")
+    assert condition_matches("We are getting married soon.", "When you get married, update your beneficiaries.")
+    # a shared word that is not what the asker does is no match; nor is a sentence without a condition
+    assert not condition_matches("I'm retiring from federal service.", "If you moved from another federal agency, "
+                                 "your leave moves with you.")
+    assert not condition_matches("I'm retiring in May.", "Retiring staff return their badges.")
+    assert not condition_matches("", "If you retire, your badge must be returned.")
 
 
 def test_the_sides_of_a_comparison_are_asked_on_their_own():

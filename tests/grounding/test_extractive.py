@@ -124,11 +124,87 @@ def test_a_label_and_its_value_written_as_two_list_items_are_read_together(answe
     assert text.startswith("Conference events that cost more than $2,500: Three to five weeks [S1].")
 
 
+def test_a_case_listed_under_the_value_it_takes_is_read_with_its_lead_in(answer):
+    timelines = ("Events", "Booking ahead", "Book as early as you can.\n"
+                 "- Two weeks in advance for:\n- Workshops that cost less than $900\n- Webinars with a fee\n"
+                 "- Six weeks in advance for:\n- Summits that cost more than $900")
+    text, _ = answer("How far ahead must I book a summit that costs more than $900?", timelines)
+    assert text.startswith("Six weeks in advance for: Summits that cost more than $900 [S1].")
+
+
+def test_a_comparison_with_than_gives_the_value_of_each_side(answer):
+    timelines = ("Events", "Booking ahead", "Book as early as you can.\n"
+                 "- Two weeks in advance for:\n- Workshops that cost less than $900\n- Webinars with a fee\n"
+                 "- Six weeks in advance for:\n- Summits that cost more than $900")
+    text, verified = answer("How much earlier do I need to book a summit that costs over $900 than a workshop under "
+                            "$900?", timelines)
+    assert "Six weeks in advance for: Summits that cost more than $900 [S1]" in text
+    assert "Two weeks in advance for: Workshops that cost less than $900 [S1]" in text and not verified.abstained
+
+
+def test_a_comparison_side_is_the_sentence_about_what_is_compared_not_any_value_near_its_name(answer):
+    laptop = ("Laptops", "Login password", "Laptop passwords must be 16 characters.\n"
+              "Change it through the IT portal.")
+    phone = ("Phones", "Rules", "Every employee is issued a work phone.\n"
+             "If you don't receive your work phone on day one, you'll need to use a personal phone.\n"
+             "Set a passcode on it. It must be longer than 12 characters and mix letters and numbers.")
+    text, _ = answer("Which has to be longer: my laptop password or my work phone passcode?", laptop, phone)
+    assert "16 characters [S1]" in text and "longer than 12 characters and mix letters and numbers [S2]" in text
+    assert "day one" not in text
+
+
+def test_a_comparison_side_pinned_by_a_name_the_documents_do_not_hold_is_not_answered(answer):
+    chicago = ("Travel Chicago", "Hotels", "The nightly hotel limit in Chicago is $250.")
+    seattle = ("Travel Seattle", "Hotels", "The nightly hotel limit in Seattle is $220.")
+    text, verified = answer("Which city has the higher nightly hotel limit, Chicago or Seattle?", chicago, seattle)
+    assert "$250 [S1]" in text and "$220 [S2]" in text and not verified.abstained
+    text, verified = answer("Which city has the higher nightly hotel limit, Chicago or Denver?", chicago, seattle)
+    assert verified.abstained and "$220" not in text
+
+
+def test_like_is_compared_with_like():
+    from grounding.comparison import parallel as _parallel
+    from grounding.sentence_rank import ScoredSentence
+
+    short = ScoredSentence("Under 3 years: 4 hours per pay period", "S1", 0.7, kind="item")
+    long_ = ScoredSentence("15+ years: 8 hours per pay period", "S1", 0.7, kind="item")
+    date = ScoredSentence("For example, the leave year ends on December 31st.", "S2", 0.7)
+    other = ScoredSentence("You can receive 15 military leave days each year.", "S3", 0.8)
+    assert _parallel(short, long_) == pytest.approx(0.35)  # one source, one list, two durations
+    assert _parallel(date, other) == 0.0  # running sentences of two sources, a date and a duration
+    laptop = ScoredSentence("Passwords must be 16 characters.", "S1", 0.7)
+    phone = ScoredSentence("It must be longer than 14 characters.", "S2", 0.7)
+    assert _parallel(laptop, phone) == pytest.approx(0.1)  # two numbers of one unit
+
+
 def test_two_questions_in_one_message_get_an_answer_each(answer):
     leave = ("Parental leave", "Length", "Eligible employees receive 16 weeks of paid parental leave.\n"
              "Your manager approves the leave schedule.")
     text, _ = answer("How many weeks of parental leave do I get, and who approves the schedule?", leave)
     assert "16 weeks of paid parental leave [S1]" in text and "Your manager approves the leave schedule [S1]" in text
+
+
+def test_each_part_gets_the_sentence_naming_its_own_subject(answer):
+    # the worked example's sentences hold the second part's numbers and the first part's words: the second part is
+    # answered by the sentence naming what it asks about (advanced vacation), not by a closer one that does not
+    vacation = ("Vacation", "Advanced vacation", "New staff earn 5 vacation leave hours per month.\n"
+                "For example: you earn 5 vacation leave hours per month and there are 3 months left in the year.\n"
+                "You will earn 15 more vacation leave hours (3 months x 5 hours per month).\n"
+                "Therefore, you can request up to 15 advanced vacation leave hours.")
+    text, verified = answer("I'm new here. How many vacation leave hours do I earn per month, and with 3 months left "
+                            "in the year how much advanced vacation leave could I request?", vacation)
+    assert "Therefore, you can request up to 15 advanced vacation leave hours [S1]." in text
+    assert not verified.abstained
+
+
+def test_a_part_gets_the_rule_whose_condition_is_the_askers_situation(answer):
+    # "leave" is everywhere in these sentences: the rule for someone leaving wins by its condition, not its words
+    bonus = ("Bonus days", "Bonus days", "You can check the amount of bonus leave you got last year in the leave "
+             "portal.\nBonus leave expires one year after it is granted.\nIf you leave, bonus leave is not paid out.")
+    vacation = ("Vacation", "Vacation", "Your unused vacation will be paid out.")
+    text, _ = answer("I'm leaving the agency next month. What happens to my vacation balance, and what about the "
+                     "bonus leave I got last year?", vacation, bonus)
+    assert text == "Your unused vacation will be paid out [S1]. If you leave, bonus leave is not paid out [S2]."
 
 
 def test_a_sentence_that_names_the_questions_fiscal_year_is_preferred_to_a_closer_one_that_does_not(answer):
@@ -160,7 +236,7 @@ def test_a_statement_two_pages_word_alike_is_quoted_once(answer):
 
 
 def test_sentences_that_state_different_values_are_never_near_duplicates():
-    from grounding.extractive import _repeats
+    from grounding.quoting import repeats as _repeats
     from grounding.sentence_rank import ScoredSentence
 
     chosen = [ScoredSentence("You can request up to 240 hours of advanced sick leave.", "S1", 0.9)]

@@ -1,0 +1,105 @@
+"""Answering a comparison with the extractive answerer: for each side ("my laptop password" / "my phone passcode"), the
+sentence stating that side's value, the pair chosen so that like is compared with like.
+
+The sides and their own questions come from grounding.question_parts.comparison_sides; each side's question is
+ranked by grounding.sentence_rank; a side's sentence must state what its question asks for (an answer type,
+grounding.answer_types). Bonuses were tuned on the calibration half of the 18F golden set (comparison kind). No
+Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from grounding.answer_types import CHECKED_TYPES, question_type, states, typed_values
+from grounding.lexical import content_terms
+from grounding.question_parts import Sides, mentions, specifics
+from grounding.quoting import same_words, with_value
+from grounding.sentence_rank import ScoredSentence
+from grounding.types import ContextPlan
+
+__all__ = ["OWN_TERM_BONUS", "SAME_SOURCE_BONUS", "SAME_STRUCTURE_BONUS", "SAME_VALUE_TYPE_BONUS", "parallel",
+           "side_sentences", "units"]
+
+#: Bonus of a comparison side's sentence that names its side (holds one of the side's own terms, not the other's),
+#: and again when it names what is compared (a term of both sides' questions).
+OWN_TERM_BONUS = 0.1
+#: Bonus of a comparison's pair of sentences from one source, of one list or table, stating values of one type.
+SAME_SOURCE_BONUS, SAME_STRUCTURE_BONUS, SAME_VALUE_TYPE_BONUS = 0.15, 0.1, 0.1
+
+
+_UNIT = re.compile(r"\b\d[\d,.]*\+?\s+([a-z]{3,})", re.I)
+
+
+def units(text: str) -> set[str]:
+    """The words that follow a number in ``text`` ("16 characters", "4 hours" -> {"character", "hour"})."""
+    return {m.group(1).lower().removesuffix("s") for m in _UNIT.finditer(text)}
+
+
+def parallel(a: ScoredSentence, b: ScoredSentence) -> float:
+    """How much two sentences read as the two sides of one comparison (like compared with like): SAME_SOURCE_BONUS
+    when they come from one source, SAME_STRUCTURE_BONUS when both are list items or both table rows (running
+    sentences are too common to say anything), SAME_VALUE_TYPE_BONUS when they state values of one type
+    (grounding.answer_types.typed_values: two durations, two amounts; a date and a duration are not compared) or
+    numbers of one unit ("16 characters" / "longer than 14 characters")."""
+    kinds_a = {v.split(":", 1)[0] for v in typed_values(a.text)}
+    kinds_b = {v.split(":", 1)[0] for v in typed_values(b.text)}
+    alike = bool((kinds_a & kinds_b) - {"count"}) or bool(units(a.text) & units(b.text))
+    return (SAME_SOURCE_BONUS * (a.label == b.label)
+            + SAME_STRUCTURE_BONUS * (a.kind == b.kind and a.kind in ("item", "row"))
+            + SAME_VALUE_TYPE_BONUS * alike)
+
+
+def _source_names(plan: ContextPlan, s: ScoredSentence, name: str) -> bool:
+    """True when the sentence, or the title, section or text of its source, names ``name``."""
+    source = plan.source_map.get(s.label)
+    where = s.text if source is None else f"{source.title}\n{source.section}\n{source.text}\n{s.text}"
+    return mentions(where, name)
+
+
+def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, plan: ContextPlan, *,
+                   threshold: float, type_spread: float) -> list[ScoredSentence]:
+    """The two sentences answering a comparison, [side one's sentence, side two's].
+
+    ``rankings`` are the plan's sentences ranked against each side's question (grounding.question_parts.Sides
+    .queries, grounding.sentence_rank.rank_sentences), in the order of ``sides``. For each side, a candidate is one
+    of the close sentences of its ranking (within ``type_spread`` of its best, at least ``threshold`` -
+    ``type_spread``) that states what that side's question asks for (its answer type, grounding.answer_types; a
+    quantity or a date when it has none; a list item is read with its value, grounding.quoting.with_value) and does
+    not name the other side only (it holds one of this side's own terms, or none of the other's: "Training (not at
+    a conference) under $2,500" is about training). A candidate naming its side gains OWN_TERM_BONUS, and so does
+    one naming what is compared (a term both sides' questions hold: "longer", "accrual"). The pair with the best
+    scores wins, like compared with like counting for more (:func:`parallel`).
+
+    A side whose question names something the other's does not (grounding.question_parts.specifics: "Denver")
+    takes its sentence only from a source naming it.
+
+    Returns [] unless both sides get a sentence and one of them reaches ``threshold`` (scores are cosine + bonuses,
+    grounding.sentence_rank, with the bonuses above).
+    """
+    pools: list[list[ScoredSentence]] = []
+    compared = content_terms(sides.queries[0]) & content_terms(sides.queries[1])  # "longer", "accrual"
+    for ranked, query, own, other, other_query in ((rankings[0], sides.queries[0], *sides.terms, sides.queries[1]),
+                                                   (rankings[1], sides.queries[1], *sides.terms[::-1],
+                                                    sides.queries[0])):
+        # a side pinned by a name ("Denver") is answered only from a source that names it
+        names = [n for n in specifics(query) if n not in specifics(other_query)]
+        ranked = [s for s in ranked if all(_source_names(plan, s, n) for n in names)]
+        kind = question_type(query)
+        kinds = (kind,) if kind in CHECKED_TYPES else ("quantity", "date")
+        top = ranked[0].score if ranked else 0.0
+        close = [s for s in ranked if s.score >= max(top - type_spread, threshold - type_spread)]
+        close = [s if any(states(k, s.text) for k in kinds) else with_value(s, plan, kinds[0]) for s in close]
+        pool = [s for s in close if any(states(k, s.text) for k in kinds)
+                and (content_terms(s.text) & own or not content_terms(s.text) & other)]
+        pools.append([replace(s, score=s.score + OWN_TERM_BONUS * bool(content_terms(s.text) & own)
+                              + OWN_TERM_BONUS * bool(content_terms(s.text) & compared))
+                      for s in pool[:6]])
+    pairs = [(a.score + b.score + parallel(a, b), a, b)
+             for a in pools[0] for b in pools[1] if same_words(a.text) != same_words(b.text)]
+    if not pairs:
+        return []
+    _, a, b = max(pairs, key=lambda p: p[0])
+    return [a, b] if max(a.score, b.score) >= threshold else []

@@ -1,0 +1,78 @@
+"""Quoting one sentence in an extractive answer: whether it says again what a chosen sentence says (a near-duplicate,
+a piece of it), and a list item or label read with the value it is listed under or with.
+
+Used by grounding.extractive (one answer's sentences) and grounding.comparison (a comparison's two sides). No Django
+imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from grounding.answer_types import states
+from grounding.lexical import content_terms
+from grounding.sentence_rank import ScoredSentence
+from grounding.types import ContextPlan
+from grounding.values import value_keys
+
+__all__ = ["NEAR_DUPLICATE_SHARE", "repeats", "same_words", "with_value"]
+
+
+def same_words(text: str) -> str:
+    """``text`` lower-cased with every run of non-word characters made one space: two sentences with equal keys say
+    the same words."""
+    return re.sub(r"\W+", " ", text.lower()).strip()
+
+
+#: Share of the shorter sentence's content words (at least 5 of them) found in the other from which two sentences are
+#: near-duplicates: the same statement worded again, often by another page ("If you are staying in the federal
+#: government ..., it will be automatically transferred to your next agency" / "If your next role is still within
+#: the federal government ..., it will be automatically transferred ...", 18F calibration half).
+NEAR_DUPLICATE_SHARE = 0.75
+
+
+def repeats(text: str, chosen: Sequence[ScoredSentence]) -> bool:
+    """True when ``text`` says again what a chosen sentence says: the same words, one the start of the other (a
+    sentence and its piece cut by a chunk boundary), or a near-duplicate (the same values, grounding.values.value_keys,
+    and NEAR_DUPLICATE_SHARE of the content words of the shorter one)."""
+    key, terms = same_words(text), content_terms(text)
+    for c in chosen:
+        if key.startswith(same_words(c.text)) or same_words(c.text).startswith(key):
+            return True
+        if value_keys(text) != value_keys(c.text):
+            continue  # "up to 240 hours of advanced sick leave" / "up to 104 advanced sick leave hours": two facts
+        other = content_terms(c.text)
+        shorter = min(len(terms), len(other))
+        if shorter >= 5 and len(terms & other) >= NEAR_DUPLICATE_SHARE * shorter:
+            return True
+    return False
+
+
+def with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentence:
+    """``s`` read with the value it is listed under or with; else ``s`` unchanged.
+
+    A list item that does not state what ``kind`` asks for (a value: an amount, a duration, a date, a count ...; not
+    a person) is read after the lead-in of its list when that one states it and no item in between does ("Three to
+    five weeks in advance for:" / "Conference events that cost more than $2,500": the value written first, its cases
+    as sub-items). Else a list item or sentence is read with the next sentence when that one is a short list item
+    stating it ("Conference events that cost more than $2,500" / "Three to five weeks": a label and its value
+    written as two items).
+    """
+    source = plan.source_map.get(s.label)
+    data = source.sentences if source is not None else None
+    if data is None or s.kind not in ("item", "sentence") or states(kind, s.text):
+        return s
+    if s.kind == "item" and kind != "person":  # a value, not a name: "... in HR Links, ensure that you:" names no one
+        i = s.position - 1
+        while i >= 0 and data.kinds[i] == "item" and not states(kind, data.texts[i]):
+            i -= 1
+        if i >= 0 and data.kinds[i] == "lead" and states(kind, data.texts[i]):
+            return replace(s, text=f"{data.texts[i].rstrip(':; ')}: {s.text}")
+    if s.position + 1 >= len(data):
+        return s
+    following, its_kind = data.texts[s.position + 1], data.kinds[s.position + 1]
+    if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
+        return s
+    return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")

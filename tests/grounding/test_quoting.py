@@ -1,0 +1,46 @@
+"""One quoted sentence of an extractive answer (grounding.quoting): a list item read with the value it is listed
+under or with. Pages here are written for the tests."""
+
+from __future__ import annotations
+
+from grounding.context import plan_context
+from grounding.quoting import with_value
+from grounding.sentence_rank import ScoredSentence, with_sentences
+from grounding.tokens import counter_for
+from grounding.types import Candidate, Chunk
+
+
+def _plan(embedder, text: str):
+    chunk = Chunk(chunk_id=1, document_id=1, title="Page", section="Section", version="v1", date="", text=text,
+                  tokens=len(text.split()), version_id=1)
+    plan = plan_context(question="q", candidates=[Candidate(chunk, score=0.03, dense=0.6)], system_prompt="A.",
+                        counter=counter_for("extractive"))
+    return with_sentences(plan, embedder)
+
+
+def _item(plan, text: str) -> ScoredSentence:
+    data = plan.sources[0].sentences
+    i = data.texts.index(text)
+    return ScoredSentence(text, plan.sources[0].label, 0.8, kind=data.kinds[i], position=i)
+
+
+def test_an_item_is_read_after_the_lead_in_that_states_its_value(embedder):
+    plan = _plan(embedder, "Book ahead:\n- Two weeks in advance for:\n- Workshops under $900\n- Webinars\n"
+                           "- Six weeks in advance for:\n- Summits over $900")
+    assert with_value(_item(plan, "Summits over $900"), plan, "duration").text == (
+        "Six weeks in advance for: Summits over $900")
+    assert with_value(_item(plan, "Webinars"), plan, "duration").text == "Two weeks in advance for: Webinars"
+
+
+def test_an_item_is_not_read_with_a_lead_in_past_an_item_stating_a_value_of_its_own(embedder):
+    plan = _plan(embedder, "- Two weeks in advance for:\n- Workshops under $900\n- Ten days to two weeks\n"
+                           "- Webinars with a fee\n- Six weeks in advance for:")
+    assert with_value(_item(plan, "Webinars with a fee"), plan, "duration").text == "Webinars with a fee"
+
+
+def test_a_person_is_never_read_from_a_lead_in(embedder):
+    # "HR Links" reads as a team name; the lead-in says where, not who approves
+    plan = _plan(embedder, "- Before entering the hours in HR Links, please ensure that you:\n"
+                           "- Have completed the approval paperwork for advanced leave")
+    item = _item(plan, "Have completed the approval paperwork for advanced leave")
+    assert with_value(item, plan, "person").text == item.text
