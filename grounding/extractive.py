@@ -34,10 +34,11 @@ from grounding.lexical import content_terms
 from grounding.extractive_lists import list_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
-                                      question_parts, says_no, specifics, with_ellipsis_filled)
+                                      question_parts, specifics, with_ellipsis_filled)
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, with_sentences
 from grounding.types import ContextPlan, Source
+from grounding.yesno import asking_coverage, says_no, substituted
 
 
 class ExtractiveAnswerer:
@@ -49,6 +50,10 @@ class ExtractiveAnswerer:
         spread: sentences within this of the best one may join the answer.
         type_spread: how far below the best sentence the answer may look for a sentence that states the asked type.
         settle: the deciding sentence's score at or above which it settles a yes/no question.
+        yes_coverage: the share of the asking clause's content terms a deciding sentence must hold to open with
+            "Yes." (grounding.yesno.asking_coverage). 0.25: under every right "Yes." of the 18F calibration half but
+            one (a label sentence, 0.0) and over a new user's wrong "Yes." to a 401(k) question on the demo handbook
+            (0.20); another wrong one there (0.33) is not told apart by it.
         precision_weight: weight of a sentence's precision (its own terms found in the question) when the deciding
             sentence of a yes/no question is chosen among the close ones.
         max_sentences: most sentences quoted for one question (or one part of it).
@@ -62,14 +67,15 @@ class ExtractiveAnswerer:
     label = "Extractive answer (offline): sentences quoted from the sources"
 
     def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.62, spread: float = 0.12,
-                 type_spread: float = 0.2, settle: float = 0.62, precision_weight: float = 0.3,
-                 max_sentences: int = 3, condition_bonus: float = 0.05,
+                 type_spread: float = 0.2, settle: float = 0.62, yes_coverage: float = 0.25,
+                 precision_weight: float = 0.3, max_sentences: int = 3, condition_bonus: float = 0.05,
                  overlap_weight: float = 0.3, quantity_bonus: float = 0.08, piece_words: int = 3) -> None:
         self.embedder = embedder
         self.threshold = threshold
         self.spread = spread
         self.type_spread = type_spread
         self.settle = settle
+        self.yes_coverage = yes_coverage
         self.precision_weight = precision_weight
         self.max_sentences = max_sentences
         self.condition_bonus = condition_bonus
@@ -136,7 +142,12 @@ class ExtractiveAnswerer:
             # "Is 1Password approved?" is not settled by a sentence about password managers in general
             named = all(mentions(deciding.text, n) or _names(sources[deciding.label], n) for n in specifics(asked))
             if deciding.score >= self.settle and named:
-                opener = "No." if says_no(asked, deciding.text) else "Yes."
+                # "Yes." only from a sentence about what is asked: not another kind of it ("Book economy class" for
+                # "business class?"), and naming enough of the asking clause ("Tallgrass tops up your pay" says
+                # nothing of "a 401(k) match"); otherwise the sentences are quoted without an opener
+                affirms = not substituted(asked, deciding.text) and \
+                    asking_coverage(asked, deciding.text) >= self.yes_coverage
+                opener = "No." if says_no(asked, deciding.text) else ("Yes." if affirms else "")
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:

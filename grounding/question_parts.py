@@ -1,5 +1,6 @@
 """Reading a question for the extractive answerer: its parts (two questions in one), the two sides of a comparison,
-the specifics that pin the asked fact (a place, a program, a grade), and whether a sentence says yes or no to it.
+the specifics that pin the asked fact (a place, a program, a grade). Whether a sentence says yes or no to a question
+is grounding.yesno.
 
 Rules written on the calibration half of the 18F golden set (evaluation/golden/18f.jsonl). No Django imports.
 """
@@ -12,9 +13,8 @@ from typing import Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
+from grounding.yesno import CONDITION
 
-#: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
-NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
 #: What joins the two sides; "than" not after "more", "less" ... ("costs more than $2,500" states a condition).
 _CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to)\s+|"
                         r"(?<!\bmore)(?<!\bless)(?<!\bfewer)(?<!\bgreater)(?<!\brather)(?<!\bother)\s+than\s+", re.I)
@@ -178,62 +178,6 @@ def mentions(text: str, name: str) -> bool:
     return bool(re.search(rf"(?<!\w){pattern}(?!\w)", text, re.I))
 
 
-_REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
-_AMOUNT_OF_TIME = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|"
-                             r"twenty|thirty)\s+(day|week|month|year)s?\b", re.I)
-_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
-_WORDS.update(eighteen=18, twenty=20, thirty=30)
-
-
-def _durations(text: str) -> dict[str, float]:
-    """The largest amount of time a text states per unit ("12 months" -> {"month": 12})."""
-    out: dict[str, float] = {}
-    for m in _AMOUNT_OF_TIME.finditer(text):
-        n = float(_WORDS.get(m.group(1).lower(), 0) if not m.group(1).isdigit() else m.group(1))
-        out[m.group(2).lower()] = max(out.get(m.group(2).lower(), 0.0), n)
-    return out
-
-
-#: A leading condition: "If ...,", "When ...,", "As long as ...," up to the first comma, semicolon or colon.
-_CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|provided that|in case)\b[^,;:]*[,;:]\s*",
-                        re.I)
-
-
-def deciding_clause(question: str, sentence: str) -> str:
-    """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a leading condition
-    whose negation is about something the question does not mention ("If you are not taking a break in employment,
-    your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
-    condition negating a word of the question stays ("Does it transfer if I take a break?")."""
-    m = _CONDITION.match(sentence)
-    if not m:
-        return sentence
-    negation = NEGATION.search(m.group(0))
-    if negation is None or content_terms(m.group(0)[negation.end():]) & content_terms(question):
-        return sentence
-    return sentence[m.end():]
-
-
-#: A negated verb in a clause that describes a noun of the question ("the comp time I haven't used", "days you did
-#: not take"): the asker's situation, not what is asked.
-_RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
-                                r"\s+(?:which\s+)?(?:I|you|we|they|he|she)\s+"
-                                r"(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)\s+\w+", re.I)
-_TRAILING_CONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
-
-
-def asking_clause(question: str) -> str:
-    """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
-    trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
-    lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
-    used be forfeited?" asks "Will the comp time ... be forfeited?")."""
-    q = question_sentence(question)
-    m = _CONDITION.match(q)
-    if m and q[m.end():].strip():
-        q = q[m.end():]
-    q = _TRAILING_CONDITION.sub("", q)
-    return _RELATIVE_NEGATION.sub("", q)
-
-
 #: The verb a person does: after a personal subject and its auxiliaries ("I'm leaving", "if you get married", "you
 #: have transferred" -> leaving, married, transferred).
 _PREDICATE = re.compile(r"\b(?:i|you|we|they|he|she)(?:['’](?:m|re|ve|ll|d))?\s+(?:(?:am|are|is|was|were|have|has|"
@@ -252,23 +196,8 @@ def condition_matches(situation: str, sentence: str) -> bool:
     month.", "I'm getting married in June."): the rule the sentence states is the one that applies to them. The verbs
     are compared (their stems), not the other words: "If you've transferred from another federal agency" does not
     match "I'm leaving federal service". False for a sentence without a leading condition."""
-    m = _CONDITION.match(sentence)
+    m = CONDITION.match(sentence)
     return bool(m) and bool(_predicates(m.group(0)) & _predicates(situation))
-
-
-def says_no(question: str, sentence: str) -> bool:
-    """True when ``sentence`` answers the yes/no ``question`` with no.
-
-    Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
-    ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
-    (:func:`asking_clause`), the sentence without a leading condition the question is not about
-    (:func:`deciding_clause`); or the sentence states a requirement of more time than the question says the asker
-    has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
-    mine, required = _durations(question), _durations(sentence)
-    if _REQUIREMENT.search(sentence) and any(unit in mine and mine[unit] < n for unit, n in required.items()):
-        return True
-    return bool(NEGATION.search(asking_clause(question))) != bool(
-        NEGATION.search(deciding_clause(question, sentence)))
 
 
 #: Table cells that state nothing ("?", "N/A", a dash).

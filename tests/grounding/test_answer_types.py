@@ -8,7 +8,8 @@ import pytest
 
 from grounding.answer_types import is_comparison, question_type, states, typed_values
 from grounding.question_parts import (asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
-                                      question_parts, says_no, specifics, with_ellipsis_filled)
+                                      question_parts, specifics, with_ellipsis_filled)
+from grounding.yesno import asking_coverage, over_limit, says_no, substituted
 
 
 @pytest.mark.parametrize("question,kind", [
@@ -187,6 +188,10 @@ def test_a_blank_cell_for_the_asked_column_states_nothing():
      False),
     ("Do I still get paid if I don't finish the training?", "Employees who do not complete it are not paid.", True),
     ("Is it true that I don't need approval?", "You need your supervisor's approval.", True),
+    # a limit the question asks to pass
+    ("Can I carry over 10 unused PTO days into next year?", "Up to 5 unused PTO days carry over.", True),
+    ("Can I carry over 3 unused PTO days into next year?", "Up to 5 unused PTO days carry over.", False),
+    ("Can I expense a hotel at $300 a night?", "The nightly hotel limit is $225 per night.", True),
 ])
 def test_yes_or_no_is_read_from_negation_and_required_time(question, sentence, no):
     assert says_no(question, sentence) is no
@@ -219,3 +224,24 @@ def test_how_many_with_a_time_unit_a_few_words_on_asks_for_a_duration():
     "Requests go to the benefits committee.", "The hiring board decides.", "Ask your adviser."])
 def test_a_role_states_who(sentence):
     assert states("person", sentence)
+
+
+@pytest.mark.parametrize("question,sentence,other_kind", [
+    ("Can I book business class on a 4-hour flight?", "Book economy class for all flights.", True),
+    ("Can I keep unused sick days for next year?", "Up to 5 unused PTO days carry over into the next year.", True),
+    ("Do hybrid employees get an internet stipend?", "Hybrid employees receive a one-time stipend of $400.", True),
+    ("Does the company provide free lunch every day?", "12:00 p.m. - Team lunch, paid for by the company.", True),
+    # the same kind named, or a verb and its object ("start earning"): not another kind
+    ("Is annual leave paid out when I leave?", "Your annual leave will be paid out.", False),
+    ("Do I start earning annual leave again?", "You resume earning annual leave.", False),
+    # a synonym is read as another kind too: the answer then quotes the sentence without "Yes." (conservative)
+    ("Can I keep frequent flyer miles from work trips?", "You may keep miles earned on business trips.", True),
+])
+def test_a_sentence_about_another_kind_of_what_is_asked_settles_nothing(question, sentence, other_kind):
+    assert substituted(question, sentence) is other_kind
+
+
+def test_a_yes_rests_on_a_sentence_naming_enough_of_the_asking_clause():
+    assert asking_coverage("Does the company offer a 401(k) match?", "The company tops up your pay.") < 0.25
+    assert asking_coverage("Is annual leave paid out when I leave?", "Your annual leave will be paid out.") == 1.0
+    assert not over_limit("Can I carry over 10 days?", "You carry over 5 days.")  # no limit stated: no verdict

@@ -67,7 +67,7 @@ def test_a_yes_no_answer_opens_with_no_when_the_deciding_sentence_is_negated(ans
 def test_a_yes_no_answer_opens_with_yes_when_the_deciding_sentence_affirms(answer):
     miles = ("Travel", "Flights", "You may keep frequent flyer miles earned on business trips.\n"
              "Book economy class for all flights.")
-    text, _ = answer("Can I keep frequent flyer miles from work trips?", miles)
+    text, _ = answer("Can I keep frequent flyer miles from business trips?", miles)
     assert text.startswith("Yes. You may keep frequent flyer miles earned on business trips [S1].")
 
 
@@ -81,6 +81,22 @@ def test_a_yes_no_answer_opens_with_yes_or_no_only_when_its_sentence_names_what_
              "1Password is not an approved password manager; use KeePassXC instead.")
     text, _ = answer("Is 1Password one of our approved password managers?", named)
     assert text.startswith("No. 1Password is not an approved password manager")
+
+
+def test_no_yes_from_a_sentence_about_another_kind_of_what_is_asked_or_naming_too_little_of_it(answer):
+    # a new user's questions on the demo handbook: "Yes." on a sentence that says otherwise or nothing about it
+    flights = ("Travel", "Flights", "Book economy class for all flights.\n"
+               "Flights longer than 6 hours of continuous flying time may be booked in premium economy.")
+    text, _ = answer("Can I book business class on a 4-hour flight?", flights)
+    assert not text.startswith(("Yes.", "No.")) and text.startswith("Book economy class for all flights [S1].")
+    pay = ("Leave", "Parental leave", "Where a state program pays benefits, the company tops up your pay so you "
+           "receive 100% of your base salary.")
+    text, _ = answer("Does the company offer a 401(k) match?", pay)
+    assert not text.startswith("Yes.")
+    pto = ("Leave", "PTO", "Up to 5 unused PTO days carry over into the next calendar year; any balance above 5 days "
+           "is forfeited on January 1.")
+    text, _ = answer("Can I carry over 10 unused PTO days into next year?", pto)
+    assert text.startswith("No. Up to 5 unused PTO days carry over")
 
 
 def test_a_comparison_states_both_values_with_their_citations(answer):

@@ -1,0 +1,160 @@
+"""Yes/no questions: what a sentence answers them with. The question is read by its asking clause (without the
+asker's situation: conditions, clauses describing its nouns); a sentence says no when exactly one of the two is
+negated (its own leading condition left out when the question is not about it), when it states a limit the question
+asks to pass, or a requirement of more time than the asker has; a sentence about another kind of what is asked
+("economy class" for "business class") or naming too little of it settles nothing (grounding.extractive then quotes
+it without an opener).
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.answer_types import question_sentence, typed_values
+from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
+
+#: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
+
+_REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
+_AMOUNT_OF_TIME = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|"
+                             r"twenty|thirty)\s+(day|week|month|year)s?\b", re.I)
+_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_WORDS.update(eighteen=18, twenty=20, thirty=30)
+
+
+def _durations(text: str) -> dict[str, float]:
+    """The largest amount of time a text states per unit ("12 months" -> {"month": 12})."""
+    out: dict[str, float] = {}
+    for m in _AMOUNT_OF_TIME.finditer(text):
+        n = float(_WORDS.get(m.group(1).lower(), 0) if not m.group(1).isdigit() else m.group(1))
+        out[m.group(2).lower()] = max(out.get(m.group(2).lower(), 0.0), n)
+    return out
+
+
+#: A leading condition: "If ...,", "When ...,", "As long as ...," up to the first comma, semicolon or colon.
+CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|provided that|in case)\b[^,;:]*[,;:]\s*",
+                        re.I)
+
+
+def deciding_clause(question: str, sentence: str) -> str:
+    """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a leading condition
+    whose negation is about something the question does not mention ("If you are not taking a break in employment,
+    your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
+    condition negating a word of the question stays ("Does it transfer if I take a break?")."""
+    m = CONDITION.match(sentence)
+    if not m:
+        return sentence
+    negation = NEGATION.search(m.group(0))
+    if negation is None or content_terms(m.group(0)[negation.end():]) & content_terms(question):
+        return sentence
+    return sentence[m.end():]
+
+
+#: A negated verb in a clause that describes a noun of the question ("the comp time I haven't used", "days you did
+#: not take"): the asker's situation, not what is asked.
+_RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
+                                r"\s+(?:which\s+)?(?:I|you|we|they|he|she)\s+"
+                                r"(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)\s+\w+", re.I)
+_TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
+
+
+def asking_clause(question: str) -> str:
+    """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
+    trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
+    lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
+    used be forfeited?" asks "Will the comp time ... be forfeited?")."""
+    q = question_sentence(question)
+    m = CONDITION.match(q)
+    if m and q[m.end():].strip():
+        q = q[m.end():]
+    q = _TRAILINGCONDITION.sub("", q)
+    return _RELATIVE_NEGATION.sub("", q)
+
+
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?", re.I)
+
+
+def _modifiable(word: str) -> bool:
+    """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, and not
+    a verb form ending in -ing or -ed ("start earning" is a verb and its object, not a kind of earning)."""
+    return word.isalpha() and word not in CONTENT_STOP_WORDS and not word.endswith(("ing", "ed"))
+
+
+def substituted(question: str, sentence: str) -> bool:
+    """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it: a noun of the
+    question's asking clause appears in the sentence after another word than the question puts before it, and the
+    question's word is not in the sentence ("business class" / "Book economy class", "sick days" / "Up to 5 unused
+    PTO days", "an internet stipend" / "a one-time stipend"). Such a sentence settles nothing about what was asked."""
+    asked = [w.lower() for w in _WORD.findall(asking_clause(question))]
+    words = [w.lower() for w in _WORD.findall(sentence)]
+    stems = [stem(w) for w in words]
+    present = set(stems)
+    for modifier, noun in zip(asked, asked[1:]):
+        if not (_modifiable(modifier) and _modifiable(noun)) or stem(modifier) in present:
+            continue
+        target = stem(noun)
+        for i in range(1, len(words)):
+            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] != stem(modifier):
+                return True
+    return False
+
+
+def asking_coverage(question: str, sentence: str) -> float:
+    """The share of the content terms of the question's asking clause (:func:`asking_clause`) that ``sentence``
+    holds (0..1; 1.0 for a clause without content terms): "Can I fly business class if the flight is longer than 6
+    hours?" asks about flying business class, which "Flights longer than 6 hours may be booked in premium economy"
+    does not name."""
+    asked = content_terms(asking_clause(question))
+    return len(asked & content_terms(sentence)) / len(asked) if asked else 1.0
+
+
+#: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
+_LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
+                    r"cap of|(?:may|must|cannot|can't|does not|do not) exceed)\b", re.I)
+
+
+def _quantities(text: str) -> dict[str, float]:
+    """The largest number a text states per unit (grounding.answer_types.typed_values: "duration:5 unused PTO days" ->
+    {"day": 5}; "amount:$225" -> {"$": 225})."""
+    out: dict[str, float] = {}
+    for value in typed_values(text):
+        kind, _, said = value.partition(":")
+        m = re.match(r"\$?\s*([\d,]+(?:\.\d+)?)", said.replace("$", "", 1) if said.startswith("$") else said)
+        if kind not in ("duration", "amount", "count") or not m:
+            continue
+        unit = "$" if said.startswith("$") else stem(said.split()[-1])
+        number = float(m.group(1).replace(",", ""))
+        out[unit] = max(out.get(unit, 0.0), number)
+    return out
+
+
+def over_limit(question: str, sentence: str) -> bool:
+    """True when ``sentence`` states a limit and the question asks about more than it of the same unit ("Can I carry
+    over 10 unused PTO days?" / "Up to 5 unused PTO days carry over": 10 > 5 days; "a hotel at $300 a night" / "the
+    limit is $225": $300 > $225)."""
+    if not _LIMIT.search(sentence):
+        return False
+    asked, limits = _quantities(question_sentence(question)), _quantities(sentence)
+    return any(unit in asked and asked[unit] > n for unit, n in limits.items())
+
+
+def says_no(question: str, sentence: str) -> bool:
+    """True when ``sentence`` answers the yes/no ``question`` with no.
+
+    Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
+    ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
+    (:func:`asking_clause`), the sentence without a leading condition the question is not about
+    (:func:`deciding_clause`); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
+    sentence states a requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
+    mine, required = _durations(question), _durations(sentence)
+    if _REQUIREMENT.search(sentence) and any(unit in mine and mine[unit] < n for unit, n in required.items()):
+        return True
+    if over_limit(question, sentence):
+        return True
+    return bool(NEGATION.search(asking_clause(question))) != bool(
+        NEGATION.search(deciding_clause(question, sentence)))
+
+
