@@ -215,8 +215,12 @@ export class Answer {
     const shown = notes.filter((n) => n.kind !== "injection" || n.labels.some((l) => this.citations.has(l)));
     if (!shown.length) return;
     const box = el("div", "notes");
-    const conflicts = shown.some((n) => n.kind !== "injection");
-    box.append(el("h3", "", conflicts ? "The sources disagree" : "Note"));
+    // a value changed between two versions of one document is an update, not a disagreement
+    const kinds = new Set(shown.map((n) => (n.kind === "version_superseded" ? "changed" :
+                                             n.kind === "injection" ? "note" : "disagree")));
+    const heading = kinds.size > 1 ? "Notes" : kinds.has("changed") ? "Changed since an earlier version" :
+      kinds.has("disagree") ? "The sources disagree" : "Note";
+    box.append(el("h3", "", heading));
     shown.forEach((note, i) => {
       const p = el("p", "note-conflict");
       p.id = `note-${this.id}-${i + 1}`;
@@ -228,7 +232,9 @@ export class Answer {
       if (first) {
         const ref = el("a", "note-ref", `note ${i + 1}`);
         ref.href = `#${p.id}`;
-        ref.setAttribute("aria-label", `See note ${i + 1}: the sources disagree`);
+        const about = note.kind === "version_superseded" ? "this changed" :
+          note.kind === "injection" ? "a passage was withheld" : "the sources disagree";
+        ref.setAttribute("aria-label", `See note ${i + 1}: ${about}`);
         first.after(ref);
       }
     });

@@ -172,6 +172,9 @@ class ChatInBrowserTests(BrowserCase):
         page.click("#send")
         answer = page.locator("li.msg.assistant").last
         note = answer.locator(".notes .note-conflict").first
+        # an update between two versions of one document, not a disagreement between documents
+        expect(answer.locator(".notes h3")).to_have_text("Changed since an earlier version")
+        expect(answer.locator("a.note-ref").first).to_have_attribute("aria-label", "See note 1: this changed")
         expect(note).to_contain_text("$65")
         expect(note).to_contain_text("$50")
         chips = note.locator("button.cite")
