@@ -101,6 +101,8 @@ function refused(message, isError = true) {
   current = null;
   setBusy(false);
   announce(message, isError);
+  // next to the question put back in the composer, where the asker looks (the status line alone was missed)
+  if (isError) showHint(message);
 }
 
 // The answer a frame is about: known by its id, or the one being asked for, which takes the id.

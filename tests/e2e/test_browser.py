@@ -266,6 +266,40 @@ class ScriptedAnswerInBrowserTests(BrowserCase):
 
 # --- B08: the browser tests' environment does not leak into the rest of the session -------------------------------
 
+class RateLimitInBrowserTests(BrowserCase):
+    """The server allows one question a minute (set before the live server forks)."""
+
+    __test__ = True
+
+    @classmethod
+    def setUpClass(cls):
+        from django.test import override_settings
+
+        cls._limit = override_settings(ASK_RATE_LIMIT=1)
+        cls._limit.enable()
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls._limit.disable()
+
+    def test_a_refused_question_is_put_back_with_the_reason_next_to_it(self):
+        # a new user missed this reason when it showed only in the status line above the composer
+        page = self.page
+        self.login()
+        page.fill("#question", "What is the daily meal allowance?")
+        page.click("#send")
+        expect(page.locator("li.msg.assistant").last.locator(".body")).to_contain_text("$65")
+        page.fill("#question", "How often are laptops replaced?")
+        page.click("#send")
+        hint = page.locator("#composer-hint")
+        expect(hint).to_contain_text("Too many questions")
+        expect(hint).to_contain_text("was not saved")
+        expect(page.locator("#question")).to_have_value("How often are laptops replaced?")
+        expect(page.locator("li.msg.user")).to_have_count(1)  # the refused question is not in the thread
+
+
 class _Probe(unittest.TestCase):
     """A test class that scopes the variable like BrowserCase, without a browser or a server (run by the test below,
     not collected on its own)."""
