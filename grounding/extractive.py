@@ -30,7 +30,7 @@ from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, 
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.lexical import content_terms
+from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
@@ -98,7 +98,9 @@ class ExtractiveAnswerer:
         lead, parts = question_parts(asked)
         if len(parts) > 1 and not is_comparison(asked):
             return self._parts(plan, parts, f"{lead} {context}".strip(), situation=lead)
-        vector = (self.embedder or default_embedder()).embed([question])[0]
+        # a question about an earlier version is matched without the words naming the period (they pick the version)
+        matched = without_period(question) if asks_about_past(asked) else question
+        vector = (self.embedder or default_embedder()).embed([matched or question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector)
         sources = plan.source_map

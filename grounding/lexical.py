@@ -25,7 +25,8 @@ from typing import Sequence
 import bm25s
 import Stemmer
 
-__all__ = ["BM25_STOP_WORDS", "CONTENT_STOP_WORDS", "STOP_WORDS", "TOKEN", "asks_about_past", "bm25_tokens", "content_terms", "fold_accents", "is_negation",
+__all__ = ["BM25_STOP_WORDS", "CONTENT_STOP_WORDS", "STOP_WORDS", "TOKEN", "asks_about_past", "period_year",
+           "without_period", "bm25_tokens", "content_terms", "fold_accents", "is_negation",
            "negation_cues", "normalise_negation", "stem", "tokens"]
 
 #: One token: a number with its currency sign, separators and percent sign ("$1,200.50", "5%", "2024-01-15" is three
@@ -155,6 +156,28 @@ def is_negation(word: str) -> bool:
 _PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
                    r"historical|changed?|last year|originally|back then|back in|was the|were the|(19|20)\d\d|"
                    r"fy\s?\d\d)\b", re.I)
+
+
+#: What names a period rather than the asked fact: years, months, and the words that point at an earlier version
+#: ("the old policy", "the previous handbook", "the January 2024 version"). Fiscal years stay: documents state them
+#: with their values ("$183,500 in FY23", a table's "FY25" rows).
+_PERIOD_WORDS = re.compile(r"\b(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|"
+                           r"september|october|november|december|previous(?:ly)?|prior|former(?:ly)?|old(?:er)?|"
+                           r"earlier|original(?:ly)?|version)\b", re.I)
+_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+
+
+def without_period(question: str) -> str:
+    """The question without the words that name a period ("What was the mileage rate under the January 2024 travel
+    policy?" -> "What was the mileage rate under the travel policy?"): what it asks about, to match sentences with;
+    the period picks which version answers (:func:`period_year`)."""
+    return " ".join(_PERIOD_WORDS.sub(" ", question).split())
+
+
+def period_year(question: str) -> str:
+    """The year a question asks about ("in 2024" -> "2024"), "" for none (the last one named)."""
+    years = _YEAR.findall(question)
+    return years[-1] if years else ""
 
 
 def asks_about_past(question: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from grounding.lexical import asks_about_past
+from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.injection import looks_injected
 from grounding.lexical import content_terms
@@ -113,10 +113,14 @@ def quotable(text: str, kind: str) -> bool:
 
 def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None = None, *,
                    overlap_weight: float = 0.3, quantity_bonus: float = 0.08, number_bonus: float = 0.1,
-                   sources: Sequence[Source] | None = None,
-                   query_vector: np.ndarray | None = None) -> list[ScoredSentence]:
+                   sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
+                   period_bonus: float = 0.1) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
-    unless the question asks about the past (they are in the context for a note, not to be quoted as the answer).
+    unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
+    when it does, the words naming the period are not matched (lexical.without_period: "the January 2024 policy"
+    picks a version, it is not what is asked) and the sentences of the version of that period get ``period_bonus``:
+    the version dated in the year the question names, else a superseded one (the current value is then quoted after
+    the earlier one, not instead of it).
     A sentence stating a number the question states ("I supervise four people" / a table row "... reports: 4")
     gets ``number_bonus``. ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
@@ -137,11 +141,12 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     for t in terms:
         for w in t:
             df[w] = df.get(w, 0) + 1
-    q_terms = content_terms(question)
+    q_terms = content_terms(without_period(question) if past else question)
     idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
+    year = period_year(question) if past else ""
     q_weight = sum(idf[w] for w in q_terms)
     wants_quantity = bool(_QUANTITY_QUESTION.search(question))
-    q_numbers = numbers(question)
+    q_numbers = numbers(without_period(question) if past else question)  # "in 2024" names a period, not a value
     scored = []
     for (source, data, i), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
@@ -149,6 +154,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
         if q_numbers and q_numbers & numbers(text):
             bonus += number_bonus
+        if past and (source.date.startswith(year) or year in source.version if year else
+                     source.status == "superseded"):
+            bonus += period_bonus
         own = sum(idf[w] for w in t)
         precision = sum(idf[w] for w in t & q_terms) / own if own > 0 else 0.0
         scored.append(ScoredSentence(text, source.label, float(c) + overlap_weight * overlap + bonus,

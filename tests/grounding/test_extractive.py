@@ -304,3 +304,27 @@ def test_a_question_naming_a_glossary_gets_the_glossarys_sub_headings(embedder):
                        "Glossary > Uptime · Secrecy", text, outline)
     assert answer.splitlines() == ["Incidents, Glossary [S1]:", "", "- Uptime [S1].", "- Secrecy [S1].",
                                    "- Soundness [S1]."]
+
+
+def test_a_question_about_an_earlier_version_is_answered_from_that_version_first(embedder):
+    # a new user's "What was the mileage rate under the January 2024 travel policy?" was refused: the sentence
+    # "It replaces the January 2024 version" matched the period's words better than any stated rate
+    def version(i, status, label, date, text):
+        return Candidate(Chunk(chunk_id=i, document_id=1, title="Travel policy", section="Ground transportation",
+                               version=label, date=date, text=text, tokens=len(text.split()), version_id=i,
+                               status=status), score=0.03, dense=0.6)
+
+    current = version(1, "current", "2025-03", "2025-03-01", "It replaces the January 2024 version of this policy.\n"
+                      "When you drive your personal car for business, mileage is reimbursed at $0.70 per mile.")
+    old = version(2, "superseded", "2024-01", "2024-01-15",
+                  "When you drive your personal car for business, mileage is reimbursed at $0.67 per mile.")
+    answerer = ExtractiveAnswerer(embedder)
+    for question in ("What was the mileage rate under the January 2024 travel policy?",
+                     "What was the mileage rate in 2024?", "What was the mileage rate in the old travel policy?"):
+        plan = plan_context(question=question, candidates=[current, old], system_prompt="Answer.",
+                            counter=counter_for("extractive"))
+        text = answerer.compose(question, plan)
+        assert "$0.67 per mile" in text.split("[")[0], (question, text)  # the earlier value leads
+    plan = plan_context(question="What is the mileage rate?", candidates=[current, old], system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    assert "$0.70 per mile" in answerer.compose("What is the mileage rate?", plan).split("[")[0]

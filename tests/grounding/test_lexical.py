@@ -116,3 +116,13 @@ def test_no_private_name_is_imported_across_modules():
                     offenders += [f"{path.relative_to(ROOT)}: {node.module}.{a.name}" for a in node.names
                                   if a.name.startswith("_")]
     assert offenders == []
+
+
+def test_the_words_naming_a_period_are_not_what_a_question_about_the_past_asks():
+    from grounding.lexical import period_year, without_period
+
+    assert without_period("What was the mileage rate under the January 2024 travel policy?") == (
+        "What was the mileage rate under the travel policy?")
+    assert without_period("What did the old policy say?") == "What did the policy say?"
+    assert without_period("What was the cap in FY23?") == "What was the cap in FY23?"  # stated with values
+    assert period_year("What was the allowance in 2024?") == "2024" and period_year("the old policy") == ""
