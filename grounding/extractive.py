@@ -99,7 +99,8 @@ class ExtractiveAnswerer:
         if len(parts) > 1 and not is_comparison(asked):
             return self._parts(plan, parts, f"{lead} {context}".strip(), situation=lead)
         # a question about an earlier version is matched without the words naming the period (they pick the version)
-        matched = without_period(question) if asks_about_past(asked) else question
+        versioned = any(s.status == "superseded" for s in plan.sources)  # else a year is part of a name
+        matched = without_period(question) if versioned and asks_about_past(asked) else question
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector)

@@ -117,7 +117,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    period_bonus: float = 0.1) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
-    when it does, the words naming the period are not matched (lexical.without_period: "the January 2024 policy"
+    when it does and superseded versions are planned, the words naming the period are not matched (lexical.without_period: "the January 2024 policy"
     picks a version, it is not what is asked) and the sentences of the version of that period get ``period_bonus``:
     the version dated in the year the question names, else a superseded one (the current value is then quoted after
     the earlier one, not instead of it).
@@ -125,8 +125,11 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     gets ``number_bonus``. ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
+    candidates = plan.sources if sources is None else sources
+    # the period names a version only where versions were planned ("the 2018 Winter Olympics" names no version)
+    period = past and any(s.status == "superseded" for s in candidates)
     rows: list[tuple[Source, SentenceData, int]] = []
-    for source in (plan.sources if sources is None else sources):
+    for source in candidates:
         if source.status == "superseded" and not past:
             continue
         data = source_sentences(source, embedder)
@@ -141,12 +144,12 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     for t in terms:
         for w in t:
             df[w] = df.get(w, 0) + 1
-    q_terms = content_terms(without_period(question) if past else question)
+    q_terms = content_terms(without_period(question) if period else question)
     idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
-    year = period_year(question) if past else ""
+    year = period_year(question) if period else ""
     q_weight = sum(idf[w] for w in q_terms)
     wants_quantity = bool(_QUANTITY_QUESTION.search(question))
-    q_numbers = numbers(without_period(question) if past else question)  # "in 2024" names a period, not a value
+    q_numbers = numbers(without_period(question) if period else question)  # "in 2024" names a version, not a value
     scored = []
     for (source, data, i), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
@@ -154,7 +157,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
         if q_numbers and q_numbers & numbers(text):
             bonus += number_bonus
-        if past and (source.date.startswith(year) or year in source.version if year else
+        if period and (source.date.startswith(year) or year in source.version if year else
                      source.status == "superseded"):
             bonus += period_bonus
         own = sum(idf[w] for w in t)
