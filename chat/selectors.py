@@ -39,6 +39,19 @@ def _readable_or_forbidden(user, conversation: Conversation) -> None:
                                     "conversation. Ask an administrator for access.")
 
 
+def record_id(value: object) -> int:
+    """A record id as a client sent it: an integer (not a boolean) or a string of digits, as an int.
+
+    Raises:
+        ValueError: anything else (``true``, ``1.5``, ``"1e3"``): an id is never guessed from a look-alike.
+    """
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"not an id: {value!r}")
+
+
 def conversation_get(*, user, conversation_id: object, access: bool = True) -> Conversation:
     """The user's own conversation (domain selected); with ``access`` False the domain's readers are not checked
     (an operator's command line).
@@ -48,7 +61,7 @@ def conversation_get(*, user, conversation_id: object, access: bool = True) -> C
         AskError(forbidden): the user's own conversation whose domain they may no longer read (group removed).
     """
     try:
-        conversation = Conversation.objects.select_related("domain").get(pk=int(conversation_id), user=user)
+        conversation = Conversation.objects.select_related("domain").get(pk=record_id(conversation_id), user=user)
     except (Conversation.DoesNotExist, TypeError, ValueError, OverflowError):
         raise AskError("not_found", "Conversation not found.")
     if access:
@@ -66,7 +79,7 @@ def own_answer_get(*, user, message_id: object) -> Message:
     """
     try:
         message = Message.objects.select_related("reply_to", "conversation__domain").get(
-            pk=int(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
+            pk=record_id(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
     except (Message.DoesNotExist, TypeError, ValueError, OverflowError):
         raise AskError("not_found", "Message not found.")
     _readable_or_forbidden(user, message.conversation)

@@ -316,3 +316,19 @@ async def test_b09_deltas_report_citations_outside_code_only(ingest_demo, user, 
     assert done["invalid"] == [] and done["html"].count('class="cite"') == 1
     assert "cfg[S1]" in done["html"]  # shown as code
     await comm.disconnect()
+
+
+
+@pytest.mark.parametrize("look_alike", [lambda pk: pk + 0.2, lambda pk: f"{pk}.0", lambda pk: f"{pk}e0",
+                                        lambda pk: [pk], lambda pk: pk == 1])
+async def test_a_conversation_id_that_only_looks_like_one_is_not_found_and_nothing_is_stored(ingest_demo, user,
+                                                                                              look_alike):
+    # a breaker's `"conversation": true` and `1.5` were read as conversation 1 (int(True), int(1.5))
+    conv = await sync_to_async(Conversation.objects.create)(user=user, domain=ingest_demo, title="Mine")
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "conversation": look_alike(conv.pk), "text": "What is the allowance?"})
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame == {"type": "error", "code": "not_found", "message": "Conversation not found."}
+    assert await sync_to_async(Message.objects.count)() == 0
+    await comm.disconnect()
