@@ -75,6 +75,8 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
         blobs.append(bytes(chunk.embedding))
         dim = len(blobs[-1]) // 4
         said = chunk.sentence_matrix(dim) if chunk.sentences or chunk.sentence_vectors else None
+        if said is None and chunk.layout is not None:  # made at ingestion with its layout: it has no sentences
+            said = np.zeros((0, dim), dtype=np.float32)
         if said is None or len(said) != len(chunk.sentences or []):
             missing.append((len(ids) - 1, chunk))
             said = np.zeros((0, dim), dtype=np.float32)

@@ -126,7 +126,8 @@ def test_chunks_stored_without_sentences_get_them_when_the_index_is_built(tmp_pa
     domain = domain_get_or_create(slug="sent2", name="Sentences 2")
     ingest_path(path=page(tmp_path, "desks", "# Desks\n\nDesks are booked a day ahead in the office app.\n"),
                 domain=domain, embedder=embedder)
-    Chunk.objects.filter(version__document__domain=domain).update(sentences=[], sentence_vectors=b"")  # older rows
+    Chunk.objects.filter(version__document__domain=domain).update(sentences=[], sentence_vectors=b"",  # older rows
+                                                                  units=None, unit_vectors=b"", layout=None)
     index_publish(domain=domain)
     chunk = Chunk.objects.get(version__document__domain=domain)
     assert chunk.sentences == ["Desks are booked a day ahead in the office app."]
@@ -211,6 +212,22 @@ def test_a_worker_starting_indexes_again_a_domain_whose_index_has_no_answer_unit
     index = domain_index(domain=domain)
     assert all(index.unit_vectors(row) is not None for row in range(len(index)))
     assert all(c.units is not None and c.layout for c in Chunk.objects.filter(version__document__domain=domain))
+
+
+def test_a_chunk_without_sentences_is_not_embedded_again_at_every_index_build(tmp_path, embedder, caplog):
+    # a line of symbols has no sentence contradiction detection reads: "stored without them" was logged, and its
+    # (no) sentences embedded again, at every build (a breaker's finding)
+    import logging
+
+    from knowledge.indexing import index_publish
+    from knowledge.models import Chunk
+
+    domain = domain_get_or_create(slug="symbols", name="Symbols")
+    ingest_path(path=page(tmp_path, "symbols", "# Symbols\n\n<<<>>> ### *** ---\n"), domain=domain, embedder=embedder)
+    assert any(c.sentences == [] and c.layout is not None for c in Chunk.objects.filter(version__document__domain=domain))
+    with caplog.at_level(logging.INFO, logger="grounded.index"):
+        index_publish(domain=domain)
+    assert "stored without them" not in caplog.text
 
 
 def test_ingestion_checks_each_chunk_for_passages_addressed_to_an_assistant(tmp_path, embedder):
