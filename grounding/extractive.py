@@ -38,7 +38,7 @@ from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, with_sentences
 from grounding.types import ContextPlan, Source
-from grounding.yesno import asking_coverage, says_no, substituted
+from grounding.yesno import opener as yes_no_opener
 
 
 class ExtractiveAnswerer:
@@ -145,12 +145,9 @@ class ExtractiveAnswerer:
             # "Is 1Password approved?" is not settled by a sentence about password managers in general
             named = all(mentions(deciding.text, n) or _names(sources[deciding.label], n) for n in specifics(asked))
             if deciding.score >= self.settle and named:
-                # "Yes." only from a sentence about what is asked: not another kind of it ("Book economy class" for
-                # "business class?"), and naming enough of the asking clause ("Tallgrass tops up your pay" says
-                # nothing of "a 401(k) match"); otherwise the sentences are quoted without an opener
-                affirms = not substituted(asked, deciding.text) and \
-                    asking_coverage(asked, deciding.text) >= self.yes_coverage
-                opener = "No." if says_no(asked, deciding.text) else ("Yes." if affirms else "")
+                # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of
+                # what is asked or too little of it named settles nothing (quoted without an opener)
+                opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage)
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:

@@ -14,6 +14,7 @@ import re
 
 from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
+from grounding.polarity import antonym
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
@@ -141,6 +142,13 @@ def over_limit(question: str, sentence: str) -> bool:
     return any(unit in asked and asked[unit] > n for unit, n in limits.items())
 
 
+def requirement_unmet(question: str, sentence: str) -> bool:
+    """True when the sentence requires more time than the question says the asker has ("I joined six months ago." /
+    "You need to have been an employee for 12 months")."""
+    mine, required = _durations(question), _durations(sentence)
+    return bool(_REQUIREMENT.search(sentence)) and any(unit in mine and mine[unit] < n for unit, n in required.items())
+
+
 def says_no(question: str, sentence: str) -> bool:
     """True when ``sentence`` answers the yes/no ``question`` with no.
 
@@ -149,12 +157,57 @@ def says_no(question: str, sentence: str) -> bool:
     (:func:`asking_clause`), the sentence without a leading condition the question is not about
     (:func:`deciding_clause`); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
     sentence states a requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
-    mine, required = _durations(question), _durations(sentence)
-    if _REQUIREMENT.search(sentence) and any(unit in mine and mine[unit] < n for unit, n in required.items()):
-        return True
-    if over_limit(question, sentence):
+    if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
     return bool(NEGATION.search(asking_clause(question))) != bool(
         NEGATION.search(deciding_clause(question, sentence)))
 
 
+
+
+#: A sentence whose rule holds on one side of a quantity ("longer than 6 hours", "$25 or more", "worth more than
+#: $75", "at least 12 months").
+_THRESHOLD = re.compile(r"\b(?:more|less|longer|shorter|fewer|greater|higher|lower|over|under|above|below|at least|"
+                        r"at most|up to|or more|or less|minimum|maximum|exceed|exceeds|exceeding|after|before)\b", re.I)
+
+
+def threshold_applies(question: str, sentence: str) -> bool:
+    """True when the sentence's rule holds on one side of a quantity and the question states a quantity of the same
+    unit ("a 4 hour flight" / "Flights longer than 6 hours may ..."; "a gift worth $50" / "gifts worth more than
+    $75"): the sentence's polarity then says nothing of the asker's case unless the question passes a limit
+    (:func:`over_limit`)."""
+    if not _THRESHOLD.search(sentence):
+        return False
+    asked, stated = _quantities(question_sentence(question)), _quantities(sentence)
+    return bool(asked.keys() & stated.keys())
+
+
+def opener(question: str, sentence: str, *, yes_coverage: float = 0.25) -> str:
+    """How a yes/no answer resting on ``sentence`` opens: "No.", "Yes." or "" (the sentences are quoted without an
+    opener) when the sentence does not settle the question.
+
+    - a limit the question passes, or a requirement of more time than the asker has, says "No."
+      (:func:`over_limit`, :func:`requirement_unmet`); any other rule on one side of a quantity of the
+      question's unit settles nothing (:func:`threshold_applies`);
+    - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
+      antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
+      ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
+    - otherwise :func:`says_no`; and "Yes." only from a sentence about the same kind of what is asked
+      (:func:`substituted`) naming at least ``yes_coverage`` of the asking clause (:func:`asking_coverage`).
+    """
+    if over_limit(question, sentence) or requirement_unmet(question, sentence):
+        return "No."
+    if threshold_applies(question, sentence):
+        return ""
+    clause = asking_clause(question)
+    flip = antonym(clause, deciding_clause(question, sentence))
+    if flip is not None:
+        rest = content_terms(clause) - content_terms(flip[0])
+        if not rest <= content_terms(sentence):
+            return ""
+    no = says_no(question, sentence) != (flip is not None)
+    if no:
+        return "No."
+    if substituted(question, sentence) or asking_coverage(question, sentence) < yes_coverage:
+        return ""
+    return "Yes."

@@ -1,0 +1,34 @@
+"""How a yes/no answer opens (grounding.yesno.opener): "No.", "Yes." or no opener when the deciding sentence does not
+settle the question. The cases are a breaker's and a new user's on made-up policies and the demo handbook (none from
+the 18F golden set's test half)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.yesno import opener
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # a rule on one side of a quantity of the asker's unit says nothing of the asker's case...
+    ("Can I book premium economy for a 4 hour flight?",
+     "Flights longer than 6 hours of continuous flying time may be booked in premium economy.", ""),
+    ("Can I accept a gift worth $50 from a supplier?", "Do not accept gifts or hospitality worth more than $75.", ""),
+    ("Do I need a receipt for a $10 expense?", "An itemised receipt is required for any expense of $25 or more.", ""),
+    # ... unless the question passes a limit, or lacks a required time
+    ("Can I carry over 10 unused PTO days into next year?", "Up to 5 unused PTO days carry over into the next year.",
+     "No."),
+    ("I joined six months ago. Can I use parental leave?", "You need at least 12 months of service to use it.",
+     "No."),
+    # an antonym of the asked word turns the answer when the sentence names the rest of what is asked
+    ("Is the office open on Sundays?", "The office is closed on Sundays.", "No."),
+    ("Is smoking allowed inside the building?", "Smoking is forbidden inside the building.", "No."),
+    ("Is personal use of the company laptop forbidden?", "Limited personal use of company laptops is allowed.", "No."),
+    ("Is smoking allowed outside?", "Smoking is forbidden inside the building.", ""),
+    # plain cases
+    ("Is annual leave paid out when I leave?", "Your annual leave will be paid out.", "Yes."),
+    ("Is award leave paid out when I leave?", "If you leave, award leave is not paid out.", "No."),
+    ("Can I book business class on a 4-hour flight?", "Book economy class for all flights.", ""),
+])
+def test_a_yes_no_answer_opens_only_with_what_its_sentence_settles(question, sentence, expected):
+    assert opener(question, sentence) == expected
