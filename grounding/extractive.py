@@ -30,6 +30,7 @@ from grounding.answer_types import CHECKED_TYPES, is_comparison, question_type, 
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
+from grounding.followup import GENERIC
 from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.providers import Done, Event, TextDelta
@@ -50,6 +51,9 @@ class ExtractiveAnswerer:
         spread: sentences within this of the best one may join the answer.
         type_spread: how far below the best sentence the answer may look for a sentence that states the asked type.
         settle: the deciding sentence's score at or above which it settles a yes/no question.
+        own_terms: content words (not grounding.followup.GENERIC) from which a follow-up retrieved with the previous
+            question's words, whose best sentence names none of them, is answered from its own words when they alone
+            find a sentence above ``threshold``.
         yes_coverage: the share of the asking clause's content terms a deciding sentence must hold to open with
             "Yes." (grounding.yesno.asking_coverage). 0.25: under every right "Yes." of the 18F calibration half but
             one (a label sentence, 0.0) and over a new user's wrong "Yes." to a 401(k) question on the demo handbook
@@ -67,7 +71,7 @@ class ExtractiveAnswerer:
     label = "Extractive answer (offline): sentences quoted from the sources"
 
     def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.62, spread: float = 0.12,
-                 type_spread: float = 0.2, settle: float = 0.62, yes_coverage: float = 0.25,
+                 type_spread: float = 0.2, settle: float = 0.62, yes_coverage: float = 0.25, own_terms: int = 2,
                  precision_weight: float = 0.3, max_sentences: int = 3, condition_bonus: float = 0.05,
                  overlap_weight: float = 0.3, quantity_bonus: float = 0.08, piece_words: int = 3) -> None:
         self.embedder = embedder
@@ -76,6 +80,7 @@ class ExtractiveAnswerer:
         self.type_spread = type_spread
         self.settle = settle
         self.yes_coverage = yes_coverage
+        self.own_terms = own_terms
         self.precision_weight = precision_weight
         self.max_sentences = max_sentences
         self.condition_bonus = condition_bonus
@@ -104,6 +109,16 @@ class ExtractiveAnswerer:
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector)
+        mine = content_terms(asked) - GENERIC
+        if context and ranked and len(mine) >= self.own_terms and not mine & content_terms(ranked[0].text):
+            # a follow-up retrieved with the previous question's words whose best sentence names none of its own:
+            # the previous topic took the answer over ("How much is the mileage rate?" after a hotel question got
+            # the hotel limit). When its own words alone find a sentence, the answer rests on them; "Do they
+            # expire?" has no words of its own and keeps the conversation's
+            own = rank_sentences(asked, plan, self.embedder, overlap_weight=self.overlap_weight,
+                                 quantity_bonus=self.quantity_bonus)
+            if own and own[0].score >= self.threshold:
+                ranked, question = own, asked
         sources = plan.source_map
         if is_comparison(asked) and (sides := comparison_sides(asked)):
             chosen = self._sides(plan, sides, context)

@@ -328,3 +328,20 @@ def test_a_question_about_an_earlier_version_is_answered_from_that_version_first
     plan = plan_context(question="What is the mileage rate?", candidates=[current, old], system_prompt="Answer.",
                         counter=counter_for("extractive"))
     assert "$0.70 per mile" in answerer.compose("What is the mileage rate?", plan).split("[")[0]
+
+
+def test_a_follow_up_on_a_new_topic_is_answered_from_its_own_words_not_the_previous_topics(embedder):
+    # a breaker's "How much is the mileage rate?" after "What is the hotel limit in Boston?" got the hotel limit: it
+    # was retrieved with the previous question's words, which then chose the sentence
+    def page(i, section, text):
+        return Candidate(Chunk(chunk_id=i, document_id=i, title="Travel policy", section=section, version="v1",
+                               date="", text=text, tokens=len(text.split()), version_id=i), score=0.03, dense=0.6)
+
+    hotel = page(1, "Lodging", "The nightly hotel limit is $225 in most cities. In Boston the limit is $325 per night.")
+    miles = page(2, "Ground transportation", "When you drive your own car for business, mileage is reimbursed at "
+                                             "$0.70 per mile.")
+    asked = "How much is the mileage rate?"
+    plan = plan_context(question=asked, candidates=[hotel, miles], system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    text = ExtractiveAnswerer(embedder).compose(f"{asked} hotel limit Boston", plan)
+    assert text.startswith("When you drive your own car for business, mileage is reimbursed at $0.70 per mile")
