@@ -84,8 +84,12 @@ def _is_table_line(line: str) -> bool:
     return " | " in line
 
 
+#: What ends a sentence, a list's lead-in or a parenthesis, in Latin and in CJK scripts (。！？：；）).
+_CLOSING = ".!?:;)\"”。！？：；）」』"
+
+
 def _heading_like(s: str) -> bool:
-    return len(s.split()) < 8 and s[-1:] not in ".!?:;)\"”"
+    return len(s.split()) < 8 and s[-1:] not in _CLOSING
 
 
 _NEW_ITEM = re.compile(r"^(?:[-*+]\s|\d{1,3}[.)]\s)")
@@ -151,9 +155,9 @@ def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]
             at = at if at >= 0 else cursor
             cursor = at + len(raw)
             s = " ".join(raw.split())  # a wrapped line's break and indentation read as one space
-            kind = ("item" if item else "heading" if _heading_like(s) else "question" if s.endswith("?")
-                    else "lead" if s.endswith(":") else "sentence")
-            if item and s.endswith(":"):
+            kind = ("item" if item else "heading" if _heading_like(s) else "question" if s.endswith(("?", "？"))
+                    else "lead" if s.endswith((":", "：")) else "sentence")
+            if item and s.endswith((":", "：")):
                 kind = "lead"
             out.append((at, at + len(raw), kind, s))
     return out, header if previous_table else ""

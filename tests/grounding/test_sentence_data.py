@@ -102,3 +102,11 @@ def test_a_hard_wrapped_list_item_is_one_sentence_with_its_offsets_in_the_text()
     assert text[first[0]:first[1]] == ("Extended Out of Office - #1810: Intended for if you are Out of Office for\n"
                                        "  3 weeks or longer continuously.")  # the highlight spans both lines
     assert [k for _, _, k, _ in units][-2:] == ["header", "row"]
+
+
+def test_cjk_sentences_are_sentences_not_headings():
+    # a breaker's Japanese and Chinese pages were all read as headings (no Latin end punctuation): never quotable
+    from grounding.sentence_data import segment
+
+    units, _ = segment("出張の日当は5,000円です。\n每日餐费补贴是多少？\n差旅政策\nThe daily meal allowance is $65.")
+    assert [u[2] for u in units] == ["sentence", "question", "heading", "sentence"]
