@@ -12,7 +12,7 @@ followed by a token-sized splitter, here in one pass so each chunk keeps its sec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 
@@ -77,6 +77,21 @@ def _split_oversize(text: str, counter: TokenCounter, max_tokens: int) -> list[s
         for i in range(0, len(ids), max_tokens):
             pieces.append(counter.decode(ids[i:i + max_tokens]))
     return pieces
+
+
+def _rows_of_long_tables(blocks: Sequence[Block], counter: TokenCounter, max_tokens: int) -> list[Block]:
+    """The blocks, with a table written as one block ("a | b" lines, the first its header: HTML and Markdown tables)
+    that is longer than ``max_tokens`` split into one block per row carrying the header line, so every chunk of it
+    starts with its header (as the office formats' rows do) instead of reading its first row as one."""
+    out: list[Block] = []
+    for block in blocks:
+        lines = block.text.split("\n")
+        if block.header or len(lines) < 3 or not all(" | " in line for line in lines) \
+                or counter.raw(block.text) <= max_tokens:
+            out.append(block)
+            continue
+        out += [replace(block, text=line, header=lines[0]) for line in lines[1:]]
+    return out
 
 
 def _other_sheet(placed: Sequence[tuple[int, Location | None]], location: Location | None) -> bool:
@@ -154,7 +169,7 @@ def chunk_blocks(
             parts.append(heading)
             size += counter.raw(heading) + 1
 
-    for block in blocks:
+    for block in _rows_of_long_tables(blocks, counter, max_tokens):
         new_sheet = _other_sheet(placed, block.location)
         if section is not None and (block.section != section or new_sheet):
             same_top = block.section[:1] == section[:1]

@@ -153,3 +153,20 @@ def test_tables_in_one_chunk_stay_apart_from_each_other_and_from_the_text_after_
                           "\n\nTotals are checked each Friday.")
     html = render_source_html(chunk.text)  # as the source panel shows it
     assert html.count("<table") == 2 and "<td>43</td>" in html and "<td>Totals" not in html
+
+
+def test_every_chunk_of_a_long_markdown_table_starts_with_its_header():
+    # a breaker's 400-row table: the chunks after the first read their own first row as the header, so answers
+    # paired one row's cells with another's ("Widget model 201: Widget model 237") and cited the wrong row
+    from grounding.parsing import parse_document
+    from grounding.sentence_store import chunk_layout
+    from grounding.tokens import counter_for
+
+    rows = "\n".join(f"| Widget model {i} | W-{i:04d} | ${10 + 3 * i}.00 | Alice Park |" for i in range(1, 401))
+    doc = parse_document(f"# Prices\n\n| Item | Code | Price | Approver |\n|---|---|---|---|\n{rows}\n".encode(), "t.md")
+    chunks = chunk_blocks(doc.blocks, counter_for("extractive"))
+    assert len(chunks) > 10
+    assert all(c.text.startswith("Item | Code | Price | Approver\n") for c in chunks)
+    quoted = [u[3] for c in chunks for u in chunk_layout(c.text)]
+    assert "Item: Widget model 237; Code: W-0237; Price: $721.00; Approver: Alice Park" in quoted
+    assert sum(q.startswith("Item: Widget model ") for q in quoted) == 400  # every row once, read with the header
