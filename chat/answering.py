@@ -31,7 +31,7 @@ from grounding.ranking import relevance
 from grounding.sentence_store import with_stored_sentences
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import domain_token, retrieve_vector
+from knowledge.selectors import chunk_layouts, domain_token, retrieve_vector
 from knowledge.services import system_prompt_active
 
 
@@ -188,7 +188,10 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
     if plan.sufficient and sentences is not None:
         # a source that is one chunk's text unchanged is read as ingestion laid it out: no splitting, no values
         # found, no model call when the answer is composed (grounding.sentence_store)
-        plan = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in candidates}, sentences.known)
+        alone = [s.chunk_ids[0] for s in plan.sources if len(s.chunk_ids) == 1]
+        plan = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in candidates},
+                                     chunk_layouts(domain=inputs.domain.pk, chunk_ids=alone, token=inputs.token),
+                                     sentences.known)
         for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
             if group and all(text in sentences.known for text in group):
                 source_vectors[source.label] = np.stack([sentences.known[text] for text in group])

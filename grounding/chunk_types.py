@@ -41,8 +41,6 @@ class Chunk:
         units: the other texts the offline answerer reads the chunk as (list items, table rows read with their header,
             the section heading; grounding.sentence_store.layout_texts, those not among ``sentences``), made once
             at ingestion; () when none or not known.
-        layout: how the offline answerer reads ``text`` alone, per sentence (start, end, kind, quoted text, typed
-            values) (grounding.sentence_store.chunk_layout), made once at ingestion; () when not known.
         text_key: the exact-deduplication key of ``text`` (grounding.dedup.text_hash: the hash of its normalised
             form), computed once when the index is built; "" when not known (then computed at planning).
         injection: whether ``text`` has a passage addressed to an AI assistant (grounding.injection), checked once
@@ -69,7 +67,6 @@ class Chunk:
     parts: tuple[tuple[int, Location], ...] = ()
     sentences: tuple[str, ...] = field(default=(), repr=False)
     units: tuple[str, ...] = field(default=(), repr=False)
-    layout: tuple[tuple, ...] = field(default=(), repr=False, compare=False)
     text_key: str = field(default="", repr=False)
     injection: bool | None = field(default=None, repr=False)
     value_key: str = field(default="", repr=False)

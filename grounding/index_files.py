@@ -28,23 +28,21 @@ ANN_EXPANSION_ADD = 200
 ANN_EXPANSION = 512
 FORMAT = 2
 #: What an index carries for answering, counted up when that changes (meta.json "answer"; an index with less is built
-#: again when a worker starts, knowledge.indexing.index_ensure): 1 answer-unit vectors, 2 the chunks' layouts.
-ANSWER_DATA = 2
+#: again when a worker starts, knowledge.indexing.index_ensure): 1 answer-unit vectors, 2 the chunks' layouts, 3 the
+#: layouts kept apart from the records (layouts.bin: retrieval parses every candidate's record, an answer only the
+#: planned chunks' layouts).
+ANSWER_DATA = 3
 
 
 def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
                 records: Sequence[dict] | None, sentence_vectors: Sequence[np.ndarray] | None,
-                unit_vectors: Sequence[np.ndarray] | None, ann_threshold: int) -> None:
+                unit_vectors: Sequence[np.ndarray] | None, ann_threshold: int,
+                layouts: Sequence[list | None] | None = None) -> None:
     """Write every file of an index into the directory ``tmp`` (inputs as StoredIndex.build takes them, validated
     there: ids_array int64 (n,), matrix float32 (n, dim) contiguous)."""
     np.save(tmp / "vectors.npy", matrix)
     np.save(tmp / "ids.npy", ids_array)
-    blobs = [json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode() for r in records] \
-        if records is not None else [b""] * len(texts)
-    offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
-    np.cumsum([len(b) for b in blobs], out=offsets[1:])
-    (tmp / "records.bin").write_bytes(b"".join(blobs))
-    np.save(tmp / "offsets.npy", offsets)
+    _save_json_rows(tmp, "records.bin", "offsets.npy", records if records is not None else [None] * len(texts))
     dim = matrix.shape[1] if matrix.ndim == 2 else 0
     if sentence_vectors is not None:
         sets = _save_sets(tmp, "sentences", "sentence_offsets", sentence_vectors, dim)
@@ -54,6 +52,8 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
         np.save(tmp / "context_scale.npy", np.concatenate(scales) if scales else np.zeros(0, np.float32))
     if unit_vectors is not None:
         _save_sets(tmp, "units", "unit_offsets", unit_vectors, dim)
+    if layouts is not None:  # JSON per row, read only for the chunks an answer plans (StoredIndex.layout)
+        _save_json_rows(tmp, "layouts.bin", "layout_offsets.npy", layouts)
     tokens = bm25_tokens(list(texts)) if len(texts) else []
     if any(tokens):
         bm25 = bm25s.BM25()
@@ -70,6 +70,16 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
     (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
                                                "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
                                                "ann": bool(ann), "answer": ANSWER_DATA}))
+
+
+def _save_json_rows(folder: Path, name: str, offsets_name: str, rows: Sequence) -> None:
+    """Write one JSON value per row (UTF-8, one after another; None: nothing) to ``name`` and their int64 (n + 1,)
+    byte offsets to ``offsets_name``."""
+    blobs = [json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode() if r is not None else b"" for r in rows]
+    offsets = np.zeros(len(blobs) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in blobs], out=offsets[1:])
+    (folder / name).write_bytes(b"".join(blobs))
+    np.save(folder / offsets_name, offsets)
 
 
 def _save_sets(folder: Path, name: str, offsets_name: str, given: Sequence[np.ndarray], dim: int) -> list[np.ndarray]:

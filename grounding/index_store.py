@@ -15,6 +15,7 @@ One index is a directory written once and never modified (a changed domain gets 
                   sentences[sentence_offsets[i]:sentence_offsets[i + 1]]; both absent when none were given
     units.npy     float32 (u, dim) the rows' answer-unit vectors (made at ingestion: the other texts the offline
                   answerer reads a chunk as), with unit_offsets.npy int64 (n + 1,) as for sentences; never scored
+    layouts.bin   the chunks' layouts (JSON per row, with layout_offsets.npy): read only for an answer's planned chunks
     meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool, "answer": what it carries for answering}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
@@ -77,6 +78,13 @@ class Hit:
     sentence_pos: int = -1
 
 
+def _mapped(path: Path) -> np.ndarray:
+    """An .npy file memory-mapped read-only, as a plain ndarray view of the map: slicing a numpy.memmap runs Python
+    code (its __array_finalize__) on every slice, 40 microseconds each, several hundred per ask (a candidate's
+    vector, sentence and unit vectors); the view reads the same mapped pages with none of it."""
+    return np.load(path, mmap_mode="r").view(np.ndarray)
+
+
 class StoredIndex:
     """A read-only index directory (see the module docstring), opened with memory maps.
 
@@ -90,30 +98,32 @@ class StoredIndex:
         meta = json.loads((self.path / "meta.json").read_text())
         if meta.get("format") != FORMAT:
             raise ValueError(f"unknown index format {meta.get('format')!r} in {self.path}")
-        self.vectors: np.ndarray = np.load(self.path / "vectors.npy", mmap_mode="r")
-        self.ids: np.ndarray = np.load(self.path / "ids.npy", mmap_mode="r")
+        self.vectors: np.ndarray = _mapped(self.path / "vectors.npy")
+        self.ids: np.ndarray = _mapped(self.path / "ids.npy")
         if self.vectors.shape[0] != self.ids.shape[0]:
             raise ValueError(f"{self.vectors.shape[0]} vectors for {self.ids.shape[0]} ids in {self.path}")
-        self.offsets: np.ndarray = np.load(self.path / "offsets.npy", mmap_mode="r")
-        self._records = np.memmap(self.path / "records.bin", dtype=np.uint8, mode="r") \
+        self.offsets: np.ndarray = _mapped(self.path / "offsets.npy")
+        self._records = np.memmap(self.path / "records.bin", dtype=np.uint8, mode="r").view(np.ndarray) \
             if int(self.offsets[-1]) > 0 else np.zeros(0, dtype=np.uint8)
         if self.offsets.shape[0] != self.ids.shape[0] + 1:
             raise ValueError(f"{self.offsets.shape[0] - 1} records for {self.ids.shape[0]} ids in {self.path}")
         self._sentences: np.ndarray | None = None
         self._sentence_offsets: np.ndarray | None = None
         if (self.path / "sentence_offsets.npy").is_file():
-            self._sentences = np.load(self.path / "sentences.npy", mmap_mode="r")
-            self._sentence_offsets = np.load(self.path / "sentence_offsets.npy", mmap_mode="r")
+            self._sentences = _mapped(self.path / "sentences.npy")
+            self._sentence_offsets = _mapped(self.path / "sentence_offsets.npy")
+        self._layouts: np.ndarray | None = None
+        self._layout_offsets: np.ndarray | None = None
         self._units: np.ndarray | None = None
         self._unit_offsets: np.ndarray | None = None
         if (self.path / "unit_offsets.npy").is_file():
-            self._units = np.load(self.path / "units.npy", mmap_mode="r")
-            self._unit_offsets = np.load(self.path / "unit_offsets.npy", mmap_mode="r")
+            self._units = _mapped(self.path / "units.npy")
+            self._unit_offsets = _mapped(self.path / "unit_offsets.npy")
         self.bm25: bm25s.BM25 | None = (bm25s.BM25.load(str(self.path / "bm25"), mmap=True, show_progress=False)
                                         if (self.path / "bm25").is_dir() else None)
         self._contexts: np.ndarray | None = None
         if self._sentences is not None and (self.path / "contexts.npy").is_file():
-            self._contexts = np.load(self.path / "contexts.npy", mmap_mode="r")
+            self._contexts = _mapped(self.path / "contexts.npy")
             if self._contexts.shape != self._sentences.shape:
                 raise ValueError(f"context vectors disagree with the sentence vectors in {self.path}")
         self._context_scale: np.ndarray | None = None
@@ -156,6 +166,22 @@ class StoredIndex:
             return None
         return self._sentences[int(self._sentence_offsets[row]):int(self._sentence_offsets[row + 1])]
 
+    def layout(self, row: int) -> list | None:
+        """The layout stored for a row (grounding.sentence_store.chunk_layout), parsed; None when none is kept."""
+        if not (self.path / "layout_offsets.npy").is_file():
+            return None
+        if self._layouts is None:
+            self._layout_offsets = _mapped(self.path / "layout_offsets.npy")
+            self._layouts = np.memmap(self.path / "layouts.bin", dtype=np.uint8, mode="r").view(np.ndarray) \
+                if int(self._layout_offsets[-1]) > 0 else np.zeros(0, dtype=np.uint8)
+        start, end = int(self._layout_offsets[row]), int(self._layout_offsets[row + 1])
+        return json.loads(bytes(self._layouts[start:end])) if end > start else None
+
+    def row_of(self, key: int) -> int | None:
+        """The row of a chunk key (the ids are in ascending order, as indexes are built); None when absent."""
+        pos = int(np.searchsorted(self.ids, key))
+        return pos if pos < len(self.ids) and int(self.ids[pos]) == key else None
+
     def unit_vectors(self, row: int) -> np.ndarray | None:
         """The answer-unit vectors stored for a row, float32 (k, dim) (a view into the memory map); None when the
         index holds none."""
@@ -166,7 +192,7 @@ class StoredIndex:
     @classmethod
     def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
               records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
-              unit_vectors: Sequence[np.ndarray] | None = None,
+              unit_vectors: Sequence[np.ndarray] | None = None, layouts: Sequence[list | None] | None = None,
               ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
         """Write an index directory atomically and open it.
 
@@ -179,6 +205,8 @@ class StoredIndex:
                 :meth:`sentence_vectors` returns); None: none kept.
             unit_vectors: (n,) float32 (u_i, dim) arrays, each row's answer-unit vectors (what :meth:`unit_vectors`
                 returns); None: none kept.
+            layouts: (n,) each row's layout (grounding.sentence_store.chunk_layout; None: not made), kept apart from
+                the records so that retrieval does not parse them (what :meth:`layout` returns); None: none kept.
             ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
         Raises:
             ValueError: the inputs differ in length.
@@ -190,7 +218,7 @@ class StoredIndex:
             raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
         if records is not None and len(records) != len(texts):
             raise ValueError(f"{len(records)} records for {len(texts)} texts")
-        for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors)):
+        for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors), ("layout", layouts)):
             if given is not None and len(given) != len(texts):
                 raise ValueError(f"{len(given)} {name} vector sets for {len(texts)} texts")
         if path.is_dir():
@@ -199,7 +227,7 @@ class StoredIndex:
         tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", dir=path.parent))
         try:
             write_files(tmp, ids_array, matrix, texts, records=records, sentence_vectors=sentence_vectors,
-                        unit_vectors=unit_vectors, ann_threshold=ann_threshold)
+                        unit_vectors=unit_vectors, ann_threshold=ann_threshold, layouts=layouts)
             try:
                 os.rename(tmp, path)
             except OSError:

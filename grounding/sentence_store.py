@@ -49,15 +49,17 @@ def stored_sentence_data(layout: Layout, heading: str, known: Mapping[str, np.nd
     return built(units, before, known.__getitem__, [tuple(u[4]) for u in layout])
 
 
-def with_stored_sentences(plan: ContextPlan, chunks: Mapping[int, Chunk],
+def with_stored_sentences(plan: ContextPlan, chunks: Mapping[int, Chunk], layouts: Mapping[int, Layout],
                           known: Mapping[str, np.ndarray]) -> ContextPlan:
-    """The plan with each source that is one chunk's text unchanged carrying the SentenceData read from that chunk's
-    stored layout and ``known`` vectors (:func:`stored_sentence_data`); other sources are left as they are."""
+    """The plan with each source that is one chunk's text unchanged (``chunks``: chunk id -> Chunk) carrying the
+    SentenceData read from that chunk's stored layout (``layouts``: chunk id -> layout) and ``known`` vectors
+    (:func:`stored_sentence_data`); other sources are left as they are."""
     sources = []
     for s in plan.sources:
-        chunk = chunks.get(s.chunk_ids[0]) if len(s.chunk_ids) == 1 else None
+        key = s.chunk_ids[0] if len(s.chunk_ids) == 1 else None
+        chunk, layout = chunks.get(key), layouts.get(key)
         data = None
-        if s.sentences is None and chunk is not None and chunk.layout and chunk.text == s.text:
-            data = stored_sentence_data(chunk.layout, section_heading(s.section), known)
+        if s.sentences is None and chunk is not None and layout and chunk.text == s.text:
+            data = stored_sentence_data(layout, section_heading(s.section), known)
         sources.append(replace(s, sentences=data) if data is not None else s)
     return replace(plan, sources=tuple(sources))

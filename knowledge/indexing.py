@@ -69,9 +69,10 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
     rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
             .select_related("version__document"))
     ids, blobs, texts, records, sentence_sets, missing, backfilled = [], [], [], [], [], [], []
-    unit_sets, no_units = [], []
+    unit_sets, no_units, kept = [], [], []
     for chunk in rows.iterator(chunk_size=2_000):
         ids.append(chunk.pk)
+        kept.append(chunk)
         blobs.append(bytes(chunk.embedding))
         dim = len(blobs[-1]) // 4
         said = chunk.sentence_matrix(dim) if chunk.sentences or chunk.sentence_vectors else None
@@ -103,8 +104,9 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
         Chunk.objects.bulk_update(backfilled, ["injection", "value_key"], batch_size=500)
     matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
               else np.zeros((0, 384), dtype=np.float32))
+    layouts = [chunk.layout for chunk in kept]  # read apart, only for planned chunks (not with every record)
     return StoredIndex.build(path, ids, matrix, texts, records=records, sentence_vectors=sentence_sets,
-                             unit_vectors=unit_sets, ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+                             unit_vectors=unit_sets, layouts=layouts, ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
 
 
 def _backfill_sentences(missing: list[tuple[int, Chunk]], records: list[dict], sentence_sets: list) -> None:
@@ -138,7 +140,7 @@ def _backfill_units(missing: list[tuple[int, Chunk]], records: list[dict], unit_
     done = [(row, c) for row, c in missing if c.units is not None and c.layout is not None]  # made just now
     missing = [(row, c) for row, c in missing if c.units is None or c.layout is None]
     for row, chunk in done:
-        records[row]["units"], records[row]["layout"] = chunk.units, chunk.layout
+        records[row]["units"] = chunk.units
         unit_sets[row] = chunk.unit_matrix(unit_sets[row].shape[1])
     if not missing:
         return
@@ -147,7 +149,7 @@ def _backfill_units(missing: list[tuple[int, Chunk]], records: list[dict], unit_
                        said=[records[row]["sentences"] for row, _ in missing], embedder=default_embedder())
     for (row, chunk), (units, data, layout) in zip(missing, made):
         chunk.units, chunk.unit_vectors, chunk.layout = units, data, layout
-        records[row]["units"], records[row]["layout"] = units, layout
+        records[row]["units"] = units
         unit_sets[row] = np.frombuffer(data, dtype="<f4").reshape(len(units), -1) if units else \
             np.zeros((0, unit_sets[row].shape[1]), dtype=np.float32)
     Chunk.objects.bulk_update([c for _, c in missing], ["units", "unit_vectors", "layout"], batch_size=500)

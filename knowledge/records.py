@@ -15,8 +15,8 @@ from knowledge.models import Chunk
 def chunk_record(c: Chunk) -> dict[str, Any]:
     """The JSON record of a stored chunk (version and document selected): chunk_id, document_id, title, section,
     version (label), date (ISO or ""), text, tokens, status, ordinal, version_id, location (JSON, {} without),
-    sentences (as split at ingestion), units and layout (the answerer's other texts and how it reads the chunk, made
-    at ingestion; absent when not made),
+    sentences (as split at ingestion), units (the answerer's other texts, made at ingestion; absent when not made;
+    how it reads the chunk, its layout, is kept apart by the index: grounding.index_store.StoredIndex.layout),
     text_key (the exact-deduplication key, grounding.dedup.text_hash: computed
     here, once per index build, instead of at every plan) and injection (whether the text addresses an AI assistant,
     checked at ingestion; None: not checked), value_key (grounding.dedup.value_key, stored at ingestion) and outline
@@ -27,7 +27,6 @@ def chunk_record(c: Chunk) -> dict[str, Any]:
             "section": c.section, "version": v.label, "date": v.effective_date.isoformat() if v.effective_date else "",
             "text": c.text, "tokens": c.tokens, "status": v.status, "ordinal": c.ordinal, "version_id": v.pk,
             "location": c.location or {}, "sentences": list(c.sentences or []), "units": list(c.units or []),
-            "layout": list(c.layout or []),
             "text_key": text_hash(c.text), "injection": c.injection, "value_key": c.value_key or value_key(c.text),
             "outline": list(outline_near(v.outline or [], c.section))}
 
@@ -40,7 +39,7 @@ def chunk_from_record(r: dict[str, Any]) -> GChunk:
                   ordinal=r["ordinal"], version_id=r["version_id"], location=Location.from_dict(r["location"]),
                   parts=stored_parts(r["location"]), sentences=tuple(r.get("sentences", ())),
                   units=tuple(r.get("units", ())),
-                  layout=tuple((*u[:4], tuple(u[4])) for u in r.get("layout") or ()), text_key=r.get("text_key", ""), injection=r.get("injection"),
+                  text_key=r.get("text_key", ""), injection=r.get("injection"),
                   value_key=r.get("value_key", ""), outline=tuple(r.get("outline", ())))
 
 

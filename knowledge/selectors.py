@@ -103,6 +103,21 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     return demote_near_duplicates(drop_off(candidates))
 
 
+def chunk_layouts(*, domain: Domain | int, chunk_ids: Sequence[int], token: str | None = None) -> dict[int, list]:
+    """The layouts ingestion stored for chunks of the domain's published index (current and superseded): chunk id ->
+    layout (grounding.sentence_store.chunk_layout); chunks without one are left out. Read from the index, only for
+    the chunks asked for (an answer's planned sources), never from the database."""
+    out: dict[int, list] = {}
+    for status in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED):
+        index = domain_index(domain=domain, status=status, token=token)
+        for key in chunk_ids:
+            row = index.row_of(key) if key not in out and len(index) else None
+            layout = index.layout(row) if row is not None else None
+            if layout:
+                out[key] = layout
+    return out
+
+
 def retrieve(*, domain: Domain, query: str, k: int = 20, embedder: Embedder | None = None,
              superseded: int = 0) -> list[Candidate]:
     """:func:`retrieve_vector` with the query embedded here and the domain's current token read from the database

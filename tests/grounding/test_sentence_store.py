@@ -40,22 +40,22 @@ def test_a_stored_layout_gives_the_sentence_data_of_splitting_and_embedding_the_
 def test_only_a_source_that_is_one_chunks_text_unchanged_is_read_from_its_layout(embedder):
     def chunk(i, text, ordinal):
         return Chunk(chunk_id=i, document_id=1, title="Leave", section="Leave > Accrual", version="v1", date="",
-                     text=text, tokens=len(text.split()), ordinal=ordinal, version_id=1,
-                     layout=tuple((*u[:4], tuple(u[4])) for u in chunk_layout(text)))
+                     text=text, tokens=len(text.split()), ordinal=ordinal, version_id=1)
 
     other = "Sick leave accrues at 4 hours per pay period for every employee."
     alone = [Candidate(chunk(1, TEXT, 0), 0.03, 0.6), Candidate(chunk(2, other, 5), 0.02, 0.5)]
     plan = plan_context(question="How much annual leave do I accrue?", candidates=alone, system_prompt="Answer.",
                         counter=counter_for("extractive"))
-    texts = {t for c in alone for t in layout_texts(c.chunk.layout, "Accrual")}
-    known = dict(zip(texts, embedder.embed(sorted(texts))))
-    read = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in alone}, known)
+    layouts = {c.chunk.chunk_id: chunk_layout(c.chunk.text) for c in alone}  # as the index keeps them
+    texts = {t for layout in layouts.values() for t in layout_texts(layout, "Accrual")}
+    known = dict(zip(sorted(texts), embedder.embed(sorted(texts))))
+    read = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in alone}, layouts, known)
     assert all(s.sentences is not None for s in read.sources)
     assert read.sources[0].sentences.texts[0] == "Annual leave accrues by years of service:"
     merged = [Candidate(chunk(1, TEXT, 0), 0.03, 0.6), Candidate(chunk(2, other, 1), 0.02, 0.5)]  # adjacent: merged
     plan = plan_context(question="How much annual leave do I accrue?", candidates=merged, system_prompt="Answer.",
                         counter=counter_for("extractive"))
     assert len(plan.sources) == 1 and len(plan.sources[0].chunk_ids) == 2
-    again = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in merged}, known)
+    again = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in merged}, layouts, known)
     assert again.sources[0].sentences is None  # its text is not one chunk's: read from the text when answering
 

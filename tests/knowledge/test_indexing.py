@@ -166,8 +166,13 @@ def test_the_answerers_sentences_are_embedded_at_ingestion_and_an_answer_encodes
     # and how it reads each chunk is stored too: the same sentence data with no splitting and no model call
     from grounding.sentence_store import stored_sentence_data
 
+    from knowledge.selectors import chunk_layouts
+
+    layouts = chunk_layouts(domain=domain, chunk_ids=[c.chunk.chunk_id for c in found])
+    assert set(layouts) == {c.chunk.chunk_id for c in found}  # kept by the index, apart from the records
+    assert "layout" not in domain_index(domain=domain).record(0)  # retrieval does not parse them
     for c, [made] in zip(found, data):
-        stored = stored_sentence_data(c.chunk.layout, section_heading(c.chunk.section), known.known)
+        stored = stored_sentence_data(layouts[c.chunk.chunk_id], section_heading(c.chunk.section), known.known)
         assert stored.texts == made.texts and stored.spans == made.spans and stored.kinds == made.kinds
         assert stored.values == made.values and np.allclose(stored.context, made.context, atol=1e-6)
     row = next(i for i, t in enumerate(data[0][0].texts) if t.startswith("Service: Fewer"))
