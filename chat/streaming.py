@@ -116,10 +116,12 @@ class AnswerStream:
             # sources that carry their sentence data give its vectors; the others' sentences are embedded by the
             # default embedder, which remembers the ones embedded at ingestion (chat.answering.answer_plan)
             texts = {s.label: s.text for s in plan.sources}
-            # a source's stored vectors: those of its sentence data when the answerer made it, else those ingestion
-            # stored for its sentences (chat.answering.PreparedAnswer.source_vectors)
-            stored = {**self.prepared.source_vectors,
-                      **{s.label: s.sentences.vectors for s in plan.sources if s.sentences is not None}}
+            # a source's stored vectors: those ingestion stored for the sentences the support check splits it into
+            # (chat.answering.PreparedAnswer.source_vectors: the claims), else those of its sentence data. Sentence
+            # data (the answerer's split) must not take their place: the check would then find none of its own
+            # sentences stored and embed them all again after every answer
+            stored = {**{s.label: s.sentences.vectors for s in plan.sources if s.sentences is not None},
+                      **self.prepared.source_vectors}
             embedder = default_embedder()
             if self.batcher is not None:  # embedded with other asks' texts, so the check makes no model call
                 wanted = support_texts(verified.text, texts, stored)
