@@ -157,7 +157,11 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             # contradictions among the planned sources become context notes [18.8.2]; the plan is made again with
             # the notes counted in the budget, and the notes follow their sources' labels in the new plan
             # the planned chunks' sentences were embedded at ingestion: read, not recomputed (issue 20 point 3)
-            sentences = KnownVectors.of_candidates(default_embedder(), candidates)
+            # only the planned chunks' vectors: what notes, the offline answerer and the support check read (all the
+            # candidates' were copied into the embedder's cache on every ask)
+            planned = {i for s in plan.sources for i in s.chunk_ids}
+            sentences = KnownVectors.of_candidates(default_embedder(),
+                                                   [c for c in candidates if c.chunk.chunk_id in planned])
             sentences.known.setdefault(query, np.asarray(vector, dtype=np.float32))  # the focus: embedded already
             remember = getattr(default_embedder(), "remember", None)
             if remember is not None:  # the offline answerer and the support check read them from its cache
