@@ -31,13 +31,13 @@ from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC
-from grounding.lexical import asks_about_past, content_terms, without_period
+from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
                                       question_parts, specifics, with_ellipsis_filled)
 from grounding.quoting import repeats, with_value
-from grounding.sentence_rank import ScoredSentence, rank_sentences, with_sentences
+from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
 from grounding.yesno import opener as yes_no_opener
 
@@ -104,8 +104,7 @@ class ExtractiveAnswerer:
         if len(parts) > 1 and not is_comparison(asked):
             return self._parts(plan, parts, f"{lead} {context}".strip(), situation=lead)
         # a question about an earlier version is matched without the words naming the period (they pick the version)
-        versioned = any(s.status == "superseded" for s in plan.sources)  # else a year is part of a name
-        matched = without_period(question) if versioned and asks_about_past(asked) else question
+        matched = without_period(question) if reads_period(asked, plan.sources) else question
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector)

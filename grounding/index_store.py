@@ -85,6 +85,14 @@ def _mapped(path: Path) -> np.ndarray:
     return np.load(path, mmap_mode="r").view(np.ndarray)
 
 
+def _mapped_bytes(path: Path, offsets: np.ndarray) -> np.ndarray:
+    """A file of rows of bytes (``offsets``: int64 (n + 1,) bounds) memory-mapped as a plain uint8 ndarray view;
+    an empty array when the rows are all empty (numpy cannot map an empty file)."""
+    if int(offsets[-1]) <= 0:
+        return np.zeros(0, dtype=np.uint8)
+    return np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray)
+
+
 class StoredIndex:
     """A read-only index directory (see the module docstring), opened with memory maps.
 
@@ -103,8 +111,7 @@ class StoredIndex:
         if self.vectors.shape[0] != self.ids.shape[0]:
             raise ValueError(f"{self.vectors.shape[0]} vectors for {self.ids.shape[0]} ids in {self.path}")
         self.offsets: np.ndarray = _mapped(self.path / "offsets.npy")
-        self._records = np.memmap(self.path / "records.bin", dtype=np.uint8, mode="r").view(np.ndarray) \
-            if int(self.offsets[-1]) > 0 else np.zeros(0, dtype=np.uint8)
+        self._records = _mapped_bytes(self.path / "records.bin", self.offsets)
         if self.offsets.shape[0] != self.ids.shape[0] + 1:
             raise ValueError(f"{self.offsets.shape[0] - 1} records for {self.ids.shape[0]} ids in {self.path}")
         self._sentences: np.ndarray | None = None
@@ -114,6 +121,9 @@ class StoredIndex:
             self._sentence_offsets = _mapped(self.path / "sentence_offsets.npy")
         self._layouts: np.ndarray | None = None
         self._layout_offsets: np.ndarray | None = None
+        if (self.path / "layout_offsets.npy").is_file():
+            self._layout_offsets = _mapped(self.path / "layout_offsets.npy")
+            self._layouts = _mapped_bytes(self.path / "layouts.bin", self._layout_offsets)
         self._units: np.ndarray | None = None
         self._unit_offsets: np.ndarray | None = None
         if (self.path / "unit_offsets.npy").is_file():
@@ -168,12 +178,8 @@ class StoredIndex:
 
     def layout(self, row: int) -> list | None:
         """The layout stored for a row (grounding.sentence_store.chunk_layout), parsed; None when none is kept."""
-        if not (self.path / "layout_offsets.npy").is_file():
+        if self._layout_offsets is None:
             return None
-        if self._layouts is None:
-            self._layout_offsets = _mapped(self.path / "layout_offsets.npy")
-            self._layouts = np.memmap(self.path / "layouts.bin", dtype=np.uint8, mode="r").view(np.ndarray) \
-                if int(self._layout_offsets[-1]) > 0 else np.zeros(0, dtype=np.uint8)
         start, end = int(self._layout_offsets[row]), int(self._layout_offsets[row + 1])
         return json.loads(bytes(self._layouts[start:end])) if end > start else None
 

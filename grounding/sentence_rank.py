@@ -111,14 +111,22 @@ def quotable(text: str, kind: str) -> bool:
     return kind == "row" or len(text.split()) >= 4
 
 
+def reads_period(question: str, sources: Sequence[Source]) -> bool:
+    """True when ``question`` asks about an earlier version and superseded versions are among ``sources``: its words
+    naming the period then pick a version rather than being matched (lexical.without_period); elsewhere a year is part
+    of a name ("the 2018 Winter Olympics")."""
+    return asks_about_past(question) and any(s.status == "superseded" for s in sources)
+
+
 def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None = None, *,
                    overlap_weight: float = 0.3, quantity_bonus: float = 0.08, number_bonus: float = 0.1,
                    sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
                    period_bonus: float = 0.1) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
-    when it does and superseded versions are planned, the words naming the period are not matched (lexical.without_period: "the January 2024 policy"
-    picks a version, it is not what is asked) and the sentences of the version of that period get ``period_bonus``:
+    when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
+    matched ("the January 2024 policy" picks a version, it is not what is asked) and the sentences of the version of
+    that period get ``period_bonus``:
     the version dated in the year the question names, else a superseded one (the current value is then quoted after
     the earlier one, not instead of it).
     A sentence stating a number the question states ("I supervise four people" / a table row "... reports: 4")
@@ -126,8 +134,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
     candidates = plan.sources if sources is None else sources
-    # the period names a version only where versions were planned ("the 2018 Winter Olympics" names no version)
-    period = past and any(s.status == "superseded" for s in candidates)
+    period = reads_period(question, candidates)
     rows: list[tuple[Source, SentenceData, int]] = []
     for source in candidates:
         if source.status == "superseded" and not past:

@@ -103,8 +103,9 @@ async def test_background_texts_go_after_every_waiting_question_and_fill_the_roo
     await asyncio.sleep(0.01)
     fake.release.set()
     vectors = await asyncio.wait_for(asyncio.gather(first, *checks, *questions), 5)
-    # the questions that arrived after the checks go first; the checks fill the last batch's room
-    assert fake.calls == [["q0"], ["q1", "q2", "q3"], ["q4", "check 0", "check 1"]]
+    # the questions that arrived after the checks go first; the checks fill the last batch's room (a full batch goes
+    # at once, so two encodes may run side by side: the batches, not the order the threads record them, are checked)
+    assert sorted(fake.calls) == [["q0"], ["q1", "q2", "q3"], ["q4", "check 0", "check 1"]]
     assert [int(v[0]) for v in vectors] == [2, 7, 7, 2, 2, 2, 2]
 
 
