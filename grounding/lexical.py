@@ -112,6 +112,8 @@ def bm25_tokens(texts: Sequence[str]) -> list[list[str]]:
 @functools.lru_cache(maxsize=8192)
 def fold_accents(text: str) -> str:
     """Text without accents ("Bayamón" -> "Bayamon"), so spelling variants are not read as different words."""
+    if text.isascii():  # nothing to fold (most text): skip the per-character walk
+        return text
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 

@@ -46,3 +46,21 @@ def test_the_asgi_application_warms_up_when_the_setting_asks(monkeypatch):
     with override_settings(WARMUP=False):
         importlib.reload(config.asgi)
     assert calls == [1]
+
+
+def test_warm_freezes_start_up_objects_out_of_the_garbage_collector(embedder):
+    """After warm-up, what start-up made (here a list made before it) is in the permanent generation: no collection
+    during an ask walks it again (a full collection of torch's and Django's objects stalled a burst of asks)."""
+    import gc
+
+    from chat.warmup import warm
+
+    made_at_start = [object()]
+    try:
+        warm()
+        assert gc.get_freeze_count() > 0
+        assert not any(o is made_at_start for o in gc.get_objects())
+        made_later = [object()]
+        assert any(o is made_later for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
