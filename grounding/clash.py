@@ -16,17 +16,21 @@ sentences are aligned, and which clashes become notes, is decided by grounding.c
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal, Sequence
+
+import numpy as np
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation, tokens
 from grounding.polarity import antonym, cue_asymmetry, negated_predicate
 from grounding.subjects import subject_difference
 from grounding.values import MONTHS, StatedValue, comparable, same_value, typed_values, value_keys
 
-__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "lexically_aligned", "reworded", "token_set"]
+__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "lexically_aligned", "lexically_aligned_matrix", "reworded",
+           "token_set"]
 
 #: Rules that find the opposed accounts of one question in the public sets (ConflictQA), but also set loosely related
 #: sentences of two documents against each other: a pair of sources reports a finding of another rule when it has
@@ -103,6 +107,19 @@ def _name_like(token: str) -> bool:
     return token[:1].isupper() and (low not in STOP_WORDS or low in MONTHS)
 
 
+_Folded = tuple[str, tuple[tuple[int, int], ...], tuple[str, ...], tuple[str, ...], Counter]
+
+
+@functools.lru_cache(maxsize=20_000)
+def _folded_tokens(sentence: str) -> _Folded:
+    """(the sentence with accents folded, (start, end) of each TOKEN in it, the tokens, the tokens lower-cased, their
+    counts), cached: a planned sentence meets many others. The Counter is shared: never change it."""
+    folded = fold_accents(sentence)
+    marks = [(m.start(), m.end(), m.group(0)) for m in TOKEN.finditer(folded)]
+    lower = tuple(t.lower() for _, _, t in marks)
+    return folded, tuple((s, e) for s, e, _ in marks), tuple(t for _, _, t in marks), lower, Counter(lower)
+
+
 def _substitution(a: str, b: str) -> tuple[str, str] | None:
     """(span of a, span of b) when two sentences are the same statement with one name swapped, else None.
 
@@ -111,15 +128,12 @@ def _substitution(a: str, b: str) -> tuple[str, str] | None:
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
     negation (that is a polarity clash between two subjects). Accents are ignored ("Bayamón" / "Bayamon").
     """
-    fa, fb = fold_accents(a), fold_accents(b)
-    ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
-    ta, tb = [m.group(0) for m in ma], [m.group(0) for m in mb]
+    (fa, ma, ta, la, ca), (fb, mb, tb, lb, cb) = _folded_tokens(a), _folded_tokens(b)
     if min(len(ta), len(tb)) < 4:
         return None
-    la, lb = [t.lower() for t in ta], [t.lower() for t in tb]
     # the tokens both share, counted with repeats, bound what any alignment matches: too few to meet the rules below
     # (half of the longer, at most 2 x 4 tokens changed on each side) rules the pair out before difflib runs
-    bound = sum((Counter(la) & Counter(lb)).values())
+    bound = sum((ca & cb).values())
     if bound < max(3, max(len(ta), len(tb)) / 2) or max(len(ta), len(tb)) - bound > 8:
         return None
     matcher = difflib.SequenceMatcher(None, la, lb, autojunk=False)
@@ -135,7 +149,7 @@ def _substitution(a: str, b: str) -> tuple[str, str] | None:
     for tag, i1, i2, j1, j2 in edits:
         span_a, span_b = ta[i1:i2], tb[j1:j2]
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
-            return fa[ma[i1].start():ma[i2 - 1].end()], fb[mb[j1].start():mb[j2 - 1].end()]
+            return fa[ma[i1][0]:ma[i2 - 1][1]], fb[mb[j1][0]:mb[j2 - 1][1]]
     return None
 
 
@@ -200,6 +214,23 @@ def lexically_aligned(a: frozenset[str], b: frozenset[str]) -> bool:
     ("Abdulrazak Gurnah is awarded the Nobel Prize" / "Olga Tokarczuk is awarded ...": MiniLM cosine 0.45)."""
     shared = len(a & b)
     return shared >= 3 and shared >= 0.6 * min(len(a), len(b))
+
+
+def lexically_aligned_matrix(token_sets: Sequence[frozenset[str]]) -> np.ndarray:
+    """:func:`lexically_aligned` of every pair of n token sets at once: bool (n, n). The shared-token counts are one
+    product of the sets' 0/1 incidence matrix (n x vocabulary) with its transpose, instead of n x n set
+    intersections in Python."""
+    vocabulary: dict[str, int] = {}
+    rows, cols = [], []
+    for r, words in enumerate(token_sets):
+        for w in words:
+            rows.append(r)
+            cols.append(vocabulary.setdefault(w, len(vocabulary)))
+    incidence = np.zeros((len(token_sets), len(vocabulary)), dtype=np.float32)
+    incidence[rows, cols] = 1.0
+    shared = incidence @ incidence.T  # exact: small integer counts in float32
+    sizes = np.array([len(w) for w in token_sets], dtype=np.float32)
+    return (shared >= 3) & (shared >= 0.6 * np.minimum(sizes[:, None], sizes[None, :]))
 
 
 # ---------------------------------------------------------------------------------------------------- clash

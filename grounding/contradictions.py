@@ -47,7 +47,7 @@ from typing import Callable, Protocol, Sequence
 import numpy as np
 
 from grounding.chunking import split_sentences
-from grounding.clash import WEAK_RULES, Finding, clash, lexically_aligned, reworded, token_set
+from grounding.clash import WEAK_RULES, Finding, clash, lexically_aligned_matrix, reworded, token_set
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
 from grounding.lexical import content_terms, tokens
@@ -213,6 +213,7 @@ def detect_conflicts(
     row_of = {(k, n): offsets[k] + n for k in range(len(sources)) for n in range(len(sentences[k]))}
     cosine = vectors @ vectors.T
     token_sets = [token_set(x) for x in flat]
+    lexical = lexically_aligned_matrix(token_sets)  # near-copies in words, whatever their cosine
     terms = [content_terms(x) for x in flat] if focus_terms or concerns is not None else []
 
     # Aligned sentence pairs per source pair, best first (the sentences sharing most of the question's words first,
@@ -250,9 +251,7 @@ def detect_conflicts(
         block = cosine[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
         if block.size == 0:
             continue
-        mask = block >= similarity
-        for a, b in np.argwhere(~mask):
-            mask[a, b] = lexically_aligned(token_sets[offsets[i] + a], token_sets[offsets[j] + b])
+        mask = (block >= similarity) | lexical[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
         best_b, best_a = block.argmax(axis=1), block.argmax(axis=0)
         top_b, top_a = block.max(axis=1), block.max(axis=0)
         copies[(i, j)] = {int(a) for a in np.flatnonzero(top_b >= COPY)}

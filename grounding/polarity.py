@@ -11,6 +11,11 @@ Text", ACL) on aligned sentences; negation cues are grounding.lexical's. No Djan
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
 from grounding.lexical import STOP_WORDS, is_negation, negation_cues, normalise_negation, stem, tokens
 
 __all__ = ["antonym", "cue_asymmetry", "negated_predicate"]
@@ -79,7 +84,7 @@ def cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
     if (na > 0) == (nb > 0):
         return None
     negated, other = (b, a) if nb else (a, b)
-    words = [w for w, _, _ in tokens(normalise_negation(negated))]
+    words = _reading(negated).words
     first = next((i for i, w in enumerate(words) if is_negation(w)), None)
     if first is None:
         return None
@@ -90,17 +95,40 @@ def cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
     return ("affirmative", cue) if nb else (cue, "affirmative")
 
 
+class _Reading(NamedTuple):
+    """What the polarity rules read of one sentence (cached: a planned sentence meets many others)."""
+
+    words: tuple[str, ...]  # lower-cased tokens of the sentence with negation normalised (normalise_negation)
+    negated: Mapping[str, str]  # stem of each negated predicate -> its cue (_negated_words)
+    plain: frozenset[str]  # stems the sentence states un-negated (at least once more than it negates them)
+    word_set: frozenset[str]  # set of ``words``
+    opposed: frozenset[str]  # every word that would oppose one of ``words`` (antonyms, negative-prefixed forms)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _reading(sentence: str) -> _Reading:
+    words = tuple(w for w, _, _ in tokens(normalise_negation(sentence)))
+    negated = _negated_words(list(words))
+    stated = [stem(w) for w in words]
+    plain = frozenset(w for w in stated if stated.count(w) > (w in negated))
+    word_set = frozenset(words)
+    opposed = set()
+    for w in word_set:
+        opposed.update(_ANTONYM_OF.get(w, ()))
+        if len(w) >= 5:
+            opposed.update(p + w for p in _NEG_PREFIXES)
+        opposed.update(w[len(p):] for p in _NEG_PREFIXES if w.startswith(p) and len(w) - len(p) >= 5)
+    return _Reading(words, MappingProxyType(negated), plain, word_set, frozenset(opposed))
+
+
 def negated_predicate(a: str, b: str) -> tuple[str, str] | None:
     """(polarity of a, polarity of b) when a predicate negated in one sentence appears un-negated in the other ("may
     not use" / "may use"), else None."""
-    wa = [w for w, _, _ in tokens(normalise_negation(a))]
-    wb = [w for w, _, _ in tokens(normalise_negation(b))]
-    neg_a, neg_b = _negated_words(wa), _negated_words(wb)
+    ra, rb = _reading(a), _reading(b)
+    neg_a, neg_b = ra.negated, rb.negated
     # stems a sentence states un-negated; a predicate a sentence states both plainly and negated ("Use or Lose ...
     # if you do not use"), or that both sentences negate, is no verdict
-    stated_a, stated_b = [stem(w) for w in wa], [stem(w) for w in wb]
-    plain_a = {w for w in stated_a if stated_a.count(w) > (w in neg_a)}
-    plain_b = {w for w in stated_b if stated_b.count(w) > (w in neg_b)}
+    plain_a, plain_b = ra.plain, rb.plain
     for negated, cue in neg_b.items():
         if negated in plain_a and negated not in neg_a and negated not in plain_b and negated not in STOP_WORDS:
             return "affirmative", cue
@@ -113,8 +141,10 @@ def negated_predicate(a: str, b: str) -> tuple[str, str] | None:
 def antonym(a: str, b: str) -> tuple[str, str] | None:
     """(word of a, word of b) when each sentence holds one side of an antonym pair the other lacks ("allowed" /
     "prohibited"), or a word and its negative-prefixed form ("similar" / "dissimilar"), else None."""
-    set_a = {w for w, _, _ in tokens(normalise_negation(a))}
-    set_b = {w for w, _, _ in tokens(normalise_negation(b))}
+    ra, rb = _reading(a), _reading(b)
+    if ra.opposed.isdisjoint(rb.word_set):  # no word of b opposes a word of a: most aligned pairs
+        return None
+    set_a, set_b = ra.word_set, rb.word_set
     only_a, only_b = set_a - set_b, set_b - set_a
     for w in sorted(only_a):
         for other in sorted(_ANTONYM_OF.get(w, ())):
