@@ -243,6 +243,24 @@ def html_blocks(html: str) -> tuple[str, tuple[Block, ...]]:
     return title, merge_list_runs(out)
 
 
+def _why_empty(raw: str, metadata: dict[str, Any], html: str) -> str:
+    """What an ingested file without any paragraph holds instead, and what to do (one sentence, for the upload
+    report): nothing at all, only front matter, or only headings."""
+    headings = [html_lib.unescape(re.sub(r"<[^>]+>", "", h)).strip()
+                for h in re.findall(r"<h[1-6][^>]*>(.*?)</h[1-6]>", html, flags=re.S | re.I)]
+    headings = [h for h in headings if h]
+    if headings:
+        shown = ", ".join(f"'{h}'" for h in headings[:3]) + (" ..." if len(headings) > 3 else "")
+        return (f"the file has only headings ({shown}) and no paragraph under them; add the text under the headings "
+                "and upload it again")
+    if metadata:
+        return ("the file has only front matter (" + ", ".join(list(metadata)[:3]) + ") and nothing after its "
+                "closing '---'; add the document's text after it and upload it again")
+    if not raw.strip():
+        return "the file is empty; upload the file with its text"
+    return "nothing in the file reads as text (only markup or comments); upload a file with the document's text"
+
+
 def parse_document(data: bytes, filename: str) -> ParsedDocument:
     """Parse one file's bytes.
 
@@ -269,6 +287,7 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
     if "\x00" in raw:
         raise ParseError(f"{filename}: binary content (NUL bytes), not a text document")
     metadata: dict[str, Any] = {}
+    html = ""
     if kind == "markdown":
         try:
             post = frontmatter.loads(raw)
@@ -276,15 +295,17 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
             raise ParseError(f"{filename}: malformed YAML front matter: {exc}".splitlines()[0]) from exc
         metadata = _jsonable(dict(post.metadata))
         body = escape_non_tags(strip_liquid_markdown(post.content))
-        heading_title, blocks = html_blocks(_md.render(body))
+        html = _md.render(body)
+        heading_title, blocks = html_blocks(html)
     elif kind == "html":
-        heading_title, blocks = html_blocks(escape_non_tags(strip_liquid_html(raw)))
+        html = escape_non_tags(strip_liquid_html(raw))
+        heading_title, blocks = html_blocks(html)
     else:
         paragraphs = [_clean(p) for p in re.split(r"\n\s*\n", raw)]
         blocks = tuple(Block((), p) for p in paragraphs if p)
         heading_title = ""
     if not blocks:
-        raise ParseError(f"{filename}: no text found")
+        raise ParseError(f"{filename}: no text found: {_why_empty(raw, metadata, html)}")
     fallback = PurePath(filename).stem.replace("-", " ").replace("_", " ")
     title = html_lib.unescape(str(metadata.get("title") or heading_title or fallback))
     # A leading H1 equal to the title is the title, not a section.

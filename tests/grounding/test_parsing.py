@@ -75,6 +75,24 @@ def test_broken_files_raise_a_clear_parse_error(data, name, message):
     assert name in str(exc.value)
 
 
+@pytest.mark.parametrize("data,name,says", [
+    (b"# Pay\n\n## Leave\n\n### Travel\n", "outline.md",
+     "only headings ('Pay', 'Leave', 'Travel') and no paragraph under them; add the text under the headings"),
+    (b"<h1>Pay</h1><h2>Leave &amp; travel</h2>", "outline.html", "only headings ('Pay', 'Leave & travel')"),
+    (b"---\ntitle: Only front matter\nowner: HR\n---\n", "empty.md",
+     "only front matter (title, owner) and nothing after its closing '---'; add the document's text after it"),
+    (b"", "blank.md", "the file is empty"),
+    (b"\n\n   \n", "blank.txt", "the file is empty"),
+    (b"<!-- draft -->", "comment.md", "nothing in the file reads as text"),
+])
+def test_a_file_without_text_says_what_it_holds_and_what_to_do(data, name, says):
+    """The upload report shows, for a file with no paragraph, what it has instead and what to do, not only "no text
+    found" (a tester's outline file looked broken)."""
+    with pytest.raises(ParseError) as exc:
+        parse_document(data, name)
+    assert str(exc.value).startswith(f"{name}: no text found: ") and says in str(exc.value)
+
+
 def test_utf16_with_a_byte_order_mark_is_read():
     doc = parse_document("# Café\n\nLe menu est à 12 €.".encode("utf-16"), "menu.md")
     assert doc.title == "Café" and [b.text for b in doc.blocks] == ["Le menu est à 12 €."]
