@@ -103,7 +103,9 @@ class AnswerStream:
             self.seq += 1
             await emit({"type": "delta", "seq": self.seq, "text": rest,
                         "cites": parser.citations_in(parser.released - len(rest), parser.released)})
-        verified = finalize_answer(self.text_so_far, plan)
+        # citations resolved, spans located, the answer's sentences split: CPU work off the event loop, which keeps
+        # sending other asks' frames meanwhile
+        verified = await asyncio.to_thread(finalize_answer, self.text_so_far, plan)
         if native:  # the model's own cited span is the highlight of that source (and names its page)
             source_map = plan.source_map
             verified = replace(
@@ -124,7 +126,7 @@ class AnswerStream:
                       **self.prepared.source_vectors}
             embedder = default_embedder()
             if self.batcher is not None:  # embedded with other asks' texts, so the check makes no model call
-                wanted = support_texts(verified.text, texts, stored)
+                wanted = await asyncio.to_thread(support_texts, verified.text, texts, stored)
                 # after the questions waiting: a check of words already shown never delays another ask's first words
                 vectors = await asyncio.gather(*(self.batcher.embed(t, background=True) for t in wanted))
                 embedder = KnownVectors(embedder, dict(zip(wanted, vectors)))

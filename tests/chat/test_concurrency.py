@@ -137,3 +137,30 @@ async def test_admission_serves_in_order_and_reports_positions():
     gate.leave()
     await asyncio.gather(*waiting)
     assert order == ["b", "c"] and gate.active == 0 and not gate.waiting
+
+
+async def test_an_answer_is_finalised_off_the_event_loop(ingest_demo, user, monkeypatch):
+    """Resolving an answer's citations and splitting its sentences (finalize_answer, support_texts) runs in a worker
+    thread, so the event loop goes on sending other asks' frames meanwhile; the user still gets the whole answer."""
+    from chat import streaming
+
+    loop_thread = threading.current_thread()
+    seen = {}
+
+    def spy(name, fn):
+        def run(*args, **kwargs):
+            seen[name] = threading.current_thread()
+            return fn(*args, **kwargs)
+        return run
+
+    monkeypatch.setattr(streaming, "finalize_answer", spy("finalize", streaming.finalize_answer))
+    monkeypatch.setattr(streaming, "support_texts", spy("support_texts", streaming.support_texts))
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    assert frames[-1]["status"] == "complete" and "36 months" in frames[-1]["text"]
+    assert set(seen) == {"finalize", "support_texts"}
+    assert all(thread is not loop_thread for thread in seen.values())
