@@ -124,13 +124,19 @@ def _starts_piece(text: str, i: int) -> bool:
     - text[i - 1] is a newline and text[i] is not whitespace (no pattern of the split runs on from a newline into
       non-whitespace: a newline only ends a punctuation run or a whitespace run), or
     - text[i] is a space followed by a letter, and text[i - 1] is not whitespace (letters, digits, punctuation and
-      contractions all stop at a space; " word" is then one piece).
+      contractions all stop at a space; " word" is then one piece), or
+    - text[i] is punctuation (neither a letter, a number nor whitespace) and text[i - 1] a letter or a decimal digit:
+      no pattern runs from a letter or a digit on into punctuation (a letter run may only start with one, a
+      contraction starts with its apostrophe), so the sentence-final "." of a chunk starts its own piece.
     The split pattern has no look-behind, so the pieces from i on depend only on text[i:], and tiktoken encodes each
     piece apart: raw(text) = raw(text[:i]) + raw(text[i:])."""
     c = text[i]
     if c == " ":
         return text[i + 1].isalpha() and not text[i - 1].isspace()
-    return text[i - 1] == "\n" and not c.isspace()
+    if text[i - 1] == "\n":
+        return not c.isspace()
+    before = text[i - 1]
+    return (before.isalpha() or before.isdecimal()) and not (c.isalpha() or c.isnumeric() or c.isspace())
 
 
 def _piece_start(text: str) -> int:

@@ -150,3 +150,25 @@ def test_framed_counts_hold_at_awkward_joins():
         for suffix in ("\n</source>\n", "\n", "", " z", ".", "'s", "\n\n"):
             assert raw_framed("<s>\n", body, suffix, _count_cached(body)) == _count_cached("<s>\n" + body + suffix)
     assert raw_joined([(" leading space", 2), ("b", 1)]) == _count_cached(" leading space\nb")  # counted whole
+
+
+def test_framed_and_tail_counts_equal_counting_the_whole_on_fuzzed_text():
+    """Random strings over the characters where cl100k's pre-tokenizer is subtle (letters of several scripts, digits,
+    punctuation runs, apostrophes and contractions, spaces, tabs, newlines, combining marks, CJK): every framed,
+    tail and joined count from stored counts equals counting the whole text."""
+    import random
+
+    from grounding.tokens import _count_cached, raw_framed, raw_joined, raw_tail
+
+    rng = random.Random(11)
+    alphabet = list("aZé中ß3٣7.,;:!?()[]<>\"'’-_/ \t\n") + ["'s", "'t", "n't", "\u0301", "\u00a0", "...", "  ", "\n\n"]
+    suffixes = ("\n</source>\n", "\n", ".", "'s", " z", "\n\n", "")
+    for _ in range(8_000):
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 24)))
+        suffix = rng.choice(suffixes)
+        assert raw_framed("<s>\n", body, suffix, _count_cached(body)) == _count_cached("<s>\n" + body + suffix), \
+            (body, suffix)
+        start = rng.randrange(len(body))
+        assert raw_tail(body, _count_cached(body), start) == _count_cached(body[start:]), (body, start)
+        parts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 10))) for _ in range(rng.randint(1, 3))]
+        assert raw_joined([(p, _count_cached(p)) for p in parts]) == _count_cached("\n".join(parts)), parts
