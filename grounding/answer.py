@@ -89,8 +89,17 @@ def citing_claims(text: str) -> dict[int, str]:
 def cited_span(claim: str, source: Source) -> str:
     """The sentence of ``source`` that best matches ``claim`` by shared content terms (Jaccard; the first on ties);
     "" when no sentence shares two content words with the claim (one, for a claim of one content word): a single
-    shared word such as "day" says nothing about the claim, and a wrong highlight misleads more than none."""
-    sentences = [s.lstrip("-* ").strip() for s in split_sentences(source.text)]
+    shared word such as "day" says nothing about the claim, and a wrong highlight misleads more than none.
+
+    The sentences are the source's stored reading when it carries one (``source.sentences``: the spans ingestion
+    found, grounding.sentence_store), so no sentence splitting runs when an answer is finalised; else its text is
+    split here."""
+    data = source.sentences
+    if data is not None and data.spans and all(0 <= a < b <= len(source.text) for a, b in data.spans):
+        pieces = [source.text[a:b] for a, b in data.spans]
+    else:
+        pieces = split_sentences(source.text)
+    sentences = [s.lstrip("-* ").strip() for s in pieces]
     sentences = [s for s in sentences if s]
     if not sentences:
         return source.text

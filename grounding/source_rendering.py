@@ -13,6 +13,7 @@ with markdown-it-py (raw HTML off: a ``<script>`` in a document is text).
 
 from __future__ import annotations
 
+import functools
 import re
 
 import nh3
@@ -123,6 +124,7 @@ def source_markdown(text: str, section: str = "") -> str:
     return "\n".join(out).strip("\n") + "\n"
 
 
+@functools.lru_cache(maxsize=4_096)
 def render_source_html(text: str, section: str = "") -> str:
     """A chunk's text as sanitised HTML with its structure (module docstring): ``<h4>`` sub-headings, ``<ul>``/
     ``<ol>`` lists, ``<table>`` with a header row, paragraphs, emphasis and code; raw HTML in the text is escaped and
@@ -133,6 +135,7 @@ def render_source_html(text: str, section: str = "") -> str:
         section: the chunk's section path (names its sub-headings).
     Returns:
         HTML (characters).
+    Cached: every plan frame and stored snapshot renders its sources, and the same chunks are planned again and again.
     """
     html = _md.render(source_markdown(text, section))
     html = re.sub(r"<(/?)h[1-3]>", r"<\1h4>", html)

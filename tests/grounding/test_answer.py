@@ -240,3 +240,30 @@ def test_b10_property_every_citation_is_one_chip_in_any_structure(text):
     # never a chip inside code
     for code in re.findall(r"<code>(.*?)</code>", v.html, re.S):
         assert "<button" not in code and "cite-invalid" not in code
+
+
+def test_a_cited_span_comes_from_the_sources_stored_sentences_without_splitting(monkeypatch):
+    """A source carrying its stored reading (spans found at ingestion) is highlighted from those spans: a sentence
+    hard-wrapped over two lines is highlighted whole, and no sentence splitter runs when the answer is finalised."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    import grounding.answer as answer_module
+    from grounding.sentence_data import SentenceData
+
+    text = "Hotels are booked through the travel\nsystem at least 14 days ahead. Meals are per diem."
+    cut = text.index(" Meals")
+    spans = ((0, cut), (cut + 1, len(text)))
+    data = SentenceData(texts=tuple(text[a:b] for a, b in spans), spans=spans, kinds=("sentence", "sentence"),
+                        vectors=np.zeros((2, 4), np.float32), context=np.zeros((2, 4), np.float32))
+    source = replace(src("S1", text, 1), sentences=data)
+
+    def no_split(_):
+        raise AssertionError("split_sentences ran")
+
+    monkeypatch.setattr(answer_module, "split_sentences", no_split)
+    v = finalize_answer("Hotels are booked at least 14 days ahead in the travel system [S1].",
+                        ContextPlan(question="q", sources=(source,)))
+    assert v.citations[0].cited_text == "Hotels are booked through the travel\nsystem at least 14 days ahead."
+    assert v.spans[0]["cited_text"] == v.citations[0].cited_text
