@@ -162,8 +162,14 @@ def specifics(question: str) -> list[str]:
             name = m.group(0)
             if m.start() == sentence.find(first) and name.split()[0] == first:
                 name = " ".join(name.split()[1:])  # the sentence's opening word is capitalised anyway
-            # acronyms (GSA, TTS, ZIP) name the organisation or a topic, rarely the asked fact's subject: left out
-            parts = [w for w in re.split(r"[ -]", name) if w and w not in _COMMON and not w.isupper()]
+            # acronyms (GSA, TTS, ZIP) name the organisation or a topic, rarely the asked fact's subject, and common
+            # words name nothing: both are left out at the edges of a run; inside one they are part of the name
+            # ("Lahu Ke Do Rang", "Bank of America's New York office" keeps its words)
+            parts = [w for w in re.split(r"[ -]", name) if w]
+            while parts and (parts[0] in _COMMON or parts[0].isupper()):
+                parts.pop(0)
+            while parts and (parts[-1] in _COMMON or parts[-1].isupper()):
+                parts.pop()
             if parts:
                 found.append(" ".join(parts))
         found += [m.group(0) for m in _CODE.finditer(sentence)]
@@ -172,10 +178,17 @@ def specifics(question: str) -> list[str]:
 
 
 def mentions(text: str, name: str) -> bool:
-    """True when ``text`` names ``name`` (case-insensitive, as whole words; "GS-12" also as "GS 12" or "GS12")."""
+    """True when ``text`` names ``name`` (case-insensitive, as whole words; "GS-12" also as "GS 12" or "GS12"). A
+    name of several capitalised words is also named when each of its words is ("Ryan was offered a rookie spot ...
+    Davis made his debut" names Ryan Davis: a text calls a person or a place by part of its name after the first
+    mention, and a chunk may hold only the later mentions)."""
     words = [re.escape(w) for w in re.split(r"[\s-]+", name) if w]
     pattern = r"[\s-]?".join(words) if _CODE.fullmatch(name) else r"\s+".join(words)
-    return bool(re.search(rf"(?<!\w){pattern}(?!\w)", text, re.I))
+    if re.search(rf"(?<!\w){pattern}(?!\w)", text, re.I):
+        return True
+    parts = [w for w in re.split(r"[\s-]+", name) if w]
+    return len(parts) > 1 and not _CODE.fullmatch(name) and all(w[:1].isupper() for w in parts) and all(
+        re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in parts)
 
 
 #: The verb a person does: after a personal subject and its auxiliaries ("I'm leaving", "if you get married", "you

@@ -161,6 +161,18 @@ def test_specifics_are_the_names_and_codes_that_pin_the_fact():
     assert mentions("Employees at GS 12 and above", "GS-12") and not mentions("Denver Broncos", "Den")
 
 
+def test_a_name_keeps_its_inner_common_words_and_is_named_by_its_parts():
+    """A title with a common word inside ("Do") is one name, not "Lahu Ke Rang" (which no document says: an
+    answerable question was refused as not covered); common words and acronyms at a name's edges still go. A
+    person's name is named by a text holding each of its words (a chunk that says "Ryan ..." then "Davis ...")."""
+    assert specifics('Who are the directors of the film "Lahu Ke Do Rang"?') == ["Lahu Ke Do Rang"]
+    assert specifics("Does GSA Denver pay more?") == ["Denver"] and specifics("If Denver is closed?") == ["Denver"]
+    assert mentions("Lahu Ke Do Rang is a 1979 Hindi movie directed by Mahesh Bhatt.", "Lahu Ke Do Rang")
+    assert mentions("Ryan was offered a rookie spot. Davis made his AFL debut in 2008.", "Ryan Davis")
+    assert not mentions("Bradley James Davis is a former basketball player.", "Ryan Davis")
+    assert not mentions("The Denver office is closed.", "San Francisco")
+
+
 def test_a_blank_cell_for_the_asked_column_states_nothing():
     assert blank_cell("Which Tock code do CoE staff use for training?", "Work type: Training; CoE feds: ?; 18F: 1811")
     assert not blank_cell("Which Tock code do 18F staff use for training?", "Work type: Training; 18F: 1811")
