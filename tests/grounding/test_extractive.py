@@ -345,3 +345,21 @@ def test_a_follow_up_on_a_new_topic_is_answered_from_its_own_words_not_the_previ
                         counter=counter_for("extractive"))
     text = ExtractiveAnswerer(embedder).compose(f"{asked} hotel limit Boston", plan)
     assert text.startswith("When you drive your own car for business, mileage is reimbursed at $0.70 per mile")
+
+
+def test_a_question_after_a_long_story_is_matched_by_its_asking_sentence_when_the_whole_message_is_not(embedder):
+    """ConditionalQA-style messages tell the asker's story before the question; its words dilute the match, and an
+    answer the documents hold was refused. When the whole message matches nothing well enough, the asking sentence
+    alone is matched (here the threshold is raised so that the story decides)."""
+    story = ("My daughter starts school next week and my husband is recovering from knee surgery, so the whole "
+             "family is busy. My manager asked me to visit our partners in another city. How much is the daily meal "
+             "allowance?")
+    candidates = [Candidate(Chunk(chunk_id=1, document_id=1, title=MEALS[0], section=MEALS[1], version="v1",
+                                  date="", text=MEALS[2], tokens=30, version_id=1), score=0.03, dense=0.6)]
+    plan = plan_context(question=story, candidates=candidates, system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    strict = ExtractiveAnswerer(embedder, threshold=0.9)  # the whole message scores about 0.8 here, the question 1.2
+    assert strict.rank(story, plan)[0].score < 0.9
+    text = strict.compose(story, plan)
+    assert text.startswith("The daily meal allowance is $65") and "[S1]" in text
+    assert ExtractiveAnswerer(embedder, threshold=1.5).compose(story, plan).startswith(ABSTAIN_TOKEN)
