@@ -25,7 +25,7 @@ from chat.broadcast import TextSoFar, answer_broadcast
 from chat.calibration import tokens_calibrate
 from chat.errors import AskError
 from chat.frames import Frame
-from chat.memory import memory_turns, summary_get, summary_refresh
+from chat.memory import REACH_FACTOR, memory_for_question, summary_refresh
 from chat.models import Conversation, Message
 from chat.persistence import (answer_alive, answer_finish, answer_interrupt, answer_partial_save, answer_planned,
                               answer_start)
@@ -61,7 +61,8 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
                  answer: Message | None = None) -> tuple[Message, list, Any, AnswerInputs]:
     """Everything an answer needs from the database before planning, in one visit of the database worker: (the
     answer row, created streaming so that every turn gets an outcome, unless ``answer`` is the row made when the
-    ask was accepted; the memory turns before the question; the stored summary; the planning inputs). ``client_id``
+    ask was accepted; the memory turns before the question its plan can use, chat.memory.memory_for_question; the
+    stored summary; the planning inputs). ``client_id``
     and ``client_key`` go on a row made here (a regeneration's).
 
     Raises:
@@ -75,8 +76,9 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
     except AskError as exc:
         exc.message_id = answer.pk
         raise
-    return (answer, memory_turns(conversation=conversation, before=question), summary_get(conversation=conversation),
-            inputs)
+    history, summary = memory_for_question(conversation=conversation, before=question, question=question.text,
+                                           reach_tokens=int(inputs.settings.policy.limit * REACH_FACTOR))
+    return answer, history, summary, inputs
 
 
 async def answer_run(*, conversation: Conversation, question: Message, emit: Emit,
