@@ -27,6 +27,7 @@ from api.errors import STATUS, ApiError
 from api.schemas.common import Error
 from api.services import token_authenticate
 from chat.errors import AskError
+from chat.validation import request_limit
 
 log = logging.getLogger("grounded.api")
 
@@ -61,8 +62,8 @@ class bearerAuth(HttpAuthBase):  # noqa: N801 - ninja names the OpenAPI security
 
 def body_limit() -> int:
     """Largest accepted request body, bytes: room for a question at the character limit written entirely as JSON
-    \\u escapes of astral characters (12 bytes each), plus the other fields."""
-    return max(64 * 1024, settings.MAX_MESSAGE_CHARS * 12 + 4096)
+    \\u escapes of astral characters (chat.validation.request_limit, the websocket's message limit too)."""
+    return request_limit(chars=settings.MAX_MESSAGE_CHARS)
 
 
 def check_body_headers(request: HttpRequest) -> None:

@@ -1,20 +1,18 @@
-"""Uploads through a real Daphne server (a forked DaphneProcess serving config.asgi): what a client sending a
+"""Uploads through a real Daphne server (tests.live_daphne): what a client sending a
 malformed or empty multipart body gets back over the wire."""
 
 from __future__ import annotations
 
 import http.client
 import json
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from daphne.testing import DaphneProcess
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
 from api.services import token_create
-from config.asgi import application
 from knowledge.services import domain_get_or_create
+from tests.live_daphne import live_daphne
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,27 +20,10 @@ UPLOAD = "/api/v1/domains/handbook/documents"
 NO_FILES = {"code": "invalid_request", "message": "Send one or more files as multipart/form-data fields named 'files'."}
 
 
-class _Server(DaphneProcess):
-    """A forked Daphne serving the project's ASGI application; the child gets a fresh thread-sensitive executor (a
-    fork does not copy the parent's worker thread: sync views would wait on it forever)."""
-
-    def run(self):
-        from asgiref.sync import SyncToAsync
-
-        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-        super().run()
-
-
 @pytest.fixture
 def daphne_port(transactional_db):
-    server = _Server("127.0.0.1", lambda: application)
-    server.start()
-    try:
-        assert server.ready.wait(30), "Daphne did not start"
-        yield server.port.value
-    finally:
-        server.terminate()
-        server.join(10)
+    with live_daphne() as port:
+        yield port
 
 
 @pytest.fixture
