@@ -95,7 +95,8 @@ REACH_FACTOR = 1.25
 
 def _complete_answers(conversation: Conversation, before: Message | None) -> QuerySet:
     """The conversation's complete answers with text to questions before ``before``."""
-    answers = conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.COMPLETE).exclude(text="")
+    answers = (conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.COMPLETE,
+                                            reply_to__isnull=False).exclude(text=""))
     return answers.filter(reply_to__lt=before.pk) if before is not None else answers
 
 
