@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -50,7 +51,16 @@ def main() -> None:
     parser.add_argument("--asks", type=int, default=5, help="asks timed in each conversation")
     parser.add_argument("--profile", default="", help="write a cProfile of the long conversation's asks here")
     args = parser.parse_args()
-    setup(Path(tempfile.mkdtemp(prefix="grounded-bench-long-")))
+    work = Path(tempfile.mkdtemp(prefix="grounded-bench-long-"))
+    try:
+        setup(work)
+        run(args)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(args: argparse.Namespace) -> None:
+    """Build the two conversations and time the asks (Django is set up)."""
 
     from django.contrib.auth import get_user_model
     from django.db import connection
