@@ -3,8 +3,9 @@ parser, every failure as a typed error, and the documented error responses of an
 
 Errors keep the API's one shape, ``{"error": {"code", "message", ...}}`` with a stable code (api.errors), whatever
 raised them: ninja's request validation (400 invalid_request), the body parser (415, 413, 400 bad_json), token
-authentication (401), a service's AskError (its code), a method the path does not have (405 with Allow) or anything
-unexpected (500 internal, logged).
+authentication (401), a multipart body Django cannot read (400 invalid_request), a service's AskError (its code), a
+method the path does not have (405 with Allow) or anything unexpected (500 internal, logged). Under Daphne, request
+bodies reach Django as sent (config.protocol_server.requests_unparsed).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Callable
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 from ninja.parser import Parser
@@ -25,6 +27,7 @@ from api.errors import STATUS, ApiError
 from api.schemas.common import Error
 from api.services import token_authenticate
 from chat.errors import AskError
+from chat.validation import request_limit
 
 log = logging.getLogger("grounded.api")
 
@@ -59,8 +62,8 @@ class bearerAuth(HttpAuthBase):  # noqa: N801 - ninja names the OpenAPI security
 
 def body_limit() -> int:
     """Largest accepted request body, bytes: room for a question at the character limit written entirely as JSON
-    \\u escapes of astral characters (12 bytes each), plus the other fields."""
-    return max(64 * 1024, settings.MAX_MESSAGE_CHARS * 12 + 4096)
+    \\u escapes of astral characters (chat.validation.request_limit, the websocket's message limit too)."""
+    return request_limit(chars=settings.MAX_MESSAGE_CHARS)
 
 
 def check_body_headers(request: HttpRequest) -> None:
@@ -156,6 +159,12 @@ def install_error_handlers(api: NinjaAPI) -> None:
         code = {400: "invalid_request", 401: "missing_token", 403: "forbidden", 404: "not_found",
                 429: "rate_limited"}.get(exc.status_code, "internal")
         return ApiError(code, str(exc.message)).response()
+
+    @api.exception_handler(MultiPartParserError)
+    def unreadable_multipart(request: HttpRequest, exc: MultiPartParserError) -> HttpResponse:
+        # e.g. 'Content-Type: multipart/form-data' without its boundary parameter: the client's mistake, not ours
+        return ApiError("invalid_request", f"The multipart body could not be read ({str(exc)[:80]}). Send one or "
+                                           "more files as multipart/form-data fields named 'files'.").response()
 
     @api.exception_handler(RequestDataTooBig)
     def too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:

@@ -8,13 +8,14 @@ help), the context plan under the one token budget, contradiction and injection 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 from django.conf import settings
 
 from chat.errors import AskError
+from chat.memory import memory_trace, summary_in
 from chat.providers import registry
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
@@ -130,7 +131,8 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         inputs: what :func:`answer_inputs` read.
         question: the question (what the model receives); query and vector: the retrieval query and its unit vector.
         provider: who answers (its model decides how tokens are counted).
-        history, summary: the conversation's memory.
+        history, summary: the conversation's memory: every remembered turn, or only those its plan can use, each
+            with its position (chat.memory.memory_for_question); the trace counts positions in the conversation.
         judge: an optional sufficiency check (sync) run inside planning; conflict_judge: an optional contradiction
             judge (sync) for pairs the rules leave unflagged.
         checks: what model-backed checks did before planning (for the trace).
@@ -144,6 +146,7 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
                                  superseded=5)
     counter = counter_of(provider)
     turns = [t.as_turn() for t in history]
+    stored_summary, summary = summary, summary_in(history, summary)  # history may be only the turns a plan can use
     sentences: KnownVectors | None = None  # the planned chunks' stored sentence vectors, once the plan is sufficient
     try:
         def make_plan(notes: list) -> ContextPlan:
@@ -199,6 +202,10 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
             if group and all(text in sentences.known for text in group):
                 source_vectors[source.label] = np.stack([sentences.known[text] for text in group])
+    memory = memory_trace(plan.memory, history, stored_summary)
+    if memory != plan.memory or summary is not stored_summary:  # numbered in the whole conversation again
+        plan = replace(plan, memory=memory, history_omitted=memory["omitted_turns"],
+                       summary=stored_summary if plan.summary is not None else None)
     prompt = prompt_for(plan, system_prompt=inputs.system_prompt, instructions=inputs.instructions,
                         settings=inputs.settings)
     checks = {"rewrite": False, "sufficiency": [], "judge_calls": 0, **(checks or {})}

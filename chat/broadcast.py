@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from django.core.cache import cache
 
 from chat.frames import Frame
+from chat.throttle import TrailingThrottle
 
 log = logging.getLogger("grounded.answer")
 
 #: How long the cached text so far of a generating answer is kept (seconds).
 PARTIAL_TTL = 3600
-#: The cached text so far is written at most this often (seconds), through the async cache API.
+#: The cached text so far is written at most this often (seconds), through the async cache API, and at the end of a
+#: window in which a delta was not written (chat.throttle: the copy is never more than this behind the stream).
 PARTIAL_CACHE_SECONDS = 0.5
 
 
@@ -73,7 +74,8 @@ async def partial_get(message_id: int) -> dict | None:
 
 class TextSoFar:
     """The generating side: the text sent so far of one answer, served to followers that ask for it (see the module
-    docstring) and copied to the shared cache at most every PARTIAL_CACHE_SECONDS.
+    docstring) and copied to the shared cache at most every PARTIAL_CACHE_SECONDS, the latest text at the latest
+    PARTIAL_CACHE_SECONDS after its delta (a trailing write: chat.throttle.TrailingThrottle).
 
     Use ``await start()`` before the first delta, ``await update(text, seq)`` after each, ``await stop()`` at the end.
     """
@@ -84,8 +86,7 @@ class TextSoFar:
         self._frame = partial_frame  # (message_id, text, seq) -> the partial frame (chat.serializers)
         self._channel: str | None = None
         self._task: asyncio.Task | None = None
-        self._cached_at = 0.0
-        self._dirty = False
+        self._cache = TrailingThrottle(PARTIAL_CACHE_SECONDS, self._write)
 
     async def start(self) -> None:
         """Listen for followers' requests (a no-op without a channel layer)."""
@@ -112,20 +113,20 @@ class TextSoFar:
                     log.exception("could not answer a follower of answer %s", self.message_id)
 
     async def update(self, text: str, seq: int) -> None:
-        """The text so far now reaches delta ``seq``; the cache copy is refreshed when it is old enough."""
-        self.text, self.seq, self._dirty = text, seq, True
-        if time.monotonic() - self._cached_at >= PARTIAL_CACHE_SECONDS:
-            await self._write()
+        """The text so far now reaches delta ``seq``; the cache copy is refreshed now when it is old enough, else at
+        the end of its window."""
+        self.text, self.seq = text, seq
+        await self._cache.changed()
 
     async def _write(self) -> None:
-        self._cached_at, self._dirty = time.monotonic(), False
         try:
             await cache.aset(partial_key(self.message_id), {"text": self.text, "seq": self.seq}, PARTIAL_TTL)
         except Exception:
             log.exception("could not cache the text so far of answer %s", self.message_id)
 
     async def stop(self) -> None:
-        """Stop serving followers (the answer is stored: they read it from the database now)."""
+        """Stop serving followers (the answer is stored: they read it from the database now); no cache write after."""
+        self._cache.close()
         if self._task is not None:
             self._task.cancel()
             self._task = None

@@ -25,7 +25,7 @@ from chat.broadcast import TextSoFar, answer_broadcast
 from chat.calibration import tokens_calibrate
 from chat.errors import AskError
 from chat.frames import Frame
-from chat.memory import memory_turns, summary_get, summary_refresh
+from chat.memory import REACH_FACTOR, memory_for_question, summary_refresh
 from chat.models import Conversation, Message
 from chat.persistence import (answer_alive, answer_finish, answer_interrupt, answer_partial_save, answer_planned,
                               answer_start)
@@ -34,10 +34,12 @@ from chat.providers import ProviderRegistry, registry
 from chat.runtime import runtime as default_runtime
 from chat.serializers import done_frame, partial_frame, plan_frame
 from chat.streaming import AnswerStream, Emit
+from chat.throttle import TrailingThrottle
 
 log = logging.getLogger("grounded.answer")
 
-#: While an answer streams, its text so far is saved to its row at most this often (seconds).
+#: While an answer streams, its text so far is saved to its row at most this often (seconds), and at the end of a
+#: window in which a delta was not saved (chat.throttle: the row is never more than this behind the stream).
 PARTIAL_SAVE_SECONDS = 1.0
 #: Seconds between two touches of a streaming answer's ``alive_at`` by its generating task (well under
 #: chat.orchestration.ORPHANED_AFTER, after which a silent streaming answer counts as lost with its server).
@@ -59,7 +61,8 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
                  answer: Message | None = None) -> tuple[Message, list, Any, AnswerInputs]:
     """Everything an answer needs from the database before planning, in one visit of the database worker: (the
     answer row, created streaming so that every turn gets an outcome, unless ``answer`` is the row made when the
-    ask was accepted; the memory turns before the question; the stored summary; the planning inputs). ``client_id``
+    ask was accepted; the memory turns before the question its plan can use, chat.memory.memory_for_question; the
+    stored summary; the planning inputs). ``client_id``
     and ``client_key`` go on a row made here (a regeneration's).
 
     Raises:
@@ -73,8 +76,9 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
     except AskError as exc:
         exc.message_id = answer.pk
         raise
-    return (answer, memory_turns(conversation=conversation, before=question), summary_get(conversation=conversation),
-            inputs)
+    history, summary = memory_for_question(conversation=conversation, before=question, question=question.text,
+                                           reach_tokens=int(inputs.settings.policy.limit * REACH_FACTOR))
+    return answer, history, summary, inputs
 
 
 async def answer_run(*, conversation: Conversation, question: Message, emit: Emit,
@@ -83,7 +87,8 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
     """The whole life of one answer (see the module docstring); ``client_id``/``client_key`` are a regeneration's
     (stored on the answer row); ``answer_row`` is the streaming row made when the ask was accepted (None: made here).
 
-    Every outcome is saved: complete; interrupted with the text so far (on cancel, e.g. `stop`); failed with the
+    Every outcome is saved: complete; interrupted with the text streamed so far, exactly the deltas sent (on cancel,
+    e.g. `stop`, or a provider failing mid-answer); failed with the
     reason the user sees (a provider outage, an empty answer), the question always kept. After `done` the token
     calibration and the conversation summary are refreshed (a failure there changes nothing).
     Returns the saved answer (None when not even the answer row could be stored).
@@ -93,6 +98,9 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
     prepared: PreparedAnswer | None = None
     follow: TextSoFar | None = None
     beat: asyncio.Task | None = None
+    row: TrailingThrottle | None = None  # the row's copy of the text so far
+    shown = [""]  # the text of the deltas sent so far (what the user saw): an interrupted answer stores it
+    delivering: list[asyncio.Future | None] = [None]  # the delta frame being sent
     db = executors.current().db
     detached = executors.current().detached
 
@@ -139,32 +147,40 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         message_id = answer.pk
         follow = TextSoFar(message_id, partial_frame)
         await follow.start()
-        shown = [""]  # the safe text sent so far, one string (what a resumed socket must see first)
-        saved_at = [time.monotonic()]
 
-        async def send_delta(frame: Frame) -> None:
-            shown[0] += frame["text"]
+        async def save_partial() -> None:
+            # on a pool thread, not the request's thread-sensitive one: a streamed HTTP response may outlive the
+            # request's executor, and a missed partial save only makes a resume start a little earlier
+            await detached(answer_partial_save)(message_id=message_id, text=shown[0], seq=stream.seq)
+
+        row = TrailingThrottle(PARTIAL_SAVE_SECONDS, save_partial, written_at=time.monotonic())
+
+        async def deliver(frame: Frame) -> None:
             await follow.update(shown[0], frame["seq"])
             await send({**frame, "message": message_id})
-            if time.monotonic() - saved_at[0] >= PARTIAL_SAVE_SECONDS:
-                saved_at[0] = time.monotonic()
-                # on a pool thread, not the request's thread-sensitive one: a streamed HTTP response may outlive
-                # the request's executor, and a missed partial save only makes a resume start a little earlier
-                await detached(answer_partial_save)(message_id=message_id, text=shown[0], seq=frame["seq"])
+            await row.changed()
+
+        async def send_delta(frame: Frame) -> None:
+            # counted as shown from here on: a stop landing now waits for this delivery (below), so the stored
+            # partial answer is exactly the deltas the user received
+            shown[0] += frame["text"]
+            delivering[0] = asyncio.ensure_future(deliver(frame))
+            await asyncio.shield(delivering[0])
 
         verified = await stream.run(send_delta)
         saved = await db(answer_finish)(message=answer, verified=verified, usage=stream.usage)
         await send(done_frame(saved, question))
     except asyncio.CancelledError:
+        if delivering[0] is not None:
+            await asyncio.wait([delivering[0]])  # the delta a stop interrupted reaches the user before `done`
         if answer is not None:
             saved = await asyncio.shield(db(answer_interrupt)(
-                message=answer, text=stream.text_so_far if stream else "", status=Message.Status.INTERRUPTED,
-                error="stopped"))
+                message=answer, text=shown[0], status=Message.Status.INTERRUPTED, error="stopped"))
             await send(done_frame(saved, question))
         return answer
     except AskError as exc:
         if answer is not None:
-            partial = stream.text_so_far if stream else ""
+            partial = shown[0]  # what the user saw; the provider's text may end in a held half marker
             # a stream that broke mid-way keeps its text as an interrupted answer; one that never started failed
             status_ = Message.Status.INTERRUPTED if partial.strip() and exc.code == "provider_error" \
                 else Message.Status.FAILED
@@ -175,12 +191,14 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
     except Exception as exc:  # never leave a turn without an outcome
         log.exception("answer generation failed")
         if answer is not None:
-            await db(answer_interrupt)(message=answer, text=stream.text_so_far if stream else "",
+            await db(answer_interrupt)(message=answer, text=shown[0],
                                        status=Message.Status.FAILED, error=str(exc) or type(exc).__name__)
         await send(AskError("internal", "The answer failed; please retry.",
                             message_id=answer.pk if answer else None).frame())
         return answer
     finally:
+        if row is not None:
+            row.close()
         if beat is not None:
             beat.cancel()
         if follow is not None:

@@ -20,6 +20,22 @@ def _visible(text: str) -> bool:
 CLIENT_ID_MAX = 64
 
 
+def request_limit(*, chars: int) -> int:
+    """The largest request (bytes) a question of ``chars`` characters can make: every character written as the JSON
+    \\u escapes of an astral character (12 bytes, as Python's json.dumps writes one), plus 4 KiB for the other
+    fields; at least 64 KiB. The HTTP API's body limit (api.http.body_limit) and the websocket's message limit
+    (:func:`websocket_message_limit`) are both this, so a question the server would accept always reaches it."""
+    return max(64 * 1024, chars * 12 + 4096)
+
+
+def websocket_message_limit() -> int:
+    """The largest websocket message (bytes) the server reads: settings.WEBSOCKET_MAX_MESSAGE_BYTES when set, else
+    room for an ask frame with a question at settings.MAX_MESSAGE_CHARS (:func:`request_limit`). Daphne closes the
+    socket with code 1009 and a reason on a larger one (config.protocol_server.websocket_limits); the chat page
+    refuses to send one."""
+    return settings.WEBSOCKET_MAX_MESSAGE_BYTES or request_limit(chars=settings.MAX_MESSAGE_CHARS)
+
+
 def validate_client_id(client_id: object) -> str:
     """The client's id for a question or a regeneration ("" for none: None or "").
 

@@ -29,6 +29,7 @@ from chat.errors import AskError
 from chat.models import Conversation
 from chat.providers import registry
 from chat.serializers import conversation_item, page_message_json
+from chat.validation import websocket_message_limit
 from knowledge.models import Domain
 
 #: HTTP status of each error code the page's JSON endpoints return (others: 400).
@@ -70,6 +71,7 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
             "domain": conversation.domain.slug if conversation else None,
             "messages": messages,
             "maxChars": settings.MAX_MESSAGE_CHARS,
+            "maxFrameBytes": websocket_message_limit(),
             "maxNameChars": services.NAME_CHARS,
             "answerer": {"name": answerer.name, "label": answerer.label},
             "csrf": get_token(request),

@@ -8,9 +8,12 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
 django_asgi_app = get_asgi_application()
 
+from config.protocol_server import requests_unparsed, websocket_limits  # noqa: E402
 from config.reason_phrases import fill_missing  # noqa: E402
 
 fill_missing()  # "429 Too Many Requests", not Twisted's "429 Unknown Status"
+requests_unparsed()  # request bodies go to Django as sent (Twisted answered some multipart bodies with a bare 400)
+websocket_limits()  # the product's websocket message limit; a larger message is closed with 1009 and a reason
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -48,8 +48,8 @@ class Summary:
 
 @dataclass(frozen=True)
 class MemoryTurn:
-    """A stored turn with what the summarizer needs: its text, role, token count and the sources it cited, and the
-    content terms stored with it (None when not stored; see Turn.terms)."""
+    """A stored turn with what the summarizer needs: its text, role, token count and the sources it cited, the
+    content terms stored with it (None when not stored; see Turn.terms) and its position in the conversation."""
 
     role: str
     text: str
@@ -57,6 +57,9 @@ class MemoryTurn:
     sources: tuple[str, ...] = ()
     chunk_ids: tuple[int, ...] = ()
     terms: frozenset[str] | None = None
+    #: 1-based place of the turn among all the conversation's remembered turns (0: not known). Lets a caller hand
+    #: the planner only the turns it can use (chat.memory.memory_for_question) and still say which were used.
+    position: int = 0
 
     def as_turn(self) -> Turn:
         return Turn("user" if self.role == "user" else "assistant", self.text, self.tokens, self.terms)

@@ -170,6 +170,11 @@ LLM_CONFLICT_JUDGE = env.bool("LLM_CONFLICT_JUDGE", default=True)
 MAX_MESSAGE_CHARS = env.int("GROUNDED_MAX_MESSAGE_CHARS", default=4000)
 #: Longest accepted user message in tokens (cl100k): some scripts take several tokens per character.
 MAX_MESSAGE_TOKENS = env.int("GROUNDED_MAX_MESSAGE_TOKENS", default=2000)
+#: Largest websocket message the server reads, in bytes (Daphne's limit, set by config.protocol_server for `runserver`
+#: and the `daphne` command alike); 0, the default: room for an ask with a question at MAX_MESSAGE_CHARS
+#: (chat.validation.request_limit: 64 KiB at 4,000 characters). A larger message closes the socket with code 1009
+#: ("message too big") and a reason, never silently; the chat page refuses to send one.
+WEBSOCKET_MAX_MESSAGE_BYTES = env.int("GROUNDED_WEBSOCKET_MAX_BYTES", default=0)
 #: At most this many asks per user in any ASK_RATE_WINDOW seconds, over the websocket and the HTTP API together;
 #: 0 turns the limit off.
 ASK_RATE_LIMIT = env.int("GROUNDED_ASK_RATE_LIMIT", default=20)

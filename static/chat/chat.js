@@ -45,17 +45,42 @@ function showHint(text) {
   input.setAttribute("aria-invalid", text ? "true" : "false");
 }
 
+// The length of a message as the server counts it (code points: an emoji is one character, not two UTF-16 units).
+function characters(text) {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+// The bytes a frame takes on the socket (UTF-8 JSON). The server closes the socket on a message over
+// data.maxFrameBytes (code 1009), so such a frame is never sent.
+function frameBytes(frame) {
+  return new TextEncoder().encode(JSON.stringify(frame)).length;
+}
+
+const TOO_LARGE = "The message is too large to send";
+
 // Ask a question (the composer, or an edited question): returns false when it was not sent.
 function ask(raw) {
   const text = (raw || "").trim();
   if (current) { showHint("An answer is still being written. Wait for it or press Stop."); return false; }
   if (!text) { showHint("The message is empty. Type a question first."); input.focus(); return false; }
-  if (text.length > data.maxChars) {
-    showHint(`The message is ${text.length} characters long; the limit is ${data.maxChars}.`);
+  const length = characters(text);
+  if (length > data.maxChars) { // the server's limit, counted as the server counts
+    showHint(`The message is ${length.toLocaleString("en")} characters long; the limit is ` +
+             `${data.maxChars.toLocaleString("en")} characters. Shorten it or split it into several questions.`);
+    return false;
+  }
+  const domainSelect = document.getElementById("domain");
+  const frame = {type: "ask", text, conversation, client_id: crypto.randomUUID(), progress: true,
+                 domain: domainSelect ? domainSelect.value : data.domain};
+  const bytes = frameBytes(frame);
+  if (bytes > data.maxFrameBytes) {
+    showHint(`${TOO_LARGE}: ${bytes.toLocaleString("en")} bytes; the limit is ` +
+             `${data.maxFrameBytes.toLocaleString("en")} bytes. Shorten it or split it into several questions.`);
     return false;
   }
   showHint("");
-  const domainSelect = document.getElementById("domain");
   const turn = thread.addQuestion(text);
   const answer = thread.addAnswer(turn);
   answer.stage("sending");
@@ -63,8 +88,7 @@ function ask(raw) {
   setBusy(true);
   announce("");
   scrollToEnd();
-  send({type: "ask", text, conversation, client_id: crypto.randomUUID(), progress: true,
-        domain: domainSelect ? domainSelect.value : data.domain});
+  send(frame);
   return true;
 }
 
@@ -191,7 +215,19 @@ function connect() {
     if (pending) { socket.send(JSON.stringify(pending)); pending = null; }
   });
   socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (event.code === 1009) { // the server refused a message over its size limit (nothing of it was stored)
+      // the server's reason names its limit ("... exceeds payload limit of 65536 octets"): it may differ from
+      // this page's, when the page was opened before the limit changed
+      const limit = Number((/limit of (\d+)/.exec(event.reason || "") || [])[1]) || data.maxFrameBytes;
+      const said = `${TOO_LARGE}: it is over the server's limit of ${limit.toLocaleString("en")} bytes. ` +
+                   "Shorten it or split it into several questions; reconnecting.";
+      if (current && current.answer.id === null) refused(said);
+      else announce(said, true);
+      pending = null;
+      setTimeout(connect, 500);
+      return;
+    }
     if (current && current.answer.id !== null) streaming.add(current.answer.id); // followed again on reconnect
     else if (current && !pending) { // sent, but not confirmed: the question may not have been stored
       refused("The connection dropped before the server confirmed your question; reconnecting, then send it again.");

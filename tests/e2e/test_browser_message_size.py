@@ -1,0 +1,107 @@
+"""The composer and the socket against the message limits, in Chromium against a live Daphne: the page counts a
+message as the server does and never sends a frame the server would refuse; a message over the server's websocket
+limit gets a visible reason, and the chat reconnects with its conversation."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import override_settings
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser import BrowserCase
+
+pytestmark = pytest.mark.browser
+
+ANSWER = ["Laptops are replaced ", "on a 36-month refresh cycle [S1]", "."]
+LIMIT = 300  # characters: the server's message limit in these tests (its websocket limit is then 64 KiB)
+
+
+class MessageSizeInBrowserTests(BrowserCase):
+    """The server allows questions of LIMIT characters and answers with a scripted provider (both set before the live
+    server forks)."""
+
+    __test__ = True
+
+    @classmethod
+    def setUpClass(cls):
+        from chat.providers import registry
+        from grounding.providers import ScriptedProvider
+
+        cls._limit = override_settings(MAX_MESSAGE_CHARS=LIMIT)
+        cls._limit.enable()
+        cls._saved_providers = registry.state()
+        registry.configure(answerer=ScriptedProvider(ANSWER, delay=0.05))
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        from chat.providers import registry
+
+        super().tearDownClass()
+        registry.restore(cls._saved_providers)
+        cls._limit.disable()
+
+    def asks_sent(self) -> list[str]:
+        """Record the ask frames the page sends from now on (attach before the page opens its socket)."""
+        sent: list[str] = []
+        self.page.on("websocket", lambda socket: socket.on(
+            "framesent", lambda payload: sent.append(payload) if '"type":"ask"' in str(payload) else None))
+        return sent
+
+    def test_the_composer_counts_a_message_as_the_server_does_and_refuses_one_over_the_limit(self):
+        """A message over the limit is refused in the composer with the reason and the limit, and nothing is sent;
+        a message of emoji under the limit (two UTF-16 units each, one character to the server) was refused as twice
+        its length and is now sent and answered."""
+        page = self.page
+        sent = self.asks_sent()
+        self.login()
+        page.fill("#question", "a" * (LIMIT + 1))
+        page.click("#send")
+        hint = page.locator("#composer-hint")
+        expect(hint).to_contain_text(f"The message is {LIMIT + 1} characters long; the limit is {LIMIT} characters.")
+        expect(page.locator("li.msg.user")).to_have_count(0)
+        assert sent == []
+        emoji = "How often are laptops replaced? " + "\U0001F4BB" * (LIMIT - 40)  # under the limit in characters
+        page.fill("#question", emoji)
+        page.click("#send")
+        expect(page.locator("li.msg.assistant .body:not(.streaming)")).to_contain_text("36-month refresh cycle")
+        expect(hint).to_have_text("")
+        assert len(sent) == 1
+
+    def test_a_message_over_the_servers_limit_says_too_large_and_the_chat_reconnects_with_its_conversation(self):
+        """A page whose limits do not match the server's (opened before the limits changed) sends a 1.1 MB message:
+        the chat died silently (the socket was dropped). Now the server closes with 1009 and the page says the
+        message is too large and why, puts the question back, reconnects, and the conversation goes on."""
+        page = self.page
+        self.login()
+        page.fill("#question", "How often are laptops replaced?")
+        page.click("#send")
+        expect(page.locator("li.msg.assistant .body:not(.streaming)")).to_contain_text("36-month refresh cycle")
+
+        # the page's data as a page opened under larger limits had it (read by static/chat/dom.js)
+        page.add_init_script("""(() => {
+            const parse = JSON.parse;
+            JSON.parse = function (text, ...rest) {
+                const value = parse.call(this, text, ...rest);
+                if (value && typeof value === "object" && "maxFrameBytes" in value) {
+                    value.maxChars = 10000000;
+                    value.maxFrameBytes = 100000000;
+                }
+                return value;
+            };
+        })();""")
+        page.reload()
+        expect(page.locator("body[data-chat-ready=true]")).to_have_count(1)
+        expect(page.locator("li.msg.assistant")).to_have_count(1)
+        big = "x" * 1_100_000
+        page.fill("#question", big)
+        page.click("#send")
+        hint = page.locator("#composer-hint")
+        expect(hint).to_contain_text("The message is too large to send")
+        expect(hint).to_contain_text("65,536 bytes")
+        assert page.input_value("#question") == big  # nothing lost: the question is back in the composer
+        expect(page.locator("li.msg.user")).to_have_count(1)  # only the earlier question; nothing was stored
+        page.fill("#question", "How often are laptops replaced, again?")
+        page.click("#send")  # the socket is back: the conversation goes on
+        expect(page.locator("li.msg.assistant .body:not(.streaming)")).to_have_count(2)
+        expect(page.locator("li.msg.assistant").last).to_contain_text("36-month refresh cycle")
