@@ -248,6 +248,15 @@ class ChatPageTests(BrowserCase):
         meals.refresh_from_db()
         assert meals.title == "Travel meals"
 
+        # a click in the middle of a title opens that conversation (the hover buttons sit on the entry's second line:
+        # over the title they took the click, and a new user got the rename form)
+        other = page.locator("#conversation-list li", has_text=current.title).locator("a.title")
+        other.hover()
+        box = other.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(page).to_have_url(re.compile(rf"/c/{current.pk}/?$"))
+        expect(page.locator(".rename-form")).to_have_count(0)
+
         gone = page.locator("#conversation-list li", has_text="Parental leave questions")
         gone.get_by_role("button", name="Delete “Parental leave questions”").click()
         expect(page.locator("#confirm-delete")).to_be_visible()
