@@ -29,11 +29,19 @@ MISSING = {"amount": "the amount", "percent": "the percentage", "duration": "the
            "yesno": "whether it does", "other": "the answer"}
 
 
+#: A sentence ending with an abbreviation ("4:00 p.m.", "U.S.", "etc."): its last full stop belongs to the word.
+_ENDS_WITH_ABBREVIATION = re.compile(r"(?:\b(?:[A-Za-z]\.){2,}|\b(?:etc|Inc|Ltd|Co|Corp|Jr|Sr|St|vs|approx)\.)$")
+
+
 def cited(text: str, label: str) -> str:
-    """One quoted sentence with its citation before its end punctuation: "X is 5 [S1]."."""
+    """One quoted sentence with its citation before its end punctuation: "X is 5 [S1].". A sentence ending with an
+    abbreviation keeps it whole and takes its citation after it ("... every Friday at 4:00 p.m. [S1]"): cutting the
+    full stop off made it "4:00 p.m [S1]"."""
     text = neutralise_markers(text).strip()  # a quoted "[S2]" in a document must not become a citation
     if not text:
         return ""
+    if _ENDS_WITH_ABBREVIATION.search(text):
+        return f"{text} [{label}]"
     end = text[-1] if text[-1] in ".!?" else "."
     body = text[:-1].rstrip() if text[-1] in ".!?" else text
     return f"{body} [{label}]{end}"

@@ -267,3 +267,17 @@ def test_a_cited_span_comes_from_the_sources_stored_sentences_without_splitting(
                         ContextPlan(question="q", sources=(source,)))
     assert v.citations[0].cited_text == "Hotels are booked through the travel\nsystem at least 14 days ahead."
     assert v.spans[0]["cited_text"] == v.citations[0].cited_text
+
+
+def test_a_quoted_sentence_ending_with_an_abbreviation_keeps_it_and_is_cited_after_it():
+    """ "... every Friday at 4:00 p.m." was quoted as "4:00 p.m S1." (the abbreviation's full stop cut to place the
+    citation): the sentence stays whole, the chip follows it and still highlights it."""
+    from grounding import compose
+
+    fridge = "The refrigerator is emptied every Friday at 4:00 p.m."
+    text = compose.sentences([(fridge, "S1"), ("Label your food with your name.", "S1")])
+    assert text == "The refrigerator is emptied every Friday at 4:00 p.m. [S1] Label your food with your name [S1]."
+    plan = ContextPlan(question="q", sources=(src("S1", f"{fridge} Label your food with your name.", 1),))
+    v = finalize_answer(text, plan)
+    assert [c.label for c in v.citations] == ["S1"] and v.spans[0]["cited_text"] == fridge
+    assert compose.cited("Meals are $65.", "S2") == "Meals are $65 [S2]."
