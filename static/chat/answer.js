@@ -74,9 +74,17 @@ export class Answer {
     followEnd(this.el.parentElement);
   }
 
+  // A source of the list: its chip and name; an earlier version, or a source named like another of this answer, says
+  // which version it is (two "Travel Policy › Meals" lines could not be told apart).
   sourceLine(label, s) {
     const li = el("li");
     li.append(chip(label), " ", el("span", "", sourceName(s)));
+    const twin = [...this.sources].some(([other, o]) => other !== label && sourceName(o) === sourceName(s));
+    if (s.status && s.status !== "current") {
+      li.append(" ", el("span", "version-tag", `(earlier version${s.date ? `, ${s.date}` : ""})`));
+    } else if (twin) {
+      li.append(" ", el("span", "version-tag", `(${s.date || (s.version ? `version ${s.version}` : "current")})`));
+    }
     return li;
   }
 

@@ -185,6 +185,11 @@ class ChatInBrowserTests(BrowserCase):
         expect(page.locator("#source-text")).to_contain_text("$50 per day of travel")
         chips.nth(0).click()
         expect(page.locator("#source-version")).to_have_text("2025-03")
+        # the earlier version is told apart in the answer's source list (both are "Travel and Expenses Policy ›
+        # Meals"; a new user could not tell which was current)
+        used = answer.locator(".sources-used li", has_text="earlier version")
+        expect(used).to_have_count(1)
+        expect(used.locator(".version-tag")).to_have_text(re.compile(r"^\(earlier version, 2024-01-\d\d\)$"))
 
 
 class ScriptedAnswerInBrowserTests(BrowserCase):
