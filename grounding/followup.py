@@ -31,7 +31,9 @@ _REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her
 _WEAK = re.compile(r"\b(?:it|that|this|there)\b", re.I)
 _EXPLETIVE = re.compile(r"\b(?:is|was|will|would|does|do) it (?:ok|okay|possible|allowed|true|necessary|required|"
                         r"fine|safe|legal|mandatory|a problem|worth)\b|\bit (?:is|'s) (?:ok|okay|possible|allowed)\b|"
-                        r"\b(?:is|are) there (?:any|a|an)\b(?! similar| same)", re.I)
+                        r"\b(?:is|are) there (?:any|a|an)\b(?! similar| same)|"
+                        # "How many company holidays are there?", "What parking options are there?": existential
+                        r"\b(?:is|are|was|were) there\s*(?:[?.!]|$)", re.I)
 #: Terms that say how much or how long rather than what about: sharing one does not tie two questions together.
 GENERIC = content_terms("day days week weeks month months year years time times hour hours many much long often "
                         "get gets need needs use work employee employees staff gsa tts after before until")

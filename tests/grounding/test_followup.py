@@ -78,3 +78,15 @@ def test_a_short_question_that_retrieves_confidently_on_its_own_is_a_topic_switc
     that = follow_up("How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"])
     assert (that.refers, that.signal) == (True, "short") and not needs_confidence(
         "How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"])
+
+
+def test_an_existential_there_is_not_a_reference_back():
+    """"How many company holidays are there?" after a question on travel was retrieved with the travel words (its
+    "there" read as a reference to a place), and its answer carried the meal allowance's version note. The
+    existential "are there" leaves the decision to how confidently the question alone retrieves; a "there" that
+    points at a place still refers back."""
+    travel = "Summarise everything the handbook says about travel, expenses, meals, hotels and mileage."
+    decided = follow_up("How many company holidays are there?", [travel], confidence=lambda q: 0.7)
+    assert (decided.refers, decided.query) == (False, "How many company holidays are there?")
+    assert follow_up("How many company holidays are there?", [travel], confidence=lambda q: 0.4).refers
+    assert follow_up("How long does it take there?", ["How do I get to the Denver office?"]).refers
