@@ -54,5 +54,5 @@ def warm() -> dict[str, float | int]:
     gc.collect()
     gc.freeze()  # what start-up made (modules, the model, mapped indexes) lives as long as the process: never scan it again
     seconds = time.monotonic() - started
-    log.info("warm in %.1f s: %d domains mapped, %d indexes built", seconds, domains, built)
+    log.info("ready: warm in %.1f s: %d domains mapped, %d indexes built", seconds, domains, built)
     return {"seconds": round(seconds, 3), "domains": domains, "built": built}
