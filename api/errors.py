@@ -29,6 +29,7 @@ STATUS: dict[str, int] = {
     "not_found": 404,
     "unknown_domain": 404,  # also a domain the user may not read: the two are not told apart (as on the websocket)
     "domain_mismatch": 409,
+    "client_id_reused": 409,
     "busy": 409,
     "in_progress": 409,
     "rate_limited": 429,

@@ -104,7 +104,8 @@ def turn_json(message: Message) -> dict[str, Any]:
              exclude_unset=True,
              **documented({200: Answer}, *AUTH_ERRORS, "bad_json", "invalid_request", "empty_message",
                           "message_too_long", "request_too_large", "unsupported_media_type", "method_not_allowed",
-                          "forbidden", "not_found", "unknown_domain", "domain_mismatch", "busy", "in_progress",
+                          "forbidden", "not_found", "unknown_domain", "domain_mismatch", "client_id_reused", "busy",
+                          "in_progress",
                           "rate_limited", "budget", "provider_error", "empty_answer", "domain_settings", "internal",
                           success={"description": "The answer (JSON), or its frames as server-sent events.",
                                    "content": {"text/event-stream": {"schema": {"type": "string"}}}}))

@@ -24,7 +24,8 @@ from chat import executors, ratelimit
 from chat.errors import AskError
 from chat.frames import AcceptedFrame, Frame
 from chat.models import Conversation, Message
-from chat.persistence import answer_discard, answer_orphan_close, answer_start, client_key, question_store
+from chat.persistence import (answer_discard, answer_orphan_close, answer_start, client_key, question_store,
+                              same_question)
 from chat.providers import ProviderRegistry, registry
 from chat.selectors import (answer_is_live, answer_of, conversation_get, domain_get, live_answers, own_answer_get,
                             question_of)
@@ -107,10 +108,17 @@ def ask_target(*, user, conversation_id: object = None, domain_slug: object = No
 
     Raises:
         AskError: not_found (unknown or another user's conversation), forbidden (own conversation, domain no longer
-            readable), unknown_domain (no domain given for a new conversation; unknown or unreadable domain).
+            readable), unknown_domain (no domain given for a new conversation; unknown or unreadable domain),
+            domain_mismatch (a conversation and another domain than its own).
     """
     if conversation_id not in (None, ""):
         conversation = conversation_get(user=user, conversation_id=conversation_id, access=access)
+        if isinstance(domain_slug, str) and domain_slug and domain_slug != conversation.domain.slug:
+            # the rule of every door (the API refused it; the websocket answered from the conversation's domain)
+            raise AskError("domain_mismatch",
+                           f"Conversation {conversation.pk} is with the domain {conversation.domain.slug!r}, not "
+                           f"{domain_slug[:60]!r}. Leave out domain to continue it, or leave out conversation to "
+                           "start a new one.")
         return conversation, conversation.domain
     if not isinstance(domain_slug, str) or not domain_slug:
         raise AskError("unknown_domain", "Choose a domain for the new conversation.")
@@ -146,7 +154,8 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     says (B06).
 
     Raises:
-        AskError(busy): another answer is being generated in the conversation.
+        AskError(busy): another answer is being generated in the conversation; AskError(client_id_reused): the
+            client id was sent before with another question.
     """
     key = client_key(user=user, client_id=client_id)
     prior = question_of(key) if key else None
@@ -154,7 +163,7 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
         prior = (conversation.messages.filter(role=Message.Role.USER, client_id=client_id)
                  .select_related("conversation__domain").first())
     if prior is not None:
-        return _resend(prior, providers)
+        return _resend(same_question(prior, text), providers)
     # One transaction: the busy check (the conversation row locked), the question and its streaming answer row. A
     # concurrent ask in the conversation then waits and finds it busy; a concurrent resend of the same client id
     # waits on the question's unique key and finds its answer running, instead of starting a second answer.

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from chat.answering import PreparedAnswer
+from chat.errors import AskError
 from chat.frames import Trace
 from chat.memory import history_cost
 from chat.models import Conversation, Message
@@ -69,6 +70,19 @@ def conversation_create(*, user, domain: Domain, title: str = "") -> Conversatio
     return Conversation.objects.create(user=user, domain=domain, title=title[:200])
 
 
+def same_question(stored: Message, text: str) -> Message:
+    """``stored``, the question a client id was first sent with, when ``text`` is that question again (a resend).
+
+    Raises:
+        AskError(client_id_reused): another question's text under the same client id (a client's bug: answering it
+            with the stored answer gave the answer to another question).
+    """
+    if stored.text != text:
+        raise AskError("client_id_reused", f"The client id {stored.client_id!r} was already used for another "
+                                           "question. Send the new question with a new client id.")
+    return stored
+
+
 def question_store(*, user, conversation: Conversation | None, domain: Domain, text: str,
                    client_id: str = "") -> tuple[Conversation, Message, bool]:
     """Store the user's question before anything else happens, in ``conversation`` or in a new conversation with
@@ -77,12 +91,15 @@ def question_store(*, user, conversation: Conversation | None, domain: Domain, t
 
     Returns:
         (conversation, question message, created): created is False for a resend.
+    Raises:
+        AskError(client_id_reused): the client id is stored with another question's text.
     """
     client_id = (client_id or "")[:CLIENT_ID_CHARS]
     key = client_key(user=user, client_id=client_id)
     if key:
         existing = question_of(key)
         if existing is not None:
+            same_question(existing, text)
             return existing.conversation, existing, False
     try:
         with transaction.atomic():

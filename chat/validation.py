@@ -40,13 +40,17 @@ def validate_client_id(client_id: object) -> str:
     """The client's id for a question or a regeneration ("" for none: None or "").
 
     Raises:
-        AskError(invalid_client_id): not a string, or longer than CLIENT_ID_MAX characters (never cut: two long ids
-            cut alike would be taken for one question).
+        AskError(invalid_client_id): not a string, longer than CLIENT_ID_MAX characters (never cut: two long ids
+            cut alike would be taken for one question), or holding a NUL or an unpaired surrogate character.
     """
     if client_id is None or client_id == "":
         return ""
     if not isinstance(client_id, str) or len(client_id) > CLIENT_ID_MAX:
         raise AskError("invalid_client_id", f"The client id must be text of at most {CLIENT_ID_MAX} characters.")
+    if "\x00" in client_id or any(0xD800 <= ord(c) <= 0xDFFF for c in client_id):
+        # no database stores a NUL or an unpaired surrogate (the lookup of a resend raised, and the socket closed)
+        raise AskError("invalid_client_id", "The client id must be valid text: no NUL or unpaired surrogate "
+                                            "characters.")
     return client_id
 
 

@@ -72,8 +72,10 @@ function ask(raw) {
     return false;
   }
   const domainSelect = document.getElementById("domain");
-  const frame = {type: "ask", text, conversation, client_id: crypto.randomUUID(), progress: true,
-                 domain: domainSelect ? domainSelect.value : data.domain};
+  // a conversation keeps its domain: the domain is sent for a new conversation only (the server refuses a
+  // conversation with another domain than its own)
+  const frame = {type: "ask", text, conversation, client_id: crypto.randomUUID(), progress: true};
+  if (!conversation) frame.domain = domainSelect ? domainSelect.value : data.domain;
   const bytes = frameBytes(frame);
   if (bytes > data.maxFrameBytes) {
     showHint(`${TOO_LARGE}: ${bytes.toLocaleString("en")} bytes; the limit is ` +

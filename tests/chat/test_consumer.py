@@ -332,3 +332,56 @@ async def test_a_conversation_id_that_only_looks_like_one_is_not_found_and_nothi
     assert frame == {"type": "error", "code": "not_found", "message": "Conversation not found."}
     assert await sync_to_async(Message.objects.count)() == 0
     await comm.disconnect()
+
+
+@pytest.mark.parametrize("client_id", ["c-\\ud800", "x\\u0000y"])
+async def test_a_client_id_no_database_can_store_gets_a_typed_error_and_the_socket_stays_open(ingest_demo, user,
+                                                                                            client_id):
+    """A lone surrogate in client_id closed the socket with 1011 (the resend lookup raised UnicodeEncodeError); now
+    the user's page gets invalid_client_id and can ask again."""
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_to(text_data='{"type": "ask", "domain": "handbook", "text": "What is the hotel limit?", '
+                                 f'"client_id": "{client_id}"}}')
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "error" and frame["code"] == "invalid_client_id" and "valid text" in frame["message"]
+    assert await sync_to_async(Message.objects.count)() == 0
+    await comm.send_json_to({"type": "stop"})
+    assert (await comm.receive_json_from(timeout=10))["code"] == "nothing_to_stop"  # still open
+    await comm.disconnect()
+
+
+async def test_a_client_id_sent_again_with_another_question_is_refused_not_answered_with_the_first(ingest_demo,
+                                                                                                   user):
+    """Reusing a client id for a different question returned the first question's stored answer (the laptop question
+    got the mileage answer); now it is client_id_reused and nothing new is stored."""
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "What is the mileage rate?",
+                             "client_id": "same-id"})
+    first = await frames_until(comm, "done")
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
+                             "client_id": "same-id"})
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "error" and frame["code"] == "client_id_reused" and "new client id" in frame["message"]
+    assert await sync_to_async(Message.objects.count)() == 2
+    assert first[-1]["type"] == "done"
+    await comm.disconnect()
+
+
+async def test_a_conversation_with_another_domain_is_refused_at_the_socket_as_at_the_api(ingest_demo, user):
+    """The websocket answered an ask naming conversation 1 and domain 'clean' from the conversation's domain; the API
+    refused it with domain_mismatch. Every door now refuses it, and the conversation is untouched."""
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "What is the mileage rate?"})
+    conversation = (await frames_until(comm, "done"))[0]["conversation"]
+    await comm.send_json_to({"type": "ask", "conversation": conversation, "domain": "other",
+                             "text": "How often are laptops replaced?"})
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "error" and frame["code"] == "domain_mismatch" and "Leave out domain" in frame["message"]
+    await comm.send_json_to({"type": "ask", "conversation": conversation, "domain": "handbook",
+                             "text": "How often are laptops replaced?"})
+    assert (await frames_until(comm, "done"))[-1]["type"] == "done"  # its own domain named: answered
+    assert await sync_to_async(Message.objects.count)() == 4
+    await comm.disconnect()
