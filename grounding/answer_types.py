@@ -34,9 +34,18 @@ _TIME_UNIT = (r"(?:(?:business |work |working |calendar |consecutive |administra
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|"
           r"Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?")
 
+#: Currency words and ISO 4217 codes written after (or, for codes, before) an amount; "pounds" is left out (a weight as
+#: often as a currency: "£" says it).
+_CURRENCY_WORD = (r"(?:dollars?|cents?|euros?|eurocents?|yen|yuan|renminbi|rupees?|pesos?|francs?|kronor|kroner|"
+                  r"krona|krone|zlotys?|forints?|rand|reais|ringgit|baht|shekels?|dirhams?|riyals?|lira|liras)")
+_CURRENCY_CODE = r"(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN|KRW|MXN|BRL|ZAR|SGD|HKD)"
+
 _PATTERNS: dict[str, re.Pattern] = {
-    "amount": re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k)\b)?|\b\d[\d,]*(?:\.\d+)?\s?"
-                         r"(?:dollars|cents|USD)\b", re.I),
+    # a currency sign or ISO code before the number ("$40", "€40", "¥5,000", "EUR 40"), or a currency word or code
+    # after it ("5,000 yen", "40 euros", "12 CHF")
+    "amount": re.compile(rf"(?:[$€£¥₹₩]|\b{_CURRENCY_CODE}\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k)\b)?|"
+                         rf"\b\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k))?\s?(?:{_CURRENCY_WORD}|"
+                         rf"{_CURRENCY_CODE})\b", re.I),
     "percent": re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|\b(?:half|a third|a quarter|"
                           r"three[- ]quarters)\b", re.I),
     # a run of numbers before one unit is one duration each ("the first 7, 30 and 90 days")
@@ -51,7 +60,9 @@ _PATTERNS: dict[str, re.Pattern] = {
                             r"per (?:year|month|week|day|pay period)|a (?:year|month|week|day))\b", re.I),
     "date": re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|"
                        rf"\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b|\b{_MONTH}\s+\d{{4}}\b|\bFY\s?\d{{2,4}}\b|"
-                       rf"\b(?:19|20)\d{{2}}\b|\b\d{{1,2}}(?::\d{{2}})?\s?(?:a\.?m\.?|p\.?m\.?)(?!\w)|"
+                       rf"\b(?:19|20)\d{{2}}\b|\b\d{{1,2}}(?:[:.]\d{{2}})?\s?(?:a\.?m\.?|p\.?m\.?)(?!\w)|"
+                       # a 24-hour clock time ("16:00", "09:30"), not a ratio or a score of two small numbers
+                       rf"\b(?:[01]?\d|2[0-3]):[0-5]\d\b(?!:\d)|"
                        rf"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|noon|midnight)\b|"
                        rf"\b(?:first|second|third|fourth|last) (?:full )?(?:work ?)?(?:week|day|Monday|Friday)\b|"
                        rf"\b(?:in|by|until|before|after|from|through|during) (?:early |mid-?|late )?{_MONTH}(?!\w)(?!,?\s+\d)",

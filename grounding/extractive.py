@@ -122,7 +122,7 @@ class ExtractiveAnswerer:
         if is_comparison(asked) and (sides := comparison_sides(asked)):
             chosen = self._sides(plan, sides, context)
             if chosen:
-                return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)
+                return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen, asked)
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
@@ -145,7 +145,7 @@ class ExtractiveAnswerer:
                                  floor=ranked[0].score - self.spread, embedder=self.embedder,
                                  overlap_weight=self.overlap_weight)
             if listed is not None:
-                return self._finish(plan, listed[0], listed[1])
+                return self._finish(plan, listed[0], listed[1], asked)
             inline = [s for s in ranked if s.score >= ranked[0].score - self.type_spread and s.text.count(",") >= 2]
             chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
         opener = ""
@@ -162,7 +162,7 @@ class ExtractiveAnswerer:
                 # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of
                 # what is asked or too little of it named settles nothing (quoted without an opener)
                 opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage)
-        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
+        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
         """A message asking several questions: the best sentence stating what each part asks for that no earlier part
@@ -240,8 +240,14 @@ class ExtractiveAnswerer:
 
     # --- writing ---------------------------------------------------------------------------------------------------
 
-    def _finish(self, plan: ContextPlan, text: str, chosen: Sequence[ScoredSentence]) -> str:
-        """The answer with the offline word on the notes that concern the sources it quotes."""
+    def _finish(self, plan: ContextPlan, text: str, chosen: Sequence[ScoredSentence], asked: str = "") -> str:
+        """The answer with the offline word on the notes that concern the sources it quotes; when ``asked`` names a
+        past year no quoted version is from, the answer first says so (grounding.compose.period_gap)."""
+        sources = plan.source_map
+        gap = compose.period_gap(asked, [(s.text, sources[s.label]) for s in chosen if s.label in sources],
+                                 plan.sources)
+        if gap:
+            text = gap + ("\n\n" if text.startswith("- ") or "\n" in text else " ") + text
         notes = compose.note_lines(plan, {s.label for s in chosen})
         if not notes:
             return text
