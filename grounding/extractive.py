@@ -152,8 +152,8 @@ class ExtractiveAnswerer:
         if kind == "yesno":
             # the deciding sentence: the closest match whose own words are the question's (precision), so "award
             # leave is not paid out" does not decide a question on annual leave
-            deciding = max(chosen, key=lambda s: (len(s.text.split()) >= 6,  # a label ("Court leave") decides nothing
-                                                  s.score + self.precision_weight * s.precision))
+            # a label ("Court leave") decides nothing
+            deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
             chosen = [deciding] + [s for s in chosen if s is not deciding]
             # a sentence settles the question only when it (or its source) names what the question pins its fact with:
             # "Is 1Password approved?" is not settled by a sentence about password managers in general
@@ -161,7 +161,8 @@ class ExtractiveAnswerer:
             if deciding.score >= self.settle and named:
                 # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of
                 # what is asked or too little of it named settles nothing (quoted without an opener)
-                opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage)
+                opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage,
+                                       context=sources[deciding.label].section)
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
@@ -264,6 +265,18 @@ class ExtractiveAnswerer:
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
         yield Done()
+
+
+#: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
+_VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
+                   r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)
+
+
+def _statement(text: str) -> bool:
+    """True when a quoted text states something (six words or more, or three or more with a verb): a label or a
+    heading-like item ("Court leave") settles no yes/no question."""
+    words = len(text.split())
+    return words >= 6 or (words >= 3 and bool(_VERB.search(text)))
 
 
 _FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)

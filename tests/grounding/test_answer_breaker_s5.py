@@ -115,3 +115,16 @@ def test_breaker_no_period_note_when_a_version_of_that_year_is_planned_or_the_se
     assert not text.startswith("No version") and "$0.65 per mile" in text
     text, _ = _compose(embedder, "What is the mileage rate?", current)
     assert not text.startswith("No version")
+
+
+def test_a_short_statement_decides_a_yes_no_question_and_a_label_does_not(embedder):
+    # "Bike parking is free." (four words with a verb) states the answer; before, only sentences of six words or
+    # more could decide, so a longer sentence about requesting access was quoted first without an opener
+    parking = _page(1, "To request bike parking access, fill out the bike access form and return it to the building "
+                       "office in the basement.\nBike parking is free.", section="Bikes")
+    text, _ = _compose(embedder, "Is there free bike parking at the office?", parking)
+    assert text.startswith("Yes. Bike parking is free [S1].")
+    court = _page(2, "Court leave\nIf you are called for jury duty, your time is marked as court leave and is not "
+                     "charged to your annual leave.", section="Types of leave")
+    text, _ = _compose(embedder, "Does jury duty come out of my annual leave?", court)
+    assert text.startswith("No. If you are called for jury duty")
