@@ -111,13 +111,30 @@ _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
                          r"lower)\b.*\bthan\b", re.I)
+#: Plural nouns that ask for one value, not a list (a time, an amount, a limit): "What hours is the gym open?".
+_VALUE_PLURAL = (r"(?:seconds|minutes|hours|days|weeks|months|years|nights|dollars|cents|percents|rates|fees|costs|"
+                 r"prices|salaries|limits|amounts|numbers|totals|times|dates|deadlines|odds|levels|grades|units|"
+                 r"credits|points|miles|kilometers|pounds|euros|yens|hours's)")
+#: Verbs ending in -s that follow "what" ("What does ...", "What happens ...", "What was ..."): not a plural noun.
+_VERB_S = (r"(?:does|was|has|is|happens|goes|says|makes|takes|means|applies|counts|comes|needs|requires|includes|"
+           r"covers|gets|keeps|lets|helps|matters|remains|becomes|seems|looks|belongs|stays|works|uses|pays)")
 _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics|documents|paperwork|forms|steps|"
                    r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
                    r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"
                    r"^(?:list|name)\b|^what (?:are|were) the (?:\w+ )?(?:steps|options|types|kinds|requirements)\b|"
                    # "which three terms": a count (two or more) of things
                    r"^(?:what|which) (?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
-                   r"(?:\w+ )?\w+s\b",
+                   r"(?:\w+ )?\w+s\b|"
+                   # "what should I fill in / bring / include?": the things to give
+                   r"^what (?:should|must|do|can) (?:i|we|you) (?:\w+ )?(?:bring|include|fill in|provide|submit|"
+                   r"prepare|pack|gather)\b|"
+                   # "what information / details does X need?": the pieces of it
+                   r"^(?:what|which) (?:information|details|data|fields)\b|"
+                   # a plural noun asked for ("What rules ...", "What are the usual goals of ...", "Which things
+                   # ..."), not a unit or a value (hours, dollars, rates, limits ask for one value)
+                   rf"^(?:what|which) (?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)[a-z]+[^su\W]s\b(?! (?:is|was|does|has)\b)|"
+                   rf"^(?:what|which) (?:are|were) (?:the|my|our|your|its|their) (?:[a-z]+(?:-[a-z]+)? )??"
+                   rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b",
                    re.I)
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
 _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much (?:earlier|later|longer|"

@@ -37,6 +37,26 @@ def test_the_question_says_what_it_asks_for(question, kind):
     assert question_type(question) == kind
 
 
+@pytest.mark.parametrize("question,kind", [
+    # a plural noun asked for is a list (the s5 development set: "What information does ... need", "What rules
+    # keep ...", "What are the usual goals of ..." were read as "other" and answered with one sentence)
+    ("What information does the facilities team need to open a ticket?", "list"),
+    ("What rules apply to hosting an outside speaker?", "list"),
+    ("What are the usual goals of a mentoring plan?", "list"),
+    ("Which organizations are government-owned?", "list"),
+    ("What should I fill in on my staff profile?", "list"),
+    # ... but a plural that asks for one value, or a verb in -s, is not
+    ("What hours is the gym open?", "other"),
+    ("What rates apply in Boston?", "amount"),
+    ("What does the agreement say?", "other"),
+    ("What happens to my comp time when I leave?", "other"),
+    ("What was the salary cap in FY22?", "amount"),
+    ("What access does a contractor get?", "other"),
+])
+def test_a_plural_noun_asked_for_is_a_list_question(question, kind):
+    assert question_type(question) == kind
+
+
 def test_how_much_earlier_one_thing_than_another_is_a_comparison():
     assert is_comparison("How much earlier must I book a workshop over $900 than a webinar under $900?")
     assert is_comparison("How many more days of notice do contractors give than employees?")
