@@ -137,8 +137,7 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b",
                    re.I)
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
-_DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much (?:earlier|later|longer|"
-                         r"sooner))\b|"
+_DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much longer)\b|"
                          r"^how many (?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          r"^how much (?:\w+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
                          r"(?:period|duration|deadline)\b", re.I)
@@ -146,8 +145,10 @@ _FREQUENCY_Q = re.compile(r"^how often\b", re.I)
 #: "How long must a password be?": a length (characters, pages, words) as often as a time; any quantity answers it.
 _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has to|have to|needs? to)\b[^?]*\bbe\??$",
                        re.I)
-_DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b",
-                     re.I)
+#: "How much earlier / later / sooner": a difference of two points in time, stated as clock times or dates as often as
+#: durations ("4 a.m." / "6 a.m."; "three to five weeks in advance"): a date question (durations answer it too).
+_DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b|"
+                     r"^how much (?:earlier|later|sooner)\b", re.I)
 _ACCRUAL_Q = re.compile(r"^how much (?:\w+ ){0,3}(?:do|does|can|will|did|could) (?:i|you|we|they|employees?|staff)"
                         r" (?:accrue|earn|build|carry|take|use|get|bank|save)\b", re.I)
 _AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:salary|amount|"

@@ -265,3 +265,26 @@ def test_a_yes_rests_on_a_sentence_naming_enough_of_the_asking_clause():
     assert asking_coverage("Does the company offer a 401(k) match?", "The company tops up your pay.") < 0.25
     assert asking_coverage("Is annual leave paid out when I leave?", "Your annual leave will be paid out.") == 1.0
     assert not over_limit("Can I carry over 10 days?", "You carry over 5 days.")  # no limit stated: no verdict
+
+
+def test_a_name_with_an_apostrophe_is_one_specific_and_a_plural_weekday_is_none():
+    assert specifics("How long is the train from O'Hare to the Loop?") == ["O'Hare", "Loop"]
+    assert specifics("Is the desk open on Saturdays in Lisbon?") == ["Lisbon"]
+
+
+def test_comparison_sides_a_comma_before_or_and_a_shared_preposition():
+    # "A, or B": the comma closes the left side; before, it stopped it and no sides were found
+    sides = comparison_sides("Which fare is higher: the tram from the harbour to Old Town, or the bus from Kastrup "
+                             "in Copenhagen?")
+    assert sides is not None
+    assert sides.queries[0] == "Which fare is higher: the tram from the harbour to Old Town?"
+    assert sides.queries[1].endswith("the bus from Kastrup in Copenhagen?") and "Old Town" not in sides.queries[1]
+    # "on weekdays than on Saturdays": the side parallel to a phrase opening with a preposition opens with it too
+    sides = comparison_sides("How much earlier does the ferry start running on weekdays than on Saturdays?")
+    assert sides is not None and sides.queries == ("How much earlier does the ferry start running on weekdays?",
+                                                   "How much earlier does the ferry start running on Saturdays?")
+
+
+def test_how_much_earlier_asks_for_points_in_time_or_durations():
+    assert question_type("How much earlier does the ferry start on weekdays?") == "date"
+    assert states("date", "Weekday service starts at 4 a.m.") and states("date", "Book three to five weeks ahead.")
