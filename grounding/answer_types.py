@@ -74,10 +74,21 @@ _TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|dire
                    r"coordinator|contact|administrator|lead|branch|center|PeopleOps|HR|help ?desk|#[\w-]+|@[\w-]+|"
                    r"(?:unit|group|section) head|head of|chief|committee|board|"
                    r"council|department|executive|president|owner|approver|representative|steward|advis[eo]r|"
-                   r"counsel|people operations|human resources|payroll)\b", re.I)
+                   r"counsel|people operations|human resources|payroll|"
+                   # people named by what they are to the asker or the thing: "only channel members", "anyone in
+                   # the workspace", "your colleagues"
+                   r"members?|employees?|people|users?|participants?|colleagues?|anyone|everyone|nobody|no one|"
+                   r"admins?|guests?|visitors?|contractors?|partners?)\b", re.I)
 #: A number and its time unit with more words between than a typed duration allows ("56 advanced annual leave
 #: hours"): enough for a sentence to state a duration, not read as a value (typed_values, stored at ingestion).
 _MODIFIED_DURATION = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\s+(?:[A-Za-z]+\s+){{3,4}}{_TIME_UNIT}\b", re.I)
+#: A point in time given by an event: "only after an agreement has been signed", "once your badge is ready", "as
+#: soon as you are hired" (answers "When can ...?" as a date does).
+_EVENT_TIME = re.compile(r"\b(?:only after|only once|only when|as soon as|once|after|before|until|prior to|upon|"
+                         r"following)\s+(?:the |a |an |your |their |our |its |his |her |it |you |they |we |he |she |"
+                         r"this |that |all |each |every )?(?:[\w-]+\s+){0,3}(?:is|are|was|were|has|have|had|been|"
+                         r"gets?|got|receives?|received|signed|approved|completed|submitted|ready|done|finished|"
+                         r"issued|executed|hired|granted|confirmed)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
 
 
@@ -212,6 +223,8 @@ def states(answer_type: str, text: str) -> bool:
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
     if answer_type in ("duration", "date") and _MODIFIED_DURATION.search(text):
+        return True
+    if answer_type == "date" and _EVENT_TIME.search(text):
         return True
     if answer_type in ("amount", "percent", "duration", "date"):
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),

@@ -288,3 +288,18 @@ def test_comparison_sides_a_comma_before_or_and_a_shared_preposition():
 def test_how_much_earlier_asks_for_points_in_time_or_durations():
     assert question_type("How much earlier does the ferry start on weekdays?") == "date"
     assert states("date", "Weekday service starts at 4 a.m.") and states("date", "Book three to five weeks ahead.")
+
+
+@pytest.mark.parametrize("kind,sentence,expected", [
+    # "When can they do it?": a point in time given by an event answers as a date does
+    ("date", "Billable projects can only be created by the operations team and only after an agreement has been "
+             "signed.", True),
+    ("date", "You will receive an email once your badge is ready.", True),
+    ("date", "The policy was updated after review.", False),  # "after" with no event clause is no time
+    # "Who can search the private ones?": people named by what they are ("channel members", "anyone")
+    ("person", "The content is only searchable by channel members.", True),
+    ("person", "Public channels are viewable by anyone in the workspace.", True),
+    ("person", "Channels are sorted by name.", False),
+])
+def test_an_event_answers_when_and_people_named_by_role_answer_who(kind, sentence, expected):
+    assert states(kind, sentence) is expected
