@@ -40,11 +40,20 @@ CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|pr
                         re.I)
 
 
+#: A condition closing a sentence: ", even if you are not ...", " unless approved", " when you travel".
+_SENTENCE_TRAILING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:even\s+)?(?:if|unless|when|whenever|while|as long as|in case)"
+                                          r"\b[^.;:!?]*", re.I)
+
+
 def deciding_clause(question: str, sentence: str) -> str:
-    """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a leading condition
+    """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a trailing condition
+    (", even if you are not part of the group": the case, not the answer), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
     condition negating a word of the question stays ("Does it transfer if I take a break?")."""
+    # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its
+    # negation ("Feel free to join, even if you are not part of the group") is not the answer's
+    sentence = _SENTENCE_TRAILING_CONDITION.sub("", sentence) or sentence
     m = CONDITION.match(sentence)
     if not m:
         return sentence

@@ -54,3 +54,15 @@ def test_the_section_heading_counts_toward_what_the_sentence_names():
     assert opener(question, sentence) == ""
     assert opener(question, sentence, context="Gym > Showers and lockers") == "Yes."
     assert opener(question, sentence, context="Parking > Permits") == ""
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # a negation in the sentence's closing condition is the case it holds in, not its answer (as the question's
+    # closing condition is dropped from its asking clause)
+    ("Can I join a guild's chat channel even if I'm not a member of the guild?",
+     "Feel free to join any guild chat channel, even if you are not a member of the guild.", "Yes."),
+    ("Is award leave paid out when I leave?", "Award leave is not paid out if you leave the agency.", "No."),
+    ("Can I telework from abroad?", "You may not telework from abroad unless your director approves it.", "No."),
+])
+def test_a_negated_closing_condition_of_the_sentence_does_not_turn_the_answer(question, sentence, expected):
+    assert opener(question, sentence) == expected
