@@ -55,7 +55,9 @@ _PATTERNS: dict[str, re.Pattern] = {
     # "every"/"each" only before a period of time ("every 90 days", "each pay period"; not "each employee", "each
     # subsequent time")
     "frequency": re.compile(r"\b(?:(?:every|each)(?: other| \d+| few| two| three| six)? (?:business |work |calendar )?"
-                            r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|once|"
+                            r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|"
+                            # "once a year", not the conjunction ("Once the repository is active, ...")
+                            r"once(?=\s+(?:a|an|per|every|each|in a)\b)|"
                             r"twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
                             r"per (?:year|month|week|day|pay period)|a (?:year|month|week|day))\b", re.I),
     "date": re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|"

@@ -303,3 +303,12 @@ def test_how_much_earlier_asks_for_points_in_time_or_durations():
 ])
 def test_an_event_answers_when_and_people_named_by_role_answer_who(kind, sentence, expected):
     assert states(kind, sentence) is expected
+
+
+def test_once_as_a_conjunction_states_no_frequency_or_duration():
+    # "Once the repository is active, it will need to be maintained" passed as the answer to "how long without
+    # activity before a repo is archived?" (the s5 development set)
+    assert not states("duration", "Once the repository is active, it will need to be maintained.")
+    assert not states("frequency", "Once you are hired, you get a badge.")
+    assert states("frequency", "Laptops are replaced once a year.")
+    assert states("duration", "Laptops are replaced once every three years.")
