@@ -22,7 +22,10 @@ from evaluation.common import EvaluationError, read_jsonl
 #: The kinds of a labelled set (evaluation/golden/README.md), in report order.
 KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "superseded", "unanswerable",
          "conversation")
-SPLITS = ("calibration", "test", "all")
+#: A labelled item's split: "calibration" (tune here), "test" (report here, never tune) or "dev" (a separate
+#: development set written after the calibration half proved too small to tune on, evaluation/golden/18f_dev.jsonl).
+ITEM_SPLITS = ("calibration", "test", "dev")
+SPLITS = (*ITEM_SPLITS, "all")
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class GoldenItem:
 
     Attributes:
         line: 1-based line number; id: the item's id ("q001"; "line N" for plain lines).
-        kind: one of KINDS ("" for plain lines); split: "calibration" or "test" ("" for plain lines).
+        kind: one of KINDS ("" for plain lines); split: one of ITEM_SPLITS ("" for plain lines).
         domain: the slug to ask in ("" when the run ingests a folder or names a domain).
         turns: the questions in order (two for a conversation).
         extra: the kind-specific fields as written (polarity, values, versions, asks, old_value, new_value, covers,
@@ -144,8 +147,8 @@ def load_golden(path: Path, limit: int | None = None, *, needs_domain: bool = Tr
         if kind and kind not in KINDS:
             raise EvaluationError(f"{where}: unknown kind {kind!r}")
         item_split = r.get("split", "") if kind else ""
-        if kind and item_split not in ("calibration", "test"):
-            raise EvaluationError(f"{where}: 'split' must be calibration or test")
+        if kind and item_split not in ITEM_SPLITS:
+            raise EvaluationError(f"{where}: 'split' must be one of {', '.join(ITEM_SPLITS)}")
         if split != "all" and kind and item_split != split:
             continue
         document = r.get("document", "")

@@ -34,9 +34,18 @@ _TIME_UNIT = (r"(?:(?:business |work |working |calendar |consecutive |administra
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|"
           r"Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?")
 
+#: Currency words and ISO 4217 codes written after (or, for codes, before) an amount; "pounds" is left out (a weight as
+#: often as a currency: "£" says it).
+_CURRENCY_WORD = (r"(?:dollars?|cents?|euros?|eurocents?|yen|yuan|renminbi|rupees?|pesos?|francs?|kronor|kroner|"
+                  r"krona|krone|zlotys?|forints?|rand|reais|ringgit|baht|shekels?|dirhams?|riyals?|lira|liras)")
+_CURRENCY_CODE = r"(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN|KRW|MXN|BRL|ZAR|SGD|HKD)"
+
 _PATTERNS: dict[str, re.Pattern] = {
-    "amount": re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k)\b)?|\b\d[\d,]*(?:\.\d+)?\s?"
-                         r"(?:dollars|cents|USD)\b", re.I),
+    # a currency sign or ISO code before the number ("$40", "€40", "¥5,000", "EUR 40"), or a currency word or code
+    # after it ("5,000 yen", "40 euros", "12 CHF")
+    "amount": re.compile(rf"(?:[$€£¥₹₩]|\b{_CURRENCY_CODE}\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k)\b)?|"
+                         rf"\b\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k))?\s?(?:{_CURRENCY_WORD}|"
+                         rf"{_CURRENCY_CODE})\b", re.I),
     "percent": re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|\b(?:half|a third|a quarter|"
                           r"three[- ]quarters)\b", re.I),
     # a run of numbers before one unit is one duration each ("the first 7, 30 and 90 days")
@@ -46,12 +55,16 @@ _PATTERNS: dict[str, re.Pattern] = {
     # "every"/"each" only before a period of time ("every 90 days", "each pay period"; not "each employee", "each
     # subsequent time")
     "frequency": re.compile(r"\b(?:(?:every|each)(?: other| \d+| few| two| three| six)? (?:business |work |calendar )?"
-                            r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|once|"
+                            r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|"
+                            # "once a year", not the conjunction ("Once the repository is active, ...")
+                            r"once(?=\s+(?:a|an|per|every|each|in a)\b)|"
                             r"twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
                             r"per (?:year|month|week|day|pay period)|a (?:year|month|week|day))\b", re.I),
     "date": re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|"
                        rf"\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b|\b{_MONTH}\s+\d{{4}}\b|\bFY\s?\d{{2,4}}\b|"
-                       rf"\b(?:19|20)\d{{2}}\b|\b\d{{1,2}}(?::\d{{2}})?\s?(?:a\.?m\.?|p\.?m\.?)(?!\w)|"
+                       rf"\b(?:19|20)\d{{2}}\b|\b\d{{1,2}}(?:[:.]\d{{2}})?\s?(?:a\.?m\.?|p\.?m\.?)(?!\w)|"
+                       # a 24-hour clock time ("16:00", "09:30"), not a ratio or a score of two small numbers
+                       rf"\b(?:[01]?\d|2[0-3]):[0-5]\d\b(?!:\d)|"
                        rf"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|noon|midnight)\b|"
                        rf"\b(?:first|second|third|fourth|last) (?:full )?(?:work ?)?(?:week|day|Monday|Friday)\b|"
                        rf"\b(?:in|by|until|before|after|from|through|during) (?:early |mid-?|late )?{_MONTH}(?!\w)(?!,?\s+\d)",
@@ -63,10 +76,21 @@ _TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|dire
                    r"coordinator|contact|administrator|lead|branch|center|PeopleOps|HR|help ?desk|#[\w-]+|@[\w-]+|"
                    r"(?:unit|group|section) head|head of|chief|committee|board|"
                    r"council|department|executive|president|owner|approver|representative|steward|advis[eo]r|"
-                   r"counsel|people operations|human resources|payroll)\b", re.I)
+                   r"counsel|people operations|human resources|payroll|"
+                   # people named by what they are to the asker or the thing: "only channel members", "anyone in
+                   # the workspace", "your colleagues"
+                   r"members?|employees?|people|users?|participants?|colleagues?|anyone|everyone|nobody|no one|"
+                   r"admins?|guests?|visitors?|contractors?|partners?)\b", re.I)
 #: A number and its time unit with more words between than a typed duration allows ("56 advanced annual leave
 #: hours"): enough for a sentence to state a duration, not read as a value (typed_values, stored at ingestion).
 _MODIFIED_DURATION = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\s+(?:[A-Za-z]+\s+){{3,4}}{_TIME_UNIT}\b", re.I)
+#: A point in time given by an event: "only after an agreement has been signed", "once your badge is ready", "as
+#: soon as you are hired" (answers "When can ...?" as a date does).
+_EVENT_TIME = re.compile(r"\b(?:only after|only once|only when|as soon as|once|after|before|until|prior to|upon|"
+                         r"following)\s+(?:the |a |an |your |their |our |its |his |her |it |you |they |we |he |she |"
+                         r"this |that |all |each |every )?(?:[\w-]+\s+){0,3}(?:is|are|was|were|has|have|had|been|"
+                         r"gets?|got|receives?|received|signed|approved|completed|submitted|ready|done|finished|"
+                         r"issued|executed|hired|granted|confirmed)\b", re.I)
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
 
 
@@ -100,17 +124,33 @@ _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
                          r"lower)\b.*\bthan\b", re.I)
+#: Plural nouns that ask for one value, not a list (a time, an amount, a limit): "What hours is the gym open?".
+_VALUE_PLURAL = (r"(?:seconds|minutes|hours|days|weeks|months|years|nights|dollars|cents|percents|rates|fees|costs|"
+                 r"prices|salaries|limits|amounts|numbers|totals|times|dates|deadlines|odds|levels|grades|units|"
+                 r"credits|points|miles|kilometers|pounds|euros|yens|hours's)")
+#: Verbs ending in -s that follow "what" ("What does ...", "What happens ...", "What was ..."): not a plural noun.
+_VERB_S = (r"(?:does|was|has|is|happens|goes|says|makes|takes|means|applies|counts|comes|needs|requires|includes|"
+           r"covers|gets|keeps|lets|helps|matters|remains|becomes|seems|looks|belongs|stays|works|uses|pays)")
 _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics|documents|paperwork|forms|steps|"
                    r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
                    r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"
                    r"^(?:list|name)\b|^what (?:are|were) the (?:\w+ )?(?:steps|options|types|kinds|requirements)\b|"
                    # "which three terms": a count (two or more) of things
                    r"^(?:what|which) (?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
-                   r"(?:\w+ )?\w+s\b",
+                   r"(?:\w+ )?\w+s\b|"
+                   # "what should I fill in / bring / include?": the things to give
+                   r"^what (?:should|must|do|can) (?:i|we|you) (?:\w+ )?(?:bring|include|fill in|provide|submit|"
+                   r"prepare|pack|gather)\b|"
+                   # "what information / details does X need?": the pieces of it
+                   r"^(?:what|which) (?:information|details|data|fields)\b|"
+                   # a plural noun asked for ("What rules ...", "What are the usual goals of ...", "Which things
+                   # ..."), not a unit or a value (hours, dollars, rates, limits ask for one value)
+                   rf"^(?:what|which) (?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)[a-z]+[^su\W]s\b(?! (?:is|was|does|has)\b)|"
+                   rf"^(?:what|which) (?:are|were) (?:the|my|our|your|its|their) (?:[a-z]+(?:-[a-z]+)? )??"
+                   rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b",
                    re.I)
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
-_DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much (?:earlier|later|longer|"
-                         r"sooner))\b|"
+_DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much longer)\b|"
                          r"^how many (?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          r"^how much (?:\w+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
                          r"(?:period|duration|deadline)\b", re.I)
@@ -118,8 +158,10 @@ _FREQUENCY_Q = re.compile(r"^how often\b", re.I)
 #: "How long must a password be?": a length (characters, pages, words) as often as a time; any quantity answers it.
 _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has to|have to|needs? to)\b[^?]*\bbe\??$",
                        re.I)
-_DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b",
-                     re.I)
+#: "How much earlier / later / sooner": a difference of two points in time, stated as clock times or dates as often as
+#: durations ("4 a.m." / "6 a.m."; "three to five weeks in advance"): a date question (durations answer it too).
+_DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b|"
+                     r"^how much (?:earlier|later|sooner)\b", re.I)
 _ACCRUAL_Q = re.compile(r"^how much (?:\w+ ){0,3}(?:do|does|can|will|did|could) (?:i|you|we|they|employees?|staff)"
                         r" (?:accrue|earn|build|carry|take|use|get|bank|save)\b", re.I)
 _AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:salary|amount|"
@@ -183,6 +225,8 @@ def states(answer_type: str, text: str) -> bool:
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
     if answer_type in ("duration", "date") and _MODIFIED_DURATION.search(text):
+        return True
+    if answer_type == "date" and _EVENT_TIME.search(text):
         return True
     if answer_type in ("amount", "percent", "duration", "date"):
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),

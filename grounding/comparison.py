@@ -81,6 +81,10 @@ def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, p
     """
     pools: list[list[ScoredSentence]] = []
     compared = content_terms(sides.queries[0]) & content_terms(sides.queries[1])  # "longer", "accrual"
+    # like is compared with like: a side whose own question names no type ("... compared with parking at 355
+    # McAllister?" lost its verb to the other side) asks for what the other side's does ("What does parking cost?")
+    types = [question_type(q) for q in sides.queries]
+    checked = [t for t in types if t in CHECKED_TYPES]
     for ranked, query, own, other, other_query in ((rankings[0], sides.queries[0], *sides.terms, sides.queries[1]),
                                                    (rankings[1], sides.queries[1], *sides.terms[::-1],
                                                     sides.queries[0])):
@@ -88,6 +92,7 @@ def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, p
         names = [n for n in specifics(query) if n not in specifics(other_query)]
         ranked = [s for s in ranked if all(_source_names(plan, s, n) for n in names)]
         kind = question_type(query)
+        kind = kind if kind in CHECKED_TYPES or not checked else checked[0]
         kinds = (kind,) if kind in CHECKED_TYPES else ("quantity", "date")
         top = ranked[0].score if ranked else 0.0
         close = [s for s in ranked if s.score >= max(top - type_spread, threshold - type_spread)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from grounding.lexical import asks_about_past, period_year
 from grounding.prompt import ABSTAIN_TOKEN
 from grounding.prompt_sources import neutralise_markers
 from grounding.types import ContextPlan, Source
@@ -31,15 +32,38 @@ MISSING = {"amount": "the amount", "percent": "the percentage", "duration": "the
 
 #: A sentence ending with an abbreviation ("4:00 p.m.", "U.S.", "etc."): its last full stop belongs to the word.
 _ENDS_WITH_ABBREVIATION = re.compile(r"(?:\b(?:[A-Za-z]\.){2,}|\b(?:etc|Inc|Ltd|Co|Corp|Jr|Sr|St|vs|approx)\.)$")
+#: Words from which a quoted text without its closing punctuation is a piece of a sentence cut by a chunk boundary
+#: or by the sentence splitter's pre-cut (grounding.chunking, grounding.sentences), not a label or a list item.
+CUT_WORDS = 25
+#: A clause boundary a cut sentence is quoted up to: a comma, semicolon, colon or dash followed by a space.
+_CLAUSE_END = re.compile(r"[,;:]\s|\s[–—-]\s")
+#: Closing punctuation of a whole sentence (a closing quote or bracket after it included).
+_CLOSED = re.compile(r"[.!?…][\"'”’)\]]*$")
+
+
+def whole_or_marked(text: str) -> str:
+    """``text`` as it may be quoted: unchanged when it is a whole sentence (it ends with closing punctuation) or short
+    (a label, a list item); a piece of a longer sentence cut mid-way (CUT_WORDS words or more, no closing
+    punctuation) is cut back to its last clause boundary in its second half, or kept whole when it has none, and ends
+    with a visible ellipsis "…", never with a full stop that would pass it off as the whole sentence."""
+    text = text.strip()
+    if not text or _CLOSED.search(text) or len(text.split()) < CUT_WORDS:
+        return text
+    boundaries = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= len(text) // 2]
+    body = text[:boundaries[-1]] if boundaries else text
+    return body.rstrip(" ,;:–—-") + " …"
 
 
 def cited(text: str, label: str) -> str:
-    """One quoted sentence with its citation before its end punctuation: "X is 5 [S1].". A sentence ending with an
-    abbreviation keeps it whole and takes its citation after it ("... every Friday at 4:00 p.m. [S1]"): cutting the
-    full stop off made it "4:00 p.m [S1]"."""
-    text = neutralise_markers(text).strip()  # a quoted "[S2]" in a document must not become a citation
+    """One quoted sentence with its citation before its end punctuation: "X is 5 [S1].". A piece of a sentence cut
+    mid-way ends with "…" before its citation (:func:`whole_or_marked`): "X is 5, and Y … [S1].". A sentence ending
+    with an abbreviation keeps it whole and takes its citation after it ("... every Friday at 4:00 p.m. [S1]"):
+    cutting the full stop off made it "4:00 p.m [S1]"."""
+    text = whole_or_marked(neutralise_markers(text))  # a quoted "[S2]" in a document must not become a citation
     if not text:
         return ""
+    if text.endswith(" …"):
+        return f"{text} [{label}]."
     if _ENDS_WITH_ABBREVIATION.search(text):
         return f"{text} [{label}]"
     end = text[-1] if text[-1] in ".!?" else "."
@@ -87,6 +111,27 @@ def topic_only(covering: Sequence[Source], missing: str) -> str:
     listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     verb = "say" if missing.startswith("anything") else "state"
     return f"{ABSTAIN_TOKEN}: The documents describe {listed}, but they do not {verb} {missing}."
+
+
+def period_gap(question: str, quoted: Sequence[tuple[str, Source]], planned: Sequence[Source]) -> str:
+    """The sentence that says the answer is not from the period the question asks about, or "".
+
+    "What was the rate in 2023?" answered from a version dated 2024 or later (the first quoted source's date is in a
+    later year), when no planned version of that document is dated in 2023 and neither the quoted sentences nor the
+    source's title name the year (a 2024 page may say what held in 2023): "No version from 2023 is held: this answer
+    is from the version dated 2024-03-01 [S1]." ``quoted``: (sentence text, source) in answer order."""
+    year = period_year(question) if asks_about_past(question) else ""
+    if not year or not quoted:
+        return ""
+    text, first = quoted[0]
+    if not first.date[:4].isdigit() or first.date[:4] <= year:
+        return ""
+    if any(year in t or year in s.title for t, s in quoted):
+        return ""
+    if any(s.document_id == first.document_id and s.date.startswith(year) for s in planned):
+        return ""
+    return (f"No version from {year} is held: this answer is from the version dated {first.date} "
+            f"[{first.label}].")
 
 
 def note_lines(plan: ContextPlan, labels: set[str]) -> list[str]:

@@ -132,7 +132,7 @@ class ExtractiveAnswerer:
         if is_comparison(asked) and (sides := comparison_sides(asked)):
             chosen = self._sides(plan, sides, context)
             if chosen:
-                return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)
+                return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen, asked)
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
@@ -155,15 +155,15 @@ class ExtractiveAnswerer:
                                  floor=ranked[0].score - self.spread, embedder=self.embedder,
                                  overlap_weight=self.overlap_weight)
             if listed is not None:
-                return self._finish(plan, listed[0], listed[1])
+                return self._finish(plan, listed[0], listed[1], asked)
             inline = [s for s in ranked if s.score >= ranked[0].score - self.type_spread and s.text.count(",") >= 2]
             chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
         opener = ""
         if kind == "yesno":
             # the deciding sentence: the closest match whose own words are the question's (precision), so "award
             # leave is not paid out" does not decide a question on annual leave
-            deciding = max(chosen, key=lambda s: (len(s.text.split()) >= 6,  # a label ("Court leave") decides nothing
-                                                  s.score + self.precision_weight * s.precision))
+            # a label ("Court leave") decides nothing
+            deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
             chosen = [deciding] + [s for s in chosen if s is not deciding]
             # a sentence settles the question only when it (or its source) names what the question pins its fact with:
             # "Is 1Password approved?" is not settled by a sentence about password managers in general
@@ -171,8 +171,9 @@ class ExtractiveAnswerer:
             if deciding.score >= self.settle and named:
                 # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of
                 # what is asked or too little of it named settles nothing (quoted without an opener)
-                opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage)
-        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen)
+                opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage,
+                                       context=sources[deciding.label].section)
+        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
         """A message asking several questions: the best sentence stating what each part asks for that no earlier part
@@ -250,8 +251,14 @@ class ExtractiveAnswerer:
 
     # --- writing ---------------------------------------------------------------------------------------------------
 
-    def _finish(self, plan: ContextPlan, text: str, chosen: Sequence[ScoredSentence]) -> str:
-        """The answer with the offline word on the notes that concern the sources it quotes."""
+    def _finish(self, plan: ContextPlan, text: str, chosen: Sequence[ScoredSentence], asked: str = "") -> str:
+        """The answer with the offline word on the notes that concern the sources it quotes; when ``asked`` names a
+        past year no quoted version is from, the answer first says so (grounding.compose.period_gap)."""
+        sources = plan.source_map
+        gap = compose.period_gap(asked, [(s.text, sources[s.label]) for s in chosen if s.label in sources],
+                                 plan.sources)
+        if gap:
+            text = gap + ("\n\n" if text.startswith("- ") or "\n" in text else " ") + text
         notes = compose.note_lines(plan, {s.label for s in chosen})
         if not notes:
             return text
@@ -268,6 +275,18 @@ class ExtractiveAnswerer:
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
         yield Done()
+
+
+#: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
+_VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
+                   r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)
+
+
+def _statement(text: str) -> bool:
+    """True when a quoted text states something (six words or more, or three or more with a verb): a label or a
+    heading-like item ("Court leave") settles no yes/no question."""
+    words = len(text.split())
+    return words >= 6 or (words >= 3 and bool(_VERB.search(text)))
 
 
 _FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from grounding.lexical import content_terms
+from grounding.question_parts import specifics
 
 #: An elliptical opener: the question continues the previous one ("and for contractors?", "what about Denver?").
 _OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b", re.I)
@@ -76,6 +77,10 @@ def _signal(question: str, previous: str) -> str:
         return "opener"
     if _REFERRING.search(question):
         return "referring"
+    if not shared - GENERIC and set(specifics(question)) - set(specifics(previous)):
+        # it names its own subject ("How much is a Divvy day pass in Chicago?" after a question on badge days): a
+        # generic word shared ("day") does not tie it to the previous question
+        return "standalone"
     if shared - GENERIC or (shared and len(terms) <= SHORT + 1):
         # a topic word of the previous question; a generic one ("days") only in a short question ("Can I carry
         # unused days over?")

@@ -90,11 +90,12 @@ def comparison_sides(question: str) -> Sides | None:
     m = _CONNECTOR.search(asking)
     if not m:
         return None
-    before, after = asking[:m.start()], asking[m.end():]
+    # "A, or B": the comma before the connector closes the left side, it does not stop it
+    before, after = asking[:m.start()].rstrip(" ,"), asking[m.end():]
     stops = list(_SIDE_STOP.finditer(before))
     right_end = _SIDE_STOP.search(after)
     right = after[:right_end.start()] if right_end else after
-    span = _parallel_span(before, right)
+    span = _parallel_span(before, right) or _same_opening(before, right)
     if span is None:
         start = stops[-1].end() if stops else 0
         words = before[start:].split()[-min(6, max(2, len(right.split()))):]  # about as long as the other side
@@ -106,6 +107,23 @@ def comparison_sides(question: str) -> Sides | None:
     tail = after[len(right):]
     other = f"{before[:span[0]].rstrip()} {right}{before[span[1]:]}{tail}"
     return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
+
+
+#: Words that open a side as a phrase ("on weekdays than on Saturdays", "for staff or for contractors").
+_OPENING = frozenset("on in at for from to with by during under over before after within".split())
+
+
+def _same_opening(before: str, right: str) -> tuple[int, int] | None:
+    """Where the side parallel to ``right`` is when ``right`` opens with a preposition ("on Saturdays"): from the last
+    use of the same preposition in ``before`` (after its last question word, colon or comma) to its end ("on
+    weekdays"). None when ``right`` opens otherwise or ``before`` has no such word there."""
+    first = right.split()[0].lower() if right.split() else ""
+    if first not in _OPENING:
+        return None
+    stops = list(_SIDE_STOP.finditer(before))
+    region = stops[-1].end() if stops else 0
+    hits = [m.start() for m in re.finditer(rf"\b{first}\b", before, re.I) if m.start() >= region]
+    return (hits[-1], len(before)) if hits else None
 
 
 def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
@@ -139,7 +157,9 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
     return None
 
 
-_CAPITALISED = re.compile(r"\b(?:[A-Z][a-zA-Z]+|[A-Z]{2,}|[A-Z][a-z]*[A-Z]\w*)(?:[ -](?:[A-Z][a-zA-Z]+|[A-Z]{2,}))*\b")
+#: A capitalised word, an apostrophe inside it included ("O'Hare", "D'Angelo"), and runs of them.
+_CAPITALISED = re.compile(r"\b(?:[A-Z]['’][A-Z][a-zA-Z]+|[A-Z][a-zA-Z]+|[A-Z]{2,}|[A-Z][a-z]*[A-Z]\w*)"
+                          r"(?:[ -](?:[A-Z]['’][A-Z][a-zA-Z]+|[A-Z][a-zA-Z]+|[A-Z]{2,}))*\b")
 _CODE = re.compile(r"\b(?:GS-?\d{1,2}|FY\s?\d{2,4})\b", re.I)
 #: Product names written in mixed case that do not open with a capital ("1Password", "iPhone", "macOS", "eBay").
 _MIXED_CASE = re.compile(r"(?<![\w-])[a-z0-9]\w*[A-Z]\w*")
@@ -148,6 +168,11 @@ _COMMON = frozenset("""I I'm I've If Is Are Can Could Do Does Did Will Would Sho
 Which Who Whom Whose When Where Why How And But Or So For After Before During While Once Back OK Okay Non My Our The A
 An In On At To Alongside Around About Also Then Yes No Please Monday Tuesday Wednesday Thursday Friday Saturday Sunday
 January February March April May June July August September October November December""".split())
+
+
+def _pins_nothing(word: str) -> bool:
+    """A capitalised word that names nothing on its own: a common word (_COMMON), its plural, or an acronym."""
+    return word in _COMMON or word.removesuffix("s") in _COMMON or word.isupper()
 
 
 def specifics(question: str) -> list[str]:
@@ -163,12 +188,12 @@ def specifics(question: str) -> list[str]:
             if m.start() == sentence.find(first) and name.split()[0] == first:
                 name = " ".join(name.split()[1:])  # the sentence's opening word is capitalised anyway
             # acronyms (GSA, TTS, ZIP) name the organisation or a topic, rarely the asked fact's subject, and common
-            # words name nothing: both are left out at the edges of a run; inside one they are part of the name
-            # ("Lahu Ke Do Rang", "Bank of America's New York office" keeps its words)
+            # words (a plural of one too: "Saturdays") name nothing: both are left out at the edges of a run; inside
+            # one they are part of the name ("Lahu Ke Do Rang" keeps its "Do")
             parts = [w for w in re.split(r"[ -]", name) if w]
-            while parts and (parts[0] in _COMMON or parts[0].isupper()):
+            while parts and _pins_nothing(parts[0]):
                 parts.pop(0)
-            while parts and (parts[-1] in _COMMON or parts[-1].isupper()):
+            while parts and _pins_nothing(parts[-1]):
                 parts.pop()
             if parts:
                 found.append(" ".join(parts))

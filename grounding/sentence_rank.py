@@ -111,6 +111,16 @@ def quotable(text: str, kind: str) -> bool:
     return kind == "row" or len(text.split()) >= 4
 
 
+def _names_row_key(question: str, row: str) -> bool:
+    """True when ``question`` names, as written, the first cell of a table row read as "column: value; ..." pairs
+    (its part before a comma; two characters or more, not a plain number: grounding numbers are matched apart)."""
+    first = row.split("; ", 1)[0].partition(": ")[2].strip().rstrip(".")
+    key = first.split(",")[0].strip()
+    if len(key) < 2 or key.replace(".", "").isdigit():
+        return False
+    return bool(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I))
+
+
 def reads_period(question: str, sources: Sequence[Source]) -> bool:
     """True when ``question`` asks about an earlier version and superseded versions are among ``sources``: its words
     naming the period then pick a version rather than being matched (lexical.without_period); elsewhere a year is part
@@ -121,7 +131,7 @@ def reads_period(question: str, sources: Sequence[Source]) -> bool:
 def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None = None, *,
                    overlap_weight: float = 0.3, quantity_bonus: float = 0.08, number_bonus: float = 0.1,
                    sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
-                   period_bonus: float = 0.1) -> list[ScoredSentence]:
+                   period_bonus: float = 0.1, row_key_bonus: float = 0.1) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -130,7 +140,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     the version dated in the year the question names, else a superseded one (the current value is then quoted after
     the earlier one, not instead of it).
     A sentence stating a number the question states ("I supervise four people" / a table row "... reports: 4")
-    gets ``number_bonus``. ``query_vector`` is the question's vector when the caller has it already.
+    gets ``number_bonus``; a table row whose first cell the question names as written (its part before a comma:
+    "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
+    ``row_key_bonus``: the row looked up, not a neighbour that shares more words. ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
     candidates = plan.sources if sources is None else sources
@@ -164,6 +176,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
         if q_numbers and q_numbers & numbers(text):
             bonus += number_bonus
+        if data.kinds[i] == "row" and _names_row_key(question, text):
+            bonus += row_key_bonus
         if period and (source.date.startswith(year) or year in source.version if year else
                      source.status == "superseded"):
             bonus += period_bonus

@@ -40,11 +40,20 @@ CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|pr
                         re.I)
 
 
+#: A condition closing a sentence: ", even if you are not ...", " unless approved", " when you travel".
+_SENTENCE_TRAILING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:even\s+)?(?:if|unless|when|whenever|while|as long as|in case)"
+                                          r"\b[^.;:!?]*", re.I)
+
+
 def deciding_clause(question: str, sentence: str) -> str:
-    """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a leading condition
+    """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a trailing condition
+    (", even if you are not part of the group": the case, not the answer), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
     condition negating a word of the question stays ("Does it transfer if I take a break?")."""
+    # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its
+    # negation ("Feel free to join, even if you are not part of the group") is not the answer's
+    sentence = _SENTENCE_TRAILING_CONDITION.sub("", sentence) or sentence
     m = CONDITION.match(sentence)
     if not m:
         return sentence
@@ -79,9 +88,12 @@ _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?", re.I)
 
 
 def _modifiable(word: str) -> bool:
-    """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, and not
-    a verb form ending in -ing or -ed ("start earning" is a verb and its object, not a kind of earning)."""
-    return word.isalpha() and word not in CONTENT_STOP_WORDS and not word.endswith(("ing", "ed"))
+    """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, not a
+    quantity ("several years" / "one year" is another amount of the same thing, not another kind of it: limits
+    decide those, :func:`over_limit`), and not a verb form ending in -ing or -ed ("start earning" is a verb and its
+    object, not a kind of earning)."""
+    return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in _QUANTITY_WORDS
+            and not word.endswith(("ing", "ed")))
 
 
 def substituted(question: str, sentence: str) -> bool:
@@ -114,20 +126,29 @@ def asking_coverage(question: str, sentence: str) -> float:
 
 #: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
 _LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
-                    r"cap of|(?:may|must|cannot|can't|does not|do not) exceed)\b", re.I)
+                    r"cap of|(?:may|must|cannot|can't|does not|do not) exceed)\b|"
+                    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+\w+\s+only\b", re.I)
+
+
+#: Quantity words read as numbers; a vague plural ("several years", "a few weeks") is read as its
+#: least, two: enough to pass a limit of one (grounding.answer_types reads "several" and "a few" as numbers).
+_QUANTITY_WORDS = {**_WORDS, "a": 1, "an": 1, "a few": 2, "few": 2, "several": 2, "multiple": 2, "many": 2}
+_QUANTITY = re.compile(r"^(?:\$?\s*([\d,]+(?:\.\d+)?)|(a few|an?|few|several|multiple|many|"
+                       + "|".join(w for w in _WORDS if w != "zero") + r"))\b", re.I)
 
 
 def _quantities(text: str) -> dict[str, float]:
     """The largest number a text states per unit (grounding.answer_types.typed_values: "duration:5 unused PTO days" ->
-    {"day": 5}; "amount:$225" -> {"$": 225})."""
+    {"day": 5}; "amount:$225" -> {"$": 225}; "duration:one year" -> {"year": 1}; "duration:several years" ->
+    {"year": 2}, see _QUANTITY_WORDS)."""
     out: dict[str, float] = {}
     for value in typed_values(text):
         kind, _, said = value.partition(":")
-        m = re.match(r"\$?\s*([\d,]+(?:\.\d+)?)", said.replace("$", "", 1) if said.startswith("$") else said)
+        m = _QUANTITY.match(said.replace("$", "", 1) if said.startswith("$") else said)
         if kind not in ("duration", "amount", "count") or not m:
             continue
         unit = "$" if said.startswith("$") else stem(said.split()[-1])
-        number = float(m.group(1).replace(",", ""))
+        number = float(m.group(1).replace(",", "")) if m.group(1) else float(_QUANTITY_WORDS[m.group(2).lower()])
         out[unit] = max(out.get(unit, 0.0), number)
     return out
 
@@ -182,7 +203,7 @@ def threshold_applies(question: str, sentence: str) -> bool:
     return bool(asked.keys() & stated.keys())
 
 
-def opener(question: str, sentence: str, *, yes_coverage: float = 0.25) -> str:
+def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context: str = "") -> str:
     """How a yes/no answer resting on ``sentence`` opens: "No.", "Yes." or "" (the sentences are quoted without an
     opener) when the sentence does not settle the question.
 
@@ -193,7 +214,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25) -> str:
       antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
     - otherwise :func:`says_no`; and "Yes." only from a sentence about the same kind of what is asked
-      (:func:`substituted`) naming at least ``yes_coverage`` of the asking clause (:func:`asking_coverage`).
+      (:func:`substituted`) naming at least ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted
+      on the sentence with ``context``, the heading path of the section it stands in ("You do not need a gym
+      membership to access these" under "Locker rooms and showers" names the showers the question asks about).
     """
     if over_limit(question, sentence) or requirement_unmet(question, sentence):
         return "No."
@@ -208,6 +231,6 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25) -> str:
     no = says_no(question, sentence) != (flip is not None)
     if no:
         return "No."
-    if substituted(question, sentence) or asking_coverage(question, sentence) < yes_coverage:
+    if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage:
         return ""
     return "Yes."

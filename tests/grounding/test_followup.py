@@ -90,3 +90,17 @@ def test_an_existential_there_is_not_a_reference_back():
     assert (decided.refers, decided.query) == (False, "How many company holidays are there?")
     assert follow_up("How many company holidays are there?", [travel], confidence=lambda q: 0.4).refers
     assert follow_up("How long does it take there?", ["How do I get to the Denver office?"]).refers
+
+
+def test_a_question_naming_its_own_subject_stands_alone_though_it_shares_a_generic_word():
+    # "day" is shared, but "Velib" and "Paris" name what it is about (the s5 development set: "How much is a Divvy
+    # day pass in Chicago?" after a question on which day badges are processed was retrieved with the badge words
+    # and refused)
+    decided = follow_up("How much is a Velib day pass in Paris?", ["Which day of the week are new badges printed?"])
+    assert (decided.refers, decided.signal, decided.query) == (False, "standalone",
+                                                              "How much is a Velib day pass in Paris?")
+    # a referring word still refers, a name or not
+    assert follow_up("Is it the same in Paris?", ["How much is the Velib day pass in Lyon?"]).refers
+    # ... and a short question sharing a generic word and naming nothing new still does
+    assert follow_up("Can I carry unused days over?", ["How many days of military leave do reservists get each "
+                                                       "year?"]).refers

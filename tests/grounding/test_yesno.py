@@ -32,3 +32,37 @@ from grounding.yesno import opener
 ])
 def test_a_yes_no_answer_opens_only_with_what_its_sentence_settles(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # a vague plural ("several", "a few") passes a limit of one (the s5 development set's finding)
+    ("Does a cloud permit stay valid for several years?", "When a cloud permit is granted, it is limited to one "
+     "year only.", "No."),
+    ("Can I take a few days of jury leave?", "Jury leave is limited to one day only.", "No."),
+    # ... and a quantity before the noun is another amount of the same thing, not another kind of it
+    ("Is a cloud permit valid for one year?", "When a cloud permit is granted, it is valid for one year.", "Yes."),
+])
+def test_a_vague_plural_passes_a_limit_of_one_and_a_quantity_is_not_another_kind(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+def test_the_section_heading_counts_toward_what_the_sentence_names():
+    # "You do not need a membership to access these" names too little of the asking clause on its own; under the
+    # heading "Gym > Showers and lockers" it is about what is asked
+    question = "Can I use the showers and lockers without paying for the gym?"
+    sentence = "You do not need a membership to access these."
+    assert opener(question, sentence) == ""
+    assert opener(question, sentence, context="Gym > Showers and lockers") == "Yes."
+    assert opener(question, sentence, context="Parking > Permits") == ""
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # a negation in the sentence's closing condition is the case it holds in, not its answer (as the question's
+    # closing condition is dropped from its asking clause)
+    ("Can I join a guild's chat channel even if I'm not a member of the guild?",
+     "Feel free to join any guild chat channel, even if you are not a member of the guild.", "Yes."),
+    ("Is award leave paid out when I leave?", "Award leave is not paid out if you leave the agency.", "No."),
+    ("Can I telework from abroad?", "You may not telework from abroad unless your director approves it.", "No."),
+])
+def test_a_negated_closing_condition_of_the_sentence_does_not_turn_the_answer(question, sentence, expected):
+    assert opener(question, sentence) == expected

@@ -12,7 +12,7 @@ code path as a chat answer, and writes DIR/results.json and DIR/report.html (one
                 RGB en_fact, RAMDocs consistent sets
     golden      --file QUESTIONS.jsonl: pass rate (>= 1.0) of a project's own questions; a labelled set
                 (evaluation/golden/18f.jsonl with --corpus ../shared/corpora/18f-handbook/current/pages) is
-                reported per kind on one split (--split calibration|test|all, default calibration): answers right
+                reported per kind on one split (--split calibration|test|dev|all, default calibration): answers right
                 with the right page cited (>= 0.90), close-but-unanswerable questions refused (>= 0.90), false
                 refusals (<= 0.10), the gold page among the planned sources (>= 0.95), yes/no and comparison forms
                 (>= 0.90), notes
@@ -119,9 +119,11 @@ class Command(BaseCommand):
         parser.add_argument("--corpus", type=Path, default=None,
                             help="golden: ingest this file or folder into a temporary domain and ask every "
                                  "question there")
-        parser.add_argument("--split", choices=("calibration", "test", "all"), default=None,
-                            help="which half to ask: golden labelled sets (default: calibration) and the abstention "
-                                 "suite's public sets (default: all); the README reports test")
+        parser.add_argument("--split", choices=("calibration", "test", "dev", "all"), default=None,
+                            help="which half to ask: golden labelled sets (default: calibration; dev for a "
+                                 "development file such as evaluation/golden/18f_dev.jsonl) and the abstention "
+                                 "suite's public sets (default: all; calibration, test or all); the README reports "
+                                 "test")
         parser.add_argument("--domain", default="",
                             help="golden: ask every question of this existing domain (read only)")
         parser.add_argument("--versions", type=Path, default=None,
@@ -139,6 +141,9 @@ class Command(BaseCommand):
             [x for x in SUITES if x != "golden" or file] if name == "all" else [name])))
         if "golden" in chosen and file is None:
             raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
+        if split == "dev" and chosen != ["golden"]:
+            raise CommandError("--split dev applies to --suite golden only (the public sets have calibration and "
+                               "test halves)")
         if corpus is not None and not corpus.exists():
             raise CommandError(f"--corpus {corpus}: no such file or folder")
         targets = parse_targets(target)
