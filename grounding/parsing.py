@@ -83,7 +83,11 @@ _LEAF_BLOCKS = {"p", "blockquote", "dd", "dt", "figcaption", "caption", "summary
 _CONTAINERS = {"ul", "ol", "dl", "div", "section", "article", "main", "body", "html", "details", "figure", "aside",
                "header", "footer", "nav", "[document]"}
 _SKIP = {"script", "style", "noscript", "template", "head", "svg"}
-_md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
+#: markdown-it stops at 20 levels of nesting by default and drops the rest of the document silently (a list nested
+#: ten deep lost every paragraph after it). Real documents stay far below 100; a deeper one is refused with the line
+#: where reading stopped (_markdown_html), never cut silently (much deeper nesting exhausts markdown-it's recursion).
+MAX_NESTING = 100
+_md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table").enable("strikethrough")
 
 
 # HTML elements a Markdown or HTML document may really use; any other "<word" is text ("a<b", "List<String>",
@@ -243,6 +247,23 @@ def html_blocks(html: str) -> tuple[str, tuple[Block, ...]]:
     return title, merge_list_runs(out)
 
 
+def _markdown_html(body: str, filename: str) -> str:
+    """The HTML of a Markdown body (markdown-it, MAX_NESTING levels at most).
+
+    Raises:
+        ParseError: the body nests deeper than MAX_NESTING levels (markdown-it stops there and would drop the rest of
+            the document): the message names the line where reading stopped.
+    """
+    tokens = _md.parse(body)
+    deepest = max(tokens, key=lambda t: t.level, default=None)
+    if deepest is not None and deepest.level >= MAX_NESTING - 1:  # markdown-it reached its limit: the rest is gone
+        line = deepest.map[0] + 1 if deepest.map else 0
+        raise ParseError(f"{filename}: nested more than {MAX_NESTING} levels deep (lists or quotes)"
+                         + (f" at line {line} of its text" if line else "")
+                         + "; the rest could not be read. Flatten the nesting and upload it again")
+    return _md.renderer.render(tokens, _md.options, {})
+
+
 def _why_empty(raw: str, metadata: dict[str, Any], html: str) -> str:
     """What an ingested file without any paragraph holds instead, and what to do (one sentence, for the upload
     report): nothing at all, only front matter, or only headings."""
@@ -295,7 +316,7 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
             raise ParseError(f"{filename}: malformed YAML front matter: {exc}".splitlines()[0]) from exc
         metadata = _jsonable(dict(post.metadata))
         body = escape_non_tags(strip_liquid_markdown(post.content))
-        html = _md.render(body)
+        html = _markdown_html(body, filename)
         heading_title, blocks = html_blocks(html)
     elif kind == "html":
         html = escape_non_tags(strip_liquid_html(raw))

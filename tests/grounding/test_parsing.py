@@ -189,3 +189,25 @@ def test_b12_markdown_shows_a_doctype_in_code_but_never_indexes_one_as_markup():
          b"<!DOCTYPE html>\n\nText after.\n"
     texts = [b.text for b in parse_document(md, "pages.md").blocks]
     assert texts == ["Start every page with <!doctype html>:", "<!doctype html>\n<html></html>", "Text after."]
+
+
+def _nested_list(levels: int) -> bytes:
+    items = "\n".join("  " * i + f"- level {i} point" for i in range(levels))
+    return (f"# Policy\n\n{items}\n\nAfter the list: dogs are allowed on Fridays only.\n\n## Later section\n\n"
+            "The bicycle rack is in the basement garage.\n").encode()
+
+
+def test_a_list_nested_a_dozen_levels_deep_keeps_the_text_after_it():
+    """markdown-it stopped at 20 nesting levels and dropped the rest of the file silently: a list ten deep lost every
+    paragraph after it (the bicycle rack was never found)."""
+    doc = parse_document(_nested_list(12), "nested.md")
+    texts = [b.text for b in doc.blocks]
+    assert "- level 11 point" in texts[0]
+    assert texts[1:] == ["After the list: dogs are allowed on Fridays only.",
+                         "The bicycle rack is in the basement garage."]
+
+
+def test_a_list_nested_deeper_than_the_limit_is_refused_with_the_line_not_cut():
+    with pytest.raises(ParseError, match=r"deep.md: nested more than 100 levels deep \(lists or quotes\) at line \d+ "
+                                         r"of its text; the rest could not be read. Flatten the nesting"):
+        parse_document(_nested_list(200), "deep.md")
