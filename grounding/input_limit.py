@@ -63,6 +63,8 @@ def fit_to_limit(chunks: Sequence[Draft], counter: TokenCounter, limit: InputLim
         headers = _table_headers(chunk.text)  # a part inside a table starts with that table's header lines
         widest = max((limit.count([h + "\n"])[0] for _, h in headers), default=0)
         room = limit.max_tokens - limit.count([limit.prefix(chunk.section)])[0] - widest
+        if room <= 0 < widest:  # a header too wide to repeat (a 60-column sheet): the parts go without it
+            headers, room = [], room + widest
         if room <= 0:
             raise ValueError(f"the section path {' > '.join(chunk.section)!r} alone fills the embedder's input "
                              f"of {limit.max_tokens} tokens")
@@ -84,14 +86,23 @@ def fit_to_limit(chunks: Sequence[Draft], counter: TokenCounter, limit: InputLim
     return out
 
 
+def _is_row(line: str) -> bool:
+    """A table row: a Markdown pipe row ("| a | b |") or a row as tables are stored ("a | b")."""
+    return line.lstrip().startswith("|") or " | " in line
+
+
 def _table_headers(text: str) -> list[tuple[int, str]]:
-    """(offset, header lines) of every Markdown table in ``text``: a pipe row followed by a separator row."""
+    """(offset, header lines) of every table in ``text``: a Markdown table (a pipe row followed by a separator row),
+    or a table as chunks store them ("a | b" lines: the first line of a run of such lines is its header)."""
     out, offset = [], 0
     lines = text.split("\n")
-    for i, line in enumerate(lines[:-1]):
-        nxt = lines[i + 1].strip()
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
         if line.lstrip().startswith("|") and nxt.startswith("|") and "-" in nxt and set(nxt) <= set("|-: "):
             out.append((offset, line + "\n" + lines[i + 1]))
+        elif " | " in line and not line.lstrip().startswith("|") and (i == 0 or not _is_row(lines[i - 1])) \
+                and " | " in nxt:
+            out.append((offset, line))
         offset += len(line) + 1
     return out
 
@@ -99,7 +110,7 @@ def _table_headers(text: str) -> list[tuple[int, str]]:
 def _header_at(text: str, headers: list[tuple[int, str]], start: int) -> str:
     """The header lines to put before a part starting at ``start`` (with a newline), when it starts inside a table
     that began earlier in the chunk (every line from that table's header to ``start`` is a table row); else ""."""
-    if start == 0 or not text[start:].lstrip().startswith("|"):
+    if start == 0 or not _is_row(text[start:].lstrip().split("\n", 1)[0]):
         return ""
     before = [(offset, header) for offset, header in headers if offset < start]
     if not before:
@@ -108,7 +119,7 @@ def _header_at(text: str, headers: list[tuple[int, str]], start: int) -> str:
     if text[start:].startswith(header):
         return ""
     rows = text[offset:start].rstrip("\n").split("\n")
-    return header + "\n" if all(r.lstrip().startswith("|") for r in rows) else ""
+    return header + "\n" if all(_is_row(r) for r in rows) else ""
 
 
 def _placed(chunk, start: int, end: int, shift: int = 0):

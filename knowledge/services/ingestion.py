@@ -167,8 +167,14 @@ def ingest_path(
             pending.append(_prepare(domain=domain, rel=rel, data=f.read_bytes(), original=f,
                                     single_file=path.is_file(), version=version, date=date, key=key,
                                     embedder=embedder))
-        except (ParseError, OSError) as exc:
-            msg = str(exc) if isinstance(exc, ParseError) else f"{rel}: cannot read: {exc.strerror or exc}"
+        except Exception as exc:  # one broken file never stops the others (its report says what failed)
+            if isinstance(exc, ParseError):
+                msg = str(exc)
+            elif isinstance(exc, OSError):
+                msg = f"{rel}: cannot read: {exc.strerror or exc}"
+            else:
+                log.exception("ingest of %s failed", rel)
+                msg = f"{rel}: ingestion failed: {exc}"
             report.files.append(FileReport(rel, "failed", error=msg))
             log.info("ingest failed: %s", msg)
             if progress:

@@ -170,3 +170,45 @@ def test_every_chunk_of_a_long_markdown_table_starts_with_its_header():
     quoted = [u[3] for c in chunks for u in chunk_layout(c.text)]
     assert "Item: Widget model 237; Code: W-0237; Price: $721.00; Approver: Alice Park" in quoted
     assert sum(q.startswith("Item: Widget model ") for q in quoted) == 400  # every row once, read with the header
+
+
+def _wide_markdown(columns: int, rows: int) -> bytes:
+    header = "| " + " | ".join(f"c{i}" for i in range(columns)) + " |\n|" + "---|" * columns + "\n"
+    return ("# Wide\n\n" + header + "".join("| " + " | ".join(f"v{r}_{i}" for i in range(columns)) + " |\n"
+                                           for r in range(rows))).encode()
+
+
+@pytest.mark.parametrize("columns,rows", [(60, 3), (300, 5), (20, 40)])
+def test_a_table_too_wide_for_a_chunk_keeps_every_cell_each_chunk_led_by_its_header_and_row_key(embedder, columns,
+                                                                                               rows):
+    """A 60-column table filled every chunk with its header and the rows were cut off (none of its cells indexed,
+    reported as a success); now its columns are split into groups, each chunk starts with its group's header, and
+    every row piece keeps the row's first cell (its key). The embedder's input limit is applied as at ingestion."""
+    from grounding.parsing import parse_document
+    from grounding.retrieve import input_limit
+
+    doc = parse_document(_wide_markdown(columns, rows), "wide.md")
+    chunks = chunk_blocks(doc.blocks, counter_for("extractive"), limit=input_limit(embedder, title=doc.title))
+    text = "\n".join(c.text for c in chunks)
+    assert [f"v{r}_{i}" for r in range(rows) for i in range(columns) if f"v{r}_{i}" not in text] == []
+    for c in chunks:
+        lines = c.text.split("\n")
+        assert lines[0].startswith("c0 | ")  # a group's rows follow their header (one chunk may hold two groups)
+        rows = [line for line in lines if line and not line.startswith("c0 | ")]
+        assert rows and all(line.split(" | ")[0] == f"v{line.split('_')[0][1:]}_0" for line in rows)
+        assert c.tokens <= 320
+
+
+def test_a_sixty_column_sheet_is_chunked_whole_not_refused(embedder):
+    """A 60-column CSV stopped `manage.py ingest` with "the section path '' alone fills the embedder's input" (its
+    header alone was wider than the embedder's input) and the rest of the folder was not ingested."""
+    from grounding.extract import extract_document
+    from grounding.retrieve import input_limit
+
+    csv = ",".join(f"column number {i}" for i in range(60)) + "\n" + "".join(
+        ",".join(f"value {r}_{i}" for i in range(60)) + "\n" for r in range(3))
+    doc = extract_document(csv.encode(), "wide.csv", ocr=False)
+    chunks = chunk_blocks(doc.blocks, counter_for("extractive"), limit=input_limit(embedder, title=doc.title))
+    text = "\n".join(c.text for c in chunks)
+    assert all(f"value {r}_{i}" in text for r in range(3) for i in range(60))
+    assert all(c.text.startswith("| column number 0 |") for c in chunks)

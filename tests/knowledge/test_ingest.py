@@ -68,6 +68,28 @@ def test_broken_files_are_reported_and_the_rest_ingested(tmp_path, embedder):
     assert sorted(Document.objects.filter(domain=domain).values_list("title", flat=True)) == ["Good", "Parking"]
 
 
+def test_a_file_failing_unexpectedly_is_reported_and_the_rest_of_the_folder_ingested(tmp_path, embedder,
+                                                                                     monkeypatch):
+    """A 60-column CSV raised a ValueError inside chunking and `manage.py ingest` stopped with a traceback: the
+    other files of the folder were never ingested. Any failure of one file is now that file's reported error."""
+    from knowledge.services import ingestion
+
+    (tmp_path / "coffee.md").write_text("# Coffee\n\nThe coffee machine is on the third floor.\n")
+    (tmp_path / "sheet.md").write_text("# Sheet\n\nA page whose chunking fails.\n")
+    real = ingestion.chunk_blocks
+
+    def failing(blocks, *args, **kwargs):
+        if any("chunking fails" in b.text for b in blocks):
+            raise ValueError("the section path '' alone fills the embedder's input of 254 tokens")
+        return real(blocks, *args, **kwargs)
+
+    monkeypatch.setattr(ingestion, "chunk_blocks", failing)
+    report = ingest_path(path=tmp_path, domain=domain_get_or_create(slug="unexpected-test"))
+    assert {f.path: f.status for f in report.files} == {"coffee.md": "new", "sheet.md": "failed"}
+    assert report.failed[0].error == ("sheet.md: ingestion failed: the section path '' alone fills the embedder's "
+                                      "input of 254 tokens")
+
+
 def test_ingest_command_reports_and_fails_clearly(tmp_path, capsys, embedder):
     (tmp_path / "a.txt").write_text("Lunch is served at noon.")
     call_command("ingest", str(tmp_path), "--domain", "cli-test", "--version", "2024-q1", "--date", "2024-01-02")
