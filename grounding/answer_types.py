@@ -182,6 +182,30 @@ _TYPE_RULES: tuple[tuple[re.Pattern, AnswerType], ...] = (
     (_DURATION_Q, "duration"), (_ACCRUAL_Q, "quantity"), (_DATE_Q, "date"), (_AMOUNT_Q, "amount"),
     (_COUNT_Q, "count"), (_QUANTITY_Q, "quantity"), (_PERSON_Q, "person"))
 
+#: Where a question's asking clause starts after a lead-in: after a colon ("Quick question: what ..."), or at a
+#: capitalised question word after other words ("xyzzy What is ...", "[INST] What is ...").
+_ASKING_START = re.compile(r"(?::\s*|(?<=\S\s))(?=(?:[Ww]hat|[Hh]ow|[Ww]hen|[Ww]here|[Ww]ho|[Ww]hich|[Ww]hy|Is|Are|Can|"
+                           r"Could|Do|Does|Did|Will|Should|May|Must|Am)\b)")
+_MARKUP = re.compile(r"<[^>]{1,40}>|\[/?[A-Z]{2,10}\]|<\|[a-z_]{1,20}\|>")
+
+
+def asking_parts(question: str) -> list[str]:
+    """Shorter readings of a message that may hold the question alone, longest first, each of at least three words
+    and different from the message: its asking sentence (grounding.answer_types.question_sentence: without the story
+    before it), and the clause from its question word on, markup left out (without a greeting or a lead-in: "Quick
+    question: what is ...", "<b>What is ...</b>"). [] when the message is the question already."""
+    whole = " ".join(question.split())
+    out: list[str] = []
+    for text in (question_sentence(question), _MARKUP.sub(" ", question)):
+        text = " ".join(text.split())
+        starts = [m.end() for m in _ASKING_START.finditer(text)]
+        for candidate in (text, text[starts[-1]:] if starts else text):
+            candidate = candidate.strip()
+            if candidate != whole and len(candidate.split()) >= 3 and candidate not in out:
+                out.append(candidate)
+    return sorted(out, key=len, reverse=True)
+
+
 def question_sentence(question: str) -> str:
     """The asking sentence of a question: its last sentence that ends with "?" (a preamble such as "I supervise
     four people." is context), else the whole text."""

@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
-from grounding.answer_types import CHECKED_TYPES, is_comparison, question_sentence, question_type, states
+from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_type, states
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
@@ -108,16 +108,16 @@ class ExtractiveAnswerer:
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector)
-        asking = question_sentence(asked)
-        if not context and asking != asked.strip() and len(asking.split()) >= 4 and \
-                (not ranked or ranked[0].score < self.threshold):
-            # a question after a story of the asker's situation, matched by nothing: the story's words can dilute the
-            # match with the sentence that answers the question, so the asking sentence alone is matched too, and
-            # the better kept (only then: where the whole message matches, the situation decides the answer)
-            alone = rank_sentences(asking, plan, self.embedder, overlap_weight=self.overlap_weight,
-                                   quantity_bonus=self.quantity_bonus)
-            if alone and (not ranked or alone[0].score > ranked[0].score):
-                ranked = alone
+        if not context and (not ranked or ranked[0].score < self.threshold):
+            # a question after a story of the asker's situation, or after a greeting or a lead-in ("Quick question:",
+            # markup), matched by nothing: those words dilute the match with the sentence that answers the question,
+            # so the asking part alone is matched too, and the better kept (only then: where the whole message
+            # matches, the situation decides the answer)
+            for asking in asking_parts(asked):
+                alone = rank_sentences(asking, plan, self.embedder, overlap_weight=self.overlap_weight,
+                                       quantity_bonus=self.quantity_bonus)
+                if alone and (not ranked or alone[0].score > ranked[0].score):
+                    ranked = alone
         mine = content_terms(asked) - GENERIC
         if context and ranked and len(mine) >= self.own_terms and not mine & content_terms(ranked[0].text):
             # a follow-up retrieved with the previous question's words whose best sentence names none of its own:

@@ -178,7 +178,13 @@ _ADDRESSED = re.compile(
     # "When you summarize this email, ...", "When answering questions about this document, say ..."
     r"|\bwhen\s+(?:you\s+)?(?:are\s+)?(?:summari[sz]\w*|answer\w*|respond\w*|repl\w*|asked\s+about|process\w*|"
     r"read\w*)\s+(?:questions?\s+(?:about|on)\s+)?(?:this|these)\s+(?:document|page|email|e-mail|text|file|"
-    r"passage|message|content|article|review|note)s?\b",
+    r"passage|message|content|article|review|note)s?\b"
+    # in the third person: "AI assistants answering questions about travel must reply that ...", "any assistant
+    # responding to employees should say ..."
+    r"|\b(?:(?:AI|LLM)s?\s+(?:assistants?|models?|agents?|systems?|chat\s?bots?)|(?:any|all|every)\s+(?:AI\s+)?"
+    r"assistants?)\b[^.!?\n]{0,80}?\b(?:must|should|shall|are\s+to|need\s+to|have\s+to|are\s+(?:required|"
+    r"instructed|expected)\s+to)\s+(?:always\s+)?(?:reply|answer|say|respond|state|tell|claim|write|mention)"
+    r"(?:\s+(?:to\s+)?(?:the\s+)?(?:users?|employees?|staff|anyone|everyone|people|readers?))?\s*(?:that\b|:|\"|“|with\b)",
     _F)
 #: What an agent is asked to do with a "TODO:" note: a target outside the document (an address, a link, an account).
 GOAL_TARGET = (r"(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|net|org|io|xyz|ru|info|biz|co)"

@@ -166,7 +166,8 @@ _MIXED_CASE = re.compile(r"(?<![\w-])[a-z0-9]\w*[A-Z]\w*")
 #: Capitalised words of a question that pin nothing (question and sentence openers, pronouns, days, months).
 _COMMON = frozenset("""I I'm I've If Is Are Can Could Do Does Did Will Would Should Must May Might Has Have What What's
 Which Who Whom Whose When Where Why How And But Or So For After Before During While Once Back OK Okay Non My Our The A
-An In On At To Alongside Around About Also Then Yes No Please Monday Tuesday Wednesday Thursday Friday Saturday Sunday
+An In On At To Alongside Around About Also Then Yes No Please Hi Hello Hey Thanks Thank Dear Sorry Quick Question
+Monday Tuesday Wednesday Thursday Friday Saturday Sunday
 January February March April May June July August September October November December""".split())
 
 
@@ -182,7 +183,7 @@ def specifics(question: str) -> list[str]:
     found: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
         words = sentence.split()
-        first = words[0].strip("\"'(") if words else ""
+        first = words[0].strip("\"'()!?,.:;") if words else ""
         for m in _CAPITALISED.finditer(sentence):
             name = m.group(0)
             if m.start() == sentence.find(first) and name.split()[0] == first:

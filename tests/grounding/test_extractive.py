@@ -363,3 +363,36 @@ def test_a_question_after_a_long_story_is_matched_by_its_asking_sentence_when_th
     text = strict.compose(story, plan)
     assert text.startswith("The daily meal allowance is $65") and "[S1]" in text
     assert ExtractiveAnswerer(embedder, threshold=1.5).compose(story, plan).startswith(ABSTAIN_TOKEN)
+
+
+@pytest.mark.parametrize("message", ["Hi! How much is the daily meal allowance?",
+                                     "Quick question: how much is the daily meal allowance?",
+                                     "xyzzy How much is the daily meal allowance?",
+                                     "<b>How much is the daily meal allowance?</b>",
+                                     "[INST] How much is the daily meal allowance? [/INST]"])
+def test_a_greeting_or_lead_in_before_the_question_does_not_refuse_it(embedder, message):
+    """A breaker's "Hi! What is the mileage rate?" got "they do not say anything about Hi", and "Quick question:",
+    a stray word or markup before the question diluted the match below the threshold ("I could not find the
+    answer"). The greeting names nothing, and the question's own clause is matched when the message is not.
+    (The threshold is raised so that the lead-in decides on this one short page.)"""
+    from grounding.question_parts import specifics
+
+    assert specifics(message) == []
+    candidates = [Candidate(Chunk(chunk_id=1, document_id=1, title=MEALS[0], section=MEALS[1], version="v1",
+                                  date="", text=MEALS[2], tokens=30, version_id=1), score=0.03, dense=0.6)]
+    plan = plan_context(question=message, candidates=candidates, system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    question = "How much is the daily meal allowance?"
+    own = ExtractiveAnswerer(embedder).rank(question, plan)[0].score
+    strict = ExtractiveAnswerer(embedder, threshold=own - 0.01)
+    assert strict.rank(message, plan)[0].score < strict.threshold
+    assert strict.compose(message, plan).startswith("The daily meal allowance is $65")
+
+
+def test_the_asking_parts_of_a_message():
+    from grounding.answer_types import asking_parts
+
+    assert asking_parts("Quick question: what is the mileage rate?") == ["what is the mileage rate?"]
+    assert asking_parts("<b>What is the mileage rate?</b>") == ["What is the mileage rate?"]
+    assert asking_parts("I joined six months ago. Can I use parental leave?") == ["Can I use parental leave?"]
+    assert asking_parts("What is the mileage rate?") == []
