@@ -89,7 +89,12 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                                  "message": f"Unknown frame type {str(kind)[:40]!r}; expected ask, regenerate, stop "
                                             "or resume."})
         except AskError as exc:
-            await self.emit(exc.frame())
+            frame = exc.frame()
+            client_id = content.get("client_id")
+            if kind in ("ask", "regenerate") and exc.code != "invalid_client_id" and isinstance(client_id, str) \
+                    and client_id:
+                frame["client_id"] = client_id  # which of several asks sent at once was refused (busy, rate limit)
+            await self.emit(frame)
 
     async def emit(self, frame: Frame) -> None:
         """Send a frame if the socket is still open; a closed socket is not an error (the result is saved)."""

@@ -385,3 +385,22 @@ async def test_a_conversation_with_another_domain_is_refused_at_the_socket_as_at
     assert (await frames_until(comm, "done"))[-1]["type"] == "done"  # its own domain named: answered
     assert await sync_to_async(Message.objects.count)() == 4
     await comm.disconnect()
+
+
+async def test_a_refused_ask_names_its_client_id_so_the_page_knows_which_one(ingest_demo, user):
+    """Asks sent at once on one socket: those refused as busy came back without their client id, so a client could
+    not tell which of them to show as refused; the error frame now carries it."""
+    from chat.providers import registry
+    from grounding.providers import ScriptedProvider
+
+    registry.configure(answerer=ScriptedProvider(["Laptops ", "are ", "replaced ", "every 36 months [S1]."],
+                                                 delay=0.2))
+    comm = await connect(user)
+    await comm.connect()
+    for n in (1, 2):
+        await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
+                                 "client_id": f"burst-{n}"})
+    frames = await frames_until(comm, "done")
+    busy = [f for f in frames if f["type"] == "error" and f["code"] == "busy"]
+    assert busy and busy[0]["client_id"] == "burst-2"
+    await comm.disconnect()
