@@ -153,7 +153,7 @@ async def test_the_websocket_refuses_with_a_typed_frame_stays_usable_and_loses_n
         await comm.send_json_to({"type": "ask", "conversation": conversation, "text": "And monitors?",
                                  "client_id": "c-2"})
         refused = await comm.receive_json_from(timeout=10)
-        assert refused == {"type": "error", "code": "rate_limited", "retry_after": 45,
+        assert refused == {"type": "error", "code": "rate_limited", "retry_after": 45, "client_id": "c-2",
                            "message": "Too many questions: the limit is 1 per 60 seconds. Try again in 45 seconds. "
                                       "Your message was not saved; send it again then."}
         # nothing stored for the refused ask, and the earlier turn is intact
