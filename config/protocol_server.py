@@ -16,47 +16,48 @@ sends for a form with no field) with a bare ``400 Bad Request`` and no body, so 
 
 from __future__ import annotations
 
+import importlib
+from typing import Callable
+
+
+def _wrap_once(module: str, owner: str, method: str, wrap: Callable[[Callable], Callable]) -> bool:
+    """Replace ``owner.method`` of Daphne's ``module`` by ``wrap(the original)``, once per process (a second call
+    finds it done). Returns False when the module cannot be imported (another ASGI server runs the application)."""
+    try:
+        cls = getattr(importlib.import_module(module), owner)
+    except ImportError:
+        return False
+    flag = f"_grounded_{method}"
+    if not getattr(cls, flag, False):
+        setattr(cls, method, wrap(getattr(cls, method)))
+        setattr(cls, flag, True)
+    return True
+
 
 def requests_unparsed() -> bool:
     """Make Daphne's HTTP requests leave their body to the application (Twisted's ``parsePOSTFormSubmission=False``,
     a documented argument of ``twisted.web.http.Request``); also saves Twisted a second in-memory parse of every
     upload. Idempotent; returns False when Daphne is not installed (another ASGI server)."""
-    try:
-        from daphne.http_protocol import WebRequest
-    except ImportError:
-        return False
-    if getattr(WebRequest, "_grounded_unparsed", False):
-        return True
-    original = WebRequest.__init__
+    def wrap(original: Callable) -> Callable:
+        def __init__(self, *args, **kwargs) -> None:
+            kwargs.setdefault("parsePOSTFormSubmission", False)
+            original(self, *args, **kwargs)
+        return __init__
 
-    def __init__(self, *args, **kwargs) -> None:
-        kwargs.setdefault("parsePOSTFormSubmission", False)
-        original(self, *args, **kwargs)
-
-    WebRequest.__init__ = __init__
-    WebRequest._grounded_unparsed = True
-    return True
+    return _wrap_once("daphne.http_protocol", "WebRequest", "__init__", wrap)
 
 
 def websocket_limits() -> bool:
     """Make Daphne's websocket server read messages up to the product's limit (chat.validation.websocket_message_limit,
     read when the server starts, whatever Daphne's own options say) and close a connection it fails with a close
     frame (code and reason) instead of dropping it. Idempotent; returns False when Daphne is not installed."""
-    try:
-        from daphne.ws_protocol import WebSocketFactory
-    except ImportError:
-        return False
-    if getattr(WebSocketFactory, "_grounded_limits", False):
-        return True
-    original = WebSocketFactory.setProtocolOptions
+    def wrap(original: Callable) -> Callable:
+        def setProtocolOptions(self, **options) -> None:  # noqa: N802 - autobahn's name
+            from chat.validation import websocket_message_limit
 
-    def setProtocolOptions(self, **options) -> None:  # noqa: N802 - autobahn's name
-        from chat.validation import websocket_message_limit
+            limit = websocket_message_limit()
+            options.update(maxMessagePayloadSize=limit, maxFramePayloadSize=limit, failByDrop=False)
+            original(self, **options)
+        return setProtocolOptions
 
-        limit = websocket_message_limit()
-        options.update(maxMessagePayloadSize=limit, maxFramePayloadSize=limit, failByDrop=False)
-        original(self, **options)
-
-    WebSocketFactory.setProtocolOptions = setProtocolOptions
-    WebSocketFactory._grounded_limits = True
-    return True
+    return _wrap_once("daphne.ws_protocol", "WebSocketFactory", "setProtocolOptions", wrap)

@@ -124,7 +124,7 @@ def _cells(line: str) -> tuple[list[str], bool]:
     are stored from HTML and Markdown tables ("a | b")."""
     piped = line.strip().startswith("|")
     body = line.strip()[1:].removesuffix("|") if piped else line
-    return [c.strip() for c in body.split(" | ")] if not piped else [c.strip() for c in body.split("|")], piped
+    return [c.strip() for c in body.split("|" if piped else " | ")], piped
 
 
 def _row(cells: Sequence[str], piped: bool) -> str:

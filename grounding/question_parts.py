@@ -208,13 +208,14 @@ def mentions(text: str, name: str) -> bool:
     name of several capitalised words is also named when each of its words is ("Ryan was offered a rookie spot ...
     Davis made his debut" names Ryan Davis: a text calls a person or a place by part of its name after the first
     mention, and a chunk may hold only the later mentions)."""
-    words = [re.escape(w) for w in re.split(r"[\s-]+", name) if w]
-    pattern = r"[\s-]?".join(words) if _CODE.fullmatch(name) else r"\s+".join(words)
+    parts = [w for w in re.split(r"[\s-]+", name) if w]
+    words = [re.escape(w) for w in parts]
+    code = bool(_CODE.fullmatch(name))
+    pattern = r"[\s-]?".join(words) if code else r"\s+".join(words)
     if re.search(rf"(?<!\w){pattern}(?!\w)", text, re.I):
         return True
-    parts = [w for w in re.split(r"[\s-]+", name) if w]
-    return len(parts) > 1 and not _CODE.fullmatch(name) and all(w[:1].isupper() for w in parts) and all(
-        re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in parts)
+    return len(parts) > 1 and not code and all(w[:1].isupper() for w in parts) and all(
+        re.search(rf"(?<!\w){w}(?!\w)", text) for w in words)
 
 
 #: The verb a person does: after a personal subject and its auxiliaries ("I'm leaving", "if you get married", "you
