@@ -55,7 +55,7 @@ def pct(values: list[float], q: float) -> float:
         else values[0]
 
 
-async def ask_all(texts: list[str], cookie: bytes) -> list[dict]:
+async def ask_all(texts: list[str], cookie: bytes, pause: float = 0.0) -> list[dict]:
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
@@ -74,6 +74,8 @@ async def ask_all(texts: list[str], cookie: bytes) -> list[dict]:
     rows = []
     for i, text in enumerate(texts):
         at: dict[str, float] = {}
+        if pause:
+            await asyncio.sleep(pause)
         sent = time.perf_counter()
         await comm.send_json_to({"type": "ask", "domain": corpus.DOMAIN, "text": text, "client_id": f"q{i}",
                                  "progress": True})
@@ -102,6 +104,9 @@ def main() -> int:
     ap.add_argument("--questions", type=int, default=100)
     ap.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "grounded-bench-10k")
     ap.add_argument("--skip", type=int, default=3, help="first asks not counted (the process's first ask)")
+    ap.add_argument("--pause", type=float, default=0.0,
+                    help="seconds between one ask's reference measurement and the next ask (a user reading the answer; "
+                         "0: back to back, the previous answer's closing work still running)")
     args = ap.parse_args()
 
     if not (args.data / "corpus.json").is_file():  # built once, in its own process
@@ -125,7 +130,7 @@ def main() -> int:
     warmed = warm()
     texts = questions()[:args.questions + args.skip]
     load_before = os.getloadavg()[0]
-    rows = asyncio.run(ask_all(texts, cookie))[args.skip:]
+    rows = asyncio.run(ask_all(texts, cookie, args.pause))[args.skip:]
     load_after = os.getloadavg()[0]
     shutil.rmtree(work, ignore_errors=True)
 

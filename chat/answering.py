@@ -193,11 +193,12 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         raise AskError("budget", str(exc)) from exc
     source_vectors: dict[str, np.ndarray] = {}
     if plan.sufficient and sentences is not None:
-        # a source that is one chunk's text unchanged is read as ingestion laid it out: no splitting, no values
-        # found, no model call when the answer is composed (grounding.sentence_store)
-        alone = [s.chunk_ids[0] for s in plan.sources if len(s.chunk_ids) == 1]
+        # a source that is one chunk's text unchanged, or adjacent chunks joined, is read as ingestion laid its
+        # chunks out: no splitting, no values found, no model call when the answer is composed
+        # (grounding.sentence_store)
+        planned_ids = [i for s in plan.sources for i in s.chunk_ids]
         plan = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in candidates},
-                                     chunk_layouts(domain=inputs.domain.pk, chunk_ids=alone, token=inputs.token),
+                                     chunk_layouts(domain=inputs.domain.pk, chunk_ids=planned_ids, token=inputs.token),
                                      sentences.known)
         for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
             if group and all(text in sentences.known for text in group):

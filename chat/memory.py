@@ -164,6 +164,8 @@ def memory_for_question(*, conversation: Conversation, before: Message | None, q
     """
     summary = summary_get(conversation=conversation)
     exchanges = _answered_count(conversation, before)
+    if not exchanges:  # a conversation's first question (or nothing answered before it): no walk back
+        return [], summary
     covered = min(summary.covers // 2, exchanges) if summary else 0
     recent: list[tuple] = []
     older: list[tuple] = []
@@ -228,6 +230,18 @@ SUMMARY_SHARE = 0.3
 SUMMARY_MIN_CAP = 200
 
 
+def _verbatim(turns: list[MemoryTurn], window: int) -> int:
+    """How many of the newest ``turns`` stay verbatim in a window of ``window`` tokens (each turn's tokens plus 3 for
+    its role markers); the newest exchange always stays."""
+    kept, used = 0, 0
+    for t in reversed(turns):
+        if used + t.tokens + 3 > window and kept >= 2:
+            break
+        used += t.tokens + 3
+        kept += 1
+    return kept
+
+
 def summary_refresh(*, conversation: Conversation, history_share: int,
                     summarizer: Summarizer) -> ConversationSummary | None:
     """Fold the turns that no longer fit the verbatim window into the conversation summary (after an answer).
@@ -246,15 +260,17 @@ def summary_refresh(*, conversation: Conversation, history_share: int,
     exchanges = _answered_count(conversation, None)
     covered = min(previous.covers // 2, exchanges) if previous else 0
     rows = [row for _, row in zip(range(exchanges - covered), _newest_first(conversation, None))][::-1]
-    turns = _full_exchanges(rows, [2 * (covered + i) + 1 for i in range(len(rows))])
+    positions = [2 * (covered + i) + 1 for i in range(len(rows))]
     cap = max(SUMMARY_MIN_CAP, int(history_share * SUMMARY_SHARE))
     window = history_share - cap
-    kept, used = 0, 0
-    for t in reversed(turns):
-        if used + t.tokens + 3 > window and kept >= 2:  # the newest exchange always stays verbatim
-            break
-        used += t.tokens + 3
-        kept += 1
+    # what stays verbatim is decided on the stored token counts of the light rows: when every uncovered turn
+    # fits, nothing is folded and no text is read (the usual case after an answer in a short conversation)
+    light = [t for row, position in zip(rows, positions) for t in _light_turns(row, position)]
+    kept = _verbatim(light, window)
+    if kept >= len(light):
+        return None
+    turns = _full_exchanges(rows, positions)
+    kept = _verbatim(turns, window)
     update = summarize_incremental(summarizer=summarizer, previous=replace(previous, covers=0) if previous else None,
                                    turns=turns, evict_until=len(turns) - kept, cap=cap, counter=counter)
     if update is None:

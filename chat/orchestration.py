@@ -16,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import Callable
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.db import transaction
 
 from chat import executors, ratelimit
@@ -30,9 +32,11 @@ from chat.providers import ProviderRegistry, registry
 from chat.selectors import (answer_is_live, answer_of, conversation_get, domain_get, live_answers, own_answer_get,
                             question_of)
 from chat.generation import answer_run
+from chat.runtime import runtime as default_runtime
 from chat.serializers import done_frame
 from chat.streaming import Emit
 from chat.validation import validate_client_id, validate_question
+from grounding.providers import async_completer_for
 from knowledge.models import Domain
 
 log = logging.getLogger("grounded.answer")
@@ -213,18 +217,36 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
     client_id = validate_client_id(client_id)
     return await executors.current().db(ask_accept)(
         user=user, text=question, client_id=client_id, conversation_id=conversation_id, domain_slug=domain_slug,
-        providers=providers, rate_limit=rate_limit, access=access)
+        providers=providers, rate_limit=rate_limit, access=access,
+        allowed=_query_prefetch(question, continuing=conversation_id not in (None, ""), providers=providers))
+
+
+def _query_prefetch(question: str, *, continuing: bool, providers: ProviderRegistry) -> Callable[[], None] | None:
+    """What starts the question's embedding once the ask is allowed (called on the database worker, between the
+    access and rate checks and storing the question): the encode then runs on the CPU pool while the question is
+    stored and the memory read, and retrieval joins it (grounding.batching.EmbeddingBatcher.prefetch; issue 20).
+    None when the retrieval query may not be the question itself: a continued conversation whose follow-ups a model
+    rewrites. Only allowed asks are embedded (a refused one costs no encode)."""
+    if continuing and settings.LLM_FOLLOWUP_REWRITE and async_completer_for(providers.answerer()) is not None:
+        return None
+    loop = asyncio.get_running_loop()
+    batcher = default_runtime.batcher
+    return lambda: loop.call_soon_threadsafe(batcher.prefetch, question)
 
 
 def ask_accept(*, user, text: str, client_id: str, conversation_id: object, domain_slug: object,
-               providers: ProviderRegistry, rate_limit: bool, access: bool) -> Submission:
+               providers: ProviderRegistry, rate_limit: bool, access: bool,
+               allowed: Callable[[], None] | None = None) -> Submission:
     """Everything accepting a validated ask does in the database, in one visit of the database worker (blocking):
-    the target conversation or domain (:func:`ask_target`), the user's ask limit, then the question and its answer
-    row (:func:`ask_store`). Raises what those raise; a refused ask stores nothing (the user resends later)."""
+    the target conversation or domain (:func:`ask_target`), the user's ask limit, then ``allowed()`` (when given)
+    and the question and its answer row (:func:`ask_store`). Raises what those raise; a refused ask stores nothing
+    (the user resends later)."""
     conversation, domain = ask_target(user=user, conversation_id=conversation_id, domain_slug=domain_slug,
                                       access=access)
     if rate_limit:
         ratelimit.ask_allow(user)
+    if allowed is not None:
+        allowed()
     return ask_store(user=user, conversation=conversation, domain=domain, text=text, client_id=client_id,
                      providers=providers)
 

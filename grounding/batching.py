@@ -11,6 +11,12 @@ one process's asyncio loop. Texts asked for in the background (``embed(..., back
 an answer already streamed) go after every question waiting, so under a burst they never delay a question's first
 words; they fill batches that have room and are never starved (a batch with room takes them).
 
+A text asked for again while it waits or is being encoded shares that encode (one future per text in flight), and
+``prefetch(text)`` starts a text's encode without waiting for it: a server starts the question's embedding the moment
+the ask arrives, so it runs while the question is stored and the memory read (the database worker), and the
+retrieval stage later joins it instead of starting it (issue 20: the question embedding leaves the critical path of
+those steps).
+
 No Django imports.
 """
 
@@ -49,23 +55,42 @@ class EmbeddingBatcher:
     _later: list[tuple[str, asyncio.Future]] = field(default_factory=list, repr=False)
     _flush: asyncio.Handle | None = field(default=None, repr=False)
     _running: int = field(default=0, repr=False)
+    _inflight: dict[str, asyncio.Future] = field(default_factory=dict, repr=False)
 
     async def embed(self, text: str, *, background: bool = False) -> np.ndarray:
         """The unit vector of ``text`` (float32, (dim,)), encoded in a batch with the texts that arrive with it;
-        ``background`` texts wait behind every question (see the module docstring).
+        ``background`` texts wait behind every question (see the module docstring). A text already waiting or being
+        encoded (asked for, or prefetched, by anyone) is not encoded again: its encode is shared. Cancelling the
+        caller does not cancel a shared encode.
 
         Raises:
             whatever the embedder raises (every request of the failed batch gets the exception).
         """
+        return await asyncio.shield(self._request(text, background=background))
+
+    def prefetch(self, text: str) -> asyncio.Future:
+        """Start encoding ``text`` as a question (in the next batch) without waiting for it; a later ``embed(text)``
+        joins this encode while it runs (afterwards the embedder's own cache answers). Returns the future of the
+        vector; its failure is retrieved here, so a prefetch nobody awaits logs nothing. Needs a running loop."""
+        future = self._request(text, background=False)
+        future.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return future
+
+    def _request(self, text: str, *, background: bool) -> asyncio.Future:
+        shared = self._inflight.get(text)
+        if shared is not None and not shared.done():
+            return shared
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
+        self._inflight[text] = future
+        future.add_done_callback(lambda done: self._inflight.get(text) is done and self._inflight.pop(text))
         (self._later if background else self._pending).append((text, future))
         if len(self._pending) >= self.max_batch:
             self._start(loop)
         elif self._flush is None and not self._running:
             self._flush = (loop.call_later(self.max_wait, self._start, loop) if self.max_wait > 0
                            else loop.call_soon(self._start, loop))
-        return await future
+        return future
 
     def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         if self._flush is not None:

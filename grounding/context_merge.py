@@ -117,7 +117,7 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
         outline = tuple(dict.fromkeys(p for c in chunks for p in c.outline))
         if outline != lead.chunk.outline:  # the sub-sections near every chunk of the run (grounding.list_answers)
             lead = replace(lead, chunk=replace(lead.chunk, outline=outline))
-        text, starts, cuts = _joined_text(tuple([c.text for c in chunks]))
+        text, starts, cuts = joined_text(tuple([c.text for c in chunks]))
         parts: Parts = ()
         if location is not None:  # each chunk's blocks, moved to where the chunk's text starts in the merged text
             parts = tuple((start + max(0, offset - cut), loc)
@@ -128,7 +128,7 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
 
 
 @functools.lru_cache(maxsize=4_096)
-def _joined_text(texts: tuple[str, ...]) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+def joined_text(texts: tuple[str, ...]) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     """Consecutive chunk texts joined by newlines with the chunker's overlap removed; with, per text, the character
     offset where its part starts in the joined text and how many of its leading characters the overlap removal cut
     (cached: the same runs of popular sections come back question after question)."""

@@ -54,6 +54,9 @@ class SentenceData:
             vectors; for the first sentence of a chunk, its section heading + sentence), so a sentence such as "It
             must be longer than 14 characters." keeps its subject.
         values: the typed values of each sentence (grounding.answer_types.typed_values: "amount:$65", ...).
+        screened: True when the text was scanned for text addressed to an AI assistant at ingestion and found free
+            of it (grounding.types.Chunk.injection False for every chunk it was read from): its sentences need no
+            scan when quoted (grounding.sentence_rank.quotable).
     Raises:
         ValueError: the fields disagree in length.
     """
@@ -64,6 +67,7 @@ class SentenceData:
     vectors: np.ndarray = field(repr=False)
     context: np.ndarray = field(repr=False)
     values: tuple[tuple[str, ...], ...] = ()
+    screened: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.texts)
@@ -95,7 +99,7 @@ def _heading_like(s: str) -> bool:
 _NEW_ITEM = re.compile(r"^(?:[-*+]\s|\d{1,3}[.)]\s)")
 
 
-def _logical_lines(text: str) -> list[tuple[int, str]]:
+def logical_lines(text: str) -> list[tuple[int, str]]:
     """The lines of a chunk text with hard-wrapped Markdown joined, each as (start offset, the raw text from its first
     to its last character, inner line breaks kept, so offsets still point into ``text``). A line continues the one
     before when neither is blank or a table row, it does not open a list item, and it is indented (a list item's
@@ -131,7 +135,7 @@ def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]
     # a joined line's inner breaks and indentation as spaces of the same length: sentences are split and found in
     # it at the offsets they have in ``text``
     flat = re.sub(r"\n[ \t]*", lambda m: " " * len(m.group(0)), text)
-    for start, line in _logical_lines(text):
+    for start, line in logical_lines(text):
         line = flat[start:start + len(line)]
         stripped = line.strip()
         if not stripped:

@@ -97,13 +97,14 @@ def with_sentences(plan: ContextPlan, embedder: Embedder | None = None) -> Conte
                                        for s in plan.sources))
 
 
-def quotable(text: str, kind: str) -> bool:
+def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
     item of four words or more, or a table row; never a heading, a question, a lead-in ending with a colon, a
     fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary), a withheld passage's
-    placeholder or a sentence addressed to an AI assistant. (Short list items are quoted as part of their list,
+    placeholder or a sentence addressed to an AI assistant (not scanned again when ``screened``: its chunk was found
+    free of such text at ingestion, SentenceData.screened). (Short list items are quoted as part of their list,
     grounding.compose.)"""
-    if kind not in QUOTABLE or is_placeholder(text) or looks_injected(text):
+    if kind not in QUOTABLE or is_placeholder(text) or (not screened and looks_injected(text)):
         return False
     first = text.split()[0] if text.split() else ""
     if kind != "row" and first[:1].islower() and first.islower():
@@ -152,7 +153,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         if source.status == "superseded" and not past:
             continue
         data = source_sentences(source, embedder)
-        rows += [(source, data, i) for i, (t, k) in enumerate(zip(data.texts, data.kinds)) if quotable(t, k)]
+        rows += [(source, data, i) for i, (t, k) in enumerate(zip(data.texts, data.kinds)) if quotable(t, k, screened=data.screened)]
     if not rows:
         return []
     q = query_vector if query_vector is not None else (embedder or default_embedder()).embed([question])[0]

@@ -113,3 +113,52 @@ async def test_a_background_text_alone_is_encoded_at_once():
     batcher = EmbeddingBatcher(Recording())
     vector = await asyncio.wait_for(batcher.embed("support check", background=True), 5)
     assert int(vector[0]) == len("support check") and batcher.batches == 1
+
+
+async def test_a_text_asked_for_again_while_waiting_shares_its_encode():
+    fake = Recording()
+    batcher = EmbeddingBatcher(fake, max_wait=0.01)
+    first, again, other = await asyncio.gather(batcher.embed("same"), batcher.embed("same"), batcher.embed("else"))
+    assert fake.calls == [["same", "else"]]  # "same" encoded once
+    assert int(first[0]) == int(again[0]) == 4 and int(other[0]) == 4
+
+
+async def test_a_prefetched_question_is_encoded_once_and_joined_by_the_later_ask():
+    fake = Blocking()
+    batcher = EmbeddingBatcher(fake)
+    batcher.prefetch("what is the meal allowance?")  # the ask arrived: its encode starts, nobody waits yet
+    while batcher.batches == 0:
+        await asyncio.sleep(0.001)
+    joined = asyncio.ensure_future(batcher.embed("what is the meal allowance?"))  # retrieval wants it mid-encode
+    await asyncio.sleep(0.01)
+    fake.release.set()
+    vector = await asyncio.wait_for(joined, 5)
+    assert fake.calls == [["what is the meal allowance?"]] and int(vector[0]) == len("what is the meal allowance?")
+
+
+async def test_cancelling_one_waiter_does_not_cancel_the_shared_encode():
+    fake = Blocking()
+    batcher = EmbeddingBatcher(fake)
+    gone = asyncio.ensure_future(batcher.embed("shared"))
+    kept = asyncio.ensure_future(batcher.embed("shared"))
+    while batcher.batches == 0:
+        await asyncio.sleep(0.001)
+    gone.cancel()  # one asker left (a closed socket)
+    await asyncio.sleep(0.01)
+    fake.release.set()
+    assert int((await asyncio.wait_for(kept, 5))[0]) == 6 and gone.cancelled()
+
+
+async def test_a_failed_prefetch_nobody_awaits_logs_nothing_and_the_text_can_be_asked_again(caplog):
+    fake = Recording(fail=True)
+    batcher = EmbeddingBatcher(fake)
+    future = batcher.prefetch("q")
+    await asyncio.sleep(0.02)
+    assert future.done() and isinstance(future.exception(), RuntimeError)
+    fake.fail = False
+    assert int((await batcher.embed("q"))[0]) == 1  # a failed encode is not shared with later requests
+    del future
+    import gc
+
+    gc.collect()
+    assert "exception was never retrieved" not in caplog.text
