@@ -12,7 +12,8 @@ an answer already streamed) go after every question waiting, so under a burst th
 words; they fill batches that have room and are never starved (a batch with room takes them).
 
 A text asked for again while it waits or is being encoded shares that encode (one future per text in flight), and
-``prefetch(text)`` starts a text's encode without waiting for it: a server starts the question's embedding the moment
+``prefetch(text)`` starts a text's encode without waiting for it (its vector is kept until asked for once, at most
+``max_ready`` of them): a server starts the question's embedding the moment
 the ask arrives, so it runs while the question is stored and the memory read (the database worker), and the
 retrieval stage later joins it instead of starting it (issue 20: the question embedding leaves the critical path of
 those steps).
@@ -23,6 +24,7 @@ No Django imports.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
@@ -42,6 +44,8 @@ class EmbeddingBatcher:
         max_batch: the most texts in one encode call.
         max_wait: how long (seconds) the first text of a batch waits for others when no encode is running (0: only
             the texts arriving in the same turn of the event loop join it).
+        max_ready: how many prefetched vectors are kept until asked for (the oldest dropped beyond: asks that never
+            came).
         batches, texts: counters (encode calls made, texts encoded) for tests and benchmarks.
     """
 
@@ -49,6 +53,7 @@ class EmbeddingBatcher:
     executor: Executor | None = None
     max_batch: int = 32
     max_wait: float = 0.0
+    max_ready: int = 256
     batches: int = 0
     texts: int = 0
     _pending: list[tuple[str, asyncio.Future]] = field(default_factory=list, repr=False)
@@ -56,6 +61,7 @@ class EmbeddingBatcher:
     _flush: asyncio.Handle | None = field(default=None, repr=False)
     _running: int = field(default=0, repr=False)
     _inflight: dict[str, asyncio.Future] = field(default_factory=dict, repr=False)
+    _ready: OrderedDict[str, asyncio.Future] = field(default_factory=OrderedDict, repr=False)
 
     async def embed(self, text: str, *, background: bool = False) -> np.ndarray:
         """The unit vector of ``text`` (float32, (dim,)), encoded in a batch with the texts that arrive with it;
@@ -66,15 +72,27 @@ class EmbeddingBatcher:
         Raises:
             whatever the embedder raises (every request of the failed batch gets the exception).
         """
+        ready = self._ready.pop(text, None)  # prefetched and encoded already
+        if ready is not None:
+            return ready.result()
         return await asyncio.shield(self._request(text, background=background))
 
     def prefetch(self, text: str) -> asyncio.Future:
         """Start encoding ``text`` as a question (in the next batch) without waiting for it; a later ``embed(text)``
-        joins this encode while it runs (afterwards the embedder's own cache answers). Returns the future of the
+        joins this encode while it runs, or takes its vector once it is done (kept until then, the oldest of more
+        than ``max_ready`` dropped). Returns the future of the
         vector; its failure is retrieved here, so a prefetch nobody awaits logs nothing. Needs a running loop."""
         future = self._request(text, background=False)
-        future.add_done_callback(lambda done: done.cancelled() or done.exception())
+        future.add_done_callback(lambda done: self._keep(text, done))
         return future
+
+    def _keep(self, text: str, done: asyncio.Future) -> None:
+        if done.cancelled() or done.exception() is not None:  # retrieved: nothing logged; asked again, it is retried
+            return
+        self._ready[text] = done
+        self._ready.move_to_end(text)
+        while len(self._ready) > self.max_ready:
+            self._ready.popitem(last=False)
 
     def _request(self, text: str, *, background: bool) -> asyncio.Future:
         shared = self._inflight.get(text)

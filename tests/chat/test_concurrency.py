@@ -164,3 +164,48 @@ async def test_an_answer_is_finalised_off_the_event_loop(ingest_demo, user, monk
     assert frames[-1]["status"] == "complete" and "36 months" in frames[-1]["text"]
     assert set(seen) == {"finalize", "support_texts"}
     assert all(thread is not loop_thread for thread in seen.values())
+
+
+async def test_the_questions_embedding_starts_before_it_is_stored_and_is_encoded_once(ingest_demo, user,
+                                                                                      monkeypatch):
+    from chat import orchestration
+    from chat.runtime import runtime
+
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    batcher = runtime.batcher
+    events: list[str] = []
+    prefetch, store = batcher.prefetch, orchestration.ask_store
+
+    def recording_prefetch(text):
+        events.append(f"prefetch:{text}")
+        return prefetch(text)
+
+    def recording_store(**kwargs):
+        events.append("store")
+        try:
+            return store(**kwargs)
+        finally:
+            events.append("stored")
+
+    class Recording:
+        def __init__(self, inner):
+            self.inner, self.texts = inner, []
+
+        def embed(self, texts):
+            self.texts += list(texts)
+            return self.inner.embed(texts)
+
+    recording = Recording(batcher.embedder)
+    monkeypatch.setattr(batcher, "embedder", recording)
+    monkeypatch.setattr(batcher, "prefetch", recording_prefetch)
+    monkeypatch.setattr(orchestration, "ask_store", recording_store)
+    question = "How often are company laptops replaced, in months?"
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": question})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    assert frames[-1]["status"] == "complete"
+    # the embedding is set off (on the event loop) while the question is being stored, not after
+    assert events.index(f"prefetch:{question}") < events.index("stored")
+    assert recording.texts.count(question) == 1  # retrieval joined the prefetched encode instead of starting one

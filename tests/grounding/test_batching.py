@@ -162,3 +162,16 @@ async def test_a_failed_prefetch_nobody_awaits_logs_nothing_and_the_text_can_be_
 
     gc.collect()
     assert "exception was never retrieved" not in caplog.text
+
+
+async def test_a_prefetched_vector_is_kept_until_asked_for_once_and_bounded():
+    fake = Recording()
+    batcher = EmbeddingBatcher(fake, max_ready=2)
+    for text in ("one", "three", "fiftyfive"):
+        batcher.prefetch(text)
+        await asyncio.sleep(0.01)  # each encoded before the ask comes
+    assert int((await batcher.embed("three"))[0]) == 5 and int((await batcher.embed("fiftyfive"))[0]) == 9
+    assert fake.calls == [["one"], ["three"], ["fiftyfive"]]  # taken from the prefetch, not encoded again
+    await batcher.embed("three")  # asked for a second time: encoded again (the embedder's own cache is for that)
+    await batcher.embed("one")  # dropped beyond max_ready: encoded again
+    assert fake.calls[3:] == [["three"], ["one"]]
