@@ -48,11 +48,21 @@ def _layer():
     return get_channel_layer()
 
 
+def _may_have_members(layer, group: str) -> bool:
+    """False only when the group surely has no member: channels' in-memory layer (one process) holds its groups in
+    ``groups``, and its group_send sweeps every channel and group for expiry on each call, so a frame nobody follows
+    (the usual case: followers are sockets that resumed) skips it. Another layer (Redis: members in other workers)
+    may always have members."""
+    from channels.layers import InMemoryChannelLayer
+
+    return not isinstance(layer, InMemoryChannelLayer) or bool(layer.groups.get(group))
+
+
 async def answer_broadcast(message_id: int, frame: Frame) -> None:
     """Send one frame of a generating answer to the sockets following it (Redis layer: across workers). A layer
     failure is logged, never raised: the answer is saved whatever happens to its followers."""
     layer = _layer()
-    if layer is None:
+    if layer is None or not _may_have_members(layer, answer_group(message_id)):
         return
     try:
         await layer.group_send(answer_group(message_id), {"type": "answer.frame", "frame": frame})

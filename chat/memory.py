@@ -259,6 +259,8 @@ def summary_refresh(*, conversation: Conversation, history_share: int,
     # only the turns the summary does not cover yet are read (numbered from the first of them)
     exchanges = _answered_count(conversation, None)
     covered = min(previous.covers // 2, exchanges) if previous else 0
+    if exchanges - covered <= 1:  # the newest exchange always stays verbatim: nothing to fold, nothing to read
+        return None
     rows = [row for _, row in zip(range(exchanges - covered), _newest_first(conversation, None))][::-1]
     positions = [2 * (covered + i) + 1 for i in range(len(rows))]
     cap = max(SUMMARY_MIN_CAP, int(history_share * SUMMARY_SHARE))

@@ -108,3 +108,17 @@ def test_the_plan_from_the_turns_read_is_the_plan_from_every_turn(demo_domain, a
         assert whole.memory["summary_covers"] == summary.covers > 400 and whole.summary == summary
     else:
         assert whole.memory["older_turns"] and whole.memory["verbatim_turns"] == 2  # an older exchange came back
+
+
+def test_a_conversations_first_question_reads_no_memory_and_its_refresh_reads_no_turns(demo_domain, asker,
+                                                                                         monkeypatch):
+    """A new conversation (the common case under a burst of asks) has nothing to remember yet: the memory read
+    skips the walk back, and the summary refresh after its answer stops once it counts one exchange (the newest
+    exchange always stays verbatim) instead of reading it."""
+    begin_rows, begin_queries, refresh_rows, refresh_queries = cost_of_one_ask(
+        user=asker, domain=demo_domain, exchanges=0, monkeypatch=monkeypatch)
+    conversation = Message.objects.latest("pk").conversation
+    assert summary_get(conversation=conversation) is None
+    assert refresh_rows == 0 and refresh_queries == 2  # the stored summary (none) and the count of exchanges
+    _, two = cost_of_one_ask(user=asker, domain=demo_domain, exchanges=1, monkeypatch=monkeypatch)[:2]
+    assert begin_queries < two  # one answered exchange before: the walk back runs

@@ -142,3 +142,27 @@ async def test_a_generating_task_keeps_its_answer_alive(ingest_demo, user, monke
     await frames_until(comm, "done")
     await comm.disconnect()
     assert later > started
+
+
+async def test_a_frame_nobody_follows_skips_the_in_memory_layers_sweep_and_a_follower_still_gets_it(monkeypatch):
+    from channels.layers import InMemoryChannelLayer
+
+    from chat import broadcast
+
+    layer = InMemoryChannelLayer()
+    sends = []
+    real = layer.group_send
+
+    async def counting(group, message):
+        sends.append(group)
+        return await real(group, message)
+
+    monkeypatch.setattr(layer, "group_send", counting)
+    monkeypatch.setattr(broadcast, "_layer", lambda: layer)
+    await broadcast.answer_broadcast(7, {"type": "delta", "text": "Hi", "seq": 1})
+    assert sends == []  # no socket follows answer 7: no send (and no sweep of every channel and group)
+    follower = await layer.new_channel()
+    await layer.group_add(broadcast.answer_group(7), follower)
+    await broadcast.answer_broadcast(7, {"type": "delta", "text": "Hi", "seq": 1})
+    message = await asyncio.wait_for(layer.receive(follower), 5)
+    assert sends == [broadcast.answer_group(7)] and message["frame"]["text"] == "Hi"
