@@ -19,7 +19,9 @@ Reports per user count: lost frames (missing accepted/plan/done, gaps in delta s
 0), streamed text != stored text (target 0), time to first delta p50/p95 from sending `ask` (targets at 100 users:
 p95 <= 1 s, p50 <= 0.5 s) and the same less the scripted provider's own delay before its first piece (LOAD_DELAY:
 the server's part), time to `plan` and to `done`, the `queued` frames seen (asks told to wait, highest position),
-the load average during the run; one JSON line per count, then a table of the curve.
+the load average during the run, and the server processes' CPU time (user + system, all threads) per ask during the
+burst: the work an ask costs, which other load on a shared machine changes little; one JSON line per count, then a
+table of the curve.
 `--check` exits 1 when any lost frame, lost turn or text mismatch is found.
 
 Run with the product's environment plus `websockets` (pinned in bench/requirements.txt):
@@ -267,6 +269,13 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, seconds, all threads) a process has used so far, from /proc (Linux). The servers' CPU
+    per ask is the work an ask costs, which other processes on a shared machine do not change (times do)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
     """One fresh server on a copy of the data, n users asking at once; the figures as a dict."""
     workdir = Path(tempfile.mkdtemp(prefix=f"grounded-load-{n}-"))
@@ -282,7 +291,9 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
             servers.append(server)
             listen_s = max(listen_s, started)
         load_before = os.getloadavg()[0]
+        cpu_before = sum(cpu_seconds(server.pid) for server in servers)
         total = asyncio.run(run_clients(ports, convs, cookies[:n], args.timeout))
+        cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
         load_after = os.getloadavg()[0]
         problems = check_database(workdir, convs)
     finally:
@@ -314,6 +325,7 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
         "plan_p50_s": round(percentile(plan, 0.50), 3), "plan_p95_s": round(percentile(plan, 0.95), 3),
         "done_p50_s": round(percentile(ttd, 0.50), 3), "done_p95_s": round(percentile(ttd, 0.95), 3),
         "queued_asks": len(queued), "queued_max_position": max(queued, default=0),
+        "server_cpu_ms_per_ask": round(cpu_used * 1000 / n, 1),
         "total_s": round(total, 2), "server_start_s": round(listen_s, 1), "workers": args.workers,
         "provider_delay_s": args.delay, "pieces": args.pieces,
         "load_avg_before": round(load_before, 2), "load_avg_after": round(load_after, 2), "cpus": os.cpu_count(),
@@ -355,12 +367,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n18F handbook, scripted provider ({args.pieces} pieces, {args.delay * 1000:.0f} ms before each), "
           f"{args.workers} server process(es), {os.cpu_count()} CPUs; times in seconds from sending `ask`; 'server' = less the provider's first delay")
     head = ("users", "lost fr.", "lost turns", "text !=", "ttfd p50", "ttfd p95", "server p50", "server p95",
-            "plan p50", "plan p95", "done p95", "queued", "load")
+            "plan p50", "plan p95", "done p95", "queued", "load", "cpu/ask ms")
     print(" ".join(f"{h:>10}" for h in head))
     for r in results:
         cells = (r["users"], r["lost_frames"], r["lost_turns"], r["text_mismatch"], r["ttfd_p50_s"], r["ttfd_p95_s"],
                  r["server_ttfd_p50_s"], r["server_ttfd_p95_s"], r["plan_p50_s"], r["plan_p95_s"], r["done_p95_s"],
-                 f"{r['queued_asks']}/{r['queued_max_position']}", f"{r['load_avg_before']:.1f}")
+                 f"{r['queued_asks']}/{r['queued_max_position']}", f"{r['load_avg_before']:.1f}",
+                 r["server_cpu_ms_per_ask"])
         print(" ".join(f"{c:>10}" for c in cells))
     bad = any(r["lost_frames"] or r["lost_turns"] or r["text_mismatch"] for r in results)
     return 1 if args.check and bad else 0

@@ -58,12 +58,12 @@ async def _heartbeat(message_id: int, run) -> None:
 
 
 def answer_begin(*, question: Message, client_id: str = "", client_key: str = "",
-                 answer: Message | None = None) -> tuple[Message, list, Any, AnswerInputs]:
+                 answer: Message | None = None, fresh: bool = False) -> tuple[Message, list, Any, AnswerInputs]:
     """Everything an answer needs from the database before planning, in one visit of the database worker: (the
     answer row, created streaming so that every turn gets an outcome, unless ``answer`` is the row made when the
-    ask was accepted; the memory turns before the question its plan can use, chat.memory.memory_for_question; the
-    stored summary; the planning inputs). ``client_id``
-    and ``client_key`` go on a row made here (a regeneration's).
+    ask was accepted; the memory turns before the question its plan can use, chat.memory.memory_for_question, none
+    for the first question of a conversation made by its ask (``fresh``); the stored summary; the planning inputs).
+    ``client_id`` and ``client_key`` go on a row made here (a regeneration's).
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid (the answer row exists then).
@@ -76,6 +76,8 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
     except AskError as exc:
         exc.message_id = answer.pk
         raise
+    if fresh:
+        return answer, [], None, inputs
     history, summary = memory_for_question(conversation=conversation, before=question, question=question.text,
                                            reach_tokens=int(inputs.settings.policy.limit * REACH_FACTOR))
     return answer, history, summary, inputs
@@ -83,9 +85,10 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
 
 async def answer_run(*, conversation: Conversation, question: Message, emit: Emit,
                      providers: ProviderRegistry = registry, runtime=default_runtime, client_id: str = "",
-                     client_key: str = "", answer_row: Message | None = None) -> Message | None:
+                     client_key: str = "", answer_row: Message | None = None, fresh: bool = False) -> Message | None:
     """The whole life of one answer (see the module docstring); ``client_id``/``client_key`` are a regeneration's
-    (stored on the answer row); ``answer_row`` is the streaming row made when the ask was accepted (None: made here).
+    (stored on the answer row); ``answer_row`` is the streaming row made when the ask was accepted (None: made here);
+    ``fresh``: the ask made the conversation (no memory to read, no summary to refresh).
 
     Every outcome is saved: complete; interrupted with the text streamed so far, exactly the deltas sent (on cancel,
     e.g. `stop`, or a provider failing mid-answer); failed with the
@@ -117,7 +120,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
 
     try:
         begin = asyncio.ensure_future(db(answer_begin)(question=question, client_id=client_id,
-                                                       client_key=client_key, answer=answer_row))
+                                                       client_key=client_key, answer=answer_row, fresh=fresh))
         try:
             # a stop while the row is being made waits for the row, so that it is stored as interrupted
             answer, history, summary, inputs = await asyncio.shield(begin)
@@ -204,6 +207,8 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         if follow is not None:
             await asyncio.shield(follow.stop())
     await tokens_calibrate(prepared=prepared, usage=stream.usage if stream else None)
+    if fresh:  # one exchange, the newest, which always stays verbatim: nothing to fold (chat.memory.summary_refresh)
+        return saved
     try:
         share = int(prepared.plan.budget.get("available", 0) * settings_for(conversation.domain).policy.history_cap)
         await db(summary_refresh)(conversation=conversation, history_share=share, summarizer=providers.summarizer())

@@ -63,6 +63,8 @@ class Submission:
         client_id, client_key: a regeneration's client id and idempotency key (stored on the new answer).
         answer: the streaming answer row made in the same transaction as the acceptance (so that a concurrent
             resend finds it running and a concurrent ask in the conversation finds it busy); None for a resend.
+        fresh: the conversation was made by this ask: it has no memory to read before the plan, and nothing to fold
+            into a summary after the answer.
     """
 
     conversation: Conversation
@@ -75,6 +77,7 @@ class Submission:
     regenerates: int | None = None
     client_id: str = ""
     client_key: str = ""
+    fresh: bool = False
 
     def in_progress(self) -> AskError:
         """The error a door reports for a resend whose answer is still being generated."""
@@ -99,7 +102,8 @@ class Submission:
             raise RuntimeError("this question is answered already, or being answered; nothing to start")
         self.task = asyncio.create_task(answer_run(conversation=self.conversation, question=self.question,
                                                    emit=emit, providers=self.providers, client_id=self.client_id,
-                                                   client_key=self.client_key, answer_row=self.answer))
+                                                   client_key=self.client_key, answer_row=self.answer,
+                                                   fresh=self.fresh))
         _running.add(self.task)
         self.task.add_done_callback(_running.discard)
         return self.task
@@ -171,6 +175,7 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     # One transaction: the busy check (the conversation row locked), the question and its streaming answer row. A
     # concurrent ask in the conversation then waits and finds it busy; a concurrent resend of the same client id
     # waits on the question's unique key and finds its answer running, instead of starting a second answer.
+    fresh = conversation is None
     with transaction.atomic():
         if conversation is not None:
             conversation = _locked(conversation)
@@ -178,11 +183,11 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
                 raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or "
                                        "stop it), then ask again.")
         conversation, question, created = question_store(user=user, conversation=conversation, domain=domain,
-                                                         text=text, client_id=client_id)
+                                                         text=text, client_id=client_id, looked_up=True)
         if not created:  # a concurrent resend stored it first
             return _resend(question, providers)
         answer = answer_start(question=question)
-    return Submission(conversation, question, providers=providers, answer=answer)
+    return Submission(conversation, question, providers=providers, answer=answer, fresh=fresh)
 
 
 def _locked(conversation: Conversation) -> Conversation:

@@ -84,11 +84,13 @@ def same_question(stored: Message, text: str) -> Message:
 
 
 def question_store(*, user, conversation: Conversation | None, domain: Domain, text: str,
-                   client_id: str = "") -> tuple[Conversation, Message, bool]:
+                   client_id: str = "", looked_up: bool = False) -> tuple[Conversation, Message, bool]:
     """Store the user's question before anything else happens, in ``conversation`` or in a new conversation with
     ``domain``. Idempotent on (user, client id): a question sent again with the same client id, in whatever
     conversation field, finds the stored one and creates nothing (not even a conversation).
 
+    ``looked_up``: the caller found no question under the client id a moment ago (chat.orchestration.ask_store),
+    so it is not looked up again (a concurrent resend storing it meanwhile is still found, on the unique key).
     Returns:
         (conversation, question message, created): created is False for a resend.
     Raises:
@@ -96,22 +98,23 @@ def question_store(*, user, conversation: Conversation | None, domain: Domain, t
     """
     client_id = (client_id or "")[:CLIENT_ID_CHARS]
     key = client_key(user=user, client_id=client_id)
-    if key:
+    if key and not looked_up:
         existing = question_of(key)
         if existing is not None:
             same_question(existing, text)
             return existing.conversation, existing, False
     try:
         with transaction.atomic():
-            if conversation is None:
-                conversation = conversation_create(user=user, domain=domain)
+            if conversation is None:  # titled by its first question when made (one write, not two)
+                conversation = conversation_create(user=user, domain=domain, title=text[:80])
+            else:
+                if not conversation.title:
+                    conversation.title = text[:80]
+                conversation.save(update_fields=["title", "updated_at"])
             message = Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text,
                                              tokens=counter_for("extractive").count(text),
                                              terms=sorted(content_terms(text)), client_id=client_id,
                                              client_key=key)
-            if not conversation.title:
-                conversation.title = text[:80]
-            conversation.save(update_fields=["title", "updated_at"])
     except IntegrityError:  # the same key stored meanwhile by a concurrent resend: that one is the question
         existing = question_of(key) if key else None
         if existing is None:

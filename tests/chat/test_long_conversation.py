@@ -122,3 +122,22 @@ def test_a_conversations_first_question_reads_no_memory_and_its_refresh_reads_no
     assert refresh_rows == 0 and refresh_queries == 2  # the stored summary (none) and the count of exchanges
     _, two = cost_of_one_ask(user=asker, domain=demo_domain, exchanges=1, monkeypatch=monkeypatch)[:2]
     assert begin_queries < two  # one answered exchange before: the walk back runs
+
+
+def test_an_ask_that_makes_its_conversation_reads_no_memory_at_all(demo_domain, asker):
+    from chat.orchestration import ask_store
+    from chat.providers import registry
+
+    submission = ask_store(user=asker, conversation=None, domain=demo_domain, text=QUESTION, client_id="first",
+                           providers=registry)
+    assert submission.fresh and submission.conversation.title == QUESTION[:80]
+    with CaptureQueriesContext(connection) as fresh:
+        answer, history, summary, _ = answer_begin(question=submission.question, answer=submission.answer,
+                                                   fresh=True)
+    with CaptureQueriesContext(connection) as read:
+        assert answer_begin(question=submission.question, answer=submission.answer)[1:3] == ([], None)
+    assert (history, summary) == ([], None) and len(fresh) < len(read)  # the same memory, without reading it
+    Message.objects.filter(pk=answer.pk).update(status=Message.Status.COMPLETE, text="Sixteen weeks [S1].", tokens=6)
+    again = ask_store(user=asker, conversation=submission.conversation, domain=demo_domain, text="And for fathers?",
+                      client_id="second", providers=registry)
+    assert not again.fresh  # a continued conversation reads its memory
