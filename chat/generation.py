@@ -27,8 +27,8 @@ from chat.errors import AskError
 from chat.frames import Frame
 from chat.memory import REACH_FACTOR, memory_for_question, summary_refresh
 from chat.models import Conversation, Message
-from chat.persistence import (answer_alive, answer_finish, answer_interrupt, answer_partial_save, answer_planned,
-                              answer_start)
+from chat.persistence import (answer_alive, answer_fill_plan, answer_finish, answer_interrupt, answer_partial_save,
+                              answer_plan_save, answer_start)
 from chat.pipeline import prepare_staged
 from chat.providers import ProviderRegistry, registry
 from chat.runtime import runtime as default_runtime
@@ -142,7 +142,10 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
                                             runtime=runtime, history=history, summary=summary, status=status)
         finally:
             admission.leave()
-        await db(answer_planned)(message=answer, prepared=prepared)
+        # the snapshot (sources rendered as HTML for the source panel) is made on the CPU pool; the database
+        # worker, which every ask's reads and writes queue for, only saves it
+        await runtime.cpu(answer_fill_plan, message=answer, prepared=prepared)
+        await db(answer_plan_save)(message=answer)
         await send(plan_frame(message_id=answer.pk, prepared=prepared, question_id=question.pk))
         if prepared.plan.sufficient:
             await status("writing")

@@ -157,8 +157,15 @@ def answer_fill_plan(*, message: Message, prepared: PreparedAnswer) -> Message:
 
 
 def answer_planned(*, message: Message, prepared: PreparedAnswer) -> Message:
-    """Store the frozen source snapshot and the plan's trace on a streaming answer."""
+    """Store the frozen source snapshot and the plan's trace on a streaming answer (:func:`answer_fill_plan`, then
+    :func:`answer_plan_save`)."""
     answer_fill_plan(message=message, prepared=prepared)
+    return answer_plan_save(message=message)
+
+
+def answer_plan_save(*, message: Message) -> Message:
+    """Save what :func:`answer_fill_plan` set on an answer (the snapshot is filled apart, off the database worker:
+    rendering the sources' HTML is CPU work)."""
     message.save(update_fields=["provider", "sources", "trace", "prompt_version"])
     return message
 

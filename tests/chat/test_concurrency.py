@@ -209,3 +209,30 @@ async def test_the_questions_embedding_starts_before_it_is_stored_and_is_encoded
     # the embedding is set off (on the event loop) while the question is being stored, not after
     assert events.index(f"prefetch:{question}") < events.index("stored")
     assert recording.texts.count(question) == 1  # retrieval joined the prefetched encode instead of starting one
+
+
+async def test_the_plan_snapshot_is_rendered_on_the_cpu_pool_and_only_saved_on_the_database_worker(
+        ingest_demo, user, monkeypatch):
+    """Every ask's database work queues for one worker thread; rendering the planned sources' HTML for the snapshot
+    is CPU work, done on the CPU pool, so the database worker only saves it."""
+    from chat import generation
+
+    seen = {}
+
+    def spy(name, fn):
+        def run(*args, **kwargs):
+            seen[name] = threading.current_thread().name
+            return fn(*args, **kwargs)
+        return run
+
+    monkeypatch.setattr(generation, "answer_fill_plan", spy("fill", generation.answer_fill_plan))
+    monkeypatch.setattr(generation, "answer_plan_save", spy("save", generation.answer_plan_save))
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    plan = next(f for f in frames if f["type"] == "plan")
+    assert frames[-1]["status"] == "complete" and plan["sources"][0]["html"].startswith("<")
+    assert seen["fill"].startswith("grounded-cpu") and not seen["save"].startswith("grounded-cpu")
