@@ -47,6 +47,12 @@ class UploadForm(forms.Form):
                                         ".docm, .pptm and .xlsm files are never run.")
 
 
+def _sole_domain() -> int | None:
+    """The id of the only domain, when there is exactly one (the upload form then has it chosen already)."""
+    ids = list(Domain.objects.values_list("pk", flat=True)[:2])
+    return ids[0] if len(ids) == 1 else None
+
+
 class UploadViewsMixin:
     """The upload page and its progress page and status (JSON) under a ModelAdmin's URLs (the document admin's:
     ``admin:knowledge_document_upload``, ``..._upload_progress``, ``..._upload_status``)."""
@@ -65,7 +71,7 @@ class UploadViewsMixin:
         if not self.has_add_permission(request):
             raise PermissionDenied
         form = UploadForm(request.POST or None, request.FILES or None,
-                          initial={"domain": request.GET.get("domain")})
+                          initial={"domain": request.GET.get("domain") or _sole_domain()})
         if request.method == "POST" and form.is_valid():
             job = ingest_job_start(domain=form.cleaned_data["domain"], files=form.cleaned_data["files"],
                                    user=request.user)

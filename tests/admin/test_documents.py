@@ -180,3 +180,14 @@ def test_ingested_versions_through_the_service_and_the_admin_agree(admin_client,
     ingest_path(path=tmp_path, domain=domain)
     listing = admin_client.get(f"/admin/knowledge/documentversion/?document__domain__id__exact={domain.pk}")
     assert "Alpha" in listing.content.decode() and listing.content.decode().count("ax-badge ax-current") == 1
+
+
+def test_the_upload_form_has_the_only_domain_chosen_and_asks_when_there_are_several(admin_client):
+    only = domain_get_or_create(slug="office", name="Office")
+    page = admin_client.get("/admin/knowledge/document/upload/").content.decode()
+    assert f'<option value="{only.pk}" selected>' in page  # a new admin with one domain need not pick it
+    other = domain_get_or_create(slug="travel", name="Travel")
+    page = admin_client.get("/admin/knowledge/document/upload/").content.decode()
+    assert '<option value="" selected>' in page and f'<option value="{only.pk}" selected>' not in page  # choose
+    page = admin_client.get(f"/admin/knowledge/document/upload/?domain={other.pk}").content.decode()
+    assert f'<option value="{other.pk}" selected>' in page
