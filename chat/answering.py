@@ -23,6 +23,7 @@ from grounding.contradictions import claims, detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
 from grounding.followup import follow_up, needs_confidence
+from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary
 from grounding.notes import concerns, relabel_notes, relevant_notes
@@ -225,7 +226,9 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
 
     Follow-up questions are retrieved with the conversation's help (the model's rewrite when the provider offers
     completions and LLM_FOLLOWUP_REWRITE is on, else :func:`offline_query`); the model still receives the question
-    unchanged. ``provider`` defaults to the domain's provider in the process's registry (chat.providers.registry).
+    unchanged but for its compatibility characters, read in their NFKC form as every step reads them
+    (grounding.lexical.nfkc_fold: "ＦＹ２０２５" is asked as "FY2025"; the stored question keeps what was typed).
+    ``provider`` defaults to the domain's provider in the process's registry (chat.providers.registry).
     Raises:
         AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
         AskError(domain_settings): the domain's settings are invalid.
@@ -233,6 +236,7 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     provider = provider or registry.for_domain(domain)
     inputs = answer_inputs(domain=domain)
     history = history or []
+    question = nfkc_fold(question)
     complete = completer_for(provider)
     rewriter = LLMQueryRewriter(complete) if complete and settings.LLM_FOLLOWUP_REWRITE else None
     judge = LLMSufficiencyJudge(complete) if complete and settings.LLM_SUFFICIENCY_CHECK else None
