@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.utils import timezone
 
 from chat.errors import AskError
 from chat.memory import memory_trace, summary_in
@@ -33,8 +34,8 @@ from grounding.ranking import relevance
 from grounding.sentence_store import with_stored_sentences
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import chunk_layouts, domain_token, retrieve_vector
-from knowledge.services import system_prompt_active
+from knowledge.selectors import chunk_layouts, domain_token, retrieve_vector, version_next_scheduled
+from knowledge.services import system_prompt_active, versions_activate_soon
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,20 @@ class AnswerInputs:
 
 
 def answer_inputs(*, domain: Domain) -> AnswerInputs:
-    """Read what planning an answer in ``domain`` needs (blocking: database).
+    """Read what planning an answer in ``domain`` needs (blocking: database). When a scheduled version of the
+    domain has reached its date, the activation that makes it current is started in the background
+    (knowledge.services.versions.versions_activate_soon); this ask reads the index published before it.
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid.
     """
     system_prompt, prompt_version = system_prompt_active()
+    token = domain_token(domain=domain)
+    scheduled = version_next_scheduled(domain=domain, token=token)
+    if scheduled is not None and scheduled <= timezone.localdate():
+        versions_activate_soon()
     return AnswerInputs(domain=domain, system_prompt=system_prompt, prompt_version=prompt_version,
-                        token=domain_token(domain=domain), settings=settings_for(domain),
-                        instructions=domain.prompt_instructions())
+                        token=token, settings=settings_for(domain), instructions=domain.prompt_instructions())
 
 
 def offline_query(question: str, history: list[MemoryTurn], confidence: float | None = None) -> str:

@@ -17,8 +17,8 @@ log = logging.getLogger("grounded.warmup")
 
 def warm() -> dict[str, float | int]:
     """Limit native threads per task (chat.runtime.limit_compute_threads), load and run the embedding model once, load
-    the token counter, build any missing domain index and map every domain's index (knowledge.indexing,
-    knowledge.selectors). A database that is not ready (not migrated yet) is logged and skipped: asks then map indexes
+    the token counter, make current the scheduled versions whose date has come (knowledge.services.versions), build
+    any missing domain index and map every domain's index (knowledge.indexing, knowledge.selectors). A database that is not ready (not migrated yet) is logged and skipped: asks then map indexes
     on first use.
 
     Last, what start-up made is frozen out of the cyclic garbage collector (``gc.freeze``: the technique of Instagram's
@@ -31,6 +31,7 @@ def warm() -> dict[str, float | int]:
         {"seconds": time spent, "domains": domains mapped, "built": indexes that had to be built}.
     """
     from knowledge.indexing import index_ensure_all
+    from knowledge.services import versions_activate_due
     from knowledge.models import DocumentVersion, Domain
     from knowledge.selectors import domain_index
 
@@ -42,6 +43,7 @@ def warm() -> dict[str, float | int]:
     counter_for("extractive").count("warm up")
     domains = built = 0
     try:
+        versions_activate_due()  # scheduled versions whose date came while no worker ran
         built = index_ensure_all()
         for domain in Domain.objects.all():
             for status in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED):
