@@ -23,6 +23,7 @@ from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.contradictions import claims, detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
+from grounding.language import asked_in, vocabulary_share
 from grounding.followup import follow_up, needs_confidence
 from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
@@ -34,7 +35,8 @@ from grounding.ranking import relevance
 from grounding.sentence_store import with_stored_sentences
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import chunk_layouts, domain_token, retrieve_vector, version_next_scheduled
+from knowledge.selectors import (chunk_layouts, domain_token, domain_vocabulary, retrieve_vector,
+                                 version_next_scheduled)
 from knowledge.services import system_prompt_active, versions_activate_soon
 
 
@@ -209,6 +211,11 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
             if group and all(text in sentences.known for text in group):
                 source_vectors[source.label] = np.stack([sentences.known[text] for text in group])
+    # a question in another language than the documents': a refusal says so (grounding.language)
+    language = asked_in(question, vocabulary_share(question, domain_vocabulary(domain=inputs.domain.pk,
+                                                                               token=inputs.token)))
+    if language:
+        plan = replace(plan, asked_in=language)
     memory = memory_trace(plan.memory, history, stored_summary)
     if memory != plan.memory or summary is not stored_summary:  # numbered in the whole conversation again
         plan = replace(plan, memory=memory, history_omitted=memory["omitted_turns"],

@@ -51,6 +51,13 @@ def version_next_scheduled(*, domain: Domain, token: str) -> dt.date | None:
     return first
 
 
+def domain_vocabulary(*, domain: Domain | int, token: str | None = None) -> dict[str, int] | None:
+    """The terms of the domain's published BM25 index over current chunks (term -> id, grounding.lexical.bm25_tokens
+    terms), None when the index has no lexical part."""
+    bm25 = domain_index(domain=domain, token=token).bm25
+    return None if bm25 is None else bm25.vocab_dict
+
+
 def domain_index(*, domain: Domain | int, status: str = DocumentVersion.Status.CURRENT,
                  token: str | None = None) -> StoredIndex:
     """The published retrieval index over the domain's chunks of one version status ("current" or "superseded").
