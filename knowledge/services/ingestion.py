@@ -29,8 +29,8 @@ from knowledge.models import Chunk, Document, DocumentVersion, Domain
 from knowledge.originals import original_content_type, original_save
 from knowledge.sentences import sentences_embed
 from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
-from knowledge.services.versions import (document_statuses_refresh, version_older_than_current, version_reactivate,
-                                         version_schedule_notes)
+from knowledge.services.versions import (document_statuses_refresh, version_next_label, version_older_than_current,
+                                         version_reactivate, version_schedule_notes)
 
 log = logging.getLogger("grounded.ingest")
 
@@ -79,7 +79,8 @@ def _prepare(*, domain: Domain, rel: str, data: bytes, original: Path | bytes, s
     meta = parsed.metadata
     eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
     digest = _content_hash(parsed)
-    label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
+    # no label given, in front matter or by a date: numbered per document when stored (version_next_label)
+    label = version or str(meta.get("version") or (eff.isoformat() if eff else ""))
     return _Pending(original, rel, parsed, doc_key, label, eff, digest,
                     chunk_blocks(parsed.blocks, counter_for("extractive"),
                                  limit=input_limit(embedder, title=parsed.title)))
@@ -137,7 +138,8 @@ def ingest_path(
     Args:
         path: file or folder.
         domain: target domain.
-        version: version label for every file (default: front matter ``version``, else the date, else a hash prefix).
+        version: version label for every file (default: front matter ``version``, else the date, else "v1", "v2",
+            ... numbered per document; the content hash is kept apart as the version's identity).
         date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
         embedder: embedding model (default: the bundled MiniLM).
         progress: called with one line per file (and one per note of a file).
@@ -272,7 +274,7 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
         for p, fr in to_embed:
             n = len(p.drafts)
             stored = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n])
-            fr.version_id = stored.pk
+            fr.version_id, fr.version = stored.pk, stored.label
             fr.notes += version_schedule_notes(version=stored)
             offset += n
             report.files.append(fr)
@@ -290,7 +292,8 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
     title = document.title if p.parsed.title_from_name and not created else p.parsed.title
     data = p.original if isinstance(p.original, bytes) else p.original.read_bytes()
     name = Path(p.rel).name
-    version = DocumentVersion.objects.create(document=document, title=title, label=p.label,
+    version = DocumentVersion.objects.create(document=document, title=title,
+                                             label=p.label or version_next_label(document=document),
                                              effective_date=p.date,
                                              content_hash=p.content_hash, metadata=p.parsed.metadata,
                                              outline=list(outline_of(b.section for b in p.parsed.blocks)),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 import threading
 
 from django.db import transaction
@@ -36,6 +37,16 @@ def _newest(versions: list[DocumentVersion]) -> DocumentVersion:
         latest = max(latest, effective)
         keyed.append(((effective, v.created_at, v.pk), v))
     return max(keyed, key=lambda kv: kv[0])[1]
+
+
+def version_next_label(*, document: Document) -> str:
+    """The label of a document's next version when none is given (no --version, front matter version or date): "v1"
+    for the first, then one more than both the number of its versions and the highest "vN" among their labels
+    ("v3" after v1 and v2, and after a deleted v1 too). The content hash stays the version's identity
+    (DocumentVersion.content_hash); a hash prefix was the label before, unreadable to users."""
+    labels = list(document.versions.values_list("label", flat=True))
+    numbered = [int(label[1:]) for label in labels if re.fullmatch(r"v\d{1,6}", label)]
+    return f"v{max([len(labels), *numbered]) + 1}"
 
 
 def version_older_than_current(version: DocumentVersion, date: dt.date | None) -> bool:
