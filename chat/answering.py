@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.utils import timezone
 
 from chat.errors import AskError
 from chat.memory import memory_trace, summary_in
@@ -22,7 +23,9 @@ from grounding.context import ContextSettings, plan_context, prompt_for
 from grounding.contradictions import claims, detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
+from grounding.language import asked_in, vocabulary_share
 from grounding.followup import follow_up, needs_confidence
+from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary
 from grounding.notes import concerns, relabel_notes, relevant_notes
@@ -32,8 +35,9 @@ from grounding.ranking import relevance
 from grounding.sentence_store import with_stored_sentences
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import chunk_layouts, domain_token, retrieve_vector
-from knowledge.services import system_prompt_active
+from knowledge.selectors import (chunk_layouts, domain_token, domain_vocabulary, retrieve_vector,
+                                 version_next_scheduled)
+from knowledge.services import system_prompt_active, versions_activate_soon
 
 
 @dataclass(frozen=True)
@@ -95,15 +99,20 @@ class AnswerInputs:
 
 
 def answer_inputs(*, domain: Domain) -> AnswerInputs:
-    """Read what planning an answer in ``domain`` needs (blocking: database).
+    """Read what planning an answer in ``domain`` needs (blocking: database). When a scheduled version of the
+    domain has reached its date, the activation that makes it current is started in the background
+    (knowledge.services.versions.versions_activate_soon); this ask reads the index published before it.
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid.
     """
     system_prompt, prompt_version = system_prompt_active()
+    token = domain_token(domain=domain)
+    scheduled = version_next_scheduled(domain=domain, token=token)
+    if scheduled is not None and scheduled <= timezone.localdate():
+        versions_activate_soon()
     return AnswerInputs(domain=domain, system_prompt=system_prompt, prompt_version=prompt_version,
-                        token=domain_token(domain=domain), settings=settings_for(domain),
-                        instructions=domain.prompt_instructions())
+                        token=token, settings=settings_for(domain), instructions=domain.prompt_instructions())
 
 
 def offline_query(question: str, history: list[MemoryTurn], confidence: float | None = None) -> str:
@@ -203,6 +212,11 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
             if group and all(text in sentences.known for text in group):
                 source_vectors[source.label] = np.stack([sentences.known[text] for text in group])
+    # a question in another language than the documents': a refusal says so (grounding.language)
+    language = asked_in(question, vocabulary_share(question, domain_vocabulary(domain=inputs.domain.pk,
+                                                                               token=inputs.token)))
+    if language:
+        plan = replace(plan, asked_in=language)
     memory = memory_trace(plan.memory, history, stored_summary)
     if memory != plan.memory or summary is not stored_summary:  # numbered in the whole conversation again
         plan = replace(plan, memory=memory, history_omitted=memory["omitted_turns"],
@@ -226,7 +240,9 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
 
     Follow-up questions are retrieved with the conversation's help (the model's rewrite when the provider offers
     completions and LLM_FOLLOWUP_REWRITE is on, else :func:`offline_query`); the model still receives the question
-    unchanged. ``provider`` defaults to the domain's provider in the process's registry (chat.providers.registry).
+    unchanged but for its compatibility characters, read in their NFKC form as every step reads them
+    (grounding.lexical.nfkc_fold: "ＦＹ２０２５" is asked as "FY2025"; the stored question keeps what was typed).
+    ``provider`` defaults to the domain's provider in the process's registry (chat.providers.registry).
     Raises:
         AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
         AskError(domain_settings): the domain's settings are invalid.
@@ -234,6 +250,7 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     provider = provider or registry.for_domain(domain)
     inputs = answer_inputs(domain=domain)
     history = history or []
+    question = nfkc_fold(question)
     complete = completer_for(provider)
     rewriter = LLMQueryRewriter(complete) if complete and settings.LLM_FOLLOWUP_REWRITE else None
     judge = LLMSufficiencyJudge(complete) if complete and settings.LLM_SUFFICIENCY_CHECK else None

@@ -21,6 +21,7 @@ from django.conf import settings
 from chat.answering import AnswerInputs, PreparedAnswer, answer_plan, offline_query, question_confidence
 from chat.runtime import Runtime
 from grounding.followup import needs_confidence
+from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge, PrejudgedConflicts
 from grounding.memory import MemoryTurn, Summary
 from grounding.providers import Provider, async_completer_for, completer_for
@@ -36,12 +37,14 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
                          history: list[MemoryTurn] | None = None, summary: Summary | None = None,
                          status: Status = _no_status) -> PreparedAnswer:
     """The prepared answer (plan, prompt) through the stages above; ``status(stage)`` is awaited as each begins
-    ("searching", "planning").
+    ("searching", "planning"). The question is read NFKC-folded from here on (grounding.lexical.nfkc_fold: "ＦＹ２０２５"
+    asks about "FY2025"), as chat.answering.answer_prepare reads it; the stored question keeps what was typed.
 
     Raises:
         AskError(budget): the fixed parts of the prompt do not fit the window.
     """
     history = history or []
+    question = nfkc_fold(question)
     acomplete = async_completer_for(provider)
     await status("searching")
     rewritten = False

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from chat.errors import AskError
 from chat.models import Conversation, Message
-from grounding.memory import rewrite_stale_labels
+from grounding.citation_labels import labels_as_footnotes
 from knowledge.models import Domain
 
 
@@ -144,9 +144,10 @@ def _excerpt(text: str, query: str, width: int = 120) -> str:
 
 
 def answer_markdown(*, answer: Message) -> str:
-    """An answer as Markdown to copy: its text with each [S#] marker replaced by the titles it cites ("(source:
-    Equipment and Laptop Policy › Refresh)"), then the cited sources, one per line with version and date. Labels
-    outside the answer's sources are removed (grounding.memory.rewrite_stale_labels).
+    """An answer as Markdown to copy (the page's Copy): its text with each [S#] marker turned into a numbered
+    footnote reference ("[1]", grounding.citation_labels.labels_as_footnotes), then the sources those numbers
+    stand for, one per line: "[1] Equipment and Laptop Policy, Refresh (2025-01, 2025-01-15)" (title, section path,
+    and the version, date and status when not current). Labels outside the answer's sources are removed.
 
     Returns:
         Markdown text (characters); the abstention text as it is; "" for an answer without text (stopped before its
@@ -154,19 +155,18 @@ def answer_markdown(*, answer: Message) -> str:
     """
     if not answer.text.strip():
         return ""
-    def name(s: dict) -> str:
-        return " › ".join(p for p in (s.get("title", ""), *(s.get("section") or "").split(" > ")) if p)
-
-    by_label = {s.get("label"): s for s in answer.sources if isinstance(s, dict)}
-    text = rewrite_stale_labels(answer.text, {label: name(s) for label, s in by_label.items() if label})
-    cited = [by_label[c.get("label")] for c in answer.citations if isinstance(c, dict) and c.get("label") in by_label]
-    if not cited:
+    by_label = {s.get("label"): s for s in answer.sources if isinstance(s, dict) and s.get("label")}
+    text, order = labels_as_footnotes(answer.text, by_label)
+    if not order:
         return text.strip() + "\n"
     lines = [text.strip(), "", "Sources:"]
-    for s in dict((id(s), s) for s in cited).values():
+    for number, label in enumerate(order, 1):
+        s = by_label[label]
+        name = ", ".join(p for p in (s.get("title", ""), " › ".join(p for p in (s.get("section") or "").split(" > ")
+                                                                      if p)) if p)
         meta = ", ".join(p for p in (s.get("version", ""), s.get("date", ""), s.get("status", ""))
                          if p and p != "current")
-        lines.append(f"- {name(s)}" + (f" ({meta})" if meta else ""))
+        lines.append(f"[{number}] {name}" + (f" ({meta})" if meta else ""))
     return "\n".join(lines) + "\n"
 
 

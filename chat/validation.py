@@ -54,6 +54,11 @@ def validate_client_id(client_id: object) -> str:
     return client_id
 
 
+#: What a token is, for a reader who counted characters: said with the token limit, by the server and the page.
+TOKEN_NOTE = ("(a token is a word or a piece of one; an emoji or a character outside the Latin alphabet can count as "
+              "several)")
+
+
 def validate_question(text: object) -> str:
     """The question stripped of surrounding whitespace.
 
@@ -82,6 +87,6 @@ def validate_question(text: object) -> str:
     tokens = counter_for("extractive").count(text)
     if tokens > settings.MAX_MESSAGE_TOKENS:
         raise AskError("message_too_long",
-                       f"The message is {tokens:,} tokens long; the limit is {settings.MAX_MESSAGE_TOKENS:,} tokens. "
-                       "Shorten it or split it into several questions.")
+                       f"The message is {tokens:,} tokens long; the limit is {settings.MAX_MESSAGE_TOKENS:,} tokens "
+                       f"{TOKEN_NOTE}. Shorten it or split it into several questions.")
     return text.strip()

@@ -71,6 +71,7 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
             "domain": conversation.domain.slug if conversation else None,
             "messages": messages,
             "maxChars": settings.MAX_MESSAGE_CHARS,
+            "maxTokens": settings.MAX_MESSAGE_TOKENS,
             "maxFrameBytes": websocket_message_limit(),
             "maxNameChars": services.NAME_CHARS,
             "answerer": {"name": answerer.name, "label": answerer.label},

@@ -10,6 +10,7 @@ import time
 from django.db import DatabaseError, connections
 
 from grounding.embeddings import default_embedder
+from grounding.language import question_language
 from grounding.tokens import counter_for
 
 log = logging.getLogger("grounded.warmup")
@@ -17,9 +18,10 @@ log = logging.getLogger("grounded.warmup")
 
 def warm() -> dict[str, float | int]:
     """Limit native threads per task (chat.runtime.limit_compute_threads), load and run the embedding model once, load
-    the token counter, build any missing domain index and map every domain's index (knowledge.indexing,
-    knowledge.selectors). A database that is not ready (not migrated yet) is logged and skipped: asks then map indexes
-    on first use.
+    the token counter and the language identifier (grounding.language), make current the scheduled versions whose
+    date has come (knowledge.services.versions), build any missing domain index and map every domain's index
+    (knowledge.indexing, knowledge.selectors). A database that is not ready (not migrated yet) is logged and
+    skipped: asks then map indexes on first use.
 
     Last, what start-up made is frozen out of the cyclic garbage collector (``gc.freeze``: the technique of Instagram's
     "Dismissing Python Garbage Collection at Instagram", 2017, and of CPython's gc documentation for pre-fork
@@ -31,6 +33,7 @@ def warm() -> dict[str, float | int]:
         {"seconds": time spent, "domains": domains mapped, "built": indexes that had to be built}.
     """
     from knowledge.indexing import index_ensure_all
+    from knowledge.services import versions_activate_due
     from knowledge.models import DocumentVersion, Domain
     from knowledge.selectors import domain_index
 
@@ -40,8 +43,10 @@ def warm() -> dict[str, float | int]:
     limit_compute_threads()
     default_embedder().embed(["Ready when the first question comes."])
     counter_for("extractive").count("warm up")
+    question_language("Ready when the first question comes.")  # the language identifier's model (about 1 s)
     domains = built = 0
     try:
+        versions_activate_due()  # scheduled versions whose date came while no worker ran
         built = index_ensure_all()
         for domain in Domain.objects.all():
             for status in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED):

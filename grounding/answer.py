@@ -16,6 +16,7 @@ from typing import Any
 from grounding.chunking import split_sentences
 from grounding.citation_labels import check_labels
 from grounding.citations import parse_markers, strip_markers
+from grounding.language import language_note
 from grounding.lexical import content_terms
 from grounding.location import source_label
 from grounding.prompt import ABSTAIN_TOKEN
@@ -127,7 +128,9 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     In quote-then-answer mode the leading <quotes> block is the model's scratch work and is not shown.
     An abstention (ABSTAIN_TOKEN) is shown as ABSTAIN_MESSAGE plus its reason; a reason that cites the plan's sources
     ("The documents describe the bug bounty program [S1], but they do not state the amount.": the documents cover
-    the topic, not the asked fact) is shown as it is, with its citations resolved, and is still an abstention.
+    the topic, not the asked fact) is shown as it is, with its citations resolved, and is still an abstention. An
+    abstention on a question asked in another language (``plan.asked_in``) ends with
+    grounding.language.language_note ("... the documents are in English: please ask it in English.").
     """
     text = _QUOTES.sub("", text)
     abstained = is_abstention(text) or not plan.sufficient
@@ -136,13 +139,15 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
         if reason.startswith(ABSTAIN_TOKEN):
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
             reason = reason[:1].upper() + reason[1:]
+        note = f" {language_note(plan.asked_in)}" if plan.asked_in else ""
         if plan.sufficient and reason and any(lab in plan.source_map for m in parse_markers(reason)
                                               for lab in m.labels):
-            return _resolved(reason, plan, abstained=True)
+            return _resolved(reason + note, plan, abstained=True)
         reason = strip_markers(reason)
         shown = ABSTAIN_MESSAGE if not reason or not plan.sufficient else f"{ABSTAIN_MESSAGE} {escape_raw_html(reason)}"
         if not plan.sufficient and text.strip() and not is_abstention(text):
             shown = ABSTAIN_MESSAGE
+        shown += note
         markers = parse_markers(text)
         check = check_labels(markers, plan.source_map.keys() if plan.sufficient else ())
         return VerifiedAnswer(text=shown, abstained=True, invalid=check.invalid,

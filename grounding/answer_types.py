@@ -19,6 +19,8 @@ import functools
 import re
 from typing import Literal
 
+from grounding.lexical import nfkc_fold
+
 AnswerType = Literal["amount", "percent", "duration", "frequency", "date", "count", "quantity", "person", "list",
                      "yesno", "other"]
 
@@ -97,8 +99,10 @@ _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]
 @functools.lru_cache(maxsize=50_000)
 def typed_values(text: str) -> tuple[str, ...]:
     """The values a sentence states, each as "kind:text" in text order: amounts, percentages, durations, dates (and
-    times, fiscal years), e-mail addresses; a plain number not part of one of those is "count:<number>".
+    times, fiscal years), e-mail addresses; a plain number not part of one of those is "count:<number>". The text
+    is read NFKC-folded (grounding.lexical.nfkc_fold: "＄５０" is "amount:$50").
     """
+    text = nfkc_fold(text)
     found: list[tuple[int, int, str]] = []
     for kind in ("amount", "percent", "duration", "date", "email"):
         for m in _PATTERNS[kind].finditer(text):
@@ -244,7 +248,8 @@ def states(answer_type: str, text: str) -> bool:
     """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
     frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"); yes/no,
-    list and other questions are not checked here (True)."""
+    list and other questions are not checked here (True). The text is read NFKC-folded, as by typed_values."""
+    text = nfkc_fold(text)
     if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))

@@ -25,7 +25,8 @@ class Chunk:
         document_id: id of the document the chunk belongs to.
         title: document title.
         section: section path joined with " > " ("Leave types > Annual leave"); "" for the document lead.
-        version: version label of the document version ("2025-03", or a content hash prefix).
+        version: version label of the document version ("2025-03", the effective date, or "v1", "v2", ... numbered per
+            document when none was given).
         date: effective date of the version as ISO "YYYY-MM-DD", or "" when unknown.
         text: the chunk text as ingested (plain text, Markdown tags removed).
         tokens: token count of ``text`` (cl100k, counted once at ingestion).

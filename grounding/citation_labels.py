@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from grounding.citations import Marker
+from grounding.citations import Marker, parse_markers
 
-__all__ = ["CitationCheck", "check_labels"]
+__all__ = ["CitationCheck", "check_labels", "labels_as_footnotes"]
 
 
 @dataclass(frozen=True)
@@ -55,3 +55,26 @@ def check_labels(markers: Sequence[Marker], known_labels: Collection[str]) -> Ci
         for label in marker.labels:
             (valid if label in known else invalid).setdefault(label, None)
     return CitationCheck(valid=tuple(valid), invalid=tuple(invalid))
+
+
+def labels_as_footnotes(text: str, known: Collection[str]) -> tuple[str, tuple[str, ...]]:
+    """An answer's [S#] markers as numbered footnote references, for a copy of the answer outside the application
+    (where its labels mean nothing): each known label gets the next number in order of first citation, a marker
+    becomes its labels' numbers ("[S1]" -> "[1]", "[S1][S3]" or "[S1, S3]" -> "[1][2]"), an unknown label is
+    removed; markers inside code are left as written (grounding.citations.parse_markers).
+
+    Returns:
+        (the text with footnote references, the known labels in footnote order: label of [1], of [2], ...).
+    """
+    order: dict[str, int] = {}
+    out, pos = [], 0
+    for m in parse_markers(text):
+        out.append(text[pos:m.start])
+        numbers = [order.setdefault(lab, len(order) + 1) for lab in m.labels if lab in known]
+        if numbers:
+            out.append("".join(f"[{n}]" for n in dict.fromkeys(numbers)))
+        elif out and text[m.end:m.end + 1] in ("", " ", "\t", "\n", ".", ",", ";", ":", "!", "?"):
+            out[-1] = out[-1].rstrip(" \t")  # a removed marker leaves no space before what follows it
+        pos = m.end
+    out.append(text[pos:])
+    return "".join(out), tuple(order)

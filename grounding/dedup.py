@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from grounding.lexical import asks_about_past, negation_cues
+from grounding.lexical import asks_about_past, negation_cues, nfkc_fold
 from grounding.types import Candidate, Chunk, Dropped
 from grounding.values import value_keys
 
@@ -33,9 +33,10 @@ def normalise_text(text: str) -> str:
     """Lower-cased text with runs of whitespace and punctuation collapsed (for exact-duplicate hashing).
 
     What makes a value stays: currency signs, percent signs, a minus before a number and the separators inside a
-    number ("1.5", "1/2", "10:30"), so "$65" and "€65", "10%" and "10", "-5" and "5" never hash alike.
+    number ("1.5", "1/2", "10:30"), so "$65" and "€65", "10%" and "10", "-5" and "5" never hash alike. Read
+    NFKC-folded (grounding.lexical.nfkc_fold: "＄６５" hashes as "$65").
     """
-    lowered = text.lower()
+    lowered = nfkc_fold(text).lower()
     kept = {m.start() for m in _KEEP_IN_VALUES.finditer(lowered)}
     if not kept:
         return _SEPARATORS.sub(" ", lowered).strip()

@@ -15,6 +15,8 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from grounding.lexical import nfkc_fold
+
 DIM = 384
 MODEL_NAME = "all-MiniLM-L6-v2"
 
@@ -81,17 +83,20 @@ class MiniLMEmbedder:
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """The model's own token count of each text (WordPiece, special tokens excluded), for sizing chunks
-        against :attr:`max_tokens`. Loads the model on first use."""
+        against :attr:`max_tokens`, read NFKC-folded as :meth:`embed` encodes them. Loads the model on first use."""
         if not texts:
             return []
         tokenizer = (self._model or self._load()).tokenizer
-        ids = tokenizer(list(texts), add_special_tokens=False, truncation=False, verbose=False)["input_ids"]
+        ids = tokenizer([nfkc_fold(t) for t in texts], add_special_tokens=False, truncation=False,
+                        verbose=False)["input_ids"]
         return [len(x) for x in ids]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts: returns float32 array (n, 384), rows of unit length; (0, 384) for no texts.
 
-        Cached short texts are not encoded again; the others are encoded in one batch (duplicates once).
+        Cached short texts are not encoded again; the others are encoded in one batch (duplicates once). Each text
+        is encoded NFKC-folded (grounding.lexical.nfkc_fold): the model's WordPiece vocabulary has no full-width
+        letters, so "ｍｅａｌ ａｌｌｏｗａｎｃｅ" was [UNK] [UNK] and now reads as "meal allowance".
         """
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
@@ -137,7 +142,7 @@ class MiniLMEmbedder:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         model = self._model or self._load()
-        vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+        vectors = model.encode([nfkc_fold(t) for t in texts], batch_size=self.batch_size, normalize_embeddings=True,
                                convert_to_numpy=True, show_progress_bar=False)
         self.encoded += len(texts)
         return np.ascontiguousarray(vectors, dtype=np.float32)

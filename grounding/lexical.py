@@ -10,6 +10,10 @@ words, stemmed and filtered the same way:
     content_terms("How many vacation days do I get?") -> {"vacat", "day"}
     stem("equality") -> "equal"
 
+Text is compared NFKC-folded (``nfkc_fold``: full-width "ＦＹ２０２５" and "＄５０" read as "FY2025" and "$50") with
+its character offsets unchanged, so what a user typed or a document wrote in compatibility characters matches and a
+highlighted span still points at the stored text.
+
 Stemming is Snowball's English (Porter 2) stemmer through PyStemmer (Porter 1980; Snowball, Porter 2001). BM25
 tokens are bm25s's tokenizer with the same stop list and the same stemmer (Robertson and Zaragoza 2009 for BM25).
 No Django imports.
@@ -27,7 +31,7 @@ import Stemmer
 
 __all__ = ["BM25_STOP_WORDS", "CONTENT_STOP_WORDS", "STOP_WORDS", "TOKEN", "asks_about_past", "period_year",
            "without_period", "bm25_tokens", "content_terms", "fold_accents", "is_negation",
-           "negation_cues", "normalise_negation", "stem", "tokens"]
+           "negation_cues", "nfkc_fold", "normalise_negation", "stem", "tokens"]
 
 #: One token: a number with its currency sign, separators and percent sign ("$1,200.50", "5%", "2024-01-15" is three
 #: numbers), or a word of letters/digits with inner apostrophes and hyphens ("isn't", "high-cost", "COVID-19", "x86").
@@ -77,6 +81,33 @@ BM25_STOP_WORDS = "en"
 _stemmer = Stemmer.Stemmer("english")
 
 
+class _CompatibilityForms(dict):
+    """str.translate table built as characters are met: a code point to its NFKC form when that is one code point
+    (full-width and half-width forms, the ideographic space, superscripts, circled digits, the Kelvin sign), else to
+    itself."""
+
+    def __missing__(self, code: int) -> str:
+        folded = unicodedata.normalize("NFKC", chr(code))
+        self[code] = folded if len(folded) == 1 else chr(code)
+        return self[code]
+
+
+_COMPATIBILITY_FORMS = _CompatibilityForms()
+
+
+def nfkc_fold(text: str) -> str:
+    """The text with each character replaced by its Unicode NFKC (compatibility) form when that form is one
+    character: "ＦＹ２０２５ ＄５０" -> "FY2025 $50", "ｍｅａｌ" -> "meal", "²" -> "2", an ideographic space -> " ".
+
+    The result has exactly as many characters as the text, so offsets found in it (tokens, values, cited spans) are
+    offsets in the text as stored and shown. A character whose NFKC form is longer is kept as written (ligatures
+    "ﬁ", fractions "½", "…"), and so is a base letter with a separate combining mark (NFKC would compose them into
+    one character; accents are folded by ``fold_accents`` where they must not count). ASCII text is returned as is.
+    Technique: Unicode Standard Annex #15 (Normalization Forms), applied per code point.
+    """
+    return text if text.isascii() else text.translate(_COMPATIBILITY_FORMS)
+
+
 @functools.lru_cache(maxsize=100_000)
 def stem(word: str) -> str:
     """Snowball (Porter 2) stem of a word, lower-cased, a possessive "'s" removed ("Employee's" -> "employe",
@@ -86,26 +117,27 @@ def stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def tokens(text: str) -> tuple[tuple[str, int, int], ...]:
-    """(lower-cased token, start, end) of each TOKEN of a text, offsets in characters (cached: a sentence meets
-    many others)."""
-    return tuple((m.group(0).lower(), m.start(), m.end()) for m in TOKEN.finditer(text))
+    """(lower-cased token, start, end) of each TOKEN of a text, read NFKC-folded (``nfkc_fold``), offsets in
+    characters of the text as given (cached: a sentence meets many others)."""
+    return tuple((m.group(0).lower(), m.start(), m.end()) for m in TOKEN.finditer(nfkc_fold(text)))
 
 
 @functools.lru_cache(maxsize=50_000)
 def content_terms(text: str) -> frozenset[str]:
     """Stemmed content words of a text: its tokens, hyphenated words split ("high-cost" -> "high", "cost"), edge
-    punctuation removed, CONTENT_STOP_WORDS dropped. Numbers keep their currency or percent sign ("$65", "5%"). Cached per
-    text: the same turns and sentences are compared again on every question. Each distinct word is stemmed once, in
+    punctuation removed, CONTENT_STOP_WORDS dropped, read NFKC-folded (``nfkc_fold``). Numbers keep their currency
+    or percent sign ("$65", "5%"). Cached per text: the same turns and sentences are compared again on every question. Each distinct word is stemmed once, in
     one call into the stemmer (C)."""
-    words = {part.strip(".,'’") for word in TOKEN.findall(text.lower()) for part in word.split("-")}
+    words = {part.strip(".,'’") for word in TOKEN.findall(nfkc_fold(text).lower()) for part in word.split("-")}
     words.discard("")
     return frozenset(_stemmer.stemWords([w.replace("’", "'").removesuffix("'s") for w in words - CONTENT_STOP_WORDS]))
 
 
 def bm25_tokens(texts: Sequence[str]) -> list[list[str]]:
     """BM25 tokens of each text (bm25s's tokenizer: lower-cased words of two or more characters, BM25_STOP_WORDS removed,
-    stemmed with the same stemmer as ``stem``). The index and its queries must be cut by this one function."""
-    return bm25s.tokenize(list(texts), stopwords=BM25_STOP_WORDS, stemmer=_stemmer, return_ids=False,
+    stemmed with the same stemmer as ``stem``), each text read NFKC-folded (``nfkc_fold``: "ＦＹ２０２５" is the token
+    "fy2025"). The index and its queries must be cut by this one function."""
+    return bm25s.tokenize([nfkc_fold(t) for t in texts], stopwords=BM25_STOP_WORDS, stemmer=_stemmer, return_ids=False,
                           show_progress=False)
 
 

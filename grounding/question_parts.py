@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from grounding.answer_types import question_sentence
-from grounding.lexical import content_terms
+from grounding.lexical import content_terms, nfkc_fold
 from grounding.yesno import CONDITION
 
 #: What joins the two sides; "than" not after "more", "less" ... ("costs more than $2,500" states a condition).
@@ -207,7 +207,8 @@ def mentions(text: str, name: str) -> bool:
     """True when ``text`` names ``name`` (case-insensitive, as whole words; "GS-12" also as "GS 12" or "GS12"). A
     name of several capitalised words is also named when each of its words is ("Ryan was offered a rookie spot ...
     Davis made his debut" names Ryan Davis: a text calls a person or a place by part of its name after the first
-    mention, and a chunk may hold only the later mentions)."""
+    mention, and a chunk may hold only the later mentions). Both are read NFKC-folded ("ＦＹ２５" names FY25)."""
+    text, name = nfkc_fold(text), nfkc_fold(name)
     parts = [w for w in re.split(r"[\s-]+", name) if w]
     words = [re.escape(w) for w in parts]
     code = bool(_CODE.fullmatch(name))

@@ -236,6 +236,8 @@ class ContextPlan:
         memory: the history split for the trace: summary_tokens, summary_covers, verbatim_turns, older_turns
             (1-based positions of older exchanges brought back), omitted_turns, summary_skipped.
         query: the retrieval query when it differs from the question (a follow-up rewritten with the conversation).
+        asked_in: the language the question looks written in when it is not English and most of its words are not
+            the domain's ("French"; grounding.language.asked_in), "" otherwise: a refusal then says why.
     """
 
     question: str
@@ -252,6 +254,7 @@ class ContextPlan:
     summary: Any = None
     memory: dict[str, Any] = field(default_factory=dict)
     query: str = ""
+    asked_in: str = ""
 
     @property
     def source_map(self) -> dict[str, Source]:

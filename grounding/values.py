@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from grounding.lexical import STOP_WORDS, stem, tokens
+from grounding.lexical import STOP_WORDS, nfkc_fold, stem, tokens
 
 __all__ = ["MONTHS", "StatedValue", "comparable", "same_value", "typed_values", "value_keys"]
 
@@ -166,9 +166,11 @@ def typed_values(sentence: str) -> tuple[StatedValue, ...]:
     "two weeks"), ordinals ("13th"), codes ("GS-15", "1.2.3"), times ("10:30"), quantities with their unit noun
     ("3,559 people" -> qty:peopl), other numbers. Number words count from "two" ("one" only in a duration: "one
     week"; alone it is a pronoun as often as a number). Reference markers ("[12]") are skipped; "may 2020" in lower
-    case is the verb, not a month.
+    case is the verb, not a month. Full-width and other compatibility characters are read as their NFKC form
+    (grounding.lexical.nfkc_fold), so a value's ``text`` is folded too and its ``span`` is in the sentence as given.
     """
-    sentence = _CITATION_MARK.sub(lambda m: " " * len(m.group(0)), sentence)  # offsets unchanged
+    # read NFKC-folded ("＄５０" is $50) and with citation markers blanked: offsets stay those of the sentence
+    sentence = _CITATION_MARK.sub(lambda m: " " * len(m.group(0)), nfkc_fold(sentence))
     words = tokens(sentence)
     # tokens are in reading order and do not overlap: the words before a value or inside a clause are slices found
     # by bisection (a long text states many values: scanning every word for each value was quadratic)

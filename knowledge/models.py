@@ -130,12 +130,15 @@ class Document(models.Model):
 
 
 class DocumentVersion(models.Model):
-    """One content of a document. Exactly one version per document is current (the newest by effective date)."""
+    """One content of a document. At most one version per document is current: the newest by effective date among
+    those in effect (dated today or earlier, or undated); one dated after today is scheduled until its date
+    (knowledge.services.versions)."""
 
     class Status(models.TextChoices):
         CURRENT = "current"
         DRAFT = "draft"
         SUPERSEDED = "superseded"
+        SCHEDULED = "scheduled"
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="versions")
     title = models.CharField(max_length=500)

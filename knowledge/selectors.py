@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import logging
 import tempfile
@@ -31,6 +32,30 @@ def domain_token(*, domain: Domain) -> str:
     """The token of the domain's published index (read from the database: a change committed by an ingestion in
     another process is seen at once)."""
     return Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
+
+
+#: The earliest date of a scheduled version per domain id, for the index token it was read with: (token, date).
+_next_scheduled: dict[int, tuple[str, dt.date | None]] = {}
+
+
+def version_next_scheduled(*, domain: Domain, token: str) -> dt.date | None:
+    """The earliest effective date among the domain's scheduled versions (dated after the day they were ingested or
+    last decided on; knowledge.services.versions), None when it has none. Read from the database once per published
+    index token and process: every change of statuses publishes a new token, so an ask costs a lookup."""
+    known = _next_scheduled.get(domain.pk)
+    if known is not None and known[0] == token:
+        return known[1]
+    first = (DocumentVersion.objects.filter(document__domain=domain, status=DocumentVersion.Status.SCHEDULED)
+             .order_by("effective_date").values_list("effective_date", flat=True).first())
+    _next_scheduled[domain.pk] = (token, first)
+    return first
+
+
+def domain_vocabulary(*, domain: Domain | int, token: str | None = None) -> dict[str, int] | None:
+    """The terms of the domain's published BM25 index over current chunks (term -> id, grounding.lexical.bm25_tokens
+    terms), None when the index has no lexical part."""
+    bm25 = domain_index(domain=domain, token=token).bm25
+    return None if bm25 is None else bm25.vocab_dict
 
 
 def domain_index(*, domain: Domain | int, status: str = DocumentVersion.Status.CURRENT,

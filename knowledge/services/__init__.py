@@ -4,7 +4,8 @@ module per concern; this package names the public ones so callers import ``knowl
     domains     domain_get_or_create
     ingestion   ingest_path, document_ingest: files to stored versions, chunks and vectors, the index published
     reports     IngestError, FileReport, IngestReport, max_file_bytes, too_large_error
-    versions    which version is current; version_supersede, version_make_current, version_delete, document_delete,
+    versions    which version is current (versions_activate_due, versions_activate_soon: scheduled versions whose
+                date came); version_supersede, version_make_current, version_delete, document_delete,
                 document_reindex
     prompts     system prompts (system_prompt_save, system_prompt_activate, system_prompt_active, warnings) and
                 DOMAIN_PRESETS
@@ -20,10 +21,10 @@ from knowledge.services.prompts import (DOMAIN_PRESETS, system_prompt_activate, 
 from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
 from knowledge.services.uploads import UploadedFileLike, ingest_job_launch, ingest_job_start
 from knowledge.services.versions import (document_delete, document_reindex, version_delete, version_make_current,
-                                         version_supersede)
+                                         version_supersede, versions_activate_due, versions_activate_soon)
 
 __all__ = ["DOMAIN_PRESETS", "FileReport", "IngestError", "IngestReport", "UploadedFileLike", "document_delete",
            "document_ingest", "document_reindex", "domain_get_or_create", "ingest_job_launch", "ingest_job_run",
            "ingest_job_start", "ingest_path", "max_file_bytes", "system_prompt_activate", "system_prompt_active",
            "system_prompt_save", "system_prompt_warnings", "too_large_error", "version_delete",
-           "version_make_current", "version_supersede"]
+           "version_make_current", "version_supersede", "versions_activate_due", "versions_activate_soon"]

@@ -29,7 +29,8 @@ from knowledge.models import Chunk, Document, DocumentVersion, Domain
 from knowledge.originals import original_content_type, original_save
 from knowledge.sentences import sentences_embed
 from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
-from knowledge.services.versions import document_statuses_refresh, version_older_than_current, version_reactivate
+from knowledge.services.versions import (document_statuses_refresh, version_next_label, version_older_than_current,
+                                         version_reactivate, version_schedule_notes)
 
 log = logging.getLogger("grounded.ingest")
 
@@ -78,7 +79,8 @@ def _prepare(*, domain: Domain, rel: str, data: bytes, original: Path | bytes, s
     meta = parsed.metadata
     eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
     digest = _content_hash(parsed)
-    label = version or str(meta.get("version") or (eff.isoformat() if eff else digest[:8]))
+    # no label given, in front matter or by a date: numbered per document when stored (version_next_label)
+    label = version or str(meta.get("version") or (eff.isoformat() if eff else ""))
     return _Pending(original, rel, parsed, doc_key, label, eff, digest,
                     chunk_blocks(parsed.blocks, counter_for("extractive"),
                                  limit=input_limit(embedder, title=parsed.title)))
@@ -127,7 +129,8 @@ def ingest_path(
     A document is identified by its front matter ``doc_id``, else its path relative to the folder (suffix
     included; a single file ingested on its own joins the existing document of the same file name).
     Unchanged content (same normalised text hash) is a no-op; changed content becomes a new version of the same
-    document, and the version with the latest effective date is current, older ones superseded. Each new version
+    document, and the version with the latest effective date is current, older ones superseded (one dated after
+    today is scheduled: it becomes current on its date, knowledge.services.versions; its report says so). Each new version
     keeps its original file (knowledge.originals) and each chunk its location (page, slide, sheet and rows). A file
     that cannot be ingested (damaged, password-protected, over the size limit, an extension that lies about the
     content, no text) is reported as failed with what to do, and the rest is ingested.
@@ -135,7 +138,8 @@ def ingest_path(
     Args:
         path: file or folder.
         domain: target domain.
-        version: version label for every file (default: front matter ``version``, else the date, else a hash prefix).
+        version: version label for every file (default: front matter ``version``, else the date, else "v1", "v2",
+            ... numbered per document; the content hash is kept apart as the version's identity).
         date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
         embedder: embedding model (default: the bundled MiniLM).
         progress: called with one line per file (and one per note of a file).
@@ -239,10 +243,13 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
         if existing is not None:
             status = "unchanged"
             if existing.status != DocumentVersion.Status.CURRENT and not version_older_than_current(existing, p.date):
-                # the content of an earlier version came back: it is the current content again
+                # the content of an earlier version came back: it is the current content again (or, dated after
+                # today, scheduled again for that date)
                 version_reactivate(existing, p.date)
+                existing.refresh_from_db()
                 restored = True
-                status = "restored"
+                status = "restored" if existing.status == DocumentVersion.Status.CURRENT else "unchanged"
+                notes += version_schedule_notes(version=existing)
             report.files.append(FileReport(p.rel, status, p.parsed.title, existing.label, notes=notes,
                                            pages=p.parsed.pages, version_id=existing.pk))
             if progress:
@@ -266,7 +273,9 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
     with transaction.atomic():
         for p, fr in to_embed:
             n = len(p.drafts)
-            fr.version_id = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n]).pk
+            stored = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n])
+            fr.version_id, fr.version = stored.pk, stored.label
+            fr.notes += version_schedule_notes(version=stored)
             offset += n
             report.files.append(fr)
             if progress:
@@ -283,7 +292,8 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
     title = document.title if p.parsed.title_from_name and not created else p.parsed.title
     data = p.original if isinstance(p.original, bytes) else p.original.read_bytes()
     name = Path(p.rel).name
-    version = DocumentVersion.objects.create(document=document, title=title, label=p.label,
+    version = DocumentVersion.objects.create(document=document, title=title,
+                                             label=p.label or version_next_label(document=document),
                                              effective_date=p.date,
                                              content_hash=p.content_hash, metadata=p.parsed.metadata,
                                              outline=list(outline_of(b.section for b in p.parsed.blocks)),

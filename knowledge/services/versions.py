@@ -1,20 +1,27 @@
-"""Document versions: which version is current (the newest by effective date), and the admin's changes to versions
-and documents (supersede, make current, delete, re-index). Every change to which chunks are retrievable ends with
+"""Document versions: which version is current (the newest by effective date among those in effect; one dated after
+today is scheduled until its date), and the admin's changes to versions and documents (supersede, make current,
+delete, re-index). Every change to which chunks are retrievable ends with
 knowledge.indexing.index_publish inside its transaction, so retrieval never returns a deleted or superseded chunk as
 current, and no request builds an index."""
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import re
+import threading
 
 from django.db import transaction
+from django.utils import timezone
 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.retrieve import index_text
 from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_publish
-from knowledge.models import Chunk, Document, DocumentVersion
+from knowledge.models import Chunk, Document, DocumentVersion, Domain
 from knowledge.sentences import sentences_embed
+
+log = logging.getLogger("grounded.versions")
 
 def _newest(versions: list[DocumentVersion]) -> DocumentVersion:
     """The version that is current: the latest effective date, ties to the later ingestion.
@@ -30,6 +37,16 @@ def _newest(versions: list[DocumentVersion]) -> DocumentVersion:
         latest = max(latest, effective)
         keyed.append(((effective, v.created_at, v.pk), v))
     return max(keyed, key=lambda kv: kv[0])[1]
+
+
+def version_next_label(*, document: Document) -> str:
+    """The label of a document's next version when none is given (no --version, front matter version or date): "v1"
+    for the first, then one more than both the number of its versions and the highest "vN" among their labels
+    ("v3" after v1 and v2, and after a deleted v1 too). The content hash stays the version's identity
+    (DocumentVersion.content_hash); a hash prefix was the label before, unreadable to users."""
+    labels = list(document.versions.values_list("label", flat=True))
+    numbered = [int(label[1:]) for label in labels if re.fullmatch(r"v\d{1,6}", label)]
+    return f"v{max([len(labels), *numbered]) + 1}"
 
 
 def version_older_than_current(version: DocumentVersion, date: dt.date | None) -> bool:
@@ -50,20 +67,87 @@ def version_reactivate(version: DocumentVersion, date: dt.date | None) -> None:
     document_statuses_refresh(version.document)
 
 
-def document_statuses_refresh(document: Document) -> None:
-    """The non-draft version with the latest effective date (then latest ingestion) is current; others superseded."""
+def document_statuses_refresh(document: Document, *, today: dt.date | None = None) -> None:
+    """Decide the statuses of a document's non-draft versions on ``today`` (default: the local date,
+    settings.TIME_ZONE): a version dated after today is scheduled (never retrieved, not even for questions about
+    the past); among the others (in effect: dated today or earlier, or undated) the one with the latest effective
+    date, then the latest ingestion, is current (:func:`_newest`) and the rest superseded. A document whose only
+    versions are scheduled has no current version until the first date comes (:func:`versions_activate_due`)."""
+    today = today or timezone.localdate()
     versions = list(document.versions.exclude(status=DocumentVersion.Status.DRAFT))
-    if not versions:
-        return
-    newest = _newest(versions)
+    in_effect = [v for v in versions if v.effective_date is None or v.effective_date <= today]
+    newest = _newest(in_effect) if in_effect else None
     for v in versions:
-        status = DocumentVersion.Status.CURRENT if v.pk == newest.pk else DocumentVersion.Status.SUPERSEDED
+        status = (DocumentVersion.Status.SCHEDULED if v not in in_effect
+                  else DocumentVersion.Status.CURRENT if v.pk == newest.pk else DocumentVersion.Status.SUPERSEDED)
         if v.status != status:
             v.status = status
             v.save(update_fields=["status"])
-    if document.title != newest.title:
+    if newest is not None and document.title != newest.title:
         document.title = newest.title
         document.save(update_fields=["title"])
+
+
+def version_schedule_notes(*, version: DocumentVersion) -> list[str]:
+    """An ingestion report's note for a version dated after today (status scheduled): when it starts to answer and
+    which version answers until then. [] for any other version."""
+    version.refresh_from_db(fields=["status"])
+    if version.status != DocumentVersion.Status.SCHEDULED:
+        return []
+    current = version.document.versions.filter(status=DocumentVersion.Status.CURRENT).first()
+    until = (f"until then version {current.label!r}" + (f" (dated {current.effective_date.isoformat()})"
+                                                        if current.effective_date else "") + " answers"
+             if current else "until then the document does not answer")
+    return [f"Dated {version.effective_date.isoformat()}, after today: this version becomes current on that date; "
+            f"{until}."]
+
+
+def versions_activate_due(*, today: dt.date | None = None) -> list[Domain]:
+    """Give every document with a scheduled version whose date has come (effective date <= ``today``, default the
+    local date) its statuses on that day (:func:`document_statuses_refresh`: the scheduled version becomes current,
+    the one before it superseded), and publish the index of each domain that changed, in one transaction per
+    domain. Run when a worker starts (chat.warmup), by ``manage.py versions_activate`` (a daily cron job just after
+    midnight makes the change exact) and, when an ask finds a version due, in the background
+    (:func:`versions_activate_soon`). Returns the domains whose index was published."""
+    today = today or timezone.localdate()
+    due = (DocumentVersion.objects.filter(status=DocumentVersion.Status.SCHEDULED, effective_date__lte=today)
+           .values_list("document__domain_id", flat=True).distinct())
+    published = []
+    for domain in Domain.objects.filter(pk__in=list(due)):
+        with transaction.atomic():
+            documents = Document.objects.filter(domain=domain, versions__status=DocumentVersion.Status.SCHEDULED,
+                                                versions__effective_date__lte=today).distinct()
+            for document in documents:
+                document_statuses_refresh(document, today=today)
+            index_publish(domain=domain)
+        published.append(domain)
+    return published
+
+
+_activating = threading.Lock()
+
+
+def versions_activate_soon() -> bool:
+    """Run :func:`versions_activate_due` in a daemon thread of this process (it closes its own database connection),
+    unless one is running already: an ask that finds a scheduled version due (knowledge.selectors.
+    version_next_scheduled) is answered from the published index, and the index is never built on a request.
+    Returns True when a thread was started."""
+    from django.db import connection
+
+    if not _activating.acquire(blocking=False):
+        return False
+
+    def work() -> None:
+        try:
+            versions_activate_due()
+        except Exception:  # logged; the next ask that finds the version due tries again
+            log.exception("activating scheduled versions failed")
+        finally:
+            _activating.release()
+            connection.close()
+
+    threading.Thread(target=work, name="versions-activate", daemon=True).start()
+    return True
 
 
 @transaction.atomic

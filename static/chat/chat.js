@@ -5,6 +5,7 @@ import {announce, page} from "./dom.js";
 import {closeSource, hidePreview, openSource, showPreview} from "./panel.js";
 import {closeDrawer, touch} from "./sidebar.js";
 import {Thread} from "./thread.js";
+import {TOO_LARGE, characters, frameBytes, tokenWarning} from "./limits.js";
 
 const data = page();
 const list = document.getElementById("messages");
@@ -45,20 +46,6 @@ function showHint(text) {
   input.setAttribute("aria-invalid", text ? "true" : "false");
 }
 
-// The length of a message as the server counts it (code points: an emoji is one character, not two UTF-16 units).
-function characters(text) {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
-// The bytes a frame takes on the socket (UTF-8 JSON). The server closes the socket on a message over
-// data.maxFrameBytes (code 1009), so such a frame is never sent.
-function frameBytes(frame) {
-  return new TextEncoder().encode(JSON.stringify(frame)).length;
-}
-
-const TOO_LARGE = "The message is too large to send";
 
 // Ask a question (the composer, or an edited question): returns false when it was not sent.
 function ask(raw) {
@@ -248,7 +235,12 @@ form.addEventListener("submit", (event) => {
 input.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); }
 });
-input.addEventListener("input", () => { if (hint.textContent && input.value.trim()) showHint(""); });
+// while typing: an earlier error goes, and a message that may be over the token limit is warned about before it is
+// sent (the hint is rewritten only when it changes, so a screen reader hears it once)
+input.addEventListener("input", () => {
+  const warning = input.value.trim() ? tokenWarning(input.value, data.maxTokens) : "";
+  if (hint.textContent !== warning && (warning || input.value.trim())) showHint(warning);
+});
 stopButton.addEventListener("click", stop);
 
 // chips: open the passage (click, Enter), preview it (hover, focus)

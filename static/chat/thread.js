@@ -135,7 +135,8 @@ export class Thread {
       return b;
     };
     if (answer.markdown) {
-      button("copy", "Copy", "Copy this answer as Markdown, citations as titles", () => this.copy(answer));
+      button("copy", "Copy", "Copy this answer as Markdown, citations as numbered sources",
+             () => this.copy(answer));
     }
     button("regenerate", "Regenerate", "Write a new answer to this question (this one is kept)",
            () => this.handlers.regenerate(answer));

@@ -236,7 +236,7 @@ def test_a_question_keeps_every_answer_and_the_latest_is_its_answer(users, demo_
     assert answer_of(question) == second
 
 
-def test_copy_markdown_resolves_citations_to_titles_and_lists_the_sources(users, demo_domain):
+def test_copy_markdown_numbers_citations_as_footnotes_and_lists_the_sources(users, demo_domain):
     conv = Conversation.objects.create(user=users[0], domain=demo_domain, title="T")
     sources = [{"label": "S1", "title": "Travel", "section": "Meals > Daily", "version": "2025-03",
                 "date": "2025-03-01", "status": "current", "text": "$65."},
@@ -244,6 +244,7 @@ def test_copy_markdown_resolves_citations_to_titles_and_lists_the_sources(users,
                 "status": "superseded", "text": "$50."}]
     _, answer = turn(conv, "Q?", "Meals are $65 a day [S1]. It was $50 [S2][S9].", sources=sources,
                      citations=[{"label": "S1"}, {"label": "S2"}])
+    # s6: the labels mean nothing outside the page; pasted, the answer reads [1], [2] with the sources under it
     assert answer_markdown(answer=answer) == (
-        "Meals are $65 a day (source: Travel › Meals › Daily). It was $50 (source: Travel).\n\nSources:\n"
-        "- Travel › Meals › Daily (2025-03, 2025-03-01)\n- Travel (2024-01, 2024-01-15, superseded)\n")
+        "Meals are $65 a day [1]. It was $50 [2].\n\nSources:\n"
+        "[1] Travel, Meals › Daily (2025-03, 2025-03-01)\n[2] Travel (2024-01, 2024-01-15, superseded)\n")

@@ -173,12 +173,14 @@ class ChatPageTests(BrowserCase):
         first = self.ask("How often are laptops replaced?")
         expect(first.locator(".msg-actions button.copy")).to_be_visible()
 
-        # copy: Markdown with the citations resolved to titles
+        # copy: Markdown with the citations as numbered footnotes and the sources they stand for under it (s6: the
+        # [S1] labels meant nothing once pasted)
         first.locator("button.copy").click()
         expect(page.locator("#status")).to_have_text("Copied the answer as Markdown.")
         copied = page.evaluate("copied[0]")
-        assert copied.startswith("Laptops are replaced on a 36-month refresh cycle (source: Equipment and Laptop "
-                                 "Policy") and "[S1]" not in copied and "\nSources:\n- Equipment and Laptop" in copied
+        assert copied.startswith("Laptops are replaced on a 36-month refresh cycle [1].")
+        assert "[S1]" not in copied and "\n\nSources:\n[1] Equipment and Laptop Policy, " in copied
+        assert copied.count("\n[") == len(set(re.findall(r"\[(\d+)\]", copied)))  # one line per footnote number
 
         # feedback: helpful, then not helpful with a reason, stored with the answer
         first.locator("button.helpful").click()

@@ -427,3 +427,11 @@ def test_property_markers_are_well_formed(text: str) -> None:
         previous_end = m.end
     if not markers:
         assert strip_markers(text) == text
+
+
+def test_labels_as_footnotes_numbers_known_labels_in_order_of_first_citation():
+    from grounding.citation_labels import labels_as_footnotes
+
+    text = "Meals are $65 a day [S2]. Hotels [S1][S2] cost $225 [S1, S9]. In code `row[S1]` stays. Gone [S9]."
+    assert labels_as_footnotes(text, {"S1", "S2"}) == (
+        "Meals are $65 a day [1]. Hotels [2][1] cost $225 [2]. In code `row[S1]` stays. Gone.", ("S2", "S1"))
