@@ -22,6 +22,25 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SLOW = ["Laptops ", "are ", "replaced ", "every ", "36 months ", "[S1]."]
 
 
+def thread_spy(seen: dict, name: str, fn):
+    """``fn`` recording in ``seen[name]`` the thread that ran it."""
+    def run(*args, **kwargs):
+        seen[name] = threading.current_thread()
+        return fn(*args, **kwargs)
+    return run
+
+
+async def ask_laptops(user) -> list[dict]:
+    """Ask the laptop question on a new socket (scripted answer); its frames to `done`."""
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    return frames
+
+
 async def test_two_asks_in_two_conversations_interleave(ingest_demo, user):
     registry.configure(answerer=ScriptedProvider(SLOW, delay=0.3))
     a, b = await connect(user), await connect(user)
@@ -146,21 +165,9 @@ async def test_an_answer_is_finalised_off_the_event_loop(ingest_demo, user, monk
 
     loop_thread = threading.current_thread()
     seen = {}
-
-    def spy(name, fn):
-        def run(*args, **kwargs):
-            seen[name] = threading.current_thread()
-            return fn(*args, **kwargs)
-        return run
-
-    monkeypatch.setattr(streaming, "finalize_answer", spy("finalize", streaming.finalize_answer))
-    monkeypatch.setattr(streaming, "support_texts", spy("support_texts", streaming.support_texts))
-    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
-    comm = await connect(user)
-    await comm.connect()
-    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
-    frames = await frames_until(comm, "done")
-    await comm.disconnect()
+    monkeypatch.setattr(streaming, "finalize_answer", thread_spy(seen, "finalize", streaming.finalize_answer))
+    monkeypatch.setattr(streaming, "support_texts", thread_spy(seen, "support_texts", streaming.support_texts))
+    frames = await ask_laptops(user)
     assert frames[-1]["status"] == "complete" and "36 months" in frames[-1]["text"]
     assert set(seen) == {"finalize", "support_texts"}
     assert all(thread is not loop_thread for thread in seen.values())
@@ -198,16 +205,28 @@ async def test_the_questions_embedding_starts_before_it_is_stored_and_is_encoded
             return self.inner.embed(texts)
 
     recording = Recording(batcher.embedder)
+    query_prefetch = orchestration._query_prefetch
+
+    def recording_query_prefetch(question, **kwargs):
+        start = query_prefetch(question, **kwargs)
+
+        def allowed():
+            events.append("allowed")
+            start()
+        return allowed
+
     monkeypatch.setattr(batcher, "embedder", recording)
     monkeypatch.setattr(batcher, "prefetch", recording_prefetch)
     monkeypatch.setattr(orchestration, "ask_store", recording_store)
+    monkeypatch.setattr(orchestration, "_query_prefetch", recording_query_prefetch)
     question = "How often are company laptops replaced, in months?"
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": question})
     frames = await frames_until(comm, "done")
     await comm.disconnect()
     assert frames[-1]["status"] == "complete"
-    # the embedding is set off (on the event loop) while the question is being stored, not after
-    assert events.index(f"prefetch:{question}") < events.index("stored")
+    # the embedding is set off once the ask is allowed, before the question is stored (it starts on the event loop
+    # as soon as the loop runs it, while the database worker stores the question)
+    assert events.index("allowed") < events.index("store") and f"prefetch:{question}" in events
     assert recording.texts.count(question) == 1  # retrieval joined the prefetched encode instead of starting one
 
 
@@ -218,21 +237,9 @@ async def test_the_plan_snapshot_is_rendered_on_the_cpu_pool_and_only_saved_on_t
     from chat import generation
 
     seen = {}
-
-    def spy(name, fn):
-        def run(*args, **kwargs):
-            seen[name] = threading.current_thread().name
-            return fn(*args, **kwargs)
-        return run
-
-    monkeypatch.setattr(generation, "answer_fill_plan", spy("fill", generation.answer_fill_plan))
-    monkeypatch.setattr(generation, "answer_plan_save", spy("save", generation.answer_plan_save))
-    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
-    comm = await connect(user)
-    await comm.connect()
-    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
-    frames = await frames_until(comm, "done")
-    await comm.disconnect()
+    monkeypatch.setattr(generation, "answer_fill_plan", thread_spy(seen, "fill", generation.answer_fill_plan))
+    monkeypatch.setattr(generation, "answer_plan_save", thread_spy(seen, "save", generation.answer_plan_save))
+    frames = await ask_laptops(user)
     plan = next(f for f in frames if f["type"] == "plan")
     assert frames[-1]["status"] == "complete" and plan["sources"][0]["html"].startswith("<")
-    assert seen["fill"].startswith("grounded-cpu") and not seen["save"].startswith("grounded-cpu")
+    assert seen["fill"].name.startswith("grounded-cpu") and not seen["save"].name.startswith("grounded-cpu")

@@ -10,6 +10,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from daphne.testing import DaphneProcess
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 from playwright.sync_api import expect, sync_playwright
 
 from knowledge.services import domain_get_or_create, ingest_path
@@ -66,14 +67,27 @@ class _Server(DaphneProcess):
 
 
 class BrowserCase(ChannelsLiveServerTestCase):
-    """Live server + Chromium + the demo corpus and user; subclasses hold the tests."""
+    """Live server + Chromium + the demo corpus and user; subclasses hold the tests.
+
+    A subclass may set ``overrides`` (settings for the whole class) and ``answerer`` (a function making the provider
+    the server answers with): both are in place before the live server forks, and undone after the class."""
 
     __test__ = False
     ProtocolServerProcess = _Server
     serialized_rollback = False
+    overrides: dict = {}
+    answerer = None
 
     @classmethod
     def setUpClass(cls):
+        from chat.providers import registry
+
+        cls._overrides = override_settings(**cls.overrides) if cls.overrides else None
+        if cls._overrides is not None:
+            cls._overrides.enable()
+        cls._saved_providers = registry.state()
+        if cls.answerer is not None:
+            registry.configure(answerer=cls.answerer())
         allow_async_unsafe(cls)  # for this class only; restored by a class cleanup
         super().setUpClass()
         expect.set_options(timeout=60_000)  # the first answer loads the embedding model in the server process
@@ -82,9 +96,14 @@ class BrowserCase(ChannelsLiveServerTestCase):
 
     @classmethod
     def tearDownClass(cls):
+        from chat.providers import registry
+
         cls.browser.close()
         cls.playwright.stop()
         super().tearDownClass()
+        registry.restore(cls._saved_providers)
+        if cls._overrides is not None:
+            cls._overrides.disable()
 
     def setUp(self):
         domain = domain_get_or_create(slug="handbook", name="Tallgrass handbook")
@@ -201,20 +220,10 @@ class ScriptedAnswerInBrowserTests(BrowserCase):
               "kept in ", "every office [S9]", "."]
 
     @classmethod
-    def setUpClass(cls):
-        from chat.providers import registry
+    def answerer(cls):
         from grounding.providers import ScriptedProvider
 
-        cls._saved_providers = registry.state()
-        registry.configure(answerer=ScriptedProvider(cls.PIECES, delay=0.6))
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls):
-        from chat.providers import registry
-
-        super().tearDownClass()
-        registry.restore(cls._saved_providers)
+        return ScriptedProvider(cls.PIECES, delay=0.6)
 
     def test_chips_work_while_streaming_invalid_label_is_text_and_frozen_source_survives_reingest(self):
         """Chips work while the answer streams; an invalid label is plain text; reload and re-ingest keep the
@@ -275,19 +284,7 @@ class RateLimitInBrowserTests(BrowserCase):
     """The server allows one question a minute (set before the live server forks)."""
 
     __test__ = True
-
-    @classmethod
-    def setUpClass(cls):
-        from django.test import override_settings
-
-        cls._limit = override_settings(ASK_RATE_LIMIT=1)
-        cls._limit.enable()
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        cls._limit.disable()
+    overrides = {"ASK_RATE_LIMIT": 1}
 
     def test_a_refused_question_is_put_back_with_the_reason_next_to_it(self):
         # a new user missed this reason when it showed only in the status line above the composer

@@ -67,20 +67,9 @@ def assert_accessible(page, what: str) -> None:
 class ChatPageTests(BrowserCase):
     __test__ = True
 
-    @classmethod
-    def setUpClass(cls):
-        from chat.providers import registry
-
-        cls._saved_providers = registry.state()
-        registry.configure(answerer=PacedProvider(LAPTOPS, delay=0.25))
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls):
-        from chat.providers import registry
-
-        super().tearDownClass()
-        registry.restore(cls._saved_providers)
+    @staticmethod
+    def answerer():
+        return PacedProvider(LAPTOPS, delay=0.25)
 
     def setUp(self):
         super().setUp()

@@ -5,7 +5,6 @@ limit gets a visible reason, and the chat reconnects with its conversation."""
 from __future__ import annotations
 
 import pytest
-from django.test import override_settings
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser import BrowserCase
@@ -22,24 +21,13 @@ class MessageSizeInBrowserTests(BrowserCase):
 
     __test__ = True
 
-    @classmethod
-    def setUpClass(cls):
-        from chat.providers import registry
+    overrides = {"MAX_MESSAGE_CHARS": LIMIT}
+
+    @staticmethod
+    def answerer():
         from grounding.providers import ScriptedProvider
 
-        cls._limit = override_settings(MAX_MESSAGE_CHARS=LIMIT)
-        cls._limit.enable()
-        cls._saved_providers = registry.state()
-        registry.configure(answerer=ScriptedProvider(ANSWER, delay=0.05))
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls):
-        from chat.providers import registry
-
-        super().tearDownClass()
-        registry.restore(cls._saved_providers)
-        cls._limit.disable()
+        return ScriptedProvider(ANSWER, delay=0.05)
 
     def asks_sent(self) -> list[str]:
         """Record the ask frames the page sends from now on (attach before the page opens its socket)."""

@@ -5,7 +5,6 @@ tokens), and when the server refuses it, the reason says what a token is and the
 from __future__ import annotations
 
 import pytest
-from django.test import override_settings
 from playwright.sync_api import expect
 
 from chat.models import Message
@@ -23,24 +22,13 @@ class MessageTokensInBrowserTests(BrowserCase):
 
     __test__ = True
 
-    @classmethod
-    def setUpClass(cls):
-        from chat.providers import registry
+    overrides = {"MAX_MESSAGE_TOKENS": TOKENS}
+
+    @staticmethod
+    def answerer():
         from grounding.providers import ScriptedProvider
 
-        cls._limit = override_settings(MAX_MESSAGE_TOKENS=TOKENS)
-        cls._limit.enable()
-        cls._saved_providers = registry.state()
-        registry.configure(answerer=ScriptedProvider(ANSWER, delay=0.05))
-        super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls):
-        from chat.providers import registry
-
-        super().tearDownClass()
-        registry.restore(cls._saved_providers)
-        cls._limit.disable()
+        return ScriptedProvider(ANSWER, delay=0.05)
 
     def test_emoji_over_the_token_limit_are_warned_about_refused_with_the_reason_and_kept_in_the_composer(self):
         page = self.page
