@@ -74,6 +74,19 @@ class MiniLMEmbedder:
         return self._model
 
     @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (it loads on first use, or with :meth:`load`)."""
+        return self._model is not None
+
+    def load(self) -> None:
+        """Load the model now (a few seconds on a small machine; nothing when loaded).
+
+        Raises:
+            RuntimeError: the bundled model package is not installed.
+        """
+        self._load()
+
+    @property
     def max_tokens(self) -> int:
         """The longest text the model embeds whole, in its own tokens (WordPiece), special tokens excluded: the
         model's max_seq_length as sentence-transformers reports it (256 for all-MiniLM-L6-v2) less the special

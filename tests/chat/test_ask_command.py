@@ -75,3 +75,26 @@ def test_several_questions_are_one_conversation_one_json_object_per_line(demo_do
     assert first["conversation"] == second["conversation"]
     assert Conversation.objects.get(pk=first["conversation"]).messages.count() == 4
     assert "$225" in first["answer"] and "16 weeks" in second["answer"]
+
+
+def test_ask_says_on_stderr_that_it_loads_the_model_and_keeps_stdout_for_answers(demo_domain, capsys, monkeypatch):
+    from grounding import embeddings
+
+    class Unloaded:
+        loaded = False
+
+        def __init__(self, inner):
+            self.inner, self.loads = inner, 0
+
+        def load(self):
+            self.loads += 1
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    unloaded = Unloaded(embeddings.default_embedder())
+    monkeypatch.setattr(embeddings, "default_embedder", lambda: unloaded)
+    call_command("ask", "What is the daily meal allowance?", "--domain", demo_domain.slug, "--json")
+    out, err = capsys.readouterr()
+    assert "Loading the embedding model" in err and unloaded.loads == 1
+    assert len(out.strip().splitlines()) == 1 and json.loads(out)["answer"]  # stdout: the JSON line only

@@ -37,6 +37,7 @@ class Command(BaseCommand):
             asker = operator_user(username=user)
         except LookupError as exc:
             raise CommandError(str(exc))
+        _load_model(self.stderr)
         conversation = None
         for i, question in enumerate(questions):
             try:
@@ -63,6 +64,17 @@ class Command(BaseCommand):
                                   f"{c['date'] or 'undated'})")
             for label in result["invalid_citations"]:
                 self.stdout.write(f"  [{label}] invalid citation (no such source)")
+
+
+def _load_model(stderr) -> None:
+    """Load the embedding model before the first question, saying so on stderr (it takes about 10 s on a small
+    machine; a silent command looked stuck to a new user). stdout stays the answers only (--json stays parseable)."""
+    from grounding.embeddings import default_embedder
+
+    embedder = default_embedder()
+    if not getattr(embedder, "loaded", True):
+        stderr.write("Loading the embedding model (about 10 s)...")
+        embedder.load()
 
 
 def _dumps(data) -> str:
