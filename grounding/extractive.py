@@ -30,7 +30,7 @@ from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, q
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC
+from grounding.followup import GENERIC, follow_up
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.providers import Done, Event, TextDelta
@@ -160,35 +160,32 @@ class ExtractiveAnswerer:
             chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
         opener = ""
         if kind == "yesno":
-            # the deciding sentence: the closest match whose own words are the question's (precision), so "award
-            # leave is not paid out" does not decide a question on annual leave
-            # a label ("Court leave") decides nothing
-            deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
-            chosen = [deciding] + [s for s in chosen if s is not deciding]
-            # a sentence settles the question only when it (or its source) names what the question pins its fact with:
-            # "Is 1Password approved?" is not settled by a sentence about password managers in general
-            named = all(mentions(deciding.text, n) or _names(sources[deciding.label], n) for n in specifics(asked))
-            if deciding.score >= self.settle and named:
-                # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of
-                # what is asked or too little of it named settles nothing (quoted without an opener)
-                opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage,
-                                       context=sources[deciding.label].section)
+            chosen, opener = self._decided(asked, chosen, sources)
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
         """A message asking several questions: the best sentence stating what each part asks for that no earlier part
         took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
         within ``type_spread`` of the best (a part nothing else answers is left out); an abstention when no part is
-        answered. ``context`` (the message's preamble, a follow-up's conversation terms) is matched with every part;
+        answered; a part naming a place or a program is answered from the sentences naming it (or whose source does)
+        when one is within ``type_spread`` of the best, as a whole question is. ``context`` (the message's preamble, a
+        follow-up's conversation terms) is matched with every part;
         a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
         leave, ...") gains ``condition_bonus``. A part that elides its noun ("..., and how many can I carry over?") is
-        asked with the previous part's (grounding.question_parts.with_ellipsis_filled)."""
+        asked with the previous part's (grounding.question_parts.with_ellipsis_filled); one that refers back ("How much
+        PTO do I get? Does it carry over?") is matched with the previous part's words (:func:`_with_referent`)."""
         chosen: list[ScoredSentence] = []
+        openers: dict[int, str] = {}  # position in ``chosen`` -> the yes/no opener of its part
         parts = with_ellipsis_filled(parts)
         for i, part in enumerate(parts):
-            ranked = self.rank(f"{context} {part}".strip(), plan)
+            ranked = self.rank(f"{context} {_with_referent(part, parts[:i])}".strip(), plan)
             if not ranked or ranked[0].score < self.threshold:
                 continue
+            names = specifics(part) if question_type(part) != "yesno" else []
+            pinned = [s for s in ranked if all(mentions(s.text, n) or _names(plan.source_map[s.label], n)
+                                               for n in names)]
+            if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread:
+                ranked = pinned  # the part names a place or a program ("355 McAllister"): what is said of it
             if situation:
                 ranked = sorted((replace(s, score=s.score + self.condition_bonus)
                                  if condition_matches(situation, s.text) else s for s in ranked),
@@ -204,11 +201,32 @@ class ExtractiveAnswerer:
                 fresh = [s for s in self._typed(pool, question_type(part), limit=self.max_sentences, question=part,
                                                 plan=plan) if not repeats(s.text, chosen)]
                 if fresh:
+                    if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
+                        fresh, openers[len(chosen)] = self._decided(part, fresh, plan.source_map)
                     chosen.append(fresh[0])
                     break
         if not chosen:
             return ABSTAIN_TOKEN
-        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)
+        text = " ".join(compose.sentences([(s.text, s.label)], openers.get(i, "")) for i, s in enumerate(chosen))
+        return self._finish(plan, text, chosen)
+
+    def _decided(self, question: str, chosen: Sequence[ScoredSentence],
+                 sources: dict[str, Source]) -> tuple[list[ScoredSentence], str]:
+        """A yes/no question's sentences with the deciding one first, and its opener ("Yes.", "No." or "" when no
+        sentence settles the question; grounding.yesno)."""
+        # the deciding sentence: the closest match whose own words are the question's (precision), so "award
+        # leave is not paid out" does not decide a question on annual leave; a label ("Court leave") decides nothing
+        deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
+        ordered = [deciding] + [s for s in chosen if s is not deciding]
+        # a sentence settles the question only when it (or its source) names what the question pins its fact with:
+        # "Is 1Password approved?" is not settled by a sentence about password managers in general
+        named = all(mentions(deciding.text, n) or _names(sources[deciding.label], n) for n in specifics(question))
+        if deciding.score < self.settle or not named:
+            return ordered, ""
+        # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
+        # is asked or too little of it named settles nothing (quoted without an opener)
+        return ordered, yes_no_opener(question, deciding.text, yes_coverage=self.yes_coverage,
+                                      context=sources[deciding.label].section)
 
     # --- choosing ------------------------------------------------------------------------------------------------
 
@@ -275,6 +293,16 @@ class ExtractiveAnswerer:
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
         yield Done()
+
+
+def _with_referent(part: str, before: Sequence[str]) -> str:
+    """A part of a message as it is matched: with the previous part's content words when it refers back to it ("Does
+    it carry over?" after "How much PTO do I get?"; grounding.followup decides, as for a follow-up turn: a referring
+    word, an elliptical opener, too few words of its own); unchanged when it names its own topic or is the first."""
+    if not before:
+        return part
+    decision = follow_up(part, [before[-1]])
+    return decision.query if decision.refers and decision.signal != "shared" else part
 
 
 #: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).

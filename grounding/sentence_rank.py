@@ -47,6 +47,17 @@ def numbers(text: str) -> frozenset[str]:
     return frozenset(out - {"1"} if "one" in text.lower() and "1" not in text else out)
 
 
+#: A number that opens a name rather than stating a quantity: a street number before its street ("355 McAllister",
+#: "1800 F St"), a number before a capitalised word.
+_NAME_NUMBER = re.compile(r"\b\d+(?=\s+[A-Z])")
+
+
+def asked_numbers(question: str) -> frozenset[str]:
+    """The numbers a question states as quantities (:func:`numbers`), without those that open a name ("parking at
+    355 McAllister": an address, which the sentence naming the place states whatever it says of it)."""
+    return numbers(_NAME_NUMBER.sub(" ", question))
+
+
 @dataclass(frozen=True)
 class ScoredSentence:
     """A candidate answer sentence.
@@ -139,8 +150,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     that period get ``period_bonus``:
     the version dated in the year the question names, else a superseded one (the current value is then quoted after
     the earlier one, not instead of it).
-    A sentence stating a number the question states ("I supervise four people" / a table row "... reports: 4")
-    gets ``number_bonus``; a table row whose first cell the question names as written (its part before a comma:
+    A sentence stating a number the question states as a quantity (:func:`asked_numbers`: "I supervise four
+    people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``; a table row whose first cell the question names as written (its part before a comma:
     "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
     ``row_key_bonus``: the row looked up, not a neighbour that shares more words. ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
@@ -168,7 +179,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     year = period_year(question) if period else ""
     q_weight = sum(idf[w] for w in q_terms)
     wants_quantity = bool(_QUANTITY_QUESTION.search(question))
-    q_numbers = numbers(without_period(question) if period else question)  # "in 2024" names a version, not a value
+    q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     scored = []
     for (source, data, i), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
