@@ -174,9 +174,7 @@ def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> No
             has_blocks = any(isinstance(c, Tag) and (c.name in _CONTAINERS or c.name in ("ul", "ol", "table"))
                              for c in child.children)
             if has_blocks:
-                lead = _clean("".join(str(c.get_text(" ")) if isinstance(c, Tag) else str(c)
-                                      for c in child.children
-                                      if not (isinstance(c, Tag) and c.name in ("ul", "ol", "table", "div"))))
+                lead = _item_lead(child)
                 if lead:
                     out.append(Block(tuple(path), "- " + lead))
                 _walk(_nested_only(child), path, out, levels)
@@ -198,6 +196,26 @@ def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> No
             text = _inline_text(child)
             if text:
                 out.append(Block(tuple(path), text))
+
+
+def _item_lead(li: Tag) -> str:
+    """The text of a list item before its nested blocks (lists, tables), one line per paragraph: soft line breaks
+    (wrapped source lines, "sign a\n<a>Gratuitous Services Agreement</a>\nin advance") become spaces, as in any
+    leaf block (:func:`_inline_text`); a paragraph of a loose item keeps a line of its own."""
+    lines: list[str] = []
+    inline: list[str] = []
+    for c in li.children:
+        if isinstance(c, Tag) and c.name in ("ul", "ol", "table", "div"):
+            continue
+        if isinstance(c, Tag) and (c.name in _LEAF_BLOCKS or c.name in _CONTAINERS):
+            lines += ["".join(inline), _clean(c.get_text(" ").replace("\n", " "))]
+            inline = []
+        elif isinstance(c, Tag):
+            inline.append(c.get_text(" ").replace("\n", " "))
+        else:
+            inline.append(str(c).replace("\n", " "))
+    lines.append("".join(inline))
+    return "\n".join(line for line in (_clean(x) for x in lines) if line)
 
 
 _INLINE = {"a", "span", "em", "strong", "b", "i", "code", "small", "sup", "sub", "abbr", "mark", "u", "s", "br", "img",
