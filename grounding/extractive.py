@@ -11,7 +11,8 @@ vectors stored at ingestion; only the question is embedded). Then:
 3. otherwise the answer rests on the best sentence that states what the question asks for (an amount, a duration, a
    date, a count, a percentage, a person or team: grounding.answer_types) and that is in a source naming the
    question's specifics (a city, a program, a grade); when the documents cover the topic but none of the close
-   sentences states the asked fact, the answer says so, naming what they cover, and counts as an abstention;
+   sentences states the asked fact (or the table row that matches best leaves the asked column blank), the answer
+   says so, naming what they cover, and counts as an abstention;
 4. a yes/no question opens with "Yes." or "No." when the deciding sentence settles it (its match with the question is
    strong; negation-aware); a list question gives the list; a table row comes as "column: value" pairs.
 
@@ -136,6 +137,10 @@ class ExtractiveAnswerer:
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
+        if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
+            # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
+            # the documents cover it but do not state it; a neighbouring row states another work type's code
+            return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
         names = specifics(asked) if kind != "yesno" else []
         # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
         # are preferred when one of them is close to the best
