@@ -214,6 +214,14 @@ def question_sentence(question: str) -> str:
     return asking[-1] if asking else question.strip()
 
 
+_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+
+
+def _names_weekdays(text: str) -> bool:
+    """True when ``text`` names two or more different days of the week."""
+    return len({m.group(1).lower() for m in _WEEKDAY.finditer(text)}) >= 2
+
+
 @functools.lru_cache(maxsize=10_000)
 def question_type(question: str) -> AnswerType:
     """What the question asks for (see the module docstring); "other" when no rule recognises it (what, which or
@@ -243,8 +251,11 @@ def is_comparison(question: str) -> bool:
 def states(answer_type: str, text: str) -> bool:
     """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
-    frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"); yes/no,
-    list and other questions are not checked here (True)."""
+    frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"), a count, a
+    duration or a quantity by two or more days of the week named ("on Tuesdays, Wednesdays and Thursdays" answers
+    "How many days a week ...?"); yes/no, list and other questions are not checked here (True)."""
+    if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
+        return True  # "on Tuesdays, Wednesdays and Thursdays": how many days (a week) is what it lists
     if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))

@@ -324,3 +324,14 @@ def test_once_as_a_conjunction_states_no_frequency_or_duration():
     assert not states("frequency", "Once you are hired, you get a badge.")
     assert states("frequency", "Laptops are replaced once a year.")
     assert states("duration", "Laptops are replaced once every three years.")
+
+
+def test_days_of_the_week_named_answer_how_many_days():
+    # the demo handbook's hybrid office days: "How many days a week do hybrid employees work in the office?" passed
+    # over the sentence naming the days (it holds no number) for a billing table's "Work week: 4 days" rows
+    sentence = ("Hybrid employees work from the headquarters on Tuesdays, Wednesdays and Thursdays, and may work "
+                "remotely on Mondays and Fridays.")
+    assert question_type("How many days a week do hybrid employees work in the office?") == "duration"
+    assert states("duration", sentence) and states("count", sentence) and states("quantity", sentence)
+    assert not states("duration", "Hybrid employees may work remotely on Fridays.")  # one day lists nothing
+    assert not states("amount", sentence)
