@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import replace
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
@@ -31,12 +30,12 @@ from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, q
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC, follow_up
+from grounding.followup import GENERIC
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
+from grounding.extractive_parts import names_in_source, parts_answer
 from grounding.providers import Done, Event, TextDelta
-from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
-                                      question_parts, specifics, with_ellipsis_filled)
+from grounding.question_parts import Sides, blank_cell, comparison_sides, mentions, question_parts, specifics
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
@@ -144,7 +143,7 @@ class ExtractiveAnswerer:
         names = specifics(asked) if kind != "yesno" else []
         # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
         # are preferred when one of them is close to the best
-        pinned = [s for s in ranked if all(mentions(s.text, n) or _names(sources[s.label], n) for n in names)]
+        pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(sources[s.label], n) for n in names)]
         chosen = []
         if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread:
             chosen = self._typed(pinned, kind, limit=self.max_sentences, question=asked, plan=plan)
@@ -152,7 +151,7 @@ class ExtractiveAnswerer:
             chosen = self._typed(ranked, kind, limit=self.max_sentences, question=asked, plan=plan)
             if not chosen:
                 return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
-            missing = [name for name in names if not _names(sources[chosen[0].label], name)]
+            missing = [name for name in names if not names_in_source(sources[chosen[0].label], name)]
             if missing:
                 return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
         if kind == "list":
@@ -169,51 +168,12 @@ class ExtractiveAnswerer:
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
-        """A message asking several questions: the best sentence stating what each part asks for that no earlier part
-        took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
-        within ``type_spread`` of the best (a part nothing else answers is left out); an abstention when no part is
-        answered; a part naming a place or a program is answered from the sentences naming it (or whose source does)
-        when one is within ``type_spread`` of the best, as a whole question is. ``context`` (the message's preamble, a
-        follow-up's conversation terms) is matched with every part;
-        a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
-        leave, ...") gains ``condition_bonus``. A part that elides its noun ("..., and how many can I carry over?") is
-        asked with the previous part's (grounding.question_parts.with_ellipsis_filled); one that refers back ("How much
-        PTO do I get? Does it carry over?") is matched with the previous part's words (:func:`_with_referent`)."""
-        chosen: list[ScoredSentence] = []
-        openers: dict[int, str] = {}  # position in ``chosen`` -> the yes/no opener of its part
-        parts = with_ellipsis_filled(parts)
-        for i, part in enumerate(parts):
-            ranked = self.rank(f"{context} {_with_referent(part, parts[:i])}".strip(), plan)
-            if not ranked or ranked[0].score < self.threshold:
-                continue
-            names = specifics(part) if question_type(part) != "yesno" else []
-            pinned = [s for s in ranked if all(mentions(s.text, n) or _names(plan.source_map[s.label], n)
-                                               for n in names)]
-            if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread:
-                ranked = pinned  # the part names a place or a program ("355 McAllister"): what is said of it
-            if situation:
-                ranked = sorted((replace(s, score=s.score + self.condition_bonus)
-                                 if condition_matches(situation, s.text) else s for s in ranked),
-                                key=lambda s: -s.score)
-            # a sentence naming this part's own subject (a term of what it asks that the other parts and the
-            # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
-            # other part, when one is close to the best; else the part's whole ranking
-            own = asked_terms(part, [*parts[:i], *parts[i + 1:], context])
-            naming = [s for s in ranked if content_terms(s.text) & own]
-            close = bool(naming) and naming[0].score >= max(self.threshold, ranked[0].score - self.type_spread)
-            for pool in ([naming] if close else []) + [ranked]:
-                # the part's best sentence that another part has not taken already: each part asks its own fact
-                fresh = [s for s in self._typed(pool, question_type(part), limit=self.max_sentences, question=part,
-                                                plan=plan) if not repeats(s.text, chosen)]
-                if fresh:
-                    if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
-                        fresh, openers[len(chosen)] = self._decided(part, fresh, plan.source_map)
-                    chosen.append(fresh[0])
-                    break
-        if not chosen:
+        """A message asking several questions, answered part by part (grounding.extractive_parts.parts_answer); an
+        abstention when no part is answered."""
+        answered = parts_answer(self, plan, parts, context, situation)
+        if answered is None:
             return ABSTAIN_TOKEN
-        text = " ".join(compose.sentences([(s.text, s.label)], openers.get(i, "")) for i, s in enumerate(chosen))
-        return self._finish(plan, text, chosen)
+        return self._finish(plan, *answered)
 
     def _decided(self, question: str, chosen: Sequence[ScoredSentence],
                  sources: dict[str, Source]) -> tuple[list[ScoredSentence], str]:
@@ -225,7 +185,7 @@ class ExtractiveAnswerer:
         ordered = [deciding] + [s for s in chosen if s is not deciding]
         # a sentence settles the question only when it (or its source) names what the question pins its fact with:
         # "Is 1Password approved?" is not settled by a sentence about password managers in general
-        named = all(mentions(deciding.text, n) or _names(sources[deciding.label], n) for n in specifics(question))
+        named = all(mentions(deciding.text, n) or names_in_source(sources[deciding.label], n) for n in specifics(question))
         if deciding.score < self.settle or not named:
             return ordered, ""
         # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
@@ -300,16 +260,6 @@ class ExtractiveAnswerer:
         yield Done()
 
 
-def _with_referent(part: str, before: Sequence[str]) -> str:
-    """A part of a message as it is matched: with the previous part's content words when it refers back to it ("Does
-    it carry over?" after "How much PTO do I get?"; grounding.followup decides, as for a follow-up turn: a referring
-    word, an elliptical opener, too few words of its own); unchanged when it names its own topic or is the first."""
-    if not before:
-        return part
-    decision = follow_up(part, [before[-1]])
-    return decision.query if decision.refers and decision.signal != "shared" else part
-
-
 #: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
 _VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
                    r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)
@@ -320,19 +270,3 @@ def _statement(text: str) -> bool:
     heading-like item ("Court leave") settles no yes/no question."""
     words = len(text.split())
     return words >= 6 or (words >= 3 and bool(_VERB.search(text)))
-
-
-_FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)
-
-
-def _names(source: Source, name: str) -> bool:
-    """True when a source names ``name`` in its text, title or section path. A fiscal year ("FY23") pins a version,
-    not a subject: a source whose effective date falls in that fiscal year (October 1 of the year before to
-    September 30) names it too."""
-    if mentions(f"{source.title}\n{source.section}\n{source.text}", name):
-        return True
-    fy = _FISCAL_YEAR.match(name)
-    if not fy:
-        return False
-    year = int(fy.group(1)) + (2000 if len(fy.group(1)) == 2 else 0)
-    return bool(source.date) and f"{year - 1}-10-01" <= source.date <= f"{year}-09-30"
