@@ -214,6 +214,11 @@ def question_sentence(question: str) -> str:
     return asking[-1] if asking else question.strip()
 
 
+#: A number that opens a name: digits or a capitalised number word before a capitalised word ("355 McAllister
+#: Street", "One World Trade Center"; not a day of the week: "two Mondays" counts).
+_CAPITAL_COUNTWORD = "|".join(w.capitalize() for w in _COUNTWORD[3:-1].split("|"))
+_IN_NAME = re.compile(rf"(?:\b\d[\d,]*|\b(?:{_CAPITAL_COUNTWORD}))\s+(?=[A-Z][a-z])"
+                      rf"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b)")
 _WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
 
 
@@ -256,7 +261,8 @@ def states(answer_type: str, text: str) -> bool:
     "How many days a week ...?"); yes/no, list and other questions are not checked here (True)."""
     if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
         return True  # "on Tuesdays, Wednesdays and Thursdays": how many days (a week) is what it lists
-    if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage
+    if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage,
+        text = _IN_NAME.sub(" ", text)  # nor of a name ("One World Trade Center", "355 McAllister Street")
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
     if answer_type in ("duration", "date") and _MODIFIED_DURATION.search(text):
