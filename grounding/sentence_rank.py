@@ -108,13 +108,22 @@ def with_sentences(plan: ContextPlan, embedder: Embedder | None = None) -> Conte
                                        for s in plan.sources))
 
 
+#: A sentence about the document it stands in rather than its subject ("This page outlines ...", "This guide
+#: explains ...", "The following section describes ...").
+_ABOUT_THE_DOCUMENT = re.compile(r"^(?:this|the following|the rest of this) (?:page|guide|section|document|article|"
+                                 r"handbook page|handbook|chapter|policy page) (?:outlines|describes|explains|covers|"
+                                 r"lists|provides|contains|summari[sz]es|gives|is about|is for|will (?:walk|help|"
+                                 r"explain|describe|cover|outline|show))\b", re.I)
+
+
 def quotable(text: str, kind: str) -> bool:
     """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
     item of four words or more, or a table row; never a heading, a question, a lead-in ending with a colon, a
     fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary), a withheld passage's
     placeholder or a sentence addressed to an AI assistant. (Short list items are quoted as part of their list,
-    grounding.compose.)"""
-    if kind not in QUOTABLE or is_placeholder(text) or looks_injected(text):
+    grounding.compose.) Nor a sentence about the document itself ("This page outlines how to sign up for and how to
+    cancel the transit benefit."): it says where the answer is, not what it is."""
+    if kind not in QUOTABLE or is_placeholder(text) or looks_injected(text) or _ABOUT_THE_DOCUMENT.match(text):
         return False
     first = text.split()[0] if text.split() else ""
     if kind != "row" and first[:1].islower() and first.islower():
