@@ -157,7 +157,8 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
     before it (its modifiers: "sick leave" for "annual leave as a new employee") and the words just after it that
     ``right`` holds too ("regular comp time" for "travel comp time"). When that term opens ``right`` ("someone with
     over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
-    question follows ("sick leave do I earn"). Only the words after the last question word, colon or comma of
+    question follows ("sick leave do I earn"), or when both sides open with the same word, whatever follows
+    ("getting my business cards after the order is approved, or getting my badge ..."). Only the words after the last question word, colon or comma of
     ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
     stops = list(_SIDE_STOP.finditer(before))
     region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
@@ -176,7 +177,10 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
         while last + 1 < len(words) and stems[last + 1] & shared:
             last += 1
         rest = before[words[last].end():]
-        if n == 0 and rest.strip() and not _CLAUSE_WORD.search(rest) and not _SIDE_STOP.search(rest):
+        # both sides open with the same word ("getting my business cards after ... is approved, or getting my
+        # badge ..."): parallel clauses, the whole clause is the side, its verbs included
+        parallel = words[first].group(0).lower() == right.split()[0].lower()
+        if n == 0 and rest.strip() and (parallel or not _CLAUSE_WORD.search(rest)) and not _SIDE_STOP.search(rest):
             last = len(words) - 1
         return words[first].start(), words[last].end()
     return None

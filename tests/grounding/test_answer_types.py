@@ -345,3 +345,16 @@ def test_a_number_that_opens_a_name_is_no_count():
     assert states("count", "Three desks are free on the 55th floor.")
     assert states("count", "There are 3 desks.")
     assert states("count", "We have two Mondays off.")  # days of the week are counted, not a name
+
+
+def test_parallel_clauses_are_the_two_sides_and_takes_longer_asks_for_durations():
+    # "Which takes longer: getting my business cards after the order is approved, or getting my PIV badge
+    # permissioned for another building?" (the development set) found no sides: the left one stopped at "getting"
+    sides = comparison_sides("Which takes longer: getting my name tags after the order is approved, or getting my "
+                             "badge enabled for another building?")
+    assert sides is not None
+    assert sides.queries == ("Which takes longer: getting my name tags after the order is approved?",
+                             "Which takes longer: getting my badge enabled for another building?")
+    assert question_type(sides.queries[1]) == "duration"
+    assert question_type("Which is a quicker train ride: the airport line?") == "duration"
+    assert question_type("Which takes longer: A, or B?") == "other"  # the whole comparison has no single type
