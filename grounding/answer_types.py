@@ -163,7 +163,10 @@ _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has t
 #: "How much earlier / later / sooner": a difference of two points in time, stated as clock times or dates as often as
 #: durations ("4 a.m." / "6 a.m."; "three to five weeks in advance"): a date question (durations answer it too).
 _DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b|"
-                     r"^how much (?:earlier|later|sooner)\b", re.I)
+                     r"^how much (?:earlier|later|sooner)\b|"
+                     # "Which office closes earlier in the evening: ...?": a comparison side asks for a point in time
+                     r"^(?:which|what)\b.*\b(?:opens?|closes?|starts?|ends?|begins?|finish(?:es)?)\s+(?:earlier|later|"
+                     r"sooner)\b", re.I)
 _ACCRUAL_Q = re.compile(r"^how much (?:\w+ ){0,3}(?:do|does|can|will|did|could) (?:i|you|we|they|employees?|staff)"
                         r" (?:accrue|earn|build|carry|take|use|get|bank|save)\b", re.I)
 _AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:salary|amount|"
@@ -217,9 +220,9 @@ def question_sentence(question: str) -> str:
 
 
 #: A number that opens a name: digits or a capitalised number word before a capitalised word ("355 McAllister
-#: Street", "One World Trade Center"; not a day of the week: "two Mondays" counts).
+#: Street", "One World Trade Center", "1800 F St"; not a day of the week: "two Mondays" counts).
 _CAPITAL_COUNTWORD = "|".join(w.capitalize() for w in _COUNTWORD[3:-1].split("|"))
-_IN_NAME = re.compile(rf"(?:\b\d[\d,]*|\b(?:{_CAPITAL_COUNTWORD}))\s+(?=[A-Z][a-z])"
+_IN_NAME = re.compile(rf"(?:\b\d[\d,]*|\b(?:{_CAPITAL_COUNTWORD}))\s+(?=[A-Z][a-z]|[A-Z]\s+[A-Z][a-z])"
                       rf"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b)")
 _WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
 
@@ -275,8 +278,8 @@ def states(answer_type: str, text: str) -> bool:
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
                  "date": ("date", "duration")}[answer_type]
         return any(_PATTERNS[k].search(text) for k in kinds)
-    if answer_type == "quantity":
-        return any(_PATTERNS[k].search(text) for k in ("amount", "percent", "duration", "count"))
+    if answer_type == "quantity":  # a number of a name ("1800 F St", "One World Trade Center") is none
+        return any(_PATTERNS[k].search(_IN_NAME.sub(" ", text)) for k in ("amount", "percent", "duration", "count"))
     if answer_type == "frequency":
         return bool(_PATTERNS["frequency"].search(text) or _PATTERNS["duration"].search(text))
     if answer_type == "person":

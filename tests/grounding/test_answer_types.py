@@ -358,3 +358,13 @@ def test_parallel_clauses_are_the_two_sides_and_takes_longer_asks_for_durations(
     assert question_type(sides.queries[1]) == "duration"
     assert question_type("Which is a quicker train ride: the airport line?") == "duration"
     assert question_type("Which takes longer: A, or B?") == "other"  # the whole comparison has no single type
+
+
+def test_a_street_number_is_no_quantity_and_closing_earlier_asks_for_a_time():
+    # "Which office building closes earlier in the evening, 1800 F in DC or One World Trade in New York?" (the
+    # development set) was answered with the labels "Washington, DC (1800 F St NW)": the street number passed for a
+    # quantity and the sides asked for none
+    assert not states("quantity", "Washington, DC (1800 F St NW)")
+    assert states("quantity", "The office is on floor 55.")
+    assert question_type("Which office building closes earlier in the evening, 1800 F in DC?") == "date"
+    assert states("date", "Please note that the building closes at 6 pm.")
