@@ -131,6 +131,24 @@ def quotable(text: str, kind: str) -> bool:
     return kind == "row" or len(text.split()) >= 4
 
 
+def quoted_text(data: SentenceData, i: int) -> str:
+    """How sentence ``i`` of a source's sentence data is quoted, "" when it may not be (:func:`quotable`). A list item
+    opening in lower case continues its list's lead-in ("PIV + PIN authentication will be required:" / "when running
+    the sudo command in the terminal"): it is quoted after that lead-in ("PIV + PIN authentication will be required:
+    when running the sudo command in the terminal"), not dropped as a fragment; without a lead-in it is one."""
+    text, kind = data.texts[i], data.kinds[i]
+    if quotable(text, kind):
+        return text
+    if kind != "item" or not text[:1].islower() or is_placeholder(text) or looks_injected(text):
+        return ""
+    j = i - 1
+    while j >= 0 and data.kinds[j] == "item":
+        j -= 1
+    if j < 0 or data.kinds[j] != "lead" or not quotable(data.texts[j].rstrip(": "), "sentence"):
+        return ""
+    return f"{data.texts[j].rstrip(' :;')}: {text}"
+
+
 def _names_row_key(question: str, row: str) -> bool:
     """True when ``question`` names, as written, the first cell of a table row read as "column: value; ..." pairs
     (its part before a comma; two characters or more, not a plain number: grounding numbers are matched apart)."""
@@ -167,17 +185,17 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     past = asks_about_past(question)
     candidates = plan.sources if sources is None else sources
     period = reads_period(question, candidates)
-    rows: list[tuple[Source, SentenceData, int]] = []
+    rows: list[tuple[Source, SentenceData, int, str]] = []
     for source in candidates:
         if source.status == "superseded" and not past:
             continue
         data = source_sentences(source, embedder)
-        rows += [(source, data, i) for i, (t, k) in enumerate(zip(data.texts, data.kinds)) if quotable(t, k)]
+        rows += [(source, data, i, text) for i in range(len(data.texts)) if (text := quoted_text(data, i))]
     if not rows:
         return []
     q = query_vector if query_vector is not None else (embedder or default_embedder()).embed([question])[0]
-    cos = np.array([max(float(d.vectors[i] @ q), float(d.context[i] @ q)) for _, d, i in rows])
-    terms = [content_terms(d.texts[i]) for _, d, i in rows]
+    cos = np.array([max(float(d.vectors[i] @ q), float(d.context[i] @ q)) for _, d, i, _ in rows])
+    terms = [content_terms(text) for _, _, _, text in rows]
     n = len(rows)
     df: dict[str, int] = {}
     for t in terms:
@@ -190,9 +208,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     wants_quantity = bool(_QUANTITY_QUESTION.search(question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     scored = []
-    for (source, data, i), c, t in zip(rows, cos, terms):
+    for (source, data, i, text), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
-        text = data.texts[i]
         bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
         if q_numbers and q_numbers & numbers(text):
             bonus += number_bonus
