@@ -29,6 +29,7 @@ from grounding import compose
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_type, states
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
+from grounding.periods import other_period
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms, without_period
@@ -199,8 +200,10 @@ class ExtractiveAnswerer:
                plan: ContextPlan | None = None) -> list[ScoredSentence]:
         """The best sentence stating what a question of ``kind`` asks for (within ``type_spread`` of the best), then
         up to ``limit`` - 1 more within ``spread`` of it that state it too; [] when none does. A table row that
-        leaves blank the column the question names states nothing. A label whose value is the next short list item
-        ("Conference events that cost more than $2,500" / "Three to five weeks") is read with it."""
+        leaves blank the column the question names states nothing, nor an amount per another period than the one
+        asked for (grounding.periods.other_period: a 24-hour pass for an annual membership). A label whose value is
+        the next short list item ("Conference events that cost more than $2,500" / "Three to five weeks") is read
+        with it."""
         if not ranked:
             return []
         best = ranked[0].score
@@ -209,7 +212,8 @@ class ExtractiveAnswerer:
         if check and plan is not None:
             pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
         pool = [s for s in pool if (not check or states(kind, s.text))
-                and not (s.kind == "row" and blank_cell(question, s.text))]
+                and not (s.kind == "row" and blank_cell(question, s.text))
+                and not (kind == "amount" and other_period(question, s.text))]
         if not pool:
             return []
         floor = max(self.threshold, pool[0].score - self.spread)
