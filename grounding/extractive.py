@@ -186,7 +186,8 @@ class ExtractiveAnswerer:
         ordered = [deciding] + [s for s in chosen if s is not deciding]
         # a sentence settles the question only when it (or its source) names what the question pins its fact with:
         # "Is 1Password approved?" is not settled by a sentence about password managers in general
-        named = all(mentions(deciding.text, n) or names_in_source(sources[deciding.label], n) for n in specifics(question))
+        named = all(mentions(deciding.text, n) or names_in_source(sources[deciding.label], n)
+                    for n in specifics(question))
         if deciding.score < self.settle or not named:
             return ordered, ""
         # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what

@@ -29,8 +29,9 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
                  situation: str = "") -> tuple[str, list[ScoredSentence]] | None:
     """A message asking several questions: the best sentence stating what each part asks for that no earlier part
     took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
-    within ``type_spread`` of the best (a part nothing else answers is left out); a part naming a place or a program is answered from the sentences naming it (or whose source does)
-    when one is within ``type_spread`` of the best, as a whole question is. ``context`` (the message's preamble, a
+    within ``type_spread`` of the best (a part nothing else answers is left out); a part naming a place or a program
+    is answered from the sentences naming it (or whose source does) when one is within ``type_spread`` of the best,
+    as a whole question is. ``context`` (the message's preamble, a
     follow-up's conversation terms) is matched with every part;
     a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
     leave, ...") gains ``condition_bonus``. A part that elides its noun ("..., and how many can I carry over?") is

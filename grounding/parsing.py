@@ -1,10 +1,11 @@
 """Turn a file's bytes into a title, metadata and text blocks with their section path.
 
 Markdown (YAML front matter via python-frontmatter, rendered by markdown-it-py), HTML (BeautifulSoup) and plain text
-share one block walker (grounding.html_blocks): Markdown is rendered to HTML first, so headings, lists, tables and inline HTML are handled
-in one place. Jekyll/Liquid tags are removed or reduced to their inner text outside code (grounding.liquid); links
-keep their text. Markup declarations (``<!doctype html>``, an XML declaration, an XHTML doctype, processing
-instructions) are never text, and CDATA sections count as their content, without their markers (B12).
+share one block walker (grounding.html_blocks): Markdown is rendered to HTML first, so headings, lists, tables and
+inline HTML are handled in one place. Jekyll/Liquid tags are removed or reduced to their inner text outside code
+(grounding.liquid); links keep their text. Markup declarations (``<!doctype html>``, an XML declaration, an XHTML
+doctype, processing instructions) are never text, and CDATA sections count as their content, without their markers
+(B12).
 """
 
 from __future__ import annotations

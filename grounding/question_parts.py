@@ -158,8 +158,8 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
     ``right`` holds too ("regular comp time" for "travel comp time"). When that term opens ``right`` ("someone with
     over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
     question follows ("sick leave do I earn"), or when both sides open with the same word, whatever follows
-    ("getting my business cards after the order is approved, or getting my badge ..."). Only the words after the last question word, colon or comma of
-    ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
+    ("getting my business cards after the order is approved, or getting my badge ..."). Only the words after the last
+    question word, colon or comma of ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
     stops = list(_SIDE_STOP.finditer(before))
     region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
     words = [w for w in re.finditer(r"\S+", before) if w.start() >= region]

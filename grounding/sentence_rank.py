@@ -178,7 +178,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     the version dated in the year the question names, else a superseded one (the current value is then quoted after
     the earlier one, not instead of it).
     A sentence stating a number the question states as a quantity (:func:`asked_numbers`: "I supervise four
-    people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``; a table row whose first cell the question names as written (its part before a comma:
+    people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``; a table row
+    whose first cell the question names as written (its part before a comma:
     "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
     ``row_key_bonus``: the row looked up, not a neighbour that shares more words. ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""

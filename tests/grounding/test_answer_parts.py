@@ -31,7 +31,8 @@ def test_each_question_sentence_of_a_message_is_a_part():
                           "my card at home?") == ("My badge reader says the card is not trusted.",
                                                   ["What should I try?", "what if I forgot my card at home?"])
     # one question and a statement: one part, as before
-    assert question_parts("Is 1Password approved? I want to use it.") == ("", ["Is 1Password approved? I want to use it."])
+    assert question_parts("Is 1Password approved? I want to use it.") == (
+        "", ["Is 1Password approved? I want to use it."])
 
 
 def test_a_leading_condition_of_the_first_part_frames_every_part():
