@@ -250,7 +250,13 @@ def question_type(question: str) -> AnswerType:
         return "other"  # a comparison: composed from both sides (grounding.compose), no single type to check
     if _YESNO_START.match(lead) or (not _WH.match(lead) and _YESNO_CLAUSE.search(lead)):
         return "yesno"
-    return next((kind for rule, kind in _TYPE_RULES if rule.search(lead)), "other")
+    # a closing condition is the case asked about, not what is asked: "What else do I file if it costs money?"
+    asked = _CLOSING_CONDITION.sub("", lead) or lead
+    return next((kind for rule, kind in _TYPE_RULES if rule.search(asked)), "other")
+
+
+#: A condition closing a question: " if it costs money", " unless ...", " in case ...", " as long as ...".
+_CLOSING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:if|unless|in case|as long as)\b[^?]*", re.I)
 
 
 def is_comparison(question: str) -> bool:

@@ -81,11 +81,13 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
 def with_referent(part: str, before: Sequence[str]) -> str:
     """A part of a message as it is matched: with the previous part's content words when it refers back to it ("Does
     it carry over?" after "How much PTO do I get?"; grounding.followup decides, as for a follow-up turn: a referring
-    word, an elliptical opener, too few words of its own); unchanged when it names its own topic or is the first."""
+    word, an elliptical opener, too few words of its own); unchanged when it names its own topic, when its only sign
+    is a weak word such as "it" ("what else do I file if it costs money?": the message's preamble says what "it" is)
+    or when it is the first."""
     if not before:
         return part
     decision = follow_up(part, [before[-1]])
-    return decision.query if decision.refers and decision.signal != "shared" else part
+    return decision.query if decision.signal in ("opener", "referring", "short") else part
 
 
 _FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)

@@ -70,3 +70,24 @@ def test_a_part_naming_a_place_is_answered_from_what_is_said_of_that_place(embed
                    nice, lyon)
     assert "€1.70" in text and "€2.50 to €4 per hour [S1]" in text
     assert "€14" not in text
+
+
+def test_a_closing_condition_is_not_what_a_part_asks_for_and_a_weak_it_does_not_refer_back(embedder):
+    # "The software I need isn't approved yet. What do I submit to GSA IT, and what else do I file if it costs
+    # money?" (the development set): the second part was read as asking for an amount ("costs") and, for its "it",
+    # matched with the first part's words; nothing answered it
+    from grounding.answer_types import question_type
+    from grounding.extractive_parts import with_referent
+
+    assert question_type("what else do I file if it costs money?") == "other"
+    assert question_type("How much does it cost if I cancel?") == "amount"
+    assert with_referent("what else do I file if it costs money?", ["What do I submit to IT"]) == (
+        "what else do I file if it costs money?")
+    assert with_referent("Do they carry over?", ["How many sick days do I get?"]) != "Do they carry over?"
+    page = _page(1, "Software", "Requesting software",
+                 "If the software is not already approved, submit a Software Review Request to have it reviewed by "
+                 "IT. If there will be a cost associated with the software you are submitting for review, you will "
+                 "need to also submit a Micropurchase request. Almost all software in use needs to be approved.")
+    text = _answer(embedder, "The software I need isn't approved yet. What do I submit to IT, and what else do I "
+                             "file if it costs money?", page)
+    assert "Software Review Request" in text and "Micropurchase request [S1]" in text
