@@ -155,6 +155,8 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    re.I)
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
 _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much longer)\b|"
+                         # "Which takes longer: ...?", "Which is a quicker ride ...?": a comparison side asks how long
+                         r"^(?:which|what)\b.*\b(?:takes? (?:longer|less time|more time)|quicker|faster|slower)\b|"
                          r"^how many (?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          r"^how much (?:\w+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
                          r"(?:period|duration|deadline)\b", re.I)
@@ -165,7 +167,10 @@ _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has t
 #: "How much earlier / later / sooner": a difference of two points in time, stated as clock times or dates as often as
 #: durations ("4 a.m." / "6 a.m."; "three to five weeks in advance"): a date question (durations answer it too).
 _DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b|"
-                     r"^how much (?:earlier|later|sooner)\b", re.I)
+                     r"^how much (?:earlier|later|sooner)\b|"
+                     # "Which office closes earlier in the evening: ...?": a comparison side asks for a point in time
+                     r"^(?:which|what)\b.*\b(?:opens?|closes?|starts?|ends?|begins?|finish(?:es)?)\s+(?:earlier|later|"
+                     r"sooner)\b", re.I)
 _ACCRUAL_Q = re.compile(r"^how much (?:\w+ ){0,3}(?:do|does|can|will|did|could) (?:i|you|we|they|employees?|staff)"
                         r" (?:accrue|earn|build|carry|take|use|get|bank|save)\b", re.I)
 _AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:salary|amount|"
@@ -218,6 +223,19 @@ def question_sentence(question: str) -> str:
     return asking[-1] if asking else question.strip()
 
 
+#: A number that opens a name: digits or a capitalised number word before a capitalised word ("355 McAllister
+#: Street", "One World Trade Center", "1800 F St"; not a day of the week: "two Mondays" counts).
+_CAPITAL_COUNTWORD = "|".join(w.capitalize() for w in _COUNTWORD[3:-1].split("|"))
+_IN_NAME = re.compile(rf"(?:\b\d[\d,]*|\b(?:{_CAPITAL_COUNTWORD}))\s+(?=[A-Z][a-z]|[A-Z]\s+[A-Z][a-z])"
+                      rf"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b)")
+_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+
+
+def _names_weekdays(text: str) -> bool:
+    """True when ``text`` names two or more different days of the week."""
+    return len({m.group(1).lower() for m in _WEEKDAY.finditer(text)}) >= 2
+
+
 @functools.lru_cache(maxsize=10_000)
 def question_type(question: str) -> AnswerType:
     """What the question asks for (see the module docstring); "other" when no rule recognises it (what, which or
@@ -236,7 +254,13 @@ def question_type(question: str) -> AnswerType:
         return "other"  # a comparison: composed from both sides (grounding.compose), no single type to check
     if _YESNO_START.match(lead) or (not _WH.match(lead) and _YESNO_CLAUSE.search(lead)):
         return "yesno"
-    return next((kind for rule, kind in _TYPE_RULES if rule.search(lead)), "other")
+    # a closing condition is the case asked about, not what is asked: "What else do I file if it costs money?"
+    asked = _CLOSING_CONDITION.sub("", lead) or lead
+    return next((kind for rule, kind in _TYPE_RULES if rule.search(asked)), "other")
+
+
+#: A condition closing a question: " if it costs money", " unless ...", " in case ...", " as long as ...".
+_CLOSING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:if|unless|in case|as long as)\b[^?]*", re.I)
 
 
 def is_comparison(question: str) -> bool:
@@ -247,10 +271,15 @@ def is_comparison(question: str) -> bool:
 def states(answer_type: str, text: str) -> bool:
     """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
-    frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"); yes/no,
-    list and other questions are not checked here (True). The text is read NFKC-folded, as by typed_values."""
+    frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"), a count, a
+    duration or a quantity by two or more days of the week named ("on Tuesdays, Wednesdays and Thursdays" answers
+    "How many days a week ...?"); yes/no, list and other questions are not checked here (True). The text is read
+    NFKC-folded, as by typed_values."""
     text = nfkc_fold(text)
-    if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage
+    if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
+        return True  # "on Tuesdays, Wednesdays and Thursdays": how many days (a week) is what it lists
+    if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage,
+        text = _IN_NAME.sub(" ", text)  # nor of a name ("One World Trade Center", "355 McAllister Street")
         return any(v.startswith("count:") for v in typed_values(text)) or bool(
             re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
     if answer_type in ("duration", "date") and _MODIFIED_DURATION.search(text):
@@ -261,8 +290,8 @@ def states(answer_type: str, text: str) -> bool:
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
                  "date": ("date", "duration")}[answer_type]
         return any(_PATTERNS[k].search(text) for k in kinds)
-    if answer_type == "quantity":
-        return any(_PATTERNS[k].search(text) for k in ("amount", "percent", "duration", "count"))
+    if answer_type == "quantity":  # a number of a name ("1800 F St", "One World Trade Center") is none
+        return any(_PATTERNS[k].search(_IN_NAME.sub(" ", text)) for k in ("amount", "percent", "duration", "count"))
     if answer_type == "frequency":
         return bool(_PATTERNS["frequency"].search(text) or _PATTERNS["duration"].search(text))
     if answer_type == "person":

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from grounding.lexical import asks_about_past, period_year
+from grounding.lexical import asks_about_future, asks_about_past, period_year
 from grounding.prompt import ABSTAIN_TOKEN
 from grounding.prompt_sources import neutralise_markers
 from grounding.types import ContextPlan, Source
@@ -119,7 +119,13 @@ def period_gap(question: str, quoted: Sequence[tuple[str, Source]], planned: Seq
     "What was the rate in 2023?" answered from a version dated 2024 or later (the first quoted source's date is in a
     later year), when no planned version of that document is dated in 2023 and neither the quoted sentences nor the
     source's title name the year (a 2024 page may say what held in 2023): "No version from 2023 is held: this answer
-    is from the version dated 2024-03-01 [S1]." ``quoted``: (sentence text, source) in answer order."""
+    is from the version dated 2024-03-01 [S1]." ``quoted``: (sentence text, source) in answer order.
+
+    "What will the rate be in 2030?" (grounding.lexical.asks_about_future), when no quoted sentence names that year:
+    "The documents do not state a value for 2030; what follows is from the current version (dated 2025-01-01)." (the
+    current value follows; superseded ones are not quoted as answers, grounding.sentence_rank)."""
+    if quoted and asks_about_future(question):
+        return _future_gap(period_year(question), quoted)
     year = period_year(question) if asks_about_past(question) else ""
     if not year or not quoted:
         return ""
@@ -132,6 +138,16 @@ def period_gap(question: str, quoted: Sequence[tuple[str, Source]], planned: Seq
         return ""
     return (f"No version from {year} is held: this answer is from the version dated {first.date} "
             f"[{first.label}].")
+
+
+def _future_gap(year: str, quoted: Sequence[tuple[str, Source]]) -> str:
+    """The lead of an answer to a question about a later year that no quoted sentence or title names (see
+    :func:`period_gap`), "" when one does."""
+    if any(year in t or year in s.title for t, s in quoted):
+        return ""
+    first = quoted[0][1]
+    dated = f" (dated {first.date})" if first.date else ""
+    return f"The documents do not state a value for {year}; what follows is from the current version{dated}."
 
 
 def note_lines(plan: ContextPlan, labels: set[str]) -> list[str]:

@@ -11,7 +11,8 @@ vectors stored at ingestion; only the question is embedded). Then:
 3. otherwise the answer rests on the best sentence that states what the question asks for (an amount, a duration, a
    date, a count, a percentage, a person or team: grounding.answer_types) and that is in a source naming the
    question's specifics (a city, a program, a grade); when the documents cover the topic but none of the close
-   sentences states the asked fact, the answer says so, naming what they cover, and counts as an abstention;
+   sentences states the asked fact (or the table row that matches best leaves the asked column blank), the answer
+   says so, naming what they cover, and counts as an abstention;
 4. a yes/no question opens with "Yes." or "No." when the deciding sentence settles it (its match with the question is
    strong; negation-aware); a list question gives the list; a table row comes as "column: value" pairs.
 
@@ -22,20 +23,20 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import replace
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_type, states
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
+from grounding.periods import other_period
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
+from grounding.extractive_parts import names_in_source, parts_answer
 from grounding.providers import Done, Event, TextDelta
-from grounding.question_parts import (Sides, asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
-                                      question_parts, specifics, with_ellipsis_filled)
+from grounding.question_parts import Sides, blank_cell, comparison_sides, mentions, question_parts, specifics
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
@@ -136,10 +137,14 @@ class ExtractiveAnswerer:
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
+        if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
+            # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
+            # the documents cover it but do not state it; a neighbouring row states another work type's code
+            return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
         names = specifics(asked) if kind != "yesno" else []
         # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
         # are preferred when one of them is close to the best
-        pinned = [s for s in ranked if all(mentions(s.text, n) or _names(sources[s.label], n) for n in names)]
+        pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(sources[s.label], n) for n in names)]
         chosen = []
         if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread:
             chosen = self._typed(pinned, kind, limit=self.max_sentences, question=asked, plan=plan)
@@ -147,7 +152,7 @@ class ExtractiveAnswerer:
             chosen = self._typed(ranked, kind, limit=self.max_sentences, question=asked, plan=plan)
             if not chosen:
                 return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
-            missing = [name for name in names if not _names(sources[chosen[0].label], name)]
+            missing = [name for name in names if not names_in_source(sources[chosen[0].label], name)]
             if missing:
                 return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
         if kind == "list":
@@ -160,55 +165,35 @@ class ExtractiveAnswerer:
             chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
         opener = ""
         if kind == "yesno":
-            # the deciding sentence: the closest match whose own words are the question's (precision), so "award
-            # leave is not paid out" does not decide a question on annual leave
-            # a label ("Court leave") decides nothing
-            deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
-            chosen = [deciding] + [s for s in chosen if s is not deciding]
-            # a sentence settles the question only when it (or its source) names what the question pins its fact with:
-            # "Is 1Password approved?" is not settled by a sentence about password managers in general
-            named = all(mentions(deciding.text, n) or _names(sources[deciding.label], n) for n in specifics(asked))
-            if deciding.score >= self.settle and named:
-                # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of
-                # what is asked or too little of it named settles nothing (quoted without an opener)
-                opener = yes_no_opener(asked, deciding.text, yes_coverage=self.yes_coverage,
-                                       context=sources[deciding.label].section)
+            chosen, opener = self._decided(asked, chosen, sources)
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
-        """A message asking several questions: the best sentence stating what each part asks for that no earlier part
-        took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
-        within ``type_spread`` of the best (a part nothing else answers is left out); an abstention when no part is
-        answered. ``context`` (the message's preamble, a follow-up's conversation terms) is matched with every part;
-        a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
-        leave, ...") gains ``condition_bonus``. A part that elides its noun ("..., and how many can I carry over?") is
-        asked with the previous part's (grounding.question_parts.with_ellipsis_filled)."""
-        chosen: list[ScoredSentence] = []
-        parts = with_ellipsis_filled(parts)
-        for i, part in enumerate(parts):
-            ranked = self.rank(f"{context} {part}".strip(), plan)
-            if not ranked or ranked[0].score < self.threshold:
-                continue
-            if situation:
-                ranked = sorted((replace(s, score=s.score + self.condition_bonus)
-                                 if condition_matches(situation, s.text) else s for s in ranked),
-                                key=lambda s: -s.score)
-            # a sentence naming this part's own subject (a term of what it asks that the other parts and the
-            # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
-            # other part, when one is close to the best; else the part's whole ranking
-            own = asked_terms(part, [*parts[:i], *parts[i + 1:], context])
-            naming = [s for s in ranked if content_terms(s.text) & own]
-            close = bool(naming) and naming[0].score >= max(self.threshold, ranked[0].score - self.type_spread)
-            for pool in ([naming] if close else []) + [ranked]:
-                # the part's best sentence that another part has not taken already: each part asks its own fact
-                fresh = [s for s in self._typed(pool, question_type(part), limit=self.max_sentences, question=part,
-                                                plan=plan) if not repeats(s.text, chosen)]
-                if fresh:
-                    chosen.append(fresh[0])
-                    break
-        if not chosen:
+        """A message asking several questions, answered part by part (grounding.extractive_parts.parts_answer); an
+        abstention when no part is answered."""
+        answered = parts_answer(self, plan, parts, context, situation)
+        if answered is None:
             return ABSTAIN_TOKEN
-        return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen)
+        return self._finish(plan, *answered)
+
+    def _decided(self, question: str, chosen: Sequence[ScoredSentence],
+                 sources: dict[str, Source]) -> tuple[list[ScoredSentence], str]:
+        """A yes/no question's sentences with the deciding one first, and its opener ("Yes.", "No." or "" when no
+        sentence settles the question; grounding.yesno)."""
+        # the deciding sentence: the closest match whose own words are the question's (precision), so "award
+        # leave is not paid out" does not decide a question on annual leave; a label ("Court leave") decides nothing
+        deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
+        ordered = [deciding] + [s for s in chosen if s is not deciding]
+        # a sentence settles the question only when it (or its source) names what the question pins its fact with:
+        # "Is 1Password approved?" is not settled by a sentence about password managers in general
+        named = all(mentions(deciding.text, n) or names_in_source(sources[deciding.label], n)
+                    for n in specifics(question))
+        if deciding.score < self.settle or not named:
+            return ordered, ""
+        # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
+        # is asked or too little of it named settles nothing (quoted without an opener)
+        return ordered, yes_no_opener(question, deciding.text, yes_coverage=self.yes_coverage,
+                                      context=sources[deciding.label].section)
 
     # --- choosing ------------------------------------------------------------------------------------------------
 
@@ -216,8 +201,10 @@ class ExtractiveAnswerer:
                plan: ContextPlan | None = None) -> list[ScoredSentence]:
         """The best sentence stating what a question of ``kind`` asks for (within ``type_spread`` of the best), then
         up to ``limit`` - 1 more within ``spread`` of it that state it too; [] when none does. A table row that
-        leaves blank the column the question names states nothing. A label whose value is the next short list item
-        ("Conference events that cost more than $2,500" / "Three to five weeks") is read with it."""
+        leaves blank the column the question names states nothing, nor an amount per another period than the one
+        asked for (grounding.periods.other_period: a 24-hour pass for an annual membership). A label whose value is
+        the next short list item ("Conference events that cost more than $2,500" / "Three to five weeks") is read
+        with it."""
         if not ranked:
             return []
         best = ranked[0].score
@@ -226,7 +213,8 @@ class ExtractiveAnswerer:
         if check and plan is not None:
             pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
         pool = [s for s in pool if (not check or states(kind, s.text))
-                and not (s.kind == "row" and blank_cell(question, s.text))]
+                and not (s.kind == "row" and blank_cell(question, s.text))
+                and not (kind == "amount" and other_period(question, s.text))]
         if not pool:
             return []
         floor = max(self.threshold, pool[0].score - self.spread)
@@ -287,19 +275,3 @@ def _statement(text: str) -> bool:
     heading-like item ("Court leave") settles no yes/no question."""
     words = len(text.split())
     return words >= 6 or (words >= 3 and bool(_VERB.search(text)))
-
-
-_FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)
-
-
-def _names(source: Source, name: str) -> bool:
-    """True when a source names ``name`` in its text, title or section path. A fiscal year ("FY23") pins a version,
-    not a subject: a source whose effective date falls in that fiscal year (October 1 of the year before to
-    September 30) names it too."""
-    if mentions(f"{source.title}\n{source.section}\n{source.text}", name):
-        return True
-    fy = _FISCAL_YEAR.match(name)
-    if not fy:
-        return False
-    year = int(fy.group(1)) + (2000 if len(fy.group(1)) == 2 else 0)
-    return bool(source.date) and f"{year - 1}-10-01" <= source.date <= f"{year}-09-30"

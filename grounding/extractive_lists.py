@@ -2,8 +2,9 @@
 the planned sources, composed as its lead-in and its items, each cited (grounding.compose.bulleted). In order:
 
 1. the list the best sentence announces ("GSA allows all 5 types of flexible schedules.", "You will need the
-   following:"): the list items or sub-headings that follow it, or, when the list is written across several chunks,
-   the sub-sections of its section named by the document's outline (grounding.list_answers.announced_list);
+   following:"), else one of the next best sentences at or above the floor (ANNOUNCING_LOOKS in all): the list
+   items, table rows or sub-headings that follow it, or, when the list is written across several chunks, the
+   sub-sections of its section named by the document's outline (grounding.list_answers.announced_list);
 2. the sub-sections of a section the question names ("Which three properties does the glossary define?"), from a
    source's outline (grounding.list_answers.headed_list);
 3. the run of list items (with its lead-in) that matches the question best, when it is close enough.
@@ -20,9 +21,12 @@ import numpy as np
 from grounding import compose
 from grounding.embeddings import Embedder
 from grounding.lexical import content_terms
-from grounding.list_answers import announced_list, headed_list
+from grounding.list_answers import announced_list, asked_plural, headed_list
 from grounding.sentence_rank import ScoredSentence, quotable, source_sentences
 from grounding.types import ContextPlan, Source
+
+#: How many of the best sentences (those at or above the floor) are looked at for one announcing the list asked for.
+ANNOUNCING_LOOKS = 3
 
 #: A list answer: its text and the sentences it rests on (what the notes of the answer are chosen by).
 ListAnswer = tuple[str, list[ScoredSentence]]
@@ -42,8 +46,9 @@ def list_answer(plan: ContextPlan, question: str, query: str, query_vector: np.n
         ranked: all ranked sentences, best first (grounding.sentence_rank.rank_sentences).
         floor: the score (cosine + ``overlap_weight`` x share of the question's terms) a run of list items must reach.
     """
-    return (_announced(plan, best, embedder) or _headed(plan, question, ranked)
-            or _best_run(plan, query, query_vector, floor, embedder, overlap_weight))
+    close = [best] + [s for s in ranked[:ANNOUNCING_LOOKS] if s.score >= floor and s != best]
+    return (next(filter(None, (_announced(plan, s, embedder) for s in close)), None)
+            or _headed(plan, question, ranked) or _best_run(plan, query, query_vector, floor, embedder, overlap_weight))
 
 
 def _announced(plan: ContextPlan, best: ScoredSentence, embedder: Embedder | None) -> ListAnswer | None:
@@ -73,9 +78,13 @@ def _headed(plan: ContextPlan, question: str, ranked: Sequence[ScoredSentence]) 
 def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float, embedder: Embedder | None,
               overlap_weight: float) -> ListAnswer | None:
     """The list (its lead-in and items) whose lead-in or items match the question best (cosine of their stored
-    vectors plus term overlap), when that match reaches ``floor``; None otherwise. The lead-in is quoted only when
+    vectors plus term overlap, plus ``overlap_weight`` when its lead-in or its heading names the plural noun the
+    question asks for, grounding.list_answers.asked_plural: "You can report a concern through any of these
+    channels:" or "## Reporting channels" for "What are the channels for reporting ...?"), when that match reaches
+    ``floor``; None otherwise. The lead-in is quoted only when
     it is one (never a fragment cut by a chunk boundary, nor a heading)."""
     terms = content_terms(question)
+    plural = asked_plural(question)
     found: tuple[float, Source, int, int] | None = None
     for source in plan.sources:
         data = source_sentences(source, embedder)
@@ -86,6 +95,8 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
             cos = max(float(max(data.vectors[i] @ vector, data.context[i] @ vector)) for i in range(lead, end))
             shared = terms & content_terms(" ".join(data.texts[lead:end]))
             score = cos + overlap_weight * len(shared) / (len(terms) or 1)
+            if plural and plural <= _run_heads(source, data.texts, data.kinds, lead):
+                score += overlap_weight  # "any of these channels:", "## Common goals of an IDP": what is asked for
             if found is None or score > found[0]:
                 found = (score, source, lead, end)
     if found is None or found[0] < floor:
@@ -96,6 +107,18 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
         data.kinds[lead] == "sentence" and quotable(data.texts[lead], "sentence")) else ""
     items = [t for t, k in zip(data.texts[lead:end], data.kinds[lead:end]) if k == "item"]
     return compose.bulleted(head, items, source.label), [ScoredSentence(head or items[0], source.label, 0.0)]
+
+
+def _run_heads(source: Source, texts: Sequence[str], kinds: Sequence[str], lead: int) -> frozenset[str]:
+    """The content terms of what heads a run of list items whose first line (its lead-in, else its first item) is at
+    ``lead``: an announcing lead-in ("... any of these channels:"), and the heading right before it (the section's
+    own heading, from the source's section label, when the run opens the source)."""
+    heads = [texts[lead]] if kinds[lead] == "lead" else []
+    if lead > 0 and kinds[lead - 1] == "heading":
+        heads.append(texts[lead - 1])
+    elif lead == 0 and source.section:
+        heads.append(source.section.split(" > ")[-1].split(" · ")[0])
+    return content_terms(" ".join(heads))
 
 
 def _item_runs(kinds: Sequence[str]) -> list[tuple[int, int]]:

@@ -214,7 +214,19 @@ def period_year(question: str) -> str:
     return years[-1] if years else ""
 
 
+#: A question about what will hold ("What will the allowance be in 2030?", "next year", "going to").
+_FUTURE = re.compile(r"\b(?:will|won['’]t|going to|next year|in the future|upcoming|from now)\b", re.I)
+
+
 def asks_about_past(question: str) -> bool:
     """True when a question asks about an earlier state ("what was the allowance in 2024?", "the old policy"): then
-    superseded versions may be quoted as the answer rather than only noted."""
+    superseded versions may be quoted as the answer rather than only noted. A year in a question about what will hold
+    ("What will the allowance be in 2030?", :func:`asks_about_future`) is not a past cue."""
+    if asks_about_future(question):
+        return bool(_PAST.search(_YEAR.sub(" ", question)))
     return bool(_PAST.search(question))
+
+
+def asks_about_future(question: str) -> bool:
+    """True when a question names a year and asks what will hold then ("What will the meal allowance be in 2030?")."""
+    return bool(_YEAR.search(question)) and bool(_FUTURE.search(question))

@@ -38,6 +38,24 @@ _FOLLOWING = re.compile(r"\b(?:the following|as follows|listed below|below are|a
 MAX_GAP = 2
 
 
+#: The plural noun a list question asks for: "What are the channels for ...?" -> channels, "What types of card
+#: readers ...?" -> readers (the first plural word after the question word, a determiner and a "kinds of" left out;
+#: words in -ss or -us and verbs in -s are no plurals).
+_ASKED_PLURAL = re.compile(r"^(?:what|which)\s+(?:(?:are|were)\s+)?(?:(?:the|my|our|your|its|their|some|all)\s+)?"
+                           r"(?:(?:kinds|types|sorts|forms|categories)\s+of\s+)?(?:[\w-]+\s+){0,3}?"
+                           r"(?!(?:does|is|was|has|goes|says)\b)([a-z]+[^su\W]s)\b", re.I)
+
+
+def asked_plural(question: str) -> frozenset[str]:
+    """The content term (grounding.lexical.content_terms) of the plural noun a list question asks for, when it names
+    what is listed ("channels", "goals", "readers"); empty when none is found or it is a collective noun that names
+    no topic ("options", "steps", "things": _COLLECTIVE)."""
+    m = _ASKED_PLURAL.match(question.strip())
+    if not m or re.fullmatch(_COLLECTIVE, m.group(1), re.I):
+        return frozenset()
+    return content_terms(m.group(1))
+
+
 def announces_list(text: str) -> int | None:
     """How many things a sentence announces: the count before a collective noun ("all 5 types of", "three kinds
     of"; 2..12), 0 when it announces a list of unknown length ("the following", "listed below", a lead-in ending
@@ -55,18 +73,21 @@ def announces_list(text: str) -> int | None:
 
 def _following(texts: Sequence[str], kinds: Sequence[str], position: int) -> tuple[str, list[str]]:
     """What follows the sentence at ``position`` (at most MAX_GAP sentences of running text between): ("item", the
-    run of consecutive list items), ("heading", each heading that has text of its own under it, in order, without
-    repeats), or ("", [])."""
+    run of consecutive list items), ("row", the rows of a table, its header row left out: "Tallgrass observes the
+    following 11 paid company holidays." then a table of them), ("heading", each heading that has text of its own
+    under it, in order, without repeats), or ("", [])."""
     start, gap = position + 1, 0
     while start < len(kinds) and kinds[start] == "sentence" and gap < MAX_GAP:
         start, gap = start + 1, gap + 1
     if start >= len(kinds):
         return "", []
-    if kinds[start] == "item":
+    if kinds[start] == "header" and start + 1 < len(kinds) and kinds[start + 1] == "row":
+        start += 1  # a table: its rows are what is listed, its header row names the columns
+    if kinds[start] in ("item", "row"):
         end = start
-        while end < len(kinds) and kinds[end] == "item":
+        while end < len(kinds) and kinds[end] == kinds[start]:
             end += 1
-        return "item", list(texts[start:end])
+        return kinds[start], list(texts[start:end])
     if kinds[start] != "heading":
         return "", []
     headings: list[str] = []
@@ -81,6 +102,7 @@ def announced_items(texts: Sequence[str], kinds: Sequence[str], position: int) -
     (``texts`` and ``kinds`` as grounding.sentence_data gives them):
 
     - list items right after it (at most MAX_GAP sentences of running text between): the run of consecutive items;
+      or the rows of a table right after it;
     - else sub-headings after it: each heading that has text of its own under it, its text skipped, in order,
       without repeats (a heading repeated where two chunks were merged), up to the announced count.
 
@@ -155,8 +177,9 @@ def announced_list(texts: Sequence[str], kinds: Sequence[str], position: int, *,
     items = announced_items(texts, kinds, position)
     count = announces_list(texts[position]) if 0 <= position < len(texts) else None
     shape, found = _following(texts, kinds, position) if count is not None else ("", [])
-    if count is None or not outline or shape == "item" or (count == 0 and not found):
-        # no list announced, no outline, the list is list items, or "the following" with nothing of it in the text
+    if count is None or not outline or shape in ("item", "row") or (count == 0 and not found):
+        # no list announced, no outline, the list is list items or table rows, or "the following" with nothing of it
+        # in the text
         # (its items may be list items of the next chunk): what the text holds
         return items
     for parent in _parent_headings(outline, section, found):

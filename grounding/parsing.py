@@ -1,10 +1,11 @@
 """Turn a file's bytes into a title, metadata and text blocks with their section path.
 
 Markdown (YAML front matter via python-frontmatter, rendered by markdown-it-py), HTML (BeautifulSoup) and plain text
-share one block walker: Markdown is rendered to HTML first, so headings, lists, tables and inline HTML are handled
-in one place. Jekyll/Liquid tags are removed or reduced to their inner text outside code (grounding.liquid); links
-keep their text. Markup declarations (``<!doctype html>``, an XML declaration, an XHTML doctype, processing
-instructions) are never text, and CDATA sections count as their content, without their markers (B12).
+share one block walker (grounding.html_blocks): Markdown is rendered to HTML first, so headings, lists, tables and
+inline HTML are handled in one place. Jekyll/Liquid tags are removed or reduced to their inner text outside code
+(grounding.liquid); links keep their text. Markup declarations (``<!doctype html>``, an XML declaration, an XHTML
+doctype, processing instructions) are never text, and CDATA sections count as their content, without their markers
+(B12).
 """
 
 from __future__ import annotations
@@ -18,36 +19,16 @@ from typing import Any
 
 import frontmatter
 import yaml
-from bs4 import BeautifulSoup, CData, NavigableString, Tag
 from markdown_it import MarkdownIt
 
 from grounding.liquid import strip_liquid, strip_liquid_html, strip_liquid_markdown  # strip_liquid: re-exported
-from grounding.location import Location
+from grounding.html_blocks import Block, clean_text, html_blocks, merge_list_runs  # Block, merge_list_runs: re-exported
 
 SUPPORTED_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
 
 
 class ParseError(ValueError):
     """A file that cannot be ingested: unreadable encoding, malformed front matter, or no text at all."""
-
-
-@dataclass(frozen=True)
-class Block:
-    """A run of text under one section path (headings from the top of the document down).
-
-    Attributes:
-        section: the headings above the text, outermost first.
-        text: the text (characters); a table row is a Markdown table row ("| a | b |").
-        location: where the text sits in its original file (PDF page, slide, sheet and rows), None for formats
-            without pages (Markdown, HTML, text).
-        header: for one row of a table, the table's Markdown header lines ("| Day | Hours |\n|---|---|"); the
-            chunker starts every chunk holding rows of the table with them, so a table stays a table. "" otherwise.
-    """
-
-    section: tuple[str, ...]
-    text: str
-    location: Location | None = None
-    header: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,11 +59,6 @@ class ParsedDocument:
         return "\n\n".join(b.text for b in self.blocks)
 
 
-_HEADINGS = {f"h{i}": i for i in range(1, 7)}
-_LEAF_BLOCKS = {"p", "blockquote", "dd", "dt", "figcaption", "caption", "summary"}
-_CONTAINERS = {"ul", "ol", "dl", "div", "section", "article", "main", "body", "html", "details", "figure", "aside",
-               "header", "footer", "nav", "[document]"}
-_SKIP = {"script", "style", "noscript", "template", "head", "svg"}
 #: markdown-it stops at 20 levels of nesting by default and drops the rest of the document silently (a list nested
 #: ten deep lost every paragraph after it). Real documents stay far below 100; a deeper one is refused with the line
 #: where reading stopped (_markdown_html), never cut silently (much deeper nesting exhausts markdown-it's recursion).
@@ -120,131 +96,6 @@ def _jsonable(value: Any) -> Any:
         return [_jsonable(v) for v in value]
     return value
 
-
-def _clean(text: str) -> str:
-    text = text.replace("\u00a0", " ")
-    text = re.sub(r"[ \t\r\f\v]+", " ", text)
-    text = re.sub(r" *\n *", "\n", text)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
-
-
-def _inline_text(el: Tag) -> str:
-    """Text of a leaf block: soft line breaks (wrapped source lines) become spaces, <br> stays a line break."""
-    for br in el.find_all("br"):
-        br.replace_with("\u2028")
-    return _clean(el.get_text("").replace("\n", " ").replace("\u2028", "\n"))
-
-
-def _table_text(table: Tag) -> str:
-    rows = []
-    for tr in table.find_all("tr"):
-        cells = [_clean(c.get_text(" ")) for c in tr.find_all(["th", "td"])]
-        if any(cells):
-            rows.append(" | ".join(cells))
-    return "\n".join(rows)
-
-
-def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> None:
-    """Depth-first walk emitting leaf blocks; headings update ``path`` (with their levels in ``levels``)."""
-    for child in node.children:
-        if isinstance(child, NavigableString):
-            # text and CDATA content; never a doctype, declaration, processing instruction or comment (B12)
-            text = _clean(str(child))
-            if text and child.__class__ in (NavigableString, CData):
-                out.append(Block(tuple(path), text))
-            continue
-        if not isinstance(child, Tag) or child.name in _SKIP:
-            continue
-        name = child.name
-        if name in _HEADINGS:
-            level = _HEADINGS[name]
-            while levels and levels[-1] >= level:
-                levels.pop()
-                path.pop()
-            heading = _inline_text(child)
-            if heading:
-                levels.append(level)
-                path.append(heading)
-            continue
-        if name == "table":
-            text = _table_text(child)
-            if text:
-                out.append(Block(tuple(path), text))
-        elif name == "li":
-            has_blocks = any(isinstance(c, Tag) and (c.name in _CONTAINERS or c.name in ("ul", "ol", "table"))
-                             for c in child.children)
-            if has_blocks:
-                lead = _clean("".join(str(c.get_text(" ")) if isinstance(c, Tag) else str(c)
-                                      for c in child.children
-                                      if not (isinstance(c, Tag) and c.name in ("ul", "ol", "table", "div"))))
-                if lead:
-                    out.append(Block(tuple(path), "- " + lead))
-                _walk(_nested_only(child), path, out, levels)
-            else:
-                text = _inline_text(child)
-                if text:
-                    out.append(Block(tuple(path), "- " + text))
-        elif name == "pre":  # code keeps its lines
-            text = child.get_text("").strip("\n")
-            if text.strip():
-                out.append(Block(tuple(path), text))
-        elif name in _LEAF_BLOCKS:
-            text = _inline_text(child)
-            if text:
-                out.append(Block(tuple(path), text))
-        elif name in _CONTAINERS or name not in _INLINE:
-            _walk(child, path, out, levels)
-        else:  # inline element at block level (e.g. a bare <a> or <span> in HTML)
-            text = _inline_text(child)
-            if text:
-                out.append(Block(tuple(path), text))
-
-
-_INLINE = {"a", "span", "em", "strong", "b", "i", "code", "small", "sup", "sub", "abbr", "mark", "u", "s", "br", "img",
-           "kbd", "q", "cite", "time", "del", "ins"}
-
-
-def _nested_only(li: Tag) -> Tag:
-    wrapper = BeautifulSoup("<div></div>", "html.parser").div
-    assert wrapper is not None
-    for c in li.children:
-        if isinstance(c, Tag) and c.name in ("ul", "ol", "table", "div"):
-            wrapper.append(c.__copy__())
-    return wrapper
-
-
-def merge_list_runs(blocks: list[Block]) -> tuple[Block, ...]:
-    """Join consecutive list items ("- ...") of one section and one location into one block so a list stays one
-    thought."""
-    merged: list[Block] = []
-    for b in blocks:
-        last_line = merged[-1].text.split("\n")[-1].lstrip() if merged else ""
-        if merged and merged[-1].section == b.section and merged[-1].location == b.location and not b.header \
-                and b.text.lstrip().startswith("- ") and last_line.startswith("- "):
-            merged[-1] = replace(merged[-1], text=merged[-1].text + "\n" + b.text)
-        else:
-            merged.append(b)
-    return tuple(merged)
-
-
-#: A doctype's internal subset ("<!DOCTYPE html [ <!ENTITY ...> ]>"), which html.parser would end at its first ">".
-_INTERNAL_SUBSET = re.compile(r"(<!doctype\s[^<>\[]*)\[[^\]]*\]\s*>", re.I)
-
-
-def html_blocks(html: str) -> tuple[str, tuple[Block, ...]]:
-    """Blocks of an HTML string and its first heading or <title> ("" when none)."""
-    soup = BeautifulSoup(_INTERNAL_SUBSET.sub(r"\1>", html), "html.parser")
-    title = ""
-    if soup.title and soup.title.string:
-        title = _clean(soup.title.string)
-    if soup.head:
-        soup.head.decompose()
-    out: list[Block] = []
-    _walk(soup, [], out, [])
-    if not title:
-        h = soup.find(list(_HEADINGS))
-        title = _inline_text(h) if isinstance(h, Tag) else ""
-    return title, merge_list_runs(out)
 
 
 def _markdown_html(body: str, filename: str) -> str:
@@ -322,7 +173,7 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         html = escape_non_tags(strip_liquid_html(raw))
         heading_title, blocks = html_blocks(html)
     else:
-        paragraphs = [_clean(p) for p in re.split(r"\n\s*\n", raw)]
+        paragraphs = [clean_text(p) for p in re.split(r"\n\s*\n", raw)]
         blocks = tuple(Block((), p) for p in paragraphs if p)
         heading_title = ""
     if not blocks:

@@ -26,17 +26,42 @@ _PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|
                          r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
 
 
+#: A leading condition of a message's first part, which frames every part ("If I switch to Maxiflex, how many ...";
+#: a setting such as "On the transit benefit application, what ..." frames its own part only).
+_SHARED_FRAME = re.compile(r"^(?P<frame>(?:if|when|whenever|once|as long as|while|after|before)\b[^,?]{3,80}),\s*"
+                           r"(?=(?:what|which|who|whom|when|where|how)\b)", re.I)
+#: A word that only joins a question sentence to the one before it ("And what if ...?", "Also, can I ...?").
+_JOINING = re.compile(r"^(?:and|also|plus)\b,?\s*", re.I)
+
+
 def question_parts(question: str) -> tuple[str, list[str]]:
     """The preamble of a message and the questions it asks, in order: "I'm getting married in June. How long do I
     have to change my plan, and if I miss it, when does Open Season start?" -> ("I'm getting married in June.", ["How
     long do I have to change my plan", "if I miss it, when does Open Season start?"]). One part when nothing
-    splits (the whole message, preamble included, and "" for the preamble)."""
+    splits (the whole message, preamble included, and "" for the preamble).
+
+    Each question sentence of a message asking several ("How much PTO do I get? Do sick days carry over?") is a part
+    (split further like one asking sentence), the statements among them are the preamble, and a joining word opening
+    one ("And what if ...?") is left out. A leading clause of the first part that frames the whole message ("If I
+    switch to Maxiflex, how many hours ..., and what's the longest day ...?") joins the preamble, so every part is
+    asked with it."""
     text = question.strip()
-    asking = question_sentence(text)
-    lead = text[:len(text) - len(asking)].strip() if text.endswith(asking) else ""
-    pieces = [p.strip(" ,") for p in _PART_BREAK.split(asking) if p and len(p.split()) >= 3]
+    sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
+    asked = [s for s in sentences if s.endswith("?")]
+    if len(asked) >= 2:
+        lead = " ".join(s for s in sentences if not s.endswith("?"))
+    else:
+        asking = question_sentence(text)
+        lead = text[:len(text) - len(asking)].strip() if text.endswith(asking) else ""
+        asked = [asking]
+    pieces = [p.strip(" ,") for sentence in asked for p in _PART_BREAK.split(_JOINING.sub("", sentence))
+              if p and len(p.split()) >= 3]
     if len(pieces) < 2:
         return "", [text]
+    frame = _SHARED_FRAME.match(pieces[0])
+    if frame:
+        lead = f"{lead} {frame.group('frame')}".strip()
+        pieces[0] = pieces[0][frame.end():]
     return lead, pieces
 
 
@@ -132,8 +157,9 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
     before it (its modifiers: "sick leave" for "annual leave as a new employee") and the words just after it that
     ``right`` holds too ("regular comp time" for "travel comp time"). When that term opens ``right`` ("someone with
     over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
-    question follows ("sick leave do I earn"). Only the words after the last question word, colon or comma of
-    ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
+    question follows ("sick leave do I earn"), or when both sides open with the same word, whatever follows
+    ("getting my business cards after the order is approved, or getting my badge ..."). Only the words after the last
+    question word, colon or comma of ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
     stops = list(_SIDE_STOP.finditer(before))
     region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
     words = [w for w in re.finditer(r"\S+", before) if w.start() >= region]
@@ -151,7 +177,10 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
         while last + 1 < len(words) and stems[last + 1] & shared:
             last += 1
         rest = before[words[last].end():]
-        if n == 0 and rest.strip() and not _CLAUSE_WORD.search(rest) and not _SIDE_STOP.search(rest):
+        # both sides open with the same word ("getting my business cards after ... is approved, or getting my
+        # badge ..."): parallel clauses, the whole clause is the side, its verbs included
+        parallel = words[first].group(0).lower() == right.split()[0].lower()
+        if n == 0 and rest.strip() and (parallel or not _CLAUSE_WORD.search(rest)) and not _SIDE_STOP.search(rest):
             last = len(words) - 1
         return words[first].start(), words[last].end()
     return None

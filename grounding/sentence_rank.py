@@ -47,6 +47,17 @@ def numbers(text: str) -> frozenset[str]:
     return frozenset(out - {"1"} if "one" in text.lower() and "1" not in text else out)
 
 
+#: A number that opens a name rather than stating a quantity: a street number before its street ("355 McAllister",
+#: "1800 F St"), a number before a capitalised word.
+_NAME_NUMBER = re.compile(r"\b\d+(?=\s+[A-Z])")
+
+
+def asked_numbers(question: str) -> frozenset[str]:
+    """The numbers a question states as quantities (:func:`numbers`), without those that open a name ("parking at
+    355 McAllister": an address, which the sentence naming the place states whatever it says of it)."""
+    return numbers(_NAME_NUMBER.sub(" ", question))
+
+
 @dataclass(frozen=True)
 class ScoredSentence:
     """A candidate answer sentence.
@@ -97,19 +108,48 @@ def with_sentences(plan: ContextPlan, embedder: Embedder | None = None) -> Conte
                                        for s in plan.sources))
 
 
+#: A sentence about the document it stands in rather than its subject ("This page outlines ...", "This guide
+#: explains ...", "The following section describes ...").
+_ABOUT_THE_DOCUMENT = re.compile(r"^(?:this|the following|the rest of this) (?:page|guide|section|document|article|"
+                                 r"handbook page|handbook|chapter|policy page) (?:outlines|describes|explains|covers|"
+                                 r"lists|provides|contains|summari[sz]es|gives|is about|is for|will (?:walk|help|"
+                                 r"explain|describe|cover|outline|show))\b", re.I)
+
+
 def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
     item of four words or more, or a table row; never a heading, a question, a lead-in ending with a colon, a
     fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary), a withheld passage's
     placeholder or a sentence addressed to an AI assistant (not scanned again when ``screened``: its chunk was found
     free of such text at ingestion, SentenceData.screened). (Short list items are quoted as part of their list,
-    grounding.compose.)"""
-    if kind not in QUOTABLE or is_placeholder(text) or (not screened and looks_injected(text)):
+    grounding.compose.) Nor a sentence about the document itself ("This page outlines how to sign up for and how to
+    cancel the transit benefit."): it says where the answer is, not what it is."""
+    if kind not in QUOTABLE or is_placeholder(text) or (not screened and looks_injected(text)) \
+            or _ABOUT_THE_DOCUMENT.match(text):
         return False
     first = text.split()[0] if text.split() else ""
     if kind != "row" and first[:1].islower() and first.islower():
         return False  # a fragment: the end of a sentence cut by a chunk boundary ("unaccrued leave, such as ...")
     return kind == "row" or len(text.split()) >= 4
+
+
+def quoted_text(data: SentenceData, i: int) -> str:
+    """How sentence ``i`` of a source's sentence data is quoted, "" when it may not be (:func:`quotable`). A list item
+    opening in lower case continues its list's lead-in ("PIV + PIN authentication will be required:" / "when running
+    the sudo command in the terminal"): it is quoted after that lead-in ("PIV + PIN authentication will be required:
+    when running the sudo command in the terminal"), not dropped as a fragment; without a lead-in it is one."""
+    text, kind = data.texts[i], data.kinds[i]
+    if quotable(text, kind, screened=data.screened):
+        return text
+    if kind != "item" or not text[:1].islower() or is_placeholder(text) \
+            or (not data.screened and looks_injected(text)):
+        return ""
+    j = i - 1
+    while j >= 0 and data.kinds[j] == "item":
+        j -= 1
+    if j < 0 or data.kinds[j] != "lead" or not quotable(data.texts[j].rstrip(": "), "sentence"):
+        return ""
+    return f"{data.texts[j].rstrip(' :;')}: {text}"
 
 
 def _names_row_key(question: str, row: str) -> bool:
@@ -140,25 +180,26 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     that period get ``period_bonus``:
     the version dated in the year the question names, else a superseded one (the current value is then quoted after
     the earlier one, not instead of it).
-    A sentence stating a number the question states ("I supervise four people" / a table row "... reports: 4")
-    gets ``number_bonus``; a table row whose first cell the question names as written (its part before a comma:
+    A sentence stating a number the question states as a quantity (:func:`asked_numbers`: "I supervise four
+    people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``; a table row
+    whose first cell the question names as written (its part before a comma:
     "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
     ``row_key_bonus``: the row looked up, not a neighbour that shares more words. ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
     candidates = plan.sources if sources is None else sources
     period = reads_period(question, candidates)
-    rows: list[tuple[Source, SentenceData, int]] = []
+    rows: list[tuple[Source, SentenceData, int, str]] = []
     for source in candidates:
         if source.status == "superseded" and not past:
             continue
         data = source_sentences(source, embedder)
-        rows += [(source, data, i) for i, (t, k) in enumerate(zip(data.texts, data.kinds)) if quotable(t, k, screened=data.screened)]
+        rows += [(source, data, i, text) for i in range(len(data.texts)) if (text := quoted_text(data, i))]
     if not rows:
         return []
     q = query_vector if query_vector is not None else (embedder or default_embedder()).embed([question])[0]
-    cos = np.array([max(float(d.vectors[i] @ q), float(d.context[i] @ q)) for _, d, i in rows])
-    terms = [content_terms(d.texts[i]) for _, d, i in rows]
+    cos = np.array([max(float(d.vectors[i] @ q), float(d.context[i] @ q)) for _, d, i, _ in rows])
+    terms = [content_terms(text) for _, _, _, text in rows]
     n = len(rows)
     df: dict[str, int] = {}
     for t in terms:
@@ -169,11 +210,10 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     year = period_year(question) if period else ""
     q_weight = sum(idf[w] for w in q_terms)
     wants_quantity = bool(_QUANTITY_QUESTION.search(question))
-    q_numbers = numbers(without_period(question) if period else question)  # "in 2024" names a version, not a value
+    q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     scored = []
-    for (source, data, i), c, t in zip(rows, cos, terms):
+    for (source, data, i, text), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
-        text = data.texts[i]
         bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
         if q_numbers and q_numbers & numbers(text):
             bonus += number_bonus

@@ -216,7 +216,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - otherwise :func:`says_no`; and "Yes." only from a sentence about the same kind of what is asked
       (:func:`substituted`) naming at least ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted
       on the sentence with ``context``, the heading path of the section it stands in ("You do not need a gym
-      membership to access these" under "Locker rooms and showers" names the showers the question asks about).
+      membership to access these" under "Locker rooms and showers" names the showers the question asks about);
+      a yes that holds only past a threshold the question does not state opens "In some cases."
+      (:func:`conditional_on_threshold`).
     """
     if over_limit(question, sentence) or requirement_unmet(question, sentence):
         return "No."
@@ -233,4 +235,21 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return "No."
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage:
         return ""
-    return "Yes."
+    return SOME_CASES if conditional_on_threshold(question, sentence) else "Yes."
+
+
+#: What the opener of a yes answer that holds only past a threshold the asker has not stated says.
+SOME_CASES = "In some cases."
+
+
+def conditional_on_threshold(question: str, sentence: str) -> bool:
+    """True when ``sentence`` says yes only under a leading condition on a quantity ("If you are sick for more than
+    3 consecutive working days, People Operations may ask for a doctor's note.") and the question states no quantity
+    of that unit ("Do I need a doctor's note?"): a plain "Yes." would drop the condition; the answer then opens
+    with SOME_CASES. (A question stating the quantity is decided by :func:`over_limit` and
+    :func:`threshold_applies` before.)"""
+    m = CONDITION.match(sentence)
+    if not m or not _THRESHOLD.search(m.group(0)):
+        return False
+    stated = _quantities(m.group(0))
+    return bool(stated) and not stated.keys() & _quantities(question_sentence(question)).keys()

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from grounding.list_answers import (announced_items, announced_list, announces_list, headed_list, outline_near,
-                                     outline_of, sub_headings)
+from grounding.context import plan_context
+from grounding.extractive import ExtractiveAnswerer
+from grounding.list_answers import (announced_items, announced_list, announces_list, asked_plural, headed_list,
+                                     outline_near, outline_of, sub_headings)
+from grounding.tokens import counter_for
+from grounding.types import Candidate, Chunk
 
 
 @pytest.mark.parametrize("text, count", [
@@ -113,3 +117,57 @@ def test_headed_list_names_the_sub_sections_of_the_section_a_question_names():
     assert headed_list("Which two terms does the incident glossary define?", glossary, "Incidents") is None
     assert headed_list("Which terms does the incident glossary define?", glossary, "Travel") is None  # title
     assert headed_list("Which contacts handle incidents?", glossary, "Incidents") is None  # no sub-sections
+
+
+def test_the_rows_of_a_table_after_an_announcing_sentence_are_its_list():
+    # "Tallgrass observes the following 11 paid company holidays." then a table of them: the holidays were answered
+    # with the sub-headings after the table ("Floating holidays") or with the announcing sentence alone
+    texts = ["We observe the following 3 paid holidays.", "A holiday on a Saturday is observed on Friday.",
+             "Holiday | Date", "Holiday: New Year's Day; Date: January 1", "Holiday: Labor Day; Date: September 1",
+             "Holiday: Christmas Day; Date: December 25", "Floating holidays", "You also get 2 floating days."]
+    kinds = ["sentence", "sentence", "header", "row", "row", "row", "heading", "sentence"]
+    rows = ["Holiday: New Year's Day; Date: January 1", "Holiday: Labor Day; Date: September 1",
+            "Holiday: Christmas Day; Date: December 25"]
+    assert announced_items(texts, kinds, 0) == rows
+    assert announced_list(texts, kinds, 0, outline=("Holidays", "Holidays > Floating holidays"),
+                          section="Holidays") == rows
+
+
+def _page(i: int, title: str, section: str, text: str) -> Candidate:
+    return Candidate(Chunk(chunk_id=i, document_id=i, title=title, section=section, version="v1", date="",
+                           text=text, tokens=len(text.split()), version_id=i), score=0.03, dense=0.6)
+
+
+def _answer(embedder, question: str, *pages: Candidate) -> str:
+    plan = plan_context(question=question, candidates=list(pages), system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    return ExtractiveAnswerer(embedder).compose(question, plan)
+
+
+def test_a_list_announced_by_a_close_sentence_that_is_not_the_best_is_the_answer(embedder):
+    page = _page(1, "Time off", "Company holidays",
+                 "If your manager asks you to work on a company holiday, you get a substitute day off.\n"
+                 "We observe the following 3 paid company holidays.\n\n"
+                 "Holiday | Date\nNew Year's Day | January 1\nLabor Day | September 1\nChristmas Day | December 25")
+    text = _answer(embedder, "What are the company holidays?", page)
+    assert text.startswith("We observe the following 3 paid company holidays [S1].")
+    assert "- Holiday: Labor Day; Date: September 1 [S1]." in text
+
+
+def test_the_list_headed_by_the_noun_asked_for_wins_over_a_closer_one(embedder):
+    # the demo handbook: "What are the channels for reporting harassment?" got the steps after a report (a list
+    # matching more closely), not the list "any of these channels:" introduces
+    assert asked_plural("What are the channels for reporting harassment?") == frozenset({"channel"})
+    assert asked_plural("What are my options for getting to the office?") == frozenset()  # a collective noun
+    page = _page(1, "Code of Conduct", "How to report",
+                 "Pick whichever of these channels you are most comfortable with:\n"
+                 "- Your manager, or any manager you trust.\n"
+                 "- People Operations, at conduct@example.org or in person.\n"
+                 "- The EthicsLine, an independent hotline.\n\n"
+                 "A manager who gets a report of harassment forwards the harassment report within a day.\n"
+                 "- Reports of harassment are acknowledged within 2 business days of reporting.\n"
+                 "- A trained investigator is assigned to each report of harassment.\n"
+                 "- Most harassment reports are investigated within 30 days of reporting.")
+    text = _answer(embedder, "What are the channels for reporting harassment?", page)
+    assert "- The EthicsLine, an independent hotline [S1]." in text
+    assert "investigator" not in text

@@ -211,3 +211,18 @@ def test_a_list_nested_deeper_than_the_limit_is_refused_with_the_line_not_cut():
     with pytest.raises(ParseError, match=r"deep.md: nested more than 100 levels deep \(lists or quotes\) at line \d+ "
                                          r"of its text; the rest could not be read. Flatten the nesting"):
         parse_document(_nested_list(200), "deep.md")
+
+
+def test_a_wrapped_list_item_with_a_nested_list_is_one_line():
+    """A list item's text before its nested list keeps no soft line break: a link wrapped onto a line of its own
+    ("sign a\\n[Gratuitous Services Agreement](...)\\nin advance") split the sentence into three pieces, none quotable
+    as the answer."""
+    md = (b"# Speakers\n\n1. Have each outside speaker sign a\n   [Gratuitous Services Agreement](https://e.x/a)\n"
+          b"   in advance of the event.\n   - This is necessary because the Act does not\n     permit it.\n\n"
+          b"- A loose item's first paragraph\n  wrapped here.\n\n  Its second paragraph.\n\n  - nested\n")
+    doc = parse_document(md, "speakers.md")
+    lines = [line for block in doc.blocks for line in block.text.split("\n")]
+    assert "- Have each outside speaker sign a Gratuitous Services Agreement in advance of the event." in lines
+    assert "- This is necessary because the Act does not permit it." in lines
+    assert "- A loose item's first paragraph wrapped here." in lines
+    assert "Its second paragraph." in lines

@@ -1,0 +1,38 @@
+"""Which sentences of a source the offline answerer may quote (grounding.sentence_rank.quotable)."""
+
+from __future__ import annotations
+
+from grounding.sentence_rank import quotable
+
+
+def test_a_sentence_about_the_document_itself_is_not_quotable():
+    # "How do I cancel the transit benefit?" was answered "This page outlines how to sign up for and how to cancel
+    # the transit benefit." (the development set): where the answer is, not what it is
+    assert not quotable("This page outlines how to sign up for and how to cancel the transit benefit.", "sentence")
+    assert not quotable("This guide explains how and why we use chat at work.", "sentence")
+    assert quotable("This benefit is cancelled by clicking Withdraw from the program.", "sentence")
+    assert quotable("This page's owner is the travel team, reachable at travel@example.org.", "sentence")
+
+
+def test_a_lower_case_list_item_is_quoted_after_its_lead_in(embedder):
+    # "Will I have to enter my PIN when I run sudo on my GSA Mac?" (the development set): the item "when running the
+    # sudo command in the terminal" opens in lower case and was dropped as a fragment cut by a chunk boundary
+    from grounding.context import plan_context
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.sentence_rank import rank_sentences, with_sentences
+    from grounding.tokens import counter_for
+    from grounding.types import Candidate, Chunk
+
+    text = ("Your laptop asks for your card and PIN instead of a password. Card + PIN authentication will be "
+            "required:\n- at login\n- when unlocking your screensaver\n- when running the sudo command in the "
+            "terminal\n\nThe reader plugs into any USB-C port.")
+    page = Candidate(Chunk(chunk_id=1, document_id=1, title="Smart cards", section="Using the card", version="v1",
+                           date="", text=text, tokens=len(text.split()), version_id=1), score=0.03, dense=0.6)
+    question = "Will I have to enter my PIN when I run sudo on my laptop?"
+    plan = plan_context(question=question, candidates=[page], system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    ranked = rank_sentences(question, with_sentences(plan, embedder), embedder)
+    assert ranked[0].text == "Card + PIN authentication will be required: when running the sudo command in the terminal"
+    assert "Card + PIN authentication will be required: at login" in [s.text for s in ranked]
+    answer = ExtractiveAnswerer(embedder).compose(question, plan)
+    assert "required: when running the sudo command in the terminal [S1]." in answer

@@ -66,3 +66,18 @@ def test_the_section_heading_counts_toward_what_the_sentence_names():
 ])
 def test_a_negated_closing_condition_of_the_sentence_does_not_turn_the_answer(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # the new user's doctor's note: the note is asked for only past 3 days; a bare "Yes." dropped the condition
+    ("Do I need a doctor's note for sick leave?",
+     "If you are sick for more than 3 consecutive working days, People Operations may ask for a doctor's note.",
+     "In some cases."),
+    # the asker's own quantity decides as before (a requirement past their 2 days settles nothing)
+    ("Do I need a doctor's note if I'm sick for 2 days?",
+     "If you are sick for more than 3 consecutive working days, People Operations may ask for a doctor's note.", ""),
+    # a condition the question states, or one without a threshold, keeps the plain answer
+    ("If I leave GSA, will my comp time be paid out?", "If you leave GSA, your comp time will be paid out.", "Yes."),
+])
+def test_a_yes_that_holds_only_past_an_unstated_threshold_says_in_some_cases(question, sentence, expected):
+    assert opener(question, sentence) == expected
