@@ -40,6 +40,7 @@ from grounding.question_parts import Sides, blank_cell, comparison_sides, mentio
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
+from grounding.yesno import compared_count
 from grounding.yesno import opener as yes_no_opener
 
 
@@ -165,6 +166,11 @@ class ExtractiveAnswerer:
             chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
         opener = ""
         if kind == "yesno":
+            # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:
+            # one that matches well enough to be quoted at all joins the chosen when none of them states it
+            counting = [s for s in ranked if s.score >= self.threshold and compared_count(asked, s.text)]
+            if counting and not any(compared_count(asked, s.text) for s in chosen):
+                chosen = [counting[0]] + list(chosen)[:self.max_sentences - 1]
             chosen, opener = self._decided(asked, chosen, sources)
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
@@ -183,6 +189,11 @@ class ExtractiveAnswerer:
         # the deciding sentence: the closest match whose own words are the question's (precision), so "award
         # leave is not paid out" does not decide a question on annual leave; a label ("Court leave") decides nothing
         deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
+        # a question comparing a count with a number ("more than 100 spaces?") is decided by the sentence stating
+        # that count ("There are 24 spaces"), when one of the chosen does
+        counted = [s for s in chosen if compared_count(question, s.text)]
+        if counted and not compared_count(question, deciding.text):
+            deciding = counted[0]
         ordered = [deciding] + [s for s in chosen if s is not deciding]
         # a sentence settles the question only when it (or its source) names what the question pins its fact with:
         # "Is 1Password approved?" is not settled by a sentence about password managers in general

@@ -15,6 +15,7 @@ import re
 from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
+from grounding.yesno_predicate import predicate_unstated
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
@@ -224,6 +225,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return "No."
     if threshold_applies(question, sentence):
         return ""
+    compared = compared_count(question, sentence)
+    if compared or _COMPARED.search(question_sentence(question)):
+        return compared  # a count compared with a number is settled only by a sentence stating that count
     clause = asking_clause(question)
     flip = antonym(clause, deciding_clause(question, sentence))
     if flip is not None:
@@ -233,9 +237,56 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     no = says_no(question, sentence) != (flip is not None)
     if no:
         return "No."
-    if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage:
+    if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
+            or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""
     return SOME_CASES if conditional_on_threshold(question, sentence) else "Yes."
+
+
+#: A question comparing a count with a number ("more than 100 spaces", "at least 3 days", "fewer than 10 people").
+_COMPARED = re.compile(r"\b(more than|over|above|at least|fewer than|less than|under|below|at most)\s+(?=[\d$])", re.I)
+
+
+def compared_count(question: str, sentence: str) -> str:
+    """"Yes." or "No." when the question compares a quantity with a number ("Are there more than 100 bicycle parking
+    spaces?") and the sentence states a plain number of the same unit ("There are 24 spaces"): the comparison
+    decides. "" when the question compares nothing, the sentence states a limit or a threshold (decided above) or no
+    number of that unit."""
+    q = question_sentence(question)
+    m = _COMPARED.search(q)
+    if not m or _LIMIT.search(sentence) or _THRESHOLD.search(sentence):
+        return ""
+    asked, stated = _counted(q[m.end():m.end() + 80]), _counted(sentence)
+    units = [u for u in asked if u in stated]
+    if len(units) != 1:
+        return ""
+    a, s = asked[units[0]], stated[units[0]]
+    word = m.group(1).lower()
+    holds = {"more than": s > a, "over": s > a, "above": s > a, "at least": s >= a, "fewer than": s < a,
+             "less than": s < a, "under": s < a, "below": s < a, "at most": s <= a}[word]
+    return "Yes." if holds else "No."
+
+
+#: A number and the words after it up to the noun it counts ("100 bicycle parking spaces", "$40", "24 spaces,").
+_COUNTED = re.compile(r"(\$)?(\d[\d,]*(?:\.\d+)?)(?:\s+([a-z]+(?:\s+[a-z]+){0,3}))?", re.I)
+
+
+def _counted(text: str) -> dict[str, float]:
+    """The largest number a text states per counted noun (its stem: "100 bicycle parking spaces" -> {"space": 100};
+    the noun is the last word before a stop word, up to four words after the number; "$" for an amount)."""
+    out: dict[str, float] = {}
+    for m in _COUNTED.finditer(text):
+        words = (m.group(3) or "").split()
+        run = []
+        for w in words:
+            if w.lower() in CONTENT_STOP_WORDS:
+                break
+            run.append(w)
+        unit = "$" if m.group(1) else (stem(run[-1]) if run else "")
+        if unit:
+            number = float(m.group(2).replace(",", ""))
+            out[unit] = max(out.get(unit, 0.0), number)
+    return out
 
 
 #: What the opener of a yes answer that holds only past a threshold the asker has not stated says.

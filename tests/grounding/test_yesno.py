@@ -81,3 +81,49 @@ def test_a_negated_closing_condition_of_the_sentence_does_not_turn_the_answer(qu
 ])
 def test_a_yes_that_holds_only_past_an_unstated_threshold_says_in_some_cases(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question, sentence, expected", [
+    # s6 new user: a sentence about the subject that does not state what is asked of it settles nothing
+    ("Is lunch free for employees?", "Lunch costs $6 for employees and $9 for guests.", ""),
+    ("Is coffee free for employees?", "Coffee is free for everyone.", "Yes."),
+    ("Will the bicycle stipend change next year?",
+     "Employees who commute by bicycle at least three days a week receive a monthly bicycle stipend of $40.", ""),
+    ("Is alcohol reimbursed?", "Alcohol is not reimbursed unless it is part of an approved customer event.", "No."),
+    ("Alongside paid parental leave, am I allowed to use annual and sick leave?",
+     "You can also use annual and sick leave for parental leave reasons.", "Yes."),  # "can" grants what is asked
+])
+def test_yes_needs_the_sentence_to_state_the_questions_predicate(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question, sentence, expected", [
+    ("Are there more than 100 bicycle parking spaces?", "There are 24 spaces, assigned first come, first served.",
+     "No."),
+    ("Are there more than 10 bicycle parking spaces?", "There are 24 spaces, assigned first come, first served.",
+     "Yes."),
+    ("Is the stipend at least $40?", "Employees receive a monthly bicycle stipend of $40.", "Yes."),
+    ("Are there fewer than 20 spaces?", "There are 24 spaces in the garage.", "No."),
+    ("Are there more than 100 spaces?", "Secure bicycle parking is available in the basement garage.", ""),
+])
+def test_a_count_compared_with_a_number_is_decided_by_the_stated_count(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+def test_the_offline_answer_to_a_count_comparison_rests_on_the_sentence_stating_the_count(embedder):
+    """s6 new user: "Are there more than 100 bicycle parking spaces?" got "Yes." from the sentence about the garage;
+    the sentence stating 24 spaces decides it, and opens the answer."""
+    from grounding.context import plan_context
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.tokens import counter_for
+    from grounding.types import Candidate, Chunk
+
+    text = ("Secure bicycle parking is available in the basement garage of the Lincoln office. There are 24 spaces, "
+            "assigned first come, first served.")
+    page = Candidate(Chunk(chunk_id=1, document_id=1, title="Bicycle Commuting Policy", section="Parking",
+                           version="v1", date="", text=text, tokens=30, version_id=1), score=0.03, dense=0.6)
+    question = "Are there more than 100 bicycle parking spaces?"
+    plan = plan_context(question=question, candidates=[page], system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    assert ExtractiveAnswerer(embedder).compose(question, plan).startswith(
+        "No. There are 24 spaces, assigned first come, first served [S1].")

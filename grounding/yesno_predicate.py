@@ -1,0 +1,66 @@
+"""The predicate of a yes/no question: what it asks to be true of its subject ("Is lunch *free* for employees?",
+"Will the stipend *change* next year?", "Are pets *allowed*?"). A sentence about the subject that does not state the
+predicate (nor its opposite) does not settle the question: "Lunch costs $6 for employees" says nothing about lunch
+being free in words, and "Employees receive a monthly stipend of $40" nothing about a change. grounding.yesno then
+quotes it without "Yes." (a "No." still comes from a negation, a limit or an opposite word).
+
+Without a part-of-speech tagger (none ships offline), predicate words are recognised by form and by a short list:
+participles ("reimbursed", "allowed", "covered"), adjectives in -able/-ible ("refundable", "eligible"), the
+adjectives policies state of things ("free", "paid", "open", "mandatory", ...) and the verbs of change ("change",
+"increase", "expire", ...). No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.lexical import CONTENT_STOP_WORDS, stem
+
+#: Adjectives and verbs that are what a yes/no question asks of its subject, as written in policies.
+PREDICATE_WORDS = frozenset(
+    "free paid unpaid open closed available unavailable mandatory optional compulsory eligible ineligible required "
+    "allowed permitted forbidden prohibited banned taxable refundable transferable reimbursable covered included "
+    "excluded exempt valid invalid active expired due late overdue public private confidential remote "
+    "change changes changing increase increases decrease decreases rise rises fall falls drop drops expire expires "
+    "renew renews end ends stop stops lapse lapses".split())
+
+_WORD = re.compile(r"[a-z]+", re.I)
+#: Participles that name who or what rather than what is asked of it ("the approved vendor", "a signed form" come
+#: before their noun; after the auxiliary's subject they are the predicate: "Is the form signed?"). Only words after
+#: the clause's first content word count (the subject comes first).
+_NOT_PREDICATE = frozenset("need needs needed based used called named located related".split())
+
+
+def predicate_words(clause: str) -> list[str]:
+    """The predicate words of a yes/no question's asking clause (grounding.yesno.asking_clause), lower case, in order:
+    the words after its first content word (the subject comes first) that are PREDICATE_WORDS, participles in -ed or
+    adjectives in -able/-ible."""
+    words = [w.lower() for w in _WORD.findall(clause)]
+    content = [i for i, w in enumerate(words) if w not in CONTENT_STOP_WORDS]
+    if not content:
+        return []
+    out = []
+    for w in words[content[0] + 1:]:
+        if w in CONTENT_STOP_WORDS or w in _NOT_PREDICATE:
+            continue
+        if w in PREDICATE_WORDS or (len(w) > 4 and w.endswith(("ed", "able", "ible"))):
+            out.append(w)
+    return out
+
+
+def predicate_unstated(clause: str, text: str) -> bool:
+    """True when the asking ``clause`` has predicate words (:func:`predicate_words`) and ``text`` (the sentence, with
+    its section headings) states none of them (compared by stem: "reimbursed" / "reimbursement" do not match,
+    "reimbursed" / "reimburses" do)."""
+    asked = {stem(w) for w in predicate_words(clause)}
+    if not asked:
+        return False
+    stated = {stem(w) for w in _WORD.findall(text)}
+    if asked & _PERMISSION and stated & _MAY:  # "am I allowed to use ...?" / "You can also use ..."
+        return False
+    return not asked & stated
+
+
+#: Permission, as a question asks it ("allowed", "permitted") and as a sentence may grant it ("can", "may").
+_PERMISSION = frozenset({stem("allowed"), stem("permitted")})
+_MAY = frozenset({"can", "may", stem("allowed"), stem("permitted")})
