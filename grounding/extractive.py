@@ -40,6 +40,7 @@ from grounding.question_parts import Sides, blank_cell, comparison_sides, mentio
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
+from grounding.subject_check import unnamed_subject
 from grounding.yesno import compared_count
 from grounding.yesno import opener as yes_no_opener
 
@@ -120,6 +121,9 @@ class ExtractiveAnswerer:
                                        quantity_bonus=self.quantity_bonus)
                 if alone and (not ranked or alone[0].score > ranked[0].score):
                     ranked = alone
+        if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)):
+            # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
+            return compose.topic_only(self._covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
         mine = content_terms(asked) - GENERIC
         if context and ranked and len(mine) >= self.own_terms and not mine & content_terms(ranked[0].text):
             # a follow-up retrieved with the previous question's words whose best sentence names none of its own:

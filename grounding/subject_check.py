@@ -1,0 +1,37 @@
+"""The subject a question asks about, and whether the planned sources name it at all (s6 new user: "When is the gym
+open?" over a cafeteria page was answered with the cafeteria's hours).
+
+A question's subject words are its content words (grounding.lexical.content_terms) without the generic ones
+(amounts of time, "many", "much": grounding.followup.GENERIC) and without its predicate ("open", "free", "allowed":
+grounding.yesno_predicate). When none of them appears in any planned source (text, title or section path), the
+sources are about something else, however well a sentence matches the rest of the question: the offline answerer then
+says what they do describe instead of quoting them. One subject word named anywhere is enough, so a question in other
+words than the documents' ("vacation days" / "annual leave" pages that say "days") is still answered. No Django
+imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from grounding.followup import GENERIC
+from grounding.lexical import content_terms, stem
+from grounding.types import Source
+from grounding.yesno_predicate import predicate_words
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:
+    """The question's subject words (as written, in order) when none of them is named by any of ``sources``; [] when
+    one is, or when the question has none (a follow-up such as "Do they expire?" is read with its conversation)."""
+    predicate = {stem(w) for w in predicate_words(question)}
+    subject = content_terms(question) - GENERIC - predicate
+    if not subject or not sources:
+        return []
+    for source in sources:
+        if subject & content_terms(f"{source.title}\n{source.section}\n{source.text}"):
+            return []
+    words = [w for w in _WORD.findall(question) if content_terms(w) & subject]
+    return list(dict.fromkeys(words))
