@@ -6,7 +6,7 @@ import datetime as dt
 import json
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from knowledge.models import Document, DocumentVersion
@@ -73,7 +73,10 @@ def test_a_document_whose_only_version_is_future_dated_does_not_answer_until_the
                             "until then the document does not answer."]
     assert DocumentVersion.objects.get(document__domain=domain).status == "scheduled"
     assert _current_texts(domain) == []
-    call_command("versions_activate", "--date", later.isoformat())
+    with pytest.raises(CommandError, match="after today: versions scheduled up to then would become current now"):
+        call_command("versions_activate", "--date", later.isoformat())  # s6 new user: read as a harmless preview
+    assert DocumentVersion.objects.get(document__domain=domain).status == "scheduled"
+    call_command("versions_activate", "--date", later.isoformat(), "--early")
     assert DocumentVersion.objects.get(document__domain=domain).status == "current"
     assert _current_texts(domain) == ["Personal cars are reimbursed at $0.72 per mile driven on business."]
 
