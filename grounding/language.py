@@ -73,10 +73,10 @@ def asked_in(question: str, vocabulary_share: float | None) -> str:
     the identifier decides alone); "" otherwise (English, or words the documents use)."""
     if not question.strip():
         return ""
+    if vocabulary_share is not None and vocabulary_share > MAX_VOCABULARY_SHARE:
+        return ""  # the domain's words: no identification needed (the usual ask pays only this lookup)
     code, probability = question_language(question)
     if code == "en" or probability < MIN_PROBABILITY:
-        return ""
-    if vocabulary_share is not None and vocabulary_share > MAX_VOCABULARY_SHARE:
         return ""
     return _NAMES.get(code, "another language")
 

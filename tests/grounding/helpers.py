@@ -15,3 +15,21 @@ def chunk(cid: int, text: str, *, doc: int = 1, title: str = "Doc", section: str
 
 def cand(cid: int, text: str, dense: float, **kw) -> Candidate:
     return Candidate(chunk=chunk(cid, text, **kw), score=dense / 30, dense=dense)
+
+
+def make_page(i: int, title: str, section: str, text: str) -> Candidate:
+    """A retrieved chunk that is a whole page of its own document (version "v1", undated), as the offline answerer's
+    tests plan it."""
+    return Candidate(Chunk(chunk_id=i, document_id=i, title=title, section=section, version="v1", date="",
+                           text=text, tokens=len(text.split()), version_id=i), score=0.03, dense=0.6)
+
+
+def offline_answer(embedder, question: str, *pages: Candidate) -> str:
+    """The offline answerer's text for ``question`` over a plan of ``pages``."""
+    from grounding.context import plan_context
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.tokens import counter_for
+
+    plan = plan_context(question=question, candidates=list(pages), system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    return ExtractiveAnswerer(embedder).compose(question, plan)

@@ -3,23 +3,9 @@ the calibration half of the 18F golden set, the development set and the demo han
 
 from __future__ import annotations
 
-from grounding.context import plan_context
-from grounding.extractive import ExtractiveAnswerer
 from grounding.question_parts import question_parts
 from grounding.sentence_rank import asked_numbers
-from grounding.tokens import counter_for
-from grounding.types import Candidate, Chunk
-
-
-def _page(i: int, title: str, section: str, text: str) -> Candidate:
-    return Candidate(Chunk(chunk_id=i, document_id=i, title=title, section=section, version="v1", date="",
-                           text=text, tokens=len(text.split()), version_id=i), score=0.03, dense=0.6)
-
-
-def _answer(embedder, question: str, *pages: Candidate) -> str:
-    plan = plan_context(question=question, candidates=list(pages), system_prompt="Answer.",
-                        counter=counter_for("extractive"))
-    return ExtractiveAnswerer(embedder).compose(question, plan)
+from tests.grounding.helpers import make_page, offline_answer
 
 
 def test_each_question_sentence_of_a_message_is_a_part():
@@ -47,11 +33,11 @@ def test_a_leading_condition_of_the_first_part_frames_every_part():
 
 
 def test_a_yes_no_part_opens_with_its_answer_and_a_referring_part_is_asked_about_the_previous_one(embedder):
-    leave = _page(1, "Paid Time Off and Holidays", "Sick leave",
+    leave = make_page(1, "Paid Time Off and Holidays", "Sick leave",
                   "Every employee receives 10 paid sick days per calendar year, credited on January 1. "
                   "Sick days do not carry over and are not paid out on departure.")
-    other = _page(2, "Travel", "Hotels", "Hotel stays are booked through the travel desk and paid by card.")
-    text = _answer(embedder, "How many sick days do I get? Do they carry over?", leave, other)
+    other = make_page(2, "Travel", "Hotels", "Hotel stays are booked through the travel desk and paid by card.")
+    text = offline_answer(embedder, "How many sick days do I get? Do they carry over?", leave, other)
     assert text == ("Every employee receives 10 paid sick days per calendar year, credited on January 1 [S1]. "
                     "No. Sick days do not carry over and are not paid out on departure [S1].")
 
@@ -61,12 +47,12 @@ def test_a_part_naming_a_place_is_answered_from_what_is_said_of_that_place(embed
     # the street number earned the sentence that only gives the address a bonus, and the part ignored the place
     assert asked_numbers("What does parking at 355 McAllister cost per hour?") == frozenset()
     assert asked_numbers("I supervise 4 people. How many reviews do I write?") == frozenset({"4"})
-    nice = _page(1, "Nice office", "Getting here",
+    nice = make_page(1, "Nice office", "Getting here",
                  "The tram fare is €1.70 for one hour of travel.\n"
                  "If you drive, you may park at 12 Rue Neuve.\n"
                  "Fees at 12 Rue Neuve vary from €2.50 to €4 per hour.")
-    lyon = _page(2, "Lyon office", "Parking", "Parking at nearby garages tends to cost €14 for the first hour.")
-    text = _answer(embedder, "How much is a tram fare in Nice, and what does parking at 12 Rue Neuve cost per hour?",
+    lyon = make_page(2, "Lyon office", "Parking", "Parking at nearby garages tends to cost €14 for the first hour.")
+    text = offline_answer(embedder, "How much is a tram fare in Nice, and what does parking at 12 Rue Neuve cost per hour?",
                    nice, lyon)
     assert "€1.70" in text and "€2.50 to €4 per hour [S1]" in text
     assert "€14" not in text
@@ -84,10 +70,10 @@ def test_a_closing_condition_is_not_what_a_part_asks_for_and_a_weak_it_does_not_
     assert with_referent("what else do I file if it costs money?", ["What do I submit to IT"]) == (
         "what else do I file if it costs money?")
     assert with_referent("Do they carry over?", ["How many sick days do I get?"]) != "Do they carry over?"
-    page = _page(1, "Software", "Requesting software",
+    page = make_page(1, "Software", "Requesting software",
                  "If the software is not already approved, submit a Software Review Request to have it reviewed by "
                  "IT. If there will be a cost associated with the software you are submitting for review, you will "
                  "need to also submit a Micropurchase request. Almost all software in use needs to be approved.")
-    text = _answer(embedder, "The software I need isn't approved yet. What do I submit to IT, and what else do I "
+    text = offline_answer(embedder, "The software I need isn't approved yet. What do I submit to IT, and what else do I "
                              "file if it costs money?", page)
     assert "Software Review Request" in text and "Micropurchase request [S1]" in text

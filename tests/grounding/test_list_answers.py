@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from grounding.context import plan_context
-from grounding.extractive import ExtractiveAnswerer
 from grounding.list_answers import (announced_items, announced_list, announces_list, asked_plural, headed_list,
                                      outline_near, outline_of, sub_headings)
-from grounding.tokens import counter_for
-from grounding.types import Candidate, Chunk
+from tests.grounding.helpers import make_page, offline_answer
 
 
 @pytest.mark.parametrize("text, count", [
@@ -133,23 +130,12 @@ def test_the_rows_of_a_table_after_an_announcing_sentence_are_its_list():
                           section="Holidays") == rows
 
 
-def _page(i: int, title: str, section: str, text: str) -> Candidate:
-    return Candidate(Chunk(chunk_id=i, document_id=i, title=title, section=section, version="v1", date="",
-                           text=text, tokens=len(text.split()), version_id=i), score=0.03, dense=0.6)
-
-
-def _answer(embedder, question: str, *pages: Candidate) -> str:
-    plan = plan_context(question=question, candidates=list(pages), system_prompt="Answer.",
-                        counter=counter_for("extractive"))
-    return ExtractiveAnswerer(embedder).compose(question, plan)
-
-
 def test_a_list_announced_by_a_close_sentence_that_is_not_the_best_is_the_answer(embedder):
-    page = _page(1, "Time off", "Company holidays",
+    page = make_page(1, "Time off", "Company holidays",
                  "If your manager asks you to work on a company holiday, you get a substitute day off.\n"
                  "We observe the following 3 paid company holidays.\n\n"
                  "Holiday | Date\nNew Year's Day | January 1\nLabor Day | September 1\nChristmas Day | December 25")
-    text = _answer(embedder, "What are the company holidays?", page)
+    text = offline_answer(embedder, "What are the company holidays?", page)
     assert text.startswith("We observe the following 3 paid company holidays [S1].")
     assert "- Holiday: Labor Day; Date: September 1 [S1]." in text
 
@@ -159,7 +145,7 @@ def test_the_list_headed_by_the_noun_asked_for_wins_over_a_closer_one(embedder):
     # matching more closely), not the list "any of these channels:" introduces
     assert asked_plural("What are the channels for reporting harassment?") == frozenset({"channel"})
     assert asked_plural("What are my options for getting to the office?") == frozenset()  # a collective noun
-    page = _page(1, "Code of Conduct", "How to report",
+    page = make_page(1, "Code of Conduct", "How to report",
                  "Pick whichever of these channels you are most comfortable with:\n"
                  "- Your manager, or any manager you trust.\n"
                  "- People Operations, at conduct@example.org or in person.\n"
@@ -168,6 +154,6 @@ def test_the_list_headed_by_the_noun_asked_for_wins_over_a_closer_one(embedder):
                  "- Reports of harassment are acknowledged within 2 business days of reporting.\n"
                  "- A trained investigator is assigned to each report of harassment.\n"
                  "- Most harassment reports are investigated within 30 days of reporting.")
-    text = _answer(embedder, "What are the channels for reporting harassment?", page)
+    text = offline_answer(embedder, "What are the channels for reporting harassment?", page)
     assert "- The EthicsLine, an independent hotline [S1]." in text
     assert "investigator" not in text
