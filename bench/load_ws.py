@@ -82,6 +82,8 @@ class Conversation:
     first_delta_at: float | None = None
     done_at: float | None = None
     error: str = ""
+    #: (seconds after sending `ask`, frame type) of every frame received, for --timeline
+    arrivals: list[tuple[float, str]] = field(default_factory=list)
 
     @property
     def deltas(self) -> list[dict]:
@@ -111,16 +113,64 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def django_env(workdir: Path) -> dict[str, str]:
-    return {"DJANGO_SETTINGS_MODULE": "config.settings.dev", "DJANGO_DEBUG": "false",
-            "GROUNDED_VAR_DIR": str(workdir), "DATABASE_URL": f"sqlite:///{workdir / 'load.sqlite3'}",
-            "LLM_PROVIDER": "extractive", "GROUNDED_LOG_LEVEL": "WARNING", "GROUNDED_ASK_RATE_LIMIT": "0",
-            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+#: With --database-url (PostgreSQL) and --redis-url: the deployment docs/operations.md describes for several workers
+#: (PostgreSQL, the Redis channel layer and cache). Set by main(); None: SQLite in the data folder, in-memory layer.
+SERVICES: dict[str, str] | None = None
+
+
+def _pg_url(name: str) -> str:
+    """The --database-url with its database name replaced by ``name``."""
+    base = SERVICES["database"].rsplit("/", 1)[0]
+    return f"{base}/{name}"
+
+
+def _pg_names(datadir: Path) -> tuple[str, str]:
+    """The prepared database (built once, the template of every run) and the run's database, named after the
+    data folder."""
+    stem = "".join(ch if ch.isalnum() else "_" for ch in datadir.name.lower())
+    return f"load_{stem}", f"load_{stem}_run"
+
+
+def django_env(workdir: Path, database: str | None = None) -> dict[str, str]:
+    env = {"DJANGO_SETTINGS_MODULE": "config.settings.dev", "DJANGO_DEBUG": "false",
+           "GROUNDED_VAR_DIR": str(workdir), "DATABASE_URL": f"sqlite:///{workdir / 'load.sqlite3'}",
+           "LLM_PROVIDER": "extractive", "GROUNDED_LOG_LEVEL": "WARNING", "GROUNDED_ASK_RATE_LIMIT": "0",
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    if SERVICES is not None:
+        env["DATABASE_URL"] = _pg_url(database or _pg_names(workdir)[0])
+        env["REDIS_URL"] = SERVICES["redis"]
+    return env
+
+
+def fresh_run_database(datadir: Path) -> str:
+    """PostgreSQL: the run's database made anew as a copy of the prepared one (CREATE DATABASE ... TEMPLATE), and the
+    Redis database emptied, so every run starts cold; returns the run database's name."""
+    import psycopg
+    import redis
+
+    prepared, run = _pg_names(datadir)
+    with psycopg.connect(_pg_url("postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{run}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{run}" TEMPLATE "{prepared}"')
+    redis.Redis.from_url(SERVICES["redis"]).flushdb()
+    return run
+
+
+def ensure_prepared_database(datadir: Path) -> None:
+    """PostgreSQL: create the prepared database when missing (ingestion then fills it)."""
+    import psycopg
+
+    prepared, _ = _pg_names(datadir)
+    with psycopg.connect(_pg_url("postgres"), autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (prepared,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{prepared}"')
 
 
 def prepare_data(datadir: Path, users: int) -> list[str]:
     """The ingested 18F handbook and ``users`` users with sessions in ``datadir`` (built once, then reused; users
     added when a run needs more); returns the session cookies."""
+    if SERVICES is not None:
+        ensure_prepared_database(datadir)
     cookies_file = datadir / "cookies.json"
     cookies = json.loads(cookies_file.read_text()) if cookies_file.is_file() else []
     if len(cookies) >= users:
@@ -158,10 +208,10 @@ def prepare_data(datadir: Path, users: int) -> list[str]:
 
 
 def start_server(workdir: Path, port: int, pieces: list[str], delay: float,
-                 workers: int = 1) -> tuple[subprocess.Popen, float]:
+                 workers: int = 1, database: str | None = None) -> tuple[subprocess.Popen, float]:
     """A new Daphne process on ``workdir``'s data; returns it and the seconds it took to listen (its warm-up). With
     ``workers`` processes on the machine, each gets an equal share of the cores for its CPU pool."""
-    env = {**os.environ, **django_env(workdir), "LOAD_PIECES": json.dumps(pieces), "LOAD_DELAY": str(delay),
+    env = {**os.environ, **django_env(workdir, database), "LOAD_PIECES": json.dumps(pieces), "LOAD_DELAY": str(delay),
            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     if workers > 1:
         env["GROUNDED_CPU_WORKERS"] = str(max(1, (os.cpu_count() or 2) // workers))
@@ -200,6 +250,7 @@ async def converse(conv: Conversation, url: str, origin: str, cookie: str, start
                     now = time.perf_counter()
                     conv.frames.append(frame)
                     kind = frame.get("type")
+                    conv.arrivals.append((round(now - conv.sent_at, 4), kind))
                     if kind == "plan" and conv.plan_at is None:
                         conv.plan_at = now
                     if kind == "delta" and conv.first_delta_at is None:
@@ -231,13 +282,20 @@ async def run_clients(ports: list[int], convs: list[Conversation], cookies: list
     return time.perf_counter() - t0
 
 
-def check_database(workdir: Path, convs: list[Conversation]) -> dict[str, list]:
+def check_database(workdir: Path, convs: list[Conversation], database: str | None = None) -> dict[str, list]:
     """Per conversation: the user turn stored, its answer complete, stored text == done text == streamed deltas
-    (read with sqlite3 directly: this process never set Django up on the run's copy)."""
-    import sqlite3
-
+    (read with sqlite3, or psycopg for the PostgreSQL run ``database``, directly: this process never set Django up
+    on the run's copy)."""
     problems: dict[str, list] = {"lost_turns": [], "text_mismatch": []}
-    db = sqlite3.connect(workdir / "load.sqlite3", timeout=30)
+    if database is not None:
+        import psycopg
+
+        db = psycopg.connect(_pg_url(database), autocommit=True)
+        db.execute = _qmark(db.execute)
+    else:
+        import sqlite3
+
+        db = sqlite3.connect(workdir / "load.sqlite3", timeout=30)
     deadline = time.monotonic() + 30  # answers are saved before `done`; summaries may still be folding
     while db.execute("select count(*) from chat_message where status = 'streaming'").fetchone()[0] \
             and time.monotonic() < deadline:
@@ -258,6 +316,11 @@ def check_database(workdir: Path, convs: list[Conversation]) -> dict[str, list]:
             problems["text_mismatch"].append((conv.client_id, conv.streamed[:60], reply[1][:60]))
     db.close()
     return problems
+
+
+def _qmark(execute):
+    """psycopg's execute taking sqlite3's "?" placeholders (the queries of check_database are written once)."""
+    return lambda sql, params=(): execute(sql.replace("?", "%s"), params)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -284,10 +347,12 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
     texts = questions()
     convs = [Conversation(i, f"load-{n}-{i:03d}", texts[i % len(texts)]) for i in range(n)]
     ports, servers, listen_s = [], [], 0.0
+    database = fresh_run_database(datadir) if SERVICES is not None else None
     try:
         for _ in range(args.workers):  # one after the other: the first builds whatever index is missing
             ports.append(free_port())
-            server, started = start_server(workdir, ports[-1], scripted_pieces(args.pieces), args.delay, args.workers)
+            server, started = start_server(workdir, ports[-1], scripted_pieces(args.pieces), args.delay, args.workers,
+                                           database)
             servers.append(server)
             listen_s = max(listen_s, started)
         load_before = os.getloadavg()[0]
@@ -295,7 +360,7 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
         total = asyncio.run(run_clients(ports, convs, cookies[:n], args.timeout))
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
         load_after = os.getloadavg()[0]
-        problems = check_database(workdir, convs)
+        problems = check_database(workdir, convs, database)
     finally:
         for server in servers:
             server.terminate()
@@ -335,6 +400,11 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
             print(f"{kind}: {p}", file=sys.stderr)
     for c in [c for c in convs if c.error][:5]:
         print(f"error {c.client_id}: {c.error}", file=sys.stderr)
+    if args.timeline:
+        with args.timeline.open("a") as out:
+            for c in convs:
+                out.write(json.dumps({"users": n, "user": c.index, "question": c.question,
+                                      "frames": c.arrivals}) + "\n")
     if args.keep:
         print(f"kept {workdir}", file=sys.stderr)
     else:
@@ -354,8 +424,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="server processes (Daphne) on the same data, users spread over them as a proxy would "
                          "(docs/operations.md: running at scale); each gets cores / workers CPU-pool threads")
     ap.add_argument("--keep", action="store_true", help="keep each run's directory (database, server log)")
+    ap.add_argument("--timeline", type=Path, default=None,
+                    help="write every user's frame arrivals (seconds after its `ask`, frame type) as JSON lines")
     ap.add_argument("--check", action="store_true", help="exit 1 on any lost frame, lost turn or text mismatch")
+    ap.add_argument("--database-url", default="",
+                    help="PostgreSQL server (postgres://user:pass@host:port/any): the data is prepared in a database of "
+                         "its own and each run gets a fresh copy; with --redis-url, the deployment of several workers")
+    ap.add_argument("--redis-url", default="", help="Redis for the channel layer and cache (emptied before each run)")
     args = ap.parse_args(argv)
+    global SERVICES
+    if bool(args.database_url) != bool(args.redis_url):
+        ap.error("--database-url and --redis-url go together (several workers share both)")
+    if args.database_url:
+        SERVICES = {"database": args.database_url, "redis": args.redis_url}
 
     counts = [int(x) for x in args.users.split(",") if x]
     cookies = prepare_data(args.data, max(counts))
@@ -365,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result), flush=True)
         results.append(result)
     print(f"\n18F handbook, scripted provider ({args.pieces} pieces, {args.delay * 1000:.0f} ms before each), "
-          f"{args.workers} server process(es), {os.cpu_count()} CPUs; times in seconds from sending `ask`; 'server' = less the provider's first delay")
+          f"{args.workers} server process(es), {'PostgreSQL + Redis' if SERVICES else 'SQLite, in-memory layer'}, {os.cpu_count()} CPUs; times in seconds from sending `ask`; 'server' = less the provider's first delay")
     head = ("users", "lost fr.", "lost turns", "text !=", "ttfd p50", "ttfd p95", "server p50", "server p95",
             "plan p50", "plan p95", "done p95", "queued", "load", "cpu/ask ms")
     print(" ".join(f"{h:>10}" for h in head))
