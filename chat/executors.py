@@ -1,7 +1,7 @@
 """Where each stage of an ask runs.
 
 On the server (the default): database reads and writes on Django's thread-sensitive worker
-(``database_sync_to_async``, which also closes stale connections), blocking work that must not hold that worker
+(``database_sync_to_async``, which also closes stale connections; waiting jobs served by chat.priority), blocking work that must not hold that worker
 (saving the text so far) on a pool thread. For the command-line doors (``ask_sync``, which runs the ask with
 ``async_to_sync``) database work goes back to the calling thread (thread-sensitive ``sync_to_async``): there is one
 ask at a time, and the caller's database connection (and, in tests, its transaction) is the one used.
@@ -51,7 +51,20 @@ class Executors:
     detached: Runner
 
 
-SERVER = Executors(db=database_sync_to_async, detached=detached)
+def database_worker(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run ``fn`` on Django's thread-sensitive database worker (``database_sync_to_async``), waiting for the
+    worker in the order of chat.priority (the ask's stage and age) rather than first come, first served."""
+    run = database_sync_to_async(fn)
+
+    async def call(*args, **kwargs) -> T:
+        from chat.runtime import runtime
+
+        return await runtime.db_gate.run(lambda: run(*args, **kwargs))
+
+    return call
+
+
+SERVER = Executors(db=database_worker, detached=detached)
 COMMAND = Executors(db=calling_thread, detached=calling_thread)
 
 _current: contextvars.ContextVar[Executors] = contextvars.ContextVar("grounded_executors", default=SERVER)

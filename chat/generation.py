@@ -19,7 +19,7 @@ import logging
 import time
 from typing import Any
 
-from chat import executors
+from chat import executors, priority
 from chat.answering import AnswerInputs, PreparedAnswer, answer_inputs, settings_for
 from chat.broadcast import TextSoFar, answer_broadcast
 from chat.calibration import tokens_calibrate
@@ -106,6 +106,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
     delivering: list[asyncio.Future | None] = [None]  # the delta frame being sent
     db = executors.current().db
     detached = executors.current().detached
+    priority.stage(priority.ANSWERING)  # until its first words (chat.priority)
 
     async def send(frame: Frame) -> None:
         await emit(frame)
@@ -149,7 +150,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         await send(plan_frame(message_id=answer.pk, prepared=prepared, question_id=question.pk))
         if prepared.plan.sufficient:
             await status("writing")
-        stream = AnswerStream(prepared, batcher=runtime.batcher)
+        stream = AnswerStream(prepared, batcher=runtime.batcher, cpu=runtime.cpu)
         message_id = answer.pk
         follow = TextSoFar(message_id, partial_frame)
         await follow.start()
@@ -169,11 +170,14 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         async def send_delta(frame: Frame) -> None:
             # counted as shown from here on: a stop landing now waits for this delivery (below), so the stored
             # partial answer is exactly the deltas the user received
+            if not shown[0]:
+                priority.stage(priority.FINISHING)  # the reader has words: the rest yields to others' planning
             shown[0] += frame["text"]
             delivering[0] = asyncio.ensure_future(deliver(frame))
             await asyncio.shield(delivering[0])
 
         verified = await stream.run(send_delta)
+        priority.stage(priority.FINISHING)
         saved = await db(answer_finish)(message=answer, verified=verified, usage=stream.usage)
         await send(done_frame(saved, question))
     except asyncio.CancelledError:

@@ -22,7 +22,7 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import transaction
 
-from chat import executors, ratelimit
+from chat import executors, priority, ratelimit
 from chat.errors import AskError
 from chat.frames import AcceptedFrame, Frame
 from chat.models import Conversation, Message
@@ -220,6 +220,7 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
     """
     question = validate_question(text)
     client_id = validate_client_id(client_id)
+    priority.ask_arrived()  # its stages wait for the executors in arrival order (the answer's task inherits it)
     return await executors.current().db(ask_accept)(
         user=user, text=question, client_id=client_id, conversation_id=conversation_id, domain_slug=domain_slug,
         providers=providers, rate_limit=rate_limit, access=access,
@@ -309,6 +310,7 @@ async def answer_regenerate(*, user, message_id: object, client_id: object = "",
         AskError: not_found, forbidden, rate_limited (with retry_after), busy.
     """
     client_id = validate_client_id(client_id)
+    priority.ask_arrived()
     db = executors.current().db
     await db(own_answer_get)(user=user, message_id=message_id)  # refused before counting against the limit
     if rate_limit:

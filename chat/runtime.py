@@ -6,6 +6,8 @@ admission queue (back-pressure).
   the database worker are never blocked by this work.
 - Batcher: questions arriving within settings.EMBED_BATCH_WAIT seconds are embedded in one call
   (grounding.batching.EmbeddingBatcher), one batcher per event loop.
+- Priority gates: the stages of all asks waiting for the database worker or the CPU pool are served by stage and
+  age (chat.priority), not first come, first served.
 - Admission: at most settings.ASK_CONCURRENCY asks are planned at once per worker; the others wait in order, and
   each is told its place (`queued` frames) instead of everything slowing down at once. Nothing is dropped.
 """
@@ -23,6 +25,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from django.conf import settings
 
+from chat.priority import PriorityGate
 from grounding.batching import EmbeddingBatcher
 from grounding.embeddings import default_embedder
 
@@ -149,7 +152,9 @@ class Runtime:
             loop.set_default_executor(_Borrowed(pool))
             state = {"batcher": EmbeddingBatcher(default_embedder(), executor=pool,
                                                  max_batch=settings.EMBED_BATCH, max_wait=settings.EMBED_BATCH_WAIT),
-                     "admission": Admission(settings.ASK_CONCURRENCY)}
+                     "admission": Admission(settings.ASK_CONCURRENCY),
+                     # stages waiting for the database worker or the CPU pool are served by priority (chat.priority)
+                     "db_gate": PriorityGate(1), "cpu_gate": PriorityGate(settings.CPU_WORKERS)}
             self._per_loop[loop] = state
         return state
 
@@ -163,9 +168,17 @@ class Runtime:
         """The running loop's admission gate."""
         return self._loop_state()["admission"]
 
+    @property
+    def db_gate(self) -> PriorityGate:
+        """The running loop's gate in front of the database worker (one job at a time, by priority)."""
+        return self._loop_state()["db_gate"]
+
     async def cpu(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        """Run ``fn(*args, **kwargs)`` on the CPU pool and return its result (exceptions propagate)."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+        """Run ``fn(*args, **kwargs)`` on the CPU pool and return its result (exceptions propagate). Jobs waiting
+        for a pool thread are let in by their ask's priority (chat.priority), at most CPU_WORKERS at a time."""
+        loop = asyncio.get_running_loop()
+        job = functools.partial(fn, *args, **kwargs)
+        return await self._loop_state()["cpu_gate"].run(lambda: loop.run_in_executor(self.pool, job))
 
 
 #: The process's runtime.

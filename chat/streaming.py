@@ -37,13 +37,20 @@ class AnswerStream:
         usage: the provider's last usage report (tokens), for calibration and the trace.
         batcher: the server's query batcher (grounding.batching): the support check's texts are embedded through it,
             in one batch with other asks' texts, before the check runs; None: the check embeds them itself.
+        cpu: how the CPU work after the stream (resolving citations, the support check) runs off the event loop:
+            ``await cpu(fn, *args, **kwargs)``; the server's is chat.runtime.Runtime.cpu (its pool, by priority);
+            None: asyncio.to_thread.
     """
 
     prepared: PreparedAnswer
     batcher: EmbeddingBatcher | None = None
+    cpu: Callable[..., Awaitable] | None = None
     raw: list[str] = field(default_factory=list)
     seq: int = 0
     usage: Usage | None = None
+
+    async def _cpu(self, fn, /, *args, **kwargs):
+        return await (self.cpu or asyncio.to_thread)(fn, *args, **kwargs)
 
     @property
     def text_so_far(self) -> str:
@@ -105,7 +112,7 @@ class AnswerStream:
                         "cites": parser.citations_in(parser.released - len(rest), parser.released)})
         # citations resolved, spans located, the answer's sentences split: CPU work off the event loop, which keeps
         # sending other asks' frames meanwhile
-        verified = await asyncio.to_thread(finalize_answer, self.text_so_far, plan)
+        verified = await self._cpu(finalize_answer, self.text_so_far, plan)
         if native:  # the model's own cited span is the highlight of that source (and names its page)
             source_map = plan.source_map
             verified = replace(
@@ -126,11 +133,11 @@ class AnswerStream:
                       **self.prepared.source_vectors}
             embedder = default_embedder()
             if self.batcher is not None:  # embedded with other asks' texts, so the check makes no model call
-                wanted = await asyncio.to_thread(support_texts, verified.text, texts, stored)
+                wanted = await self._cpu(support_texts, verified.text, texts, stored)
                 # after the questions waiting: a check of words already shown never delays another ask's first words
                 vectors = await asyncio.gather(*(self.batcher.embed(t, background=True) for t in wanted))
                 embedder = KnownVectors(embedder, dict(zip(wanted, vectors)))
-            report = await asyncio.to_thread(check_support, verified.text, texts, embedder, source_vectors=stored,
+            report = await self._cpu(check_support, verified.text, texts, embedder, source_vectors=stored,
                                              question=plan.question)
             verified = replace(verified, support=report.as_dict())
         return verified

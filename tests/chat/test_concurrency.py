@@ -243,3 +243,27 @@ async def test_the_plan_snapshot_is_rendered_on_the_cpu_pool_and_only_saved_on_t
     plan = next(f for f in frames if f["type"] == "plan")
     assert frames[-1]["status"] == "complete" and plan["sources"][0]["html"].startswith("<")
     assert seen["fill"].name.startswith("grounded-cpu") and not seen["save"].name.startswith("grounded-cpu")
+
+
+async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monkeypatch):
+    """Storing the question waits as ACCEPTING, the answer's reads and plan as ANSWERING, the stored outcome (after
+    the first words) as FINISHING (chat.priority): under a burst, a later ask's planning goes before an earlier
+    ask's finishing work. The user still gets the whole answer."""
+    from chat import generation, orchestration, priority
+
+    seen: dict[str, int] = {}
+
+    def stage_spy(name, fn):
+        def run(*args, **kwargs):
+            seen[name] = priority.current()[0]
+            return fn(*args, **kwargs)
+        return run
+
+    monkeypatch.setattr(orchestration, "ask_accept", stage_spy("accept", orchestration.ask_accept))
+    monkeypatch.setattr(generation, "answer_begin", stage_spy("begin", generation.answer_begin))
+    monkeypatch.setattr(generation, "answer_plan_save", stage_spy("plan saved", generation.answer_plan_save))
+    monkeypatch.setattr(generation, "answer_finish", stage_spy("finish", generation.answer_finish))
+    frames = await ask_laptops(user)
+    assert frames[-1]["status"] == "complete" and "36 months" in frames[-1]["text"]
+    assert seen == {"accept": priority.ACCEPTING, "begin": priority.ANSWERING, "plan saved": priority.ANSWERING,
+                    "finish": priority.FINISHING}
