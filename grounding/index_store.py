@@ -47,7 +47,7 @@ import bm25s
 import numpy as np
 
 from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, write_files
-from grounding.lexical import bm25_tokens
+from grounding.lexical import bm25_query_tokens
 from grounding.ranking import SENTENCE_WEIGHT, context_scores, fuse, row_best
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
 
@@ -264,7 +264,7 @@ class StoredIndex:
         """Top-k rows by BM25 with a positive score, and the full score array (None without a lexical index)."""
         if self.bm25 is None:
             return [], None
-        q = bm25_tokens([query])[0]
+        q = list(bm25_query_tokens(query))
         if not q:
             return [], None
         scores = np.asarray(self.bm25.get_scores(q), dtype=np.float32)

@@ -16,7 +16,7 @@ import functools
 import threading
 from typing import Mapping
 
-from grounding.lexical import bm25_tokens
+from grounding.lexical import bm25_query_tokens
 
 __all__ = ["MAX_VOCABULARY_SHARE", "MIN_PROBABILITY", "asked_in", "language_note", "question_language",
            "vocabulary_share"]
@@ -60,7 +60,7 @@ def vocabulary_share(question: str, vocabulary: Mapping[str, object] | None) -> 
     """The share (0..1) of the question's BM25 terms (grounding.lexical.bm25_tokens: stemmed, English stop words
     left out) that are terms of ``vocabulary`` (a BM25 index's term -> id map, bm25s ``vocab_dict``); None without a
     vocabulary or without any term in the question."""
-    terms = bm25_tokens([question])[0]
+    terms = bm25_query_tokens(question)
     if vocabulary is None or not terms:
         return None
     return sum(t in vocabulary for t in terms) / len(terms)

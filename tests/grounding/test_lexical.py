@@ -126,3 +126,13 @@ def test_the_words_naming_a_period_are_not_what_a_question_about_the_past_asks()
     assert without_period("What did the old policy say?") == "What did the policy say?"
     assert without_period("What was the cap in FY23?") == "What was the cap in FY23?"  # stated with values
     assert period_year("What was the allowance in 2024?") == "2024" and period_year("the old policy") == ""
+
+
+def test_a_query_is_cut_into_bm25_tokens_once_and_as_the_index_cuts_it():
+    from grounding.lexical import bm25_query_tokens
+
+    bm25_query_tokens.cache_clear()
+    query = "What is the nightly hotel limit in most cities?"
+    assert bm25_query_tokens(query) == tuple(bm25_tokens([query])[0])
+    bm25_query_tokens(query)
+    assert bm25_query_tokens.cache_info().hits == 1
