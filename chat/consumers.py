@@ -26,7 +26,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from chat.broadcast import answer_group
 from chat.errors import AskError
 from chat.frames import Frame
-from chat.orchestration import Submission, answer_regenerate, ask_submit
+from chat.orchestration import Submission, ask_submit
+from chat.regeneration import answer_regenerate
 from chat.resume import SYNC_TIMEOUT, Follower, answer_resume, stored_partial
 from chat.providers import ProviderRegistry, registry
 from chat.serializers import done_frame
@@ -128,7 +129,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         await self._run(submission, content)
 
     async def handle_regenerate(self, content: dict[str, Any]) -> None:
-        """A new answer to the question of the user's answer ``message`` (chat.orchestration.answer_regenerate):
+        """A new answer to the question of the user's answer ``message`` (chat.regeneration.answer_regenerate):
         accepted (with ``regenerates``), then the frames of an ask."""
         await self._idle()
         submission = await answer_regenerate(user=self.user, message_id=content.get("message"),

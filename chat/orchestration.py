@@ -4,8 +4,7 @@
     ask_submit   validate -> resolve the conversation or domain (access rules) -> per-user rate limit
                  -> idempotency on (user, client id): a resend gets the stored answer, an answer in progress is
                     reported, a failed or interrupted one is retried -> store the question
-    answer_regenerate  the same for a new answer to an answered question (the earlier answers are kept): access,
-                    rate limit and busy rules as for an ask; idempotency on (user, client id) of the regeneration
+    chat.regeneration.answer_regenerate  the same for a new answer to an answered question
     Submission.start(emit)  -> chat.generation.answer_run in its own task (outlives a dropped socket or request)
     chat.resume.answer_resume  a stored answer's done frame, or a generating one's plan, text so far and group
     ask_sync     the command-line doors: the same sequence, run to the end
@@ -29,8 +28,7 @@ from chat.models import Conversation, Message
 from chat.persistence import (answer_discard, answer_orphan_close, answer_start, client_key, question_store,
                               same_question)
 from chat.providers import ProviderRegistry, registry
-from chat.selectors import (answer_is_live, answer_of, conversation_get, domain_get, live_answers, own_answer_get,
-                            question_of)
+from chat.selectors import answer_is_live, answer_of, conversation_get, domain_get, live_answers, question_of
 from chat.generation import answer_run
 from chat.runtime import runtime as default_runtime
 from chat.serializers import done_frame
@@ -178,7 +176,7 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     fresh = conversation is None
     with transaction.atomic():
         if conversation is not None:
-            conversation = _locked(conversation)
+            conversation = conversation_locked(conversation)
             if answering(conversation) is not None:
                 raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or "
                                        "stop it), then ask again.")
@@ -190,7 +188,7 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     return Submission(conversation, question, providers=providers, answer=answer, fresh=fresh)
 
 
-def _locked(conversation: Conversation) -> Conversation:
+def conversation_locked(conversation: Conversation) -> Conversation:
     """The conversation row again, locked until the transaction ends (PostgreSQL: SELECT ... FOR UPDATE; SQLite's
     IMMEDIATE transactions lock the whole database when they begin)."""
     return Conversation.objects.select_for_update(of=("self",)).select_related("domain").get(pk=conversation.pk)
@@ -255,67 +253,6 @@ def ask_accept(*, user, text: str, client_id: str, conversation_id: object, doma
         allowed()
     return ask_store(user=user, conversation=conversation, domain=domain, text=text, client_id=client_id,
                      providers=providers)
-
-
-def regenerate_key(*, user, client_id: str) -> str:
-    """The idempotency key of a regeneration ("<user id>:regenerate:<client id>"; "" without a client id): kept on
-    the new answer, apart from the keys of questions."""
-    client_id = (client_id or "")[:64]
-    return f"{user.pk}:regenerate:{client_id}" if client_id and getattr(user, "pk", None) else ""
-
-
-def regenerate_store(*, user, message_id: object, client_id: str,
-                     providers: ProviderRegistry = registry) -> Submission:
-    """The submission of a new answer to the question of the user's answer ``message_id`` (blocking: database).
-
-    A regeneration sent again with its client id gets the answer it made (complete: ``stored``; still being
-    generated: ``running``); a failed or interrupted one is discarded and made again.
-    Raises:
-        AskError: not_found (unknown id, another user's, a question), forbidden (a domain the user may no longer
-            read), busy (an answer is being generated in the conversation).
-    """
-    earlier = own_answer_get(user=user, message_id=message_id)
-    question, conversation = earlier.reply_to, earlier.conversation
-    key = regenerate_key(user=user, client_id=client_id)
-    with transaction.atomic():  # as ask_store: the busy check and the new answer row in one transaction
-        conversation = _locked(conversation)
-        made = Message.objects.filter(client_key=key, role=Message.Role.ASSISTANT).first() if key else None
-        if made is not None:
-            if made.status == Message.Status.COMPLETE:
-                return Submission(conversation, question, stored=made, providers=providers, regenerates=earlier.pk,
-                                  client_id=client_id)
-            if answer_is_live(made):
-                return Submission(conversation, question, running=made, providers=providers,
-                                  regenerates=earlier.pk, client_id=client_id)
-            answer_discard(answer=made)
-        if answering(conversation) is not None:
-            raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or stop "
-                                   "it), then regenerate.")
-        conversation.save(update_fields=["updated_at"])  # a regeneration is a use: the conversation moves up
-        answer = answer_start(question=question, client_id=client_id, client_key=key)
-    return Submission(conversation, question, providers=providers, regenerates=earlier.pk, client_id=client_id,
-                      client_key=key, answer=answer)
-
-
-async def answer_regenerate(*, user, message_id: object, client_id: object = "",
-                            providers: ProviderRegistry = registry, rate_limit: bool = True) -> Submission:
-    """Accept a request for a new answer to the question of one of the user's answers (the websocket's
-    ``regenerate`` frame). The earlier answers stay stored and switchable; the new one is the question's latest
-    (chat.selectors.answer_of), the one later turns remember (chat.memory.memory_turns). Counted against the ask
-    limit like an ask.
-
-    Returns:
-        The Submission (``stored``/``running`` for a resend of the same regeneration; else call ``start``).
-    Raises:
-        AskError: not_found, forbidden, rate_limited (with retry_after), busy.
-    """
-    client_id = validate_client_id(client_id)
-    priority.ask_arrived()
-    db = executors.current().db
-    await db(own_answer_get)(user=user, message_id=message_id)  # refused before counting against the limit
-    if rate_limit:
-        await db(ratelimit.ask_allow)(user)
-    return await db(regenerate_store)(user=user, message_id=message_id, client_id=client_id, providers=providers)
 
 
 async def ask_until_done(submission: Submission) -> tuple[Message | None, list[Frame]]:

@@ -127,7 +127,7 @@ def answer_start(*, question: Message, client_id: str = "", client_key: str = ""
     """Create the assistant message (status streaming) before anything can fail, so every turn gets an outcome.
 
     A regenerated answer carries the client's id for the regeneration and its idempotency key
-    (chat.orchestration.regenerate_key); a first answer carries none (its question does)."""
+    (chat.regeneration.regenerate_key); a first answer carries none (its question does)."""
     return Message.objects.create(conversation=question.conversation, role=Message.Role.ASSISTANT,
                                   reply_to=question, status=Message.Status.STREAMING,
                                   client_id=client_id[:CLIENT_ID_CHARS], client_key=client_key,

@@ -168,7 +168,8 @@ def test_an_accepted_ask_has_its_answer_row_at_once_so_a_resend_or_another_ask_c
     the first generation even starts finds the answer running (a resend) or the conversation busy (another ask,
     a regeneration)."""
     from chat.errors import AskError
-    from chat.orchestration import ask_store, regenerate_store
+    from chat.orchestration import ask_store
+    from chat.regeneration import regenerate_store
     from knowledge.models import Domain
 
     domain = Domain.objects.get(slug="handbook")
