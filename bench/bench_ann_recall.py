@@ -2,7 +2,7 @@
 
 The vectors are MiniLM embeddings of real text, all made by ingestion (bench/corpus.py's domain of 10,000+ chunks,
 kept in --data): every chunk's embedding (18F handbook pages, its dated versions, public evaluation passages) and
-every sentence vector ingestion stored with the chunks (grounding.contradictions.claims of each chunk), without
+every sentence vector ingestion stored with the chunks (grounding.claims.claims of each chunk), without
 repeats (the dated versions repeat many sentences word for word, and identical vectors make ties that no index
 orders alike). The queries are the 18F question set's questions (evaluation/golden/18f.jsonl), embedded with the
 same model. For each size (a random subset of the vectors, the same subset for both searches) the graph is built

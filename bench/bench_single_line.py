@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grounding.chunking import chunk_blocks  # noqa: E402
-from grounding.contradictions import claims  # noqa: E402
+from grounding.claims import claims  # noqa: E402
 from grounding.embeddings import MiniLMEmbedder  # noqa: E402
 from grounding.extract import extract_document  # noqa: E402
 from grounding.retrieve import input_limit  # noqa: E402

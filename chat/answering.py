@@ -20,7 +20,8 @@ from chat.memory import memory_trace, summary_in
 from chat.providers import registry
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
-from grounding.contradictions import claims, detect_conflicts
+from grounding.claims import claims
+from grounding.contradictions import detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
 from grounding.language import asked_in, vocabulary_share
@@ -52,7 +53,7 @@ class PreparedAnswer:
         checks: what the model-backed checks did: {"rewrite": bool, "sufficiency": [verdicts], "judge_calls": int}.
         prompt_version: the knowledge.SystemPrompt version the prompt used (None: the built-in default).
         source_vectors: label -> float32 (sentences, dim) unit vectors of that planned source's sentences, read
-            from what ingestion stored (grounding.contradictions.claims of its chunks): the support check's source
+            from what ingestion stored (grounding.claims.claims of its chunks): the support check's source
             units, so that checking an answer embeds only the answer's own sentences. Sources without stored
             sentences are absent.
     """
@@ -270,7 +271,7 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
 
 
 def source_claims(sources, candidates) -> list[list[str]]:
-    """Each planned source's sentences as contradiction detection reads them (grounding.contradictions.claims), from
+    """Each planned source's sentences as contradiction detection reads them (grounding.claims.claims), from
     what ingestion split and stored with its chunks: a source of one chunk has that chunk's sentences; a source merged
     from adjacent chunks of one version has theirs in document order, each once (the chunker's overlap repeats the
     sentences at a cut, and merging removes the repeat). A source with a passage withheld, or whose chunks were not

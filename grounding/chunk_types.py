@@ -37,7 +37,7 @@ class Chunk:
             no such places (Markdown, HTML, text).
         parts: when the chunk covers several places, ((character offset in ``text``, location), ...) in text order,
             one per block (grounding.chunking.ChunkDraft.parts); () otherwise.
-        sentences: the text's sentences as contradiction detection reads them (grounding.contradictions.claims),
+        sentences: the text's sentences as contradiction detection reads them (grounding.claims.claims),
             split once at ingestion; () when not known.
         units: the other texts the offline answerer reads the chunk as (list items, table rows read with their header,
             the section heading; grounding.sentence_store.layout_texts, those not among ``sentences``), made once

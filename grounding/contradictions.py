@@ -1,8 +1,8 @@
 """Contradiction detection over the planned sources [18.8]: align sentences, then look for a value or polarity clash
 about one subject.
 
-    sources -> claims (pysbd sentences; a wrapped line joined to its sentence, a heading line left out, a fragment
-               such as "Feb 25, 2018 ..." joined to the next) -> ONE embed call (the sentences and the question)
+    sources -> claims (grounding.claims: pysbd sentences, wrapped lines joined, headings left out, fragments joined)
+      -> ONE embed call (the sentences and the question)
       -> source pairs: two documents, or a current version and a superseded version of one document (an old version
          is history against another document or another old version, not a disagreement of the sources)
       -> aligned sentence pairs (MiniLM cosine >= ``similarity``, or a lexical near-copy), those sharing most of the
@@ -41,18 +41,16 @@ when retrieval brings its passage: when the version just before the current one 
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from grounding.chunking import split_sentences
+from grounding.claims import claims
 from grounding.clash import WEAK_RULES, Finding, clash, lexically_aligned_matrix, reworded, token_set
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
-from grounding.lexical import content_terms, tokens
+from grounding.lexical import content_terms
 from grounding.types import Source
-from grounding.values import MONTHS
 
 __all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_MARGIN", "ConflictJudge", "PairTest",
            "claims", "detect_conflicts"]
@@ -84,44 +82,6 @@ REWORDED = 0.6
 
 #: Source pairs examined at most (10 planned sources make 45 pairs).
 MAX_SOURCE_PAIRS = 45
-
-
-def _is_claim(sentence: str) -> bool:
-    """At least three words that are neither numbers nor month names: "Feb 25, 2018 ..." is not a claim."""
-    return sum(1 for w, _, _ in tokens(sentence) if w[0].isalpha() and w.rstrip(".") not in MONTHS) >= 3
-
-
-#: A line break after a word and before a lower-case word or an opening parenthesis: a wrapped line, not a new one.
-_SOFT_WRAP = re.compile(r"(?<=[\w,])[ \t]*\n[ \t]*(?=[a-z(])")
-
-
-def _is_heading(fragment: str) -> bool:
-    """A heading line absorbed into a chunk ("Lodging", "Ground transportation"): no digit, no closing punctuation."""
-    return not any(ch.isdigit() for ch in fragment) and fragment.rstrip()[-1:] not in ".!?:;,)\"”…"
-
-
-def claims(text: str) -> list[str]:
-    """The sentences of a text (grounding.chunking.split_sentences), a fragment that states no claim on its own
-    ("Feb 25, 2018 ...", "Release date.") joined to the sentence after it (or before it, at the end); a heading line
-    ("Lodging") is left out, so a note quotes the sentence without it. A line break inside a sentence (hard-wrapped
-    Markdown: "... close to - the\nmaximum GS salary ($183,500 in FY23).") does not end it."""
-    out: list[str] = []
-    pending = ""
-    for sentence in split_sentences(_SOFT_WRAP.sub(" ", text)):
-        if not _is_claim(sentence) and _is_heading(sentence):
-            continue
-        joined = f"{pending} {sentence}".strip()
-        if _is_claim(sentence):
-            out.append(joined)
-            pending = ""
-        else:
-            pending = joined
-    if pending:
-        if out:
-            out[-1] = f"{out[-1]} {pending}"
-        elif _is_claim(pending):
-            out.append(pending)
-    return out
 
 
 def _firmness(finding: Finding) -> int:

@@ -1,7 +1,7 @@
 """The sentences of chunks and their embeddings, made once at ingestion (issue 20 point 3), so that an ask reads them
 instead of encoding them:
 
-- claims: what contradiction detection needs of a source (its sentences as grounding.contradictions.claims splits
+- claims: what contradiction detection needs of a source (its sentences as grounding.claims.claims splits
   them, and their MiniLM vectors), stored with each chunk and carried by the retrieval index;
 - layout: how the offline answerer reads the chunk (grounding.sentence_store.chunk_layout: each sentence's span, kind,
   quoted text and typed values);
@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from grounding.contradictions import claims
+from grounding.claims import claims
 from grounding.embeddings import Embedder
 from grounding.sentence_data import section_heading
 from grounding.sentence_store import chunk_layout, layout_texts

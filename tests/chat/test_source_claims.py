@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grounding.budget import BudgetPolicy
 from grounding.context import ContextSettings, plan_context
-from grounding.contradictions import claims
+from grounding.claims import claims
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Chunk

@@ -10,7 +10,7 @@ from chat.answering import PreparedAnswer
 from chat.streaming import AnswerStream
 from grounding.batching import EmbeddingBatcher
 from grounding.context import plan_context, prompt_for
-from grounding.contradictions import claims
+from grounding.claims import claims
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT
 from grounding.providers import ScriptedProvider
 from grounding.sentence_store import chunk_layout, layout_texts, with_stored_sentences

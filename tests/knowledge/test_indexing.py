@@ -94,7 +94,7 @@ def test_a_request_never_builds_an_index(tmp_path, embedder, monkeypatch, caplog
 def test_sentences_are_embedded_at_ingestion_and_read_from_the_index_at_ask_time(tmp_path, embedder, monkeypatch):
     """Issue 20 point 3: what conflict detection needs of a source (its sentences and their vectors) is made once at
     ingestion and carried by the index; planning an answer reads it and embeds none of those sentences again."""
-    from grounding.contradictions import claims
+    from grounding.claims import claims
     from grounding.embeddings import KnownVectors
     from knowledge.models import Chunk
     from knowledge.selectors import retrieve_vector
