@@ -1,7 +1,7 @@
 """Writing one retrieval index directory (grounding.index_store describes the files): the vectors and ids, the
 records, the per-row sentence and answer-unit vector sets with the sentences' context vectors and scales, the BM25
-index and, from a threshold, the HNSW graph. grounding.index_store.StoredIndex.build validates the inputs, calls
-:func:`write_files` on a temporary directory and renames it into place.
+index and, from a threshold, the HNSW graph. grounding.index_store.StoredIndex.build opens what :func:`build_directory`
+writes: the inputs validated, :func:`write_files` on a temporary directory renamed into place.
 
 No Django imports.
 """
@@ -9,6 +9,9 @@ No Django imports.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -91,3 +94,53 @@ def _save_sets(folder: Path, name: str, offsets_name: str, given: Sequence[np.nd
     np.save(folder / f"{name}.npy", np.concatenate(sets) if sets else np.zeros((0, dim), np.float32))
     np.save(folder / f"{offsets_name}.npy", bounds)
     return sets
+
+
+def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
+                    records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
+                    unit_vectors: Sequence[np.ndarray] | None = None, layouts: Sequence[list | None] | None = None,
+                    ann_threshold: int = ANN_THRESHOLD) -> Path:
+    """Write an index directory atomically; returns its path (grounding.index_store.StoredIndex opens it).
+
+    The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
+    process finished the same index meanwhile (or the directory exists), that directory is kept.
+    Args:
+        ids: (n,) chunk keys; matrix: float32 (n, dim) unit vectors; texts: (n,) the indexed texts for BM25.
+        records: (n,) JSON-ready objects kept per row (what StoredIndex.record returns); None: none kept.
+        sentence_vectors: (n,) float32 (k_i, dim) arrays, each row's sentence vectors (StoredIndex.sentence_vectors);
+            None: none kept.
+        unit_vectors: (n,) float32 (u_i, dim) arrays, each row's answer-unit vectors (StoredIndex.unit_vectors);
+            None: none kept.
+        layouts: (n,) each row's layout (grounding.sentence_store.chunk_layout; None: not made), kept apart from
+            the records so that retrieval does not parse them (StoredIndex.layout); None: none kept.
+        ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
+    Raises:
+        ValueError: the inputs differ in length.
+    """
+    path = Path(path)
+    matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+    ids_array = np.asarray(ids, dtype=np.int64)
+    if not (matrix.shape[0] == ids_array.shape[0] == len(texts)):
+        raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
+    if records is not None and len(records) != len(texts):
+        raise ValueError(f"{len(records)} records for {len(texts)} texts")
+    for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors), ("layout", layouts)):
+        if given is not None and len(given) != len(texts):
+            raise ValueError(f"{len(given)} {name} vector sets for {len(texts)} texts")
+    if path.is_dir():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", dir=path.parent))
+    try:
+        write_files(tmp, ids_array, matrix, texts, records=records, sentence_vectors=sentence_vectors,
+                    unit_vectors=unit_vectors, ann_threshold=ann_threshold, layouts=layouts)
+        try:
+            os.rename(tmp, path)
+        except OSError:
+            if not path.is_dir():
+                raise
+            shutil.rmtree(tmp, ignore_errors=True)  # another process built it first: use theirs
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return path

@@ -36,9 +36,6 @@ No Django imports.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -46,7 +43,7 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
-from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, write_files
+from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, build_directory
 from grounding.lexical import bm25_query_tokens
 from grounding.ranking import SENTENCE_WEIGHT, context_scores, fuse, row_best
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
@@ -200,50 +197,10 @@ class StoredIndex:
               records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
               unit_vectors: Sequence[np.ndarray] | None = None, layouts: Sequence[list | None] | None = None,
               ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
-        """Write an index directory atomically and open it.
-
-        The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
-        process finished the same index meanwhile, its directory is kept and opened instead.
-        Args:
-            ids: (n,) chunk keys; matrix: float32 (n, dim) unit vectors; texts: (n,) the indexed texts for BM25.
-            records: (n,) JSON-ready objects kept per row (what :meth:`record` returns); None: none kept.
-            sentence_vectors: (n,) float32 (k_i, dim) arrays, each row's sentence vectors (what
-                :meth:`sentence_vectors` returns); None: none kept.
-            unit_vectors: (n,) float32 (u_i, dim) arrays, each row's answer-unit vectors (what :meth:`unit_vectors`
-                returns); None: none kept.
-            layouts: (n,) each row's layout (grounding.sentence_store.chunk_layout; None: not made), kept apart from
-                the records so that retrieval does not parse them (what :meth:`layout` returns); None: none kept.
-            ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
-        Raises:
-            ValueError: the inputs differ in length.
-        """
-        path = Path(path)
-        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-        ids_array = np.asarray(ids, dtype=np.int64)
-        if not (matrix.shape[0] == ids_array.shape[0] == len(texts)):
-            raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
-        if records is not None and len(records) != len(texts):
-            raise ValueError(f"{len(records)} records for {len(texts)} texts")
-        for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors), ("layout", layouts)):
-            if given is not None and len(given) != len(texts):
-                raise ValueError(f"{len(given)} {name} vector sets for {len(texts)} texts")
-        if path.is_dir():
-            return cls(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", dir=path.parent))
-        try:
-            write_files(tmp, ids_array, matrix, texts, records=records, sentence_vectors=sentence_vectors,
-                        unit_vectors=unit_vectors, ann_threshold=ann_threshold, layouts=layouts)
-            try:
-                os.rename(tmp, path)
-            except OSError:
-                if not path.is_dir():
-                    raise
-                shutil.rmtree(tmp, ignore_errors=True)  # another process built it first: use theirs
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        return cls(path)
+        """Write an index directory atomically (grounding.index_files.build_directory: the arguments, the errors)
+        and open it; when another process finished the same index meanwhile, its directory is opened instead."""
+        return cls(build_directory(path, ids, matrix, texts, records=records, sentence_vectors=sentence_vectors,
+                                   unit_vectors=unit_vectors, layouts=layouts, ann_threshold=ann_threshold))
 
     # --- search -------------------------------------------------------------------------------------------------
 
