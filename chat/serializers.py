@@ -92,10 +92,12 @@ def done_frame(answer: Message, question: Message | None = None) -> DoneFrame:
 def source_view(source: dict[str, Any]) -> dict[str, Any]:
     """A source of the plan as the source panel shows it and the frozen snapshot stores it: every key of
     grounding.types.Source.as_dict plus ``html``, its text rendered with its structure (headings, lists, tables) and
-    sanitised (grounding.source_rendering). A snapshot stored before sources had ``html`` gets it rendered here."""
+    sanitised (grounding.source_rendering; a source merged from chunks of several sections shows the headings between
+    them). A snapshot stored before sources had ``html`` gets it rendered here."""
     if not isinstance(source, dict) or "html" in source:
         return source
-    return {**source, "html": render_source_html(str(source.get("text", "")), str(source.get("section", "")))}
+    return {**source, "html": render_source_html(str(source.get("text", "")), str(source.get("section", "")),
+                                                 source.get("sections") or ())}
 
 
 def plan_json(plan: ContextPlan) -> dict[str, Any]:

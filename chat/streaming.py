@@ -111,9 +111,12 @@ class AnswerStream:
             verified = replace(
                 verified,
                 citations=tuple(replace(c, cited_text=native.get(c.label, c.cited_text),
-                                        location=source_map[c.label].location_of(native.get(c.label, c.cited_text)))
+                                        location=source_map[c.label].location_of(native.get(c.label, c.cited_text)),
+                                        section=source_map[c.label].section_of(native.get(c.label, c.cited_text)))
                                 for c in verified.citations),
-                spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"])} for sp in verified.spans))
+                spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"]),
+                             "section": source_map[sp["label"]].section_of(native.get(sp["label"], sp["cited_text"]))}
+                            for sp in verified.spans))
         if not verified.abstained:
             # sources that carry their sentence data give its vectors; the others' sentences are embedded by the
             # default embedder, which remembers the ones embedded at ingestion (chat.answering.answer_plan)
