@@ -17,6 +17,7 @@ from grounding.chunking import split_sentences
 from grounding.citation_labels import check_labels
 from grounding.citations import parse_markers, strip_markers
 from grounding.language import language_note
+from grounding.scheduled import scheduled_note
 from grounding.lexical import content_terms
 from grounding.location import source_label
 from grounding.prompt import ABSTAIN_TOKEN
@@ -130,7 +131,9 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     ("The documents describe the bug bounty program [S1], but they do not state the amount.": the documents cover
     the topic, not the asked fact) is shown as it is, with its citations resolved, and is still an abstention. An
     abstention on a question asked in another language (``plan.asked_in``) ends with
-    grounding.language.language_note ("... the documents are in English: please ask it in English.").
+    grounding.language.language_note ("... the documents are in English: please ask it in English."); one the
+    domain's scheduled versions would have matched (``plan.scheduled``) ends with grounding.scheduled.scheduled_note
+    ('A version of "Mileage" dated 2027-01-05 is scheduled and not yet in effect.').
     """
     text = _QUOTES.sub("", text)
     abstained = is_abstention(text) or not plan.sufficient
@@ -139,7 +142,8 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
         if reason.startswith(ABSTAIN_TOKEN):
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
             reason = reason[:1].upper() + reason[1:]
-        note = f" {language_note(plan.asked_in)}" if plan.asked_in else ""
+        note = "".join(f" {n}" for n in (language_note(plan.asked_in) if plan.asked_in else "",
+                                          scheduled_note(plan.scheduled)) if n)
         if plan.sufficient and reason and any(lab in plan.source_map for m in parse_markers(reason)
                                               for lab in m.labels):
             return _resolved(reason + note, plan, abstained=True)

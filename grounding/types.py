@@ -253,6 +253,8 @@ class ContextPlan:
         query: the retrieval query when it differs from the question (a follow-up rewritten with the conversation).
         asked_in: the language the question looks written in when it is not English and most of its words are not
             the domain's ("French"; grounding.language.asked_in), "" otherwise: a refusal then says why.
+        scheduled: ((document title, "YYYY-MM-DD"), ...) of scheduled (future-dated) versions the question would
+            have matched (grounding.scheduled.scheduled_matches); a refusal then says they are not yet in effect.
     """
 
     question: str
@@ -270,6 +272,7 @@ class ContextPlan:
     memory: dict[str, Any] = field(default_factory=dict)
     query: str = ""
     asked_in: str = ""
+    scheduled: tuple[tuple[str, str], ...] = ()
 
     @property
     def source_map(self) -> dict[str, Source]:
