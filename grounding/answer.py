@@ -191,8 +191,9 @@ def _resolved(text: str, plan: ContextPlan, *, abstained: bool = False) -> Verif
 
 class AbstainFilter:
     """Holds the start of a streamed answer while it may still be the abstention token: an answer that opens with
-    ABSTAIN_TOKEN is not streamed at all (the reader sees the abstention message of the final ``done`` frame, never
-    the internal token); any other answer passes unchanged once its first characters differ from the token."""
+    ABSTAIN_TOKEN is not streamed as it arrives (the reader gets the abstention message as one delta once the answer
+    is verified, chat.streaming.AnswerStream, never the internal token); any other answer passes unchanged once its
+    first characters differ from the token."""
 
     def __init__(self) -> None:
         self.head = ""
