@@ -33,11 +33,12 @@ from grounding.notes import concerns, relabel_notes, relevant_notes
 from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, counter_of
 from grounding.ranking import relevance
+from grounding.scheduled import ScheduledVersion, scheduled_matches
 from grounding.sentence_store import with_stored_sentences
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import (chunk_layouts, domain_token, domain_vocabulary, retrieve_vector,
-                                 version_next_scheduled)
+from knowledge.selectors import (chunk_layouts, domain_scheduled_versions, domain_token, domain_vocabulary,
+                                 retrieve_vector, version_next_scheduled)
 from knowledge.services import system_prompt_active, versions_activate_soon
 
 
@@ -89,6 +90,8 @@ class AnswerInputs:
         system_prompt: the active system prompt text; prompt_version its row (None: the built-in default).
         token: the domain's published index token (knowledge.indexing).
         settings: the domain's context settings; instructions: its prompt instructions with the conflict rule.
+        scheduled: the domain's scheduled versions with their chunks' vectors (knowledge.selectors.
+            domain_scheduled_versions), () when none is still to come: a refusal names those the question matches.
     """
 
     domain: Domain
@@ -97,6 +100,7 @@ class AnswerInputs:
     token: str
     settings: ContextSettings
     instructions: str
+    scheduled: tuple[ScheduledVersion, ...] = ()
 
 
 def answer_inputs(*, domain: Domain) -> AnswerInputs:
@@ -113,7 +117,9 @@ def answer_inputs(*, domain: Domain) -> AnswerInputs:
     if scheduled is not None and scheduled <= timezone.localdate():
         versions_activate_soon()
     return AnswerInputs(domain=domain, system_prompt=system_prompt, prompt_version=prompt_version,
-                        token=token, settings=settings_for(domain), instructions=domain.prompt_instructions())
+                        token=token, settings=settings_for(domain), instructions=domain.prompt_instructions(),
+                        scheduled=tuple(v for v in domain_scheduled_versions(domain=domain, token=token)
+                                        if v.date > timezone.localdate().isoformat()) if scheduled else ())
 
 
 def offline_query(question: str, history: list[MemoryTurn], confidence: float | None = None) -> str:
@@ -218,6 +224,10 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
                                                                                token=inputs.token)))
     if language:
         plan = replace(plan, asked_in=language)
+    # scheduled versions the question would match: a refusal says they are not yet in effect (grounding.scheduled)
+    matches = scheduled_matches(vector, inputs.scheduled, inputs.settings.policy.relevance_threshold)
+    if matches:
+        plan = replace(plan, scheduled=matches)
     memory = memory_trace(plan.memory, history, stored_summary)
     if memory != plan.memory or summary is not stored_summary:  # numbered in the whole conversation again
         plan = replace(plan, memory=memory, history_omitted=memory["omitted_turns"],

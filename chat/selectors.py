@@ -15,6 +15,7 @@ from django.utils import timezone
 from chat.errors import AskError
 from chat.models import Conversation, Message
 from grounding.citation_labels import labels_as_footnotes
+from grounding.notes import answer_notes
 from knowledge.models import Domain
 
 
@@ -190,7 +191,7 @@ def conversation_markdown(*, conversation: Conversation) -> str:
             lines += ["_The documents did not hold the answer._", ""]
         if m.error and m.status != Message.Status.COMPLETE:
             lines += [f"_Not completed: {m.error}_", ""]
-        for note in m.trace.get("notes", []):
+        for note in answer_notes(m.trace.get("notes", []), (c.get("label", "") for c in m.citations or ())):
             lines += [f"> Note: {note.get('text', '')}", ""]
         by_label = {s.get("label"): s for s in m.sources}
         cited = list(dict.fromkeys(c.get("label") for c in m.citations))

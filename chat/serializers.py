@@ -15,6 +15,7 @@ from chat.frames import DoneFrame, DroppedJSON, NoteJSON, PartialFrame, PlanFram
 from chat.models import Message
 from chat.selectors import answer_markdown
 from grounding.citation_stream import CitationStreamParser
+from grounding.notes import answer_notes
 from grounding.source_rendering import render_source_html
 from grounding.types import BudgetJSON, ContextPlan
 
@@ -63,6 +64,12 @@ SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "scor
                "source_label")
 
 
+def shown_notes(answer: Message) -> list[dict[str, Any]]:
+    """The notes shown with a stored answer: its plan's notes (the trace's), an injection note only when the answer
+    cites a source it names (grounding.notes.answer_notes)."""
+    return answer_notes((answer.trace or {}).get("notes", []), (c.get("label", "") for c in answer.citations or ()))
+
+
 def answer_payload(answer: Message, question: Message | None = None) -> AnswerPayload:
     """The answer contract of a stored (or filled, unsaved) answer; ``question`` defaults to its cached
     ``reply_to`` (never a query here: this may run on the event loop)."""
@@ -74,7 +81,7 @@ def answer_payload(answer: Message, question: Message | None = None) -> AnswerPa
         "error": answer.error, "html": answer.html, "citations": answer.citations,
         "invalid_citations": answer.invalid_citations, "spans": answer.spans, "support": answer.support,
         "sources": [{k: v for k, v in s.items() if k in SOURCE_KEYS} for s in answer.sources],
-        "notes": trace.get("notes", []), "budget": trace.get("budget", {}),
+        "notes": shown_notes(answer), "budget": trace.get("budget", {}),
         "dropped": trace.get("dropped", []), "usage": trace.get("usage", {}), "provider": answer.provider,
         "prompt_version": trace.get("prompt_version"), "conversation": answer.conversation_id,
         "message": answer.pk, "question_message": answer.reply_to_id,
@@ -92,10 +99,12 @@ def done_frame(answer: Message, question: Message | None = None) -> DoneFrame:
 def source_view(source: dict[str, Any]) -> dict[str, Any]:
     """A source of the plan as the source panel shows it and the frozen snapshot stores it: every key of
     grounding.types.Source.as_dict plus ``html``, its text rendered with its structure (headings, lists, tables) and
-    sanitised (grounding.source_rendering). A snapshot stored before sources had ``html`` gets it rendered here."""
+    sanitised (grounding.source_rendering; a source merged from chunks of several sections shows the headings between
+    them). A snapshot stored before sources had ``html`` gets it rendered here."""
     if not isinstance(source, dict) or "html" in source:
         return source
-    return {**source, "html": render_source_html(str(source.get("text", "")), str(source.get("section", "")))}
+    return {**source, "html": render_source_html(str(source.get("text", "")), str(source.get("section", "")),
+                                                 source.get("sections") or ())}
 
 
 def plan_json(plan: ContextPlan) -> dict[str, Any]:
@@ -165,7 +174,7 @@ def message_json(message: Message, question: Message | None = None) -> dict[str,
         "provider": message.provider, "sources": message.sources,
         "citations": message.citations,
         "invalid": message.invalid_citations, "spans": message.spans, "support": message.support,
-        "notes": trace.get("notes", []), "usage": trace.get("usage", {}),
+        "notes": shown_notes(message), "usage": trace.get("usage", {}),
         "client_id": message.client_id or (question.client_id if question is not None else ""),
     }
     if message.role == Message.Role.ASSISTANT:

@@ -57,12 +57,27 @@ class AnswerStream:
         """The provider's text received so far, unfiltered (what an interrupted answer keeps)."""
         return "".join(self.raw)
 
+    async def _stream_refusal(self, verified: VerifiedAnswer, emit: Emit) -> None:
+        """Send an abstention's whole text as one delta (with the decided citation markers of a reason that cites
+        the sources) when nothing was streamed before it: the abstention token is held back while streaming
+        (grounding.answer.AbstainFilter), so the refusal is only known once the answer is verified."""
+        if not verified.abstained or self.seq or not verified.text:
+            return
+        parser = CitationStreamParser()
+        released = parser.feed(verified.text) + parser.close()
+        self.seq += 1
+        await emit({"type": "delta", "seq": self.seq, "text": verified.text,
+                    "cites": parser.citations_in(0, len(released))})
+
     async def run(self, emit: Emit) -> VerifiedAnswer:
         """Stream ``delta`` frames ({"type": "delta", "seq", "text", "cites"}: cites are the [start, end] character
         offsets of the decided citation markers in text, outside code) through ``emit`` and return the verified
         answer.
 
-        With an insufficient plan no provider is called (abstention).
+        With an insufficient plan no provider is called (abstention). An abstention (that one, or a provider's
+        answer that opens with the abstention token, which is never streamed) is sent as one ``delta`` carrying the
+        whole refusal text as stored (the abstention message, its reason and notes), so a client that renders
+        deltas shows it and the streamed text equals the stored one.
         Raises:
             AskError(provider_error): the provider raised (ProviderError or anything else); the message says what
                 failed.
@@ -72,7 +87,9 @@ class AnswerStream:
         """
         plan = self.prepared.plan
         if not plan.sufficient:
-            return finalize_answer("", plan)
+            verified = finalize_answer("", plan)
+            await self._stream_refusal(verified, emit)
+            return verified
         parser = CitationStreamParser()
         quotes = QuoteFilter() if QUOTE_THEN_ANSWER in self.prepared.prompt.prefix else None
         abstain = AbstainFilter()  # the abstention token is never shown while streaming
@@ -113,14 +130,18 @@ class AnswerStream:
         # citations resolved, spans located, the answer's sentences split: CPU work off the event loop, which keeps
         # sending other asks' frames meanwhile
         verified = await self._cpu(finalize_answer, self.text_so_far, plan)
+        await self._stream_refusal(verified, emit)
         if native:  # the model's own cited span is the highlight of that source (and names its page)
             source_map = plan.source_map
             verified = replace(
                 verified,
                 citations=tuple(replace(c, cited_text=native.get(c.label, c.cited_text),
-                                        location=source_map[c.label].location_of(native.get(c.label, c.cited_text)))
+                                        location=source_map[c.label].location_of(native.get(c.label, c.cited_text)),
+                                        section=source_map[c.label].section_of(native.get(c.label, c.cited_text)))
                                 for c in verified.citations),
-                spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"])} for sp in verified.spans))
+                spans=tuple({**sp, "cited_text": native.get(sp["label"], sp["cited_text"]),
+                             "section": source_map[sp["label"]].section_of(native.get(sp["label"], sp["cited_text"]))}
+                            for sp in verified.spans))
         if not verified.abstained:
             # sources that carry their sentence data give its vectors; the others' sentences are embedded by the
             # default embedder, which remembers the ones embedded at ingestion (chat.answering.answer_plan)

@@ -17,6 +17,7 @@ from grounding.chunking import split_sentences
 from grounding.citation_labels import check_labels
 from grounding.citations import parse_markers, strip_markers
 from grounding.language import language_note
+from grounding.scheduled import scheduled_note
 from grounding.lexical import content_terms
 from grounding.location import source_label
 from grounding.prompt import ABSTAIN_TOKEN
@@ -130,7 +131,9 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     ("The documents describe the bug bounty program [S1], but they do not state the amount.": the documents cover
     the topic, not the asked fact) is shown as it is, with its citations resolved, and is still an abstention. An
     abstention on a question asked in another language (``plan.asked_in``) ends with
-    grounding.language.language_note ("... the documents are in English: please ask it in English.").
+    grounding.language.language_note ("... the documents are in English: please ask it in English."); one the
+    domain's scheduled versions would have matched (``plan.scheduled``) ends with grounding.scheduled.scheduled_note
+    ('A version of "Mileage" dated 2027-01-05 is scheduled and not yet in effect.').
     """
     text = _QUOTES.sub("", text)
     abstained = is_abstention(text) or not plan.sufficient
@@ -139,7 +142,8 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
         if reason.startswith(ABSTAIN_TOKEN):
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
             reason = reason[:1].upper() + reason[1:]
-        note = f" {language_note(plan.asked_in)}" if plan.asked_in else ""
+        note = "".join(f" {n}" for n in (language_note(plan.asked_in) if plan.asked_in else "",
+                                          scheduled_note(plan.scheduled)) if n)
         if plan.sufficient and reason and any(lab in plan.source_map for m in parse_markers(reason)
                                               for lab in m.labels):
             return _resolved(reason + note, plan, abstained=True)
@@ -172,10 +176,11 @@ def _resolved(text: str, plan: ContextPlan, *, abstained: bool = False) -> Verif
             s = source_map[lab]
             cited = cited_span(claim, s)
             place = s.location_of(cited)
+            section = s.section_of(cited)  # the cited sentence's own section (a merged source spans several)
             spans.append({"label": lab, "cited_text": cited, "location": place.as_dict() if place else {},
-                          "source_label": source_label(s.title, place)})
+                          "source_label": source_label(s.title, place), "section": section})
             if lab not in citations:
-                citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=s.section,
+                citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=section,
                                           version=s.version, date=s.date, cited_text=cited, location=place)
     # the Markdown every door returns (ask --json, the API, the stored message) carries no raw HTML from a quoted
     # source or a model: it is escaped here, once, after citations were resolved on the text as produced
@@ -186,8 +191,9 @@ def _resolved(text: str, plan: ContextPlan, *, abstained: bool = False) -> Verif
 
 class AbstainFilter:
     """Holds the start of a streamed answer while it may still be the abstention token: an answer that opens with
-    ABSTAIN_TOKEN is not streamed at all (the reader sees the abstention message of the final ``done`` frame, never
-    the internal token); any other answer passes unchanged once its first characters differ from the token."""
+    ABSTAIN_TOKEN is not streamed as it arrives (the reader gets the abstention message as one delta once the answer
+    is verified, chat.streaming.AnswerStream, never the internal token); any other answer passes unchanged once its
+    first characters differ from the token."""
 
     def __init__(self) -> None:
         self.head = ""

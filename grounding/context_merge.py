@@ -18,7 +18,7 @@ from grounding.location import Location, merge_locations
 from grounding.tokens import raw_joined, raw_tail
 from grounding.types import Candidate
 
-__all__ = ["Entry", "Parts", "merge_adjacent"]
+__all__ = ["Entry", "Parts", "Sections", "merge_adjacent"]
 
 
 def _strip_overlap(previous: str, text: str) -> str:
@@ -41,17 +41,25 @@ def _strip_overlap(previous: str, text: str) -> str:
 #: Where each block of an entry's chunks starts in its text: ((character offset, location), ...) in text order; () when
 #: the entry covers one place or none (grounding.types.Source.parts).
 Parts = tuple[tuple[int, Location], ...]
+#: Where each chunk's part of a merged entry's text starts, with that chunk's own section path: ((character offset,
+#: section), ...) in text order; () when the entry is one chunk or all its chunks share one section
+#: (grounding.types.Source.sections).
+Sections = tuple[tuple[int, str], ...]
+
+
 class Entry(NamedTuple):
     """A planned entry: the candidate that stands for it, its chunk ids (that candidate's first), its text, where each
-    chunk's blocks start in that text (``Parts``), and what the text was made of: per chunk in text order, (the
+    chunk's blocks start in that text (``Parts``), what the text was made of: per chunk in text order, (the
     chunk's text, its raw cl100k count stored at ingestion (0: not stored), how many leading characters the overlap
-    removal cut), from which :meth:`raw` counts the text."""
+    removal cut), from which :meth:`raw` counts the text, and where each chunk's part starts with its own section
+    (``Sections``, so a cited sentence is shown under the section it was written in)."""
 
     candidate: Candidate
     ids: tuple[int, ...]
     text: str
     parts: Parts
     made_of: tuple[tuple[str, int, int], ...]
+    sections: Sections = ()
 
     def raw(self) -> int | None:
         """Raw cl100k count of ``text`` (tokens) from the chunks' stored counts, or None when one is not stored.
@@ -76,7 +84,10 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
     location covers the whole run (pages 4 and 5 when the run spans them), its chunk's outline is the run's outlines in
     document order (grounding.types.Chunk.outline), and its parts say where each chunk's text
     starts in the merged text with that chunk's own location (so a citation names the page of the sentence it cites,
-    Source.location_of). Entries keep the rank of their best member.
+    Source.location_of), and its sections say where each chunk's text starts with that chunk's own section path when
+    the run spans more than one section (so a citation names the section of the sentence it cites,
+    Source.section_of, and the rendered passage shows the headings between the chunks). Entries keep the rank of
+    their best member.
     Returns:
         [(representative candidate, chunk ids, merged text, parts)] in rank order.
     """
@@ -123,7 +134,11 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
             parts = tuple((start + max(0, offset - cut), loc)
                           for c, start, cut in zip(chunks, starts, cuts)
                           for offset, loc in (c.parts or (((0, c.location),) if c.location else ())))
-        out.append(Entry(lead, ids, text, parts, tuple((c.text, c.tokens, cut) for c, cut in zip(chunks, cuts))))
+        sections: Sections = ()
+        if len({c.section for c in chunks}) > 1:
+            sections = tuple((start, c.section) for c, start in zip(chunks, starts))
+        out.append(Entry(lead, ids, text, parts, tuple((c.text, c.tokens, cut) for c, cut in zip(chunks, cuts)),
+                         sections))
     return out
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from grounding.context_merge import Entry, Parts
+from grounding.context_merge import Entry, Parts, Sections
 from grounding.prompt import NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN
 from grounding.prompt_sources import SourceFormat, source_frame
-from grounding.quarantine import Quarantine, quarantine
+from grounding.quarantine import PLACEHOLDER, Quarantine, quarantine
 from grounding.tokens import MESSAGE_OVERHEAD, TokenCounter
 from grounding.types import Candidate, Dropped, Source, Turn
 
@@ -56,7 +56,7 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
 
 
 def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, parts: Parts = (),
-            clean: frozenset[int] = frozenset()) -> Source:
+            clean: frozenset[int] = frozenset(), sections: Sections = ()) -> Source:
     """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
     construction, so the instance is filled directly rather than through the validating ``__init__``: planning
     builds one per candidate that may be used.
@@ -64,16 +64,32 @@ def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, p
     Passages addressed to an AI assistant are withheld from the text here (grounding.quarantine, cached per text),
     before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
     An entry whose chunks ingestion found free of such passages (ids all in ``clean``, grounding.types.Chunk.injection
-    False) is not scanned again: the scan runs once per chunk at ingestion, not once per plan.
+    False) is not scanned again: the scan runs once per chunk at ingestion, not once per plan. ``sections``
+    (grounding.context_merge.Sections) are moved to where their parts start in the text left after withholding.
     """
     c = cand.chunk
     safe = Quarantine(text) if clean and all(i in clean for i in ids) else quarantine(text)
+    if sections and safe.regions:
+        sections = tuple((_after_withholding(start, safe.regions), section) for start, section in sections)
     out = object.__new__(Source)
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
                         version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
                         position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, location=c.location,
-                        parts=parts, outline=c.outline)
+                        parts=parts, outline=c.outline, sections=sections)
     return out
+
+
+def _after_withholding(offset: int, regions: Sequence[tuple[int, int]]) -> int:
+    """Where character ``offset`` of a text is once its withheld ``regions`` are each replaced by PLACEHOLDER (an
+    offset inside a region moves to the placeholder's start)."""
+    shift = 0
+    for s, e in regions:
+        if offset < s:
+            break
+        if offset < e:
+            return s - shift
+        shift += (e - s) - len(PLACEHOLDER)
+    return offset - shift
 
 
 def costed_source(entry: Entry, label: str, clean: frozenset[int], fmt: SourceFormat,
@@ -83,7 +99,7 @@ def costed_source(entry: Entry, label: str, clean: frozenset[int], fmt: SourceFo
     unchanged (nothing withheld, escaped or restructured) and the entry knows its raw count (from the chunks' counts
     stored at ingestion), only the frame is counted (grounding.tokens.TokenCounter.count_framed); otherwise the unit
     is counted whole."""
-    source = build_source(entry.candidate, entry.ids, entry.text, label, entry.parts, clean)
+    source = build_source(entry.candidate, entry.ids, entry.text, label, entry.parts, clean, entry.sections)
     header, body, footer = source_frame(source, fmt)
     stored = entry.raw() if body == entry.text else None
     return with_tokens(source, counter.count_framed(header, body, footer, stored))

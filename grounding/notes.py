@@ -4,6 +4,7 @@ their sources when a plan is labelled again.
     conflicts (grounding.contradictions.detect_conflicts over the planned sources)
       -> relevant_notes(conflicts, query): only disagreements about what the question asks, each strong enough
       -> notes in the plan (counted in the token budget) -> relabel_notes when the re-made plan's labels moved
+      -> answer_notes: the notes shown with an answer (an injection note only when the answer cites its source)
 
 Pure functions over grounding types; no Django.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from grounding.clash import WEAK_RULES
 from grounding.conflict import Conflict
@@ -20,7 +21,8 @@ from grounding.lexical import content_terms
 from grounding.types import ContextPlan, Note
 
 __all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_RULES",
-           "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "concerns", "relabel_notes", "relevant_notes"]
+           "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "answer_notes", "concerns", "relabel_notes",
+           "relevant_notes"]
 
 #: Words that say how much or how often rather than what about ("days per year", "at any one time"): a note sharing
 #: only these with the question is about something else (a meal allowance "per day" under a question on vacation
@@ -159,3 +161,18 @@ def relabel_notes(notes: Sequence[Note], old: ContextPlan, new: ContextPlan) -> 
         text = re.sub(r"\bS\d{1,3}\b", lambda m: mapping.get(m.group(0), m.group(0)), note.text)
         out.append(replace(note, labels=tuple(mapping[lab] for lab in note.labels), text=text))
     return out
+
+
+def answer_notes(notes: Sequence[Mapping[str, Any]], cited: Iterable[str]) -> list[Mapping[str, Any]]:
+    """The notes shown with an answer, from its plan's notes (JSON form: ``kind``, ``labels``, ``text``) and the
+    labels the answer cites.
+
+    An injection note (kind "injection": a passage of that source addressed to an AI assistant was withheld) is about
+    what the answer read: it is shown only when the answer cites a source it names. A planned source the answer does
+    not use (or a refusal, which cites none) does not concern the reader, and the note on every such answer read as
+    if the answer had been tampered with. The plan keeps every note (the model is given them; the plan frame and the
+    trace record them); contradiction and version notes are kept as planned (relevant_notes chose them for the
+    question).
+    """
+    used = set(cited)
+    return [n for n in notes if n.get("kind") != "injection" or used & set(n.get("labels", ()))]

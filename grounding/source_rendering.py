@@ -5,21 +5,24 @@ A chunk's text is stored one block per line (ingestion puts every paragraph, hea
 line of its own; grounding.parsing): list items start with "- ", rows of a table read from Markdown or HTML are
 "cell | cell" lines, tables of office files are Markdown tables ("| Day | Hours |" then "|---|---|"), and the
 headings of sub-sections merged into the chunk are lines holding the heading's text alone (their names are in the
-chunk's section path: "Standard equipment > Laptops · Peripherals"; in a source merged from adjacent chunks only the
-first chunk's path is known, so a short line without closing punctuation before a paragraph is a heading too). This module turns that into CommonMark (a blank
-line between blocks, "####" before a sub-heading, pipe tables completed with their delimiter row) and renders it
-with markdown-it-py (raw HTML off: a ``<script>`` in a document is text).
+chunk's section path: "Standard equipment > Laptops · Peripherals"; a short line without closing punctuation before
+a paragraph is a heading too). A chunk's own heading is not in its text: in a source merged from adjacent chunks of
+several sections (grounding.types.Source.sections) the headings where the section changes are put back between the
+chunks' parts. This module turns that into CommonMark (a blank line between blocks, "####" before a sub-heading, pipe
+tables completed with their delimiter row) and renders it with markdown-it-py (raw HTML off: a ``<script>`` in a
+document is text).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from typing import Sequence
 
 import nh3
 from markdown_it import MarkdownIt
 
-__all__ = ["render_source_html", "source_markdown", "subheadings"]
+__all__ = ["render_source_html", "source_markdown", "subheadings", "with_part_headings"]
 
 _md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 _ALLOWED_TAGS = {"p", "ul", "ol", "li", "strong", "em", "code", "pre", "br", "blockquote", "table", "thead",
@@ -51,16 +54,61 @@ def _escape_cell_row(line: str) -> str:
     return "| " + line.strip() + " |"
 
 
-def source_markdown(text: str, section: str = "") -> str:
+def _path(section: str, *, last: bool = False) -> list[str]:
+    """A section path's headings, a step naming several sections ("Meals · Hotels") by its first (where a chunk's
+    text starts) or, with ``last``, by its last (where its text ends)."""
+    return [step.split(" · ")[-1 if last else 0].strip() for step in section.split(" > ") if step.strip()]
+
+
+def with_part_headings(text: str, sections: Sequence[Sequence] = ()) -> tuple[str, set[str]]:
+    """``text`` with the headings between the parts of a merged source put back, and the headings put back.
+
+    Args:
+        text: a source's text (characters).
+        sections: ((character offset in ``text``, section path), ...) in text order (grounding.types.Source.sections);
+            where a part's path differs from the part's before it, the headings of its path below the common prefix
+            are inserted as lines of their own before the part (unless the part already opens with that line).
+    Returns:
+        (the text with those lines, the set of inserted headings).
+    """
+    out: list[str] = []
+    added: set[str] = set()
+    pos, previous = 0, None
+    for start, section in sections:
+        start = max(pos, min(int(start), len(text)))
+        path = _path(str(section))
+        if previous is not None and path != previous:
+            common = 0
+            while common < min(len(path), len(previous)) and path[common] == previous[common]:
+                common += 1
+            new = [h for h in path[common:] if h]
+            opening = text[start:].lstrip("\n").split("\n", 1)[0].strip()
+            if new and opening == new[-1]:
+                new.pop()
+            if new:
+                head = text[pos:start]
+                out.append(head if not head or head.endswith("\n") else head + "\n")
+                out.append("".join(h + "\n" for h in new))
+                added.update(new)
+                pos = start
+        previous = _path(str(section), last=True)
+    out.append(text[pos:])
+    return "".join(out), added
+
+
+def source_markdown(text: str, section: str = "", sections: Sequence[Sequence] = ()) -> str:
     """The CommonMark form of a chunk's stored text (see the module docstring).
 
     Args:
         text: the chunk's text (lines are blocks).
         section: its section path; lines equal to one of its headings become "####" headings.
+        sections: a merged source's ((character offset, section path), ...) (:func:`with_part_headings`): the
+            headings between its chunks are put back as "####" headings.
     Returns:
         Markdown text (characters).
     """
-    headings = subheadings(section)
+    text, added = with_part_headings(text, sections)
+    headings = subheadings(section) | added
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str] = []
     kind = ""  # the kind of the previous block: "", "list", "pipe", "cells", "fence"
@@ -124,8 +172,7 @@ def source_markdown(text: str, section: str = "") -> str:
     return "\n".join(out).strip("\n") + "\n"
 
 
-@functools.lru_cache(maxsize=4_096)
-def render_source_html(text: str, section: str = "") -> str:
+def render_source_html(text: str, section: str = "", sections: Sequence[Sequence] = ()) -> str:
     """A chunk's text as sanitised HTML with its structure (module docstring): ``<h4>`` sub-headings, ``<ul>``/
     ``<ol>`` lists, ``<table>`` with a header row, paragraphs, emphasis and code; raw HTML in the text is escaped and
     anything else is removed by nh3.
@@ -133,10 +180,17 @@ def render_source_html(text: str, section: str = "") -> str:
     Args:
         text: the chunk's stored text (characters).
         section: the chunk's section path (names its sub-headings).
+        sections: a merged source's ((character offset, section path), ...) (grounding.types.Source.sections; lists
+            from JSON are accepted): the headings between its chunks are shown.
     Returns:
         HTML (characters).
     Cached: every plan frame and stored snapshot renders its sources, and the same chunks are planned again and again.
     """
-    html = _md.render(source_markdown(text, section))
+    return _render(text, section, tuple((int(start), str(path)) for start, path in sections))
+
+
+@functools.lru_cache(maxsize=4_096)
+def _render(text: str, section: str, sections: tuple[tuple[int, str], ...]) -> str:
+    html = _md.render(source_markdown(text, section, sections))
     html = re.sub(r"<(/?)h[1-3]>", r"<\1h4>", html)
     return nh3.clean(html, tags=_ALLOWED_TAGS, attributes={}, link_rel=None)

@@ -97,6 +97,10 @@ class Source:
         outline: the outline of the document around its primary chunk (grounding.types.Chunk.outline): the section
             paths below its section, so a list of sub-sections written across several chunks can be named; () when
             not known. Not part of equality nor of as_dict.
+        sections: for a source merged from adjacent chunks of more than one section, ((character offset in ``text``,
+            section path), ...) in text order, one per chunk: where each chunk's part starts and the section it was
+            written in (``section_of``; the rendered passage shows the headings between them); () otherwise, when
+            ``section`` is every sentence's section.
     """
 
     label: str
@@ -117,6 +121,7 @@ class Source:
     parts: tuple[tuple[int, Location], ...] = ()
     sentences: SentenceData | None = field(default=None, compare=False, repr=False)
     outline: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    sections: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():
@@ -140,11 +145,20 @@ class Source:
         covered = [loc for i, (start, loc) in enumerate(self.parts) if start < end and starts[i + 1] > at]
         return merge_locations(covered) or self.location
 
+    def section_of(self, span: str) -> str:
+        """The section path of ``span`` (a sentence of this source's text): the section of the chunk whose part of
+        the text it starts in, else ``section`` (span "" or not found, or a source of one section)."""
+        at = self.text.find(span) if span and self.sections else -1
+        if at < 0:
+            return self.section
+        return next((section for start, section in reversed(self.sections) if start <= at), self.section)
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer.
 
         ``location`` is grounding.location's JSON shape ({} without one); ``source_label`` the reader's name for the
-        passage ("Leave, p. 4", or the title alone); ``version_id`` names the version whose original file it is.
+        passage ("Leave, p. 4", or the title alone); ``version_id`` names the version whose original file it is;
+        ``sections`` is [[character offset, section path], ...] ([] for a source of one section).
         """
         return {
             "label": self.label,
@@ -163,6 +177,7 @@ class Source:
             "position": self.position,
             "location": self.location.as_dict() if self.location else {},
             "source_label": source_label(self.title, self.location),
+            "sections": [[start, section] for start, section in self.sections],
         }
 
 
@@ -238,6 +253,8 @@ class ContextPlan:
         query: the retrieval query when it differs from the question (a follow-up rewritten with the conversation).
         asked_in: the language the question looks written in when it is not English and most of its words are not
             the domain's ("French"; grounding.language.asked_in), "" otherwise: a refusal then says why.
+        scheduled: ((document title, "YYYY-MM-DD"), ...) of scheduled (future-dated) versions the question would
+            have matched (grounding.scheduled.scheduled_matches); a refusal then says they are not yet in effect.
     """
 
     question: str
@@ -255,6 +272,7 @@ class ContextPlan:
     memory: dict[str, Any] = field(default_factory=dict)
     query: str = ""
     asked_in: str = ""
+    scheduled: tuple[tuple[str, str], ...] = ()
 
     @property
     def source_map(self) -> dict[str, Source]:
@@ -268,7 +286,9 @@ class Citation:
 
     Attributes:
         label: "S1"...
-        chunk_id, title, section, version, date: from the source map.
+        chunk_id, title, version, date: from the source map.
+        section: the section path of the cited sentence (grounding.types.Source.section_of: in a source merged from
+            chunks of several sections, the section the sentence was written in).
         cited_text: the span of the source the citing sentence relies on (best-matching sentence, or the native
             citation's cited_text).
         location: the cited source's place in its original file (None without one).

@@ -15,6 +15,7 @@ import numpy as np
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
 from grounding.ranking import demote_near_duplicates, drop_off
+from grounding.scheduled import ScheduledVersion
 from grounding.types import Candidate
 from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_path
@@ -49,6 +50,31 @@ def version_next_scheduled(*, domain: Domain, token: str) -> dt.date | None:
              .order_by("effective_date").values_list("effective_date", flat=True).first())
     _next_scheduled[domain.pk] = (token, first)
     return first
+
+
+#: The scheduled versions of a domain with their chunks' vectors, per domain id, for the index token they were read
+#: with: (token, versions).
+_scheduled_versions: dict[int, tuple[str, tuple[ScheduledVersion, ...]]] = {}
+
+
+def domain_scheduled_versions(*, domain: Domain, token: str) -> tuple[ScheduledVersion, ...]:
+    """The domain's scheduled (future-dated) versions, each with its title, effective date and its chunks' unit
+    vectors (float32 (chunks, dim)), oldest date first; () when it has none. Read from the database once per
+    published index token and process, like :func:`version_next_scheduled` (a refusal reads them to say that a
+    matching version is not yet in effect, grounding.scheduled)."""
+    known = _scheduled_versions.get(domain.pk)
+    if known is not None and known[0] == token:
+        return known[1]
+    versions = (DocumentVersion.objects.filter(document__domain=domain, status=DocumentVersion.Status.SCHEDULED)
+                .order_by("effective_date", "pk"))
+    out = []
+    for v in versions:
+        vectors = [c.vector() for c in Chunk.objects.filter(version=v).only("embedding").order_by("ordinal")]
+        if vectors and v.effective_date is not None:
+            out.append(ScheduledVersion(title=v.title, date=v.effective_date.isoformat(),
+                                        vectors=np.stack(vectors).astype(np.float32)))
+    _scheduled_versions[domain.pk] = (token, tuple(out))
+    return tuple(out)
 
 
 def domain_vocabulary(*, domain: Domain | int, token: str | None = None) -> dict[str, int] | None:

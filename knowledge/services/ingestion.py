@@ -142,7 +142,8 @@ def ingest_path(
             ... numbered per document; the content hash is kept apart as the version's identity).
         date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
         embedder: embedding model (default: the bundled MiniLM).
-        progress: called with one line per file (and one per note of a file).
+        progress: called with one line per file (and one per note of a file); a failed file's line ("FAILED
+            name: reason") is then its only report outside the returned report (not logged again above DEBUG).
         key: document identity for every file (e.g. to ingest dated revisions saved under different names as
             versions of one document); overrides doc_id and the path.
     Returns:
@@ -177,12 +178,17 @@ def ingest_path(
             elif isinstance(exc, OSError):
                 msg = f"{rel}: cannot read: {exc.strerror or exc}"
             else:
-                log.exception("ingest of %s failed", rel)
                 msg = f"{rel}: ingestion failed: {exc}"
             report.files.append(FileReport(rel, "failed", error=msg))
-            log.info("ingest failed: %s", msg)
+            # each failure is said once: to the caller's progress (the ingest command prints it) when there is
+            # one, else to the log; an unexpected error keeps its traceback in the log at DEBUG in the first case
             if progress:
-                progress(f"FAILED {rel}: {msg}")
+                progress(f"FAILED {msg}" if msg.startswith(f"{rel}: ") else f"FAILED {rel}: {msg}")
+                log.debug("ingest of %s failed", rel, exc_info=not isinstance(exc, (ParseError, OSError)))
+            elif isinstance(exc, (ParseError, OSError)):
+                log.info("ingest failed: %s", msg)
+            else:
+                log.exception("ingest of %s failed", rel)
     _commit(domain=domain, pending=pending, report=report, embedder=embedder, progress=progress)
     report.files.sort(key=lambda r: r.path)
     return report

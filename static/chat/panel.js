@@ -23,7 +23,9 @@ export function openSource(answer, label, span, from) {
   const cited = citedOf(answer, label, span);
   document.getElementById("source-label").textContent = label;
   document.getElementById("source-title").textContent = s.title;
-  document.getElementById("source-section").textContent = s.section ? s.section.split(" > ").join(" › ") : "—";
+  // the cited sentence's own section (a source merged from adjacent chunks spans several), else the source's
+  const section = (cited && cited.section) || s.section;
+  document.getElementById("source-section").textContent = section ? section.split(" > ").join(" › ") : "—";
   document.getElementById("source-version").textContent = s.version || "—";
   document.getElementById("source-date").textContent = s.date || "undated";
   document.getElementById("source-status").textContent = s.status || "current";
@@ -134,7 +136,8 @@ export function showPreview(answer, chipEl) {
   const cited = citedOf(answer, label, chipEl.dataset.span === undefined ? -1 : Number(chipEl.dataset.span));
   const quote = (cited && cited.cited_text) || s.text || "";
   const short = quote.length > 220 ? quote.slice(0, 217).replace(/\s+\S*$/, "") + "…" : quote;
-  preview.replaceChildren(el("strong", "", `${label} · ${sourceName(s)}`), el("span", "", short.replace(/\s+/g, " ")));
+  const named = {...s, section: (cited && cited.section) || s.section}; // the cited sentence's own section
+  preview.replaceChildren(el("strong", "", `${label} · ${sourceName(named)}`), el("span", "", short.replace(/\s+/g, " ")));
   preview.hidden = false;
   const rect = chipEl.getBoundingClientRect();
   const width = Math.min(360, window.innerWidth - 16);

@@ -150,8 +150,9 @@ async def test_provider_failure_keeps_the_user_turn_and_saves_the_text_so_far(in
 
 
 async def test_the_abstention_token_is_never_streamed(ingest_demo, user, monkeypatch):
-    """A model that abstains streams the internal token; the reader sees no delta of it, only the abstention message
-    of the done frame (the streamed text never disagrees with the stored one)."""
+    """A model that abstains streams the internal token; the reader never sees it: the refusal streams as one delta
+    of the abstention message with its reason, the text the done frame and the stored answer carry (s7 bug 6: it
+    came only in the done frame before, so a client rendering deltas showed nothing)."""
     from grounding.answer import ABSTAIN_MESSAGE
 
     registry.configure(answerer=ScriptedProvider(["INSUFF", "ICIENT_", "EVIDENCE: no ", "dog rule."]))
@@ -159,8 +160,48 @@ async def test_the_abstention_token_is_never_streamed(ingest_demo, user, monkeyp
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
     frames = await frames_until(comm, "done")
-    assert [f for f in frames if f["type"] == "delta"] == []
-    assert frames[-1]["text"].startswith(ABSTAIN_MESSAGE) and "INSUFFICIENT" not in frames[-1]["text"]
+    deltas = [f for f in frames if f["type"] == "delta"]
+    assert [d["seq"] for d in deltas] == [1] and "INSUFFICIENT" not in deltas[0]["text"]
+    assert deltas[0]["text"] == frames[-1]["text"] == f"{ABSTAIN_MESSAGE} No dog rule."
+    stored = await sync_to_async(Message.objects.get)(pk=frames[-1]["message"])
+    assert stored.abstained and stored.text == deltas[0]["text"]
+    await comm.disconnect()
+
+
+async def test_a_refusal_without_a_model_call_streams_its_text_as_a_delta(ingest_demo, user):
+    """s7 bug 6: a question the documents do not cover is refused before any model call; the refusal arrives as a
+    delta like any answer (then done), and the streamed text equals the stored one."""
+    from grounding.answer import ABSTAIN_MESSAGE
+
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "What is the airspeed of a swallow?"})
+    frames = await frames_until(comm, "done")
+    kinds = [f["type"] for f in frames]
+    assert kinds[-2:] == ["delta", "done"] and kinds.count("delta") == 1 and kinds.index("plan") < kinds.index("delta")
+    delta, done = frames[-2], frames[-1]
+    assert done["abstained"] is True and done["status"] == "complete"
+    assert delta == {"type": "delta", "message": done["message"], "seq": 1, "text": done["text"], "cites": []}
+    assert done["text"].startswith(ABSTAIN_MESSAGE)
+    stored = await sync_to_async(Message.objects.get)(pk=done["message"])
+    assert stored.text == delta["text"], "the stored refusal must equal the streamed one"
+    await comm.disconnect()
+
+
+async def test_a_refusal_that_cites_what_the_documents_cover_streams_with_its_chips(ingest_demo, user):
+    """A refusal whose reason cites the sources ("The documents describe ... [S1], but ...") streams as one delta
+    whose ``cites`` locate its marker, so the chip works while it is shown; the done frame's text is the same."""
+    registry.configure(answerer=ScriptedProvider(["INSUFFICIENT_EVIDENCE: The documents describe laptop "
+                                                  "replacement [S1], but they do not state the colour."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    [delta] = [f for f in frames if f["type"] == "delta"]
+    text = "The documents describe laptop replacement [S1], but they do not state the colour."
+    assert delta["text"] == frames[-1]["text"] == text and frames[-1]["abstained"] is True
+    start = text.index("[S1]")
+    assert delta["cites"] == [[start, start + 4]]
     await comm.disconnect()
 
 

@@ -268,7 +268,7 @@ def test_consecutive_chunks_of_one_version_become_one_source():
             (adj(12, 4, "Shared sentence here. Part C.", 0.5), (12,)),
             (adj(20, 5, "Other doc.", 0.7, version=2), (20,))]
     merged = merge_adjacent(kept)
-    assert [(c.chunk.chunk_id, ids) for c, ids, _, _, _ in merged] == [(10, (10, 11, 12)), (20, (20,))]
+    assert [(c.chunk.chunk_id, ids) for c, ids, *_ in merged] == [(10, (10, 11, 12)), (20, (20,))]
     assert merged[0][2] == "Part A. Shared sentence here.\nPart B. Shared sentence here.\nPart C."
     p = plan([c for c, _ in kept], question="What are the parts?")
     assert p.source_map["S1"].chunk_ids == (10, 11, 12) and len(p.sources) == 2
@@ -282,7 +282,7 @@ def test_a_merged_source_carries_the_outline_near_every_chunk_of_its_run():
 
     kept = [(adj(10, 3, "Booking desks starts each Monday.", 0.9, ()), (10,)),
             (adj(11, 4, "The office has two kinds of desks.", 0.6, ("Desks > Standing", "Desks > Sitting")), (11,))]
-    [(lead, ids, _, _, _)] = merge_adjacent(kept)
+    [(lead, ids, *_)] = merge_adjacent(kept)
     assert ids == (10, 11) and lead.chunk.outline == ("Desks > Standing", "Desks > Sitting")
     assert plan([c for c, _ in kept], question="Which desks?").source_map["S1"].outline == lead.chunk.outline
 

@@ -87,7 +87,7 @@ def _chunk(cid, ordinal, text, page):
 def test_a_citation_of_a_merged_source_names_the_page_of_its_sentence():
     kept = [(Candidate(_chunk(11, 1, "Sick leave accrues at 4 hours.", 5), 0.02, 0.8), (11,)),
             (Candidate(_chunk(10, 0, "Annual leave carries over up to 240 hours.", 4), 0.01, 0.6), (10,))]
-    [(cand, ids, text, parts, _)] = merge_adjacent(kept)
+    [(cand, ids, text, parts, *_)] = merge_adjacent(kept)
     assert ids == (11, 10) and cand.chunk.location == Location("pdf", pages=(4, 5))
     source = Source("S1", ids, 1, "Leave", "", "v1", "", text, 0.8, 30, location=cand.chunk.location, parts=parts)
     assert source.location_of("Annual leave carries over up to 240 hours.") == Location("pdf", pages=(4,))

@@ -107,6 +107,28 @@ def test_ingest_command_reports_and_fails_clearly(tmp_path, capsys, embedder):
         call_command("ingest", str(empty), "--domain", "cli-test")
 
 
+def test_ingest_command_prints_each_failed_file_once_with_its_reason(tmp_path, embedder, caplog):
+    """`manage.py ingest` of a folder with a broken PDF and an empty file among good ones printed each failure twice
+    (its progress line, then the same reason again from the log); the user now sees one line per failed file,
+    naming the file and the reason, and the command still succeeds (the good file is ingested)."""
+    import io
+    import logging
+
+    (tmp_path / "good.md").write_text("# Good\n\nThe office opens at 8 a.m. on weekdays.\n")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 this is not a PDF body")
+    (tmp_path / "empty.txt").write_text("")
+    out, err = io.StringIO(), io.StringIO()
+    with caplog.at_level(logging.INFO):
+        call_command("ingest", str(tmp_path), "--domain", "twice-test", stdout=out, stderr=err)  # no CommandError
+    logged = "\n".join(r.getMessage() for r in caplog.records if r.levelno >= logging.INFO)
+    shown = out.getvalue() + err.getvalue() + logged
+    for name, reason in (("broken.pdf", "the PDF is damaged"), ("empty.txt", "the file is empty")):
+        lines = [line for line in shown.splitlines() if name in line]
+        assert len(lines) == 1, f"the user should see the failure of {name} once, saw {len(lines)}: {lines}"
+        assert lines[0].startswith(f"FAILED {name}: ") and reason in lines[0] and lines[0].count(name) == 1, lines
+    assert "3 files: 1 new, 0 new versions, 0 unchanged, 2 failed" in out.getvalue()
+
+
 def test_ingest_error_for_missing_path():
     with pytest.raises(IngestError):
         ingest_path(path=Path("/nonexistent/folder"), domain=Domain.objects.create(slug="x", name="x"))

@@ -96,3 +96,23 @@ def test_an_ask_on_the_date_starts_the_activation(tmp_path, embedder, monkeypatc
     inputs = answering.answer_inputs(domain=domain)
     assert started == [True]
     assert version_next_scheduled(domain=domain, token=inputs.token) == later
+
+
+def test_a_refusal_says_a_matching_version_is_scheduled_and_not_yet_in_effect(tmp_path, embedder, capsys):
+    """A document whose only version is future-dated answered nothing with no hint (s7 bug 3): the refusal of a
+    question that version would answer now says a version dated YYYY-MM-DD is scheduled and not yet in effect; a
+    question it would not answer is refused without that sentence."""
+    later = timezone.localdate() + dt.timedelta(days=10)
+    domain = domain_get_or_create(slug="scheduled-hint")
+    _ingest(tmp_path, domain, "$0.72", "2026", later)
+    out = _ask(capsys, domain)
+    assert out["abstained"] is True and "$0.72" not in out["answer"]
+    assert out["answer"].endswith(f'A version of "Mileage" dated {later.isoformat()} is scheduled and not yet in '
+                                  "effect."), out["answer"]
+    call_command("ask", "How many vacation days do new employees get?", "--domain", domain.slug, "--json")
+    other = json.loads(capsys.readouterr().out)
+    assert other["abstained"] is True and "scheduled" not in other["answer"], other["answer"]
+    # on its date it becomes current and answers, with no hint
+    versions_activate_due(today=later)
+    out = _ask(capsys, domain)
+    assert out["abstained"] is False and "$0.72" in out["answer"] and "scheduled" not in out["answer"]
