@@ -14,6 +14,7 @@ from chat.errors import AskError
 from chat.frames import Frame
 from grounding.answer import AbstainFilter, QuoteFilter, VerifiedAnswer, finalize_answer
 from grounding.citation_stream import CitationStreamParser
+from grounding.coalescing import Coalesced
 from grounding.batching import EmbeddingBatcher
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.prompt import QUOTE_THEN_ANSWER
@@ -96,8 +97,10 @@ class AnswerStream:
         native: dict[str, str] = {}  # label -> cited_text of a provider's native citation
         try:
             # aclosing: a cancel (stop) that lands outside the provider's own await (e.g. while a delta is sent)
-            # still closes the provider's stream and its HTTP response at once
-            async with contextlib.aclosing(self.prepared.provider.stream(self.prepared.prompt, plan)) as events:
+            # still closes the provider's stream and its HTTP response at once. Pieces that arrive while a delta
+            # is being sent go out together in the next one (grounding.coalescing: fewer frames under load)
+            async with contextlib.aclosing(Coalesced(self.prepared.provider.stream(self.prepared.prompt, plan))) \
+                    as events:
                 async for event in events:
                     if isinstance(event, CitationEvent):
                         native.setdefault(event.label, event.cited_text)

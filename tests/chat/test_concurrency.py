@@ -267,3 +267,23 @@ async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monke
     assert frames[-1]["status"] == "complete" and "36 months" in frames[-1]["text"]
     assert seen == {"accept": priority.ACCEPTING, "begin": priority.ANSWERING, "plan saved": priority.ANSWERING,
                     "finish": priority.FINISHING}
+
+
+async def test_pieces_that_arrive_while_a_delta_is_sent_go_out_together(ingest_demo, user):
+    """A provider that streams faster than the server forwards (here: 40 pieces with no pause, as a busy server sees
+    a model's stream) costs a few delta frames, not 40; the user gets the whole answer, in order, and the stored
+    text is exactly the streamed one (grounding.coalescing)."""
+    words = [f"word{i} " for i in range(38)] + ["[S", "1]."]
+    registry.configure(answerer=ScriptedProvider(words))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    deltas = [f for f in frames if f["type"] == "delta"]
+    assert 1 <= len(deltas) <= 3
+    assert [f["seq"] for f in deltas] == list(range(1, len(deltas) + 1))
+    streamed = "".join(f["text"] for f in deltas)
+    assert streamed == "".join(words) == frames[-1]["text"]
+    stored = await sync_to_async(Message.objects.get)(pk=frames[-1]["message"])
+    assert stored.text == streamed
