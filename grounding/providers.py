@@ -171,7 +171,12 @@ class ProviderFailure(ProviderError):
 
 
 class ScriptedProvider:
-    """Yields fixed pieces with an optional delay (seconds) between them; raises after ``fail_after`` pieces."""
+    """Yields fixed pieces with an optional delay (seconds) between them; raises after ``fail_after`` pieces.
+
+    The pieces come on the provider's own clock, as a model server sends them: piece i is due ``(i + 1) * delay``
+    seconds after the stream starts, whenever its reader asks. A reader that falls behind (a busy server) finds the
+    pieces due meanwhile waiting, as it finds a model's events waiting in its socket's buffer, and gets them at once;
+    one that keeps up waits ``delay`` before each."""
 
     name = "scripted"
     label = "Scripted test provider"
@@ -184,11 +189,15 @@ class ScriptedProvider:
 
     async def stream(self, prompt: Prompt, plan: ContextPlan) -> AsyncIterator[Event]:
         self.calls.append(prompt)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         for i, piece in enumerate(self.pieces):
             if self.fail_after is not None and i >= self.fail_after:
                 raise ProviderFailure("scripted provider failure")
             if self.delay:
-                await asyncio.sleep(self.delay)
+                wait = started + (i + 1) * self.delay - loop.time()
+                if wait > 0:  # a piece already due is there at once, as events already in a socket's buffer are
+                    await asyncio.sleep(wait)
             yield TextDelta(piece)
         yield Usage(input_tokens=0, output_tokens=len(self.pieces))
         yield Done()

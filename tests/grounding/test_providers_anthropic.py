@@ -356,3 +356,19 @@ def test_variant_carries_a_domains_model_and_citation_mode_and_shares_the_client
     assert v.client is p.client and (p.model, p.citation_mode) == ("claude-test", "text")
     with pytest.raises(ValueError):
         p.variant(citation_mode="footnotes")
+
+
+async def test_text_events_of_one_network_read_reach_the_server_as_one_piece():
+    """Twenty text_delta events the API sent in one network read (as a busy server finds them in its socket) are
+    one piece after grounding.coalescing, through the real SDK's stream parser: one delta frame, not twenty, with
+    the same text; the usage and the end still follow."""
+    from grounding.coalescing import Coalesced
+
+    words = [f"w{i} " for i in range(20)]
+    rec = Recorder(lambda: stream_response(message_start(), block_start(), *(text_delta(w) for w in words),
+                                           block_stop(), *message_end()))
+    prompt, plan = make()
+    events = [e async for e in Coalesced(provider(rec).stream(prompt, plan))]
+    texts = [e for e in events if isinstance(e, TextDelta)]
+    assert len(texts) == 1 and texts[0].text == "".join(words)
+    assert [type(e) for e in events[-2:]] == [Usage, Done]
