@@ -5,7 +5,10 @@ that text (for a follower whose generator is gone).
 Resuming without a gap: a follower joins ``answer_group(id)`` first, then asks ``sync_group(id)`` (the generating
 task's own channel, on whichever worker runs it) for the text so far; the generator replies with a ``partial`` frame
 (text and the seq it reaches) straight to the follower's channel. Deltas the follower received before that reply and
-up to its seq are dropped, later ones shown: nothing falls between, however the writes below are throttled.
+up to its seq are dropped, later ones shown: nothing falls between, however the writes below are throttled. The
+generator sends its deltas to the group only once a follower has asked (``TextSoFar.followed``): the reply holds
+every delta before it, so an answer nobody follows (the usual case) costs no group send per delta; its `done` or
+`error` always goes to the group.
 """
 
 from __future__ import annotations
@@ -93,6 +96,9 @@ class TextSoFar:
     def __init__(self, message_id: int, partial_frame) -> None:
         self.message_id = message_id
         self.text, self.seq = "", 0
+        #: a follower asked for the text so far: from then on its deltas are broadcast (before, nobody followed:
+        #: a follower's first frame is this reply, which holds every delta sent before it)
+        self.followed = False
         self._frame = partial_frame  # (message_id, text, seq) -> the partial frame (chat.serializers)
         self._channel: str | None = None
         self._task: asyncio.Task | None = None
@@ -116,6 +122,7 @@ class TextSoFar:
         while True:
             message = await layer.receive(self._channel)
             if message.get("type") == "answer.sync" and message.get("reply_to"):
+                self.followed = True
                 try:
                     await layer.send(message["reply_to"], {"type": "answer.frame",
                                                            "frame": self._frame(self.message_id, self.text, self.seq)})

@@ -110,7 +110,10 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
 
     async def send(frame: Frame) -> None:
         await emit(frame)
-        if answer is not None and frame.get("type") in ("delta", "done", "error"):
+        kind = frame.get("type")
+        # a delta goes to followers only once one asked for the text so far (chat.broadcast.TextSoFar.followed):
+        # until then nobody follows, and a group send per delta (Redis: a round trip) would cost every answer
+        if answer is not None and (kind in ("done", "error") or (kind == "delta" and follow and follow.followed)):
             await answer_broadcast(answer.pk, frame)
 
     async def status(stage: str) -> None:

@@ -27,7 +27,8 @@ SYNC_TIMEOUT = 2.0
 @dataclass
 class Follower:
     """The frames a socket following one generating answer shows, in order: the ``partial`` reply first, then only
-    the deltas after its seq (those received before the reply are held)."""
+    the deltas after its seq (those received before the reply are held). A later ``partial`` reaching further (the
+    generator's reply after the stored copy a slow generator made the socket read) replaces the text shown."""
 
     message_id: int
     seq: int | None = None
@@ -38,7 +39,12 @@ class Follower:
         kind = frame.get("type")
         if kind == "partial":
             if self.seq is not None:
-                return []  # a later reply (the stored copy after the generator answered, or twice): ignore
+                if int(frame.get("seq", 0)) <= self.seq:
+                    return []  # an older or the same text (the stored copy after the generator answered): ignore
+                # the generator's reply after the stored copy (it was slow to answer): its fuller text replaces the
+                # shown one, and its later deltas follow (it broadcasts deltas only once a follower asked)
+                self.seq = int(frame["seq"])
+                return [frame]
             self.seq = int(frame.get("seq", 0))
             out: list[Frame] = [frame]
             for held in sorted(self.held, key=lambda f: f.get("seq", 0)):

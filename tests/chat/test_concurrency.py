@@ -287,3 +287,26 @@ async def test_pieces_that_arrive_while_a_delta_is_sent_go_out_together(ingest_d
     assert streamed == "".join(words) == frames[-1]["text"]
     stored = await sync_to_async(Message.objects.get)(pk=frames[-1]["message"])
     assert stored.text == streamed
+
+
+async def test_an_answer_nobody_follows_sends_no_delta_to_its_group(ingest_demo, user, monkeypatch):
+    """No socket resumed the answer, so its deltas are not sent to the answer's channel-layer group (with Redis, a
+    round trip per delta); its `done` still is, and the asking socket gets every delta."""
+    from chat import broadcast
+
+    sent: list[str] = []
+    real = broadcast.answer_broadcast
+
+    async def spy(message_id, frame):
+        sent.append(frame["type"])
+        await real(message_id, frame)
+
+    monkeypatch.setattr("chat.generation.answer_broadcast", spy)
+    registry.configure(answerer=ScriptedProvider(SLOW, delay=0.01))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    assert "".join(f["text"] for f in frames if f["type"] == "delta") == "".join(SLOW)
+    assert sent == ["done"]

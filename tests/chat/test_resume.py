@@ -166,3 +166,19 @@ async def test_a_frame_nobody_follows_skips_the_in_memory_layers_sweep_and_a_fol
     await broadcast.answer_broadcast(7, {"type": "delta", "text": "Hi", "seq": 1})
     message = await asyncio.wait_for(layer.receive(follower), 5)
     assert sends == [broadcast.answer_group(7)] and message["frame"]["text"] == "Hi"
+
+
+def test_a_fuller_partial_after_the_stored_copy_replaces_it_and_later_deltas_follow():
+    """A follower that read the stored copy (the generator was slow to reply) shows the generator's later reply when
+    it reaches further, then only the deltas after it; an older or equal reply changes nothing."""
+    from chat.resume import Follower
+
+    follower = Follower(7)
+    stored = {"type": "partial", "message": 7, "text": "Laptops are", "seq": 2}
+    assert follower.on_frame(stored) == [stored]
+    assert follower.on_frame({"type": "partial", "message": 7, "text": "Laptops", "seq": 1}) == []
+    reply = {"type": "partial", "message": 7, "text": "Laptops are replaced every", "seq": 4}
+    assert follower.on_frame(reply) == [reply]
+    assert follower.on_frame({"type": "delta", "message": 7, "seq": 4, "text": " every"}) == []
+    later = {"type": "delta", "message": 7, "seq": 5, "text": " 36 months"}
+    assert follower.on_frame(later) == [later]
