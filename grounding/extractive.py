@@ -28,6 +28,7 @@ from typing import AsyncIterator, Sequence
 from grounding import compose
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_type, states
 from grounding.comparison import side_sentences
+from grounding.counted import counted_noun, counts
 from grounding.embeddings import Embedder, default_embedder
 from grounding.periods import other_period
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
@@ -229,7 +230,9 @@ class ExtractiveAnswerer:
             pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
         pool = [s for s in pool if (not check or states(kind, s.text))
                 and not (s.kind == "row" and blank_cell(question, s.text))
-                and not (kind == "amount" and other_period(question, s.text))]
+                and not (kind == "amount" and other_period(question, s.text))
+                # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
+                and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
         if not pool:
             return []
         floor = max(self.threshold, pool[0].score - self.spread)

@@ -1,0 +1,95 @@
+"""The thing a count question counts, and whether a sentence's number counts it.
+
+"How many desks are there in the New York office?" is not answered by "GSA region: 2", nor "What's the maximum number
+of members in a private Slack channel?" by "There are two options for sharing channels": a count answers a count
+question only when it is the count of the asked thing. This is the answer-type check (grounding.answer_types) made
+to hold for the asked noun, not for any number: the expected-answer-type constraint of factoid question answering
+read together with its focus word (Moldovan et al. 2000, "The structure and performance of an open-domain question
+answering system": the question's *focus*, the noun the answer is a value of).
+
+    counted_noun("How many personal development courses does GSA's Online University offer?")  -> "courses"
+    counts("courses", "It also offers over 2,000 personal development courses including:")     -> True
+    counts("desks", "Location: New York City; GSA region: 2")                                    -> False
+
+Rules written on the calibration half of the 18F golden set and its development file (evaluation/golden), never
+on its test half. No Django imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from grounding.answer_types import question_sentence
+
+#: Words that end the counted noun phrase after "how many" / "number of": a verb or auxiliary, a preposition, a
+#: relative word ("How many guests can I bring", "How many desks are there in", "number of members in").
+_STOP = frozenset("""a an the am is are was were be been can could do does did will would should shall must may might
+have has had get gets i you we they he she it my our your their there here this that these those of in on at for to
+from with by per within during before after about into over under than which who whom what when where why how each
+every any all can't cannot don't doesn't""".split())
+
+_COUNT_LEAD = re.compile(r"\bhow many\s+|\bnumber of\s+", re.I)
+_COUNT_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+                r"thousand|dozen")
+_COUNT = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b(?:{_COUNT_WORDS})\b", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,]*(?:\.\d+)?")
+
+
+def _stem(word: str) -> str:
+    """A word folded to compare singular and plural forms ("desks"/"desk", "classes"/"class", "policies"/"policy")."""
+    w = word.lower().strip("'’")
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"), ("s", "")):
+        if w.endswith(suffix) and len(w) > len(suffix) + 2 and not w.endswith("ss"):
+            return w[: len(w) - len(suffix)] + repl
+    return w
+
+
+@functools.lru_cache(maxsize=4096)
+def counted_noun(question: str) -> str:
+    """The head noun a count question counts (the last word of the noun phrase after "how many" or "number of", as
+    written), or "" when the question asks for no count of a named thing ("How many?", "Which room number ...")."""
+    q = question_sentence(question)
+    m = _COUNT_LEAD.search(q)
+    if not m:
+        return ""
+    phrase: list[str] = []
+    for word in _WORD.findall(q[m.end():]):
+        if word.lower() in _STOP or word[0].isdigit():
+            break
+        phrase.append(word)
+        if len(phrase) == 4:
+            break
+    return phrase[-1] if phrase else ""
+
+
+def counts(noun: str, text: str, *, window: int = 4) -> bool:
+    """True when ``text`` holds a number (digits or a number word) that counts ``noun`` (singular and plural alike):
+    within ``window`` words before it with no preposition or punctuation between ("over 2,000 personal development
+    courses"), or after it as a label's value ("Spaces: 24", "the number of members is 10"). "members of two
+    Slacks" and "two Slack workplaces: members" count something else. True when ``noun`` is "" (nothing to check)."""
+    if not noun:
+        return True
+    head = _stem(noun)
+    tokens = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+    places = [i for i, (w, _, _) in enumerate(tokens) if _stem(w) == head]
+    numbers = [j for j, (w, _, _) in enumerate(tokens) if _COUNT.fullmatch(w)]
+    for i in places:
+        for j in numbers:
+            if i == j or abs(i - j) > window:
+                continue
+            a, b = min(i, j), max(i, j)
+            between = {w.lower() for w, _, _ in tokens[a + 1:b]}
+            gap = text[tokens[a][2]:tokens[b][1]]
+            if between & _BETWEEN_STOP:
+                continue
+            if j < i and not re.search(r"[:;,.()]", gap):
+                return True
+            if i < j and not re.search(r"[;,.()]", gap):
+                return True
+    return False
+
+
+#: Words that, standing between a number and a noun, make the number count something else.
+_BETWEEN_STOP = frozenset("of in on at for to from with by per than and or".split())
