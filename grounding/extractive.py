@@ -40,7 +40,7 @@ from grounding.providers import Done, Event, TextDelta
 from grounding.question_parts import Sides, blank_cell, comparison_sides, mentions, question_parts, specifics
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
-from grounding.types import ContextPlan, Source
+from grounding.types import ContextPlan, Note, Source
 from grounding.subject_check import unnamed_subject
 from grounding.yesno import compared_count
 from grounding.yesno import opener as yes_no_opener
@@ -176,7 +176,7 @@ class ExtractiveAnswerer:
             counting = [s for s in ranked if s.score >= self.threshold and compared_count(asked, s.text)]
             if counting and not any(compared_count(asked, s.text) for s in chosen):
                 chosen = [counting[0]] + list(chosen)[:self.max_sentences - 1]
-            chosen, opener = self._decided(asked, chosen, sources)
+            chosen, opener = self._decided(asked, chosen, sources, plan.notes)
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:
@@ -187,10 +187,12 @@ class ExtractiveAnswerer:
             return ABSTAIN_TOKEN
         return self._finish(plan, *answered)
 
-    def _decided(self, question: str, chosen: Sequence[ScoredSentence],
-                 sources: dict[str, Source]) -> tuple[list[ScoredSentence], str]:
+    def _decided(self, question: str, chosen: Sequence[ScoredSentence], sources: dict[str, Source],
+                 notes: Sequence[Note] = ()) -> tuple[list[ScoredSentence], str]:
         """A yes/no question's sentences with the deciding one first, and its opener ("Yes.", "No." or "" when no
-        sentence settles the question; grounding.yesno)."""
+        sentence settles the question; grounding.yesno). A deciding sentence that a contradiction note among
+        ``notes`` sets against another source's settles nothing: the sources disagree on it, and the answer quotes
+        both sides with the note rather than open with one of them."""
         # the deciding sentence: the closest match whose own words are the question's (precision), so "award
         # leave is not paid out" does not decide a question on annual leave; a label ("Court leave") decides nothing
         deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + self.precision_weight * s.precision))
@@ -208,6 +210,8 @@ class ExtractiveAnswerer:
             return ordered, ""
         # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
         # is asked or too little of it named settles nothing (quoted without an opener)
+        if disputed(deciding.text, deciding.label, notes):
+            return ordered, ""
         return ordered, yes_no_opener(question, deciding.text, yes_coverage=self.yes_coverage,
                                       context=sources[deciding.label].section)
 
@@ -286,6 +290,14 @@ class ExtractiveAnswerer:
 #: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
 _VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
                    r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)
+
+
+def disputed(sentence: str, label: str, notes: Sequence[Note]) -> bool:
+    """True when a contradiction note (not a version note: the current version decides) concerns source ``label``
+    and quotes ``sentence`` (its first eight words, case and spacing aside) as one side of the disagreement."""
+    head = " ".join(sentence.lower().split()[:8]).rstrip(".")
+    return any(n.kind in ("value_mismatch", "negation", "judged") and label in n.labels
+               and head in " ".join(n.text.lower().split()) for n in notes)
 
 
 def _statement(text: str) -> bool:

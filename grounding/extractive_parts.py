@@ -70,7 +70,7 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
                                             plan=plan) if not repeats(s.text, chosen)]
             if fresh:
                 if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
-                    fresh, openers[len(chosen)] = answerer._decided(part, fresh, plan.source_map)
+                    fresh, openers[len(chosen)] = answerer._decided(part, fresh, plan.source_map, plan.notes)
                 chosen.append(fresh[0])
                 break
     if not chosen:

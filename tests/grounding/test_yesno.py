@@ -127,3 +127,47 @@ def test_the_offline_answer_to_a_count_comparison_rests_on_the_sentence_stating_
                         counter=counter_for("extractive"))
     assert ExtractiveAnswerer(embedder).compose(question, plan).startswith(
         "No. There are 24 spaces, assigned first come, first served [S1].")
+
+
+# --- a deciding sentence the sources disagree on -------------------------------------------------------------------
+
+_NOTE_TEXT = ('S1 says "please note, GSA IT does not provide wireless peripherals" but S2 says "GSA can also provide '
+              'a wireless keyboard and a mouse".')
+
+
+def test_a_sentence_a_contradiction_note_quotes_is_disputed_a_version_note_is_not():
+    from grounding.extractive import disputed
+    from grounding.types import Note
+
+    sentence = "GSA can also provide a wireless keyboard and a mouse."
+    assert disputed(sentence, "S2", [Note(kind="negation", labels=("S1", "S2"), text=_NOTE_TEXT)])
+    assert not disputed(sentence, "S3", [Note(kind="negation", labels=("S1", "S2"), text=_NOTE_TEXT)])
+    assert not disputed(sentence, "S2", [Note(kind="version_superseded", labels=("S2", "S1"), text=_NOTE_TEXT)])
+    assert not disputed("Ask the help desk for a monitor.", "S2",
+                        [Note(kind="negation", labels=("S1", "S2"), text=_NOTE_TEXT)])
+
+
+def test_a_yes_no_question_the_sources_disagree_on_gets_both_sides_and_no_opener(embedder):
+    # the user sees the quoted sentence and the note that the sources disagree, not a confident "Yes." that the
+    # note then contradicts
+    from dataclasses import replace
+
+    from grounding.context import plan_context
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.tokens import counter_for
+    from grounding.types import Note
+    from tests.grounding.helpers import make_page
+
+    question = "Will GSA IT send me a wireless mouse and keyboard?"
+    pages = [make_page(1, "Equipment", "Peripherals", "Please note, GSA IT does not provide wireless peripherals. "
+                                                      "Wired ones are shipped with your laptop."),
+             make_page(2, "Remote work", "Equipment", "GSA can also provide a wireless keyboard and a mouse. Ask the "
+                                                      "help desk for a monitor.")]
+    plan = plan_context(question=question, candidates=pages, system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    answerer = ExtractiveAnswerer(embedder)
+    assert answerer.compose(question, plan).startswith("Yes.")  # without the note, the sentence settles it
+    noted = replace(plan, notes=(Note(kind="negation", labels=("S1", "S2"), text=_NOTE_TEXT),))
+    answer = answerer.compose(question, noted)
+    assert not answer.startswith(("Yes.", "No."))
+    assert "wireless keyboard and a mouse [S2]" in answer and "Note that the sources disagree" in answer
