@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Iterable, Literal
 
 from grounding.chunking import split_sentences
 from grounding.clash import Finding
 from grounding.lexical import STOP_WORDS
 from grounding.types import Note, Source
 
-__all__ = ["Conflict", "ConflictKind", "newer_first", "note_text", "recency"]
+__all__ = ["Conflict", "ConflictKind", "disputed", "newer_first", "note_text", "recency"]
 
 ConflictKind = Literal["value_mismatch", "negation", "version_superseded", "judged"]
 
@@ -107,3 +107,11 @@ def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str)
     if finding.kind == "value_mismatch" and finding.rule != "reworded":
         return f"{who_a} says {_clause(sa, finding.values[0])} but {who_b} says {finding.values[1]}."
     return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."
+
+
+def disputed(sentence: str, label: str, notes: Iterable[Note]) -> bool:
+    """True when a contradiction note (not a version note: the current version decides) concerns source ``label``
+    and quotes ``sentence`` (its first eight words, case and spacing aside) as one side of the disagreement."""
+    head = " ".join(sentence.lower().split()[:8]).rstrip(".")
+    return any(n.kind in ("value_mismatch", "negation", "judged") and label in n.labels
+               and head in " ".join(n.text.lower().split()) for n in notes)

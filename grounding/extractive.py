@@ -28,6 +28,7 @@ from typing import AsyncIterator, Sequence
 from grounding import compose
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_type, states
 from grounding.comparison import side_sentences
+from grounding.conflict import disputed
 from grounding.counted import counted_noun, counts
 from grounding.embeddings import Embedder, default_embedder
 from grounding.periods import other_period
@@ -290,14 +291,6 @@ class ExtractiveAnswerer:
 #: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
 _VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
                    r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)
-
-
-def disputed(sentence: str, label: str, notes: Sequence[Note]) -> bool:
-    """True when a contradiction note (not a version note: the current version decides) concerns source ``label``
-    and quotes ``sentence`` (its first eight words, case and spacing aside) as one side of the disagreement."""
-    head = " ".join(sentence.lower().split()[:8]).rstrip(".")
-    return any(n.kind in ("value_mismatch", "negation", "judged") and label in n.labels
-               and head in " ".join(n.text.lower().split()) for n in notes)
 
 
 def _statement(text: str) -> bool:

@@ -136,7 +136,7 @@ _NOTE_TEXT = ('S1 says "please note, GSA IT does not provide wireless peripheral
 
 
 def test_a_sentence_a_contradiction_note_quotes_is_disputed_a_version_note_is_not():
-    from grounding.extractive import disputed
+    from grounding.conflict import disputed
     from grounding.types import Note
 
     sentence = "GSA can also provide a wireless keyboard and a mouse."
