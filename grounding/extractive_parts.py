@@ -8,7 +8,6 @@ the test half. No Django imports.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
@@ -19,7 +18,10 @@ from grounding.lexical import content_terms
 from grounding.question_parts import asked_terms, condition_matches, mentions, specifics, with_ellipsis_filled
 from grounding.quoting import repeats
 from grounding.sentence_rank import ScoredSentence
-from grounding.types import ContextPlan, Source
+from grounding.types import ContextPlan
+
+from grounding.extractive_yesno import decided
+from grounding.subject_check import names_in_source
 
 if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
@@ -70,7 +72,7 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
                                             plan=plan) if not repeats(s.text, chosen)]
             if fresh:
                 if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
-                    fresh, openers[len(chosen)] = answerer._decided(part, fresh, plan.source_map, plan.notes)
+                    fresh, openers[len(chosen)] = decided(answerer, part, fresh, plan.source_map, plan.notes)
                 chosen.append(fresh[0])
                 break
     if not chosen:
@@ -88,19 +90,3 @@ def with_referent(part: str, before: Sequence[str]) -> str:
         return part
     decision = follow_up(part, [before[-1]])
     return decision.query if decision.signal in ("opener", "referring", "short") else part
-
-
-_FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)
-
-
-def names_in_source(source: Source, name: str) -> bool:
-    """True when a source names ``name`` in its text, title or section path. A fiscal year ("FY23") pins a version,
-    not a subject: a source whose effective date falls in that fiscal year (October 1 of the year before to
-    September 30) names it too."""
-    if mentions(f"{source.title}\n{source.section}\n{source.text}", name):
-        return True
-    fy = _FISCAL_YEAR.match(name)
-    if not fy:
-        return False
-    year = int(fy.group(1)) + (2000 if len(fy.group(1)) == 2 else 0)
-    return bool(source.date) and f"{year - 1}-10-01" <= source.date <= f"{year}-09-30"

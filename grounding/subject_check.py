@@ -17,6 +17,7 @@ from typing import Sequence
 
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms, stem
+from grounding.question_parts import mentions
 from grounding.types import Source
 from grounding.yesno_predicate import predicate_words
 
@@ -35,3 +36,19 @@ def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:
             return []
     words = [w for w in _WORD.findall(question) if content_terms(w) & subject]
     return list(dict.fromkeys(words))
+
+
+_FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)
+
+
+def names_in_source(source: Source, name: str) -> bool:
+    """True when a source names ``name`` in its text, title or section path. A fiscal year ("FY23") pins a version,
+    not a subject: a source whose effective date falls in that fiscal year (October 1 of the year before to
+    September 30) names it too."""
+    if mentions(f"{source.title}\n{source.section}\n{source.text}", name):
+        return True
+    fy = _FISCAL_YEAR.match(name)
+    if not fy:
+        return False
+    year = int(fy.group(1)) + (2000 if len(fy.group(1)) == 2 else 0)
+    return bool(source.date) and f"{year - 1}-10-01" <= source.date <= f"{year}-09-30"

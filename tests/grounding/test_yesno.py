@@ -171,3 +171,48 @@ def test_a_yes_no_question_the_sources_disagree_on_gets_both_sides_and_no_opener
     answer = answerer.compose(question, noted)
     assert not answer.startswith(("Yes.", "No."))
     assert "wireless keyboard and a mouse [S2]" in answer and "Note that the sources disagree" in answer
+
+
+def _scored(text: str, label: str, score: float, precision: float):
+    from grounding.sentence_rank import ScoredSentence
+
+    return ScoredSentence(text=text, label=label, score=score, kind="sentence", cosine=score, overlap=0.0,
+                          values=(), position=0, precision=precision)
+
+
+def _source(label: str, title: str, section: str):
+    from grounding.types import Source
+
+    return Source(label=label, chunk_ids=(int(label[1:]),), document_id=int(label[1:]), title=title,
+                  section=section, version="v1", date="", text="", score=0.0, tokens=1)
+
+
+def test_when_the_closest_sentence_settles_nothing_another_chosen_one_naming_the_question_decides():
+    # the user reads "No." and the sentence that says so first, not three quotes to weigh up themselves. Scores as
+    # the 18F handbook's pages gave them (development file, d010)
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.extractive_yesno import decided
+
+    question = "Can I request my annual leave in Tock?"
+    chosen = [_scored("You will submit a leave request, using the same general steps that you use for annual and "
+                      "sick leave.", "S2", 0.878, 0.19),
+              _scored("You may use annual leave for any reason.", "S1", 0.849, 0.29),
+              _scored("You cannot request paid time off in Tock (see the Leave page for guidance on requesting paid "
+                      "time off using HR Links).", "S3", 0.841, 0.12)]
+    sources = {"S1": _source("S1", "Leave types", "Reasons someone can take leave"),
+               "S2": _source("S2", "HR Links", "Using leave"),
+               "S3": _source("S3", "Tock", "Tocking for Out of Office time")}
+    ordered, said = decided(ExtractiveAnswerer(scan_coverage=0.75), question, chosen, sources)
+    assert said == "No." and ordered[0].label == "S3" and len(ordered) == 3
+    # the closest sentence (about annual leave, on a page that does not name Tock) settles nothing by itself
+    ordered, said = decided(ExtractiveAnswerer(scan_coverage=2.0), question, chosen, sources)
+    assert said == "" and ordered[0].label == "S1"
+
+
+def test_a_sentence_naming_too_little_of_the_question_does_not_decide_it_in_the_closest_ones_place(embedder):
+    from tests.grounding.helpers import make_page, offline_answer
+
+    flights = make_page(1, "Travel", "Flights", "Book economy class for all flights. Flights longer than 6 hours of "
+                                                "continuous flying time may be booked in premium economy.")
+    answer = offline_answer(embedder, "Can I book business class on a 4-hour flight?", flights)
+    assert not answer.startswith(("Yes.", "No."))

@@ -1,0 +1,79 @@
+"""Yes/no questions in the offline answer: which of the chosen sentences decides the question, and the opener it
+gives ("Yes.", "No." or "" when none settles it; what a sentence says is read by grounding.yesno).
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Sequence
+
+from grounding.conflict import disputed
+from grounding.question_parts import mentions, specifics
+from grounding.sentence_rank import ScoredSentence
+from grounding.subject_check import names_in_source
+from grounding.types import Note, Source
+from grounding.yesno import asking_coverage, compared_count
+from grounding.yesno import opener as yes_no_opener
+
+if TYPE_CHECKING:
+    from grounding.extractive import ExtractiveAnswerer
+
+
+def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[ScoredSentence], sources: dict[str, Source],
+            notes: Sequence[Note] = ()) -> tuple[list[ScoredSentence], str]:
+    """A yes/no question's sentences with the deciding one first, and its opener ("Yes.", "No." or "" when no
+    sentence settles the question; grounding.yesno). A deciding sentence that a contradiction note among
+    ``notes`` sets against another source's settles nothing: the sources disagree on it, and the answer quotes
+    both sides with the note rather than open with one of them. ``answerer`` gives the thresholds (settle,
+    scan_coverage, yes_coverage, precision_weight: grounding.extractive.ExtractiveAnswerer)."""
+    # the deciding sentence: the closest match whose own words are the question's (precision), so "award
+    # leave is not paid out" does not decide a question on annual leave; a label ("Court leave") decides nothing
+    deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + answerer.precision_weight * s.precision))
+    # a question comparing a count with a number ("more than 100 spaces?") is decided by the sentence stating
+    # that count ("There are 24 spaces"), when one of the chosen does
+    counted = [s for s in chosen if compared_count(question, s.text)]
+    if counted and not compared_count(question, deciding.text):
+        deciding = counted[0]
+    ordered = [deciding] + [s for s in chosen if s is not deciding]
+    said = settles(answerer, question, deciding, sources, notes) if deciding.score >= answerer.settle else ""
+    if said or counted:
+        return ordered, said
+    # the closest sentence settles nothing: another chosen one that matches the question as well, names at
+    # least ``scan_coverage`` of what it asks and settles it decides it ("You cannot request paid time off in
+    # Tock" after "You may use annual leave for any reason", for "Can I request my annual leave in Tock?")
+    for s in ordered[1:]:
+        if s.score >= answerer.settle and _statement(s.text) and asking_coverage(
+                question, f"{sources[s.label].section}\n{s.text}") >= answerer.scan_coverage:
+            said = settles(answerer, question, s, sources, notes)
+            if said:
+                return [s] + [o for o in ordered if o is not s], said
+    return ordered, ""
+
+
+def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentence, sources: dict[str, Source],
+            notes: Sequence[Note]) -> str:
+    """The opener ``sentence`` gives a yes/no question ("Yes.", "No.", or "" when it settles nothing)."""
+    # a sentence settles the question only when it (or its source) names what the question pins its fact with:
+    # "Is 1Password approved?" is not settled by a sentence about password managers in general; nor when the
+    # sources disagree on it
+    source = sources[sentence.label]
+    if not all(mentions(sentence.text, n) or names_in_source(source, n) for n in specifics(question)) \
+            or disputed(sentence.text, sentence.label, notes):
+        return ""
+    # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
+    # is asked or too little of it named settles nothing (quoted without an opener)
+    return yes_no_opener(question, sentence.text, yes_coverage=answerer.yes_coverage, context=source.section)
+
+
+#: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
+_VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
+                   r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)
+
+
+def _statement(text: str) -> bool:
+    """True when a quoted text states something (six words or more, or three or more with a verb): a label or a
+    heading-like item ("Court leave") settles no yes/no question."""
+    words = len(text.split())
+    return words >= 6 or (words >= 3 and bool(_VERB.search(text)))
