@@ -1,7 +1,7 @@
 """Answering a comparison with the extractive answerer: for each side ("my laptop password" / "my phone passcode"), the
 sentence stating that side's value, the pair chosen so that like is compared with like.
 
-The sides and their own questions come from grounding.question_parts.comparison_sides; each side's question is
+The sides and their own questions come from grounding.comparison_sides.comparison_sides; each side's question is
 ranked by grounding.sentence_rank; a side's sentence must state what its question asks for (an answer type,
 grounding.answer_types). Bonuses were tuned on the calibration half of the 18F golden set (comparison kind). No
 Django imports.
@@ -15,7 +15,8 @@ from typing import Sequence
 
 from grounding.answer_types import CHECKED_TYPES, question_type, states, typed_values
 from grounding.lexical import content_terms
-from grounding.question_parts import Sides, mentions, specifics
+from grounding.comparison_sides import Sides
+from grounding.question_parts import mentions, specifics
 from grounding.quoting import same_words, with_value
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan

@@ -38,7 +38,8 @@ from grounding.extractive_lists import list_answer
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
-from grounding.question_parts import Sides, blank_cell, comparison_sides, mentions, question_parts, specifics
+from grounding.comparison_sides import Sides, comparison_sides
+from grounding.question_parts import blank_cell, mentions, question_parts, specifics
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source

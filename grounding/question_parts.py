@@ -1,5 +1,5 @@
-"""Reading a question for the extractive answerer: its parts (two questions in one), the two sides of a comparison,
-the specifics that pin the asked fact (a place, a program, a grade). Whether a sentence says yes or no to a question
+"""Reading a question for the extractive answerer: its parts (two questions in one), the specifics that pin the asked
+fact (a place, a program, a grade); the two sides of a comparison are grounding.comparison_sides. Whether a sentence says yes or no to a question
 is grounding.yesno.
 
 Rules written on the calibration half of the 18F golden set (evaluation/golden/18f.jsonl). No Django imports.
@@ -8,20 +8,12 @@ Rules written on the calibration half of the 18F golden set (evaluation/golden/1
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms, nfkc_fold
 from grounding.yesno import CONDITION
 
-#: What joins the two sides; "than" not after "more", "less" ... ("costs more than $2,500" states a condition).
-_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to)\s+|"
-                        r"(?<!\bmore)(?<!\bless)(?<!\bfewer)(?<!\bgreater)(?<!\brather)(?<!\bother)\s+than\s+", re.I)
-#: Words that make what follows a clause of the question ("do I earn per pay period"), not part of a side.
-_CLAUSE_WORD = re.compile(r"\b(?:do|does|did|is|are|was|were|can|could|will|would|should|must|have|has|had|i|you|"
-                          r"we|they|he|she|it)\b", re.I)
-_SIDE_STOP = re.compile(r"[:;?]|,(?!\d)|\b(?:which|what|how|whose|who|when|where)\b", re.I)
 _PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|are|do|does|can|will|with)\b)|"
                          r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
 
@@ -97,93 +89,6 @@ def asked_terms(part: str, others: Sequence[str] = ()) -> frozenset[str]:
     for other in others:
         terms -= content_terms(other)
     return terms
-
-
-@dataclass(frozen=True)
-class Sides:
-    """The two sides of a comparison: each side's own content terms (not the other's) and the question asked of that
-    side alone ("Which has to be longer: my Mac login password?")."""
-
-    terms: tuple[frozenset[str], frozenset[str]]
-    queries: tuple[str, str]
-
-
-def comparison_sides(question: str) -> Sides | None:
-    """The sides of a comparison ("my Mac login password or my work iPhone passcode" -> terms ({mac, login,
-    password}, {work, iphon, passcod})), or None when no two sides are found."""
-    asking = question_sentence(question)
-    m = _CONNECTOR.search(asking)
-    if not m:
-        return None
-    # "A, or B": the comma before the connector closes the left side, it does not stop it
-    before, after = asking[:m.start()].rstrip(" ,"), asking[m.end():]
-    stops = list(_SIDE_STOP.finditer(before))
-    right_end = _SIDE_STOP.search(after)
-    right = after[:right_end.start()] if right_end else after
-    span = _parallel_span(before, right) or _same_opening(before, right)
-    if span is None:
-        start = stops[-1].end() if stops else 0
-        words = before[start:].split()[-min(6, max(2, len(right.split()))):]  # about as long as the other side
-        span = (len(before) - len(" ".join(words)), len(before)) if words else (len(before), len(before))
-    left = before[span[0]:span[1]]
-    a, b = content_terms(left), content_terms(right)
-    if not (a - b and b - a):
-        return None
-    tail = after[len(right):]
-    other = f"{before[:span[0]].rstrip()} {right}{before[span[1]:]}{tail}"
-    return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
-
-
-#: Words that open a side as a phrase ("on weekdays than on Saturdays", "for staff or for contractors").
-_OPENING = frozenset("on in at for from to with by during under over before after within".split())
-
-
-def _same_opening(before: str, right: str) -> tuple[int, int] | None:
-    """Where the side parallel to ``right`` is when ``right`` opens with a preposition ("on Saturdays"): from the last
-    use of the same preposition in ``before`` (after its last question word, colon or comma) to its end ("on
-    weekdays"). None when ``right`` opens otherwise or ``before`` has no such word there."""
-    first = right.split()[0].lower() if right.split() else ""
-    if first not in _OPENING:
-        return None
-    stops = list(_SIDE_STOP.finditer(before))
-    region = stops[-1].end() if stops else 0
-    hits = [m.start() for m in re.finditer(rf"\b{first}\b", before, re.I) if m.start() >= region]
-    return (hits[-1], len(before)) if hits else None
-
-
-def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
-    """Where, in the words before the connector, the side parallel to ``right`` is: around the last word of
-    ``before`` holding a content term of ``right`` (the first such term of ``right``), with the content words just
-    before it (its modifiers: "sick leave" for "annual leave as a new employee") and the words just after it that
-    ``right`` holds too ("regular comp time" for "travel comp time"). When that term opens ``right`` ("someone with
-    over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
-    question follows ("sick leave do I earn"), or when both sides open with the same word, whatever follows
-    ("getting my business cards after the order is approved, or getting my badge ..."). Only the words after the last
-    question word, colon or comma of ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
-    stops = list(_SIDE_STOP.finditer(before))
-    region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
-    words = [w for w in re.finditer(r"\S+", before) if w.start() >= region]
-    stems = [content_terms(w.group(0)) for w in words]
-    # words, not values: "$2,500" on both sides is what they share, not where a side is
-    right_terms = [t for w in right.split() for t in sorted(content_terms(w)) if t[:1].isalpha()]
-    shared = set(right_terms)
-    for n, term in enumerate(right_terms):
-        hits = [i for i, s in enumerate(stems) if term in s]
-        if not hits:
-            continue
-        first = last = hits[-1]
-        while first > 0 and stems[first - 1] and not _SIDE_STOP.search(words[first - 1].group(0)):
-            first -= 1
-        while last + 1 < len(words) and stems[last + 1] & shared:
-            last += 1
-        rest = before[words[last].end():]
-        # both sides open with the same word ("getting my business cards after ... is approved, or getting my
-        # badge ..."): parallel clauses, the whole clause is the side, its verbs included
-        parallel = words[first].group(0).lower() == right.split()[0].lower()
-        if n == 0 and rest.strip() and (parallel or not _CLAUSE_WORD.search(rest)) and not _SIDE_STOP.search(rest):
-            last = len(words) - 1
-        return words[first].start(), words[last].end()
-    return None
 
 
 #: A capitalised word, an apostrophe inside it included ("O'Hare", "D'Angelo"), and runs of them.

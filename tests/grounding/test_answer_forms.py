@@ -6,7 +6,7 @@ from __future__ import annotations
 from grounding.comparison import side_sentences
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
-from grounding.question_parts import comparison_sides
+from grounding.comparison_sides import comparison_sides
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Chunk
 

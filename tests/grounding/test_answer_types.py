@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from grounding.answer_types import is_comparison, question_type, states, typed_values
-from grounding.question_parts import (asked_terms, blank_cell, comparison_sides, condition_matches, mentions,
-                                      question_parts, specifics, with_ellipsis_filled)
+from grounding.comparison_sides import comparison_sides
+from grounding.question_parts import (asked_terms, blank_cell, condition_matches, mentions, question_parts, specifics,
+                                      with_ellipsis_filled)
 from grounding.yesno import asking_coverage, over_limit, says_no, substituted
 
 
