@@ -53,8 +53,27 @@ def comparison_sides(question: str) -> Sides | None:
     if not (a - b and b - a):
         return None
     tail = after[len(right):]
-    other = f"{before[:span[0]].rstrip()} {right}{before[span[1]:]}{tail}"
+    frame = before[:span[0]].rstrip()
+    if _DETERMINER_END.search(frame) and _DETERMINER_START.match(right):
+        frame = _DETERMINER_END.sub("", frame)  # "How much does a" + "a cab from Dulles": one determiner
+    verb = ""
+    if span[1] == len(before) and _DO_SUPPORT.search(frame):
+        # the left side ran to the connector with the question's main verb in it ("How much does a cab from DCA
+        # cost"): the other side's question keeps that verb ("How much does a cab from Dulles cost?")
+        verb = next((w for w in re.findall(r"[A-Za-z]+", left)[1:] if w.lower() in _MAIN_VERBS
+                     and w.lower() not in right.lower().split()), "")
+    other = f"{frame} {right}{' ' + verb if verb else ''}{before[span[1]:]}{tail}"
     return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
+
+
+_DETERMINER = r"(?:a|an|the|my|your|our|their|his|her|its)"
+_DETERMINER_END = re.compile(rf"\s+{_DETERMINER}$", re.I)
+_DETERMINER_START = re.compile(rf"^{_DETERMINER}\s", re.I)
+#: A question whose main verb follows its subject ("What does X cost", "How long does X take").
+_DO_SUPPORT = re.compile(r"\b(?:do|does|did)\b", re.I)
+#: Main verbs of such questions that ask what is compared (bare forms, as after "does").
+_MAIN_VERBS = frozenset("""cost take last pay charge include require need mean start end open close expire run get
+offer cover allow earn accrue""".split())
 
 
 #: Words that open a side as a phrase ("on weekdays than on Saturdays", "for staff or for contractors").

@@ -149,6 +149,17 @@ def test_the_side_before_the_connector_is_the_one_parallel_to_the_side_after_it(
     assert sides.terms == ({"first"}, {"10", "tenur"})
 
 
+def test_the_other_sides_question_keeps_the_main_verb_and_one_determiner():
+    # "How much does a cab from Dulles?" asked nothing; "a a cab" was one determiner too many
+    sides = comparison_sides("How much does a cab from the airport cost compared with a cab from the train station?")
+    assert sides.queries == ("How much does a cab from the airport cost?",
+                             "How much does a cab from the train station cost?")
+    sides = comparison_sides("What does garage parking cost downtown compared with parking at the river office?")
+    assert sides.queries[1] == "What does parking at the river office cost?"
+    sides = comparison_sides("Which region is the Boston office in, compared with the Denver office?")
+    assert sides.queries[1] == "Which region is the Denver office in?"
+
+
 def test_more_than_a_number_is_no_connector_of_a_comparison():
     sides = comparison_sides("How much earlier must I book a course that costs more than $900 than a webinar?")
     assert sides.queries[0] == "How much earlier must I book a course that costs more than $900?"
