@@ -39,7 +39,7 @@ from grounding.extractive_parts import parts_answer
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
-from grounding.question_parts import blank_cell, mentions, question_parts, specifics
+from grounding.question_parts import blank_cell, is_group, mentions, question_parts, specifics
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
@@ -156,6 +156,11 @@ class ExtractiveAnswerer:
             # the documents cover it but do not state it; a neighbouring row states another work type's code
             return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
         names = specifics(asked) if kind != "yesno" else []
+        if kind == "yesno" and (groups := [n for n in specifics(asked) if is_group(n) and not any(
+                names_in_source(source, n) for source in plan.sources)]):
+            # "Do contractors get paid time off?" over a policy for employees: no planned source names the group
+            # asked about, so nothing settles it for them (the sentence about employees would say "Yes.")
+            return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(groups))
         # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
         # are preferred when one of them is close to the best
         pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(sources[s.label], n) for n in names)]

@@ -113,7 +113,8 @@ def _pins_nothing(word: str) -> bool:
 def specifics(question: str) -> list[str]:
     """The names and codes a question pins its fact with: capitalised words and runs of them that do not open a
     sentence ("Denver", "San Francisco", "SmarTrip", "CoE"; not all-capital acronyms), product names in mixed case
-    ("1Password", "iPhone"; not "18F"), grade and fiscal-year codes ("GS-12", "FY26")."""
+    ("1Password", "iPhone"; not "18F"), grade and fiscal-year codes ("GS-12", "FY26"), and a group of people the
+    question asks about ("contractors", "interns", "part-time"; lower case, as written: :data:`_GROUP`)."""
     found: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
         words = sentence.split()
@@ -134,7 +135,23 @@ def specifics(question: str) -> list[str]:
                 found.append(" ".join(parts))
         found += [m.group(0) for m in _CODE.finditer(sentence)]
         found += [m.group(0) for m in _MIXED_CASE.finditer(sentence) if any(c.islower() for c in m.group(0))]
+        found += [m.group(1).lower() for m in _GROUP.finditer(sentence)]
     return list(dict.fromkeys(found))
+
+
+#: A group of people a rule may hold for and not for the others ("Do contractors get paid time off?" is not settled
+#: by "Employees accrue 1.5 days of paid time off"): a specific the question pins its fact with, as a place is. Not
+#: after a determiner or a possessive ("my supervisor", "a contractor on my project" is someone the asker deals
+#: with; "as a contractor" is the asker). Generic groups (employees, staff, people) pin nothing; "manager" is left
+#: out (a compound's head as often: "password manager", "account manager").
+_GROUP = re.compile(r"(?:(?<=\bas an )|(?<=\bas a )|(?<!\bmy )(?<!\byour )(?<!\bour )(?<!\btheir )(?<!\bthe )"
+                    r"(?<!\ba )(?<!\ban )(?<!\bhis )(?<!\bher )(?<!-))\b(contractors?|interns?|volunteers?|"
+                    r"supervisors?|detailees?|appointees?|part-time|hybrid|students?)\b", re.I)
+
+
+def is_group(name: str) -> bool:
+    """True when a specific (:func:`specifics`) is a group of people ("contractors", "part-time"), not a name."""
+    return bool(_GROUP.fullmatch(name))
 
 
 def mentions(text: str, name: str) -> bool:
@@ -143,6 +160,9 @@ def mentions(text: str, name: str) -> bool:
     Davis made his debut" names Ryan Davis: a text calls a person or a place by part of its name after the first
     mention, and a chunk may hold only the later mentions). Both are read NFKC-folded ("ＦＹ２５" names FY25)."""
     text, name = nfkc_fold(text), nfkc_fold(name)
+    if _GROUP.fullmatch(name):  # a group of people, singular or plural ("contractors" / "a contractor")
+        base = re.sub(r"s$", "", name) if name.lower() != "part-time" else name
+        return bool(re.search(rf"(?<![\w-]){re.escape(base)}s?(?![\w-])", text, re.I))
     parts = [w for w in re.split(r"[\s-]+", name) if w]
     words = [re.escape(w) for w in parts]
     code = bool(_CODE.fullmatch(name))

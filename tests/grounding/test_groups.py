@@ -1,0 +1,48 @@
+"""A group of people a question asks about (contractors, interns, part-time staff) pins its fact as a place does
+(grounding.question_parts.specifics): a rule for employees does not answer for contractors. From a new user's
+questions on the demo handbook (s9)."""
+
+from grounding.question_parts import is_group, mentions, specifics
+from tests.grounding.helpers import make_page, offline_answer
+
+PTO = ("This policy explains how full-time employees earn, request and use paid time off (PTO). Part-time employees "
+       "accrue PTO pro rata based on their scheduled hours. Employees accrue 1.5 days of paid time off per month, "
+       "which adds up to 18 days per calendar year.")
+SICK = "Every employee receives 10 paid sick days per calendar year. Sick days do not carry over."
+
+
+def test_a_group_asked_about_is_a_specific_and_an_actor_is_not():
+    assert specifics("Do contractors get paid time off?") == ["contractors"]
+    assert specifics("As a contractor, can I join the guild?") == ["contractor"]
+    assert specifics("If I come back part-time, do I earn leave?") == ["part-time"]
+    # someone the asker deals with, or a compound, pins nothing
+    assert specifics("Can I give a contractor on my project admin rights?") == []
+    assert specifics("Do I need my supervisor's approval?") == []
+    assert specifics("Which password manager do we recommend?") == []
+    assert is_group("interns") and not is_group("Denver")
+
+
+def test_a_group_is_named_in_the_singular_and_the_plural():
+    assert mentions("A contractor may join the guild.", "contractors")
+    assert mentions("Contractors may join the guild.", "contractor")
+    assert not mentions("Employees accrue PTO.", "contractors")
+    assert not mentions("Non-contractors only.", "contractors")
+
+
+def test_a_yes_no_question_about_a_group_no_source_names_says_so(embedder):
+    # the user sees what the documents describe and that they say nothing about contractors, not "Yes." from the
+    # employees' accrual
+    answer = offline_answer(embedder, "Do contractors get paid time off?", make_page(1, "Paid Time Off", "Accrual", PTO))
+    assert not answer.startswith(("Yes.", "No."))
+    assert "do not say anything about contractors" in answer
+    # the same question about a group the policy names is answered
+    answer = offline_answer(embedder, "Do part-time employees get paid time off?",
+                            make_page(1, "Paid Time Off", "Accrual", PTO))
+    assert "pro rata" in answer
+
+
+def test_a_value_question_about_a_group_the_source_does_not_name_is_not_answered_with_everyones_value(embedder):
+    answer = offline_answer(embedder, "How many sick days do interns get?", make_page(1, "Sick Leave", "Sick days",
+                                                                                       SICK))
+    assert "do not say anything about interns" in answer
+    assert "10 paid sick days" not in answer.split("but")[-1]
