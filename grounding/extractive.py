@@ -29,6 +29,7 @@ from grounding import compose
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_type, states
 from grounding.comparison import side_sentences
 from grounding.counted import counted_noun, counts
+from grounding.denials import denies
 from grounding.embeddings import Embedder, default_embedder
 from grounding.periods import other_period
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
@@ -217,7 +218,7 @@ class ExtractiveAnswerer:
         pool = [s for s in ranked if s.score >= max(self.threshold, best - (self.type_spread if check else self.spread))]
         if check and plan is not None:
             pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
-        pool = [s for s in pool if (not check or states(kind, s.text))
+        pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text))
                 and not (s.kind == "row" and blank_cell(question, s.text))
                 and not (kind == "amount" and other_period(question, s.text))
                 # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")

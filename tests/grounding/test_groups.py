@@ -46,3 +46,21 @@ def test_a_value_question_about_a_group_the_source_does_not_name_is_not_answered
                                                                                        SICK))
     assert "do not say anything about interns" in answer
     assert "10 paid sick days" not in answer.split("but")[-1]
+
+
+REMOTE = ("Remote employees receive a one-time home office stipend of $750 for a desk, chair, monitor or other "
+          "ergonomic equipment. Hybrid employees receive a one-time stipend of $400. Fully remote employees are "
+          "reimbursed up to $50 per month for home internet. Hybrid employees are not eligible for the internet "
+          "reimbursement.")
+
+
+def test_a_sentence_denying_the_asked_value_to_the_group_answers_it(embedder):
+    # the user reads that hybrid employees are not eligible, not the $400 stipend as if it were the internet figure
+    from grounding.denials import denies
+
+    question = "How much is the internet reimbursement for hybrid employees?"
+    assert denies(question, "Hybrid employees are not eligible for the internet reimbursement.")
+    assert not denies(question, "Remote employees are not eligible for the internet reimbursement.")  # other group
+    assert not denies(question, "Hybrid employees receive a one-time stipend of $400.")  # no denial
+    answer = offline_answer(embedder, question, make_page(1, "Remote Work", "Home office setup", REMOTE))
+    assert "Hybrid employees are not eligible for the internet reimbursement [S1]" in answer

@@ -1,0 +1,36 @@
+"""A sentence that denies what a value question asks for: "Hybrid employees are not eligible for the internet
+reimbursement." answers "How much is the internet reimbursement for hybrid employees?" (none), though it states no
+amount. The offline answerer's answer-type check (grounding.answer_types.states) keeps such a sentence as one stating
+the answer: without it, the answer quoted the next sentence about hybrid employees that states an amount ("Hybrid
+employees receive a one-time stipend of $400") and read as the asked value (s9 new user, demo handbook).
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.followup import GENERIC
+from grounding.lexical import content_terms
+from grounding.question_parts import mentions, specifics
+
+#: Words saying that something is not given, does not apply or is not paid.
+_DENIAL = re.compile(r"\b(?:(?:is|are|be|was|were)\s+not\s+(?:eligible|entitled|covered|reimbursed|reimbursable|"
+                     r"available|paid|allowed|offered|provided)|(?:isn['’]t|aren['’]t)\s+(?:eligible|entitled|covered|"
+                     r"reimbursed|reimbursable|available|paid|allowed|offered|provided)|ineligible|not\s+apply|"
+                     r"(?:does|do)\s+not\s+(?:receive|get|qualify|cover|include)|(?:doesn['’]t|don['’]t)\s+(?:receive|"
+                     r"get|qualify|cover|include)|cannot\s+(?:receive|get|claim)|no\s+longer\s+(?:eligible|offered|"
+                     r"available|paid))\b", re.I)
+
+
+def denies(question: str, sentence: str, *, shared: int = 2) -> bool:
+    """True when ``sentence`` says that what ``question`` asks for is not given: it holds a denial
+    (:data:`_DENIAL`: "are not eligible for", "does not cover", "is not reimbursed"), names every specific the
+    question pins its fact with (grounding.question_parts.specifics: "hybrid", "Denver") and holds at least
+    ``shared`` of the question's content terms that are not generic (grounding.followup.GENERIC)."""
+    if not _DENIAL.search(sentence):
+        return False
+    if not all(mentions(sentence, name) for name in specifics(question)):
+        return False
+    return len((content_terms(question) - GENERIC) & content_terms(sentence)) >= shared
