@@ -114,7 +114,13 @@ def specifics(question: str) -> list[str]:
     """The names and codes a question pins its fact with: capitalised words and runs of them that do not open a
     sentence ("Denver", "San Francisco", "SmarTrip", "CoE"; not all-capital acronyms), product names in mixed case
     ("1Password", "iPhone"; not "18F"), grade and fiscal-year codes ("GS-12", "FY26"), and a group of people the
-    question asks about ("contractors", "interns", "part-time"; lower case, as written: :data:`_GROUP`)."""
+    question asks about ("contractors", "interns", "part-time"; lower case, as written: :data:`_GROUP`). When the
+    asking sentence (grounding.answer_types.question_sentence) names any, only its own are returned."""
+    asking = question_sentence(question)
+    if asking != question.strip() and (own := specifics(asking)):
+        # the asking sentence names its own: those pin the fact, not the places or groups of the asker's situation
+        # ("I am a hybrid employee based in Denver ... What is the nightly hotel limit in Boston?" asks about Boston)
+        return own
     found: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
         words = sentence.split()

@@ -380,3 +380,26 @@ def test_a_street_number_is_no_quantity_and_closing_earlier_asks_for_a_time():
     assert states("quantity", "The office is on floor 55.")
     assert question_type("Which office building closes earlier in the evening, 1800 F in DC?") == "date"
     assert states("date", "Please note that the building closes at 6 pm.")
+
+
+def test_the_asking_sentences_own_specifics_pin_the_fact_not_the_askers_situation():
+    # s9 new user: "... based in Denver ... what is the nightly hotel limit I can book in Boston?" was refused as
+    # saying nothing about Denver
+    question = ("I am a hybrid employee based in Denver and I am planning a trip to a customer site in Boston next "
+                "month. Given all of that, what is the nightly hotel limit I can book in Boston?")
+    assert specifics(question) == ["Boston"]
+    # an asking sentence naming none is pinned by the situation's
+    assert specifics("I work in the Denver office. What is the hotel limit?") == ["Denver"]
+
+
+def test_a_question_after_a_situation_naming_another_city_is_answered_for_the_asked_one(embedder):
+    from tests.grounding.helpers import make_page, offline_answer
+
+    lodging = make_page(1, "Travel and Expenses Policy", "Lodging",
+                        "The nightly hotel limit is $225 per night before taxes in most cities. In high-cost cities "
+                        "(New York, San Francisco, Boston, Seattle and Washington, D.C.) the limit is $325 per night.")
+    question = ("I am a hybrid employee based in Denver and I am planning a trip to a customer site in Boston next "
+                "month to install a robot. " * 5 + "Given all of that, what is the nightly hotel limit I can book "
+                "in Boston?")
+    answer = offline_answer(embedder, question, lodging)
+    assert "$325 per night [S1]" in answer and "Denver" not in answer
