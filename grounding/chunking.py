@@ -242,6 +242,10 @@ def chunk_blocks(
             else:
                 # a small section absorbs the next one; the absorbed heading stays as a line of text
                 add_heading(block.section[-1] if block.section else "")
+                if block.text.rstrip().endswith((":", "：")):
+                    # a lead-in ("GSA has a few different types of USB-C readers:"): what it introduces, the next
+                    # blocks of its section, continues the chunk rather than open the next one without it
+                    section = block.section
         if section is None:
             section = block.section
         if block.section not in covered:

@@ -27,6 +27,21 @@ def test_tiny_sections_merge_and_keep_their_headings():
     assert chunk.section == ("Flights · Hotels",)
 
 
+def test_a_lead_in_a_small_section_absorbed_is_not_cut_from_its_list():
+    # the 18F PIV page (development file, d046): "GSA has a few different types of USB-C readers:" ended one chunk
+    # and its list opened the next, so the answer to "What types of readers ...?" never saw both
+    blocks = [Block(("PIV", "Certificate prompt"), " ".join(sentence(i) for i in range(6))),
+              Block(("PIV", "Readers"), "GSA has a few different types of USB-C readers:"),
+              Block(("PIV", "Readers"), '- Stanley Global "pigtail"\n- ACS "butterfly"\n- ACS "pigtail"'),
+              Block(("PIV", "Issues"), " ".join(sentence(i) for i in range(10, 16)))]
+    # the first section is under min_tokens, and over it once it has absorbed the lead-in
+    minimum = counter.raw(blocks[0].text) + 5
+    chunks = chunk_blocks(blocks, counter, min_tokens=minimum, max_tokens=320)
+    holding = [c for c in chunks if "types of USB-C readers:" in c.text]
+    assert len(holding) == 1 and 'ACS "butterfly"' in holding[0].text
+    assert holding[0].section == ("PIV", "Certificate prompt · Readers")
+
+
 def test_long_section_splits_at_sentences_within_max_with_overlap():
     text = " ".join(sentence(i) for i in range(60))
     chunks = chunk_blocks([Block(("Policy",), text)], counter, min_tokens=50, max_tokens=120, overlap_tokens=40)
