@@ -5,7 +5,7 @@ import {announce, page} from "./dom.js";
 import {closeSource, hidePreview, openSource, showPreview} from "./panel.js";
 import {closeDrawer, touch} from "./sidebar.js";
 import {Thread} from "./thread.js";
-import {TOO_LARGE, characters, frameBytes, tokenWarning} from "./limits.js";
+import {TOO_LARGE, characterWarning, frameBytes, tokenWarning} from "./limits.js";
 
 const data = page();
 const list = document.getElementById("messages");
@@ -52,12 +52,8 @@ function ask(raw) {
   const text = (raw || "").trim();
   if (current) { showHint("An answer is still being written. Wait for it or press Stop."); return false; }
   if (!text) { showHint("The message is empty. Type a question first."); input.focus(); return false; }
-  const length = characters(text);
-  if (length > data.maxChars) { // the server's limit, counted as the server counts
-    showHint(`The message is ${length.toLocaleString("en")} characters long; the limit is ` +
-             `${data.maxChars.toLocaleString("en")} characters. Shorten it or split it into several questions.`);
-    return false;
-  }
+  const tooLong = characterWarning(text, data.maxChars); // the server's limit, counted as the server counts
+  if (tooLong) { showHint(tooLong); return false; }
   const domainSelect = document.getElementById("domain");
   // a conversation keeps its domain: the domain is sent for a new conversation only (the server refuses a
   // conversation with another domain than its own)
@@ -235,10 +231,11 @@ form.addEventListener("submit", (event) => {
 input.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit(); }
 });
-// while typing: an earlier error goes, and a message that may be over the token limit is warned about before it is
-// sent (the hint is rewritten only when it changes, so a screen reader hears it once)
+// while typing: an earlier error goes, and a message over the character limit, or that may be over the token limit,
+// is said so before it is sent (the hint is rewritten only when it changes, so a screen reader hears it once)
 input.addEventListener("input", () => {
-  const warning = input.value.trim() ? tokenWarning(input.value, data.maxTokens) : "";
+  const text = input.value;
+  const warning = text.trim() ? (characterWarning(text, data.maxChars) || tokenWarning(text, data.maxTokens)) : "";
   if (hint.textContent !== warning && (warning || input.value.trim())) showHint(warning);
 });
 stopButton.addEventListener("click", stop);

@@ -24,6 +24,15 @@ export function tokenEstimate(text) {
   return Math.ceil(ascii / 2) + other;
 }
 
+// The reason a message is over the server's character limit ("" when it is not), counted as the server counts: shown
+// while typing and when sending (such a message is never sent).
+export function characterWarning(text, maxChars) {
+  const length = characters(text.trim());
+  if (!maxChars || length <= maxChars) return "";
+  return `The message is ${length.toLocaleString("en")} characters long; the limit is ` +
+         `${maxChars.toLocaleString("en")} characters. Shorten it or split it into several questions.`;
+}
+
 // The warning under the composer while a message may be over the server's token limit ("" when it is not): the
 // message can still be sent, and if the server refuses it, it stays in the composer with the server's count.
 export function tokenWarning(text, maxTokens) {
