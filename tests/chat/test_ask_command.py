@@ -98,3 +98,21 @@ def test_ask_says_on_stderr_that_it_loads_the_model_and_keeps_stdout_for_answers
     out, err = capsys.readouterr()
     assert "Loading the embedding model" in err and unloaded.loads == 1
     assert len(out.strip().splitlines()) == 1 and json.loads(out)["answer"]  # stdout: the JSON line only
+
+
+def test_a_question_the_chat_would_refuse_is_refused_before_the_model_loads(demo_domain, capsys, monkeypatch):
+    # s9 new user: a question over the limit waited about 10 s for the model, then was refused
+    from grounding import embeddings
+
+    class Unloaded:
+        loaded = False
+        loads = 0
+
+        def load(self):
+            self.loads += 1
+
+    unloaded = Unloaded()
+    monkeypatch.setattr(embeddings, "default_embedder", lambda: unloaded)
+    with pytest.raises(CommandError, match="the limit is 4,000 characters"):
+        call_command("ask", "What is PTO?", "x" * 5000, "--domain", demo_domain.slug)
+    assert unloaded.loads == 0 and "Loading the embedding model" not in capsys.readouterr().err

@@ -12,6 +12,7 @@ from chat.orchestration import ask_sync
 from chat.persistence import operator_user
 from chat.selectors import domain_get
 from chat.serializers import answer_payload
+from chat.validation import validate_question
 
 class Command(BaseCommand):
     help = ("Answer questions from a domain's documents, with citations. Several questions are asked in order as one "
@@ -37,6 +38,11 @@ class Command(BaseCommand):
             asker = operator_user(username=user)
         except LookupError as exc:
             raise CommandError(str(exc))
+        for question in questions:  # a message the chat would refuse is refused before the model loads (10 s)
+            try:
+                validate_question(question)
+            except AskError as exc:
+                raise CommandError(exc.message)
         _load_model(self.stderr)
         conversation = None
         for i, question in enumerate(questions):
