@@ -39,7 +39,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     ordered = [deciding] + [s for s in chosen if s is not deciding]
     said = settles(answerer, question, deciding, sources, notes) if deciding.score >= answerer.settle else ""
     if said or counted:
-        return ordered, said
+        return _focused(question, ordered, sources, said), said
     # the closest sentence settles nothing: another chosen one that matches the question as well, names at
     # least ``scan_coverage`` of what it asks and settles it decides it ("You cannot request paid time off in
     # Tock" after "You may use annual leave for any reason", for "Can I request my annual leave in Tock?")
@@ -48,7 +48,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
                 question, f"{sources[s.label].section}\n{s.text}") >= answerer.scan_coverage:
             said = settles(answerer, question, s, sources, notes)
             if said:
-                return [s] + [o for o in ordered if o is not s], said
+                return _focused(question, [s] + [o for o in ordered if o is not s], sources, said), said
     return ordered, ""
 
 
@@ -65,6 +65,17 @@ def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentenc
     # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
     # is asked or too little of it named settles nothing (quoted without an opener)
     return yes_no_opener(question, sentence.text, yes_coverage=answerer.yes_coverage, context=source.section)
+
+
+def _focused(question: str, ordered: list[ScoredSentence], sources: dict[str, Source], said: str,
+             *, coverage: float = 0.5) -> list[ScoredSentence]:
+    """A settled question's sentences: the deciding one, then only the others naming at least ``coverage`` of the
+    asking clause's content terms (with their section path): "No. Alcohol is not reimbursed ..." is not followed by
+    "Submit expense reports in Ledgerly within 30 days" (s9 new user). Unsettled, all are kept."""
+    if not said:
+        return ordered
+    return ordered[:1] + [s for s in ordered[1:]
+                          if asking_coverage(question, f"{sources[s.label].section}\n{s.text}") >= coverage]
 
 
 #: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).

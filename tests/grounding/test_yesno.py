@@ -216,3 +216,28 @@ def test_a_sentence_naming_too_little_of_the_question_does_not_decide_it_in_the_
                                                 "continuous flying time may be booked in premium economy.")
     answer = offline_answer(embedder, "Can I book business class on a 4-hour flight?", flights)
     assert not answer.startswith(("Yes.", "No."))
+
+
+def test_a_settled_question_quotes_the_deciding_sentence_without_unrelated_ones():
+    # s9 new user: "No. Alcohol is not reimbursed ..." was followed by the deadline for expense reports
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.extractive_yesno import decided
+
+    question = "Can I expense alcohol on a business trip?"
+    chosen = [_scored("Alcohol is not reimbursed unless it is part of an approved customer dinner.", "S1", 0.9, 0.4),
+              _scored("Submit expense reports in Ledgerly within 30 days of the expense.", "S1", 0.85, 0.2),
+              _scored("Alcohol on a business trip is never reimbursed.", "S2", 0.84, 0.6)]
+    sources = {"S1": _source("S1", "Travel and Expenses Policy", "Meals"),
+               "S2": _source("S2", "Travel and Expenses Policy", "Trips")}
+    ordered, said = decided(ExtractiveAnswerer(), question, chosen, sources)
+    assert said == "No."
+    assert [s.text for s in ordered] == [chosen[0].text, chosen[2].text]  # the one naming the question stays
+
+
+def test_which_of_two_is_cheaper_is_a_comparison_not_a_yes_no_question():
+    from grounding.answer_types import is_comparison, question_type
+
+    question = "Coming from BWI, is the MARC train or Amtrak cheaper to get to Union Station?"
+    assert is_comparison(question) and question_type(question) == "other"
+    # a choice of two with a quantity is not a comparison
+    assert question_type("Can I take annual or sick leave for more than 3 days?") == "yesno"
