@@ -57,6 +57,36 @@ def row_best(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.nd
     return rows.astype(np.int64), best, (hits[first] - starts).astype(np.int64)
 
 
+def row_max(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`row_best` without the positions: (rows that own at least one sentence, int64; their best score,
+    float32). Positions are found afterwards, for the few rows that need one (:func:`first_max`)."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    rows = np.flatnonzero(np.diff(offsets) > 0)
+    if len(rows) == 0:
+        return rows.astype(np.int64), np.zeros(0, np.float32)
+    return rows.astype(np.int64), np.maximum.reduceat(np.asarray(scores, dtype=np.float32), offsets[rows])
+
+
+def first_max(scores: np.ndarray, start: int, end: int) -> int:
+    """The position within ``scores[start:end]`` (non-empty) of its best score, the first one on ties: the position
+    :func:`row_best` gives that row."""
+    return int(np.argmax(scores[start:end]))
+
+
+def top_order(values: np.ndarray, k: int) -> np.ndarray:
+    """Indexes of the ``k`` largest ``values`` (float (n,)), largest first, the lower index first on ties: exactly
+    ``np.lexsort((np.arange(n), -values))[:k]``, without sorting all n (the values from the k-th largest up are
+    selected in linear time, every tie of the k-th included, and only they are sorted)."""
+    n = len(values)
+    if k <= 0 or n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if k >= n or not np.isfinite(values).all():
+        return np.lexsort((np.arange(n), -values))[:k]
+    kth = np.partition(values, n - k)[n - k]
+    chosen = np.flatnonzero(values >= kth)
+    return chosen[np.lexsort((chosen, -values[chosen]))][:k]
+
+
 def context_vectors(vectors: np.ndarray) -> np.ndarray:
     """The "previous sentence + sentence" vectors of one chunk's sentence vectors, float32 (k, dim): each row the
     re-normalised sum of its vector and the one before it (the first row is its own), so that a short sentence such
