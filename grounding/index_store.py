@@ -13,6 +13,8 @@ One index is a directory written once and never modified (a changed domain gets 
     sentences.npy float32 (m, dim) the rows' sentence vectors, row after row (made at ingestion: what contradiction
                   detection compares), and sentence_offsets.npy int64 (n + 1,): row i's are
                   sentences[sentence_offsets[i]:sentence_offsets[i + 1]]; both absent when none were given
+    sentence_distinct.npy float32 (u, dim) the distinct rows of sentences.npy, with sentence_map.npy int32 (m,) each
+                  sentence's row among them: a search scans u rows, not m (absent when nearly all are distinct)
     units.npy     float32 (u, dim) the rows' answer-unit vectors (made at ingestion: the other texts the offline
                   answerer reads a chunk as), with unit_offsets.npy int64 (n + 1,) as for sentences; never scored
     layouts.bin   the chunks' layouts (JSON per row, with layout_offsets.npy): read only for an answer's planned chunks
@@ -116,6 +118,13 @@ class StoredIndex:
         if (self.path / "sentence_offsets.npy").is_file():
             self._sentences = _mapped(self.path / "sentences.npy")
             self._sentence_offsets = _mapped(self.path / "sentence_offsets.npy")
+        self._distinct: np.ndarray | None = None  # the distinct sentence vectors, and each sentence's row among them
+        self._sentence_map: np.ndarray | None = None
+        if self._sentences is not None and (self.path / "sentence_map.npy").is_file():
+            self._distinct = _mapped(self.path / "sentence_distinct.npy")
+            self._sentence_map = _mapped(self.path / "sentence_map.npy")
+            if self._sentence_map.shape != self._sentences.shape[:1]:
+                raise ValueError(f"the distinct sentence map disagrees with the sentence vectors in {self.path}")
         self._layouts: np.ndarray | None = None
         self._layout_offsets: np.ndarray | None = None
         if (self.path / "layout_offsets.npy").is_file():
@@ -260,7 +269,8 @@ class StoredIndex:
         """Every sentence's cosine to the query, the larger of its own and its context vector's, float32 (m,), and the
         rows' offsets into it (int64 (n + 1,)): what :meth:`sentence_best` scores when no rows are given."""
         q = np.asarray(query_vector, dtype=np.float32)
-        own = inner(self._sentences, q)
+        # each distinct sentence is scanned once, its cosine copied to its repeats (the same bytes: the same product)
+        own = inner(self._sentences, q) if self._distinct is None else inner(self._distinct, q)[self._sentence_map]
         if self._context_scale is not None:  # one pass over the sentence matrix: contexts from own cosines
             scores = np.maximum(own, context_scores(own, self._context_scale))
         else:
