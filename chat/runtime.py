@@ -28,7 +28,6 @@ from django.conf import settings
 from chat.priority import PriorityGate
 from grounding.batching import EmbeddingBatcher
 from grounding.embeddings import default_embedder
-from grounding.retrieve import use_helpers
 
 T = TypeVar("T")
 
@@ -141,7 +140,6 @@ class Runtime:
             if self._pool is None:
                 limit_compute_threads()
                 self._pool = ThreadPoolExecutor(max_workers=settings.CPU_WORKERS, thread_name_prefix="grounded-cpu")
-                use_helpers(self._pool)  # a large index scan shares its rows with an idle pool thread
             return self._pool
 
     def _loop_state(self) -> dict[str, Any]:

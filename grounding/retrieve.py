@@ -8,7 +8,6 @@ methods": score(d) = sum over rankers of 1 / (k + rank(d)), k = 60.
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
 from typing import Sequence
 
 import numpy as np
@@ -48,52 +47,14 @@ def input_limit(embedder: object, *, title: str) -> InputLimit | None:
     return InputLimit(max_tokens=max_tokens, count=count, prefix=prefix)
 
 
-#: Bytes of matrix from which one :func:`inner` scan is shared with an idle thread of the helper pool (a smaller scan
-#: costs less than handing half of it over: about 0.3 ms of reading at this size).
-SPLIT_BYTES = 4 << 20
-
-_helpers: list[Executor | None] = [None]
-
-
-def use_helpers(executor: Executor | None) -> None:
-    """Let large :func:`inner` scans share their rows with an idle thread of ``executor`` (the server's CPU pool,
-    chat.runtime); None: every scan runs on its calling thread alone. Process-wide."""
-    _helpers[0] = executor
-
-
 def inner(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
     """Inner products of every row of ``matrix`` (float32 (n, dim)) with ``query`` (dim,): float32 (n,).
 
     numpy's einsum loop rather than ``matrix @ query``: for one query (a matrix-vector product, bound by reading the
     matrix) OpenBLAS's single-thread sgemv reads at about 11 GB/s here and einsum's SIMD loop at about 19 GB/s, as
     fast as faiss IndexFlatIP on one thread (bench/bench_retrieval.py, 100,000 x 384: 13.2 ms vs 8.0 ms vs 7.5 ms).
-
-    A matrix of at least SPLIT_BYTES is read in two halves when helpers are set (:func:`use_helpers`): the second
-    half is offered to the helper pool and the calling thread reads the first; if no helper thread took the second
-    half by then, the caller reads it too (so a busy pool, or a pool whose every thread is such a caller, never
-    waits). einsum releases the GIL, so an idle core halves a sentence-matrix scan (60,000 x 384 on this machine:
-    10.3 ms vs 5.0 ms). Each row's product is computed by the same loop either way: the result is identical.
     """
-    q = np.asarray(query, dtype=np.float32)
-    helpers = _helpers[0]
-    if helpers is None or matrix.nbytes < SPLIT_BYTES or matrix.shape[0] < 2:
-        return np.einsum("ij,j->i", matrix, q)
-    out = np.empty(matrix.shape[0], dtype=np.result_type(matrix.dtype, q.dtype))
-    half = matrix.shape[0] // 2
-
-    def part(lo: int, hi: int) -> None:
-        np.einsum("ij,j->i", matrix[lo:hi], q, out=out[lo:hi])
-
-    try:
-        shared = helpers.submit(part, half, matrix.shape[0])
-    except RuntimeError:  # the pool is shut down (a process exiting)
-        shared = None
-    part(0, half)
-    if shared is None or shared.cancel():  # nobody took it: the caller reads it
-        part(half, matrix.shape[0])
-    else:
-        shared.result()
-    return out
+    return np.einsum("ij,j->i", matrix, np.asarray(query, dtype=np.float32))
 
 
 def top_k_inner(matrix: np.ndarray, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

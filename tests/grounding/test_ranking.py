@@ -138,24 +138,3 @@ def test_a_search_finds_each_fused_rows_best_sentence_as_the_full_scan_does(tmp_
         assert hits and all((h.sentence, h.sentence_pos) == by_row[h.row] for h in hits)
     assert index.search("t", sets[3][0], k=1)[0].sentence_pos == 0
 
-
-def test_an_index_scan_shared_with_a_helper_thread_gives_the_same_products():
-    from concurrent.futures import ThreadPoolExecutor
-
-    from grounding import retrieve
-
-    rng = np.random.default_rng(11)
-    matrix = rng.normal(size=(retrieve.SPLIT_BYTES // (4 * 48) + 3, 48)).astype(np.float32)  # odd rows, over the size
-    q = rng.normal(size=48).astype(np.float32)
-    alone = retrieve.inner(matrix, q)
-    with ThreadPoolExecutor(1) as pool:
-        retrieve.use_helpers(pool)
-        try:
-            shared = retrieve.inner(matrix, q)
-            pool.submit(lambda: None).result()
-            busy = pool.submit(__import__("time").sleep, 0.2)  # no idle helper: the caller reads both halves
-            alone_busy = retrieve.inner(matrix, q)
-            busy.result()
-        finally:
-            retrieve.use_helpers(None)
-    assert shared.dtype == np.float32 and np.array_equal(alone, shared) and np.array_equal(alone, alone_busy)
