@@ -47,7 +47,7 @@ import numpy as np
 
 from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, build_directory
 from grounding.lexical import bm25_query_tokens
-from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_max, fuse, row_best, row_max, top_order
+from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_maxima, fuse, row_best, row_max, top_order
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
 
 
@@ -309,8 +309,9 @@ class StoredIndex:
             wanted = np.fromiter(fused, dtype=np.int64, count=len(fused))
             at = np.minimum(np.searchsorted(rows, wanted), max(len(rows) - 1, 0))
             if self.ann is None:
-                sentence = {int(r): (float(best[i]), first_max(scores, int(starts[r]), int(starts[r + 1])))
-                            for r, i in zip(wanted, at) if len(rows) and rows[i] == r}
+                known = [(int(r), int(i)) for r, i in zip(wanted, at) if len(rows) and rows[i] == r]
+                positions = first_maxima(scores, starts, [r for r, _ in known])
+                sentence = {r: (float(best[i]), p) for (r, i), p in zip(known, positions)}
             else:
                 sentence = {int(r): (float(best[i]), int(pos[i])) for r, i in zip(wanted, at)
                             if len(rows) and rows[i] == r}

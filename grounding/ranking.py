@@ -59,7 +59,7 @@ def row_best(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def row_max(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`row_best` without the positions: (rows that own at least one sentence, int64; their best score,
-    float32). Positions are found afterwards, for the few rows that need one (:func:`first_max`)."""
+    float32). Positions are found afterwards, for the few rows that need one (:func:`first_maxima`)."""
     offsets = np.asarray(offsets, dtype=np.int64)
     rows = np.flatnonzero(np.diff(offsets) > 0)
     if len(rows) == 0:
@@ -67,10 +67,19 @@ def row_max(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.nda
     return rows.astype(np.int64), np.maximum.reduceat(np.asarray(scores, dtype=np.float32), offsets[rows])
 
 
-def first_max(scores: np.ndarray, start: int, end: int) -> int:
-    """The position within ``scores[start:end]`` (non-empty) of its best score, the first one on ties: the position
-    :func:`row_best` gives that row."""
-    return int(np.argmax(scores[start:end]))
+def first_maxima(scores: np.ndarray, offsets: np.ndarray, rows: Sequence[int]) -> list[int]:
+    """For each of ``rows`` (each owning at least one score: row i owns scores[offsets[i]:offsets[i + 1]]), the
+    position of its best score within the row, the first one on ties: the positions :func:`row_best` gives those
+    rows, found for them only (one gather, one :func:`row_best` over their scores)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if len(rows) == 0:
+        return []
+    offsets = np.asarray(offsets, dtype=np.int64)
+    starts, lengths = offsets[rows], offsets[rows + 1] - offsets[rows]
+    local = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=local[1:])
+    picks = np.repeat(starts - local[:-1], lengths) + np.arange(local[-1])
+    return row_best(np.asarray(scores)[picks], local)[2].tolist()
 
 
 def top_order(values: np.ndarray, k: int) -> np.ndarray:

@@ -123,7 +123,7 @@ def test_the_top_rows_are_those_of_a_full_sort_with_ties_at_the_cut_kept_in_row_
 
 def test_a_search_finds_each_fused_rows_best_sentence_as_the_full_scan_does(tmp_path):
     # search scores every sentence but finds the best sentence's position only for the fused rows
-    # (grounding.ranking.row_max, first_max): the same rows, cosines and positions as sentence_best's
+    # (grounding.ranking.row_max, first_maxima): the same rows, cosines and positions as sentence_best's
     rng = np.random.default_rng(7)
     sets = [rng.normal(size=(int(k), 8)).astype(np.float32) for k in rng.integers(1, 5, size=200)]
     sets = [s / np.linalg.norm(s, axis=1, keepdims=True) for s in sets]
