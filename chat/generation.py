@@ -141,16 +141,22 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         provider = providers.for_domain(conversation.domain)
         admission = runtime.admission
         await admission.enter(queued)
+        row_ = answer
         try:
+            # the snapshot (sources rendered as HTML for the source panel) is made on the CPU pool, in the planning
+            # job; the database worker, which every ask's reads and writes queue for, only saves it
             prepared = await prepare_staged(inputs=inputs, question=question.text, provider=provider,
-                                            runtime=runtime, history=history, summary=summary, status=status)
+                                            runtime=runtime, history=history, summary=summary, status=status,
+                                            then=lambda made: answer_fill_plan(message=row_, prepared=made))
         finally:
             admission.leave()
-        # the snapshot (sources rendered as HTML for the source panel) is made on the CPU pool; the database
-        # worker, which every ask's reads and writes queue for, only saves it
-        await runtime.cpu(answer_fill_plan, message=answer, prepared=prepared)
-        await db(answer_plan_save)(message=answer)
-        await send(plan_frame(message_id=answer.pk, prepared=prepared, question_id=question.pk))
+        # the plan frame goes out while the snapshot is saved (a round trip of the database worker less before
+        # it); the answer streams only once the snapshot is stored, and a stop waits for it too
+        saving = asyncio.ensure_future(db(answer_plan_save)(message=answer))
+        try:
+            await send(plan_frame(message_id=answer.pk, prepared=prepared, question_id=question.pk))
+        finally:
+            await asyncio.shield(saving)
         if prepared.plan.sufficient:
             await status("writing")
         stream = AnswerStream(prepared, batcher=runtime.batcher, cpu=runtime.cpu)

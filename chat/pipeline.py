@@ -35,10 +35,14 @@ async def _no_status(stage: str) -> None:
 
 async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provider, runtime: Runtime,
                          history: list[MemoryTurn] | None = None, summary: Summary | None = None,
-                         status: Status = _no_status) -> PreparedAnswer:
+                         status: Status = _no_status,
+                         then: Callable[[PreparedAnswer], object] | None = None) -> PreparedAnswer:
     """The prepared answer (plan, prompt) through the stages above; ``status(stage)`` is awaited as each begins
     ("searching", "planning"). The question is read NFKC-folded from here on (grounding.lexical.nfkc_fold: "ＦＹ２０２５"
     asks about "FY2025"), as chat.answering.answer_prepare reads it; the stored question keeps what was typed.
+    ``then(prepared)`` (CPU work on the final prepared answer, e.g. filling the answer row's snapshot) runs on the
+    CPU pool: in the planning job itself when no model-backed stage follows planning (one pool visit, not two), else
+    after the last stage.
 
     Raises:
         AskError(budget): the fixed parts of the prompt do not fit the window.
@@ -76,7 +80,27 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
     else:
         complete = completer_for(provider)  # a provider with a blocking client only: judged from the pool thread
         conflict_judge = LLMConflictJudge(complete) if complete and settings.LLM_CONFLICT_JUDGE else None
+        if then is not None and not (acomplete is not None and settings.LLM_SUFFICIENCY_CHECK):
+            return await runtime.cpu(_and_then, plan, then, conflict_judge=conflict_judge)
         prepared = await runtime.cpu(plan, conflict_judge=conflict_judge)
+    prepared = await _checked(prepared, question, acomplete)
+    if then is not None:
+        await runtime.cpu(then, prepared)
+    return prepared
+
+
+def _and_then(plan: Callable[..., PreparedAnswer], then: Callable[[PreparedAnswer], object],
+              **kwargs) -> PreparedAnswer:
+    """``plan(**kwargs)``, then ``then`` on its result, in one job; returns the prepared answer."""
+    prepared = plan(**kwargs)
+    then(prepared)
+    return prepared
+
+
+async def _checked(prepared: PreparedAnswer, question: str, acomplete) -> PreparedAnswer:
+    """The prepared answer after the model's sufficiency check (when the provider has an async client and
+    LLM_SUFFICIENCY_CHECK is on, and the plan is sufficient): marked insufficient when the model finds that the
+    sources do not answer the question."""
     if acomplete is not None and settings.LLM_SUFFICIENCY_CHECK and prepared.plan.sufficient:
         judge = LLMSufficiencyJudge(None, acomplete=acomplete)
         answered = await judge.acheck(question, prepared.plan.sources)

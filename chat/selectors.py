@@ -91,10 +91,15 @@ def question_of(key: str) -> Message | None:
     """The question stored under an idempotency key (chat.persistence.client_key), conversation selected.
 
     The key's condition is restated as the unique index's own (``NOT client_key = ''``): SQLite uses a partial index
-    only when the query repeats its condition, else it scans every message."""
-    found = (Message.objects.filter(~Q(client_key=""), client_key=key, role=Message.Role.USER)
-             .select_related("conversation__domain", "conversation__user").order_by())[:1]
-    return next(iter(found), None)
+    only when the query repeats its condition, else it scans every message. A new key (every first send of a
+    question) is answered by a query of the key alone: Django composes the four-table query with its selected
+    relations in about 1 ms of Python, five times what the database takes, on the worker every ask waits for."""
+    keyed = Message.objects.filter(~Q(client_key=""), client_key=key, role=Message.Role.USER).order_by()
+    pk = next(iter(keyed.values_list("pk", flat=True)[:1]), None)
+    if pk is None:
+        return None
+    return next(iter(Message.objects.select_related("conversation__domain", "conversation__user")
+                     .filter(pk=pk).order_by()[:1]), None)
 
 
 def answer_of(question: Message) -> Message | None:

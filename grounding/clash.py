@@ -203,8 +203,10 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     return (sa, sb) if sa and sb else None
 
 
+@functools.lru_cache(maxsize=50_000)
 def token_set(sentence: str) -> frozenset[str]:
-    """The lower-cased TOKENs of a sentence with accents folded (for lexical alignment)."""
+    """The lower-cased TOKENs of a sentence with accents folded (for lexical alignment). Cached per sentence: a
+    planned source's sentences are aligned again on every question that plans it."""
     return frozenset(t.lower() for t in TOKEN.findall(fold_accents(sentence)))
 
 
@@ -251,8 +253,11 @@ class Finding:
     rule: str = ""
 
 
+@functools.lru_cache(maxsize=20_000)
 def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Finding | None:
-    """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None.
+    """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None. Cached
+    per (a, b, strong, versions): the rules read nothing else, and a Finding is immutable; two sources planned
+    together again bring the same aligned pairs.
 
     ``strong``: the sentences are aligned well above the threshold, so values with no shared neighbouring word may
     be compared too. ``versions``: the sentences come from two versions of one document (see

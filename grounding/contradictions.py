@@ -216,8 +216,12 @@ def detect_conflicts(
         top_b, top_a = block.max(axis=1), block.max(axis=0)
         copies[(i, j)] = {int(a) for a in np.flatnonzero(top_b >= COPY)}
         copies[(j, i)] = {int(b) for b in np.flatnonzero(top_a >= COPY)}
-        hits = [(a, b) for a, b in np.argwhere(mask) if (top_b[a] < COPY or best_b[a] == b)
-                and (top_a[b] < COPY or best_a[b] == a)]
+        # an aligned pair, unless one of its sentences has a copy in the other source that is not the other one
+        # (one vectorised test over the aligned cells, in their row-major order)
+        cells = np.argwhere(mask)
+        a_, b_ = cells[:, 0], cells[:, 1]
+        kept = ((top_b[a_] < COPY) | (best_b[a_] == b_)) & ((top_a[b_] < COPY) | (best_a[b_] == a_))
+        hits = [(int(a), int(b)) for a, b in cells[kept]]
         if versions(i, j):
             # a sentence with a counterpart in the other version (itself, reworded) meets that counterpart only
             vi, vj = row_version[offsets[i]], row_version[offsets[j]]

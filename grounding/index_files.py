@@ -33,8 +33,11 @@ FORMAT = 2
 #: What an index carries for answering, counted up when that changes (meta.json "answer"; an index with less is built
 #: again when a worker starts, knowledge.indexing.index_ensure): 1 answer-unit vectors, 2 the chunks' layouts, 3 the
 #: layouts kept apart from the records (layouts.bin: retrieval parses every candidate's record, an answer only the
-#: planned chunks' layouts).
-ANSWER_DATA = 3
+#: planned chunks' layouts), 4 the distinct sentence vectors (a search scans each distinct sentence once).
+ANSWER_DATA = 4
+#: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
+#: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
+DISTINCT_SHARE = 0.9
 
 
 def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
@@ -53,6 +56,11 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
         np.save(tmp / "contexts.npy", np.concatenate(contexts) if contexts else np.zeros((0, dim), np.float32))
         scales = [context_scale(v) for v in sets]
         np.save(tmp / "context_scale.npy", np.concatenate(scales) if scales else np.zeros(0, np.float32))
+        flat = np.concatenate(sets) if sets else np.zeros((0, dim), np.float32)
+        first, mapping = distinct_rows(flat)
+        if len(first) <= DISTINCT_SHARE * len(flat):
+            np.save(tmp / "sentence_distinct.npy", flat[first])
+            np.save(tmp / "sentence_map.npy", mapping.astype(np.int32))
     if unit_vectors is not None:
         _save_sets(tmp, "units", "unit_offsets", unit_vectors, dim)
     if layouts is not None:  # JSON per row, read only for the chunks an answer plans (StoredIndex.layout)
@@ -73,6 +81,21 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
     (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
                                                "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
                                                "ann": bool(ann), "answer": ANSWER_DATA}))
+
+
+def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``matrix`` (float32 (m, dim)), equal meaning equal bytes: (the index of each distinct
+    row's first occurrence, int64 (u,), in row order; for each row, the position of its distinct row among those,
+    int64 (m,)). ``matrix[first][mapping]`` equals ``matrix``."""
+    if len(matrix) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    rows = np.ascontiguousarray(matrix)
+    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # distinct rows in the order they first occur
+    position = np.empty_like(order)
+    position[order] = np.arange(len(order))
+    return first[order].astype(np.int64), position[inverse.ravel()].astype(np.int64)
 
 
 def _save_json_rows(folder: Path, name: str, offsets_name: str, rows: Sequence) -> None:

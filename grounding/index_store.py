@@ -13,6 +13,8 @@ One index is a directory written once and never modified (a changed domain gets 
     sentences.npy float32 (m, dim) the rows' sentence vectors, row after row (made at ingestion: what contradiction
                   detection compares), and sentence_offsets.npy int64 (n + 1,): row i's are
                   sentences[sentence_offsets[i]:sentence_offsets[i + 1]]; both absent when none were given
+    sentence_distinct.npy float32 (u, dim) the distinct rows of sentences.npy, with sentence_map.npy int32 (m,) each
+                  sentence's row among them: a search scans u rows, not m (absent when nearly all are distinct)
     units.npy     float32 (u, dim) the rows' answer-unit vectors (made at ingestion: the other texts the offline
                   answerer reads a chunk as), with unit_offsets.npy int64 (n + 1,) as for sentences; never scored
     layouts.bin   the chunks' layouts (JSON per row, with layout_offsets.npy): read only for an answer's planned chunks
@@ -45,7 +47,7 @@ import numpy as np
 
 from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, build_directory
 from grounding.lexical import bm25_query_tokens
-from grounding.ranking import SENTENCE_WEIGHT, context_scores, fuse, row_best
+from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_maxima, fuse, row_best, row_max, top_order
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
 
 
@@ -116,6 +118,13 @@ class StoredIndex:
         if (self.path / "sentence_offsets.npy").is_file():
             self._sentences = _mapped(self.path / "sentences.npy")
             self._sentence_offsets = _mapped(self.path / "sentence_offsets.npy")
+        self._distinct: np.ndarray | None = None  # the distinct sentence vectors, and each sentence's row among them
+        self._sentence_map: np.ndarray | None = None
+        if self._sentences is not None and (self.path / "sentence_map.npy").is_file():
+            self._distinct = _mapped(self.path / "sentence_distinct.npy")
+            self._sentence_map = _mapped(self.path / "sentence_map.npy")
+            if self._sentence_map.shape != self._sentences.shape[:1]:
+                raise ValueError(f"the distinct sentence map disagrees with the sentence vectors in {self.path}")
         self._layouts: np.ndarray | None = None
         self._layout_offsets: np.ndarray | None = None
         if (self.path / "layout_offsets.npy").is_file():
@@ -246,10 +255,8 @@ class StoredIndex:
         offsets = np.asarray(self._sentence_offsets)
         q = np.asarray(query_vector, dtype=np.float32)
         if rows is None:
-            own = inner(sentences, q)
-            if self._context_scale is not None:  # one pass over the sentence matrix: contexts from own cosines
-                return row_best(np.maximum(own, context_scores(own, self._context_scale)), offsets)
-            return row_best(np.maximum(own, inner(contexts, q)), offsets)
+            scores, offsets = self._sentence_scores(q)
+            return row_best(scores, offsets)
         rows = np.asarray(sorted({int(r) for r in rows}), dtype=np.int64)
         starts, ends = offsets[rows], offsets[rows + 1]
         picks = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(rows) else np.zeros(0, int)
@@ -257,6 +264,19 @@ class StoredIndex:
         local = np.concatenate([[0], np.cumsum(ends - starts)])
         kept, best, pos = row_best(scores, local)
         return rows[kept], best, pos
+
+    def _sentence_scores(self, query_vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every sentence's cosine to the query, the larger of its own and its context vector's, float32 (m,), and the
+        rows' offsets into it (int64 (n + 1,)): what :meth:`sentence_best` scores when no rows are given."""
+        q = np.asarray(query_vector, dtype=np.float32)
+        # each distinct sentence is scanned once, its cosine copied to its repeats (the same bytes: the same product)
+        own = inner(self._sentences, q) if self._distinct is None else inner(self._distinct, q)[self._sentence_map]
+        if self._context_scale is not None:  # one pass over the sentence matrix: contexts from own cosines
+            scores = np.maximum(own, context_scores(own, self._context_scale))
+        else:
+            contexts = self._contexts if self._contexts is not None else self._sentences
+            scores = np.maximum(own, inner(contexts, q))
+        return scores, np.asarray(self._sentence_offsets)
 
     def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50,
                sentence_weight: float = SENTENCE_WEIGHT) -> list[Hit]:
@@ -275,16 +295,26 @@ class StoredIndex:
             fused = rrf_fuse(dense_rows, lexical_rows)
             sentence: dict[int, tuple[float, int]] = {}
         else:
-            limit = None if self.ann is None else list(dense_rows) + list(lexical_rows)
-            rows, best, pos = self.sentence_best(query_vector, limit)
-            order = np.lexsort((rows, -best))[:depth]
+            if self.ann is None:
+                # every row scored; the best sentence's position is found for the fused rows only
+                scores, starts = self._sentence_scores(query_vector)
+                rows, best = row_max(scores, starts)
+                order = top_order(best, depth)
+            else:
+                rows, best, pos = self.sentence_best(query_vector, list(dense_rows) + list(lexical_rows))
+                order = np.lexsort((rows, -best))[:depth]
             fused = fuse(dense_rows, lexical_rows, [int(rows[i]) for i in order], sentence_weight=sentence_weight)
             # the best sentence of the fused rows only (rows is ascending: one binary search each, not a dict of
             # every row of the domain)
             wanted = np.fromiter(fused, dtype=np.int64, count=len(fused))
             at = np.minimum(np.searchsorted(rows, wanted), max(len(rows) - 1, 0))
-            sentence = {int(r): (float(best[i]), int(pos[i])) for r, i in zip(wanted, at)
-                        if len(rows) and rows[i] == r}
+            if self.ann is None:
+                known = [(int(r), int(i)) for r, i in zip(wanted, at) if len(rows) and rows[i] == r]
+                positions = first_maxima(scores, starts, [r for r, _ in known])
+                sentence = {r: (float(best[i]), p) for (r, i), p in zip(known, positions)}
+            else:
+                sentence = {int(r): (float(best[i]), int(pos[i])) for r, i in zip(wanted, at)
+                            if len(rows) and rows[i] == r}
         dense = {int(r): float(s) for r, s in zip(dense_rows, dense_scores)}
         q = np.asarray(query_vector, dtype=np.float32)
         for row in fused:

@@ -57,6 +57,45 @@ def row_best(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.nd
     return rows.astype(np.int64), best, (hits[first] - starts).astype(np.int64)
 
 
+def row_max(scores: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`row_best` without the positions: (rows that own at least one sentence, int64; their best score,
+    float32). Positions are found afterwards, for the few rows that need one (:func:`first_maxima`)."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    rows = np.flatnonzero(np.diff(offsets) > 0)
+    if len(rows) == 0:
+        return rows.astype(np.int64), np.zeros(0, np.float32)
+    return rows.astype(np.int64), np.maximum.reduceat(np.asarray(scores, dtype=np.float32), offsets[rows])
+
+
+def first_maxima(scores: np.ndarray, offsets: np.ndarray, rows: Sequence[int]) -> list[int]:
+    """For each of ``rows`` (each owning at least one score: row i owns scores[offsets[i]:offsets[i + 1]]), the
+    position of its best score within the row, the first one on ties: the positions :func:`row_best` gives those
+    rows, found for them only (one gather, one :func:`row_best` over their scores)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if len(rows) == 0:
+        return []
+    offsets = np.asarray(offsets, dtype=np.int64)
+    starts, lengths = offsets[rows], offsets[rows + 1] - offsets[rows]
+    local = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=local[1:])
+    picks = np.repeat(starts - local[:-1], lengths) + np.arange(local[-1])
+    return row_best(np.asarray(scores)[picks], local)[2].tolist()
+
+
+def top_order(values: np.ndarray, k: int) -> np.ndarray:
+    """Indexes of the ``k`` largest ``values`` (float (n,)), largest first, the lower index first on ties: exactly
+    ``np.lexsort((np.arange(n), -values))[:k]``, without sorting all n (the values from the k-th largest up are
+    selected in linear time, every tie of the k-th included, and only they are sorted)."""
+    n = len(values)
+    if k <= 0 or n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if k >= n or not np.isfinite(values).all():
+        return np.lexsort((np.arange(n), -values))[:k]
+    kth = np.partition(values, n - k)[n - k]
+    chosen = np.flatnonzero(values >= kth)
+    return chosen[np.lexsort((chosen, -values[chosen]))][:k]
+
+
 def context_vectors(vectors: np.ndarray) -> np.ndarray:
     """The "previous sentence + sentence" vectors of one chunk's sentence vectors, float32 (k, dim): each row the
     re-normalised sum of its vector and the one before it (the first row is its own), so that a short sentence such

@@ -119,3 +119,36 @@ def test_an_ann_threshold_of_zero_never_builds_the_graph(tmp_path):
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     index = StoredIndex.build(tmp_path / "i", list(range(50)), matrix, ["x"] * 50, ann_threshold=0)
     assert not index.approximate and index.dense_top(matrix[7], 1)[0].tolist() == [7]
+
+
+def test_repeated_sentences_are_scanned_once_with_the_same_results(tmp_path):
+    # a domain holding dated versions repeats most sentences: the index keeps the distinct sentence vectors apart
+    # (grounding.index_files.distinct_rows) and a search scans those once, copying each cosine to its repeats
+    from grounding.index_files import distinct_rows
+
+    rng = np.random.default_rng(13)
+    chunks, matrix = corpus(60, dim=16)
+    pool = [unit(rng, 16) for _ in range(40)]
+    sets = [np.stack([pool[int(j)] for j in rng.integers(0, 40, size=int(rng.integers(1, 6)))]) for _ in chunks]
+    texts = [index_text(c) for c in chunks]
+    index = StoredIndex.build(tmp_path / "idx", [c.chunk_id for c in chunks], matrix, texts, sentence_vectors=sets)
+    assert (tmp_path / "idx" / "sentence_map.npy").is_file()
+    flat = np.concatenate(sets)
+    first, mapping = distinct_rows(flat)
+    assert len(first) <= 40 and np.array_equal(flat[first][mapping], flat) and first.tolist() == sorted(first)
+    plain = tmp_path / "plain"  # the same index without the distinct rows: every sentence scanned
+    plain.mkdir()
+    for f in (tmp_path / "idx").iterdir():
+        if f.is_file() and f.name not in ("sentence_map.npy", "sentence_distinct.npy"):
+            (plain / f.name).write_bytes(f.read_bytes())
+        elif f.is_dir():
+            import shutil
+            shutil.copytree(f, plain / f.name)
+    full = StoredIndex(plain)
+    assert full._distinct is None and index._distinct is not None
+    for i in range(15):
+        q = unit(rng, 16)
+        assert [h.__dict__ for h in index.search(WORDS[i % len(WORDS)], q, k=10)] == \
+            [h.__dict__ for h in full.search(WORDS[i % len(WORDS)], q, k=10)]
+        (r1, b1, p1), (r2, b2, p2) = index.sentence_best(q), full.sentence_best(q)
+        assert r1.tolist() == r2.tolist() and b1.tobytes() == b2.tobytes() and p1.tolist() == p2.tolist()

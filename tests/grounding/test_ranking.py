@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from grounding.index_store import StoredIndex
-from grounding.ranking import context_vectors, demote_near_duplicates, drop_off, fuse, row_best
+from grounding.ranking import context_vectors, demote_near_duplicates, drop_off, fuse, row_best, top_order
 from grounding.types import Candidate, Chunk
 
 
@@ -109,3 +109,32 @@ def test_one_pass_context_cosines_equal_the_context_matrix_scan(tmp_path):
         (rows, best, pos), (rows2, best2, pos2) = index.sentence_best(q), old.sentence_best(q)
         assert rows.tolist() == rows2.tolist() and pos.tolist() == pos2.tolist()
         assert np.allclose(best, best2, atol=1e-6)
+
+
+def test_the_top_rows_are_those_of_a_full_sort_with_ties_at_the_cut_kept_in_row_order():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        values = rng.integers(0, 6, size=int(rng.integers(1, 40))).astype(np.float32)  # many exact ties
+        for k in (1, 3, 7, 50):
+            full = np.lexsort((np.arange(len(values)), -values))[:k]
+            assert top_order(values, k).tolist() == full.tolist()
+    assert top_order(np.array([0.5, np.nan, 0.7], dtype=np.float32), 2).tolist() == [2, 0]  # NaN: the full sort
+
+
+def test_a_search_finds_each_fused_rows_best_sentence_as_the_full_scan_does(tmp_path):
+    # search scores every sentence but finds the best sentence's position only for the fused rows
+    # (grounding.ranking.row_max, first_maxima): the same rows, cosines and positions as sentence_best's
+    rng = np.random.default_rng(7)
+    sets = [rng.normal(size=(int(k), 8)).astype(np.float32) for k in rng.integers(1, 5, size=200)]
+    sets = [s / np.linalg.norm(s, axis=1, keepdims=True) for s in sets]
+    sets[3] = np.stack([sets[3][0], sets[3][0]])  # equal sentences: the first one is the best
+    matrix = np.stack([s.mean(axis=0) / np.linalg.norm(s.mean(axis=0)) for s in sets])
+    index = StoredIndex.build(tmp_path / "idx", list(range(200)), matrix, ["t"] * 200, sentence_vectors=sets)
+    for i in range(20):
+        q = sets[3][0] if i == 0 else unit(*rng.normal(size=8))
+        rows, best, pos = index.sentence_best(q)
+        by_row = {int(r): (float(b), int(p)) for r, b, p in zip(rows, best, pos)}
+        hits = index.search("t", q, k=30)
+        assert hits and all((h.sentence, h.sentence_pos) == by_row[h.row] for h in hits)
+    assert index.search("t", sets[3][0], k=1)[0].sentence_pos == 0
+
