@@ -38,7 +38,6 @@ No Django imports.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -46,35 +45,9 @@ import bm25s
 import numpy as np
 
 from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, build_directory
-from grounding.lexical import bm25_query_tokens
-from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_maxima, fuse, row_best, row_max, top_order
-from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
+from grounding.index_search import Hit, Searching
 
-
-@dataclass(frozen=True)
-class Hit:
-    """One fused result: the chunk key, its row in the index, and its scores.
-
-    Attributes:
-        key: the chunk's primary key (ids[row]).
-        row: the row of its vector in vectors.npy.
-        score: reciprocal-rank-fusion score.
-        dense: cosine to the query (inner product of unit vectors).
-        lexical: BM25 score (0.0 when the lexical side did not find it).
-        rank: 1-based rank after fusion.
-        sentence: cosine of the chunk's best-matching sentence (sentence alone or with the previous one) to the
-            query; 0.0 without sentence data.
-        sentence_pos: that sentence's position among the chunk's sentences (-1 without sentence data).
-    """
-
-    key: int
-    row: int
-    score: float
-    dense: float
-    lexical: float
-    rank: int
-    sentence: float = 0.0
-    sentence_pos: int = -1
+__all__ = ["Hit", "StoredIndex"]
 
 
 def _mapped(path: Path) -> np.ndarray:
@@ -92,7 +65,7 @@ def _mapped_bytes(path: Path, offsets: np.ndarray) -> np.ndarray:
     return np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray)
 
 
-class StoredIndex:
+class StoredIndex(Searching):
     """A read-only index directory (see the module docstring), opened with memory maps.
 
     Raises:
@@ -210,121 +183,6 @@ class StoredIndex:
         and open it; when another process finished the same index meanwhile, its directory is opened instead."""
         return cls(build_directory(path, ids, matrix, texts, records=records, sentence_vectors=sentence_vectors,
                                    unit_vectors=unit_vectors, layouts=layouts, ann_threshold=ann_threshold))
-
-    # --- search -------------------------------------------------------------------------------------------------
-
-    def dense_top(self, query_vector: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k rows by cosine: (rows, scores), best first; approximate when the HNSW graph is present."""
-        n = len(self)
-        k = min(k, n)
-        if k <= 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        q = np.asarray(query_vector, dtype=np.float32)
-        if self.ann is None:
-            return top_k_inner(self.vectors, q, k)
-        matches = self.ann.search(q, k)
-        rows = np.asarray(matches.keys, dtype=np.int64)
-        return rows, (1.0 - np.asarray(matches.distances, dtype=np.float32))  # usearch "ip" distance = 1 - dot
-
-    def lexical_top(self, query: str, k: int) -> tuple[list[int], np.ndarray | None]:
-        """Top-k rows by BM25 with a positive score, and the full score array (None without a lexical index)."""
-        if self.bm25 is None:
-            return [], None
-        q = list(bm25_query_tokens(query))
-        if not q:
-            return [], None
-        scores = np.asarray(self.bm25.get_scores(q), dtype=np.float32)
-        rows, top = top_k_inner_scores(scores, k)
-        return [int(r) for r, s in zip(rows, top) if s > 0], scores
-
-    def sentence_best(self, query_vector: np.ndarray,
-                      rows: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each chunk's best-matching sentence: (rows, best cosine per row, the sentence's position in its chunk's
-        sentences, grounding.types.Chunk.sentences).
-
-        The cosine of a sentence is the larger of its own vector's and its context vector's (contexts.npy, see
-        grounding.ranking.context_vectors) with the query. Every row is scored (exact, one product over all
-        sentences) unless ``rows`` restricts it (the HNSW path scores only the candidate rows). Rows without
-        sentences are left out.
-        Raises ValueError without sentence vectors.
-        """
-        if self._sentences is None or self._sentence_offsets is None:
-            raise ValueError(f"{self.path} has no sentence vectors")
-        sentences = self._sentences
-        contexts = self._contexts if self._contexts is not None else sentences
-        offsets = np.asarray(self._sentence_offsets)
-        q = np.asarray(query_vector, dtype=np.float32)
-        if rows is None:
-            scores, offsets = self._sentence_scores(q)
-            return row_best(scores, offsets)
-        rows = np.asarray(sorted({int(r) for r in rows}), dtype=np.int64)
-        starts, ends = offsets[rows], offsets[rows + 1]
-        picks = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(rows) else np.zeros(0, int)
-        scores = np.maximum(inner(sentences[picks], q), inner(contexts[picks], q)) if len(picks) else np.zeros(0)
-        local = np.concatenate([[0], np.cumsum(ends - starts)])
-        kept, best, pos = row_best(scores, local)
-        return rows[kept], best, pos
-
-    def _sentence_scores(self, query_vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Every sentence's cosine to the query, the larger of its own and its context vector's, float32 (m,), and the
-        rows' offsets into it (int64 (n + 1,)): what :meth:`sentence_best` scores when no rows are given."""
-        q = np.asarray(query_vector, dtype=np.float32)
-        # each distinct sentence is scanned once, its cosine copied to its repeats (the same bytes: the same product)
-        own = inner(self._sentences, q) if self._distinct is None else inner(self._distinct, q)[self._sentence_map]
-        if self._context_scale is not None:  # one pass over the sentence matrix: contexts from own cosines
-            scores = np.maximum(own, context_scores(own, self._context_scale))
-        else:
-            contexts = self._contexts if self._contexts is not None else self._sentences
-            scores = np.maximum(own, inner(contexts, q))
-        return scores, np.asarray(self._sentence_offsets)
-
-    def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50,
-               sentence_weight: float = SENTENCE_WEIGHT) -> list[Hit]:
-        """Top-k hits by reciprocal rank fusion of the dense and lexical rankings (``depth`` of each enters), and,
-        when the index has sentence vectors, of the best-sentence ranking (weighted by ``sentence_weight``; see
-        grounding.ranking.fuse).
-
-        Returns:
-            hits sorted by fused score (ties: higher cosine, then lower row), ranks 1..k; [] for an empty index.
-        """
-        if len(self) == 0:
-            return []
-        dense_rows, dense_scores = self.dense_top(query_vector, depth)
-        lexical_rows, lexical = self.lexical_top(query, depth)
-        if self._sentences is None or not len(self._sentences):
-            fused = rrf_fuse(dense_rows, lexical_rows)
-            sentence: dict[int, tuple[float, int]] = {}
-        else:
-            if self.ann is None:
-                # every row scored; the best sentence's position is found for the fused rows only
-                scores, starts = self._sentence_scores(query_vector)
-                rows, best = row_max(scores, starts)
-                order = top_order(best, depth)
-            else:
-                rows, best, pos = self.sentence_best(query_vector, list(dense_rows) + list(lexical_rows))
-                order = np.lexsort((rows, -best))[:depth]
-            fused = fuse(dense_rows, lexical_rows, [int(rows[i]) for i in order], sentence_weight=sentence_weight)
-            # the best sentence of the fused rows only (rows is ascending: one binary search each, not a dict of
-            # every row of the domain)
-            wanted = np.fromiter(fused, dtype=np.int64, count=len(fused))
-            at = np.minimum(np.searchsorted(rows, wanted), max(len(rows) - 1, 0))
-            if self.ann is None:
-                known = [(int(r), int(i)) for r, i in zip(wanted, at) if len(rows) and rows[i] == r]
-                positions = first_maxima(scores, starts, [r for r, _ in known])
-                sentence = {r: (float(best[i]), p) for (r, i), p in zip(known, positions)}
-            else:
-                sentence = {int(r): (float(best[i]), int(pos[i])) for r, i in zip(wanted, at)
-                            if len(rows) and rows[i] == r}
-        dense = {int(r): float(s) for r, s in zip(dense_rows, dense_scores)}
-        q = np.asarray(query_vector, dtype=np.float32)
-        for row in fused:
-            if row not in dense:  # found by BM25 only: its cosine from its own row of the matrix
-                dense[row] = float(self.vectors[row] @ q)
-        best_rows = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
-        return [Hit(key=int(self.ids[row]), row=row, score=score, dense=dense[row],
-                    lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank,
-                    sentence=sentence.get(row, (0.0, -1))[0], sentence_pos=sentence.get(row, (0.0, -1))[1])
-                for rank, (row, score) in enumerate(best_rows, start=1)]
 
     def vector(self, row: int) -> np.ndarray:
         """The unit vector of a row (a view into the memory map)."""
