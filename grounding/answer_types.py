@@ -125,9 +125,6 @@ _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes
                          r"slower|longer|shorter|earlier|later|sooner|more|less|fewer|higher|lower|bigger|smaller|"
                          r"larger|greater|cheaper)\b.*\bor\b|"
                          r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
-                         # "Is the MARC train or Amtrak cheaper ...?": the two sides, then the comparative
-                         r"(?:^|,\s*)(?:is|are|was|were|which)\b[^?]*\bor\b[^?]*\b(?:cheaper|faster|quicker|slower|longer|"
-                         r"shorter|earlier|later|sooner|higher|lower|bigger|smaller|larger|greater|better)\b|"
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
                          r"lower)\b.*\bthan\b", re.I)

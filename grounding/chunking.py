@@ -232,9 +232,11 @@ def chunk_blocks(
             parts.append(heading)
             size += counter.raw(heading) + 1
 
+    introduced: tuple[str, ...] | None = None  # the section of a lead-in just absorbed: its next block joins too
     for block in _rows_of_long_tables(blocks, counter, max_tokens):
         new_sheet = _other_sheet(placed, block.location)
-        if section is not None and (block.section != section or new_sheet):
+        joins, introduced = block.section == introduced and not new_sheet, None
+        if section is not None and (block.section != section or new_sheet) and not joins:
             same_top = block.section[:1] == section[:1]
             if new_sheet or size >= min_tokens or (not same_top and size >= min_tokens // 2):
                 flush()
@@ -244,8 +246,8 @@ def chunk_blocks(
                 add_heading(block.section[-1] if block.section else "")
                 if block.text.rstrip().endswith((":", "：")):
                     # a lead-in ("GSA has a few different types of USB-C readers:"): what it introduces, the next
-                    # blocks of its section, continues the chunk rather than open the next one without it
-                    section = block.section
+                    # block of its section, continues the chunk rather than open the next one without it
+                    introduced = block.section
         if section is None:
             section = block.section
         if block.section not in covered:

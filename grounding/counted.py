@@ -33,7 +33,10 @@ _COUNT_LEAD = re.compile(r"\bhow many\s+|\bnumber of\s+", re.I)
 _COUNT_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
                 r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
                 r"thousand|dozen")
-_COUNT = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b(?:{_COUNT_WORDS})\b", re.I)
+_COUNT = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b(?:{_COUNT_WORDS})(?:-(?:{_COUNT_WORDS}))?\b", re.I)
+#: "How many people ...?" counts people under any of their names ("up to 50 attendees", "12 persons").
+_PEOPLE = frozenset({"people", "person", "attendee", "guest", "participant", "visitor", "employee", "member",
+                     "staff", "individual", "adult", "seat"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,]*(?:\.\d+)?")
 
 
@@ -72,8 +75,9 @@ def counts(noun: str, text: str, *, window: int = 4) -> bool:
     if not noun:
         return True
     head = _stem(noun)
+    heads = _PEOPLE if head in ("people", "person") else {head}
     tokens = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
-    places = [i for i, (w, _, _) in enumerate(tokens) if _stem(w) == head]
+    places = [i for i, (w, _, _) in enumerate(tokens) if _stem(w) in heads]
     numbers = [j for j, (w, _, _) in enumerate(tokens) if _COUNT.fullmatch(w)]
     for i in places:
         for j in numbers:
@@ -86,7 +90,7 @@ def counts(noun: str, text: str, *, window: int = 4) -> bool:
                 continue
             if j < i and not re.search(r"[:;,.()]", gap):
                 return True
-            if i < j and not re.search(r"[;,.()]", gap):
+            if i < j and not re.search(r"[;,.)]", gap):  # "Spaces: 24", "holidays (11 in total)"
                 return True
     return False
 

@@ -27,10 +27,12 @@ _DENIAL = re.compile(r"\b(?:(?:is|are|be|was|were)\s+not\s+(?:eligible|entitled|
 def denies(question: str, sentence: str, *, shared: int = 2) -> bool:
     """True when ``sentence`` says that what ``question`` asks for is not given: it holds a denial
     (:data:`_DENIAL`: "are not eligible for", "does not cover", "is not reimbursed"), names every specific the
-    question pins its fact with (grounding.question_parts.specifics: "hybrid", "Denver") and holds at least
+    question pins its fact with (grounding.question_parts.specifics: "hybrid", "Denver"; a question naming none
+    is never denied) and holds at least
     ``shared`` of the question's content terms that are not generic (grounding.followup.GENERIC)."""
-    if not _DENIAL.search(sentence):
-        return False
-    if not all(mentions(sentence, name) for name in specifics(question)):
+    names = specifics(question)
+    if not names or not _DENIAL.search(sentence):
+        return False  # a denial answers for the group (or place) asked about, never for a question naming none
+    if not all(mentions(sentence, name) for name in names):
         return False
     return len((content_terms(question) - GENERIC) & content_terms(sentence)) >= shared

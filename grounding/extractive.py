@@ -40,11 +40,11 @@ from grounding.extractive_parts import parts_answer
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
-from grounding.question_parts import blank_cell, is_group, mentions, question_parts, specifics
+from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
-from grounding.subject_check import names_in_source, unnamed_subject
+from grounding.subject_check import names_in_source, pins, unnamed_subject
 from grounding.yesno import compared_count
 
 
@@ -164,7 +164,7 @@ class ExtractiveAnswerer:
             return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(groups))
         # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
         # are preferred when one of them is close to the best
-        pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(sources[s.label], n) for n in names)]
+        pinned = [s for s in ranked if all(pins(sources[s.label], s.text, n) for n in names)]
         chosen = []
         if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread:
             chosen = self._typed(pinned, kind, limit=self.max_sentences, question=asked, plan=plan)
@@ -172,7 +172,7 @@ class ExtractiveAnswerer:
             chosen = self._typed(ranked, kind, limit=self.max_sentences, question=asked, plan=plan)
             if not chosen:
                 return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
-            missing = [name for name in names if not names_in_source(sources[chosen[0].label], name)]
+            missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]
             if missing:
                 return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
         if kind == "list":
@@ -225,6 +225,9 @@ class ExtractiveAnswerer:
                 and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
         if not pool:
             return []
+        if check and (denying := [s for s in pool if denies(question, s.text)]):
+            # the asked value is denied to the asked group: that is the answer, and another value is not
+            pool = denying
         floor = max(self.threshold, pool[0].score - self.spread)
         chosen: list[ScoredSentence] = []
         for s in pool:

@@ -10,9 +10,9 @@ import re
 from typing import TYPE_CHECKING, Sequence
 
 from grounding.conflict import disputed
-from grounding.question_parts import mentions, specifics
+from grounding.question_parts import specifics
 from grounding.sentence_rank import ScoredSentence
-from grounding.subject_check import names_in_source
+from grounding.subject_check import pins
 from grounding.types import Note, Source
 from grounding.yesno import asking_coverage, compared_count
 from grounding.yesno import opener as yes_no_opener
@@ -59,7 +59,7 @@ def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentenc
     # "Is 1Password approved?" is not settled by a sentence about password managers in general; nor when the
     # sources disagree on it
     source = sources[sentence.label]
-    if not all(mentions(sentence.text, n) or names_in_source(source, n) for n in specifics(question)) \
+    if not all(pins(source, sentence.text, n) for n in specifics(question)) \
             or disputed(sentence.text, sentence.label, notes):
         return ""
     # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
@@ -70,12 +70,17 @@ def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentenc
 def _focused(question: str, ordered: list[ScoredSentence], sources: dict[str, Source], said: str,
              *, coverage: float = 0.5) -> list[ScoredSentence]:
     """A settled question's sentences: the deciding one, then only the others naming at least ``coverage`` of the
-    asking clause's content terms (with their section path): "No. Alcohol is not reimbursed ..." is not followed by
-    "Submit expense reports in Ledgerly within 30 days" (s9 new user). Unsettled, all are kept."""
+    asking clause's content terms (with their section path), or the sentence right after it in its source: "No.
+    Alcohol is not reimbursed ..." is not followed by "Submit expense reports in Ledgerly within 30 days" (s9 new
+    user). Unsettled, all are kept."""
     if not said:
         return ordered
+    first = ordered[0]
     return ordered[:1] + [s for s in ordered[1:]
-                          if asking_coverage(question, f"{sources[s.label].section}\n{s.text}") >= coverage]
+                          if asking_coverage(question, f"{sources[s.label].section}\n{s.text}") >= coverage
+                          # the sentence right after the deciding one carries its condition as often as not ("Dogs
+                          # are allowed on Fridays. Pets must be registered a week before the visit.")
+                          or (s.label == first.label and s.position == first.position + 1)]
 
 
 #: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).

@@ -150,9 +150,10 @@ def specifics(question: str) -> list[str]:
 #: after a determiner or a possessive ("my supervisor", "a contractor on my project" is someone the asker deals
 #: with; "as a contractor" is the asker). Generic groups (employees, staff, people) pin nothing; "manager" is left
 #: out (a compound's head as often: "password manager", "account manager").
-_GROUP = re.compile(r"(?:(?<=\bas an )|(?<=\bas a )|(?<!\bmy )(?<!\byour )(?<!\bour )(?<!\btheir )(?<!\bthe )"
-                    r"(?<!\ba )(?<!\ban )(?<!\bhis )(?<!\bher )(?<!-))\b(contractors?|interns?|volunteers?|"
-                    r"supervisors?|detailees?|appointees?|part-time|hybrid|students?)\b", re.I)
+_GROUP = re.compile(r"(?:(?<=\bas an )|(?<=\bas a )|(?<=\bI'm a )|(?<=\bI am a )|(?<=\bI'm an )|(?<=\bI am an )|"
+                    r"(?<!\bmy )(?<!\byour )(?<!\bour )(?<!\btheir )(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bhis )"
+                    r"(?<!\bher )(?<!-))\b(contractors?|interns?|volunteers?|supervisors?|detailees?|appointees?|"
+                    r"part-time|hybrid)\b", re.I)
 
 
 def is_group(name: str) -> bool:
@@ -166,9 +167,10 @@ def mentions(text: str, name: str) -> bool:
     Davis made his debut" names Ryan Davis: a text calls a person or a place by part of its name after the first
     mention, and a chunk may hold only the later mentions). Both are read NFKC-folded ("ＦＹ２５" names FY25)."""
     text, name = nfkc_fold(text), nfkc_fold(name)
-    if _GROUP.fullmatch(name):  # a group of people, singular or plural ("contractors" / "a contractor")
-        base = re.sub(r"s$", "", name) if name.lower() != "part-time" else name
-        return bool(re.search(rf"(?<![\w-]){re.escape(base)}s?(?![\w-])", text, re.I))
+    if _GROUP.fullmatch(name):  # a group of people in any of its forms ("contractors" / "a contractor",
+        # "part time", "part-timers", "volunteering", "internships", "supervisory")
+        base = re.escape(re.sub(r"s$", "", name)).replace(r"\-", "[-‐‑ ]?")
+        return bool(re.search(rf"(?<![\w-]){base}(?:s|es|rs|ers|ing|ship|ships|y)?(?![\w-])", text, re.I))
     parts = [w for w in re.split(r"[\s-]+", name) if w]
     words = [re.escape(w) for w in parts]
     code = bool(_CODE.fullmatch(name))

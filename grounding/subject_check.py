@@ -17,7 +17,7 @@ from typing import Sequence
 
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms, stem
-from grounding.question_parts import mentions
+from grounding.question_parts import is_group, mentions
 from grounding.types import Source
 from grounding.yesno_predicate import predicate_words
 
@@ -52,3 +52,20 @@ def names_in_source(source: Source, name: str) -> bool:
         return False
     year = int(fy.group(1)) + (2000 if len(fy.group(1)) == 2 else 0)
     return bool(source.date) and f"{year - 1}-10-01" <= source.date <= f"{year}-09-30"
+
+
+#: A sentence about every member of staff: it holds for any group the question asks about ("All employees get 11 paid
+#: holidays" answers a part-time employee; "Employees accrue ..." or "Full-time employees ..." does not say it holds
+#: for contractors).
+_EVERYONE = re.compile(r"\b(?:all|every|each|any)\s+(?:employees?|staff(?:\s+members?)?|team\s+members?|workers?|"
+                       r"personnel)\b|\b(?:everyone|everybody)\b", re.I)
+
+
+def pins(source: Source, sentence: str, name: str) -> bool:
+    """True when a quoted ``sentence`` of ``source`` holds for what a question pins its fact with: a name or a code
+    named in the sentence or anywhere in its source (:func:`names_in_source`); a group of people
+    (grounding.question_parts.is_group) named in the sentence or its section path, or a sentence about everyone
+    (:data:`_EVERYONE`): a page that names contractors elsewhere does not make "Employees accrue 1.5 days" theirs."""
+    if is_group(name):
+        return mentions(f"{source.section}\n{sentence}", name) or bool(_EVERYONE.search(sentence))
+    return mentions(sentence, name) or names_in_source(source, name)

@@ -33,12 +33,14 @@ def test_a_lead_in_a_small_section_absorbed_is_not_cut_from_its_list():
     blocks = [Block(("PIV", "Certificate prompt"), " ".join(sentence(i) for i in range(6))),
               Block(("PIV", "Readers"), "GSA has a few different types of USB-C readers:"),
               Block(("PIV", "Readers"), '- Stanley Global "pigtail"\n- ACS "butterfly"\n- ACS "pigtail"'),
+              Block(("PIV", "Readers"), " ".join(sentence(i) for i in range(20, 26))),
               Block(("PIV", "Issues"), " ".join(sentence(i) for i in range(10, 16)))]
     # the first section is under min_tokens, and over it once it has absorbed the lead-in
     minimum = counter.raw(blocks[0].text) + 5
     chunks = chunk_blocks(blocks, counter, min_tokens=minimum, max_tokens=320)
     holding = [c for c in chunks if "types of USB-C readers:" in c.text]
     assert len(holding) == 1 and 'ACS "butterfly"' in holding[0].text
+    assert "Sentence number 20" not in holding[0].text  # what it introduces joins, not the rest of its section
     assert holding[0].section == ("PIV", "Certificate prompt · Readers")
 
 

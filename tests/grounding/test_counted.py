@@ -49,3 +49,11 @@ def test_the_count_of_the_asked_thing_still_answers(embedder):
     page = make_page(1, "Slack", "Channels", "Fun fact: TTS has over 1,000 channels in its workspace! " + SLACK)
     answer = offline_answer(embedder, "How many Slack channels does TTS have?", page)
     assert "over 1,000 channels" in answer and "[S1]" in answer
+
+
+def test_a_count_under_another_name_or_in_other_words_still_counts():
+    # the breaker's cases (s9): these were refused as not stating the number
+    assert counts("guests", "You may bring up to twenty-five guests.")
+    assert counts(counted_noun("How many people can attend the all-hands?"), "The hall seats up to 50 attendees.")
+    assert counts("people", "The room holds 12 persons.")
+    assert counts("holidays", "Federal holidays (11 in total) are paid.")

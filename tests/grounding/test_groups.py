@@ -8,7 +8,7 @@ from tests.grounding.helpers import make_page, offline_answer
 PTO = ("This policy explains how full-time employees earn, request and use paid time off (PTO). Part-time employees "
        "accrue PTO pro rata based on their scheduled hours. Employees accrue 1.5 days of paid time off per month, "
        "which adds up to 18 days per calendar year.")
-SICK = "Every employee receives 10 paid sick days per calendar year. Sick days do not carry over."
+SICK = "Full-time employees receive 10 paid sick days per calendar year. Sick days do not carry over."
 
 
 def test_a_group_asked_about_is_a_specific_and_an_actor_is_not():
@@ -64,3 +64,50 @@ def test_a_sentence_denying_the_asked_value_to_the_group_answers_it(embedder):
     assert not denies(question, "Hybrid employees receive a one-time stipend of $400.")  # no denial
     answer = offline_answer(embedder, question, make_page(1, "Remote Work", "Home office setup", REMOTE))
     assert "Hybrid employees are not eligible for the internet reimbursement [S1]" in answer
+
+
+# --- the breaker's cases (s9) ---------------------------------------------------------------------------------------
+
+def test_a_page_naming_the_group_elsewhere_does_not_make_another_groups_sentence_theirs(embedder):
+    from grounding.subject_check import pins
+    from grounding.types import Source
+
+    page = Source(label="S1", chunk_ids=(1,), document_id=1, title="Paid Time Off", section="Accrual", version="v1",
+                  date="", text="Employees accrue 1.5 days of PTO per month. Contractors must follow the building "
+                                "security policy.", score=0.0, tokens=1)
+    assert not pins(page, "Employees accrue 1.5 days of PTO per month.", "contractors")
+    assert pins(page, "Contractors must follow the building security policy.", "contractors")
+    assert pins(page, "All employees get 11 paid holidays.", "part-time")  # a sentence about everyone
+    assert pins(page, "Every employee may claim a home office stipend of $500.", "hybrid")
+    assert pins(page, "Full-time employees receive 10 sick days.", "Denver") is False
+    answer = offline_answer(embedder, "Do contractors get paid time off?", make_page(1, "Paid Time Off", "Accrual",
+                            page.text))
+    assert not answer.startswith(("Yes.", "No."))
+    answer = offline_answer(embedder, "How many sick days do interns get?", make_page(
+        1, "Sick Leave", "Sick days", "Full-time employees receive 10 sick days per year. Interns start on the first "
+                                      "Monday of June."))
+    assert "10 sick days" not in answer or "do not" in answer
+
+
+def test_a_sentence_about_everyone_answers_a_group_and_group_words_have_their_forms(embedder):
+    answer = offline_answer(embedder, "As a part-time employee, how many paid holidays do I get?", make_page(
+        1, "Holidays", "Paid holidays", "All employees get 11 paid federal holidays each year."))
+    assert "All employees get 11 paid federal holidays each year [S1]" in answer
+    assert specifics("I'm a contractor. Do I get paid time off?") == ["contractor"]
+    assert mentions("Part time employees get paid holidays.", "part-time")
+    assert mentions("Part-timers get paid holidays.", "part-time")
+    assert mentions("paid days for volunteering", "volunteers")
+    assert mentions("supervisory staff", "supervisors")
+    assert not mentions("international travel", "interns")
+    assert specifics("Can student interns telework?") == ["interns"]
+
+
+def test_a_denial_answers_alone_and_only_for_a_question_that_names_whom(embedder):
+    from grounding.denials import denies
+
+    assert not denies("What is the internet reimbursement?", "Contractors are not eligible for the internet "
+                                                             "reimbursement.")
+    answer = offline_answer(embedder, "How much is the internet reimbursement for hybrid employees?",
+                            make_page(1, "Remote Work", "Home office setup", REMOTE))
+    assert answer.startswith("Hybrid employees are not eligible for the internet reimbursement [S1]")
+    assert "$400" not in answer and "$50" not in answer

@@ -232,12 +232,3 @@ def test_a_settled_question_quotes_the_deciding_sentence_without_unrelated_ones(
     ordered, said = decided(ExtractiveAnswerer(), question, chosen, sources)
     assert said == "No."
     assert [s.text for s in ordered] == [chosen[0].text, chosen[2].text]  # the one naming the question stays
-
-
-def test_which_of_two_is_cheaper_is_a_comparison_not_a_yes_no_question():
-    from grounding.answer_types import is_comparison, question_type
-
-    question = "Coming from BWI, is the MARC train or Amtrak cheaper to get to Union Station?"
-    assert is_comparison(question) and question_type(question) == "other"
-    # a choice of two with a quantity is not a comparison
-    assert question_type("Can I take annual or sick leave for more than 3 days?") == "yesno"
