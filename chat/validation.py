@@ -79,6 +79,7 @@ def validate_question(text: object) -> str:
     if "\x00" in text:
         raise AskError("invalid_text", "The message holds a NUL character, which is not text. Remove it and send "
                                        "it again.")
+    text = text.strip()  # counted as the page counts it: the whitespace around a message is not sent on
     limit = settings.MAX_MESSAGE_CHARS
     if len(text) > limit:
         raise AskError("message_too_long",
@@ -89,4 +90,4 @@ def validate_question(text: object) -> str:
         raise AskError("message_too_long",
                        f"The message is {tokens:,} tokens long; the limit is {settings.MAX_MESSAGE_TOKENS:,} tokens "
                        f"{TOKEN_NOTE}. Shorten it or split it into several questions.")
-    return text.strip()
+    return text

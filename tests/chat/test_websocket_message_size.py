@@ -64,3 +64,12 @@ def test_a_websocket_message_over_the_limit_is_closed_with_1009_and_a_reason_not
             assert f"exceeds payload limit of {limit} octets" in reason
         frame, code, _ = async_to_sync(exchange)(port, cookie, at_limit)
     assert code is None and frame["type"] == "error" and frame["code"] == "message_too_long"
+
+
+def test_the_whitespace_around_a_message_does_not_count_toward_its_limit(settings):
+    # the page trims a message before counting it; the server counted the spaces too and refused what the page
+    # let through (s9 breaker)
+    from chat.validation import validate_question
+
+    settings.MAX_MESSAGE_CHARS = 20
+    assert validate_question("   How often?   " + " " * 30) == "How often?"
