@@ -174,7 +174,14 @@ class ExtractiveAnswerer:
                 return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
             missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]
             if missing:
-                return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
+                # a sentence naming the group asked about on the asked topic ("Part-time employees accrue PTO pro
+                # rata ...") answers with the general value it qualifies ("Employees accrue 1.5 days ..."); without
+                # one, the documents do not say it for them
+                own = content_terms(asked) - GENERIC - content_terms(" ".join(missing))
+                related = [s for s in pinned if s.score >= self.threshold and content_terms(s.text) & own]
+                if not (related and all(is_group(n) for n in missing)):
+                    return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
+                chosen = [related[0]] + [s for s in chosen if not repeats(s.text, [related[0]])][:1]
         if kind == "list":
             listed = list_answer(plan, asked, question, vector, chosen[0], ranked,
                                  floor=ranked[0].score - self.spread, embedder=self.embedder,

@@ -111,3 +111,12 @@ def test_a_denial_answers_alone_and_only_for_a_question_that_names_whom(embedder
                             make_page(1, "Remote Work", "Home office setup", REMOTE))
     assert answer.startswith("Hybrid employees are not eligible for the internet reimbursement [S1]")
     assert "$400" not in answer and "$50" not in answer
+
+
+def test_a_sentence_on_the_asked_topic_for_the_group_answers_with_the_general_value_it_qualifies(embedder):
+    # s9: "As a part-time employee, how much PTO do I earn?" was refused as saying nothing about part-time, over a
+    # page saying part-time employees accrue PTO pro rata
+    answer = offline_answer(embedder, "As a part-time employee, how much PTO do I earn?",
+                            make_page(1, "Paid Time Off", "Accrual", PTO))
+    assert answer.startswith("Part-time employees accrue PTO pro rata based on their scheduled hours [S1].")
+    assert "1.5 days of paid time off per month" in answer
