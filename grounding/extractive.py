@@ -198,6 +198,12 @@ class ExtractiveAnswerer:
             if counting and not any(compared_count(asked, s.text) for s in chosen):
                 chosen = [counting[0]] + list(chosen)[:self.max_sentences - 1]
             chosen, opener = decided(self, asked, chosen, sources, plan.notes)
+            unsaid = [n for n in specifics(asked) if is_group(n)
+                      and not any(names_in_source(sources[s.label], n) for s in chosen)]
+            if not opener and unsaid:
+                # "Do contractors get paid time off?" over a page on employees that never names contractors: what
+                # is quoted is not said of them
+                opener = f"The documents do not say this for {' or '.join(unsaid)}; they say:"
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:

@@ -120,3 +120,13 @@ def test_a_sentence_on_the_asked_topic_for_the_group_answers_with_the_general_va
                             make_page(1, "Paid Time Off", "Accrual", PTO))
     assert answer.startswith("Part-time employees accrue PTO pro rata based on their scheduled hours [S1].")
     assert "1.5 days of paid time off per month" in answer
+
+
+def test_a_yes_no_answer_quoting_a_page_that_never_names_the_group_says_so_first(embedder):
+    # another planned page names contractors; the one quoted does not: the answer says its sentence is not said of
+    # them, not "Yes." and not nothing
+    security = make_page(2, "Security", "Badges", "Contractors must wear their badges in the office at all times.")
+    answer = offline_answer(embedder, "Do contractors get paid time off?", make_page(1, "Paid Time Off", "Accrual",
+                            PTO.replace("Part-time employees accrue PTO pro rata based on their scheduled hours. ",
+                                        "")), security)
+    assert answer.startswith("The documents do not say this for contractors; they say:")
