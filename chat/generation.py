@@ -141,13 +141,12 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         provider = providers.for_domain(conversation.domain)
         admission = runtime.admission
         await admission.enter(queued)
-        row_ = answer
         try:
             # the snapshot (sources rendered as HTML for the source panel) is made on the CPU pool, in the planning
             # job; the database worker, which every ask's reads and writes queue for, only saves it
             prepared = await prepare_staged(inputs=inputs, question=question.text, provider=provider,
                                             runtime=runtime, history=history, summary=summary, status=status,
-                                            then=lambda made: answer_fill_plan(message=row_, prepared=made))
+                                            then=lambda made: answer_fill_plan(message=answer, prepared=made))
         finally:
             admission.leave()
         # the plan frame goes out while the snapshot is saved (a round trip of the database worker less before

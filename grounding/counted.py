@@ -21,6 +21,7 @@ import functools
 import re
 
 from grounding.answer_types import question_sentence
+from grounding.lexical import stem
 
 #: Words that end the counted noun phrase after "how many" / "number of": a verb or auxiliary, a preposition, a
 #: relative word ("How many guests can I bring", "How many desks are there in", "number of members in").
@@ -35,18 +36,9 @@ _COUNT_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
                 r"thousand|dozen")
 _COUNT = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b(?:{_COUNT_WORDS})(?:-(?:{_COUNT_WORDS}))?\b", re.I)
 #: "How many people ...?" counts people under any of their names ("up to 50 attendees", "12 persons").
-_PEOPLE = frozenset({"people", "person", "attendee", "guest", "participant", "visitor", "employee", "member",
-                     "staff", "individual", "adult", "seat"})
+_PEOPLE = frozenset(stem(w) for w in ("people", "person", "attendee", "guest", "participant", "visitor", "employee",
+                                       "member", "staff", "individual", "adult", "seat"))
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,]*(?:\.\d+)?")
-
-
-def _stem(word: str) -> str:
-    """A word folded to compare singular and plural forms ("desks"/"desk", "classes"/"class", "policies"/"policy")."""
-    w = word.lower().strip("'’")
-    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"), ("s", "")):
-        if w.endswith(suffix) and len(w) > len(suffix) + 2 and not w.endswith("ss"):
-            return w[: len(w) - len(suffix)] + repl
-    return w
 
 
 @functools.lru_cache(maxsize=4096)
@@ -74,10 +66,10 @@ def counts(noun: str, text: str, *, window: int = 4) -> bool:
     Slacks" and "two Slack workplaces: members" count something else. True when ``noun`` is "" (nothing to check)."""
     if not noun:
         return True
-    head = _stem(noun)
-    heads = _PEOPLE if head in ("people", "person") else {head}
+    head = stem(noun)  # singular and plural alike (Snowball: "desks"/"desk", "persons"/"person")
+    heads = _PEOPLE if head in (stem("people"), stem("person")) else {head}
     tokens = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
-    places = [i for i, (w, _, _) in enumerate(tokens) if _stem(w) in heads]
+    places = [i for i, (w, _, _) in enumerate(tokens) if stem(w) in heads]
     numbers = [j for j, (w, _, _) in enumerate(tokens) if _COUNT.fullmatch(w)]
     for i in places:
         for j in numbers:

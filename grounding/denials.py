@@ -16,20 +16,19 @@ from grounding.lexical import content_terms
 from grounding.question_parts import mentions, specifics
 
 #: Words saying that something is not given, does not apply or is not paid.
-_DENIAL = re.compile(r"\b(?:(?:is|are|be|was|were)\s+not\s+(?:eligible|entitled|covered|reimbursed|reimbursable|"
-                     r"available|paid|allowed|offered|provided)|(?:isn['’]t|aren['’]t)\s+(?:eligible|entitled|covered|"
-                     r"reimbursed|reimbursable|available|paid|allowed|offered|provided)|ineligible|not\s+apply|"
-                     r"(?:does|do)\s+not\s+(?:receive|get|qualify|cover|include)|(?:doesn['’]t|don['’]t)\s+(?:receive|"
-                     r"get|qualify|cover|include)|cannot\s+(?:receive|get|claim)|no\s+longer\s+(?:eligible|offered|"
-                     r"available|paid))\b", re.I)
+_NOT_GIVEN = r"(?:eligible|entitled|covered|reimbursed|reimbursable|available|paid|allowed|offered|provided)"
+_DENIAL = re.compile(rf"\b(?:(?:is|are|be|was|were)\s+not\s+{_NOT_GIVEN}|(?:isn['’]t|aren['’]t)\s+{_NOT_GIVEN}|"
+                     r"ineligible|not\s+apply|(?:does|do)\s+not\s+(?:receive|get|qualify|cover|include)|"
+                     r"(?:doesn['’]t|don['’]t)\s+(?:receive|get|qualify|cover|include)|"
+                     r"cannot\s+(?:receive|get|claim)|no\s+longer\s+(?:eligible|offered|available|paid))\b", re.I)
 
 
 def denies(question: str, sentence: str, *, shared: int = 2) -> bool:
     """True when ``sentence`` says that what ``question`` asks for is not given: it holds a denial
     (:data:`_DENIAL`: "are not eligible for", "does not cover", "is not reimbursed"), names every specific the
     question pins its fact with (grounding.question_parts.specifics: "hybrid", "Denver"; a question naming none
-    is never denied) and holds at least
-    ``shared`` of the question's content terms that are not generic (grounding.followup.GENERIC)."""
+    is never denied) and holds at least ``shared`` of the question's content terms that are not generic
+    (grounding.followup.GENERIC)."""
     names = specifics(question)
     if not names or not _DENIAL.search(sentence):
         return False  # a denial answers for the group (or place) asked about, never for a question naming none

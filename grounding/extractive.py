@@ -157,11 +157,12 @@ class ExtractiveAnswerer:
             # the documents cover it but do not state it; a neighbouring row states another work type's code
             return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
         names = specifics(asked) if kind != "yesno" else []
-        if kind == "yesno" and (groups := [n for n in specifics(asked) if is_group(n) and not any(
-                names_in_source(source, n) for source in plan.sources)]):
+        groups = [n for n in specifics(asked) if is_group(n)]  # "contractors", "part-time"
+        if kind == "yesno" and (unnamed := [n for n in groups if not any(names_in_source(source, n)
+                                                                          for source in plan.sources)]):
             # "Do contractors get paid time off?" over a policy for employees: no planned source names the group
             # asked about, so nothing settles it for them (the sentence about employees would say "Yes.")
-            return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(groups))
+            return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(unnamed))
         # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
         # are preferred when one of them is close to the best
         pinned = [s for s in ranked if all(pins(sources[s.label], s.text, n) for n in names)]
@@ -198,8 +199,7 @@ class ExtractiveAnswerer:
             if counting and not any(compared_count(asked, s.text) for s in chosen):
                 chosen = [counting[0]] + list(chosen)[:self.max_sentences - 1]
             chosen, opener = decided(self, asked, chosen, sources, plan.notes)
-            unsaid = [n for n in specifics(asked) if is_group(n)
-                      and not any(names_in_source(sources[s.label], n) for s in chosen)]
+            unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]
             if not opener and unsaid:
                 # "Do contractors get paid time off?" over a page on employees that never names contractors: what
                 # is quoted is not said of them

@@ -1,12 +1,13 @@
 """Reading a question for the extractive answerer: its parts (two questions in one), the specifics that pin the asked
-fact (a place, a program, a grade); the two sides of a comparison are grounding.comparison_sides. Whether a sentence says yes or no to a question
-is grounding.yesno.
+fact (a place, a program, a grade); the two sides of a comparison are grounding.comparison_sides. Whether a sentence
+says yes or no to a question is grounding.yesno.
 
 Rules written on the calibration half of the 18F golden set (evaluation/golden/18f.jsonl). No Django imports.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -115,9 +116,16 @@ def specifics(question: str) -> list[str]:
     sentence ("Denver", "San Francisco", "SmarTrip", "CoE"; not all-capital acronyms), product names in mixed case
     ("1Password", "iPhone"; not "18F"), grade and fiscal-year codes ("GS-12", "FY26"), and a group of people the
     question asks about ("contractors", "interns", "part-time"; lower case, as written: :data:`_GROUP`). When the
-    asking sentence (grounding.answer_types.question_sentence) names any, only its own are returned."""
+    asking sentence (grounding.answer_types.question_sentence) names any, only its own are returned. (Read once
+    per question: the answerer asks for them per candidate sentence.)"""
+    return list(_specifics(question))
+
+
+@functools.lru_cache(maxsize=4096)
+def _specifics(question: str) -> tuple[str, ...]:
+    """:func:`specifics` as a tuple (cached)."""
     asking = question_sentence(question)
-    if asking != question.strip() and (own := specifics(asking)):
+    if asking != question.strip() and (own := _specifics(asking)):
         # the asking sentence names its own: those pin the fact, not the places or groups of the asker's situation
         # ("I am a hybrid employee based in Denver ... What is the nightly hotel limit in Boston?" asks about Boston)
         return own
@@ -142,7 +150,7 @@ def specifics(question: str) -> list[str]:
         found += [m.group(0) for m in _CODE.finditer(sentence)]
         found += [m.group(0) for m in _MIXED_CASE.finditer(sentence) if any(c.islower() for c in m.group(0))]
         found += [m.group(1).lower() for m in _GROUP.finditer(sentence)]
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 #: A group of people a rule may hold for and not for the others ("Do contractors get paid time off?" is not settled

@@ -32,7 +32,8 @@ def test_a_group_is_named_in_the_singular_and_the_plural():
 def test_a_yes_no_question_about_a_group_no_source_names_says_so(embedder):
     # the user sees what the documents describe and that they say nothing about contractors, not "Yes." from the
     # employees' accrual
-    answer = offline_answer(embedder, "Do contractors get paid time off?", make_page(1, "Paid Time Off", "Accrual", PTO))
+    answer = offline_answer(embedder, "Do contractors get paid time off?",
+                            make_page(1, "Paid Time Off", "Accrual", PTO))
     assert not answer.startswith(("Yes.", "No."))
     assert "do not say anything about contractors" in answer
     # the same question about a group the policy names is answered
