@@ -2,13 +2,14 @@
 typed error frame.
 
 Each test runs on the process-memory storage and again on Redis (REDIS_URL, else a Redis on loopback; skipped when
-none answers), under a key prefix of its own. The limiter reads ``time.time()`` (limits' storages do, for Redis too),
-so the tests set that clock.
+none answers, failed when scripts/services.sh started one that does not), under a key prefix of its own. The
+limiter reads ``time.time()`` (limits' storages do, for Redis too), so the tests set that clock.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
 import uuid
 
@@ -39,7 +40,9 @@ def store(request, settings):
         url = django_settings.REDIS_URL or LOOPBACK_REDIS
         probe = storage_from_string(url, socket_connect_timeout=0.5, socket_timeout=0.5)
         if not probe.check():
-            pytest.skip(f"no Redis server answers at {url}")
+            if os.environ.get("GROUNDED_REDIS_URL"):  # scripts/test started one: not answering is a failure
+                pytest.fail(f"no Redis server answers at {url}, though scripts/services.sh started one")
+            pytest.skip(f"no Redis server answers at {url} (eval \"$(scripts/services.sh)\" starts one)")
         settings.ASK_RATE_STORAGE_URL = url
         settings.ASK_RATE_KEY_PREFIX = f"ratelimit-test-{uuid.uuid4().hex[:8]}"
     storage = ratelimit.storage()

@@ -1,7 +1,8 @@
 """With REDIS_URL, admin uploads are ingested by queue workers (Django's tasks framework on RQ), not in the web
 process: the job waits queued until a worker takes it, then each file gets its outcome (issue 11 point 3).
 
-Runs in the suite's PostgreSQL + Redis pass (scripts/test), where the RQ apps are installed."""
+Runs in the suite's PostgreSQL + Redis pass (scripts/test), where the RQ apps are installed; the SQLite pass does
+not collect it (tests/scale/conftest.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,7 @@ from django.test import override_settings
 from knowledge.models import IngestJob
 from knowledge.services import domain_get_or_create, ingest_job_start
 
-if not settings.REDIS_URL:
-    pytest.skip("the task queue needs Redis: this runs in the PostgreSQL + Redis pass of scripts/test",
-                allow_module_level=True)
+assert settings.REDIS_URL, "collected only with REDIS_URL (tests/scale/conftest.py)"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
