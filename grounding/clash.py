@@ -18,19 +18,19 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
 import numpy as np
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation, tokens
-from grounding.polarity import antonym, cue_asymmetry, negated_predicate
+from grounding.claim_readings import ClaimReading, reading
+from grounding.polarity import antonym_read, cue_asymmetry_read, negated_predicate_read
 from grounding.subjects import subject_difference
-from grounding.values import MONTHS, StatedValue, comparable, same_value, typed_values, value_keys
+from grounding.values import MONTHS, StatedValue, comparable, same_value
 
-__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "lexically_aligned", "lexically_aligned_matrix", "reworded",
-           "token_set"]
+__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "clash_read", "lexically_aligned",
+           "lexically_aligned_matrix", "reworded", "token_set"]
 
 #: Rules that find the opposed accounts of one question in the public sets (ConflictQA), but also set loosely related
 #: sentences of two documents against each other: a pair of sources reports a finding of another rule when it has
@@ -50,7 +50,7 @@ def _same_bare_number(a: StatedValue, b: StatedValue) -> bool:
     return "number" in (a.kind, b.kind) and a.date is None and b.date is None and a.number == b.number
 
 
-def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str, bool] | None:
+def _value_mismatch(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True) -> tuple[str, str, bool] | None:
     """The first pair of values of the same kind and slot that differ between two aligned sentences, and whether
     their slots match tightly; None when no pair differs.
 
@@ -64,10 +64,10 @@ def _value_mismatch(a: str, b: str, *, strong: bool = True) -> tuple[str, str, b
     same neighbour after matches tightly, and comes first; "there are 14 pay periods left" and "which equals to 26
     pay periods" share only what follows them, a loose match.
     """
-    va, vb = typed_values(a), typed_values(b)
+    va, vb = ra.values, rb.values
     if not va or not vb or max(len(va), len(vb)) > _MAX_VALUES:
         return None
-    raw_a, raw_b = value_keys(a), value_keys(b)
+    raw_a, raw_b = ra.value_keys, rb.value_keys
 
     def unshared(own: Sequence[StatedValue], other: Sequence[StatedValue],
                  other_raw: frozenset[str]) -> list[StatedValue]:
@@ -107,35 +107,37 @@ def _name_like(token: str) -> bool:
     return token[:1].isupper() and (low not in STOP_WORDS or low in MONTHS)
 
 
-_Folded = tuple[str, tuple[tuple[int, int], ...], tuple[str, ...], tuple[str, ...], Counter]
+_Folded = tuple[str, tuple[tuple[int, int], ...], tuple[str, ...], tuple[str, ...]]
 
 
 @functools.lru_cache(maxsize=20_000)
 def _folded_tokens(sentence: str) -> _Folded:
-    """(the sentence with accents folded, (start, end) of each TOKEN in it, the tokens, the tokens lower-cased, their
-    counts), cached: a planned sentence meets many others. The Counter is shared: never change it."""
+    """(the sentence with accents folded, (start, end) of each TOKEN in it, the tokens, the tokens lower-cased),
+    cached: a planned sentence meets many others."""
     folded = fold_accents(sentence)
     marks = [(m.start(), m.end(), m.group(0)) for m in TOKEN.finditer(folded)]
     lower = tuple(t.lower() for _, _, t in marks)
-    return folded, tuple((s, e) for s, e, _ in marks), tuple(t for _, _, t in marks), lower, Counter(lower)
+    return folded, tuple((s, e) for s, e, _ in marks), tuple(t for _, _, t in marks), lower
 
 
-def _substitution(a: str, b: str) -> tuple[str, str] | None:
-    """(span of a, span of b) when two sentences are the same statement with one name swapped, else None.
+def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
+    """(span of a, span of b) when two sentences (their readings) are the same statement with one name swapped, else None.
 
     The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
     negation (that is a polarity clash between two subjects). Accents are ignored ("Bayamón" / "Bayamon").
     """
-    (fa, ma, ta, la, ca), (fb, mb, tb, lb, cb) = _folded_tokens(a), _folded_tokens(b)
-    if min(len(ta), len(tb)) < 4:
+    na, nb = len(ra.tokens), len(rb.tokens)
+    if min(na, nb) < 4:
         return None
     # the tokens both share, counted with repeats, bound what any alignment matches: too few to meet the rules below
-    # (half of the longer, at most 2 x 4 tokens changed on each side) rules the pair out before difflib runs
-    bound = sum((ca & cb).values())
-    if bound < max(3, max(len(ta), len(tb)) / 2) or max(len(ta), len(tb)) - bound > 8:
+    # (half of the longer, at most 2 x 4 tokens changed on each side) rules the pair out before difflib runs; the
+    # counts are the readings' (made at ingestion), the token offsets are found only for a pair that passes
+    bound = sum((ra.counts & rb.counts).values())
+    if bound < max(3, max(na, nb) / 2) or max(na, nb) - bound > 8:
         return None
+    (fa, ma, ta, la), (fb, mb, tb, lb) = _folded_tokens(ra.text), _folded_tokens(rb.text)
     matcher = difflib.SequenceMatcher(None, la, lb, autojunk=False)
     blocks = matcher.get_opcodes()
     shared = sum(i2 - i1 for tag, i1, i2, _, _ in blocks if tag == "equal")
@@ -257,7 +259,8 @@ class Finding:
 def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Finding | None:
     """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None. Cached
     per (a, b, strong, versions): the rules read nothing else, and a Finding is immutable; two sources planned
-    together again bring the same aligned pairs.
+    together again bring the same aligned pairs. :func:`clash_read` on the sentences' readings
+    (grounding.claim_readings.reading).
 
     ``strong``: the sentences are aligned well above the threshold, so values with no shared neighbouring word may
     be compared too. ``versions``: the sentences come from two versions of one document (see
@@ -267,19 +270,29 @@ def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Fin
     value mismatch or a polarity clash between sentences about different subjects ("the meal allowance in Boston is
     $75" / "in Denver is $60") is no finding: the sentences are not compared further.
     """
-    if max(len(tokens(a)), len(tokens(b))) > MAX_CLAIM_WORDS:
+    return clash_read(reading(a), reading(b), strong=strong, versions=versions)
+
+
+def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versions: bool = False) -> Finding | None:
+    """:func:`clash` of two sentences from their readings (grounding.claim_readings: made at ingestion and stored
+    with the chunk, or from the text); the same finding as :func:`clash` of their texts. Not cached: reading the
+    stored facts costs less than a cache lookup would save."""
+    a, b = ra.text, rb.text
+    if max(len(ra.words), len(rb.words)) > MAX_CLAIM_WORDS:
         return None
-    mismatch = _value_mismatch(a, b, strong=strong)
+    mismatch = _value_mismatch(ra, rb, strong=strong)
     if mismatch:
         values = mismatch[:2]
         if subject_difference(a, b, values=values, versions=versions):
             return None
         return Finding("value_mismatch", values, rule="value" if mismatch[2] else "loose value")
-    swapped = _substitution(a, b)
+    swapped = _substitution(ra, rb)
     if swapped:
         return Finding("value_mismatch", swapped, rule="name")
-    for rule, test in (("predicate", negated_predicate), ("antonym", antonym), ("cue", cue_asymmetry)):
-        polarity = test(a, b)
+    pa, pb = ra.polarity, rb.polarity
+    for rule, test in (("predicate", lambda: negated_predicate_read(pa, pb)), ("antonym", lambda: antonym_read(pa, pb)),
+                       ("cue", lambda: cue_asymmetry_read((ra.cues, rb.cues), (pa, pb), (ra.words, rb.words)))):
+        polarity = test()
         if polarity:
             if subject_difference(a, b, versions=versions, polarity=True):
                 return None

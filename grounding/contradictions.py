@@ -41,12 +41,13 @@ when retrieval brings its passage: when the version just before the current one 
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
 from grounding.claims import claims
-from grounding.clash import WEAK_RULES, Finding, clash, lexically_aligned_matrix, reworded, token_set
+from grounding.claim_readings import ClaimReading, reading
+from grounding.clash import WEAK_RULES, Finding, clash_read, lexically_aligned_matrix, reworded
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
 from grounding.lexical import content_terms
@@ -110,6 +111,7 @@ def detect_conflicts(
     focus: str = "",
     sentences: Sequence[Sequence[str]] | None = None,
     concerns: PairTest | None = None,
+    readings: Mapping[str, ClaimReading] | None = None,
 ) -> list[Conflict]:
     """Find contradictions between planned sources [18.8].
 
@@ -130,6 +132,8 @@ def detect_conflicts(
             words, their cosine, the question's cosine to the closer one, whether they come from two versions of
             one document): pairs it rejects are not examined by the rules nor offered to the judge. None: every
             aligned pair is examined.
+        readings: what the rules read of each sentence, made at ingestion and stored with the chunks (sentence ->
+            grounding.claim_readings.ClaimReading); a sentence not in it is read from its text here (cached).
     Returns:
         at most one Conflict per source pair (its best-aligned clash), sorted by the labels' numbers. Sources of the
         same document version (same document_id and version_id) are never paired. Two versions of one document
@@ -172,9 +176,12 @@ def detect_conflicts(
     asked = vectors @ embedded[len(flat)] if focus else np.zeros(len(flat), dtype=np.float32)
     row_of = {(k, n): offsets[k] + n for k in range(len(sources)) for n in range(len(sentences[k]))}
     cosine = vectors @ vectors.T
-    token_sets = [token_set(x) for x in flat]
+    # what the rules read of each sentence: stored at ingestion, else read from the text (issue 20 point 3)
+    known = readings or {}
+    read = [known.get(x) or reading(x) for x in flat]
+    token_sets = [r.token_set for r in read]
     lexical = lexically_aligned_matrix(token_sets)  # near-copies in words, whatever their cosine
-    terms = [content_terms(x) for x in flat] if focus_terms or concerns is not None else []
+    terms = [r.terms for r in read] if focus_terms or concerns is not None else []
 
     # Aligned sentence pairs per source pair, best first (the sentences sharing most of the question's words first,
     # so the conflict reported for a pair is the one the reader asked about); source pairs ranked by their best
@@ -257,7 +264,8 @@ def detect_conflicts(
         settled = set(copies[(current, j if current == i else i)]) if newest_first else set()
         for score, a, b in candidates:
             sa, sb = sentences[i][a], sentences[j][b]
-            finding = clash(sa, sb, strong=score >= similarity + STRONG_MARGIN, versions=versions(i, j))
+            finding = clash_read(read[row_of[(i, a)]], read[row_of[(j, b)]], strong=score >= similarity + STRONG_MARGIN,
+                                 versions=versions(i, j))
             if finding is None and newest_first and (a, b) in counterparts.get(pair, ()):
                 # a revision that rewrote a sentence it kept changed what the sentence says
                 changed = reworded(sa, sb)

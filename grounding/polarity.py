@@ -14,11 +14,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import Sequence
 
 from grounding.lexical import STOP_WORDS, is_negation, negation_cues, normalise_negation, stem, tokens
 
-__all__ = ["antonym", "cue_asymmetry", "negated_predicate"]
+__all__ = ["Reading", "antonym", "antonym_read", "cue_asymmetry", "cue_asymmetry_read", "negated_predicate",
+           "negated_predicate_read", "polarity_reading", "reading_of"]
 
 #: Opposite pairs. Words of position and sequence ("above" / "below", "before" / "after", "first" / "last") are
 #: left out: in procedures they point at other steps ("follow the steps above" / "the steps below") far more often
@@ -80,51 +82,89 @@ def cue_asymmetry(a: str, b: str) -> tuple[str, str] | None:
     words aside) shares a content word with the other sentence: "Amazon would not be able to afford the Mona Lisa"
     / "Amazon could afford the Mona Lisa", but not "Hours not available" / "a historic home in Exton".
     """
-    na, nb = negation_cues(a), negation_cues(b)
+    return cue_asymmetry_read((negation_cues(a), negation_cues(b)), (_reading(a), _reading(b)),
+                              (tuple(w for w, _, _ in tokens(a)), tuple(w for w, _, _ in tokens(b))))
+
+
+def cue_asymmetry_read(cues: tuple[int, int], readings: tuple["Reading", "Reading"],
+                       words: tuple[Sequence[str], Sequence[str]]) -> tuple[str, str] | None:
+    """:func:`cue_asymmetry` of two sentences from what is read of them: their negation cue counts
+    (grounding.lexical.negation_cues), their :class:`Reading`s and their lower-cased tokens (grounding.lexical.tokens,
+    without offsets)."""
+    na, nb = cues
     if (na > 0) == (nb > 0):
         return None
-    negated, other = (b, a) if nb else (a, b)
-    words = _reading(negated).words
-    first = next((i for i, w in enumerate(words) if is_negation(w)), None)
+    negated, other = (readings[1], words[0]) if nb else (readings[0], words[1])
+    said = negated.words
+    first = next((i for i, w in enumerate(said) if is_negation(w)), None)
     if first is None:
         return None
-    clause = {stem(w) for w in words[first + 1:first + 7] if w not in STOP_WORDS and not is_negation(w)}
-    if not clause & {stem(w) for w, _, _ in tokens(other) if w not in STOP_WORDS}:
+    clause = {stem(w) for w in said[first + 1:first + 7] if w not in STOP_WORDS and not is_negation(w)}
+    if not clause & {stem(w) for w in other if w not in STOP_WORDS}:
         return None
-    cue = "n't" if words[first].endswith("n't") else words[first]
+    cue = "n't" if said[first].endswith("n't") else said[first]
     return ("affirmative", cue) if nb else (cue, "affirmative")
 
 
-class _Reading(NamedTuple):
-    """What the polarity rules read of one sentence (cached: a planned sentence meets many others)."""
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """What the polarity rules read of one sentence (made once per sentence: cached from its text, or stored at
+    ingestion, grounding.claim_readings).
 
-    words: tuple[str, ...]  # lower-cased tokens of the sentence with negation normalised (normalise_negation)
-    negated: Mapping[str, str]  # stem of each negated predicate -> its cue (_negated_words)
-    plain: frozenset[str]  # stems the sentence states un-negated (at least once more than it negates them)
-    word_set: frozenset[str]  # set of ``words``
-    opposed: frozenset[str]  # every word that would oppose one of ``words`` (antonyms, negative-prefixed forms)
+    Attributes:
+        words: lower-cased tokens of the sentence with negation normalised (normalise_negation).
+        negated: stem of each negated predicate -> its cue (_negated_words).
+        plain: stems the sentence states un-negated (at least once more than it negates them).
+    """
+
+    words: tuple[str, ...]
+    negated: Mapping[str, str]
+    plain: frozenset[str]
+
+    @functools.cached_property
+    def word_set(self) -> frozenset[str]:
+        """The set of ``words``."""
+        return frozenset(self.words)
+
+    @functools.cached_property
+    def opposed(self) -> frozenset[str]:
+        """Every word that would oppose one of ``words`` (antonyms, negative-prefixed forms and their roots)."""
+        opposed: set[str] = set()
+        for w in self.word_set:
+            opposed.update(_ANTONYM_OF.get(w, ()))
+            if len(w) >= 5:
+                opposed.update(p + w for p in _NEG_PREFIXES)
+            opposed.update(w[len(p):] for p in _NEG_PREFIXES if w.startswith(p) and len(w) - len(p) >= 5)
+        return frozenset(opposed)
+
+
+def reading_of(words: Sequence[str], negated: Mapping[str, str], plain: frozenset[str]) -> Reading:
+    """A :class:`Reading` from its stored parts (grounding.claim_readings)."""
+    return Reading(tuple(words), MappingProxyType(dict(negated)), frozenset(plain))
 
 
 @functools.lru_cache(maxsize=20_000)
-def _reading(sentence: str) -> _Reading:
+def _reading(sentence: str) -> Reading:
     words = tuple(w for w, _, _ in tokens(normalise_negation(sentence)))
     negated = _negated_words(list(words))
     stated = [stem(w) for w in words]
     plain = frozenset(w for w in stated if stated.count(w) > (w in negated))
-    word_set = frozenset(words)
-    opposed = set()
-    for w in word_set:
-        opposed.update(_ANTONYM_OF.get(w, ()))
-        if len(w) >= 5:
-            opposed.update(p + w for p in _NEG_PREFIXES)
-        opposed.update(w[len(p):] for p in _NEG_PREFIXES if w.startswith(p) and len(w) - len(p) >= 5)
-    return _Reading(words, MappingProxyType(negated), plain, word_set, frozenset(opposed))
+    return Reading(words, MappingProxyType(negated), plain)
+
+
+def polarity_reading(sentence: str) -> Reading:
+    """The :class:`Reading` of a sentence (cached per sentence)."""
+    return _reading(sentence)
 
 
 def negated_predicate(a: str, b: str) -> tuple[str, str] | None:
     """(polarity of a, polarity of b) when a predicate negated in one sentence appears un-negated in the other ("may
     not use" / "may use"), else None."""
-    ra, rb = _reading(a), _reading(b)
+    return negated_predicate_read(_reading(a), _reading(b))
+
+
+def negated_predicate_read(ra: Reading, rb: Reading) -> tuple[str, str] | None:
+    """:func:`negated_predicate` of two sentences' :class:`Reading`s."""
     neg_a, neg_b = ra.negated, rb.negated
     # stems a sentence states un-negated; a predicate a sentence states both plainly and negated ("Use or Lose ...
     # if you do not use"), or that both sentences negate, is no verdict
@@ -141,7 +181,11 @@ def negated_predicate(a: str, b: str) -> tuple[str, str] | None:
 def antonym(a: str, b: str) -> tuple[str, str] | None:
     """(word of a, word of b) when each sentence holds one side of an antonym pair the other lacks ("allowed" /
     "prohibited"), or a word and its negative-prefixed form ("similar" / "dissimilar"), else None."""
-    ra, rb = _reading(a), _reading(b)
+    return antonym_read(_reading(a), _reading(b))
+
+
+def antonym_read(ra: Reading, rb: Reading) -> tuple[str, str] | None:
+    """:func:`antonym` of two sentences' :class:`Reading`s."""
     if ra.opposed.isdisjoint(rb.word_set):  # no word of b opposes a word of a: most aligned pairs
         return None
     set_a, set_b = ra.word_set, rb.word_set

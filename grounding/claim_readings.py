@@ -1,0 +1,144 @@
+"""What the contradiction rules read of one sentence (a claim), made once at ingestion and stored with its chunk
+(issue 20 point 3): an ask reads it instead of tokenising, extracting values and finding negations again.
+
+    reading(sentence) -> ClaimReading       made from the text (cached per sentence)
+    reading_row(sentence) -> dict           the same, JSON-ready, as ingestion stores it per claim
+    from_row(sentence, row) -> ClaimReading read back at ask time (no regular expression runs)
+
+A reading holds every per-sentence fact grounding.clash and grounding.contradictions need; each equals what the
+function named below gives for the sentence, so the rules find the same on a stored reading as on the text:
+
+    tokens   lower-cased TOKENs of the accent-folded sentence, repeats kept (grounding.clash.token_set is their set,
+             grounding.clash._substitution counts them)
+    words    lower-cased TOKENs of the NFKC-folded sentence (grounding.lexical.tokens): its length against
+             grounding.clash.MAX_CLAIM_WORDS, the other side of grounding.polarity.cue_asymmetry
+    terms    grounding.lexical.content_terms (the question's words a pair shares: grounding.notes.Concerns)
+    values   grounding.values.typed_values
+    cues     grounding.lexical.negation_cues
+    polarity grounding.polarity's reading: the negation-normalised words, each negated predicate's stem and cue, the
+             stems stated plainly
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from grounding.lexical import TOKEN, content_terms, fold_accents, negation_cues, tokens
+from grounding.polarity import Reading, polarity_reading, reading_of
+from grounding.values import StatedValue, typed_values
+
+__all__ = ["ClaimReading", "from_row", "reading", "reading_row", "readings_of_rows"]
+
+
+@dataclass(frozen=True, eq=False)
+class ClaimReading:
+    """What the rules read of one sentence (see the module docstring for what each field equals).
+
+    Attributes:
+        text: the sentence.
+        tokens: lower-cased TOKENs of ``fold_accents(text)``, in order, repeats kept.
+        words: lower-cased TOKENs of the NFKC-folded text (grounding.lexical.tokens, without offsets).
+        terms: stemmed content words (grounding.lexical.content_terms).
+        values: stated values (grounding.values.typed_values).
+        cues: number of negation cues (grounding.lexical.negation_cues, >= 0).
+        polarity: grounding.polarity.Reading of the text.
+    """
+
+    text: str
+    tokens: tuple[str, ...]
+    words: tuple[str, ...]
+    terms: frozenset[str]
+    values: tuple[StatedValue, ...]
+    cues: int
+    polarity: Reading
+
+    @functools.cached_property
+    def token_set(self) -> frozenset[str]:
+        """The set of ``tokens`` (grounding.clash.token_set of the text)."""
+        return frozenset(self.tokens)
+
+    @functools.cached_property
+    def counts(self) -> Counter:
+        """How often each of ``tokens`` occurs (shared: never change it)."""
+        return Counter(self.tokens)
+
+    @functools.cached_property
+    def value_keys(self) -> frozenset[str]:
+        """grounding.values.value_keys of the text."""
+        return frozenset(k for v in self.values for k in v.keys)
+
+
+@functools.lru_cache(maxsize=20_000)
+def reading(sentence: str) -> ClaimReading:
+    """The reading of a sentence made from its text (cached: a sentence split at ask time meets many others)."""
+    return ClaimReading(sentence, tuple(t.lower() for t in TOKEN.findall(fold_accents(sentence))),
+                        tuple(w for w, _, _ in tokens(sentence)), content_terms(sentence), typed_values(sentence),
+                        negation_cues(sentence), polarity_reading(sentence))
+
+
+# --- storing ------------------------------------------------------------------------------------------------------
+
+_VALUE_FIELDS = ("kind", "number", "date", "precision", "text", "hedged", "context", "rate", "keys", "span", "clause",
+                 "sides")
+
+
+def _value_row(v: StatedValue) -> list:
+    return [v.kind, v.number, list(v.date) if v.date is not None else None, v.precision, v.text, v.hedged,
+            sorted(v.context), v.rate, list(v.keys), list(v.span), list(v.clause), list(v.sides)]
+
+
+def _value_of(row: Sequence) -> StatedValue:
+    kind, number, date, precision, text, hedged, context, rate, keys, span, clause, sides = row
+    return StatedValue(kind, float(number), tuple(date) if date is not None else None, float(precision), text,
+                       bool(hedged), frozenset(context), rate, tuple(keys), tuple(span), tuple(clause), tuple(sides))
+
+
+def reading_row(sentence: str) -> dict[str, Any]:
+    """The reading of a sentence as ingestion stores it: a JSON-ready dict with short keys, empty parts left out
+    ("t" tokens, "k" words when they differ from the tokens, "c" terms, "v" values as lists of StatedValue's
+    fields in order, "q" cues, "w" the polarity words when they differ from the words, "g" negated stem -> cue,
+    "p" plainly stated stems). Floats round-trip exactly through JSON."""
+    r = reading(sentence)
+    row: dict[str, Any] = {"t": list(r.tokens)}
+    if r.words != r.tokens:
+        row["k"] = list(r.words)
+    if r.terms:
+        row["c"] = sorted(r.terms)
+    if r.values:
+        row["v"] = [_value_row(v) for v in r.values]
+    if r.cues:
+        row["q"] = r.cues
+    if r.polarity.words != r.words:
+        row["w"] = list(r.polarity.words)
+    if r.polarity.negated:
+        row["g"] = dict(r.polarity.negated)
+    if r.polarity.plain:
+        row["p"] = sorted(r.polarity.plain)
+    return row
+
+
+def from_row(sentence: str, row: Mapping[str, Any]) -> ClaimReading:
+    """The reading of ``sentence`` from what :func:`reading_row` stored for it (its dict, parsed from JSON).
+
+    Raises:
+        KeyError: the row has no tokens ("t").
+    """
+    toks = tuple(row["t"])
+    words = tuple(row["k"]) if "k" in row else toks
+    said = tuple(row["w"]) if "w" in row else words
+    return ClaimReading(sentence, toks, words, frozenset(row.get("c", ())),
+                        tuple(_value_of(v) for v in row.get("v", ())), int(row.get("q", 0)),
+                        reading_of(said, row.get("g", {}), frozenset(row.get("p", ()))))
+
+
+def readings_of_rows(sentences: Sequence[str], rows: Sequence[Mapping[str, Any]] | None) -> dict[str, ClaimReading]:
+    """sentence -> reading for a chunk's stored claims and their stored rows (in the same order); {} when no rows
+    were stored or they do not match the sentences in number."""
+    if not rows or len(rows) != len(sentences):
+        return {}
+    return {s: from_row(s, row) for s, row in zip(sentences, rows)}
