@@ -37,8 +37,8 @@ from grounding.scheduled import ScheduledVersion, scheduled_matches
 from grounding.sentence_store import with_stored_sentences
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import (chunk_layouts, domain_scheduled_versions, domain_token, domain_vocabulary,
-                                 retrieve_vector, version_next_scheduled)
+from knowledge.selectors import (chunk_layouts, chunk_readings, domain_scheduled_versions, domain_token,
+                                 domain_vocabulary, retrieve_vector, version_next_scheduled)
 from knowledge.services import system_prompt_active, versions_activate_soon
 
 
@@ -179,16 +179,19 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             # only the planned chunks' vectors: what notes, the offline answerer and the support check read (all the
             # candidates' were copied into the embedder's cache on every ask)
             planned = {i for s in plan.sources for i in s.chunk_ids}
-            sentences = KnownVectors.of_candidates(default_embedder(),
-                                                   [c for c in candidates if c.chunk.chunk_id in planned])
+            planned_candidates = [c for c in candidates if c.chunk.chunk_id in planned]
+            sentences = KnownVectors.of_candidates(default_embedder(), planned_candidates)
             sentences.known.setdefault(query, np.asarray(vector, dtype=np.float32))  # the focus: embedded already
             remember = getattr(default_embedder(), "remember", None)
             if remember is not None:  # the offline answerer and the support check read them from its cache
                 remember(sentences.known)
-            # only aligned pairs that could make a note about the question are examined (grounding.notes.concerns)
+            # only aligned pairs that could make a note about the question are examined (grounding.notes.concerns);
+            # what the rules read of each sentence (values, negations, tokens) was stored at ingestion: read, not made
+            readings = chunk_readings(domain=inputs.domain.pk, chunks=[c.chunk for c in planned_candidates],
+                                      token=inputs.token)
             notes = relevant_notes(detect_conflicts(plan.sources, sentences, focus=query, judge=conflict_judge,
                                                     sentences=source_claims(plan.sources, candidates),
-                                                    concerns=concerns(query)), query)
+                                                    concerns=concerns(query), readings=readings), query)
             # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it); sources
             # whose chunks ingestion found free of such text are not scanned again
             clean = {c.chunk.chunk_id for c in candidates if c.chunk.injection is False}

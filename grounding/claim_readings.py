@@ -32,7 +32,14 @@ from grounding.lexical import TOKEN, content_terms, fold_accents, negation_cues,
 from grounding.polarity import Reading, polarity_reading, reading_of
 from grounding.values import StatedValue, typed_values
 
-__all__ = ["ClaimReading", "from_row", "reading", "reading_row", "readings_of_rows"]
+__all__ = ["READINGS_VERSION", "ClaimReading", "from_row", "reading", "reading_row", "readings_of_rows", "stored_readings",
+           "stored_rows"]
+
+#: The version of what a stored reading holds, counted up when a rule's reading of a sentence changes (a field
+#: added, or grounding.values, grounding.lexical or grounding.polarity reading a sentence differently): a chunk's
+#: readings of another version are made again when its domain is indexed (knowledge.indexing), and an index of
+#: another version is built again when a worker starts.
+READINGS_VERSION = 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,3 +149,18 @@ def readings_of_rows(sentences: Sequence[str], rows: Sequence[Mapping[str, Any]]
     if not rows or len(rows) != len(sentences):
         return {}
     return {s: from_row(s, row) for s, row in zip(sentences, rows)}
+
+
+def stored_readings(sentences: Sequence[str]) -> dict[str, Any]:
+    """What ingestion stores of a chunk's claims: {"version": READINGS_VERSION, "rows": one :func:`reading_row` per
+    sentence, in order}."""
+    return {"version": READINGS_VERSION, "rows": [reading_row(s) for s in sentences]}
+
+
+def stored_rows(stored: Any, sentences: Sequence[str]) -> list[dict[str, Any]] | None:
+    """The rows of what :func:`stored_readings` made, when they are of this READINGS_VERSION and one per sentence
+    of ``sentences``; else None (make them again)."""
+    if not isinstance(stored, dict) or stored.get("version") != READINGS_VERSION:
+        return None
+    rows = stored.get("rows")
+    return rows if isinstance(rows, list) and len(rows) == len(sentences) else None

@@ -23,7 +23,7 @@ from typing import Literal, Sequence
 
 import numpy as np
 
-from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation, tokens
+from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
 from grounding.claim_readings import ClaimReading, reading
 from grounding.polarity import antonym_read, cue_asymmetry_read, negated_predicate_read
 from grounding.subjects import subject_difference

@@ -18,6 +18,7 @@ from typing import Sequence
 import bm25s
 import numpy as np
 
+from grounding.claim_readings import READINGS_VERSION
 from grounding.lexical import bm25_tokens
 from grounding.ranking import context_scale, context_vectors
 
@@ -33,8 +34,9 @@ FORMAT = 2
 #: What an index carries for answering, counted up when that changes (meta.json "answer"; an index with less is built
 #: again when a worker starts, knowledge.indexing.index_ensure): 1 answer-unit vectors, 2 the chunks' layouts, 3 the
 #: layouts kept apart from the records (layouts.bin: retrieval parses every candidate's record, an answer only the
-#: planned chunks' layouts), 4 the distinct sentence vectors (a search scans each distinct sentence once).
-ANSWER_DATA = 4
+#: planned chunks' layouts), 4 the distinct sentence vectors (a search scans each distinct sentence once), 5 the
+#: sentences' readings (grounding.claim_readings: what contradiction detection reads of them).
+ANSWER_DATA = 5
 #: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
 #: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
 DISTINCT_SHARE = 0.9
@@ -43,7 +45,7 @@ DISTINCT_SHARE = 0.9
 def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
                 records: Sequence[dict] | None, sentence_vectors: Sequence[np.ndarray] | None,
                 unit_vectors: Sequence[np.ndarray] | None, ann_threshold: int,
-                layouts: Sequence[list | None] | None = None) -> None:
+                layouts: Sequence[list | None] | None = None, readings: Sequence[list | None] | None = None) -> None:
     """Write every file of an index into the directory ``tmp`` (inputs as StoredIndex.build takes them, validated
     there: ids_array int64 (n,), matrix float32 (n, dim) contiguous)."""
     np.save(tmp / "vectors.npy", matrix)
@@ -65,6 +67,8 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
         _save_sets(tmp, "units", "unit_offsets", unit_vectors, dim)
     if layouts is not None:  # JSON per row, read only for the chunks an answer plans (StoredIndex.layout)
         _save_json_rows(tmp, "layouts.bin", "layout_offsets.npy", layouts)
+    if readings is not None:  # JSON per row, read only for the chunks an answer plans (StoredIndex.readings)
+        _save_json_rows(tmp, "readings.bin", "reading_offsets.npy", readings)
     tokens = bm25_tokens(list(texts)) if len(texts) else []
     if any(tokens):
         bm25 = bm25s.BM25()
@@ -80,7 +84,8 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
         graph.save(str(tmp / "ann.usearch"))
     (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
                                                "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
-                                               "ann": bool(ann), "answer": ANSWER_DATA}))
+                                               "ann": bool(ann), "answer": ANSWER_DATA,
+                                               "readings": READINGS_VERSION}))
 
 
 def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -122,7 +127,7 @@ def _save_sets(folder: Path, name: str, offsets_name: str, given: Sequence[np.nd
 def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
                     records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
                     unit_vectors: Sequence[np.ndarray] | None = None, layouts: Sequence[list | None] | None = None,
-                    ann_threshold: int = ANN_THRESHOLD) -> Path:
+                    readings: Sequence[list | None] | None = None, ann_threshold: int = ANN_THRESHOLD) -> Path:
     """Write an index directory atomically; returns its path (grounding.index_store.StoredIndex opens it).
 
     The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
@@ -136,6 +141,8 @@ def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: n
             None: none kept.
         layouts: (n,) each row's layout (grounding.sentence_store.chunk_layout; None: not made), kept apart from
             the records so that retrieval does not parse them (StoredIndex.layout); None: none kept.
+        readings: (n,) each row's sentence readings (grounding.claim_readings.reading_row per sentence of its
+            record's "sentences"; None: not made), kept apart as layouts are (StoredIndex.readings); None: none kept.
         ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
     Raises:
         ValueError: the inputs differ in length.
@@ -147,7 +154,8 @@ def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: n
         raise ValueError(f"{matrix.shape[0]} vectors, {ids_array.shape[0]} ids and {len(texts)} texts")
     if records is not None and len(records) != len(texts):
         raise ValueError(f"{len(records)} records for {len(texts)} texts")
-    for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors), ("layout", layouts)):
+    for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors), ("layout", layouts),
+                        ("reading", readings)):
         if given is not None and len(given) != len(texts):
             raise ValueError(f"{len(given)} {name} vector sets for {len(texts)} texts")
     if path.is_dir():
@@ -156,7 +164,7 @@ def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: n
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", dir=path.parent))
     try:
         write_files(tmp, ids_array, matrix, texts, records=records, sentence_vectors=sentence_vectors,
-                    unit_vectors=unit_vectors, ann_threshold=ann_threshold, layouts=layouts)
+                    unit_vectors=unit_vectors, ann_threshold=ann_threshold, layouts=layouts, readings=readings)
         try:
             os.rename(tmp, path)
         except OSError:

@@ -18,7 +18,10 @@ One index is a directory written once and never modified (a changed domain gets 
     units.npy     float32 (u, dim) the rows' answer-unit vectors (made at ingestion: the other texts the offline
                   answerer reads a chunk as), with unit_offsets.npy int64 (n + 1,) as for sentences; never scored
     layouts.bin   the chunks' layouts (JSON per row, with layout_offsets.npy): read only for an answer's planned chunks
-    meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool, "answer": what it carries for answering}
+    readings.bin  the readings of the rows' sentences (grounding.claim_readings, a JSON list per row, with
+                  reading_offsets.npy): what contradiction detection reads of the planned chunks' sentences
+    meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool, "answer": what it carries for answering,
+                  "readings": the READINGS_VERSION of readings.bin}
 
 The operating system's page cache holds each file once however many processes map it, so a domain's matrix is
 resident once per machine, not once per worker. Exact search (numpy, the inner products then ``argpartition``) is the
@@ -103,6 +106,11 @@ class StoredIndex(Searching):
         if (self.path / "layout_offsets.npy").is_file():
             self._layout_offsets = _mapped(self.path / "layout_offsets.npy")
             self._layouts = _mapped_bytes(self.path / "layouts.bin", self._layout_offsets)
+        self._readings: np.ndarray | None = None
+        self._reading_offsets: np.ndarray | None = None
+        if (self.path / "reading_offsets.npy").is_file():
+            self._reading_offsets = _mapped(self.path / "reading_offsets.npy")
+            self._readings = _mapped_bytes(self.path / "readings.bin", self._reading_offsets)
         self._units: np.ndarray | None = None
         self._unit_offsets: np.ndarray | None = None
         if (self.path / "unit_offsets.npy").is_file():
@@ -133,6 +141,12 @@ class StoredIndex(Searching):
         ANSWER_DATA; 0 for an index written before it was recorded)."""
         return int(json.loads((Path(path) / "meta.json").read_text()).get("answer", 0))
 
+    @staticmethod
+    def readings_version(path: Path | str) -> int:
+        """The READINGS_VERSION (grounding.claim_readings) of the sentence readings the index directory at ``path``
+        carries; 0 when it carries none."""
+        return int(json.loads((Path(path) / "meta.json").read_text()).get("readings", 0))
+
     def __len__(self) -> int:
         return int(self.ids.shape[0])
 
@@ -162,6 +176,14 @@ class StoredIndex(Searching):
         start, end = int(self._layout_offsets[row]), int(self._layout_offsets[row + 1])
         return json.loads(bytes(self._layouts[start:end])) if end > start else None
 
+    def readings(self, row: int) -> list | None:
+        """The readings stored for a row's sentences (one grounding.claim_readings.reading_row each, in the order
+        of its record's "sentences"), parsed; None when none are kept."""
+        if self._reading_offsets is None:
+            return None
+        start, end = int(self._reading_offsets[row]), int(self._reading_offsets[row + 1])
+        return json.loads(bytes(self._readings[start:end])) if end > start else None
+
     def row_of(self, key: int) -> int | None:
         """The row of a chunk key (the ids are in ascending order, as indexes are built); None when absent."""
         pos = int(np.searchsorted(self.ids, key))
@@ -178,11 +200,12 @@ class StoredIndex(Searching):
     def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
               records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
               unit_vectors: Sequence[np.ndarray] | None = None, layouts: Sequence[list | None] | None = None,
-              ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
+              readings: Sequence[list | None] | None = None, ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
         """Write an index directory atomically (grounding.index_files.build_directory: the arguments, the errors)
         and open it; when another process finished the same index meanwhile, its directory is opened instead."""
         return cls(build_directory(path, ids, matrix, texts, records=records, sentence_vectors=sentence_vectors,
-                                   unit_vectors=unit_vectors, layouts=layouts, ann_threshold=ann_threshold))
+                                   unit_vectors=unit_vectors, layouts=layouts, readings=readings,
+                                   ann_threshold=ann_threshold))
 
     def vector(self, row: int) -> np.ndarray:
         """The unit vector of a row (a view into the memory map)."""

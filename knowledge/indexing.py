@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import transaction
 
 from grounding.dedup import value_key
+from grounding.claim_readings import READINGS_VERSION
 from grounding.index_files import ANSWER_DATA
 from grounding.index_store import StoredIndex
 from grounding.injection import injection_signals
@@ -105,8 +106,32 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
     matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
               else np.zeros((0, 384), dtype=np.float32))
     layouts = [chunk.layout for chunk in kept]  # read apart, only for planned chunks (not with every record)
+    readings = _readings(kept, records)
     return StoredIndex.build(path, ids, matrix, texts, records=records, sentence_vectors=sentence_sets,
-                             unit_vectors=unit_sets, layouts=layouts, ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+                             unit_vectors=unit_sets, layouts=layouts, readings=readings,
+                             ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
+
+
+def _readings(chunks: list[Chunk], records: list[dict]) -> list[list | None]:
+    """Per chunk (row), the readings of its sentences (grounding.claim_readings.stored_rows) as the index keeps
+    them; chunks stored without them, or with readings of another READINGS_VERSION, get theirs here, once (saved to
+    their rows, so the next build reads them)."""
+    from grounding.claim_readings import stored_readings, stored_rows
+
+    out: list[list | None] = []
+    made = []
+    for chunk, record in zip(chunks, records):
+        said = record.get("sentences") or []
+        rows = stored_rows(chunk.readings, said)
+        if rows is None:
+            chunk.readings = stored_readings(said)
+            rows = chunk.readings["rows"]
+            made.append(chunk)
+        out.append(rows or None)
+    if made:
+        log.info("reading the sentences of %d chunks stored without their readings", len(made))
+        Chunk.objects.bulk_update(made, ["readings"], batch_size=500)
+    return out
 
 
 def _backfill_sentences(missing: list[tuple[int, Chunk]], records: list[dict], sentence_sets: list) -> None:
@@ -123,11 +148,12 @@ def _backfill_sentences(missing: list[tuple[int, Chunk]], records: list[dict], s
         said, data = stored.claims, stored.claim_vectors
         chunk.sentences, chunk.sentence_vectors = said, data
         chunk.units, chunk.unit_vectors, chunk.layout = stored.units, stored.unit_vectors, stored.layout  # same call
+        chunk.readings = stored.readings
         records[row]["sentences"] = said
         sentence_sets[row] = np.frombuffer(data, dtype="<f4").reshape(len(said), -1) if said else \
             np.zeros((0, sentence_sets[row].shape[1]), dtype=np.float32)
     Chunk.objects.bulk_update([c for _, c in missing], ["sentences", "sentence_vectors", "units", "unit_vectors",
-                                                        "layout"], batch_size=500)
+                                                        "layout", "readings"], batch_size=500)
 
 
 def _backfill_units(missing: list[tuple[int, Chunk]], records: list[dict], unit_sets: list) -> None:
@@ -188,7 +214,8 @@ def index_ensure(*, domain: Domain) -> bool:
     making it. Returns True when it built."""
     token = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
     paths = [index_path(domain=domain, status=s, token=token) for s in STATUSES]
-    if all(p.is_dir() for p in paths) and any(StoredIndex.answer_data(p) < ANSWER_DATA for p in paths):
+    if all(p.is_dir() for p in paths) and any(StoredIndex.answer_data(p) < ANSWER_DATA
+                                              or StoredIndex.readings_version(p) != READINGS_VERSION for p in paths):
         log.info("indexing domain %s again: its index was built before the answer data it now carries", domain.slug)
         with transaction.atomic():
             index_publish(domain=domain)

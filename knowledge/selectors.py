@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from grounding.claim_readings import ClaimReading, readings_of_rows
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
 from grounding.ranking import demote_near_duplicates, drop_off
@@ -166,6 +167,24 @@ def chunk_layouts(*, domain: Domain | int, chunk_ids: Sequence[int], token: str 
             layout = index.layout(row) if row is not None else None
             if layout:
                 out[key] = layout
+    return out
+
+
+def chunk_readings(*, domain: Domain | int, chunks: Sequence[GChunk], token: str | None = None) -> dict[str, ClaimReading]:
+    """What ingestion stored of the sentences of ``chunks`` (grounding.types.Chunk, as retrieval returned them) for
+    contradiction detection: sentence -> grounding.claim_readings.ClaimReading, read from the domain's published
+    index (current and superseded), only for the chunks asked for (an answer's planned sources), never from the
+    database. Chunks whose readings are not kept, or do not match their sentences, are left out (their sentences are
+    read from the text)."""
+    out: dict[str, ClaimReading] = {}
+    indexes = [domain_index(domain=domain, status=s, token=token)
+               for s in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED)]
+    for chunk in chunks:
+        for index in indexes:
+            row = index.row_of(chunk.chunk_id) if len(index) else None
+            if row is not None:
+                out.update(readings_of_rows(chunk.sentences, index.readings(row)))
+                break
     return out
 
 

@@ -3,6 +3,8 @@ instead of encoding them:
 
 - claims: what contradiction detection needs of a source (its sentences as grounding.claims.claims splits
   them, and their MiniLM vectors), stored with each chunk and carried by the retrieval index;
+- readings: what the contradiction rules read of each claim (grounding.claim_readings: its tokens, values, negations),
+  so that an ask does not read the claims again;
 - layout: how the offline answerer reads the chunk (grounding.sentence_store.chunk_layout: each sentence's span, kind,
   quoted text and typed values);
 - units: the other texts that reading needs the vectors of (list items, table rows read as "column: value" pairs, the
@@ -17,6 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
+from grounding.claim_readings import stored_readings
 from grounding.claims import claims
 from grounding.embeddings import Embedder
 from grounding.sentence_data import section_heading
@@ -32,6 +35,7 @@ class StoredSentences:
             little-endian bytes, (len(claims), dim).
         units: the answerer's other texts of the chunk (not among ``claims``); unit_vectors: their vectors, as above.
         layout: how the answerer reads the chunk (grounding.sentence_store.chunk_layout).
+        readings: what the contradiction rules read of each claim (grounding.claim_readings.stored_readings).
     """
 
     claims: list[str]
@@ -39,6 +43,7 @@ class StoredSentences:
     units: list[str]
     unit_vectors: bytes
     layout: list[list]
+    readings: dict
 
 
 def answer_units(layout: list[list], section: str, said: Sequence[str]) -> list[str]:
@@ -67,7 +72,7 @@ def sentences_embed(*, texts: Sequence[str], embedder: Embedder,
     units = [answer_units(lay, s, g) for lay, s, g in zip(layouts, sections, groups)]
     packed = _embed_groups(groups + units, embedder)
     n = len(groups)
-    return [StoredSentences(g, packed[i], u, packed[n + i], lay)
+    return [StoredSentences(g, packed[i], u, packed[n + i], lay, stored_readings(g))
             for i, (g, u, lay) in enumerate(zip(groups, units, layouts))]
 
 

@@ -311,6 +311,7 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
               embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
               sentences=sentences[i].claims, sentence_vectors=sentences[i].claim_vectors,
               units=sentences[i].units, unit_vectors=sentences[i].unit_vectors, layout=sentences[i].layout,
+              readings=sentences[i].readings,
               injection=bool(injection_signals(d.text)), value_key=value_key(d.text))
         for i, d in enumerate(p.drafts)
     ])

@@ -227,9 +227,10 @@ def document_reindex(*, document: Document, embedder: Embedder | None = None) ->
             c.embedding = vector.astype("<f4").tobytes()
             c.sentences, c.sentence_vectors = said.claims, said.claim_vectors
             c.units, c.unit_vectors, c.layout = said.units, said.unit_vectors, said.layout
+            c.readings = said.readings
         with transaction.atomic():
             Chunk.objects.bulk_update(chunks, ["embedding", "sentences", "sentence_vectors", "units", "unit_vectors",
-                                               "layout"], batch_size=500)
+                                               "layout", "readings"], batch_size=500)
             index_publish(domain=document.domain)
     return len(chunks)
 
