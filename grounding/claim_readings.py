@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from grounding.lexical import TOKEN, content_terms, fold_accents, negation_cues, tokens
@@ -42,9 +41,10 @@ __all__ = ["READINGS_VERSION", "ClaimReading", "from_row", "reading", "reading_r
 READINGS_VERSION = 1
 
 
-@dataclass(frozen=True, eq=False)
 class ClaimReading:
-    """What the rules read of one sentence (see the module docstring for what each field equals).
+    """What the rules read of one sentence (see the module docstring for what each part equals), each part read when
+    first asked for: from the stored row when there is one (no regular expression runs), else from the text. A
+    sentence that meets no other in an aligned pair is never read beyond its tokens and content words.
 
     Attributes:
         text: the sentence.
@@ -54,38 +54,65 @@ class ClaimReading:
         values: stated values (grounding.values.typed_values).
         cues: number of negation cues (grounding.lexical.negation_cues, >= 0).
         polarity: grounding.polarity.Reading of the text.
+        token_set, counts, value_keys: the set of ``tokens``, their counts (a shared Counter: never change it), and
+            grounding.values.value_keys of the text.
     """
 
-    text: str
-    tokens: tuple[str, ...]
-    words: tuple[str, ...]
-    terms: frozenset[str]
-    values: tuple[StatedValue, ...]
-    cues: int
-    polarity: Reading
+    def __init__(self, text: str, row: Mapping[str, Any] | None = None) -> None:
+        self.text = text
+        self._row = row
+
+    @functools.cached_property
+    def tokens(self) -> tuple[str, ...]:
+        if self._row is not None:
+            return tuple(self._row["t"])
+        return tuple(t.lower() for t in TOKEN.findall(fold_accents(self.text)))
+
+    @functools.cached_property
+    def words(self) -> tuple[str, ...]:
+        if self._row is not None:
+            return tuple(self._row["k"]) if "k" in self._row else self.tokens
+        return tuple(w for w, _, _ in tokens(self.text))
+
+    @functools.cached_property
+    def terms(self) -> frozenset[str]:
+        return frozenset(self._row.get("c", ())) if self._row is not None else content_terms(self.text)
+
+    @functools.cached_property
+    def values(self) -> tuple[StatedValue, ...]:
+        if self._row is not None:
+            return tuple(_value_of(v) for v in self._row.get("v", ()))
+        return typed_values(self.text)
+
+    @functools.cached_property
+    def cues(self) -> int:
+        return int(self._row.get("q", 0)) if self._row is not None else negation_cues(self.text)
+
+    @functools.cached_property
+    def polarity(self) -> Reading:
+        if self._row is None:
+            return polarity_reading(self.text)
+        said = tuple(self._row["w"]) if "w" in self._row else self.words
+        return reading_of(said, self._row.get("g", {}), frozenset(self._row.get("p", ())))
 
     @functools.cached_property
     def token_set(self) -> frozenset[str]:
-        """The set of ``tokens`` (grounding.clash.token_set of the text)."""
         return frozenset(self.tokens)
 
     @functools.cached_property
     def counts(self) -> Counter:
-        """How often each of ``tokens`` occurs (shared: never change it)."""
         return Counter(self.tokens)
 
     @functools.cached_property
     def value_keys(self) -> frozenset[str]:
-        """grounding.values.value_keys of the text."""
         return frozenset(k for v in self.values for k in v.keys)
 
 
 @functools.lru_cache(maxsize=20_000)
 def reading(sentence: str) -> ClaimReading:
-    """The reading of a sentence made from its text (cached: a sentence split at ask time meets many others)."""
-    return ClaimReading(sentence, tuple(t.lower() for t in TOKEN.findall(fold_accents(sentence))),
-                        tuple(w for w, _, _ in tokens(sentence)), content_terms(sentence), typed_values(sentence),
-                        negation_cues(sentence), polarity_reading(sentence))
+    """The reading of a sentence made from its text, each part when first asked for (cached: a sentence split at ask
+    time meets many others)."""
+    return ClaimReading(sentence)
 
 
 # --- storing ------------------------------------------------------------------------------------------------------
@@ -130,17 +157,13 @@ def reading_row(sentence: str) -> dict[str, Any]:
 
 
 def from_row(sentence: str, row: Mapping[str, Any]) -> ClaimReading:
-    """The reading of ``sentence`` from what :func:`reading_row` stored for it (its dict, parsed from JSON).
+    """The reading of ``sentence`` from what :func:`reading_row` stored for it (its dict, parsed from JSON); each
+    part is read from the row when first asked for.
 
     Raises:
-        KeyError: the row has no tokens ("t").
+        KeyError: (when its tokens are first read) the row has no tokens ("t").
     """
-    toks = tuple(row["t"])
-    words = tuple(row["k"]) if "k" in row else toks
-    said = tuple(row["w"]) if "w" in row else words
-    return ClaimReading(sentence, toks, words, frozenset(row.get("c", ())),
-                        tuple(_value_of(v) for v in row.get("v", ())), int(row.get("q", 0)),
-                        reading_of(said, row.get("g", {}), frozenset(row.get("p", ()))))
+    return ClaimReading(sentence, row)
 
 
 def readings_of_rows(sentences: Sequence[str], rows: Sequence[Mapping[str, Any]] | None) -> dict[str, ClaimReading]:
