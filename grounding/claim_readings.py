@@ -62,50 +62,54 @@ class ClaimReading:
         self.text = text
         self._row = row
 
-    @functools.cached_property
-    def tokens(self) -> tuple[str, ...]:
-        if self._row is not None:
-            return tuple(self._row["t"])
-        return tuple(t.lower() for t in TOKEN.findall(fold_accents(self.text)))
+    def __getattr__(self, name: str) -> Any:
+        """A part not read yet: read it (from the row, else the text) and keep it as an attribute, so the next
+        access is a plain attribute lookup (functools.cached_property takes a lock on every first access)."""
+        part = _PARTS.get(name)
+        if part is None:
+            raise AttributeError(name)
+        value = part(self) if self._row is None else part.stored(self, self._row)
+        setattr(self, name, value)
+        return value
 
-    @functools.cached_property
-    def words(self) -> tuple[str, ...]:
-        if self._row is not None:
-            return tuple(self._row["k"]) if "k" in self._row else self.tokens
-        return tuple(w for w, _, _ in tokens(self.text))
 
-    @functools.cached_property
-    def terms(self) -> frozenset[str]:
-        return frozenset(self._row.get("c", ())) if self._row is not None else content_terms(self.text)
+class _Part:
+    """How one part of a ClaimReading is read: ``made(reading)`` from the text, ``stored(reading, row)`` from the
+    stored row."""
 
-    @functools.cached_property
-    def values(self) -> tuple[StatedValue, ...]:
-        if self._row is not None:
-            return tuple(_value_of(v) for v in self._row.get("v", ()))
-        return typed_values(self.text)
+    def __init__(self, made, stored) -> None:
+        self.made, self.stored = made, stored
 
-    @functools.cached_property
-    def cues(self) -> int:
-        return int(self._row.get("q", 0)) if self._row is not None else negation_cues(self.text)
+    def __call__(self, r: ClaimReading) -> Any:
+        return self.made(r)
 
-    @functools.cached_property
-    def polarity(self) -> Reading:
-        if self._row is None:
-            return polarity_reading(self.text)
-        said = tuple(self._row["w"]) if "w" in self._row else self.words
-        return reading_of(said, self._row.get("g", {}), frozenset(self._row.get("p", ())))
 
-    @functools.cached_property
-    def token_set(self) -> frozenset[str]:
-        return frozenset(self.tokens)
+def _words_stored(r: ClaimReading, row: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(row["k"]) if "k" in row else r.tokens
 
-    @functools.cached_property
-    def counts(self) -> Counter:
-        return Counter(self.tokens)
 
-    @functools.cached_property
-    def value_keys(self) -> frozenset[str]:
-        return frozenset(k for v in self.values for k in v.keys)
+def _polarity_stored(r: ClaimReading, row: Mapping[str, Any]) -> Reading:
+    said = tuple(row["w"]) if "w" in row else r.words
+    return reading_of(said, row.get("g", {}), frozenset(row.get("p", ())))
+
+
+def _tokens_made(r: ClaimReading) -> tuple[str, ...]:
+    return tuple(t.lower() for t in TOKEN.findall(fold_accents(r.text)))
+
+
+_PARTS: dict[str, _Part] = {
+    "tokens": _Part(_tokens_made, lambda r, row: tuple(row["t"])),
+    "words": _Part(lambda r: tuple(w for w, _, _ in tokens(r.text)), _words_stored),
+    "terms": _Part(lambda r: content_terms(r.text), lambda r, row: frozenset(row.get("c", ()))),
+    "values": _Part(lambda r: typed_values(r.text), lambda r, row: tuple(_value_of(v) for v in row.get("v", ()))),
+    "cues": _Part(lambda r: negation_cues(r.text), lambda r, row: int(row.get("q", 0))),
+    "polarity": _Part(lambda r: polarity_reading(r.text), _polarity_stored),
+    # derived from the parts above, the same way whichever way those were read
+    "token_set": _Part(lambda r: frozenset(r.tokens), lambda r, row: frozenset(r.tokens)),
+    "counts": _Part(lambda r: Counter(r.tokens), lambda r, row: Counter(r.tokens)),
+    "value_keys": _Part(lambda r: frozenset(k for v in r.values for k in v.keys),
+                        lambda r, row: frozenset(k for v in r.values for k in v.keys)),
+}
 
 
 @functools.lru_cache(maxsize=20_000)
