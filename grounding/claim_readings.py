@@ -24,15 +24,16 @@ No Django imports.
 from __future__ import annotations
 
 import functools
+import threading
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from grounding.lexical import TOKEN, content_terms, fold_accents, negation_cues, tokens
 from grounding.polarity import Reading, polarity_reading, reading_of
 from grounding.values import StatedValue, typed_values
 
-__all__ = ["READINGS_VERSION", "ClaimReading", "from_row", "reading", "reading_row", "readings_of_rows", "stored_readings",
-           "stored_rows"]
+__all__ = ["READINGS_VERSION", "ClaimReading", "from_row", "known_readings", "reading", "reading_row", "readings_of_rows",
+           "stored_readings", "stored_rows"]
 
 #: The version of what a stored reading holds, counted up when a rule's reading of a sentence changes (a field
 #: added, or grounding.values, grounding.lexical or grounding.polarity reading a sentence differently): a chunk's
@@ -191,3 +192,28 @@ def stored_rows(stored: Any, sentences: Sequence[str]) -> list[dict[str, Any]] |
         return None
     rows = stored.get("rows")
     return rows if isinstance(rows, list) and len(rows) == len(sentences) else None
+
+
+#: Stored readings kept for the process (the most recent): a sentence planned again on a later ask reuses the parts
+#: read then, as the rules' caches did for readings made from the text.
+KEPT = 20_000
+_kept: dict[str, ClaimReading] = {}
+_kept_lock = threading.Lock()
+
+
+def known_readings(sentences: Sequence[str], rows: Callable[[], Sequence[Mapping[str, Any]] | None]
+                   ) -> dict[str, ClaimReading]:
+    """:func:`readings_of_rows` of a chunk's stored claims, reusing the readings of sentences read on an earlier ask
+    (the KEPT most recent); ``rows()`` (the chunk's stored rows, parsed) is called only when a sentence is new."""
+    with _kept_lock:
+        found = {s: _kept[s] for s in sentences if s in _kept}
+    if len(found) == len(set(sentences)):
+        return found
+    made = readings_of_rows(sentences, rows())
+    with _kept_lock:
+        for s, r in made.items():
+            found.setdefault(s, r)
+            _kept[s] = found[s]
+        while len(_kept) > KEPT:
+            del _kept[next(iter(_kept))]
+    return found

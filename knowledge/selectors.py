@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from grounding.claim_readings import ClaimReading, readings_of_rows
+from grounding.claim_readings import ClaimReading, known_readings
 from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
 from grounding.ranking import demote_near_duplicates, drop_off
@@ -174,8 +174,9 @@ def chunk_readings(*, domain: Domain | int, chunks: Sequence[GChunk], token: str
     """What ingestion stored of the sentences of ``chunks`` (grounding.types.Chunk, as retrieval returned them) for
     contradiction detection: sentence -> grounding.claim_readings.ClaimReading, read from the domain's published
     index (current and superseded), only for the chunks asked for (an answer's planned sources), never from the
-    database. Chunks whose readings are not kept, or do not match their sentences, are left out (their sentences are
-    read from the text)."""
+    database; a sentence read on an earlier ask is not parsed again (grounding.claim_readings.known_readings). Chunks
+    whose readings are not kept, or do not match their sentences, are left out (their sentences are read from the
+    text)."""
     out: dict[str, ClaimReading] = {}
     indexes = [domain_index(domain=domain, status=s, token=token)
                for s in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED)]
@@ -183,7 +184,7 @@ def chunk_readings(*, domain: Domain | int, chunks: Sequence[GChunk], token: str
         for index in indexes:
             row = index.row_of(chunk.chunk_id) if len(index) else None
             if row is not None:
-                out.update(readings_of_rows(chunk.sentences, index.readings(row)))
+                out.update(known_readings(chunk.sentences, functools.partial(index.readings, row)))
                 break
     return out
 

@@ -91,3 +91,21 @@ def test_detect_conflicts_uses_what_the_stored_reading_says(embedder):
     lying = {"The daily meal allowance is $50.": from_row("The daily meal allowance is $50.",
                                                           reading_row("The daily meal allowance is $65."))}
     assert detect_conflicts(sources, embedder, readings=lying) == []
+
+
+def test_known_readings_parse_a_chunks_rows_only_when_a_sentence_is_new():
+    from grounding.claim_readings import known_readings
+
+    texts = ["Readings kept: the fee is $12 per visit.", "Readings kept: visits are not refunded."]
+    calls = []
+
+    def rows():
+        calls.append(1)
+        return [reading_row(t) for t in texts]
+
+    first = known_readings(texts, rows)
+    again = known_readings(texts, lambda: pytest.fail("parsed again"))
+    assert len(calls) == 1 and all(again[t] is first[t] for t in texts)
+    assert first[texts[0]].value_keys == reading(texts[0]).value_keys
+    more = known_readings(texts + ["Readings kept: a third sentence."], lambda: None)  # rows not kept: new one left out
+    assert set(more) == set(texts)
