@@ -63,6 +63,13 @@ class ClaimReading:
         self.text = text
         self._row = row
 
+    def __eq__(self, other: object) -> bool:
+        """Readings of one text are equal, whichever way they were read (the same parts, by construction)."""
+        return isinstance(other, ClaimReading) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
     def __getattr__(self, name: str) -> Any:
         """A part not read yet: read it (from the row, else the text) and keep it as an attribute, so the next
         access is a plain attribute lookup (functools.cached_property takes a lock on every first access)."""

@@ -255,12 +255,9 @@ class Finding:
     rule: str = ""
 
 
-@functools.lru_cache(maxsize=20_000)
 def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Finding | None:
-    """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None. Cached
-    per (a, b, strong, versions): the rules read nothing else, and a Finding is immutable; two sources planned
-    together again bring the same aligned pairs. :func:`clash_read` on the sentences' readings
-    (grounding.claim_readings.reading).
+    """The rule-based finding for two aligned sentences (value mismatch, substitution, polarity), or None:
+    :func:`clash_read` on the sentences' readings made from their texts (grounding.claim_readings.reading).
 
     ``strong``: the sentences are aligned well above the threshold, so values with no shared neighbouring word may
     be compared too. ``versions``: the sentences come from two versions of one document (see
@@ -273,10 +270,12 @@ def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Fin
     return clash_read(reading(a), reading(b), strong=strong, versions=versions)
 
 
+@functools.lru_cache(maxsize=20_000)
 def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versions: bool = False) -> Finding | None:
     """:func:`clash` of two sentences from their readings (grounding.claim_readings: made at ingestion and stored
-    with the chunk, or from the text); the same finding as :func:`clash` of their texts. Not cached: reading the
-    stored facts costs less than a cache lookup would save."""
+    with the chunk, or from the text); the same finding as :func:`clash` of their texts. Cached per (a, b, strong,
+    versions) (readings of one text are equal): the rules read nothing else, and a Finding is immutable; two
+    sources planned together again bring the same aligned pairs."""
     a, b = ra.text, rb.text
     if max(len(ra.words), len(rb.words)) > MAX_CLAIM_WORDS:
         return None
