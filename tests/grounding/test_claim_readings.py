@@ -91,28 +91,15 @@ def test_detect_conflicts_reads_stored_readings_instead_of_the_text(embedder, mo
 
 
 def test_detect_conflicts_uses_what_the_stored_reading_says(embedder):
-    # the $50 sentence's stored reading says $65: read, not recomputed, so no value differs (the rules' findings
-    # are cached per text, as readings of one text are equal: cleared so that this pair is examined again)
+    # the $50 sentence's stored reading says $65: read, not recomputed, so no value differs. The rules' findings are
+    # cached per text (readings of one text are equal): this test's texts are its own, and the cache is cleared
+    # before and after, so that no other test meets the lie
+    honest, lie = "The stored daily meal allowance is $50.", "The stored daily meal allowance is $65."
+    sources = [src("S1", lie, doc=1), src("S2", honest, doc=2)]
     clash_read.cache_clear()
-    sources = _sources()
-    lying = {"The daily meal allowance is $50.": from_row("The daily meal allowance is $50.",
-                                                          reading_row("The daily meal allowance is $65."))}
-    assert detect_conflicts(sources, embedder, readings=lying) == []
-
-
-def test_known_readings_parse_a_chunks_rows_only_when_a_sentence_is_new():
-    from grounding.claim_readings import known_readings
-
-    texts = ["Readings kept: the fee is $12 per visit.", "Readings kept: visits are not refunded."]
-    calls = []
-
-    def rows():
-        calls.append(1)
-        return [reading_row(t) for t in texts]
-
-    first = known_readings(texts, rows)
-    again = known_readings(texts, lambda: pytest.fail("parsed again"))
-    assert len(calls) == 1 and all(again[t] is first[t] for t in texts)
-    assert first[texts[0]].value_keys == reading(texts[0]).value_keys
-    more = known_readings(texts + ["Readings kept: a third sentence."], lambda: None)  # rows not kept: new one left out
-    assert set(more) == set(texts)
+    try:
+        assert detect_conflicts(sources, embedder)  # read from the texts: $65 / $50
+        clash_read.cache_clear()
+        assert detect_conflicts(sources, embedder, readings={honest: from_row(honest, reading_row(lie))}) == []
+    finally:
+        clash_read.cache_clear()
