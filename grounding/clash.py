@@ -282,7 +282,7 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
     mismatch = _value_mismatch(ra, rb, strong=strong)
     if mismatch:
         values = mismatch[:2]
-        if subject_difference(a, b, values=values, versions=versions):
+        if subject_difference(a, b, values=values, versions=versions, known={a: ra.values, b: rb.values}):
             return None
         return Finding("value_mismatch", values, rule="value" if mismatch[2] else "loose value")
     swapped = _substitution(ra, rb)
@@ -293,7 +293,7 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
                        ("cue", lambda: cue_asymmetry_read((ra.cues, rb.cues), (pa, pb), (ra.words, rb.words)))):
         polarity = test()
         if polarity:
-            if subject_difference(a, b, versions=versions, polarity=True):
+            if subject_difference(a, b, versions=versions, polarity=True, known={a: ra.values, b: rb.values}):
                 return None
             return Finding("negation", polarity, rule=rule)
     return None

@@ -29,10 +29,20 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation, stem
-from grounding.values import MONTHS, typed_values
+from grounding.values import MONTHS, StatedValue, typed_values
+
+#: Values already read of some texts (text -> grounding.values.typed_values of it; stored at ingestion:
+#: grounding.claim_readings): a text found here is not read again.
+Known = Mapping[str, Sequence[StatedValue]]
+_NONE: Known = {}
+
+
+def _stated(text: str, known: Known) -> Sequence[StatedValue]:
+    found = known.get(text)
+    return found if found is not None else typed_values(text)
 
 __all__ = ["names", "subject_difference"]
 
@@ -47,10 +57,10 @@ _PLACEHOLDER = "\x00"
 _MAX_SWAP = 4
 
 
-def _masked(sentence: str) -> tuple[list[str], str]:
+def _masked(sentence: str, known: Known = _NONE) -> tuple[list[str], str]:
     """(tokens of the sentence with each stated value replaced by one placeholder token, the masked text)."""
     out, pos = [], 0
-    for v in typed_values(sentence):
+    for v in _stated(sentence, known):
         start, end = v.span
         if start < pos:
             continue
@@ -62,11 +72,11 @@ def _masked(sentence: str) -> tuple[list[str], str]:
     return [t for t in re.findall(rf"{_PLACEHOLDER}|{TOKEN.pattern}", text)], text
 
 
-def names(sentence: str) -> frozenset[str]:
+def names(sentence: str, known: Known = _NONE) -> frozenset[str]:
     """Proper names and acronyms of a sentence, lower-cased and folded: capitalised words after the first word
     (stop words, months and weekdays aside) and upper-case acronyms anywhere, values excluded ("In Boston, the IT
-    team pays $75" -> {"boston", "it"})."""
-    tokens, _ = _masked(sentence)
+    team pays $75" -> {"boston", "it"}). ``known``: values already read of some texts (:data:`Known`)."""
+    tokens, _ = _masked(sentence, known)
     found = set()
     words = [t for t in tokens if t != _PLACEHOLDER and t[0].isalpha()]
     for i, word in enumerate(words):
@@ -87,12 +97,12 @@ def _first_negation(tokens: Sequence[str]) -> int:
     return next((i for i, t in enumerate(tokens) if is_negation(t)), len(tokens) if tokens else 0)
 
 
-def _swapped_words(a: str, b: str, *, subject_part: bool = False) -> tuple[str, str] | None:
+def _swapped_words(a: str, b: str, *, subject_part: bool = False, known: Known = _NONE) -> tuple[str, str] | None:
     """The first pair of content words swapped between two near-copies (values masked), else None. With
     ``subject_part``, only swaps before the first negation cue count ("Contractors may use" / "Employees may not
     use"; in "is not a suitable place" / "is a good place" the swapped words are the predicate, not its subject)."""
-    ta, _ = _masked(a)
-    tb, _ = _masked(b)
+    ta, _ = _masked(a, known)
+    tb, _ = _masked(b, known)
     la, lb = [t.lower() for t in ta], [t.lower() for t in tb]
     cue_a, cue_b = (_first_negation(la), _first_negation(lb)) if subject_part else (len(la), len(lb))
     matcher = difflib.SequenceMatcher(None, la, lb, autojunk=False)
@@ -116,11 +126,11 @@ _NOT_QUALIFIERS = frozenset("a an the this that these those my your our their hi
                             "same such".split())
 
 
-def _qualifier_swap(a: str, b: str) -> tuple[str, str] | None:
+def _qualifier_swap(a: str, b: str, known: Known = _NONE) -> tuple[str, str] | None:
     """(modifier in a, modifier in b) when a noun both sentences name is qualified differently on each side ("in
     most cities" / "in high-cost cities", "full-time employees" / "part-time employees"), else None."""
-    ta, _ = _masked(a)
-    tb, _ = _masked(b)
+    ta, _ = _masked(a, known)
+    tb, _ = _masked(b, known)
 
     def modifiers(tokens: list[str]) -> dict[str, str]:
         out: dict[str, str] = {}
@@ -142,10 +152,10 @@ def _qualifier_swap(a: str, b: str) -> tuple[str, str] | None:
     return None
 
 
-def _other_dates(sentence: str, compared: str) -> set[tuple]:
+def _other_dates(sentence: str, compared: str, known: Known = _NONE) -> set[tuple]:
     """Dates and years a sentence states besides the compared value, as comparable tuples."""
     out = set()
-    for v in typed_values(sentence):
+    for v in _stated(sentence, known):
         if v.text == compared:
             continue
         if v.date is not None:
@@ -175,12 +185,12 @@ def _clause(sentence: str, value: str) -> str:
     return _ASIDE.sub(lambda m: m.group(0) if value in m.group(0) else " ", clause)
 
 
-def _words(sentence: str) -> set[str]:
-    return {w.lower() for w in re.findall(r"\w+", fold_accents(sentence))} | _content(_masked(sentence)[0])
+def _words(sentence: str, known: Known = _NONE) -> set[str]:
+    return {w.lower() for w in re.findall(r"\w+", fold_accents(sentence))} | _content(_masked(sentence, known)[0])
 
 
 def subject_difference(a: str, b: str, *, values: tuple[str, str] | None = None, versions: bool = False,
-                       polarity: bool = False) -> tuple[str, str] | None:
+                       polarity: bool = False, known: Known = _NONE) -> tuple[str, str] | None:
     """(what ``a`` is about, what ``b`` is about) when two aligned sentences speak about different subjects, else
     None (the same subject as far as their words tell).
 
@@ -193,21 +203,23 @@ def subject_difference(a: str, b: str, *, values: tuple[str, str] | None = None,
         polarity: for a polarity clash: only words swapped before the negation cue count (the subject, not the
             predicate: "Contractors may use" / "Employees may not use"); names and qualifiers elsewhere in two
             reworded sentences are not read (two accounts of one question name different sources and details).
+        known: the values already read of some texts (text -> grounding.values.typed_values of it, e.g. the two
+            sentences' stored readings, grounding.claim_readings): those texts are not read again.
     Returns:
         the differing words or names of each side ("Boston", "Denver"), the self-reference ("This Agreement"), or
         the differing dates; None when no rule fires.
     """
-    swapped = _swapped_words(a, b, subject_part=polarity)
+    swapped = _swapped_words(a, b, subject_part=polarity, known=known)
     if swapped:
         return swapped
     if values is not None:
         ca, cb = _clause(a, values[0]), _clause(b, values[1])
-        words_a, words_b = _words(a), _words(b)
-        only_a = {n for n in names(ca) if n not in words_b and stem(n) not in words_b}
-        only_b = {n for n in names(cb) if n not in words_a and stem(n) not in words_a}
+        words_a, words_b = _words(a, known), _words(b, known)
+        only_a = {n for n in names(ca, known) if n not in words_b and stem(n) not in words_b}
+        only_b = {n for n in names(cb, known) if n not in words_a and stem(n) not in words_a}
         if only_a and only_b:
             return ", ".join(sorted(only_a)), ", ".join(sorted(only_b))
-        qualified = _qualifier_swap(ca, cb)
+        qualified = _qualifier_swap(ca, cb, known)
         if qualified:
             return qualified
     if versions:
@@ -215,7 +227,7 @@ def subject_difference(a: str, b: str, *, values: tuple[str, str] | None = None,
     ma, mb = _SELF_REFERENCE.search(a), _SELF_REFERENCE.search(b)
     if ma or mb:
         return (ma.group(0) if ma else "its document"), (mb.group(0) if mb else "its document")
-    da, db = _other_dates(a, values[0] if values else ""), _other_dates(b, values[1] if values else "")
+    da, db = _other_dates(a, values[0] if values else "", known), _other_dates(b, values[1] if values else "", known)
     if da - db and db - da:
         return str(sorted(da - db, key=str)[0]), str(sorted(db - da, key=str)[0])
     return None

@@ -103,3 +103,14 @@ def test_detect_conflicts_uses_what_the_stored_reading_says(embedder):
         assert detect_conflicts(sources, embedder, readings={honest: from_row(honest, reading_row(lie))}) == []
     finally:
         clash_read.cache_clear()
+
+
+def test_the_subject_rule_reads_the_values_it_is_given(monkeypatch):
+    import grounding.subjects as subjects
+
+    a, b = "The meal allowance in Boston is $75 per day.", "The meal allowance in Denver is $60 per day."
+    expected = subjects.subject_difference(a, b, values=("$75", "$60"))
+    assert expected == ("Boston", "Denver")
+    known = {a: reading(a).values, b: reading(b).values}
+    monkeypatch.setattr(subjects, "typed_values", lambda text: pytest.fail(f"values read again: {text!r}"))
+    assert subjects.subject_difference(a, b, values=("$75", "$60"), known=known) == expected
