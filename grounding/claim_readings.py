@@ -32,8 +32,8 @@ from grounding.lexical import TOKEN, content_terms, fold_accents, negation_cues,
 from grounding.polarity import Reading, polarity_reading, reading_of
 from grounding.values import StatedValue, typed_values
 
-__all__ = ["READINGS_VERSION", "ClaimReading", "from_row", "known_readings", "reading", "reading_row", "readings_of_rows",
-           "stored_readings", "stored_rows"]
+__all__ = ["READINGS_VERSION", "ClaimReading", "from_row", "known_readings", "reading", "reading_row",
+           "readings_of_rows", "stored_readings", "stored_rows"]
 
 #: The version of what a stored reading holds, counted up when a rule's reading of a sentence changes (a field
 #: added, or grounding.values, grounding.lexical or grounding.polarity reading a sentence differently): a chunk's

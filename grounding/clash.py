@@ -121,7 +121,8 @@ def _folded_tokens(sentence: str) -> _Folded:
 
 
 def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
-    """(span of a, span of b) when two sentences (their readings) are the same statement with one name swapped, else None.
+    """(span of a, span of b) when two sentences (their readings) are the same statement with one name swapped, else
+    None.
 
     The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another

@@ -196,9 +196,9 @@ class Chunk(models.Model):
                                         "quoted text, typed values] (grounding.sentence_store.chunk_layout), made once "
                                         "at ingestion; empty: not made")
     readings = models.JSONField(null=True, blank=True, default=None,
-                                help_text="what contradiction detection reads of each of the sentences: {version, rows} "
-                                          "(grounding.claim_readings.stored_readings), made once at ingestion; "
-                                          "empty: not made")
+                                help_text="what contradiction detection reads of each of the sentences: "
+                                          "{version, rows} (grounding.claim_readings.stored_readings), made once at "
+                                          "ingestion; empty: not made")
     unit_vectors = models.BinaryField(default=b"", blank=True,
                                       help_text="float32 little-endian (len(units), 384), L2-normalised: the units' "
                                                 "embeddings, made once at ingestion")

@@ -170,7 +170,8 @@ def chunk_layouts(*, domain: Domain | int, chunk_ids: Sequence[int], token: str 
     return out
 
 
-def chunk_readings(*, domain: Domain | int, chunks: Sequence[GChunk], token: str | None = None) -> dict[str, ClaimReading]:
+def chunk_readings(*, domain: Domain | int, chunks: Sequence[GChunk],
+                   token: str | None = None) -> dict[str, ClaimReading]:
     """What ingestion stored of the sentences of ``chunks`` (grounding.types.Chunk, as retrieval returned them) for
     contradiction detection: sentence -> grounding.claim_readings.ClaimReading, read from the domain's published
     index (current and superseded), only for the chunks asked for (an answer's planned sources), never from the
