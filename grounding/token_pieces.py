@@ -35,8 +35,9 @@ def raw_count(text: str) -> int:
 
 
 def _starts_piece(text: str, i: int) -> bool:
-    """Whether cl100k's pre-tokenizer starts a piece at ``text[i]`` (1 <= i <= len(text) - 2) whatever text comes
-    before text[i - 1] or after text[i + 1]:
+    """Whether cl100k's pre-tokenizer starts a piece at ``text[i]`` (1 <= i <= len(text) - 1) whatever text comes
+    before text[i - 1] or after text[i + 1] (after text[i] for the last character, which can start a piece only by
+    the first or the third rule):
     - text[i - 1] is a newline and text[i] is not whitespace (no pattern of the split runs on from a newline into
       non-whitespace: a newline only ends a punctuation run or a whitespace run), or
     - text[i] is a space followed by a letter, and text[i - 1] is not whitespace (letters, digits, punctuation and
@@ -48,7 +49,7 @@ def _starts_piece(text: str, i: int) -> bool:
     piece apart: raw(text) = raw(text[:i]) + raw(text[i:])."""
     c = text[i]
     if c == " ":
-        return text[i + 1].isalpha() and not text[i - 1].isspace()
+        return i + 1 < len(text) and text[i + 1].isalpha() and not text[i - 1].isspace()
     if text[i - 1] == "\n":
         return not c.isspace()
     before = text[i - 1]
@@ -57,7 +58,7 @@ def _starts_piece(text: str, i: int) -> bool:
 
 def _piece_start(text: str) -> int:
     """The start of the shortest tail of ``text`` that begins a piece (:func:`_starts_piece`); 0 when none does."""
-    for i in range(len(text) - 2, 0, -1):
+    for i in range(len(text) - 1, 0, -1):
         if _starts_piece(text, i):
             return i
     return 0
@@ -69,13 +70,17 @@ def raw_framed(prefix: str, body: str, suffix: str, body_raw: int | None = None)
     tiktoken encodes each piece of its pre-tokenizer's split separately, so counts add up across a position where
     the split always starts a piece (:func:`_starts_piece`). A prefix ending with a newline before a body starting
     with non-whitespace is such a position; the body's end is joined to the suffix by re-counting only the body's
-    last piece run: raw(body + suffix) = body_raw - raw(tail) + raw(tail + suffix). The result equals counting the
-    joined text (tests check it on a real corpus); in every other case the joined text is counted.
+    last piece run: raw(body + suffix) = body_raw - raw(tail) + raw(tail + suffix). When that tail starts with
+    non-whitespace, a piece starts there after the prefix's newline too, so the prefix is counted with it in one
+    encode: raw(prefix + tail + suffix). The result equals counting the joined text (tests check it on a real
+    corpus and on random text); in every other case the joined text is counted.
     """
     if body_raw is None or not body or body[0].isspace() or (prefix and not prefix.endswith("\n")):
         return raw_count(prefix + body + suffix)
     cut = _piece_start(body)
     tail = body[cut:]
+    if prefix and not tail[0].isspace():  # prefix and tail meet where a piece starts: one encode for both
+        return body_raw - raw_count(tail) + raw_count(prefix + tail + suffix)
     total = body_raw - raw_count(tail) + raw_count(tail + suffix)
     return total + (raw_count(prefix) if prefix else 0)
 
