@@ -19,17 +19,17 @@ from typing import Callable
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from chat import executors, priority, ratelimit
 from chat.errors import AskError
 from chat.frames import AcceptedFrame, Frame
 from chat.models import Conversation, Message
-from chat.persistence import (answer_discard, answer_orphan_close, answer_start, client_key, question_store,
+from chat.persistence import (answer_discard, answer_orphan_close, answer_start, client_key, question_insert,
                               same_question)
 from chat.providers import ProviderRegistry, registry
-from chat.selectors import answer_is_live, answer_of, conversation_get, domain_get, live_answers, question_of
-from chat.generation import answer_run
+from chat.selectors import answer_is_live, answer_of, conversation_get, domain_get, question_of
+from chat.generation import Begun, answer_begin, answer_run
 from chat.runtime import runtime as default_runtime
 from chat.serializers import done_frame
 from chat.streaming import Emit
@@ -63,6 +63,9 @@ class Submission:
             resend finds it running and a concurrent ask in the conversation finds it busy); None for a resend.
         fresh: the conversation was made by this ask: it has no memory to read before the plan, and nothing to fold
             into a summary after the answer.
+        begun: what the answer reads before planning (chat.generation.answer_begin: the answer row, memory,
+            summary, planning inputs), read in the acceptance's database visit, or the AskError that reading raised;
+            None: the answer's task reads it (a resend whose failed answer is made again).
     """
 
     conversation: Conversation
@@ -76,6 +79,7 @@ class Submission:
     client_id: str = ""
     client_key: str = ""
     fresh: bool = False
+    begun: Begun | AskError | None = None
 
     def in_progress(self) -> AskError:
         """The error a door reports for a resend whose answer is still being generated."""
@@ -101,7 +105,7 @@ class Submission:
         self.task = asyncio.create_task(answer_run(conversation=self.conversation, question=self.question,
                                                    emit=emit, providers=self.providers, client_id=self.client_id,
                                                    client_key=self.client_key, answer_row=self.answer,
-                                                   fresh=self.fresh))
+                                                   fresh=self.fresh, begun=self.begun))
         _running.add(self.task)
         self.task.add_done_callback(_running.discard)
         return self.task
@@ -134,11 +138,17 @@ def ask_target(*, user, conversation_id: object = None, domain_slug: object = No
 def answering(conversation: Conversation) -> Message | None:
     """The answer being generated in a conversation right now (streaming, its task alive), if any. Streaming
     answers whose task is gone (a server stopped mid-answer) are stored as interrupted first, so the page shows
-    them as such and they do not keep the conversation busy."""
-    for orphan in conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING) \
-            .exclude(live_answers()):
-        answer_orphan_close(message=orphan)
-    return conversation.messages.filter(live_answers(), role=Message.Role.ASSISTANT).order_by("-pk").first()
+    them as such and they do not keep the conversation busy. One query: the conversation's streaming answers
+    (nearly always none), told apart by chat.selectors.answer_is_live."""
+    streaming = list(conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING)
+                     .order_by("pk"))
+    live = None
+    for message in streaming:
+        if answer_is_live(message):
+            live = message  # the latest live one
+        else:
+            answer_orphan_close(message=message)
+    return live
 
 
 def _resend(question: Message, providers: ProviderRegistry) -> Submission:
@@ -159,32 +169,40 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     """Store the question (blocking: database). Idempotent on (user, client id) whatever the conversation field
     says (B06).
 
+    A new conversation's question is inserted without a lookup first: a resend is found by the unique key refusing
+    the insert (nothing of the ask is kept then), which saves every first send a query. In a continued conversation
+    the key is looked up first, so that a resend while its answer runs is told in_progress, not busy.
     Raises:
         AskError(busy): another answer is being generated in the conversation; AskError(client_id_reused): the
             client id was sent before with another question.
     """
     key = client_key(user=user, client_id=client_id)
-    prior = question_of(key) if key else None
-    if prior is None and client_id and conversation is not None:  # a question stored before keys existed
-        prior = (conversation.messages.filter(role=Message.Role.USER, client_id=client_id)
-                 .select_related("conversation__domain").first())
-    if prior is not None:
-        return _resend(same_question(prior, text), providers)
+    if key and conversation is not None:
+        prior = question_of(key)
+        if prior is None and client_id:  # a question stored before keys existed
+            prior = (conversation.messages.filter(role=Message.Role.USER, client_id=client_id)
+                     .select_related("conversation__domain").first())
+        if prior is not None:
+            return _resend(same_question(prior, text), providers)
     # One transaction: the busy check (the conversation row locked), the question and its streaming answer row. A
     # concurrent ask in the conversation then waits and finds it busy; a concurrent resend of the same client id
     # waits on the question's unique key and finds its answer running, instead of starting a second answer.
     fresh = conversation is None
-    with transaction.atomic():
-        if conversation is not None:
-            conversation = conversation_locked(conversation)
-            if answering(conversation) is not None:
-                raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or "
-                                       "stop it), then ask again.")
-        conversation, question, created = question_store(user=user, conversation=conversation, domain=domain,
-                                                         text=text, client_id=client_id, looked_up=True)
-        if not created:  # a concurrent resend stored it first
-            return _resend(question, providers)
-        answer = answer_start(question=question)
+    try:
+        with transaction.atomic():
+            if conversation is not None:
+                conversation = conversation_locked(conversation)
+                if answering(conversation) is not None:
+                    raise AskError("busy", "An answer is still being generated in this conversation. Wait for it "
+                                           "(or stop it), then ask again.")
+            conversation, question = question_insert(user=user, conversation=conversation, domain=domain,
+                                                     text=text, client_id=client_id)
+            answer = answer_start(question=question)
+    except IntegrityError:  # the key is stored: a resend (or a concurrent one stored it first)
+        prior = question_of(key) if key else None
+        if prior is None:
+            raise
+        return _resend(same_question(prior, text), providers)
     return Submission(conversation, question, providers=providers, answer=answer, fresh=fresh)
 
 
@@ -242,17 +260,34 @@ def ask_accept(*, user, text: str, client_id: str, conversation_id: object, doma
                providers: ProviderRegistry, rate_limit: bool, access: bool,
                allowed: Callable[[], None] | None = None) -> Submission:
     """Everything accepting a validated ask does in the database, in one visit of the database worker (blocking):
-    the target conversation or domain (:func:`ask_target`), the user's ask limit, then ``allowed()`` (when given)
-    and the question and its answer row (:func:`ask_store`). Raises what those raise; a refused ask stores nothing
-    (the user resends later)."""
+    the target conversation or domain (:func:`ask_target`), the user's ask limit, then ``allowed()`` (when given),
+    the question and its answer row (:func:`ask_store`), and what the answer reads before planning
+    (:func:`submission_begin`). Raises what those raise; a refused ask stores nothing (the user resends later)."""
     conversation, domain = ask_target(user=user, conversation_id=conversation_id, domain_slug=domain_slug,
                                       access=access)
     if rate_limit:
         ratelimit.ask_allow(user)
     if allowed is not None:
         allowed()
-    return ask_store(user=user, conversation=conversation, domain=domain, text=text, client_id=client_id,
-                     providers=providers)
+    return submission_begin(ask_store(user=user, conversation=conversation, domain=domain, text=text,
+                                      client_id=client_id, providers=providers))
+
+
+def submission_begin(submission: Submission) -> Submission:
+    """Read what a submission's answer needs before planning (chat.generation.answer_begin) in the visit of the
+    database worker that stored its answer row, instead of a second visit from the answer's task: the index token
+    is the one of the domain row read in this visit. An AskError of that reading (invalid domain settings) is kept
+    on the submission, for the answer's task to report after ``accepted`` as before. Nothing is read for a
+    submission without an answer row (a resend). Returns the submission (``begun`` set)."""
+    if submission.answer is None:
+        return submission
+    domain = submission.conversation.domain
+    try:
+        submission.begun = answer_begin(question=submission.question, answer=submission.answer,
+                                        fresh=submission.fresh, token=domain.index_token)
+    except AskError as exc:
+        submission.begun = exc
+    return submission
 
 
 async def ask_until_done(submission: Submission) -> tuple[Message | None, list[Frame]]:
