@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from chat.answering import PreparedAnswer
@@ -70,6 +71,23 @@ def conversation_create(*, user, domain: Domain, title: str = "") -> Conversatio
     return Conversation.objects.create(user=user, domain=domain, title=title[:200])
 
 
+def conversation_touch(*, conversation: Conversation, title: str = "") -> Conversation:
+    """Move a conversation up (``updated_at`` now) and give it ``title`` (cut to 200 characters) when it has none,
+    in one UPDATE, which also locks its row until the transaction ends (PostgreSQL; SQLite's IMMEDIATE transactions
+    lock the whole database when they begin): a concurrent ask in the conversation waits here. The title is decided
+    on the row as it is under the lock (a rename meanwhile is kept); the instance gets the same values, its title as
+    it was read unless it had none. Returns the instance."""
+    now = timezone.now()
+    fields: dict = {"updated_at": now}
+    if title:
+        fields["title"] = Case(When(title="", then=Value(title[:200])), default=F("title"))
+    Conversation.objects.filter(pk=conversation.pk).update(**fields)
+    conversation.updated_at = now
+    if title and not conversation.title:
+        conversation.title = title[:200]
+    return conversation
+
+
 def same_question(stored: Message, text: str) -> Message:
     """``stored``, the question a client id was first sent with, when ``text`` is that question again (a resend).
 
@@ -116,8 +134,9 @@ def question_store(*, user, conversation: Conversation | None, domain: Domain, t
 def question_insert(*, user, conversation: Conversation | None, domain: Domain, text: str,
                     client_id: str = "") -> tuple[Conversation, Message]:
     """The writes of storing a question, inside the caller's transaction: a new conversation with ``domain`` titled
-    by the question (one INSERT), or ``conversation`` touched (``updated_at``; titled if untitled), then the question
-    with its idempotency key, token count and content terms. Nothing is looked up first.
+    by the question (one INSERT), or ``conversation`` touched (:func:`conversation_touch`: its row locked until the
+    transaction ends), then the question with its idempotency key, token count and content terms. Nothing is looked
+    up first.
 
     Returns:
         (conversation, question message).
@@ -129,9 +148,7 @@ def question_insert(*, user, conversation: Conversation | None, domain: Domain, 
     if conversation is None:  # titled by its first question when made (one write, not two)
         conversation = conversation_create(user=user, domain=domain, title=text[:80])
     else:
-        if not conversation.title:
-            conversation.title = text[:80]
-        conversation.save(update_fields=["title", "updated_at"])
+        conversation_touch(conversation=conversation, title=text[:80])
     message = Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text,
                                      tokens=counter_for("extractive").count(text),
                                      terms=sorted(content_terms(text)), client_id=client_id,

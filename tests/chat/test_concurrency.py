@@ -249,7 +249,7 @@ async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monke
     """Storing the question and the answer's reads (in the same visit of the database worker) wait as ACCEPTING,
     the plan as ANSWERING, the stored outcome (after the first words) as FINISHING (chat.priority): under a burst, a
     later ask's planning goes before an earlier ask's finishing work. The user still gets the whole answer."""
-    from chat import generation, orchestration, priority
+    from chat import generation, orchestration, priority, submission
 
     seen: dict[str, int] = {}
 
@@ -260,7 +260,7 @@ async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monke
         return run
 
     monkeypatch.setattr(orchestration, "ask_accept", stage_spy("accept", orchestration.ask_accept))
-    monkeypatch.setattr(orchestration, "answer_begin", stage_spy("begin", orchestration.answer_begin))
+    monkeypatch.setattr(submission, "answer_begin", stage_spy("begin", submission.answer_begin))
     monkeypatch.setattr(generation, "answer_plan_save", stage_spy("plan saved", generation.answer_plan_save))
     monkeypatch.setattr(generation, "answer_result_save", stage_spy("finish", generation.answer_result_save))
     frames = await ask_laptops(user)
