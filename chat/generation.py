@@ -1,13 +1,15 @@
 """The life of one answer, from its row to its stored outcome, as stages on the right executors (issue 20):
 
     database worker   the answer row, the memory turns, the summary and the planning inputs, in one visit (the
-                      acceptance's own, chat.orchestration.submission_begin)
+                      acceptance's own, chat.submission.submission_begin)
     admission         a place among the asks planned at once (else `queued` frames with the position)
     staged prepare    rewrite (async model call) -> query embedding (batcher) -> search and plan (CPU pool)
                       -> sufficiency check (async model call)             chat.pipeline.prepare_staged
     database worker   the frozen sources and the trace; then the `plan` frame
     event loop        the provider's stream; deltas out; the text so far served to followers (chat.broadcast)
-    database worker   the stored outcome; then `done` (or `error`); calibration and the summary afterwards
+    CPU pool          the outcome's history form counted (tokens, content terms)
+    database worker   the stored outcome (one UPDATE of its result columns); then `done` (or `error`); calibration
+                      and the summary afterwards
 
 Frames: status (searching, planning, writing), queued, plan, delta..., done or error; delta, done and error also go
 to the sockets that resumed the answer.
@@ -70,7 +72,7 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
     ask was accepted; the memory turns before the question its plan can use, chat.memory.memory_for_question, none
     for the first question of a conversation made by its ask (``fresh``); the stored summary; the planning inputs).
     ``client_id`` and ``client_key`` go on a row made here (a regeneration's). ``token``: the domain's index token
-    when the caller read the domain row in this same visit (chat.orchestration.submission_begin); None: read here.
+    when the caller read the domain row in this same visit (chat.submission.submission_begin); None: read here.
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid (the answer row exists then).

@@ -11,10 +11,11 @@ from django.db import transaction
 from chat import executors, priority, ratelimit
 from chat.errors import AskError
 from chat.models import Message
-from chat.orchestration import Submission, answering, conversation_locked, submission_begin
+from chat.orchestration import answering, conversation_locked
 from chat.persistence import answer_discard, answer_start
 from chat.providers import ProviderRegistry, registry
 from chat.selectors import answer_is_live, own_answer_get
+from chat.submission import Submission, submission_begin
 from chat.validation import validate_client_id
 
 
@@ -83,7 +84,7 @@ def regenerate_accept(*, user, message_id: object, client_id: str, providers: Pr
                       rate_limit: bool) -> Submission:
     """Everything accepting a regeneration does in the database, in one visit of the database worker (blocking):
     the user's answer (refused before counting against the limit), the ask limit, the new answer row
-    (:func:`regenerate_store`) and what it reads before planning (chat.orchestration.submission_begin). Raises
+    (:func:`regenerate_store`) and what it reads before planning (chat.submission.submission_begin). Raises
     what those raise."""
     earlier = own_answer_get(user=user, message_id=message_id)
     if rate_limit:
