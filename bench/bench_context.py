@@ -48,7 +48,8 @@ from grounding.dedup import text_hash, value_key  # noqa: E402
 from grounding.injection import injection_signals  # noqa: E402
 from grounding.lexical import content_terms  # noqa: E402
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT  # noqa: E402
-from grounding.tokens import _encoding, counter_for  # noqa: E402
+from grounding.token_pieces import cl100k  # noqa: E402
+from grounding.tokens import counter_for  # noqa: E402
 from grounding.types import Candidate, Chunk, Turn  # noqa: E402
 
 TOPICS = ["travel", "leave", "security", "equipment", "benefits", "onboarding", "payroll", "conduct"]
@@ -182,7 +183,7 @@ class Paths:
         from langchain_core.documents import Document
         from langchain_core.embeddings import Embeddings
 
-        self.encode = _encoding().encode_ordinary
+        self.encode = cl100k().encode_ordinary
         LISettings.tokenizer = self.encode
         self.li = (ChatMessage, MockLLM, ChatSummaryMemoryBuffer, NodeWithScore, TextNode)
         self.li_reorder = LongContextReorder()

@@ -103,16 +103,19 @@ class AnswerInputs:
     scheduled: tuple[ScheduledVersion, ...] = ()
 
 
-def answer_inputs(*, domain: Domain) -> AnswerInputs:
+def answer_inputs(*, domain: Domain, token: str | None = None) -> AnswerInputs:
     """Read what planning an answer in ``domain`` needs (blocking: database). When a scheduled version of the
     domain has reached its date, the activation that makes it current is started in the background
     (knowledge.services.versions.versions_activate_soon); this ask reads the index published before it.
+    ``token``: the domain's published index token as the caller read it with the domain row in the same database
+    visit (no second read); None: read now (knowledge.selectors.domain_token).
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid.
     """
     system_prompt, prompt_version = system_prompt_active()
-    token = domain_token(domain=domain)
+    if token is None:
+        token = domain_token(domain=domain)
     scheduled = version_next_scheduled(domain=domain, token=token)
     if scheduled is not None and scheduled <= timezone.localdate():
         versions_activate_soon()

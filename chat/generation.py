@@ -1,12 +1,15 @@
 """The life of one answer, from its row to its stored outcome, as stages on the right executors (issue 20):
 
-    database worker   the answer row, the memory turns, the summary and the planning inputs, in one visit
+    database worker   the answer row, the memory turns, the summary and the planning inputs, in one visit (the
+                      acceptance's own, chat.submission.submission_begin)
     admission         a place among the asks planned at once (else `queued` frames with the position)
     staged prepare    rewrite (async model call) -> query embedding (batcher) -> search and plan (CPU pool)
                       -> sufficiency check (async model call)             chat.pipeline.prepare_staged
     database worker   the frozen sources and the trace; then the `plan` frame
     event loop        the provider's stream; deltas out; the text so far served to followers (chat.broadcast)
-    database worker   the stored outcome; then `done` (or `error`); calibration and the summary afterwards
+    CPU pool          the outcome's history form counted (tokens, content terms)
+    database worker   the stored outcome (one UPDATE of its result columns); then `done` (or `error`); calibration
+                      and the summary afterwards
 
 Frames: status (searching, planning, writing), queued, plan, delta..., done or error; delta, done and error also go
 to the sockets that resumed the answer.
@@ -17,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, Optional
 
 from chat import executors, priority
 from chat.answering import AnswerInputs, PreparedAnswer, answer_inputs, settings_for
@@ -27,8 +30,8 @@ from chat.errors import AskError
 from chat.frames import Frame
 from chat.memory import REACH_FACTOR, memory_for_question, summary_refresh
 from chat.models import Conversation, Message
-from chat.persistence import (answer_alive, answer_fill_plan, answer_finish, answer_interrupt, answer_partial_save,
-                              answer_plan_save, answer_start)
+from chat.persistence import (answer_alive, answer_fill_plan, answer_fill_result, answer_interrupt,
+                              answer_partial_save, answer_plan_save, answer_result_save, answer_start)
 from chat.pipeline import prepare_staged
 from chat.providers import ProviderRegistry, registry
 from chat.runtime import runtime as default_runtime
@@ -57,13 +60,19 @@ async def _heartbeat(message_id: int, run) -> None:
             log.exception("could not mark answer %s alive", message_id)
 
 
+#: What an answer reads before planning (:func:`answer_begin`): (the answer row, the memory turns, the stored summary
+#: or None, the planning inputs).
+Begun = tuple[Message, list, Optional[Any], AnswerInputs]
+
+
 def answer_begin(*, question: Message, client_id: str = "", client_key: str = "",
-                 answer: Message | None = None, fresh: bool = False) -> tuple[Message, list, Any, AnswerInputs]:
+                 answer: Message | None = None, fresh: bool = False, token: str | None = None) -> Begun:
     """Everything an answer needs from the database before planning, in one visit of the database worker: (the
     answer row, created streaming so that every turn gets an outcome, unless ``answer`` is the row made when the
     ask was accepted; the memory turns before the question its plan can use, chat.memory.memory_for_question, none
     for the first question of a conversation made by its ask (``fresh``); the stored summary; the planning inputs).
-    ``client_id`` and ``client_key`` go on a row made here (a regeneration's).
+    ``client_id`` and ``client_key`` go on a row made here (a regeneration's). ``token``: the domain's index token
+    when the caller read the domain row in this same visit (chat.submission.submission_begin); None: read here.
 
     Raises:
         AskError(domain_settings): the domain's settings are invalid (the answer row exists then).
@@ -72,7 +81,7 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
         answer = answer_start(question=question, client_id=client_id, client_key=client_key)
     conversation = question.conversation
     try:
-        inputs = answer_inputs(domain=conversation.domain)
+        inputs = answer_inputs(domain=conversation.domain, token=token)
     except AskError as exc:
         exc.message_id = answer.pk
         raise
@@ -85,10 +94,12 @@ def answer_begin(*, question: Message, client_id: str = "", client_key: str = ""
 
 async def answer_run(*, conversation: Conversation, question: Message, emit: Emit,
                      providers: ProviderRegistry = registry, runtime=default_runtime, client_id: str = "",
-                     client_key: str = "", answer_row: Message | None = None, fresh: bool = False) -> Message | None:
+                     client_key: str = "", answer_row: Message | None = None, fresh: bool = False,
+                     begun: Begun | AskError | None = None) -> Message | None:
     """The whole life of one answer (see the module docstring); ``client_id``/``client_key`` are a regeneration's
     (stored on the answer row); ``answer_row`` is the streaming row made when the ask was accepted (None: made here);
-    ``fresh``: the ask made the conversation (no memory to read, no summary to refresh).
+    ``fresh``: the ask made the conversation (no memory to read, no summary to refresh); ``begun``: what
+    :func:`answer_begin` returned (or raised) in the acceptance's visit of the database worker (None: read here).
 
     Every outcome is saved: complete; interrupted with the text streamed so far, exactly the deltas sent (on cancel,
     e.g. `stop`, or a provider failing mid-answer); failed with the
@@ -123,20 +134,26 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         await send({"type": "queued", "message": answer.pk, "position": position})
 
     try:
-        begin = asyncio.ensure_future(db(answer_begin)(question=question, client_id=client_id,
-                                                       client_key=client_key, answer=answer_row, fresh=fresh))
-        try:
-            # a stop while the row is being made waits for the row, so that it is stored as interrupted
-            answer, history, summary, inputs = await asyncio.shield(begin)
-        except asyncio.CancelledError:
+        if begun is not None:  # read when the ask was accepted, with its answer row
+            answer = answer_row
+            if isinstance(begun, AskError):
+                raise begun
+            answer, history, summary, inputs = begun
+        else:
+            begin = asyncio.ensure_future(db(answer_begin)(question=question, client_id=client_id,
+                                                           client_key=client_key, answer=answer_row, fresh=fresh))
             try:
-                answer = (await begin)[0]
+                # a stop while the row is being made waits for the row, so that it is stored as interrupted
+                answer, history, summary, inputs = await asyncio.shield(begin)
+            except asyncio.CancelledError:
+                try:
+                    answer = (await begin)[0]
+                except AskError as exc:
+                    answer = await db(Message.objects.get)(pk=exc.message_id) if exc.message_id else None
+                raise
             except AskError as exc:
                 answer = await db(Message.objects.get)(pk=exc.message_id) if exc.message_id else None
-            raise
-        except AskError as exc:
-            answer = await db(Message.objects.get)(pk=exc.message_id) if exc.message_id else None
-            raise
+                raise
         beat = asyncio.create_task(_heartbeat(answer.pk, detached))
         provider = providers.for_domain(conversation.domain)
         admission = runtime.admission
@@ -186,7 +203,9 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
 
         verified = await stream.run(send_delta)
         priority.stage(priority.FINISHING)
-        saved = await db(answer_finish)(message=answer, verified=verified, usage=stream.usage)
+        # the result's token count and terms are found on the CPU pool; the database worker only saves them
+        await runtime.cpu(answer_fill_result, message=answer, verified=verified, usage=stream.usage)
+        saved = await db(answer_result_save)(message=answer)
         await send(done_frame(saved, question))
     except asyncio.CancelledError:
         if delivering[0] is not None:

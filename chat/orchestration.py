@@ -14,97 +14,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
 from typing import Callable
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from chat import executors, priority, ratelimit
 from chat.errors import AskError
-from chat.frames import AcceptedFrame, Frame
+from chat.frames import Frame
 from chat.models import Conversation, Message
-from chat.persistence import (answer_discard, answer_orphan_close, answer_start, client_key, question_store,
+from chat.persistence import (answer_discard, answer_orphan_close, answer_start, client_key, question_insert,
                               same_question)
 from chat.providers import ProviderRegistry, registry
-from chat.selectors import answer_is_live, answer_of, conversation_get, domain_get, live_answers, question_of
-from chat.generation import answer_run
+from chat.selectors import answer_is_live, answer_of, conversation_get, domain_get, question_of
 from chat.runtime import runtime as default_runtime
 from chat.serializers import done_frame
-from chat.streaming import Emit
+from chat.submission import Submission, submission_begin
 from chat.validation import validate_client_id, validate_question
 from grounding.providers import async_completer_for
 from knowledge.models import Domain
 
 log = logging.getLogger("grounded.answer")
-
-
-#: Strong references to running generations (a task that outlives its socket or request must not be collected).
-_running: set[asyncio.Task] = set()
-
-
-@dataclass
-class Submission:
-    """One accepted ask: where the question is stored, and either its stored answer (a resend of an answered
-    question: nothing runs), the answer being generated for it (a resend while it runs: nothing more runs), or the
-    generation to start.
-
-    Attributes:
-        conversation: the conversation (new, continued, or the one a resend belongs to).
-        question: the stored question.
-        stored: the complete answer of a resend, else None.
-        running: the answer still being generated for a resent question, else None.
-        providers: the registry the answer will use.
-        task: the generation task once started.
-        regenerates: for a regeneration, the id of the answer it was asked from (the earlier answers are kept).
-        client_id, client_key: a regeneration's client id and idempotency key (stored on the new answer).
-        answer: the streaming answer row made in the same transaction as the acceptance (so that a concurrent
-            resend finds it running and a concurrent ask in the conversation finds it busy); None for a resend.
-        fresh: the conversation was made by this ask: it has no memory to read before the plan, and nothing to fold
-            into a summary after the answer.
-    """
-
-    conversation: Conversation
-    question: Message
-    stored: Message | None = None
-    running: Message | None = None
-    answer: Message | None = None
-    providers: ProviderRegistry = field(default=registry)
-    task: asyncio.Task | None = None
-    regenerates: int | None = None
-    client_id: str = ""
-    client_key: str = ""
-    fresh: bool = False
-
-    def in_progress(self) -> AskError:
-        """The error a door reports for a resend whose answer is still being generated."""
-        return AskError("in_progress", "This question is already being answered; the answer will be saved.",
-                        message_id=self.running.pk if self.running else None)
-
-    def accepted(self) -> AcceptedFrame:
-        """The ``accepted`` frame: where the question is stored."""
-        frame: AcceptedFrame = {"type": "accepted", "message": self.question.pk, "conversation": self.conversation.pk,
-                                "client_id": self.question.client_id,
-                                "title": self.conversation.title or self.question.text[:80],
-                                "domain": self.conversation.domain.name}
-        if self.regenerates is not None:
-            frame["regenerates"] = self.regenerates
-            frame["client_id"] = self.client_id
-        return frame
-
-    def start(self, emit: Emit) -> asyncio.Task:
-        """Run :func:`answer_run` in its own task, frames to ``emit``; the task returns the saved answer (None when
-        nothing could be stored). Raises RuntimeError for a resend that has its answer already."""
-        if self.stored is not None or self.running is not None:
-            raise RuntimeError("this question is answered already, or being answered; nothing to start")
-        self.task = asyncio.create_task(answer_run(conversation=self.conversation, question=self.question,
-                                                   emit=emit, providers=self.providers, client_id=self.client_id,
-                                                   client_key=self.client_key, answer_row=self.answer,
-                                                   fresh=self.fresh))
-        _running.add(self.task)
-        self.task.add_done_callback(_running.discard)
-        return self.task
 
 
 def ask_target(*, user, conversation_id: object = None, domain_slug: object = None,
@@ -134,11 +65,17 @@ def ask_target(*, user, conversation_id: object = None, domain_slug: object = No
 def answering(conversation: Conversation) -> Message | None:
     """The answer being generated in a conversation right now (streaming, its task alive), if any. Streaming
     answers whose task is gone (a server stopped mid-answer) are stored as interrupted first, so the page shows
-    them as such and they do not keep the conversation busy."""
-    for orphan in conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING) \
-            .exclude(live_answers()):
-        answer_orphan_close(message=orphan)
-    return conversation.messages.filter(live_answers(), role=Message.Role.ASSISTANT).order_by("-pk").first()
+    them as such and they do not keep the conversation busy. One query: the conversation's streaming answers
+    (nearly always none), told apart by chat.selectors.answer_is_live."""
+    streaming = list(conversation.messages.filter(role=Message.Role.ASSISTANT, status=Message.Status.STREAMING)
+                     .order_by("pk"))
+    live = None
+    for message in streaming:
+        if answer_is_live(message):
+            live = message  # the latest live one
+        else:
+            answer_orphan_close(message=message)
+    return live
 
 
 def _resend(question: Message, providers: ProviderRegistry) -> Submission:
@@ -159,32 +96,39 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     """Store the question (blocking: database). Idempotent on (user, client id) whatever the conversation field
     says (B06).
 
+    A new conversation's question is inserted without a lookup first: a resend is found by the unique key refusing
+    the insert (nothing of the ask is kept then), which saves every first send a query. In a continued conversation
+    the key is looked up first, so that a resend while its answer runs is told in_progress, not busy.
     Raises:
         AskError(busy): another answer is being generated in the conversation; AskError(client_id_reused): the
             client id was sent before with another question.
     """
     key = client_key(user=user, client_id=client_id)
-    prior = question_of(key) if key else None
-    if prior is None and client_id and conversation is not None:  # a question stored before keys existed
-        prior = (conversation.messages.filter(role=Message.Role.USER, client_id=client_id)
-                 .select_related("conversation__domain").first())
-    if prior is not None:
-        return _resend(same_question(prior, text), providers)
-    # One transaction: the busy check (the conversation row locked), the question and its streaming answer row. A
-    # concurrent ask in the conversation then waits and finds it busy; a concurrent resend of the same client id
-    # waits on the question's unique key and finds its answer running, instead of starting a second answer.
+    if key and conversation is not None:
+        prior = question_of(key)
+        if prior is None and client_id:  # a question stored before keys existed
+            prior = (conversation.messages.filter(role=Message.Role.USER, client_id=client_id)
+                     .select_related("conversation__domain").first())
+        if prior is not None:
+            return _resend(same_question(prior, text), providers)
+    # One transaction: the question (a continued conversation's row touched first, which locks it), the busy
+    # check, and the streaming answer row; a busy conversation keeps nothing of it. A concurrent ask in the
+    # conversation then waits and finds it busy; a concurrent resend of the same client id waits on the question's
+    # unique key and finds its answer running, instead of starting a second answer.
     fresh = conversation is None
-    with transaction.atomic():
-        if conversation is not None:
-            conversation = conversation_locked(conversation)
-            if answering(conversation) is not None:
-                raise AskError("busy", "An answer is still being generated in this conversation. Wait for it (or "
-                                       "stop it), then ask again.")
-        conversation, question, created = question_store(user=user, conversation=conversation, domain=domain,
-                                                         text=text, client_id=client_id, looked_up=True)
-        if not created:  # a concurrent resend stored it first
-            return _resend(question, providers)
-        answer = answer_start(question=question)
+    try:
+        with transaction.atomic():
+            conversation, question = question_insert(user=user, conversation=conversation, domain=domain,
+                                                     text=text, client_id=client_id)
+            if not fresh and answering(conversation) is not None:
+                raise AskError("busy", "An answer is still being generated in this conversation. Wait for it "
+                                       "(or stop it), then ask again.")
+            answer = answer_start(question=question)
+    except IntegrityError:  # the key is stored: a resend (or a concurrent one stored it first)
+        prior = question_of(key) if key else None
+        if prior is None:
+            raise
+        return _resend(same_question(prior, text), providers)
     return Submission(conversation, question, providers=providers, answer=answer, fresh=fresh)
 
 
@@ -242,17 +186,17 @@ def ask_accept(*, user, text: str, client_id: str, conversation_id: object, doma
                providers: ProviderRegistry, rate_limit: bool, access: bool,
                allowed: Callable[[], None] | None = None) -> Submission:
     """Everything accepting a validated ask does in the database, in one visit of the database worker (blocking):
-    the target conversation or domain (:func:`ask_target`), the user's ask limit, then ``allowed()`` (when given)
-    and the question and its answer row (:func:`ask_store`). Raises what those raise; a refused ask stores nothing
-    (the user resends later)."""
+    the target conversation or domain (:func:`ask_target`), the user's ask limit, then ``allowed()`` (when given),
+    the question and its answer row (:func:`ask_store`), and what the answer reads before planning
+    (:func:`submission_begin`). Raises what those raise; a refused ask stores nothing (the user resends later)."""
     conversation, domain = ask_target(user=user, conversation_id=conversation_id, domain_slug=domain_slug,
                                       access=access)
     if rate_limit:
         ratelimit.ask_allow(user)
     if allowed is not None:
         allowed()
-    return ask_store(user=user, conversation=conversation, domain=domain, text=text, client_id=client_id,
-                     providers=providers)
+    return submission_begin(ask_store(user=user, conversation=conversation, domain=domain, text=text,
+                                      client_id=client_id, providers=providers))
 
 
 async def ask_until_done(submission: Submission) -> tuple[Message | None, list[Frame]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from chat.answering import PreparedAnswer
@@ -70,6 +71,23 @@ def conversation_create(*, user, domain: Domain, title: str = "") -> Conversatio
     return Conversation.objects.create(user=user, domain=domain, title=title[:200])
 
 
+def conversation_touch(*, conversation: Conversation, title: str = "") -> Conversation:
+    """Move a conversation up (``updated_at`` now) and give it ``title`` (cut to 200 characters) when it has none,
+    in one UPDATE, which also locks its row until the transaction ends (PostgreSQL; SQLite's IMMEDIATE transactions
+    lock the whole database when they begin): a concurrent ask in the conversation waits here. The title is decided
+    on the row as it is under the lock (a rename meanwhile is kept); the instance gets the same values, its title as
+    it was read unless it had none. Returns the instance."""
+    now = timezone.now()
+    fields: dict = {"updated_at": now}
+    if title:
+        fields["title"] = Case(When(title="", then=Value(title[:200])), default=F("title"))
+    Conversation.objects.filter(pk=conversation.pk).update(**fields)
+    conversation.updated_at = now
+    if title and not conversation.title:
+        conversation.title = title[:200]
+    return conversation
+
+
 def same_question(stored: Message, text: str) -> Message:
     """``stored``, the question a client id was first sent with, when ``text`` is that question again (a resend).
 
@@ -84,13 +102,11 @@ def same_question(stored: Message, text: str) -> Message:
 
 
 def question_store(*, user, conversation: Conversation | None, domain: Domain, text: str,
-                   client_id: str = "", looked_up: bool = False) -> tuple[Conversation, Message, bool]:
+                   client_id: str = "") -> tuple[Conversation, Message, bool]:
     """Store the user's question before anything else happens, in ``conversation`` or in a new conversation with
     ``domain``. Idempotent on (user, client id): a question sent again with the same client id, in whatever
     conversation field, finds the stored one and creates nothing (not even a conversation).
 
-    ``looked_up``: the caller found no question under the client id a moment ago (chat.orchestration.ask_store),
-    so it is not looked up again (a concurrent resend storing it meanwhile is still found, on the unique key).
     Returns:
         (conversation, question message, created): created is False for a resend.
     Raises:
@@ -98,29 +114,46 @@ def question_store(*, user, conversation: Conversation | None, domain: Domain, t
     """
     client_id = (client_id or "")[:CLIENT_ID_CHARS]
     key = client_key(user=user, client_id=client_id)
-    if key and not looked_up:
+    if key:
         existing = question_of(key)
         if existing is not None:
             same_question(existing, text)
             return existing.conversation, existing, False
     try:
         with transaction.atomic():
-            if conversation is None:  # titled by its first question when made (one write, not two)
-                conversation = conversation_create(user=user, domain=domain, title=text[:80])
-            else:
-                if not conversation.title:
-                    conversation.title = text[:80]
-                conversation.save(update_fields=["title", "updated_at"])
-            message = Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text,
-                                             tokens=counter_for("extractive").count(text),
-                                             terms=sorted(content_terms(text)), client_id=client_id,
-                                             client_key=key)
+            conversation, message = question_insert(user=user, conversation=conversation, domain=domain, text=text,
+                                                    client_id=client_id)
     except IntegrityError:  # the same key stored meanwhile by a concurrent resend: that one is the question
         existing = question_of(key) if key else None
         if existing is None:
             raise
         return existing.conversation, existing, False
     return conversation, message, True
+
+
+def question_insert(*, user, conversation: Conversation | None, domain: Domain, text: str,
+                    client_id: str = "") -> tuple[Conversation, Message]:
+    """The writes of storing a question, inside the caller's transaction: a new conversation with ``domain`` titled
+    by the question (one INSERT), or ``conversation`` touched (:func:`conversation_touch`: its row locked until the
+    transaction ends), then the question with its idempotency key, token count and content terms. Nothing is looked
+    up first.
+
+    Returns:
+        (conversation, question message).
+    Raises:
+        IntegrityError: the idempotency key (user, client id) is stored already (a resend: the caller rolls back and
+            finds it, chat.selectors.question_of).
+    """
+    client_id = (client_id or "")[:CLIENT_ID_CHARS]
+    if conversation is None:  # titled by its first question when made (one write, not two)
+        conversation = conversation_create(user=user, domain=domain, title=text[:80])
+    else:
+        conversation_touch(conversation=conversation, title=text[:80])
+    message = Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text,
+                                     tokens=counter_for("extractive").count(text),
+                                     terms=sorted(content_terms(text)), client_id=client_id,
+                                     client_key=client_key(user=user, client_id=client_id))
+    return conversation, message
 
 
 def answer_start(*, question: Message, client_id: str = "", client_key: str = "") -> Message:
@@ -187,10 +220,23 @@ def answer_fill_result(*, message: Message, verified: VerifiedAnswer, usage: Usa
     return message
 
 
+#: The columns a complete answer's result sets (:func:`answer_fill_result`), and ``error`` (cleared): what
+#: :func:`answer_finish` writes. The snapshot (sources, provider, prompt version) was saved with the plan and is not
+#: encoded and written again.
+RESULT_FIELDS = ("text", "html", "abstained", "citations", "spans", "support", "invalid_citations", "status", "trace",
+                 "tokens", "terms", "error")
+
+
 def answer_finish(*, message: Message, verified: VerifiedAnswer, usage: Usage | None = None) -> Message:
-    """Store the complete answer (see :func:`answer_fill_result`)."""
+    """Store the complete answer (see :func:`answer_fill_result`, then :func:`answer_result_save`)."""
     answer_fill_result(message=message, verified=verified, usage=usage)
-    message.save()
+    return answer_result_save(message=message)
+
+
+def answer_result_save(*, message: Message) -> Message:
+    """Save what :func:`answer_fill_result` set on an answer (one UPDATE of RESULT_FIELDS; the result is filled
+    apart, off the database worker: counting the answer's tokens and terms is CPU work)."""
+    message.save(update_fields=RESULT_FIELDS)
     return message
 
 

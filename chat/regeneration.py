@@ -11,10 +11,11 @@ from django.db import transaction
 from chat import executors, priority, ratelimit
 from chat.errors import AskError
 from chat.models import Message
-from chat.orchestration import Submission, conversation_locked, answering
+from chat.orchestration import answering, conversation_locked
 from chat.persistence import answer_discard, answer_start
 from chat.providers import ProviderRegistry, registry
 from chat.selectors import answer_is_live, own_answer_get
+from chat.submission import Submission, submission_begin
 from chat.validation import validate_client_id
 
 
@@ -25,21 +26,24 @@ def regenerate_key(*, user, client_id: str) -> str:
     return f"{user.pk}:regenerate:{client_id}" if client_id and getattr(user, "pk", None) else ""
 
 
-def regenerate_store(*, user, message_id: object, client_id: str,
-                     providers: ProviderRegistry = registry) -> Submission:
+def regenerate_store(*, user, message_id: object, client_id: str, providers: ProviderRegistry = registry,
+                     earlier: Message | None = None) -> Submission:
     """The submission of a new answer to the question of the user's answer ``message_id`` (blocking: database).
 
     A regeneration sent again with its client id gets the answer it made (complete: ``stored``; still being
-    generated: ``running``); a failed or interrupted one is discarded and made again.
+    generated: ``running``); a failed or interrupted one is discarded and made again. ``earlier``: that answer as
+    chat.selectors.own_answer_get read it in this visit (None: read here).
     Raises:
         AskError: not_found (unknown id, another user's, a question), forbidden (a domain the user may no longer
             read), busy (an answer is being generated in the conversation).
     """
-    earlier = own_answer_get(user=user, message_id=message_id)
+    if earlier is None:
+        earlier = own_answer_get(user=user, message_id=message_id)
     question, conversation = earlier.reply_to, earlier.conversation
     key = regenerate_key(user=user, client_id=client_id)
     with transaction.atomic():  # as ask_store: the busy check and the new answer row in one transaction
         conversation = conversation_locked(conversation)
+        question.conversation = conversation  # the same row, as read under the lock: nothing is read again later
         made = Message.objects.filter(client_key=key, role=Message.Role.ASSISTANT).first() if key else None
         if made is not None:
             if made.status == Message.Status.COMPLETE:
@@ -72,8 +76,18 @@ async def answer_regenerate(*, user, message_id: object, client_id: object = "",
     """
     client_id = validate_client_id(client_id)
     priority.ask_arrived()
-    db = executors.current().db
-    await db(own_answer_get)(user=user, message_id=message_id)  # refused before counting against the limit
+    return await executors.current().db(regenerate_accept)(user=user, message_id=message_id, client_id=client_id,
+                                                           providers=providers, rate_limit=rate_limit)
+
+
+def regenerate_accept(*, user, message_id: object, client_id: str, providers: ProviderRegistry,
+                      rate_limit: bool) -> Submission:
+    """Everything accepting a regeneration does in the database, in one visit of the database worker (blocking):
+    the user's answer (refused before counting against the limit), the ask limit, the new answer row
+    (:func:`regenerate_store`) and what it reads before planning (chat.submission.submission_begin). Raises
+    what those raise."""
+    earlier = own_answer_get(user=user, message_id=message_id)
     if rate_limit:
-        await db(ratelimit.ask_allow)(user)
-    return await db(regenerate_store)(user=user, message_id=message_id, client_id=client_id, providers=providers)
+        ratelimit.ask_allow(user)
+    return submission_begin(regenerate_store(user=user, message_id=message_id, client_id=client_id,
+                                             providers=providers, earlier=earlier))

@@ -222,16 +222,9 @@ ANSWER_STALE_AFTER = timedelta(minutes=10)
 ORPHANED_AFTER = timedelta(seconds=60)
 
 
-def live_answers() -> Q:
-    """The filter of streaming answers whose generating task is alive (heartbeat within ORPHANED_AFTER; a row
-    without a heartbeat: created within ANSWER_STALE_AFTER)."""
-    now = timezone.now()
-    return Q(status=Message.Status.STREAMING) & (
-        Q(alive_at__gte=now - ORPHANED_AFTER) | Q(alive_at__isnull=True, created_at__gte=now - ANSWER_STALE_AFTER))
-
-
 def answer_is_live(message: Message) -> bool:
-    """True when ``message`` is a streaming answer whose generating task is alive (see :func:`live_answers`)."""
+    """True when ``message`` is a streaming answer whose generating task is alive: a heartbeat within
+    ORPHANED_AFTER, or for a row without a heartbeat, created within ANSWER_STALE_AFTER."""
     if message.status != Message.Status.STREAMING:
         return False
     now = timezone.now()

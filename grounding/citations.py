@@ -60,6 +60,10 @@ _MAX_DIGITS = 3
 
 _SEPARATORS = frozenset(",;，；、")
 _SPACES = frozenset(" \t")
+#: Where a marker could start in a complete text: an opener, perhaps "[[", spaces, perhaps "S", then a digit
+#: (:func:`_scan_at` reads nothing else as a marker). A whole text without one holds no marker; a stream still
+#: holds back any opener at its end (``_OPENERS``), since the rest may follow.
+_PLAUSIBLE = re.compile(r"(?:\[\[?|【)[ \t]*[Ss]?[0-9]")
 _OPENERS = re.compile(r"[\[【]")
 #: Characters that a removed marker's preceding whitespace should not stand before (see :func:`strip_markers`).
 _CLOSING_PUNCTUATION = frozenset(".,;:!?)]}…»”’。，、；：！？）」』")
@@ -237,6 +241,8 @@ def parse_markers(text: str, *, include_code: bool = False) -> list[Marker]:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
+    if not _PLAUSIBLE.search(text):  # no marker can start anywhere (links, "[note]"): nothing to scan
+        return []
     markers, _ = scan_markers(text, 0, at_eof=True)
     if include_code or not markers or not may_hold_code(text, markers[-1].start):
         return markers

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import NamedTuple, Sequence
 
 from grounding.location import Location, merge_locations
-from grounding.tokens import raw_joined, raw_tail
+from grounding.token_pieces import raw_joined, raw_tail
 from grounding.types import Candidate
 
 __all__ = ["Entry", "Parts", "Sections", "merge_adjacent"]
@@ -63,7 +63,7 @@ class Entry(NamedTuple):
 
     def raw(self) -> int | None:
         """Raw cl100k count of ``text`` (tokens) from the chunks' stored counts, or None when one is not stored.
-        Exact: the chunks' texts joined by newlines, each from its cut on (grounding.tokens.raw_joined, raw_tail)."""
+        Exact: the chunks' texts joined by newlines, each from its cut on (grounding.token_pieces.raw_joined, raw_tail)."""
         if len(self.made_of) == 1:
             return self.made_of[0][1] or None
         if not all(r > 0 for _, r, _ in self.made_of):

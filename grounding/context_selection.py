@@ -17,6 +17,7 @@ from grounding.context_merge import Entry, Parts, Sections
 from grounding.prompt import NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN
 from grounding.prompt_sources import SourceFormat, source_frame
 from grounding.quarantine import PLACEHOLDER, Quarantine, quarantine
+from grounding.token_pieces import raw_edited
 from grounding.tokens import MESSAGE_OVERHEAD, TokenCounter
 from grounding.types import Candidate, Dropped, Source, Turn
 
@@ -95,13 +96,15 @@ def _after_withholding(offset: int, regions: Sequence[tuple[int, int]]) -> int:
 def costed_source(entry: Entry, label: str, clean: frozenset[int], fmt: SourceFormat,
                   counter: TokenCounter) -> Source:
     """``build_source`` of an entry with the source's formatted cost in ``tokens`` (calibrated tokens of its unit in
-    the prompt, exactly ``counter.count(format_source(source, fmt))``). When the unit's body is the entry's text
-    unchanged (nothing withheld, escaped or restructured) and the entry knows its raw count (from the chunks' counts
-    stored at ingestion), only the frame is counted (grounding.tokens.TokenCounter.count_framed); otherwise the unit
-    is counted whole."""
+    the prompt, exactly ``counter.count(format_source(source, fmt))``). When the entry knows its raw count (from the
+    chunks' counts stored at ingestion), only the frame is counted (grounding.tokens.TokenCounter.count_framed) and,
+    when the body differs from the entry's text (withheld, escaped or restructured), the lines that differ
+    (grounding.token_pieces.raw_edited); otherwise the unit is counted whole."""
     source = build_source(entry.candidate, entry.ids, entry.text, label, entry.parts, clean, entry.sections)
     header, body, footer = source_frame(source, fmt)
-    stored = entry.raw() if body == entry.text else None
+    stored = entry.raw()
+    if stored is not None and body != entry.text:
+        stored = raw_edited(entry.text, stored, body)  # only the lines escaping or restructuring changed
     return with_tokens(source, counter.count_framed(header, body, footer, stored))
 
 

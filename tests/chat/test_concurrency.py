@@ -246,10 +246,10 @@ async def test_the_plan_snapshot_is_rendered_on_the_cpu_pool_and_only_saved_on_t
 
 
 async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monkeypatch):
-    """Storing the question waits as ACCEPTING, the answer's reads and plan as ANSWERING, the stored outcome (after
-    the first words) as FINISHING (chat.priority): under a burst, a later ask's planning goes before an earlier
-    ask's finishing work. The user still gets the whole answer."""
-    from chat import generation, orchestration, priority
+    """Storing the question and the answer's reads (in the same visit of the database worker) wait as ACCEPTING,
+    the plan as ANSWERING, the stored outcome (after the first words) as FINISHING (chat.priority): under a burst, a
+    later ask's planning goes before an earlier ask's finishing work. The user still gets the whole answer."""
+    from chat import generation, orchestration, priority, submission
 
     seen: dict[str, int] = {}
 
@@ -260,13 +260,29 @@ async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monke
         return run
 
     monkeypatch.setattr(orchestration, "ask_accept", stage_spy("accept", orchestration.ask_accept))
-    monkeypatch.setattr(generation, "answer_begin", stage_spy("begin", generation.answer_begin))
+    monkeypatch.setattr(submission, "answer_begin", stage_spy("begin", submission.answer_begin))
     monkeypatch.setattr(generation, "answer_plan_save", stage_spy("plan saved", generation.answer_plan_save))
-    monkeypatch.setattr(generation, "answer_finish", stage_spy("finish", generation.answer_finish))
+    monkeypatch.setattr(generation, "answer_result_save", stage_spy("finish", generation.answer_result_save))
     frames = await ask_laptops(user)
     assert frames[-1]["status"] == "complete" and "36 months" in frames[-1]["text"]
-    assert seen == {"accept": priority.ACCEPTING, "begin": priority.ANSWERING, "plan saved": priority.ANSWERING,
+    assert seen == {"accept": priority.ACCEPTING, "begin": priority.ACCEPTING, "plan saved": priority.ANSWERING,
                     "finish": priority.FINISHING}
+
+
+async def test_the_stored_outcome_is_counted_on_the_cpu_pool_and_only_saved_on_the_database_worker(
+        ingest_demo, user, monkeypatch):
+    """Counting a complete answer's tokens and content terms (its history form) is CPU work, done on the CPU pool;
+    the database worker, which every ask's reads and writes queue for, only saves the result."""
+    from chat import generation
+
+    seen = {}
+    monkeypatch.setattr(generation, "answer_fill_result", thread_spy(seen, "fill", generation.answer_fill_result))
+    monkeypatch.setattr(generation, "answer_result_save", thread_spy(seen, "save", generation.answer_result_save))
+    frames = await ask_laptops(user)
+    stored = await sync_to_async(Message.objects.get)(pk=frames[-1]["message"])
+    assert frames[-1]["status"] == "complete" and stored.status == Message.Status.COMPLETE
+    assert stored.text == frames[-1]["text"] and stored.tokens > 0 and stored.terms
+    assert seen["fill"].name.startswith("grounded-cpu") and not seen["save"].name.startswith("grounded-cpu")
 
 
 async def test_pieces_that_arrive_while_a_delta_is_sent_go_out_together(ingest_demo, user):

