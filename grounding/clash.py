@@ -127,7 +127,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
-    negation (that is a polarity clash between two subjects). Accents are ignored ("Bayamón" / "Bayamon").
+    negation (that is a polarity clash between two subjects). Accents are ignored ("Bayamón" / "Bayamon"). A swapped
+    label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:
@@ -152,8 +153,16 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     for tag, i1, i2, j1, j2 in edits:
         span_a, span_b = ta[i1:i2], tb[j1:j2]
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
+            if i1 == j1 == 0 and _labels(fa, ma[i2 - 1][1]) and _labels(fb, mb[j2 - 1][1]):
+                continue  # the label of a "Key: value" line or a row swapped: two subjects, not two values
             return fa[ma[i1][0]:ma[i2 - 1][1]], fb[mb[j1][0]:mb[j2 - 1][1]]
     return None
+
+
+def _labels(text: str, end: int) -> bool:
+    """True when the text before ``end`` is a label: what follows it is ":" or a table cell separator "|"
+    ("New York City: 18f-nyc@gsa.gov", "Chicago | 312-555-0100"): what the line is about, its subject."""
+    return text[end:].lstrip()[:1] in (":", "|")
 
 
 #: Longest span (words) a reworded note quotes from each side; a longer change is cut with "…".

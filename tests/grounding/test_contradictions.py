@@ -112,6 +112,23 @@ def test_entity_swapped_in_the_same_sentence_is_flagged(embedder):
     assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Facebook", "Apple"))]
 
 
+def test_a_swapped_label_names_two_subjects_not_a_contradiction(embedder):
+    """Two lines that differ only in the label that opens them ("Key: value", a table row's first cell) say the same
+    value about two subjects: no note (found on the 18F development set: a contacts list and an office page gave
+    "the sources disagree: S2 says Listserv but S3 says New York City"). A name swapped after the label still is."""
+    assert detect_conflicts([
+        src("S1", "New York City: 18f-nyc@gsa.gov for the office list.", doc=1),
+        src("S2", "Listserv | 18f-nyc@gsa.gov for the office list.", doc=2),
+        src("S3", "Boston: meals are $75 per day on travel.", doc=3),
+        src("S4", "Denver: meals are $75 per day on travel.", doc=4),
+    ], embedder) == []
+    conflicts = detect_conflicts([
+        src("S1", "Travel approver: Jane Smith signs every request.", doc=1),
+        src("S2", "Travel approver: John Doe signs every request.", doc=2),
+    ], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Jane Smith", "John Doe"))]
+
+
 def test_judge_is_called_at_most_max_judged_times(embedder):
     texts = ["Remote work requires approval from your manager.",
              "Working remotely needs your manager's approval.",
