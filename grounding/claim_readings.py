@@ -8,7 +8,7 @@
 A reading holds every per-sentence fact grounding.clash and grounding.contradictions need; each equals what the
 function named below gives for the sentence, so the rules find the same on a stored reading as on the text:
 
-    tokens   lower-cased TOKENs of the accent-folded sentence, repeats kept (grounding.clash.token_set is their set,
+    tokens   lower-cased TOKENs of the accent-folded sentence, repeats kept (grounding.alignment.token_set is their set,
              grounding.clash._substitution counts them)
     words    lower-cased TOKENs of the NFKC-folded sentence (grounding.lexical.tokens): its length against
              grounding.clash.MAX_CLAIM_WORDS, the other side of grounding.polarity.cue_asymmetry

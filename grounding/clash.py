@@ -21,7 +21,6 @@ import re
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-import numpy as np
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
 from grounding.claim_readings import ClaimReading, reading
@@ -29,8 +28,7 @@ from grounding.polarity import antonym_read, cue_asymmetry_read, negated_predica
 from grounding.subjects import subject_difference
 from grounding.values import MONTHS, StatedValue, comparable, same_value
 
-__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "clash_read", "lexically_aligned",
-           "lexically_aligned_matrix", "reworded", "token_set"]
+__all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "clash_read", "reworded"]
 
 #: Rules that find the opposed accounts of one question in the public sets (ConflictQA), but also set loosely related
 #: sentences of two documents against each other: a pair of sources reports a finding of another rule when it has
@@ -213,38 +211,6 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
 
     sa, sb = span(a, ma, i1, i2), span(b, mb, j1, j2)
     return (sa, sb) if sa and sb else None
-
-
-@functools.lru_cache(maxsize=50_000)
-def token_set(sentence: str) -> frozenset[str]:
-    """The lower-cased TOKENs of a sentence with accents folded (for lexical alignment). Cached per sentence: a
-    planned source's sentences are aligned again on every question that plans it."""
-    return frozenset(t.lower() for t in TOKEN.findall(fold_accents(sentence)))
-
-
-def lexically_aligned(a: frozenset[str], b: frozenset[str]) -> bool:
-    """True when two sentences' token sets share at least three tokens and 60% of the smaller set (the overlap
-    coefficient): the lexical side of alignment, for near-copies that an embedding separates because a name changed
-    ("Abdulrazak Gurnah is awarded the Nobel Prize" / "Olga Tokarczuk is awarded ...": MiniLM cosine 0.45)."""
-    shared = len(a & b)
-    return shared >= 3 and shared >= 0.6 * min(len(a), len(b))
-
-
-def lexically_aligned_matrix(token_sets: Sequence[frozenset[str]]) -> np.ndarray:
-    """:func:`lexically_aligned` of every pair of n token sets at once: bool (n, n). The shared-token counts are one
-    product of the sets' 0/1 incidence matrix (n x vocabulary) with its transpose, instead of n x n set
-    intersections in Python."""
-    vocabulary: dict[str, int] = {}
-    rows, cols = [], []
-    for r, words in enumerate(token_sets):
-        for w in words:
-            rows.append(r)
-            cols.append(vocabulary.setdefault(w, len(vocabulary)))
-    incidence = np.zeros((len(token_sets), len(vocabulary)), dtype=np.float32)
-    incidence[rows, cols] = 1.0
-    shared = incidence @ incidence.T  # exact: small integer counts in float32
-    sizes = np.array([len(w) for w in token_sets], dtype=np.float32)
-    return (shared >= 3) & (shared >= 0.6 * np.minimum(sizes[:, None], sizes[None, :]))
 
 
 # ---------------------------------------------------------------------------------------------------- clash

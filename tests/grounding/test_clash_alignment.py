@@ -1,4 +1,4 @@
-"""Lexical alignment of every sentence pair at once (grounding.clash.lexically_aligned_matrix) gives exactly what the
+"""Lexical alignment of every sentence pair at once (grounding.alignment.lexically_aligned_matrix) gives exactly what the
 pairwise rule gives, on real handbook sentences and on made-up edge cases (three shared tokens, 60% of the smaller)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from grounding.clash import lexically_aligned, lexically_aligned_matrix, token_set
+from grounding.alignment import lexically_aligned, lexically_aligned_matrix, token_set
 from grounding.sentences import split_sentences
 
 PAGES = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "18f-handbook" / "current" / "pages"
