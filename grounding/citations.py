@@ -61,9 +61,10 @@ _MAX_DIGITS = 3
 _SEPARATORS = frozenset(",;，；、")
 _SPACES = frozenset(" \t")
 #: Where a marker could start in a complete text: an opener, perhaps "[[", spaces, perhaps "S", then a digit
-#: (:func:`_scan_at` reads nothing else as a marker). A whole text without one holds no marker; a stream still
-#: holds back any opener at its end (``_OPENERS``), since the rest may follow.
-_PLAUSIBLE = re.compile(r"(?:\[\[?|【)[ \t]*[Ss]?[0-9]")
+#: (:func:`_scan_at` reads nothing else as a marker); the rest is a look-ahead, so overlapping places ("[[S1]") are
+#: all found, and the opener first lets the regular expression engine skip to openers. A whole text is tried only there; a stream tries every opener (``_OPENERS``) and holds back one at its end, since
+#: the rest may follow.
+_PLAUSIBLE = re.compile(r"[\[【](?=\[?[ \t]*[Ss]?[0-9])")
 _OPENERS = re.compile(r"[\[【]")
 #: Characters that a removed marker's preceding whitespace should not stand before (see :func:`strip_markers`).
 _CLOSING_PUNCTUATION = frozenset(".,;:!?)]}…»”’。，、；：！？）」』")
@@ -172,7 +173,7 @@ def _scan_at(text: str, i: int, at_eof: bool) -> _Match | None:
             return None
     return k, tuple(labels)
 
-def scan_markers(text: str, base: int, at_eof: bool) -> tuple[list[Marker], int]:
+def scan_markers(text: str, base: int, at_eof: bool, openers: re.Pattern[str] = _OPENERS) -> tuple[list[Marker], int]:
     """Scan ``text`` for markers, code included; return them (offsets shifted by ``base``) and the offset where
     scanning stopped.
 
@@ -180,6 +181,8 @@ def scan_markers(text: str, base: int, at_eof: bool) -> tuple[list[Marker], int]
         text: the text to scan (the whole answer, or the part of a stream not released yet).
         base: offset of ``text`` in the full text (characters); added to every marker's offsets.
         at_eof: True when nothing follows ``text``; False while more may arrive (streaming).
+        openers: where a marker is tried: every opener by default; a whole text (``at_eof``) may pass
+            ``_PLAUSIBLE``, the openers a label follows, as no other can start a marker.
 
     Returns:
         ``(markers, stop)``: the markers in text order, and ``stop``, an offset into ``text`` (characters) that is
@@ -189,7 +192,7 @@ def scan_markers(text: str, base: int, at_eof: bool) -> tuple[list[Marker], int]
     markers: list[Marker] = []
     pos = 0
     while True:
-        found = _OPENERS.search(text, pos)
+        found = openers.search(text, pos)
         if found is None:
             return markers, len(text)
         i = found.start()
@@ -241,9 +244,8 @@ def parse_markers(text: str, *, include_code: bool = False) -> list[Marker]:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    if not _PLAUSIBLE.search(text):  # no marker can start anywhere (links, "[note]"): nothing to scan
-        return []
-    markers, _ = scan_markers(text, 0, at_eof=True)
+    # only where a label follows an opener can a marker start (Markdown links and "[note]" are not tried)
+    markers, _ = scan_markers(text, 0, at_eof=True, openers=_PLAUSIBLE)
     if include_code or not markers or not may_hold_code(text, markers[-1].start):
         return markers
     code = markdown_code_ranges(mask_markers(text, markers))

@@ -437,9 +437,9 @@ def test_labels_as_footnotes_numbers_known_labels_in_order_of_first_citation():
         "Meals are $65 a day [1]. Hotels [2][1] cost $225 [2]. In code `row[S1]` stays. Gone.", ("S2", "S1"))
 
 
-def test_a_whole_text_without_a_plausible_marker_start_is_not_scanned_and_nothing_is_missed():
-    """parse_markers skips texts where no opener is followed by a label (Markdown links, "[note]"): on random texts
-    over the characters a marker is made of, it finds exactly the markers a full scan finds."""
+def test_a_whole_text_is_tried_only_where_a_label_follows_an_opener_and_nothing_is_missed():
+    """parse_markers tries only the openers a label follows (not Markdown links, "[note]"): on random texts over the
+    characters a marker is made of, it finds exactly the markers a scan of every opener finds."""
     from grounding.citations import scan_markers
 
     rng = random.Random(13)
