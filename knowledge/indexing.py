@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db import transaction
 
 from grounding.dedup import value_key
-from grounding.claim_readings import READINGS_VERSION
+from grounding.claim_readings import READINGS_VERSION, stored_readings, stored_rows
 from grounding.index_files import ANSWER_DATA
 from grounding.index_store import StoredIndex
 from grounding.injection import injection_signals
@@ -116,8 +116,6 @@ def _readings(chunks: list[Chunk], records: list[dict]) -> list[list | None]:
     """Per chunk (row), the readings of its sentences (grounding.claim_readings.stored_rows) as the index keeps
     them; chunks stored without them, or with readings of another READINGS_VERSION, get theirs here, once (saved to
     their rows, so the next build reads them)."""
-    from grounding.claim_readings import stored_readings, stored_rows
-
     out: list[list | None] = []
     made = []
     for chunk, record in zip(chunks, records):
