@@ -1,8 +1,8 @@
 """Where each stage of an ask runs.
 
 On the server (the default): database reads and writes on Django's thread-sensitive worker
-(``database_sync_to_async``, which also closes stale connections; waiting jobs served by chat.priority), blocking work that must not hold that worker
-(saving the text so far) on a pool thread. For the command-line doors (``ask_sync``, which runs the ask with
+(``database_sync_to_async``, which also closes stale connections; waiting jobs served by chat.priority), best-effort writes that must not hold that worker
+(saving the text so far, heartbeats) on the process's one writer thread. For the command-line doors (``ask_sync``, which runs the ask with
 ``async_to_sync``) database work goes back to the calling thread (thread-sensitive ``sync_to_async``): there is one
 ask at a time, and the caller's database connection (and, in tests, its transaction) is the one used.
 
@@ -29,23 +29,36 @@ def calling_thread(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
 
 
 def detached(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """Run ``fn`` on a pool thread, not the thread-sensitive worker (a write that may outlive its request); the pool
-    thread's database connection is closed afterwards."""
+    """Run ``fn`` on the process's writer thread (chat.runtime.Runtime.writer), not the thread-sensitive worker nor
+    the CPU pool: a best-effort write that may outlive its request (the text so far, a heartbeat) neither waits for
+    the database worker nor takes a CPU pool thread from another ask's planning while it waits on the disk. The
+    writer's database connection is kept while more writes wait (a burst of saves opens one connection, not one per
+    save) and closed once its queue is empty, so an idle server holds no connection for it; an unusable or
+    obsolete one (CONN_MAX_AGE, a failed health check) is replaced before the next write."""
     def run_and_close(*args, **kwargs) -> T:
         from django.db import connection
 
+        from chat.runtime import runtime
+
+        connection.close_if_unusable_or_obsolete()
         try:
             return fn(*args, **kwargs)
         finally:
-            connection.close()
+            if not runtime.writes_waiting():
+                connection.close()
 
-    return sync_to_async(run_and_close, thread_sensitive=False)
+    def call(*args, **kwargs) -> Awaitable[T]:
+        from chat.runtime import runtime
+
+        return runtime.write(run_and_close, *args, **kwargs)
+
+    return call
 
 
 @dataclass(frozen=True)
 class Executors:
     """How the stages of an ask run: ``db`` for database work, ``detached`` for best-effort writes off the
-    database worker."""
+    database worker (and off the CPU pool)."""
 
     db: Runner
     detached: Runner

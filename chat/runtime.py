@@ -6,6 +6,8 @@ admission queue (back-pressure).
   the database worker are never blocked by this work.
 - Batcher: questions arriving within settings.EMBED_BATCH_WAIT seconds are embedded in one call
   (grounding.batching.EmbeddingBatcher), one batcher per event loop.
+- Writer: one thread for best-effort writes (the text so far, heartbeats; chat.executors.detached), so they take
+  no CPU pool thread from planning while they wait on the disk.
 - Priority gates: the stages of all asks waiting for the database worker or the CPU pool are served by stage and
   age (chat.priority), not first come, first served.
 - Admission: at most settings.ASK_CONCURRENCY asks are planned at once per worker; the others wait in order, and
@@ -23,6 +25,7 @@ import weakref
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, Awaitable, Callable, TypeVar
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from chat.priority import PriorityGate
@@ -125,6 +128,8 @@ class Runtime:
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
+        self._writer: ThreadPoolExecutor | None = None
+        self._writes = 0  # writes submitted to the writer and not finished
         self._pid = os.getpid()
         self._lock = threading.Lock()
         self._per_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -134,13 +139,50 @@ class Runtime:
         """The CPU pool (settings.CPU_WORKERS threads), created on first use, and anew in a forked child (a pool's
         threads do not survive a fork: work handed to the parent's pool there would never run)."""
         with self._lock:
-            if self._pid != os.getpid():
-                self._pool, self._pid = None, os.getpid()
-                self._per_loop = weakref.WeakKeyDictionary()
+            self._forked()
             if self._pool is None:
                 limit_compute_threads()
                 self._pool = ThreadPoolExecutor(max_workers=settings.CPU_WORKERS, thread_name_prefix="grounded-cpu")
             return self._pool
+
+    def _forked(self) -> None:
+        """Forget the executors made before a fork (their threads do not exist in the child). Under ``_lock``."""
+        if self._pid != os.getpid():
+            self._pool, self._writer, self._pid = None, None, os.getpid()
+            self._per_loop = weakref.WeakKeyDictionary()
+
+    @property
+    def writer(self) -> ThreadPoolExecutor:
+        """One thread for best-effort writes off the database worker (chat.executors.detached: the text so far,
+        heartbeats), made on first use (and anew in a forked child). One is enough: the writes are throttled (one
+        per answer per chat.generation.PARTIAL_SAVE_SECONDS) and each is one UPDATE; on SQLite writes are serialised
+        by the database anyway."""
+        with self._lock:
+            self._forked()
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grounded-writer")
+            return self._writer
+
+    def write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Awaitable[T]:
+        """Run the blocking ``fn(*args, **kwargs)`` on the writer thread; returns an awaitable of its result
+        (exceptions propagate). While it runs, :meth:`writes_waiting` counts the writes queued behind it."""
+        with self._lock:
+            self._writes += 1
+
+        def run() -> T:
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                with self._lock:
+                    self._writes -= 1
+
+        return sync_to_async(run, thread_sensitive=False, executor=self.writer)()
+
+    def writes_waiting(self) -> bool:
+        """True when other writes are queued for the writer thread (called by a running write, which counts
+        itself)."""
+        with self._lock:
+            return self._writes > 1
 
     def _loop_state(self) -> dict[str, Any]:
         loop = asyncio.get_running_loop()

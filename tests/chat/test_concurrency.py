@@ -326,3 +326,55 @@ async def test_an_answer_nobody_follows_sends_no_delta_to_its_group(ingest_demo,
     await comm.disconnect()
     assert "".join(f["text"] for f in frames if f["type"] == "delta") == "".join(SLOW)
     assert sent == ["done"]
+
+
+async def test_the_text_so_far_is_saved_on_the_writer_thread_not_the_cpu_pool(ingest_demo, user, monkeypatch):
+    """Saving an answer's text so far (a best-effort write that waits on the disk) runs on the process's writer
+    thread: it takes no CPU pool thread from another ask's planning and does not wait for the database worker. The
+    user still gets the whole answer, and the stored text is what was streamed."""
+    from chat import generation, persistence
+
+    seen = {}
+    monkeypatch.setattr(generation, "PARTIAL_SAVE_SECONDS", 0.0)  # every delta's text is saved
+    monkeypatch.setattr(generation, "answer_partial_save",
+                        thread_spy(seen, "partial", persistence.answer_partial_save))
+    registry.configure(answerer=ScriptedProvider(SLOW, delay=0.05))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    stored = await sync_to_async(Message.objects.get)(pk=frames[-1]["message"])
+    assert frames[-1]["status"] == "complete" and stored.text == frames[-1]["text"]
+    assert seen["partial"].name.startswith("grounded-writer")
+
+
+async def test_the_writer_keeps_its_connection_through_a_burst_and_closes_it_when_idle():
+    """Writes queued behind each other on the writer thread share one database connection (a burst of saves does
+    not open one each); the last write of the burst closes it, so an idle server holds no connection for it."""
+    from django.db import connection
+
+    from chat import executors
+
+    gate = threading.Event()
+    seen: list[object] = []  # the connections themselves (kept alive: an id could be reused after a close)
+
+    def write(i: int) -> None:
+        if i == 0:
+            gate.wait(10)  # the others queue behind the first
+        connection.ensure_connection()
+        seen.append(connection.connection)
+
+    def connection_after() -> object:
+        return connection.connection
+
+    save = executors.detached(write)
+    burst = [asyncio.ensure_future(save(i)) for i in range(3)]
+    await asyncio.sleep(0.1)
+    gate.set()
+    await asyncio.gather(*burst)
+    assert len(seen) == 3 and seen[0] is seen[1] is seen[2]  # one connection for the three writes
+    from chat.runtime import runtime
+
+    assert await runtime.write(connection_after) is None  # closed after the last one
+    assert not runtime.writes_waiting()
