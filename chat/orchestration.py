@@ -105,10 +105,7 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     """
     key = client_key(user=user, client_id=client_id)
     if key and conversation is not None:
-        prior = question_of(key)
-        if prior is None and client_id:  # a question stored before keys existed
-            prior = (conversation.messages.filter(role=Message.Role.USER, client_id=client_id)
-                     .select_related("conversation__domain").first())
+        prior = question_of(key)  # every question sent with a client id holds its key (chat migration 0008)
         if prior is not None:
             return _resend(same_question(prior, text), providers)
     # One transaction: the question (a continued conversation's row touched first, which locks it), the busy

@@ -12,6 +12,10 @@ admission queue (back-pressure).
   age (chat.priority), not first come, first served.
 - Admission: at most settings.ASK_CONCURRENCY asks are planned at once per worker; the others wait in order, and
   each is told its place (`queued` frames) instead of everything slowing down at once. Nothing is dropped.
+- Connections: a pool thread keeps no database connection. The pool's jobs are not meant to read the database (that
+  is the database worker's), but one that does (a detached write, a blocking call a test or a command hands to the
+  loop's default executor) has its connection closed when it ends: a connection left in an idle pool thread would
+  stay open for CONN_MAX_AGE, unseen, and keep a database from being dropped.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 
 from chat.priority import PriorityGate
 from grounding.batching import EmbeddingBatcher
@@ -95,6 +100,28 @@ class Admission:
         self.active = max(0, self.active - 1)
 
 
+def _closing_connections(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn`` closing, when it returns or raises, any database connection it opened in its thread."""
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            for conn in connections.all(initialized_only=True):
+                if conn.connection is not None and not conn.in_atomic_block:
+                    conn.close()
+
+    return run
+
+
+class _Pool(ThreadPoolExecutor):
+    """The CPU pool: a ThreadPoolExecutor whose jobs close the database connections they opened (see the module
+    docstring)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        return super().submit(_closing_connections(fn), *args, **kwargs)
+
+
 class _Borrowed(ThreadPoolExecutor):
     """Another executor lent to an event loop as its default one (asyncio wants a ThreadPoolExecutor there): work
     goes to the lent pool, this one never starts a thread, and shutting it down does nothing."""
@@ -142,7 +169,7 @@ class Runtime:
             self._forked()
             if self._pool is None:
                 limit_compute_threads()
-                self._pool = ThreadPoolExecutor(max_workers=settings.CPU_WORKERS, thread_name_prefix="grounded-cpu")
+                self._pool = _Pool(max_workers=settings.CPU_WORKERS, thread_name_prefix="grounded-cpu")
             return self._pool
 
     def _forked(self) -> None:

@@ -16,6 +16,7 @@ from chat.errors import AskError
 from chat.models import Conversation, Message
 from grounding.citation_labels import labels_as_footnotes
 from grounding.notes import answer_notes
+from knowledge.access import domain_readable
 from knowledge.models import Domain
 
 
@@ -34,8 +35,9 @@ def domain_get(*, slug: str, user=None) -> Domain:
         raise AskError("unknown_domain", f"Unknown domain {str(slug)[:60]!r}. Known domains: {known}.")
 
 
-def _readable_or_forbidden(user, conversation: Conversation) -> None:
-    if not Domain.objects.readable_by(user).filter(pk=conversation.domain_id).exists():
+def _readable_or_forbidden(conversation: Conversation, readable: bool) -> None:
+    """Raise forbidden unless ``readable`` (the access rule, read with the row: knowledge.access.domain_readable)."""
+    if not readable:
         raise AskError("forbidden", f"You no longer have access to the domain {conversation.domain.name!r} of this "
                                     "conversation. Ask an administrator for access.")
 
@@ -61,12 +63,15 @@ def conversation_get(*, user, conversation_id: object, access: bool = True) -> C
         AskError(not_found): unknown ids, malformed ids and other users' ids alike.
         AskError(forbidden): the user's own conversation whose domain they may no longer read (group removed).
     """
+    conversations = Conversation.objects.select_related("domain")
+    if access:  # the access rule read with the conversation: one query
+        conversations = conversations.annotate(readable=domain_readable(user, "domain"))
     try:
-        conversation = Conversation.objects.select_related("domain").get(pk=record_id(conversation_id), user=user)
+        conversation = conversations.get(pk=record_id(conversation_id), user=user)
     except (Conversation.DoesNotExist, TypeError, ValueError, OverflowError):
         raise AskError("not_found", "Conversation not found.")
     if access:
-        _readable_or_forbidden(user, conversation)
+        _readable_or_forbidden(conversation, conversation.readable)
     return conversation
 
 
@@ -79,11 +84,12 @@ def own_answer_get(*, user, message_id: object) -> Message:
             conversation's HTTP endpoint refuses it).
     """
     try:
-        message = Message.objects.select_related("reply_to", "conversation__domain").get(
+        message = Message.objects.select_related("reply_to", "conversation__domain").annotate(
+            readable=domain_readable(user, "conversation__domain")).get(
             pk=record_id(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
     except (Message.DoesNotExist, TypeError, ValueError, OverflowError):
         raise AskError("not_found", "Message not found.")
-    _readable_or_forbidden(user, message.conversation)
+    _readable_or_forbidden(message.conversation, message.readable)
     return message
 
 

@@ -136,16 +136,16 @@ class StoredIndex(Searching):
             self.ann.expansion_search = ANN_EXPANSION
 
     @staticmethod
-    def answer_data(path: Path | str) -> int:
-        """What the index directory at ``path`` carries for answering (meta.json "answer", grounding.index_files.
-        ANSWER_DATA; 0 for an index written before it was recorded)."""
-        return int(json.loads((Path(path) / "meta.json").read_text()).get("answer", 0))
+    def carries(path: Path | str) -> tuple[int, int]:
+        """What the index directory at ``path`` carries, from one read of its meta.json: (what it carries for
+        answering: "answer", grounding.index_files.ANSWER_DATA, 0 for an index written before it was recorded; the
+        READINGS_VERSION (grounding.claim_readings) of its sentence readings: "readings", 0 when it carries none).
 
-    @staticmethod
-    def readings_version(path: Path | str) -> int:
-        """The READINGS_VERSION (grounding.claim_readings) of the sentence readings the index directory at ``path``
-        carries; 0 when it carries none."""
-        return int(json.loads((Path(path) / "meta.json").read_text()).get("readings", 0))
+        Raises:
+            FileNotFoundError: no meta.json at ``path``. ValueError: meta.json is not JSON.
+        """
+        meta = json.loads((Path(path) / "meta.json").read_text())
+        return int(meta.get("answer", 0)), int(meta.get("readings", 0))
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])

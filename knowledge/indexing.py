@@ -205,6 +205,11 @@ def index_publish(*, domain: Domain) -> str:
     return token
 
 
+def _outdated(answer_data: int, readings_version: int) -> bool:
+    """Whether an index carrying this (StoredIndex.carries) was built before what answers now read from it."""
+    return answer_data < ANSWER_DATA or readings_version != READINGS_VERSION
+
+
 def index_ensure(*, domain: Domain) -> bool:
     """Build the domain's current token's index directories when any is missing; publish a new index when the
     current one was built before indexes carried what answers now read from them (grounding.index_files.
@@ -212,8 +217,7 @@ def index_ensure(*, domain: Domain) -> bool:
     making it. Returns True when it built."""
     token = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
     paths = [index_path(domain=domain, status=s, token=token) for s in STATUSES]
-    if all(p.is_dir() for p in paths) and any(StoredIndex.answer_data(p) < ANSWER_DATA
-                                              or StoredIndex.readings_version(p) != READINGS_VERSION for p in paths):
+    if all(p.is_dir() for p in paths) and any(_outdated(*StoredIndex.carries(p)) for p in paths):
         log.info("indexing domain %s again: its index was built before the answer data it now carries", domain.slug)
         with transaction.atomic():
             index_publish(domain=domain)

@@ -14,6 +14,7 @@ from grounding.budget import BudgetPolicy
 from grounding.context import ContextSettings
 from grounding.ordering import ORDERINGS
 from grounding.prompt_sources import FORMAT_STYLES, SourceFormat
+from knowledge.access import readable_ids
 
 
 class DomainQuerySet(models.QuerySet):
@@ -21,12 +22,12 @@ class DomainQuerySet(models.QuerySet):
 
     def readable_by(self, user) -> "DomainQuerySet":
         """The domains ``user`` may read: superusers read all; other signed-in users read the domains that name
-        none of the groups (open to everyone signed in) and those naming one of their groups; anonymous users none."""
-        if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-            return self.none()
-        if user.is_superuser:
-            return self.all()
-        return self.filter(models.Q(groups__isnull=True) | models.Q(groups__in=user.groups.all())).distinct()
+        none of the groups (open to everyone signed in) and those naming one of their groups; anonymous or inactive
+        users none (knowledge.access)."""
+        rule = readable_ids(user)
+        if isinstance(rule, bool):
+            return self.all() if rule else self.none()
+        return self.filter(pk__in=rule)
 
 
 class Domain(models.Model):

@@ -56,6 +56,24 @@ def embedder():
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test databases, with the database worker's connections closed before they are dropped.
+
+    Async tests run database work on asgiref's thread-sensitive worker (channels' ``database_sync_to_async``), which
+    keeps its connection between calls (CONN_MAX_AGE) as it does on the server; left open at the end of the session
+    it keeps PostgreSQL from dropping the test database ("being accessed by other users").
+    """
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    yield django_db_setup
+    # from a loop of this (sync) thread, a thread-sensitive call goes to that same worker thread
+    asyncio.run(sync_to_async(connections.close_all, thread_sensitive=True)())
+
+
+@pytest.fixture(scope="session")
 def handbook_18f(django_db_setup, django_db_blocker, embedder):
     """Domain '18f' holding the whole current 18F handbook, ingested once per session."""
     from knowledge.services import domain_get_or_create, ingest_path

@@ -72,10 +72,10 @@ def test_a_resent_question_in_a_new_conversation_finds_its_answer_and_stores_not
 
 
 def test_a_continued_conversations_ask_is_accepted_in_a_bounded_number_of_queries(demo_domain, asker):
-    """The conversation (access rule), the client id looked up (a resend must be told in_progress, not busy: by
-    key, then among questions stored before keys existed), one transaction of the conversation touched (which
-    locks it), the question, the busy check (one query) and the answer row; then the system prompt and the memory
-    (summary, count, the walk back, the exchange read whole)."""
+    """The conversation with its access rule (one query), the client id's key looked up (a resend must be told
+    in_progress, not busy; one query: every question sent with a client id holds its key, chat migration 0008), one
+    transaction of the conversation touched (which locks it), the question, the busy check (one query) and the
+    answer row; then the system prompt and the memory (summary, count, the walk back, the exchange read whole)."""
     first = accept(asker, client_id="c-1")
     answered(first)
     accept(asker, text="And desktops?", client_id="warm", conversation_id=first.conversation.pk)
@@ -84,7 +84,7 @@ def test_a_continued_conversations_ask_is_accepted_in_a_bounded_number_of_querie
     with CaptureQueriesContext(connection) as ctx:
         submission = accept(asker, text="And monitors?", client_id="c-2", conversation_id=first.conversation.pk)
     assert submission.answer is not None and not submission.fresh and len(submission.begun[1]) == 4
-    assert len(ctx.captured_queries) == 2 + 2 + (2 + 4) + 1 + 5, queries(ctx)
+    assert len(ctx.captured_queries) == 1 + 1 + (2 + 4) + 1 + 5, queries(ctx)
 
 
 def test_a_busy_conversation_keeps_nothing_of_the_refused_ask(demo_domain, asker):
@@ -101,7 +101,7 @@ def test_a_busy_conversation_keeps_nothing_of_the_refused_ask(demo_domain, asker
 
 
 def test_a_regeneration_is_accepted_in_one_visit(demo_domain, asker):
-    """The answer regenerated (access rule), the transaction (conversation locked, the regeneration's key, the busy
+    """The answer regenerated with its access rule (one query), the transaction (conversation locked, the regeneration's key, the busy
     check, the conversation moved up, the new answer row), then the system prompt and the memory."""
     first = accept(asker, client_id="r-1")
     answered(first)
@@ -110,7 +110,7 @@ def test_a_regeneration_is_accepted_in_one_visit(demo_domain, asker):
                                        providers=registry, rate_limit=True)
     assert submission.answer is not None and submission.regenerates == first.answer.pk
     assert submission.begun[0].pk == submission.answer.pk
-    assert len(ctx.captured_queries) == 2 + (2 + 5) + 1 + 2, queries(ctx)
+    assert len(ctx.captured_queries) == 1 + (2 + 5) + 1 + 2, queries(ctx)
 
 
 def test_the_plan_and_the_outcome_are_one_update_each_and_the_outcome_leaves_the_snapshot_alone(demo_domain,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from chat.answering import answer_prepare
 from chat.errors import AskError
@@ -63,6 +65,25 @@ def test_losing_the_group_closes_ones_own_conversation_with_a_clear_reason(peopl
     with pytest.raises(AskError) as err:
         conversation_get(user=alice, conversation_id=conv.pk)
     assert err.value.code == "forbidden" and "HR files" in err.value.message
+
+
+def test_a_domain_naming_several_of_ones_groups_is_read_once_and_its_conversation_in_one_query(people):
+    alice, bob, root, open_domain, hr_domain = people
+    legal = Group.objects.create(name="Legal")
+    alice.groups.add(legal)
+    hr_domain.groups.add(legal)
+    assert [d for d in Domain.objects.readable_by(alice) if d == hr_domain] == [hr_domain]  # not once per group
+    conv = Conversation.objects.create(user=alice, domain=hr_domain, title="Leave")
+    for groups, readable in (([legal], True), ([], False)):
+        alice.groups.set(groups)
+        with CaptureQueriesContext(connection) as ctx:
+            try:
+                conversation_get(user=alice, conversation_id=conv.pk)
+                refused = None
+            except AskError as err:
+                refused = err.code
+        assert len(ctx.captured_queries) == 1  # the conversation and its access rule together
+        assert refused == (None if readable else "forbidden")
 
 
 def test_chat_page_offers_only_readable_domains(client, people):

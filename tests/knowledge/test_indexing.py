@@ -198,15 +198,26 @@ def test_chunks_stored_without_answer_units_get_them_when_the_index_is_built(tmp
     assert sum(len(index.unit_vectors(row)) for row in range(len(index))) == sum(len(u) for u in made.values())
 
 
-def test_a_worker_starting_indexes_again_a_domain_whose_index_has_no_answer_units(tmp_path, embedder):
+def test_a_worker_starting_indexes_again_a_domain_whose_index_has_no_answer_units(tmp_path, embedder, monkeypatch):
     # an upgraded deployment: its index was built before indexes carried the answer units
-    from knowledge.indexing import index_ensure
+    from pathlib import Path
+
+    from knowledge.indexing import STATUSES, index_ensure
     from knowledge.models import Chunk
 
     domain = domain_get_or_create(slug="units3", name="Units 3")
     ingest_path(path=page(tmp_path, "leave", TABLE_PAGE), domain=domain, embedder=embedder)
     before = Domain.objects.get(pk=domain.pk).index_token
-    assert index_ensure(domain=domain) is False  # up to date: nothing built
+    read, read_text = [], Path.read_text
+
+    def recording_read_text(self, *args, **kwargs):
+        read.append(self.name)
+        return read_text(self, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "read_text", recording_read_text)
+        assert index_ensure(domain=domain) is False  # up to date: nothing built
+    assert read.count("meta.json") == len(STATUSES)  # each directory's meta.json read once
     Chunk.objects.filter(version__document__domain=domain).update(units=None, unit_vectors=b"", layout=None)
     for status in ("current", "superseded"):  # as an index written before it carried the answer data
         meta = index_path(domain=domain, status=status, token=before) / "meta.json"
