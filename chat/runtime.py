@@ -13,8 +13,8 @@ admission queue (back-pressure).
 - Admission: at most settings.ASK_CONCURRENCY asks are planned at once per worker; the others wait in order, and
   each is told its place (`queued` frames) instead of everything slowing down at once. Nothing is dropped.
 - Connections: a pool thread keeps no database connection. The pool's jobs are not meant to read the database (that
-  is the database worker's), but one that does (a detached write, a blocking call a test or a command hands to the
-  loop's default executor) has its connection closed when it ends: a connection left in an idle pool thread would
+  is the database worker's; best-effort writes are the writer's), but one that does (a blocking call a test or a
+  command hands to the loop's default executor) has its connection closed when it ends: a connection left in an idle pool thread would
   stay open for CONN_MAX_AGE, unseen, and keep a database from being dropped.
 """
 
