@@ -11,11 +11,13 @@ No Django imports.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
 from grounding.yesno_predicate import predicate_unstated
+from grounding.yesno_scope import answering_clause, condition_unmet, contrasted, modality_unstated
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
@@ -51,7 +53,10 @@ def deciding_clause(question: str, sentence: str) -> str:
     (", even if you are not part of the group": the case, not the answer), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
-    condition negating a word of the question stays ("Does it transfer if I take a break?")."""
+    condition negating a word of the question stays ("Does it transfer if I take a break?"). Of two clauses, the
+    one that answers the question (grounding.yesno_scope.answering_clause: "You are allowed to have advanced leave;
+    however, you cannot borrow more ..." decides "Am I allowed to have advanced leave?" by its first)."""
+    sentence = answering_clause(asking_clause(question), sentence)
     # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its
     # negation ("Feel free to join, even if you are not part of the group") is not the answer's
     sentence = _SENTENCE_TRAILING_CONDITION.sub("", sentence) or sentence
@@ -105,13 +110,15 @@ def substituted(question: str, sentence: str) -> bool:
     asked = [w.lower() for w in _WORD.findall(asking_clause(question))]
     words = [w.lower() for w in _WORD.findall(sentence)]
     stems = [stem(w) for w in words]
-    present = set(stems)
+    present, mine = set(stems), {stem(w) for w in asked}
     for modifier, noun in zip(asked, asked[1:]):
         if not (_modifiable(modifier) and _modifiable(noun)) or stem(modifier) in present:
             continue
         target = stem(noun)
         for i in range(1, len(words)):
-            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] != stem(modifier):
+            # the word before the noun is another kind only when the question does not say it too ("a full Slack
+            # member" / "added as full members"; "collect survey data" / "collect data")
+            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] not in mine:
                 return True
     return False
 
@@ -204,7 +211,8 @@ def threshold_applies(question: str, sentence: str) -> bool:
     return bool(asked.keys() & stated.keys())
 
 
-def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context: str = "") -> str:
+def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context: str = "",
+           similarity: Callable[[str, str], float] | None = None) -> str:
     """How a yes/no answer resting on ``sentence`` opens: "No.", "Yes." or "" (the sentences are quoted without an
     opener) when the sentence does not settle the question.
 
@@ -219,7 +227,11 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       on the sentence with ``context``, the heading path of the section it stands in ("You do not need a gym
       membership to access these" under "Locker rooms and showers" names the showers the question asks about);
       a yes that holds only past a threshold the question does not state opens "In some cases."
-      (:func:`conditional_on_threshold`).
+      (:func:`conditional_on_threshold`); nor from a sentence whose leading condition the question does not meet
+      (grounding.yesno_scope.condition_unmet, with ``similarity``, a cosine of two texts) or that opens as the
+      alternative to the sentence before ("Instead, ...": grounding.yesno_scope.contrasted), nor when the question
+      asks permission or a requirement and the sentence's answering clause states neither (grounding.yesno_scope.
+      modality_unstated: "Can I commit an API key?" / "Signing your commits requires a pair of keys").
     """
     if over_limit(question, sentence) or requirement_unmet(question, sentence):
         return "No."
@@ -240,7 +252,12 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
             or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""
-    return SOME_CASES if conditional_on_threshold(question, sentence) else "Yes."
+    if conditional_on_threshold(question, sentence):
+        return SOME_CASES
+    if contrasted(sentence) or condition_unmet(question, clause, sentence, similarity) \
+            or modality_unstated(clause, answering_clause(clause, sentence)):
+        return ""
+    return "Yes."
 
 
 #: A question comparing a count with a number ("more than 100 spaces", "at least 3 days", "fewer than 10 people").

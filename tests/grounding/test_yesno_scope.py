@@ -1,0 +1,89 @@
+"""Whether a sentence that would say "Yes." to a yes/no question speaks to the asker's case (grounding.yesno_scope),
+and the openers grounding.yesno.opener gives with it. Made-up policies, written for these tests (none from the 18F
+golden set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.extractive_yesno import _statement
+from grounding.yesno import opener, substituted
+from grounding.yesno_scope import answering_clause, condition_unmet, contrasted, modality_unstated
+
+
+def test_a_leading_condition_sharing_no_word_with_the_askers_situation_is_another_case():
+    question = "If I only use the website, do I have to set up commit signing?"
+    asking = "do I have to set up commit signing?"
+    sentence = "If you work with repositories on your local computer, you need to set up commit signing."
+    assert condition_unmet(question, asking, sentence)
+    assert condition_unmet(question, asking, sentence, lambda a, b: 0.3)
+    # a paraphrase of the asker's case, as similar as the floor asks, is read as it
+    assert not condition_unmet(question, asking, sentence, lambda a, b: 0.9)
+
+
+def test_a_condition_the_question_states_or_a_question_stating_no_situation_leaves_the_sentence_as_it_is():
+    assert not condition_unmet("If I leave the company, is my comp time paid out?", "is my comp time paid out?",
+                               "If you leave the company, your comp time will be paid out.")
+    # no situation stated: the condition is the usual case
+    assert not condition_unmet("Does my annual leave transfer?", "Does my annual leave transfer?",
+                               "If you stay in government service, your annual leave will be transferred.")
+    assert not condition_unmet("If I leave, is my comp time paid out?", "is my comp time paid out?",
+                               "Your comp time will be paid out when you leave.")
+
+
+def test_a_sentence_opening_as_the_alternative_to_the_one_before_is_contrasted():
+    assert contrasted("Instead, they should be published on the website and linked from the channel.")
+    assert contrasted("Otherwise, ask your supervisor.")
+    assert not contrasted("Publish them on the website instead.")
+
+
+def test_the_clause_holding_more_of_what_is_asked_answers():
+    sentence = "You are allowed to bring a guest; however, you cannot bring more than one guest a month."
+    assert answering_clause("Am I allowed to bring a guest?", sentence) == "You are allowed to bring a guest"
+    # each clause holds a word of the question that the other lacks: the sentence stays whole
+    both = "A plan is no longer required for requests, but a form is required for most training requests."
+    assert answering_clause("Do I still need a plan to request a training?", both) == both
+    assert answering_clause("Is parking free?", "Parking is free.") == "Parking is free."
+
+
+@pytest.mark.parametrize("asking,sentence,unstated", [
+    ("Can I commit an API key into the repository?", "Signing your commits requires a pair of keys.", True),
+    ("Does my office have to pay for the interpreter?", "An interpreter can be provided for meetings.", True),
+    ("Can I share my public key?", "Your public key may be shared widely.", False),
+    ("Am I allowed to bring a guest?", "Guests are welcome on Fridays.", False),
+    ("Do I need to enroll?", "You must enroll before the first of the month.", False),
+    # permission without something is settled by whether that something is required
+    ("Can I archive a repository without approval?", "No approval is needed to archive a repository.", False),
+    # a question asking neither is not read for it
+    ("Is bike parking free?", "Bike parking is free.", False),
+])
+def test_a_question_asking_permission_or_a_requirement_needs_a_sentence_stating_one(asking, sentence, unstated):
+    assert modality_unstated(asking, sentence) is unstated
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    ("Am I allowed to bring a guest to the gym?",
+     "You are allowed to bring a guest to the gym; however, you cannot bring more than one guest a month.", "Yes."),
+    ("Is award leave paid out when I leave?",
+     "Award leave is not paid out; however, you keep your annual leave.", "No."),
+    ("Do I have to set up commit signing?", "You need to set up commit signing.", "Yes."),
+    ("If I only use the website, do I have to set up commit signing?",
+     "If you work with repositories on your local computer, you need to set up commit signing.", ""),
+    ("Is it fine to post private documents in a public channel?",
+     "Instead, they should be published on the website and linked from the channel.", ""),
+    ("Can I commit an API key into the repository?", "Signing your commits requires creating a pair of keys.", ""),
+    ("Can I commit an API key into the repository?", "You can never commit an API key into a repository.", "No."),
+    ("Can a contractor be a full Slack member?", "Contractors can be added as full members.", "Yes."),
+])
+def test_openers_with_the_askers_case_read(question, sentence, expected):
+    assert opener(question, sentence, similarity=lambda a, b: 0.3) == expected
+
+
+def test_a_word_the_question_says_too_is_not_another_kind():
+    assert not substituted("Can a contractor be a full Slack member?", "Contractors can be added as full members.")
+    assert substituted("Can I fly business class?", "Book economy class for all flights.")
+
+
+def test_an_indirect_question_states_nothing():
+    assert not _statement("Whether the requested accommodation would be effective")
+    assert _statement("The requested accommodation must be effective.")
