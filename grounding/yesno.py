@@ -17,10 +17,9 @@ from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
 from grounding.yesno_predicate import predicate_unstated
-from grounding.yesno_scope import answering_clause, condition_unmet, contrasted, modality_unstated
+from grounding.yesno_scope import (NEGATION, answering_clause, condition_unmet, contrasted, modality_unstated,
+                                   negated_part_unstated)
 
-#: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
-NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
 _AMOUNT_OF_TIME = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|"
@@ -102,13 +101,22 @@ def _modifiable(word: str) -> bool:
             and not word.endswith(("ing", "ed")))
 
 
+def _abbreviates(word: str, modifier: str) -> bool:
+    """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
+    "accommodation" in "the RA request" for "an accommodation request"): a name for the same thing."""
+    return len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()
+
+
 def substituted(question: str, sentence: str) -> bool:
     """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it: a noun of the
     question's asking clause appears in the sentence after another word than the question puts before it, and the
     question's word is not in the sentence ("business class" / "Book economy class", "sick days" / "Up to 5 unused
-    PTO days", "an internet stipend" / "a one-time stipend"). Such a sentence settles nothing about what was asked."""
+    PTO days", "an internet stipend" / "a one-time stipend"); a word the question says too ("a full Slack member" /
+    "full members") or an abbreviation of the question's word ("RA request" / "accommodation request") is not another
+    kind. Such a sentence settles nothing about what was asked."""
     asked = [w.lower() for w in _WORD.findall(asking_clause(question))]
-    words = [w.lower() for w in _WORD.findall(sentence)]
+    raw = _WORD.findall(sentence)
+    words = [w.lower() for w in raw]
     stems = [stem(w) for w in words]
     present, mine = set(stems), {stem(w) for w in asked}
     for modifier, noun in zip(asked, asked[1:]):
@@ -118,7 +126,8 @@ def substituted(question: str, sentence: str) -> bool:
         for i in range(1, len(words)):
             # the word before the noun is another kind only when the question does not say it too ("a full Slack
             # member" / "added as full members"; "collect survey data" / "collect data")
-            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] not in mine:
+            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] not in mine \
+                    and not _abbreviates(raw[i - 1], modifier):
                 return True
     return False
 
@@ -248,7 +257,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             return ""
     no = says_no(question, sentence) != (flip is not None)
     if no:
-        return "No."
+        return "" if flip is None and negated_part_unstated(clause, deciding_clause(question, sentence)) else "No."
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
             or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""

@@ -10,6 +10,8 @@ clauses answers (grounding.yesno reads the polarity of that clause).
 - A sentence of two clauses joined by "; however," or ", but" of which one holds every word of the question's
   asking clause that the other does, and more ("You are allowed to have advanced leave; however, you cannot borrow
   more leave than you would earn"): that clause answers; the other adds a limit (:func:`answering_clause`).
+- A question negated ("... without paying for it?") and a sentence that is not, naming nothing of what the question
+  negates: the sentence says nothing of it, so no "No." (:func:`negated_part_unstated`).
 
 No Django imports.
 """
@@ -20,6 +22,9 @@ import re
 from typing import Callable
 
 from grounding.lexical import content_terms
+
+#: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
 
 #: How similar (a sentence-embedding cosine, -1..1) a leading condition must be to the question, when it shares no
 #: content word with the question's situation, to be read as the asker's case all the same (a paraphrase: "If you
@@ -116,3 +121,16 @@ def modality_unstated(asking: str, sentence: str) -> bool:
                        or (_WITHOUT.search(asking) and _STATES_REQUIREMENT.search(sentence))):
         return False
     return True
+
+
+def negated_part_unstated(asking: str, clause: str) -> bool:
+    """True when the asking clause ``asking`` is negated, the sentence's deciding ``clause`` (grounding.yesno.
+    deciding_clause) is not, and the clause names none of what the question negates (the content terms after its
+    negation cue): "Can any employee use Qualtrics without paying for it?" is not answered no by "The Qualtrics page
+    has detailed information on how to request a license", which says nothing of paying. The polarities differ only
+    because the sentence does not speak of what is negated; it settles no "No."."""
+    m = NEGATION.search(asking)
+    if not m or NEGATION.search(clause):
+        return False
+    negated = content_terms(asking[m.end():])
+    return bool(negated) and not negated & content_terms(clause)

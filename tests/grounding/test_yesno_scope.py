@@ -87,3 +87,22 @@ def test_a_word_the_question_says_too_is_not_another_kind():
 def test_an_indirect_question_states_nothing():
     assert not _statement("Whether the requested accommodation would be effective")
     assert _statement("The requested accommodation must be effective.")
+
+
+def test_a_negated_question_is_not_answered_no_by_a_sentence_silent_on_what_it_negates():
+    from grounding.yesno_scope import negated_part_unstated
+    asking = "Can any employee use the survey tool without paying for it?"
+    assert negated_part_unstated(asking, "The survey tool page explains how to request a license.")
+    assert not negated_part_unstated(asking, "You must pay for a license to use the survey tool.")
+    assert not negated_part_unstated(asking, "Any employee may use the survey tool for free, not only admins.")
+    assert not negated_part_unstated("Can I use the survey tool?", "The page explains how to request a license.")
+    assert opener(asking, "The survey tool page explains how to request a license.") == ""
+    assert opener("Can I archive a repository without approval?", "Archiving a repository requires approval.") \
+        == "No."
+
+
+def test_an_abbreviation_of_the_asked_word_is_not_another_kind():
+    assert not substituted("Can my manager make an accommodation request for me?",
+                           "Your manager can make the RA request on your behalf.")
+    assert substituted("Can my manager make an accommodation request for me?",
+                       "Your manager can make the travel request on your behalf.")
