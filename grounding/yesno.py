@@ -16,6 +16,7 @@ from typing import Callable
 from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
+from grounding.yesno_count import COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count
 from grounding.yesno_predicate import predicate_unstated
 from grounding.yesno_scope import (NEGATION, answering_clause, condition_unmet, contrasted, modality_unstated,
                                    negated_part_unstated)
@@ -141,12 +142,6 @@ def asking_coverage(question: str, sentence: str) -> float:
     return len(asked & content_terms(sentence)) / len(asked) if asked else 1.0
 
 
-#: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
-_LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
-                    r"cap of|(?:may|must|cannot|can't|does not|do not) exceed)\b|"
-                    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+\w+\s+only\b", re.I)
-
-
 #: Quantity words read as numbers; a vague plural ("several years", "a few weeks") is read as its
 #: least, two: enough to pass a limit of one (grounding.answer_types reads "several" and "a few" as numbers).
 _QUANTITY_WORDS = {**_WORDS, "a": 1, "an": 1, "a few": 2, "few": 2, "several": 2, "multiple": 2, "many": 2}
@@ -201,12 +196,6 @@ def says_no(question: str, sentence: str) -> bool:
         NEGATION.search(deciding_clause(question, sentence)))
 
 
-
-
-#: A sentence whose rule holds on one side of a quantity ("longer than 6 hours", "$25 or more", "worth more than
-#: $75", "at least 12 months").
-_THRESHOLD = re.compile(r"\b(?:more|less|longer|shorter|fewer|greater|higher|lower|over|under|above|below|at least|"
-                        r"at most|up to|or more|or less|minimum|maximum|exceed|exceeds|exceeding|after|before)\b", re.I)
 
 
 def threshold_applies(question: str, sentence: str) -> bool:
@@ -267,52 +256,6 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             or modality_unstated(clause, answering_clause(clause, sentence)):
         return ""
     return "Yes."
-
-
-#: A question comparing a count with a number ("more than 100 spaces", "at least 3 days", "fewer than 10 people").
-_COMPARED = re.compile(r"\b(more than|over|above|at least|fewer than|less than|under|below|at most)\s+(?=[\d$])", re.I)
-
-
-def compared_count(question: str, sentence: str) -> str:
-    """"Yes." or "No." when the question compares a quantity with a number ("Are there more than 100 bicycle parking
-    spaces?") and the sentence states a plain number of the same unit ("There are 24 spaces"): the comparison
-    decides. "" when the question compares nothing, the sentence states a limit or a threshold (decided above) or no
-    number of that unit."""
-    q = question_sentence(question)
-    m = _COMPARED.search(q)
-    if not m or _LIMIT.search(sentence) or _THRESHOLD.search(sentence):
-        return ""
-    asked, stated = _counted(q[m.end():m.end() + 80]), _counted(sentence)
-    units = [u for u in asked if u in stated]
-    if len(units) != 1:
-        return ""
-    a, s = asked[units[0]], stated[units[0]]
-    word = m.group(1).lower()
-    holds = {"more than": s > a, "over": s > a, "above": s > a, "at least": s >= a, "fewer than": s < a,
-             "less than": s < a, "under": s < a, "below": s < a, "at most": s <= a}[word]
-    return "Yes." if holds else "No."
-
-
-#: A number and the words after it up to the noun it counts ("100 bicycle parking spaces", "$40", "24 spaces,").
-_COUNTED = re.compile(r"(\$)?(\d[\d,]*(?:\.\d+)?)(?:\s+([a-z]+(?:\s+[a-z]+){0,3}))?", re.I)
-
-
-def _counted(text: str) -> dict[str, float]:
-    """The largest number a text states per counted noun (its stem: "100 bicycle parking spaces" -> {"space": 100};
-    the noun is the last word before a stop word, up to four words after the number; "$" for an amount)."""
-    out: dict[str, float] = {}
-    for m in _COUNTED.finditer(text):
-        words = (m.group(3) or "").split()
-        run = []
-        for w in words:
-            if w.lower() in CONTENT_STOP_WORDS:
-                break
-            run.append(w)
-        unit = "$" if m.group(1) else (stem(run[-1]) if run else "")
-        if unit:
-            number = float(m.group(2).replace(",", ""))
-            out[unit] = max(out.get(unit, 0.0), number)
-    return out
 
 
 #: What the opener of a yes answer that holds only past a threshold the asker has not stated says.
