@@ -19,7 +19,7 @@ from grounding.polarity import antonym
 from grounding.yesno_count import COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count
 from grounding.yesno_predicate import predicate_unstated
 from grounding.yesno_scope import (NEGATION, answering_clause, condition_unmet, contrasted, modality_unstated,
-                                   negated_part_unstated)
+                                   negated_part_unstated, requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -77,16 +77,24 @@ _RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\
 _TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
 
 
+#: A negation in a relative clause describing a noun ("a fed who isn't on our project", "staff that do not travel"):
+#: the noun's description, not what is asked; asking_clause keeps the clause and drops its negation.
+_RELATIVE_WHO_NEGATION = re.compile(r"\b(who|that|which)\s+(is|are|was|were|do|does|did|has|have|had)(?:n['’]t|\s+not)\b",
+                                    re.I)
+
+
 def asking_clause(question: str) -> str:
     """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
     trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
     lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
-    used be forfeited?" asks "Will the comp time ... be forfeited?")."""
+    used be forfeited?" asks "Will the comp time ... be forfeited?"; "Can a fed who isn't on our project be invited?"
+    asks it without the negation of its "who" clause)."""
     q = question_sentence(question)
     m = CONDITION.match(q)
     if m and q[m.end():].strip():
         q = q[m.end():]
     q = _TRAILINGCONDITION.sub("", q)
+    q = _RELATIVE_WHO_NEGATION.sub(r"\1 \2", q)
     return _RELATIVE_NEGATION.sub("", q)
 
 
@@ -220,16 +228,20 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
       antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
-    - otherwise :func:`says_no`; and "Yes." only from a sentence about the same kind of what is asked
-      (:func:`substituted`) naming at least ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted
-      on the sentence with ``context``, the heading path of the section it stands in ("You do not need a gym
-      membership to access these" under "Locker rooms and showers" names the showers the question asks about);
-      a yes that holds only past a threshold the question does not state opens "In some cases."
-      (:func:`conditional_on_threshold`); nor from a sentence whose leading condition the question does not meet
-      (grounding.yesno_scope.condition_unmet, with ``similarity``, a cosine of two texts) or that opens as the
-      alternative to the sentence before ("Instead, ...": grounding.yesno_scope.contrasted), nor when the question
-      asks permission or a requirement and the sentence's answering clause states neither (grounding.yesno_scope.
-      modality_unstated: "Can I commit an API key?" / "Signing your commits requires a pair of keys").
+    - a sentence opening as the alternative to the one before ("Instead, ...") settles nothing
+      (grounding.yesno_scope.contrasted);
+    - otherwise :func:`says_no`, unless the sentence names nothing of what a negated question negates
+      (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
+      sentence states no requirement (grounding.yesno_scope.requirement_unstated);
+    - "Yes." only from a sentence about the same kind of what is asked (:func:`substituted`) naming at least
+      ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted on the sentence with ``context``, the
+      heading path of the section it stands in ("You do not need a gym membership to access these" under "Locker
+      rooms and showers" names the showers the question asks about); a yes that holds only past a threshold the
+      question does not state opens "In some cases." (:func:`conditional_on_threshold`); nor from a sentence whose
+      leading condition is another case than the situation the question states (grounding.yesno_scope.
+      condition_unmet, with ``similarity``, a cosine of two texts), nor when the question asks permission or a
+      requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
+      "Can I commit an API key?" / "Signing your commits requires a pair of keys").
     """
     if over_limit(question, sentence) or requirement_unmet(question, sentence):
         return "No."
@@ -244,16 +256,20 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         rest = content_terms(clause) - content_terms(flip[0])
         if not rest <= content_terms(sentence):
             return ""
+    if contrasted(sentence):
+        return ""
     no = says_no(question, sentence) != (flip is not None)
+    answering = answering_clause(clause, sentence)
     if no:
-        return "" if flip is None and negated_part_unstated(clause, deciding_clause(question, sentence)) else "No."
+        return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
+            or requirement_unstated(clause, answering) else "No."
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
             or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES
-    if contrasted(sentence) or condition_unmet(question, clause, sentence, similarity) \
-            or modality_unstated(clause, answering_clause(clause, sentence)):
+    if condition_unmet(question, clause, sentence, similarity) \
+            or modality_unstated(clause, answering):
         return ""
     return "Yes."
 

@@ -6,7 +6,8 @@ clauses answers (grounding.yesno reads the polarity of that clause).
   set up commit signing?"): the rule holds for another case than the asker's, so it settles nothing
   (:func:`condition_unmet`).
 - A sentence opening with a connective that makes it the alternative to the sentence before ("Instead, they should
-  be published on TTS websites"): what it affirms is what to do *instead of* the asked thing (:func:`contrasted`).
+  be published on TTS websites"): what it says is what to do *instead of* the asked thing (:func:`contrasted`); it
+  settles neither "Yes." nor "No.".
 - A sentence of two clauses joined by "; however," or ", but" of which one holds every word of the question's
   asking clause that the other does, and more ("You are allowed to have advanced leave; however, you cannot borrow
   more leave than you would earn"): that clause answers; the other adds a limit (:func:`answering_clause`).
@@ -66,7 +67,7 @@ def condition_unmet(question: str, asking: str, sentence: str, similarity: Calla
 
 def contrasted(sentence: str) -> bool:
     """True when ``sentence`` opens with "Instead", "Otherwise" or "Rather": it states the alternative to what the
-    sentence before it says, and affirms nothing about that."""
+    sentence before it says, and affirms or denies nothing about that."""
     return bool(_CONTRAST_OPENER.match(sentence))
 
 
@@ -97,9 +98,13 @@ _ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|hav
 #: How a sentence grants or denies permission, or states a requirement (its modality words, de Marneffe et al. 2008's
 #: modality feature).
 _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|permits?|permission|able|free to|"
-                                r"okay|ok|fine|eligible|available|welcome|get to|entitled)\b|can['’]t|cannot", re.I)
+                                r"okay|ok|fine|eligible|available|welcome|get to|entitled|prohibit|prohibits|"
+                                r"prohibited|forbid|forbids|forbidden|banned)\b|can['’]t|cannot", re.I)
 _STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
                                  r"mandatory|necessary|should|expected|obligated|shall)\b", re.I)
+#: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
+#: permission and states a requirement at once.
+_PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:do not|don['’]t|never)\b", re.I)
 #: A negation in a question asking permission ("Can I archive it without asking for approval?", "Can I skip ...?"):
 #: it asks whether something is not required, which a sentence stating a requirement settles.
 _WITHOUT = re.compile(r"\b(?:without|not|skip|no)\b|n['’]t\b", re.I)
@@ -110,10 +115,12 @@ def modality_unstated(asking: str, sentence: str) -> bool:
     ``sentence`` states neither that nor, for a question asking permission without something ("Can I archive it
     without approval?" / "No approval is needed to archive"), a requirement: "Can I commit an API key into the
     repository?" is not answered yes by "Signing your commits requires creating a pair of keys", nor "Does our office
-    have to pay for the interpreter?" by "An interpreter can be provided". The sentence then settles no "Yes."."""
+    have to pay for the interpreter?" by "An interpreter can be provided". A prohibition in the imperative ("Do not
+    turn off your computer") states both. The sentence then settles no "Yes." (for "No.", see
+    :func:`requirement_unstated`)."""
     permission = bool(_ASKS_PERMISSION.search(asking))
     requirement = bool(_ASKS_REQUIREMENT.search(asking))
-    if not (permission or requirement):
+    if not (permission or requirement) or _prohibits(sentence):
         return False
     if requirement and _STATES_REQUIREMENT.search(sentence):
         return False
@@ -134,3 +141,23 @@ def negated_part_unstated(asking: str, clause: str) -> bool:
         return False
     negated = content_terms(asking[m.end():])
     return bool(negated) and not negated & content_terms(clause)
+
+
+def requirement_unstated(asking: str, sentence: str) -> bool:
+    """True when the asking clause asks only whether something is required ("Do I have to add my comp time to my
+    timesheet myself?") and ``sentence`` states no requirement nor a prohibition in the imperative: its negation
+    ("HR Links is not connecting comp time hours to your timesheet") is of something else than the requirement
+    asked, so it settles no "No.". (A question asking permission is answered no by a plain negated fact as well:
+    "Can I expense alcohol?" / "Alcohol is not reimbursed.")"""
+    return bool(_ASKS_REQUIREMENT.search(asking)) and not _ASKS_PERMISSION.search(asking) \
+        and not _prohibits(sentence) and not _STATES_REQUIREMENT.search(sentence)
+
+
+def _prohibits(sentence: str) -> bool:
+    """True when ``sentence``'s main clause (after a leading condition) is a prohibition in the imperative: "If you
+    detect unusual activity on your computer, DO NOT turn off your computer"."""
+    return bool(_PROHIBITION.match(_CONDITION_OPENING.sub("", sentence, count=1)))
+
+
+#: A leading condition with its comma ("If you detect unusual activity, ").
+_CONDITION_OPENING = re.compile(r"^\s*(?:if|when|whenever)\b[^,;:]*[,;:]\s*", re.I)

@@ -106,3 +106,28 @@ def test_an_abbreviation_of_the_asked_word_is_not_another_kind():
                            "Your manager can make the RA request on your behalf.")
     assert substituted("Can my manager make an accommodation request for me?",
                        "Your manager can make the travel request on your behalf.")
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # what the sentence negates is not what is asked: no "No."
+    ("Do I have to add the comp time I earned to my timesheet myself?",
+     "The time system is not connecting comp time hours to your timesheet.", ""),
+    # a prohibition in the imperative answers a permission or a requirement question
+    ("Should I turn off my laptop right away?", "Do not turn off your computer.", "No."),
+    ("Am I allowed to delete a message?", "Please don't delete messages.", "No."),
+    ("Do I have to fill out the form?", "You do not need to fill out the form.", "No."),
+    ("Is smoking allowed inside the building?", "Smoking is forbidden inside the building.", "No."),
+    # a negation describing a noun of the question is not the question's
+    ("Can a fed who isn't on our project be invited to our public channels?",
+     "Feds with .gov addresses can be invited into public channels.", "Yes."),
+])
+def test_a_no_rests_on_a_negation_of_what_is_asked(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+def test_a_prohibition_after_a_leading_condition_still_answers_and_a_contrasted_sentence_settles_nothing():
+    assert opener("If I spot odd activity on my laptop, should I shut it down?",
+                  "If you detect any unusual activity on your computer, DO NOT turn off your computer.") == "No."
+    assert opener("Is it fine to post internal documents that aren't public only in a public channel?",
+                  "Instead, they should be published on the website so that access to the channel isn't required.") \
+        == ""
