@@ -87,6 +87,9 @@ def test_a_word_the_question_says_too_is_not_another_kind():
 def test_an_indirect_question_states_nothing():
     assert not _statement("Whether the requested accommodation would be effective")
     assert _statement("The requested accommodation must be effective.")
+    assert not _statement("Putting sensitive data in a public Slack channel")
+    assert _statement("Sharing passwords is never allowed, even with your supervisor.")
+    assert _statement("Nothing is reimbursed without a receipt from the vendor.")
 
 
 def test_a_negated_question_is_not_answered_no_by_a_sentence_silent_on_what_it_negates():
