@@ -1,5 +1,5 @@
-"""Whether a sentence that would answer a yes/no question with "Yes." speaks to the asker's case, and which of its
-clauses answers (grounding.yesno reads the polarity of that clause).
+"""Whether a sentence that would open a yes/no answer with "Yes." or "No." speaks to what is asked and to the asker's
+case, and which of its clauses answers (grounding.yesno reads the polarity of that clause).
 
 - A leading condition other than the situation the question states ("If you do any work with git repos on your
   local computer, you need to set up commit signing" for "If I only use GitHub through the website, do I have to
@@ -13,6 +13,12 @@ clauses answers (grounding.yesno reads the polarity of that clause).
   more leave than you would earn"): that clause answers; the other adds a limit (:func:`answering_clause`).
 - A question negated ("... without paying for it?") and a sentence that is not, naming nothing of what the question
   negates: the sentence says nothing of it, so no "No." (:func:`negated_part_unstated`).
+- A question asking permission or a requirement ("Can I ...?", "Do I have to ...?") and a sentence stating neither
+  ("Can I commit an API key?" / "Signing your commits requires a pair of keys" states a requirement of something
+  else): no "Yes." (:func:`modality_unstated`); a question asking only a requirement and a sentence negating
+  something else ("Do I have to add my comp hours myself?" / "HR Links is not connecting comp hours to your
+  timesheet"): no "No." (:func:`requirement_unstated`). The modality words are closed-class (modal verbs and
+  their adjectives), the modality feature of de Marneffe et al. 2008.
 
 No Django imports.
 """
@@ -95,13 +101,13 @@ def answering_clause(asking: str, sentence: str) -> str:
 _ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|eligible)\b", re.I)
 _ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|have to|has to|required|mandatory|"
                                r"necessary|obligated)\b", re.I)
-#: How a sentence grants or denies permission, or states a requirement (its modality words, de Marneffe et al. 2008's
-#: modality feature).
+#: How a sentence grants or denies permission, or states a requirement or its absence ("optional") (its modality
+#: words, de Marneffe et al. 2008's modality feature).
 _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|permits?|permission|able|free to|"
                                 r"okay|ok|fine|eligible|available|welcome|get to|entitled|prohibit|prohibits|"
                                 r"prohibited|forbid|forbids|forbidden|banned)\b|can['’]t|cannot", re.I)
 _STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
-                                 r"mandatory|necessary|should|expected|obligated|shall)\b", re.I)
+                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary)\b", re.I)
 #: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
 #: permission and states a requirement at once.
 _PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:do not|don['’]t|never)\b", re.I)

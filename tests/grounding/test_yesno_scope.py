@@ -120,6 +120,8 @@ def test_an_abbreviation_of_the_asked_word_is_not_another_kind():
     ("Am I allowed to delete a message?", "Please don't delete messages.", "No."),
     ("Do I have to fill out the form?", "You do not need to fill out the form.", "No."),
     ("Is smoking allowed inside the building?", "Smoking is forbidden inside the building.", "No."),
+    ("Is the security training mandatory?", "The security training is optional.", "No."),
+    ("Is a doctor's note required for one sick day?", "A doctor's note is not required for one sick day.", "No."),
     # a negation describing a noun of the question is not the question's
     ("Can a fed who isn't on our project be invited to our public channels?",
      "Feds with .gov addresses can be invited into public channels.", "Yes."),
