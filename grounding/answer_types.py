@@ -121,6 +121,9 @@ _YESNO_START = re.compile(rf"^{_AUX}\b", re.I)
 _YESNO_CLAUSE = re.compile(rf"(?:^|[,;:]\s+){_AUX}\s+(?:i|we|you|it|they|he|she|there|that|this|my|our|the|a|an|"
                            rf"every|each|any|all|gsa|tts|someone|anyone|coworkers|staff)\b", re.I)
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
+#: A leading "When I ...," clause (the asker's situation, not a when-question: no auxiliary follows "when") before a
+#: yes/no clause: "When I travel, do I need a receipt?".
+_SITUATION_WHEN = re.compile(rf"^(?:when|whenever|where)\s+(?!{_AUX}\b)[^,?]{{3,80}},\s*(?={_AUX}\b)", re.I)
 _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|expires? first|faster|"
                          r"slower|longer|shorter|earlier|later|sooner|more|less|fewer|higher|lower|bigger|smaller|"
                          r"larger|greater|cheaper)\b.*\bor\b|"
@@ -242,8 +245,9 @@ def question_type(question: str) -> AnswerType:
     how questions whose answer is a name, a code, a procedure)."""
     q = question_sentence(question)
     lead = re.sub(r"^(?:and|so|but|also|then|ok|okay|about|roughly|around)\b[,]?\s*", "", q, flags=re.I)
-    clause = re.match(r"^[^,?]{3,80},\s*(?=(?:what|which|who|whom|when|how)\b)", lead, re.I)
-    if clause:  # "After my voucher is approved, how long until ...?": the asking clause
+    clause = re.match(r"^[^,?]{3,80},\s*(?=(?:what|which|who|whom|when|how)\b)", lead, re.I) \
+        or _SITUATION_WHEN.match(lead)
+    if clause:  # "After my voucher is approved, how long until ...?", "When I travel, do I need ...?"
         lead = lead[clause.end():]
     elif not _WH.match(lead) and not _YESNO_START.match(lead):
         # "with 14 pay periods left how much ... ?": the asking words start later

@@ -7,9 +7,10 @@ No Django imports.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from grounding.conflict import disputed
+from grounding.embeddings import default_embedder
 from grounding.question_parts import specifics
 from grounding.sentence_rank import ScoredSentence
 from grounding.subject_check import pins
@@ -37,7 +38,8 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     if counted and not compared_count(question, deciding.text):
         deciding = counted[0]
     ordered = [deciding] + [s for s in chosen if s is not deciding]
-    said = settles(answerer, question, deciding, sources, notes) if deciding.score >= answerer.settle else ""
+    said = settles(answerer, question, deciding, sources, notes) \
+        if deciding.score >= answerer.settle and _statement(deciding.text) else ""
     if said or counted:
         return _focused(question, ordered, sources, said), said
     # the closest sentence settles nothing: another chosen one that matches the question as well, names at
@@ -64,7 +66,16 @@ def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentenc
         return ""
     # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
     # is asked or too little of it named settles nothing (quoted without an opener)
-    return yes_no_opener(question, sentence.text, yes_coverage=answerer.yes_coverage, context=source.section)
+    return yes_no_opener(question, sentence.text, yes_coverage=answerer.yes_coverage, context=source.section,
+                         similarity=_similarity(answerer))
+
+
+def _similarity(answerer: ExtractiveAnswerer) -> Callable[[str, str], float]:
+    """The cosine of two texts' sentence vectors (the answerer's embedder, else the bundled MiniLM), -1..1."""
+    def similarity(a: str, b: str) -> float:
+        vectors = (answerer.embedder or default_embedder()).embed([a, b])
+        return float(vectors[0] @ vectors[1])
+    return similarity
 
 
 def _focused(question: str, ordered: list[ScoredSentence], sources: dict[str, Source], said: str,
@@ -89,7 +100,19 @@ _VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|can
 
 
 def _statement(text: str) -> bool:
-    """True when a quoted text states something (six words or more, or three or more with a verb): a label or a
-    heading-like item ("Court leave") settles no yes/no question."""
+    """True when a quoted text states something (six words or more, or three or more with a verb, and not an
+    indirect question opening with "Whether" nor a gerund phrase without an auxiliary, "Putting sensitive data in a
+    public channel"): a label or a heading-like item ("Court leave") settles no yes/no question."""
+    if _INDIRECT_QUESTION.match(text) or (_GERUND_LABEL.match(text) and not _VERB.search(text)):
+        return False
     words = len(text.split())
     return words >= 6 or (words >= 3 and bool(_VERB.search(text)))
+
+
+#: A text opening as an indirect question ("Whether the requested accommodation would be effective", a list item
+#: of what a decision weighs): it asks, it does not state.
+_INDIRECT_QUESTION = re.compile(r"^\s*whether\b", re.I)
+#: A text opening with a gerund ("Putting sensitive data in a public Slack channel", an item of a list of what not
+#: to do): without an auxiliary it names an action, it does not state anything about it.
+_GERUND_LABEL = re.compile(r"^\s*[A-Za-z]+ing\b")
+

@@ -11,14 +11,16 @@ No Django imports.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
+from grounding.yesno_count import COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count
 from grounding.yesno_predicate import predicate_unstated
+from grounding.yesno_scope import (NEGATION, answering_clause, condition_unmet, contrasted, modality_unstated,
+                                   negated_part_unstated, requirement_unstated)
 
-#: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
-NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
 _AMOUNT_OF_TIME = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|"
@@ -51,7 +53,10 @@ def deciding_clause(question: str, sentence: str) -> str:
     (", even if you are not part of the group": the case, not the answer), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
-    condition negating a word of the question stays ("Does it transfer if I take a break?")."""
+    condition negating a word of the question stays ("Does it transfer if I take a break?"). Of two clauses, the
+    one that answers the question (grounding.yesno_scope.answering_clause: "You are allowed to have advanced leave;
+    however, you cannot borrow more ..." decides "Am I allowed to have advanced leave?" by its first)."""
+    sentence = answering_clause(asking_clause(question), sentence)
     # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its
     # negation ("Feel free to join, even if you are not part of the group") is not the answer's
     sentence = _SENTENCE_TRAILING_CONDITION.sub("", sentence) or sentence
@@ -72,16 +77,24 @@ _RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\
 _TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
 
 
+#: A negation in a relative clause describing a noun ("a fed who isn't on our project", "staff that do not travel"):
+#: the noun's description, not what is asked; asking_clause keeps the clause and drops its negation.
+_RELATIVE_WHO_NEGATION = re.compile(r"\b(who|that|which)\s+(is|are|was|were|do|does|did|has|have|had)(?:n['’]t|\s+not)\b",
+                                    re.I)
+
+
 def asking_clause(question: str) -> str:
     """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
     trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
     lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
-    used be forfeited?" asks "Will the comp time ... be forfeited?")."""
+    used be forfeited?" asks "Will the comp time ... be forfeited?"; "Can a fed who isn't on our project be invited?"
+    asks it without the negation of its "who" clause)."""
     q = question_sentence(question)
     m = CONDITION.match(q)
     if m and q[m.end():].strip():
         q = q[m.end():]
     q = _TRAILINGCONDITION.sub("", q)
+    q = _RELATIVE_WHO_NEGATION.sub(r"\1 \2", q)
     return _RELATIVE_NEGATION.sub("", q)
 
 
@@ -97,21 +110,33 @@ def _modifiable(word: str) -> bool:
             and not word.endswith(("ing", "ed")))
 
 
+def _abbreviates(word: str, modifier: str) -> bool:
+    """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
+    "accommodation" in "the RA request" for "an accommodation request"): a name for the same thing."""
+    return len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()
+
+
 def substituted(question: str, sentence: str) -> bool:
     """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it: a noun of the
     question's asking clause appears in the sentence after another word than the question puts before it, and the
     question's word is not in the sentence ("business class" / "Book economy class", "sick days" / "Up to 5 unused
-    PTO days", "an internet stipend" / "a one-time stipend"). Such a sentence settles nothing about what was asked."""
+    PTO days", "an internet stipend" / "a one-time stipend"); a word the question says too ("a full Slack member" /
+    "full members") or an abbreviation of the question's word ("RA request" / "accommodation request") is not another
+    kind. Such a sentence settles nothing about what was asked."""
     asked = [w.lower() for w in _WORD.findall(asking_clause(question))]
-    words = [w.lower() for w in _WORD.findall(sentence)]
+    raw = _WORD.findall(sentence)
+    words = [w.lower() for w in raw]
     stems = [stem(w) for w in words]
-    present = set(stems)
+    present, mine = set(stems), {stem(w) for w in asked}
     for modifier, noun in zip(asked, asked[1:]):
         if not (_modifiable(modifier) and _modifiable(noun)) or stem(modifier) in present:
             continue
         target = stem(noun)
         for i in range(1, len(words)):
-            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] != stem(modifier):
+            # the word before the noun is another kind only when the question does not say it too ("a full Slack
+            # member" / "added as full members"; "collect survey data" / "collect data")
+            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] not in mine \
+                    and not _abbreviates(raw[i - 1], modifier):
                 return True
     return False
 
@@ -123,12 +148,6 @@ def asking_coverage(question: str, sentence: str) -> float:
     does not name."""
     asked = content_terms(asking_clause(question))
     return len(asked & content_terms(sentence)) / len(asked) if asked else 1.0
-
-
-#: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
-_LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
-                    r"cap of|(?:may|must|cannot|can't|does not|do not) exceed)\b|"
-                    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+\w+\s+only\b", re.I)
 
 
 #: Quantity words read as numbers; a vague plural ("several years", "a few weeks") is read as its
@@ -187,12 +206,6 @@ def says_no(question: str, sentence: str) -> bool:
 
 
 
-#: A sentence whose rule holds on one side of a quantity ("longer than 6 hours", "$25 or more", "worth more than
-#: $75", "at least 12 months").
-_THRESHOLD = re.compile(r"\b(?:more|less|longer|shorter|fewer|greater|higher|lower|over|under|above|below|at least|"
-                        r"at most|up to|or more|or less|minimum|maximum|exceed|exceeds|exceeding|after|before)\b", re.I)
-
-
 def threshold_applies(question: str, sentence: str) -> bool:
     """True when the sentence's rule holds on one side of a quantity and the question states a quantity of the same
     unit ("a 4 hour flight" / "Flights longer than 6 hours may ..."; "a gift worth $50" / "gifts worth more than
@@ -204,7 +217,8 @@ def threshold_applies(question: str, sentence: str) -> bool:
     return bool(asked.keys() & stated.keys())
 
 
-def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context: str = "") -> str:
+def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context: str = "",
+           similarity: Callable[[str, str], float] | None = None) -> str:
     """How a yes/no answer resting on ``sentence`` opens: "No.", "Yes." or "" (the sentences are quoted without an
     opener) when the sentence does not settle the question.
 
@@ -214,12 +228,20 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
       antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
-    - otherwise :func:`says_no`; and "Yes." only from a sentence about the same kind of what is asked
-      (:func:`substituted`) naming at least ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted
-      on the sentence with ``context``, the heading path of the section it stands in ("You do not need a gym
-      membership to access these" under "Locker rooms and showers" names the showers the question asks about);
-      a yes that holds only past a threshold the question does not state opens "In some cases."
-      (:func:`conditional_on_threshold`).
+    - a sentence opening as the alternative to the one before ("Instead, ...") settles nothing
+      (grounding.yesno_scope.contrasted);
+    - otherwise :func:`says_no`, unless the sentence names nothing of what a negated question negates
+      (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
+      sentence states no requirement (grounding.yesno_scope.requirement_unstated);
+    - "Yes." only from a sentence about the same kind of what is asked (:func:`substituted`) naming at least
+      ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted on the sentence with ``context``, the
+      heading path of the section it stands in ("You do not need a gym membership to access these" under "Locker
+      rooms and showers" names the showers the question asks about); a yes that holds only past a threshold the
+      question does not state opens "In some cases." (:func:`conditional_on_threshold`); nor from a sentence whose
+      leading condition is another case than the situation the question states (grounding.yesno_scope.
+      condition_unmet, with ``similarity``, a cosine of two texts), nor when the question asks permission or a
+      requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
+      "Can I commit an API key?" / "Signing your commits requires a pair of keys").
     """
     if over_limit(question, sentence) or requirement_unmet(question, sentence):
         return "No."
@@ -234,59 +256,22 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         rest = content_terms(clause) - content_terms(flip[0])
         if not rest <= content_terms(sentence):
             return ""
+    if contrasted(sentence):
+        return ""
     no = says_no(question, sentence) != (flip is not None)
+    answering = answering_clause(clause, sentence)
     if no:
-        return "No."
+        return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
+            or requirement_unstated(clause, answering) else "No."
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
             or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""
-    return SOME_CASES if conditional_on_threshold(question, sentence) else "Yes."
-
-
-#: A question comparing a count with a number ("more than 100 spaces", "at least 3 days", "fewer than 10 people").
-_COMPARED = re.compile(r"\b(more than|over|above|at least|fewer than|less than|under|below|at most)\s+(?=[\d$])", re.I)
-
-
-def compared_count(question: str, sentence: str) -> str:
-    """"Yes." or "No." when the question compares a quantity with a number ("Are there more than 100 bicycle parking
-    spaces?") and the sentence states a plain number of the same unit ("There are 24 spaces"): the comparison
-    decides. "" when the question compares nothing, the sentence states a limit or a threshold (decided above) or no
-    number of that unit."""
-    q = question_sentence(question)
-    m = _COMPARED.search(q)
-    if not m or _LIMIT.search(sentence) or _THRESHOLD.search(sentence):
+    if conditional_on_threshold(question, sentence):
+        return SOME_CASES
+    if condition_unmet(question, clause, sentence, similarity) \
+            or modality_unstated(clause, answering):
         return ""
-    asked, stated = _counted(q[m.end():m.end() + 80]), _counted(sentence)
-    units = [u for u in asked if u in stated]
-    if len(units) != 1:
-        return ""
-    a, s = asked[units[0]], stated[units[0]]
-    word = m.group(1).lower()
-    holds = {"more than": s > a, "over": s > a, "above": s > a, "at least": s >= a, "fewer than": s < a,
-             "less than": s < a, "under": s < a, "below": s < a, "at most": s <= a}[word]
-    return "Yes." if holds else "No."
-
-
-#: A number and the words after it up to the noun it counts ("100 bicycle parking spaces", "$40", "24 spaces,").
-_COUNTED = re.compile(r"(\$)?(\d[\d,]*(?:\.\d+)?)(?:\s+([a-z]+(?:\s+[a-z]+){0,3}))?", re.I)
-
-
-def _counted(text: str) -> dict[str, float]:
-    """The largest number a text states per counted noun (its stem: "100 bicycle parking spaces" -> {"space": 100};
-    the noun is the last word before a stop word, up to four words after the number; "$" for an amount)."""
-    out: dict[str, float] = {}
-    for m in _COUNTED.finditer(text):
-        words = (m.group(3) or "").split()
-        run = []
-        for w in words:
-            if w.lower() in CONTENT_STOP_WORDS:
-                break
-            run.append(w)
-        unit = "$" if m.group(1) else (stem(run[-1]) if run else "")
-        if unit:
-            number = float(m.group(2).replace(",", ""))
-            out[unit] = max(out.get(unit, 0.0), number)
-    return out
+    return "Yes."
 
 
 #: What the opener of a yes answer that holds only past a threshold the asker has not stated says.

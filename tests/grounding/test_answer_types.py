@@ -31,6 +31,10 @@ from grounding.yesno import asking_coverage, over_limit, says_no, substituted
     ("Which one applies to contractors?", "other"),  # one is not a list
     ("Can I keep frequent flyer miles?", "yesno"),
     ("If I leave the company, is my sick leave paid out?", "yesno"),
+    # a leading "When I ..." clause is the asker's situation: the yes/no clause after it is what is asked
+    ("When I travel for work, do I need to keep my receipts?", "yesno"),
+    ("When is the timesheet due?", "date"),
+    ("When do I get paid?", "date"),
     ("Which is longer, the laptop password or the phone passcode?", "other"),
     ("Where is the office?", "other"),
 ])

@@ -1,0 +1,71 @@
+"""Yes/no questions comparing a count with a number ("Are there more than 100 bicycle parking spaces?"): decided by a
+sentence stating that count. Also the patterns grounding.yesno reads limits and thresholds with.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.answer_types import question_sentence
+from grounding.lexical import CONTENT_STOP_WORDS, stem
+
+__all__ = ["COMPARED", "LIMIT", "THRESHOLD", "compared_count"]
+
+#: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
+LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
+                   r"cap of|(?:may|must|cannot|can't|does not|do not) exceed)\b|"
+                   r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+\w+\s+only\b", re.I)
+
+
+#: A sentence whose rule holds on one side of a quantity ("longer than 6 hours", "$25 or more", "worth more than
+#: $75", "at least 12 months").
+THRESHOLD = re.compile(r"\b(?:more|less|longer|shorter|fewer|greater|higher|lower|over|under|above|below|at least|"
+                       r"at most|up to|or more|or less|minimum|maximum|exceed|exceeds|exceeding|after|before)\b", re.I)
+
+
+#: A question comparing a count with a number ("more than 100 spaces", "at least 3 days", "fewer than 10 people").
+COMPARED = re.compile(r"\b(more than|over|above|at least|fewer than|less than|under|below|at most)\s+(?=[\d$])", re.I)
+
+
+def compared_count(question: str, sentence: str) -> str:
+    """"Yes." or "No." when the question compares a quantity with a number ("Are there more than 100 bicycle parking
+    spaces?") and the sentence states a plain number of the same unit ("There are 24 spaces"): the comparison
+    decides. "" when the question compares nothing, the sentence states a limit or a threshold (decided above) or no
+    number of that unit."""
+    q = question_sentence(question)
+    m = COMPARED.search(q)
+    if not m or LIMIT.search(sentence) or THRESHOLD.search(sentence):
+        return ""
+    asked, stated = _counted(q[m.end():m.end() + 80]), _counted(sentence)
+    units = [u for u in asked if u in stated]
+    if len(units) != 1:
+        return ""
+    a, s = asked[units[0]], stated[units[0]]
+    word = m.group(1).lower()
+    holds = {"more than": s > a, "over": s > a, "above": s > a, "at least": s >= a, "fewer than": s < a,
+             "less than": s < a, "under": s < a, "below": s < a, "at most": s <= a}[word]
+    return "Yes." if holds else "No."
+
+
+#: A number and the words after it up to the noun it counts ("100 bicycle parking spaces", "$40", "24 spaces,").
+_COUNTED = re.compile(r"(\$)?(\d[\d,]*(?:\.\d+)?)(?:\s+([a-z]+(?:\s+[a-z]+){0,3}))?", re.I)
+
+
+def _counted(text: str) -> dict[str, float]:
+    """The largest number a text states per counted noun (its stem: "100 bicycle parking spaces" -> {"space": 100};
+    the noun is the last word before a stop word, up to four words after the number; "$" for an amount)."""
+    out: dict[str, float] = {}
+    for m in _COUNTED.finditer(text):
+        words = (m.group(3) or "").split()
+        run = []
+        for w in words:
+            if w.lower() in CONTENT_STOP_WORDS:
+                break
+            run.append(w)
+        unit = "$" if m.group(1) else (stem(run[-1]) if run else "")
+        if unit:
+            number = float(m.group(2).replace(",", ""))
+            out[unit] = max(out.get(unit, 0.0), number)
+    return out

@@ -1,0 +1,169 @@
+"""Whether a sentence that would open a yes/no answer with "Yes." or "No." speaks to what is asked and to the asker's
+case, and which of its clauses answers (grounding.yesno reads the polarity of that clause).
+
+- A leading condition other than the situation the question states ("If you do any work with git repos on your
+  local computer, you need to set up commit signing" for "If I only use GitHub through the website, do I have to
+  set up commit signing?"): the rule holds for another case than the asker's, so it settles nothing
+  (:func:`condition_unmet`).
+- A sentence opening with a connective that makes it the alternative to the sentence before ("Instead, they should
+  be published on TTS websites"): what it says is what to do *instead of* the asked thing (:func:`contrasted`); it
+  settles neither "Yes." nor "No.".
+- A sentence of two clauses joined by "; however," or ", but" of which one holds every word of the question's
+  asking clause that the other does, and more ("You are allowed to have advanced leave; however, you cannot borrow
+  more leave than you would earn"): that clause answers; the other adds a limit (:func:`answering_clause`).
+- A question negated ("... without paying for it?") and a sentence that is not, naming nothing of what the question
+  negates: the sentence says nothing of it, so no "No." (:func:`negated_part_unstated`).
+- A question asking permission or a requirement ("Can I ...?", "Do I have to ...?") and a sentence stating neither
+  ("Can I commit an API key?" / "Signing your commits requires a pair of keys" states a requirement of something
+  else): no "Yes." (:func:`modality_unstated`); a question asking only a requirement and a sentence negating
+  something else ("Do I have to add my comp hours myself?" / "HR Links is not connecting comp hours to your
+  timesheet"): no "No." (:func:`requirement_unstated`). The modality words are closed-class (modal verbs and
+  their adjectives), the modality feature of de Marneffe et al. 2008.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from grounding.lexical import content_terms
+
+#: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
+
+#: How similar (a sentence-embedding cosine, -1..1) a leading condition must be to the question, when it shares no
+#: content word with the question's situation, to be read as the asker's case all the same (a paraphrase: "If you
+#: are a new parent" / "I just had a baby"). On the 18F calibration half and development file every condition of a
+#: right "Yes." to a question stating a situation shares a content word with it (none needs this); the one that
+#: shares none and is another case than the asker's has 0.51 ("you do any work with git repos on your local
+#: computer" / "If I only use GitHub through the website").
+CONDITION_SIMILARITY = 0.6
+
+#: A leading condition: "If ...,", "When ...," up to the first comma, semicolon or colon (the sentence's main clause
+#: follows).
+_LEADING_CONDITION = re.compile(r"^\s*(?:if|when|whenever)\b([^,;:]*)[,;:]\s*\S", re.I)
+
+#: A sentence opening as the alternative to the one before it.
+_CONTRAST_OPENER = re.compile(r"^\s*(?:instead|otherwise|rather)\b", re.I)
+
+#: Where a sentence's second clause begins: "; however,", "; but", ", but", ", however,".
+_CLAUSE_BREAK = re.compile(r"\s*(?:;\s*(?:however|but)\b,?|,\s*(?:but|however)\b,?|;)\s*", re.I)
+
+
+def condition_unmet(question: str, asking: str, sentence: str, similarity: Callable[[str, str], float] | None = None,
+                    *, floor: float = CONDITION_SIMILARITY) -> bool:
+    """True when ``sentence`` opens with a condition ("If ...,", "When ...,") and the question states a situation of
+    its own (content terms outside its asking clause ``asking``, grounding.yesno.asking_clause: "If I only use GitHub
+    through the website, ...") that shares no content word with the condition (grounding.lexical.content_terms)
+    and, when ``similarity`` (a function of two texts returning their cosine) is given, is under ``floor`` similar
+    to it. False for a sentence without a leading condition, and for a question stating no situation: "Does my annual
+    leave transfer?" is answered by "If you are staying in the federal government ..., your annual leave will be
+    transferred" for the usual case."""
+    m = _LEADING_CONDITION.match(sentence)
+    if not m:
+        return False
+    condition = content_terms(m.group(1))
+    situation = content_terms(question) - content_terms(asking)
+    if not condition or not situation or condition & situation:
+        return False
+    return similarity is None or similarity(m.group(1), question) < floor
+
+
+def contrasted(sentence: str) -> bool:
+    """True when ``sentence`` opens with "Instead", "Otherwise" or "Rather": it states the alternative to what the
+    sentence before it says, and affirms or denies nothing about that."""
+    return bool(_CONTRAST_OPENER.match(sentence))
+
+
+def answering_clause(asking: str, sentence: str) -> str:
+    """The clause of ``sentence`` that answers the asking clause ``asking`` (grounding.yesno.asking_clause): when the
+    sentence has clauses joined by "; however,", ", but", ", however," or ";", the one whose content terms found in
+    ``asking`` include every such term of each other clause and at least one more; otherwise the whole sentence
+    ("An IDP is no longer required for requests, but an SF-182 is required for most training requests" stays whole
+    for "Do I still need an IDP to request a training?": each clause holds a word of the question the other lacks)."""
+    parts = [p for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
+    if len(parts) < 2:
+        return sentence
+    asked = content_terms(asking)
+    held = [content_terms(p) & asked for p in parts]
+    best = max(range(len(parts)), key=lambda i: len(held[i]))
+    if all(i == best or (held[i] <= held[best] and len(held[i]) < len(held[best])) for i in range(len(parts))):
+        return parts[best]
+    return sentence
+
+
+#: What a yes/no question asks of its subject, read from its asking clause: whether it may (permission: "Can I ...?",
+#: "Am I allowed to ...?", "Is it okay to ...?") or must (requirement: "Do I need to ...?", "Does it have to ...?",
+#: "Should I ...?") do what it names. A question asking neither ("Is bike parking free?", "Will I get paid ...?")
+#: is not read for it.
+_ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|eligible)\b", re.I)
+_ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|have to|has to|required|mandatory|"
+                               r"necessary|obligated)\b", re.I)
+#: How a sentence grants or denies permission, or states a requirement or its absence ("optional") (its modality
+#: words, de Marneffe et al. 2008's modality feature).
+_STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|permits?|permission|able|free to|"
+                                r"okay|ok|fine|eligible|available|welcome|get to|entitled|prohibit|prohibits|"
+                                r"prohibited|forbid|forbids|forbidden|banned)\b|can['’]t|cannot", re.I)
+_STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
+                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary)\b", re.I)
+#: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
+#: permission and states a requirement at once.
+_PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:do not|don['’]t|never)\b", re.I)
+#: A negation in a question asking permission ("Can I archive it without asking for approval?", "Can I skip ...?"):
+#: it asks whether something is not required, which a sentence stating a requirement settles.
+_WITHOUT = re.compile(r"\b(?:without|not|skip|no)\b|n['’]t\b", re.I)
+
+
+def modality_unstated(asking: str, sentence: str) -> bool:
+    """True when the asking clause ``asking`` (grounding.yesno.asking_clause) asks permission or a requirement and
+    ``sentence`` states neither that nor, for a question asking permission without something ("Can I archive it
+    without approval?" / "No approval is needed to archive"), a requirement: "Can I commit an API key into the
+    repository?" is not answered yes by "Signing your commits requires creating a pair of keys", nor "Does our office
+    have to pay for the interpreter?" by "An interpreter can be provided". A prohibition in the imperative ("Do not
+    turn off your computer") states both. The sentence then settles no "Yes." (for "No.", see
+    :func:`requirement_unstated`)."""
+    permission = bool(_ASKS_PERMISSION.search(asking))
+    requirement = bool(_ASKS_REQUIREMENT.search(asking))
+    if not (permission or requirement) or _prohibits(sentence):
+        return False
+    if requirement and _STATES_REQUIREMENT.search(sentence):
+        return False
+    if permission and (_STATES_PERMISSION.search(sentence)
+                       or (_WITHOUT.search(asking) and _STATES_REQUIREMENT.search(sentence))):
+        return False
+    return True
+
+
+def negated_part_unstated(asking: str, clause: str) -> bool:
+    """True when the asking clause ``asking`` is negated, the sentence's deciding ``clause`` (grounding.yesno.
+    deciding_clause) is not, and the clause names none of what the question negates (the content terms after its
+    negation cue): "Can any employee use Qualtrics without paying for it?" is not answered no by "The Qualtrics page
+    has detailed information on how to request a license", which says nothing of paying. The polarities differ only
+    because the sentence does not speak of what is negated; it settles no "No."."""
+    m = NEGATION.search(asking)
+    if not m or NEGATION.search(clause):
+        return False
+    negated = content_terms(asking[m.end():])
+    return bool(negated) and not negated & content_terms(clause)
+
+
+def requirement_unstated(asking: str, sentence: str) -> bool:
+    """True when the asking clause asks only whether something is required ("Do I have to add my comp time to my
+    timesheet myself?") and ``sentence`` states no requirement nor a prohibition in the imperative: its negation
+    ("HR Links is not connecting comp time hours to your timesheet") is of something else than the requirement
+    asked, so it settles no "No.". (A question asking permission is answered no by a plain negated fact as well:
+    "Can I expense alcohol?" / "Alcohol is not reimbursed.")"""
+    return bool(_ASKS_REQUIREMENT.search(asking)) and not _ASKS_PERMISSION.search(asking) \
+        and not _prohibits(sentence) and not _STATES_REQUIREMENT.search(sentence)
+
+
+def _prohibits(sentence: str) -> bool:
+    """True when ``sentence``'s main clause (after a leading condition) is a prohibition in the imperative: "If you
+    detect unusual activity on your computer, DO NOT turn off your computer"."""
+    return bool(_PROHIBITION.match(_CONDITION_OPENING.sub("", sentence, count=1)))
+
+
+#: A leading condition with its comma ("If you detect unusual activity, ").
+_CONDITION_OPENING = re.compile(r"^\s*(?:if|when|whenever)\b[^,;:]*[,;:]\s*", re.I)

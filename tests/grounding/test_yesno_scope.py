@@ -1,0 +1,138 @@
+"""Whether a sentence that would say "Yes." to a yes/no question speaks to the asker's case (grounding.yesno_scope),
+and the openers grounding.yesno.opener gives with it. Made-up policies, written for these tests (none from the 18F
+golden set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.extractive_yesno import _statement
+from grounding.yesno import opener, substituted
+from grounding.yesno_scope import answering_clause, condition_unmet, contrasted, modality_unstated
+
+
+def test_a_leading_condition_sharing_no_word_with_the_askers_situation_is_another_case():
+    question = "If I only use the website, do I have to set up commit signing?"
+    asking = "do I have to set up commit signing?"
+    sentence = "If you work with repositories on your local computer, you need to set up commit signing."
+    assert condition_unmet(question, asking, sentence)
+    assert condition_unmet(question, asking, sentence, lambda a, b: 0.3)
+    # a paraphrase of the asker's case, as similar as the floor asks, is read as it
+    assert not condition_unmet(question, asking, sentence, lambda a, b: 0.9)
+
+
+def test_a_condition_the_question_states_or_a_question_stating_no_situation_leaves_the_sentence_as_it_is():
+    assert not condition_unmet("If I leave the company, is my comp time paid out?", "is my comp time paid out?",
+                               "If you leave the company, your comp time will be paid out.")
+    # no situation stated: the condition is the usual case
+    assert not condition_unmet("Does my annual leave transfer?", "Does my annual leave transfer?",
+                               "If you stay in government service, your annual leave will be transferred.")
+    assert not condition_unmet("If I leave, is my comp time paid out?", "is my comp time paid out?",
+                               "Your comp time will be paid out when you leave.")
+
+
+def test_a_sentence_opening_as_the_alternative_to_the_one_before_is_contrasted():
+    assert contrasted("Instead, they should be published on the website and linked from the channel.")
+    assert contrasted("Otherwise, ask your supervisor.")
+    assert not contrasted("Publish them on the website instead.")
+
+
+def test_the_clause_holding_more_of_what_is_asked_answers():
+    sentence = "You are allowed to bring a guest; however, you cannot bring more than one guest a month."
+    assert answering_clause("Am I allowed to bring a guest?", sentence) == "You are allowed to bring a guest"
+    # each clause holds a word of the question that the other lacks: the sentence stays whole
+    both = "A plan is no longer required for requests, but a form is required for most training requests."
+    assert answering_clause("Do I still need a plan to request a training?", both) == both
+    assert answering_clause("Is parking free?", "Parking is free.") == "Parking is free."
+
+
+@pytest.mark.parametrize("asking,sentence,unstated", [
+    ("Can I commit an API key into the repository?", "Signing your commits requires a pair of keys.", True),
+    ("Does my office have to pay for the interpreter?", "An interpreter can be provided for meetings.", True),
+    ("Can I share my public key?", "Your public key may be shared widely.", False),
+    ("Am I allowed to bring a guest?", "Guests are welcome on Fridays.", False),
+    ("Do I need to enroll?", "You must enroll before the first of the month.", False),
+    # permission without something is settled by whether that something is required
+    ("Can I archive a repository without approval?", "No approval is needed to archive a repository.", False),
+    # a question asking neither is not read for it
+    ("Is bike parking free?", "Bike parking is free.", False),
+])
+def test_a_question_asking_permission_or_a_requirement_needs_a_sentence_stating_one(asking, sentence, unstated):
+    assert modality_unstated(asking, sentence) is unstated
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    ("Am I allowed to bring a guest to the gym?",
+     "You are allowed to bring a guest to the gym; however, you cannot bring more than one guest a month.", "Yes."),
+    ("Is award leave paid out when I leave?",
+     "Award leave is not paid out; however, you keep your annual leave.", "No."),
+    ("Do I have to set up commit signing?", "You need to set up commit signing.", "Yes."),
+    ("If I only use the website, do I have to set up commit signing?",
+     "If you work with repositories on your local computer, you need to set up commit signing.", ""),
+    ("Is it fine to post private documents in a public channel?",
+     "Instead, they should be published on the website and linked from the channel.", ""),
+    ("Can I commit an API key into the repository?", "Signing your commits requires creating a pair of keys.", ""),
+    ("Can I commit an API key into the repository?", "You can never commit an API key into a repository.", "No."),
+    ("Can a contractor be a full Slack member?", "Contractors can be added as full members.", "Yes."),
+])
+def test_openers_with_the_askers_case_read(question, sentence, expected):
+    assert opener(question, sentence, similarity=lambda a, b: 0.3) == expected
+
+
+def test_a_word_the_question_says_too_is_not_another_kind():
+    assert not substituted("Can a contractor be a full Slack member?", "Contractors can be added as full members.")
+    assert substituted("Can I fly business class?", "Book economy class for all flights.")
+
+
+def test_an_indirect_question_states_nothing():
+    assert not _statement("Whether the requested accommodation would be effective")
+    assert _statement("The requested accommodation must be effective.")
+    assert not _statement("Putting sensitive data in a public Slack channel")
+    assert _statement("Sharing passwords is never allowed, even with your supervisor.")
+    assert _statement("Nothing is reimbursed without a receipt from the vendor.")
+
+
+def test_a_negated_question_is_not_answered_no_by_a_sentence_silent_on_what_it_negates():
+    from grounding.yesno_scope import negated_part_unstated
+    asking = "Can any employee use the survey tool without paying for it?"
+    assert negated_part_unstated(asking, "The survey tool page explains how to request a license.")
+    assert not negated_part_unstated(asking, "You must pay for a license to use the survey tool.")
+    assert not negated_part_unstated(asking, "Any employee may use the survey tool for free, not only admins.")
+    assert not negated_part_unstated("Can I use the survey tool?", "The page explains how to request a license.")
+    assert opener(asking, "The survey tool page explains how to request a license.") == ""
+    assert opener("Can I archive a repository without approval?", "Archiving a repository requires approval.") \
+        == "No."
+
+
+def test_an_abbreviation_of_the_asked_word_is_not_another_kind():
+    assert not substituted("Can my manager make an accommodation request for me?",
+                           "Your manager can make the RA request on your behalf.")
+    assert substituted("Can my manager make an accommodation request for me?",
+                       "Your manager can make the travel request on your behalf.")
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # what the sentence negates is not what is asked: no "No."
+    ("Do I have to add the comp time I earned to my timesheet myself?",
+     "The time system is not connecting comp time hours to your timesheet.", ""),
+    # a prohibition in the imperative answers a permission or a requirement question
+    ("Should I turn off my laptop right away?", "Do not turn off your computer.", "No."),
+    ("Am I allowed to delete a message?", "Please don't delete messages.", "No."),
+    ("Do I have to fill out the form?", "You do not need to fill out the form.", "No."),
+    ("Is smoking allowed inside the building?", "Smoking is forbidden inside the building.", "No."),
+    ("Is the security training mandatory?", "The security training is optional.", "No."),
+    ("Is a doctor's note required for one sick day?", "A doctor's note is not required for one sick day.", "No."),
+    # a negation describing a noun of the question is not the question's
+    ("Can a fed who isn't on our project be invited to our public channels?",
+     "Feds with .gov addresses can be invited into public channels.", "Yes."),
+])
+def test_a_no_rests_on_a_negation_of_what_is_asked(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+def test_a_prohibition_after_a_leading_condition_still_answers_and_a_contrasted_sentence_settles_nothing():
+    assert opener("If I spot odd activity on my laptop, should I shut it down?",
+                  "If you detect any unusual activity on your computer, DO NOT turn off your computer.") == "No."
+    assert opener("Is it fine to post internal documents that aren't public only in a public channel?",
+                  "Instead, they should be published on the website so that access to the channel isn't required.") \
+        == ""
