@@ -108,13 +108,18 @@ def _name_like(token: str) -> bool:
 _Folded = tuple[str, tuple[tuple[int, int], ...], tuple[str, ...], tuple[str, ...]]
 
 
+#: Typographic apostrophes read as the ASCII one: "GSA’s" and "GSA's" (a page and its copy typed with other quotes)
+#: are one word, not a swapped name.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+
 @functools.lru_cache(maxsize=20_000)
 def _folded_tokens(sentence: str) -> _Folded:
     """(the sentence with accents folded, (start, end) of each TOKEN in it, the tokens, the tokens lower-cased),
     cached: a planned sentence meets many others."""
     folded = fold_accents(sentence)
     marks = [(m.start(), m.end(), m.group(0)) for m in TOKEN.finditer(folded)]
-    lower = tuple(t.lower() for _, _, t in marks)
+    lower = tuple(t.lower().translate(_APOSTROPHES) for _, _, t in marks)
     return folded, tuple((s, e) for s, e, _ in marks), tuple(t for _, _, t in marks), lower
 
 
@@ -125,8 +130,9 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
-    negation (that is a polarity clash between two subjects). Accents are ignored ("Bayamón" / "Bayamon"). A swapped
-    label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap.
+    negation (that is a polarity clash between two subjects). Accents and apostrophe styles are ignored ("Bayamón" /
+    "Bayamon", "GSA’s" / "GSA's"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
+    $75") names two subjects and is no swap.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:
@@ -180,7 +186,8 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     """
     fa, fb = fold_accents(a), fold_accents(b)
     ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
-    ta, tb = [m.group(0).lower() for m in ma], [m.group(0).lower() for m in mb]
+    ta = [m.group(0).lower().translate(_APOSTROPHES) for m in ma]
+    tb = [m.group(0).lower().translate(_APOSTROPHES) for m in mb]
     ops = [op for op in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
 
     def content(words: Sequence[str]) -> bool:

@@ -174,6 +174,25 @@ def test_near_duplicates_that_differ_only_in_a_number_are_flagged(embedder):
     assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("4 hours", "6 hours"))]
 
 
+def test_the_same_sentence_typed_with_other_apostrophes_is_no_contradiction(embedder):
+    """A page and another page quoting it, one typed with typographic apostrophes ("GSA’s", "you’re") and one with
+    ASCII ones, say the same thing (found on the 18F development set, d116: "the sources disagree: S1 says ... GSA's
+    Qualtrics account but S2 says GSA’s"). A real change next to such a word still is one."""
+    assert detect_conflicts([
+        src("S1", "For example: if you're working with NIH, you cannot collect data for NIH using GSA's Qualtrics "
+                  "account.", doc=1),
+        src("S2", "For example: if you’re working with NIH, you cannot collect data for NIH using GSA’s Qualtrics "
+                  "account.", doc=2),
+    ], embedder) == []
+    conflicts = detect_conflicts([
+        src("S1", "The service was acquired by Facebook’s parent in February 2014 for approximately $19 billion.",
+            doc=1),
+        src("S2", "The service was acquired by Apple's parent in February 2014 for approximately $19 billion.",
+            doc=2),
+    ], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Facebook’s", "Apple's"))]
+
+
 def test_results_are_deterministic_and_sorted_by_labels(embedder):
     sources = [src("S2", "Contractors may not use the lounge.", doc=2),
                src("S1", "Contractors may use the lounge.", doc=1),
