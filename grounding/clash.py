@@ -130,8 +130,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     The sentences (at least four tokens each) share at least three tokens and half of the longer one, differ in at
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
-    negation (that is a polarity clash between two subjects). Accents and apostrophe styles are ignored ("Bayamón" /
-    "Bayamon", "GSA’s" / "GSA's"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
+    negation (that is a polarity clash between two subjects). Accents, apostrophe styles and the punctuation inside a
+    name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
     $75") names two subjects and is no swap.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
@@ -156,6 +156,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
         return None  # "Contractors may use" / "Employees may not use": a polarity clash about two subjects
     for tag, i1, i2, j1, j2 in edits:
         span_a, span_b = ta[i1:i2], tb[j1:j2]
+        if "".join(la[i1:i2]) == "".join(lb[j1:j2]):
+            continue  # one name in two spellings: "D.C." / "DC", "Wi-Fi" / "WiFi"
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
             if i1 == j1 == 0 and _labels(fa, ma[i2 - 1][1]) and _labels(fb, mb[j2 - 1][1]):
                 continue  # the label of a "Key: value" line or a row swapped: two subjects, not two values

@@ -177,12 +177,17 @@ def test_near_duplicates_that_differ_only_in_a_number_are_flagged(embedder):
 def test_the_same_sentence_typed_with_other_apostrophes_is_no_contradiction(embedder):
     """A page and another page quoting it, one typed with typographic apostrophes ("GSA’s", "you’re") and one with
     ASCII ones, say the same thing (found on the 18F development set, d116: "the sources disagree: S1 says ... GSA's
-    Qualtrics account but S2 says GSA’s"). A real change next to such a word still is one."""
+    Qualtrics account but S2 says GSA’s"); so do "D.C." and "DC" (d066: "S1 says Washington, D.C. | 1800 F St. NW
+    but S6 says DC"). A real change next to such a word still is one."""
     assert detect_conflicts([
         src("S1", "For example: if you're working with NIH, you cannot collect data for NIH using GSA's Qualtrics "
                   "account.", doc=1),
         src("S2", "For example: if you’re working with NIH, you cannot collect data for NIH using GSA’s Qualtrics "
                   "account.", doc=2),
+    ], embedder) == []
+    assert detect_conflicts([  # d066: a contacts table and a welcome page
+        src("S1", "Washington, D.C. | 1800 F St. NW. 20405 | 11 | Office Guide", doc=1),
+        src("S2", "Washington, DC (1800 F St NW) | 11 | Office Guide", doc=2),
     ], embedder) == []
     conflicts = detect_conflicts([
         src("S1", "The service was acquired by Facebook’s parent in February 2014 for approximately $19 billion.",
