@@ -180,7 +180,9 @@ def negated_predicate_read(ra: Reading, rb: Reading) -> tuple[str, str] | None:
 
 def antonym(a: str, b: str) -> tuple[str, str] | None:
     """(word of a, word of b) when each sentence holds one side of an antonym pair the other lacks ("allowed" /
-    "prohibited"), or a word and its negative-prefixed form ("similar" / "dissimilar"), else None."""
+    "prohibited"), or a word and its negative-prefixed form ("similar" / "dissimilar"), else None. A pair is not
+    opposed when a sentence also names the other side in another form ("Private channel content can be publicly
+    published" / "The public can request copies": "publicly" and "public" share their stem)."""
     return antonym_read(_reading(a), _reading(b))
 
 
@@ -190,9 +192,14 @@ def antonym_read(ra: Reading, rb: Reading) -> tuple[str, str] | None:
         return None
     set_a, set_b = ra.word_set, rb.word_set
     only_a, only_b = set_a - set_b, set_b - set_a
+    stems_a = stems_b = None
     for w in sorted(only_a):
         for other in sorted(_ANTONYM_OF.get(w, ())):
             if other in only_b:
+                if stems_a is None:
+                    stems_a, stems_b = {stem(x) for x in set_a}, {stem(x) for x in set_b}
+                if stem(other) in stems_a or stem(w) in stems_b:
+                    continue  # a sentence naming both sides ("private channel content can be publicly published")
                 return w, other
         for p in _NEG_PREFIXES:
             if len(w) >= 5 and p + w in only_b:

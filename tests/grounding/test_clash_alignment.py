@@ -36,3 +36,19 @@ def test_matrix_thresholds_at_three_shared_and_sixty_percent():
     words = [f"w{i}" for i in range(12)]
     sets = [frozenset(rng.sample(words, rng.randint(1, 8))) for _ in range(80)]
     assert lexically_aligned_matrix(sets).tolist() == [[lexically_aligned(x, y) for y in sets] for x in sets]
+
+
+def test_an_antonym_named_in_another_form_by_the_same_sentence_opposes_nothing():
+    """Two sentences are opposed by an antonym pair only when each holds one side alone: "Private channel content ...
+    can be publicly published" names both sides ("publicly" is "public" in another form), so "The public can request
+    copies" does not contradict it (found on the 18F development set, d096). A plain antonym pair still opposes."""
+    from grounding.clash import clash
+    from grounding.polarity import antonym
+
+    assert clash("Note: Private channel content and direct messages can still be publicly published in a FOIA "
+                 "request.", "The public (including media) can request copies via the Freedom of Information Act "
+                 "(FOIA).") is None
+    assert antonym("Private channels are visible to members only.",
+                   "Public channels are visible to members only.") == ("private", "public")
+    assert antonym("Contractors are allowed to use the lounge.",
+                   "Contractors are prohibited from using the lounge.") == ("allowed", "prohibited")
