@@ -19,7 +19,7 @@ from grounding.polarity import antonym
 from grounding.yesno_count import COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count
 from grounding.yesno_predicate import predicate_unstated
 from grounding.yesno_scope import (NEGATION, answering_clause, condition_unmet, contrasted, modality_unstated,
-                                   negated_part_unstated, requirement_unstated)
+                                   negated_part_unstated, prohibits_asked, requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -230,7 +230,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
     - a sentence opening as the alternative to the one before ("Instead, ...") settles nothing
       (grounding.yesno_scope.contrasted);
-    - otherwise :func:`says_no`, unless the sentence names nothing of what a negated question negates
+    - otherwise :func:`says_no` (or a prohibition of what a question asking permission asks: grounding.yesno_scope.
+      prohibits_asked), unless the sentence names nothing of what a negated question negates
       (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
       sentence states no requirement (grounding.yesno_scope.requirement_unstated);
     - "Yes." only from a sentence about the same kind of what is asked (:func:`substituted`) naming at least
@@ -258,8 +259,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             return ""
     if contrasted(sentence):
         return ""
-    no = says_no(question, sentence) != (flip is not None)
     answering = answering_clause(clause, sentence)
+    no = says_no(question, sentence) != (flip is not None) or (flip is None and prohibits_asked(clause, answering))
     if no:
         return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
             or requirement_unstated(clause, answering) else "No."

@@ -19,6 +19,9 @@ case, and which of its clauses answers (grounding.yesno reads the polarity of th
   something else ("Do I have to add my comp hours myself?" / "HR Links is not connecting comp hours to your
   timesheet"): no "No." (:func:`requirement_unstated`). The modality words are closed-class (modal verbs and
   their adjectives), the modality feature of de Marneffe et al. 2008.
+- A question asking permission and a sentence prohibiting what it asks with a word that is no negation cue ("Can I
+  delete a message once I've posted it?" / "Users are prohibited from deleting messages"): "No."
+  (:func:`prohibits_asked`), as a negated permission would say.
 
 No Django imports.
 """
@@ -167,3 +170,23 @@ def _prohibits(sentence: str) -> bool:
 
 #: A leading condition with its comma ("If you detect unusual activity, ").
 _CONDITION_OPENING = re.compile(r"^\s*(?:if|when|whenever)\b[^,;:]*[,;:]\s*", re.I)
+
+
+#: Words that deny a permission without a negation cue.
+_PROHIBITED = re.compile(r"\b(?:prohibited|forbidden|banned|barred|disallowed)\b", re.I)
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def prohibits_asked(asking: str, sentence: str) -> bool:
+    """True when the asking clause asks permission ("Can I delete a message?") and ``sentence`` prohibits what it asks:
+    a prohibition word (prohibited, forbidden, banned, barred, disallowed) with a content word of the asking clause
+    within four words of it on either side ("Users are prohibited from deleting messages", "Smoking is forbidden
+    indoors" for "May I smoke indoors?" does not: "smoking"/"smoke" share their stem, so it does)."""
+    if not _ASKS_PERMISSION.search(asking) or not _PROHIBITED.search(sentence):
+        return False
+    asked = content_terms(asking)
+    words = _WORDS.findall(sentence)
+    for i, word in enumerate(words):
+        if _PROHIBITED.fullmatch(word) and content_terms(" ".join(words[max(0, i - 4):i] + words[i + 1:i + 5])) & asked:
+            return True
+    return False

@@ -8,7 +8,7 @@ import pytest
 
 from grounding.extractive_yesno import _statement
 from grounding.yesno import opener, substituted
-from grounding.yesno_scope import answering_clause, condition_unmet, contrasted, modality_unstated
+from grounding.yesno_scope import answering_clause, condition_unmet, contrasted, modality_unstated, prohibits_asked
 
 
 def test_a_leading_condition_sharing_no_word_with_the_askers_situation_is_another_case():
@@ -136,3 +136,18 @@ def test_a_prohibition_after_a_leading_condition_still_answers_and_a_contrasted_
     assert opener("Is it fine to post internal documents that aren't public only in a public channel?",
                   "Instead, they should be published on the website so that access to the channel isn't required.") \
         == ""
+
+
+def test_a_prohibition_of_what_a_permission_question_asks_says_no():
+    """"Prohibited", "forbidden", "banned" deny a permission without a negation cue: the answer opened "Yes." before
+    (found on the 18F development set, d044: "can I delete a message once I've posted it?" / "Users are prohibited
+    from deleting messages" got "Yes."). A prohibition of something else settles nothing; a question asking a
+    requirement is not answered by it."""
+    assert opener("Can I delete a message once I've posted it?",
+                  "Members are prohibited from deleting messages in the team channel.") == "No."
+    assert opener("May I smoke on the loading dock?", "Smoking is forbidden on the loading dock.") == "No."
+    assert prohibits_asked("Can I park a bicycle in the lobby?", "Bicycles are banned from the lobby.")
+    assert not prohibits_asked("Can I bring my dog to the office?", "Smoking is prohibited in the building.")
+    assert opener("Can I bring my dog to the office?", "Smoking is prohibited in the building.") != "No."
+    assert not prohibits_asked("Do I have to delete old messages?", "Members are prohibited from deleting messages.")
+
