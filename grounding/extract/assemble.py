@@ -102,7 +102,8 @@ def assemble(filename: str, blocks: Iterable[Block], *, title: str = "", heading
     blocks = merge_list_runs([b for b in blocks if b.text.strip()])
     if not blocks:
         why = f" ({' '.join(notes)})" if notes else ""
-        raise ParseError(f"{filename}: no text found{why}")
+        raise ParseError(f"{filename}: no text found{why}; nothing in it could be searched or cited, so it was not "
+                         "added (a document made only of pictures needs its text, or a scan readable by OCR)")
     fallback = clean_text(PurePath(filename).stem.replace("-", " ").replace("_", " "))
     chosen = clean_text(title) or clean_text(heading) or fallback
     if blocks[0].section[:1] == (chosen,):

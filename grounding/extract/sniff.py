@@ -85,14 +85,18 @@ def sniff(data: bytes, filename: str) -> Sniffed:
     Returns:
         Sniffed(format, macros).
     Raises:
-        ParseError: an unsupported extension; content of another type than the extension says (naming both and what
-            to do); a damaged zip container; an old binary or password-protected Office file.
+        ParseError: an unsupported extension; an empty file (0 bytes); content of another type than the extension
+            says (naming both and what to do); a damaged zip container; an old binary or password-protected Office
+            file.
     """
     suffix = PurePath(filename).suffix.lower()
     expected = SUFFIXES.get(suffix)
     if expected is None:
         raise ParseError(f"{filename}: unsupported file type {suffix or '(none)'}; expected one of "
                          f"{', '.join(supported_suffixes())}")
+    if not data:
+        raise ParseError(f"{filename}: the file is empty (0 bytes): it was probably cut off while being copied; "
+                         "add the original file again")
     head = data[:8]
     if head.startswith(b"%PDF-") or (b"%PDF-" in data[:1024] and expected == "pdf"):
         real = Sniffed("pdf")

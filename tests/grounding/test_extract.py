@@ -202,6 +202,14 @@ def test_a_text_file_named_pdf_and_old_or_protected_office_files_are_refused():
         extract_document(ole + "EncryptedPackage".encode("utf-16-le"), "locked.xlsx")
 
 
+@pytest.mark.parametrize("name", ["empty.docx", "empty.pdf", "empty.pptx", "empty.xlsx"])
+def test_an_empty_office_file_is_reported_as_empty(name):
+    """A 0-byte file (a copy cut off) was reported as "the content is not a Word document ... upload the original
+    file", as if it were another kind of file (s11 breaker): the user now reads that it is empty."""
+    with pytest.raises(ParseError, match=rf"^{name}: the file is empty \(0 bytes\)"):
+        extract_document(b"", name)
+
+
 def test_ocr_text_becomes_paragraphs_and_list_items():
     text = ("Overtime, depending on your salary level\n\n¢ Ifyou make the maximum salary ($191,900 in 2024), you\n"
             "cannot receive overtime.\n\nYour total pay cannot exceed GS-\n15, step 10.\n\n  \n")
