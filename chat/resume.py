@@ -77,16 +77,18 @@ class Resumed:
 
 async def answer_resume(*, user, message_id: object, join: Callable[[str], Awaitable[None]] | None = None,
                         reply_to: str | None = None) -> Resumed:
-    """Resume one of the user's answers, with the same access rule as the HTTP API (B05).
+    """Resume one of the user's answers, with the same access rule as the HTTP API (B05); ``message_id`` is the
+    answer's id or its question's (the `accepted` frame's ``message``: a client that lost its connection before the
+    `plan` frame knows only that one), which stands for the question's latest answer.
 
     ``join(group)`` is awaited before the generating task is asked for the text so far (at ``reply_to``, the
     socket's channel), so no delta falls between the two; without them only the stored answer is returned.
     Raises:
-        AskError: not_found (unknown id, another user's, a question), forbidden (the user's own answer in a domain
+        AskError: not_found (unknown id, another user's, a question not answered), forbidden (the user's own answer in a domain
             they may no longer read: their conversation's HTTP endpoint answers 403 with the same code).
     """
     db = executors.current().db
-    message = await db(own_answer_get)(user=user, message_id=message_id)
+    message = await db(own_answer_get)(user=user, message_id=message_id, or_question=True)
     if message.status == Message.Status.STREAMING and not answer_is_live(message):
         # its server stopped mid-answer: stored as interrupted with the text saved so far, and said so
         message = await db(answer_orphan_close)(message=message)

@@ -75,18 +75,27 @@ def conversation_get(*, user, conversation_id: object, access: bool = True) -> C
     return conversation
 
 
-def own_answer_get(*, user, message_id: object) -> Message:
+def own_answer_get(*, user, message_id: object, or_question: bool = False) -> Message:
     """One of the user's own answers (its question and conversation selected), under the conversation's access rule.
+    With ``or_question``, the id of one of the user's questions stands for its latest answer: the `accepted` frame
+    names the question, and a client that lost its connection before the `plan` frame knows only that id. One query
+    either way.
 
     Raises:
-        AskError(not_found): unknown or malformed id, another user's message, a question.
+        AskError(not_found): unknown or malformed id, another user's message, a question (with ``or_question``: a
+            question without an answer).
         AskError(forbidden): the user's own answer in a domain they may no longer read (B05: refused exactly as the
             conversation's HTTP endpoint refuses it).
     """
+    answers = Message.objects.select_related("reply_to", "conversation__domain").annotate(
+        readable=domain_readable(user, "conversation__domain"))
     try:
-        message = Message.objects.select_related("reply_to", "conversation__domain").annotate(
-            readable=domain_readable(user, "conversation__domain")).get(
-            pk=record_id(message_id), conversation__user=user, role=Message.Role.ASSISTANT)
+        pk = record_id(message_id)
+        if or_question:  # ids are unique across messages: the id is an answer's, or its question's, never both
+            message = answers.filter(Q(pk=pk) | Q(reply_to_id=pk), conversation__user=user,
+                                     role=Message.Role.ASSISTANT).order_by("-pk")[:1].get()
+        else:
+            message = answers.get(pk=pk, conversation__user=user, role=Message.Role.ASSISTANT)
     except (Message.DoesNotExist, TypeError, ValueError, OverflowError):
         raise AskError("not_found", "Message not found.")
     _readable_or_forbidden(message.conversation, message.readable)

@@ -19,6 +19,7 @@ from api.views import api_v1
 from chat import ratelimit
 from chat.providers import registry
 from chat.models import Conversation, Message
+from chat.persistence import client_key
 from grounding.providers import ScriptedProvider
 from knowledge.models import Domain
 from tests.api.helpers import ApiClient, error_of, sse_frames
@@ -247,7 +248,8 @@ def test_ask_needs_a_live_token_and_stores_nothing_without_one(demo_domain, alic
 
 def test_one_answer_at_a_time_per_conversation(demo_domain, api, alice, scripted):
     conv = Conversation.objects.create(user=alice, domain=demo_domain)
-    q = Message.objects.create(conversation=conv, role="user", text="Earlier", client_id="e-1")
+    q = Message.objects.create(conversation=conv, role="user", text="Earlier", client_id="e-1",
+                               client_key=client_key(user=alice, client_id="e-1"))  # as every stored question has
     running = Message.objects.create(conversation=conv, role="assistant", reply_to=q, status="streaming")
     assert error_of(ask(api, question=LAPTOPS, conversation=conv.pk)) == (409, "busy")
     assert error_of(api.delete(f"/api/v1/conversations/{conv.pk}")) == (409, "busy")

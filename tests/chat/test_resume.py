@@ -57,6 +57,34 @@ async def test_resume_mid_stream_gets_the_text_so_far_then_the_rest(ingest_demo,
     await second.disconnect()
 
 
+async def test_resume_by_the_accepted_frames_question_id_follows_its_answer(ingest_demo, user,  # noqa: F811
+                                                                           monkeypatch):
+    """A client that lost its socket between `accepted` and `plan` knows only the question's id (the `accepted`
+    frame's ``message``): resuming with it was "Message not found." (s11 breaker). It now follows the question's
+    answer: its plan, its text so far, the rest and `done`, which name the answer's id."""
+    registry.configure(answerer=ScriptedProvider(PIECES, delay=0.25))
+    first = await connect(user)
+    await first.connect()
+    await first.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    accepted = await first.receive_json_from(timeout=60)
+    assert accepted["type"] == "accepted"
+    await first.disconnect()  # gone before the plan frame
+    second = await connect(user)
+    await second.connect()
+    await second.send_json_to({"type": "resume", "message": accepted["message"]})
+    frames = await frames_until(second, "done")
+    await second.disconnect()
+    answer = await sync_to_async(Message.objects.get)(reply_to_id=accepted["message"])
+    assert frames[-1]["type"] == "done" and frames[-1]["message"] == answer.pk != accepted["message"]
+    assert frames[-1]["text"] == "".join(PIECES)
+    # another user's question id, or a question's id that is no message at all, is still not found
+    third = await connect(user)
+    await third.connect()
+    await third.send_json_to({"type": "resume", "message": answer.pk + 1000})
+    assert (await third.receive_json_from(timeout=10))["code"] == "not_found"
+    await third.disconnect()
+
+
 async def test_resume_of_a_finished_answer_is_its_done_frame(ingest_demo, user, monkeypatch):  # noqa: F811
     registry.configure(answerer=ScriptedProvider(["Laptops are replaced [S1]", "."]))
     comm = await connect(user)
