@@ -82,7 +82,9 @@ _TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|dire
                    # people named by what they are to the asker or the thing: "only channel members", "anyone in
                    # the workspace", "your colleagues"
                    r"members?|employees?|people|users?|participants?|colleagues?|anyone|everyone|nobody|no one|"
-                   r"admins?|guests?|visitors?|contractors?|partners?)\b", re.I)
+                   r"admins?|guests?|visitors?|contractors?|partners?|"
+                   # an organisation answers "who pays / who covers / who provides": "covered by the company"
+                   r"company|agency|employer|organi[sz]ation|government|insurer|vendor|firm)\b", re.I)
 #: A number and its time unit with more words between than a typed duration allows ("56 advanced annual leave
 #: hours"): enough for a sentence to state a duration, not read as a value (typed_values, stored at ingestion).
 _MODIFIED_DURATION = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\s+(?:[A-Za-z]+\s+){{3,4}}{_TIME_UNIT}\b", re.I)

@@ -269,7 +269,11 @@ def test_how_many_with_a_time_unit_a_few_words_on_asks_for_a_duration():
 
 @pytest.mark.parametrize("sentence", [
     "Trips outside the country also need approval from your department head.",
-    "Requests go to the benefits committee.", "The hiring board decides.", "Ask your adviser."])
+    "Requests go to the benefits committee.", "The hiring board decides.", "Ask your adviser.",
+    # an organisation answers "who pays": the demo handbook's "And who pays if I break it by accident?" was refused
+    # as "they do not state the person or team" (s11 breaker)
+    "Accidental damage is covered by the company; you are not charged for honest accidents.",
+    "The agency pays for the exam."])
 def test_a_role_states_who(sentence):
     assert states("person", sentence)
 
