@@ -186,7 +186,11 @@ _QUANTITY_Q = re.compile(r"^(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4
                          r"high|low|far|fast)\b", re.I)
 _COUNT_Q = re.compile(r"^how many\b|^(?:what|which) (?:\w+ ){0,3}number\b", re.I)
 _PERSON_Q = re.compile(r"^(?:who|whom|whose)\b|^(?:which|what) (?:\w+ )?(?:team|office|person|group|people|"
-                       r"contact|role|division)\b|\b(?:who|whom) (?:do|should|can) i\b", re.I)
+                       r"contact|role|division)s?\b"
+                       # the asked noun itself, not a modifier of the next one ("What home office stipend ...?")
+                       r"(?=\s*[?,]|\s*$|\s+(?:do|does|did|should|can|could|will|would|is|are|was|were|has|have|"
+                       r"must|may|handles?|approves?|manages?|owns?|runs?|decides?|processes|reviews?|signs?|in|at|"
+                       r"for|of|to|on|that|who|which)\b)|\b(?:who|whom) (?:do|should|can) i\b", re.I)
 
 
 #: The asking clause's type: the first rule that matches, in this order (a length question before a duration, leave

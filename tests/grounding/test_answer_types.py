@@ -26,6 +26,8 @@ from grounding.yesno import asking_coverage, over_limit, says_no, substituted
     ("What's the most leave I can carry over?", "quantity"),
     ("Who do I email about my badge?", "person"),
     ("Which team approves travel?", "person"),
+    ("What office do I contact about leave?", "person"),
+    ("What home office stipend do I get?", "other"),  # "office" modifies "stipend": no person asked (s11 breaker)
     ("What documents do I need to bring on my first day?", "list"),
     ("Which three terms does the incident glossary define?", "list"),  # a count of things asked for
     ("Which one applies to contractors?", "other"),  # one is not a list
