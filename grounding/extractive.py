@@ -26,7 +26,9 @@ import re
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
-from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_type, states
+from grounding.answer_cases import with_other_cases
+from grounding.answer_types import (CHECKED_TYPES, asking_parts, is_comparison, question_sentence, question_type,
+                                   states)
 from grounding.comparison import side_sentences
 from grounding.counted import counted_noun, counts
 from grounding.denials import denies
@@ -191,6 +193,11 @@ class ExtractiveAnswerer:
                 return self._finish(plan, listed[0], listed[1], asked)
             inline = [s for s in ranked if s.score >= ranked[0].score - self.type_spread and s.text.count(",") >= 2]
             chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
+        if not names and question_sentence(asked) == asked.strip():
+            # a question naming no case (nor, in a sentence before it, the asker's situation, which is its case): a
+            # value that holds for one case comes with the other cases the source states
+            chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences,
+                                      floor=max(self.threshold, chosen[0].score - 2 * self.spread))
         opener = ""
         if kind == "yesno":
             # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:

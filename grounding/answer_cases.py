@@ -1,0 +1,69 @@
+"""The other cases of a value: a question that names no case ("What is the hotel limit?") answered from a sentence
+whose value holds for one case ("The nightly hotel limit is $225 per night before taxes in most cities.") also gets
+the sentence of the same source that states the value for another case ("In high-cost cities (...) the limit is $325
+per night."), so the reader is not told one case's value as if it were everyone's.
+
+A sentence is another case of the answer when it comes from the same source as the answer's best sentence (a policy
+states its cases together), names a word of the question that the best sentence answers with (the attribute: "limit",
+"stipend"), states a value of the asked type, and states another value than the best sentence (not a restatement).
+It must rank within ``reach`` of the best sentence and above the answerer's threshold, and the answer keeps at most
+``limit`` sentences.
+
+The answerer asks for other cases only when the question names none: no specifics (a city, a grade, a group) and
+no situation of the asker's before it ("I got matched as a bone marrow donor. How much administrative leave ...?" is
+about that case; the blood-donation sentence beside it is not wanted: calibration half, q009).
+
+Found with the demo handbook by a new user (s11): "What is the hotel limit?" got only the $225 of most cities, "What
+home office stipend do I get?" only the $750 of remote employees (hybrid employees get $400).
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from grounding.answer_types import states
+from grounding.followup import GENERIC
+from grounding.lexical import content_terms
+from grounding.quoting import repeats
+from grounding.sentence_rank import ScoredSentence
+from grounding.values import value_keys
+
+__all__ = ["CASE_KINDS", "with_other_cases"]
+
+#: The answer types whose value can differ by case (an amount for most cities and for high-cost ones).
+CASE_KINDS = frozenset({"amount", "percent", "duration", "frequency", "count", "quantity"})
+
+
+def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence], kind: str, question: str,
+                     *, floor: float, limit: int) -> list[ScoredSentence]:
+    """``chosen`` (the answer's sentences, best first) and, after them, the sentences of ``ranked`` (best first) that
+    state the asked value for another case (see the module docstring), scored at least ``floor``, up to ``limit``
+    sentences in all. ``kind`` is the question's answer type (grounding.answer_types.question_type; "other" is read as
+    the amount or percentage the best sentence states, if any); other kinds than CASE_KINDS, and an empty ``chosen``,
+    are returned as they are."""
+    out = list(chosen)
+    if not out or len(out) >= limit:
+        return out
+    best = out[0]
+    if kind == "other":  # "What home office stipend do I get?": the best sentence says what is asked (an amount)
+        kind = next((k for k in ("amount", "percent") if states(k, best.text)), kind)
+    if kind not in CASE_KINDS:
+        return out
+    attribute = (content_terms(question) - GENERIC) & content_terms(best.text)
+    if not attribute:
+        return out
+    stated = set().union(*(value_keys(s.text) for s in out))
+    for s in ranked:
+        if s.score < floor or len(out) >= limit:
+            break
+        if s.label != best.label or any(s.text == c.text for c in out) or repeats(s.text, out):
+            continue
+        values = value_keys(s.text)
+        if not values or values <= stated or not states(kind, s.text) \
+                or not attribute & content_terms(s.text):
+            continue
+        out.append(s)
+        stated |= values
+    return out

@@ -1,0 +1,31 @@
+"""What a new user meets first: the offline answerer on the demo handbook, asked as the s11 new-user run asked it
+(`manage.py ask ... --domain handbook --json`). Each answer is checked for the values the handbook states."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management import call_command
+
+
+def _ask(capsys, *questions):
+    call_command("ask", *questions, "--domain", "handbook", "--json")
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+def test_a_limit_asked_without_a_case_gives_every_case(demo_domain, capsys):
+    """"What is the hotel limit?" gave only the $225 of most cities; the $325 of high-cost cities stands beside it
+    in the policy. "What home office stipend do I get?" gave only the $750 of remote employees (hybrid: $400)."""
+    (hotel,) = _ask(capsys, "What is the hotel limit?")
+    body = hotel["answer"].partition("Note that this changed:")[0]
+    assert "$225" in body and "$325" in body and not hotel["abstained"]
+    (stipend,) = _ask(capsys, "What home office stipend do I get?")
+    assert "$750" in stipend["answer"] and "$400" in stipend["answer"]
+
+
+def test_a_follow_up_asking_who_pays_is_answered_by_the_company(demo_domain, capsys):
+    """The follow-up was refused ("they do not state the person or team"): the handbook says accidental damage is
+    covered by the company."""
+    first, second = _ask(capsys, "How long is the laptop refresh cycle?", "And who pays if I break it by accident?")
+    assert "36-month" in first["answer"]
+    assert not second["abstained"] and "covered by the company" in second["answer"]

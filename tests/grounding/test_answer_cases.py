@@ -1,0 +1,34 @@
+"""The other cases of a value (grounding.answer_cases): a question naming no case gets every case its source states.
+Made-up policies, written for these tests."""
+
+from __future__ import annotations
+
+from grounding.answer_cases import with_other_cases
+from grounding.sentence_rank import ScoredSentence
+
+MOST = ScoredSentence("The nightly hotel limit is $180 per night in most cities.", "S1", 1.10)
+HIGH = ScoredSentence("In high-cost cities (Oslo, Zurich) the limit is $290 per night.", "S1", 0.87)
+RESTATED = ScoredSentence("Hotels are limited to $180 per night.", "S1", 0.95)
+OTHER_SOURCE = ScoredSentence("The conference hotel limit is $400 per night.", "S2", 0.90)
+NO_VALUE = ScoredSentence("If a conference hotel costs more, note the reason.", "S1", 0.80)
+LOW = ScoredSentence("Airport hotels have a limit of $150 per night.", "S1", 0.60)
+
+
+def test_a_value_for_one_case_comes_with_the_other_cases_of_its_source():
+    ranked = [MOST, RESTATED, OTHER_SOURCE, HIGH, NO_VALUE, LOW]
+    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", floor=0.86, limit=3) == [MOST, HIGH]
+
+
+def test_nothing_is_added_beyond_the_floor_the_limit_or_for_another_kind():
+    ranked = [MOST, HIGH, LOW]
+    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", floor=0.9, limit=3) == [MOST]
+    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", floor=0.5, limit=1) == [MOST]
+    assert with_other_cases([MOST], ranked, "yesno", "Is there a hotel limit?", floor=0.5, limit=3) == [MOST]
+    # "other" is read as the amount the best sentence states ("What hotel stipend do I get?")
+    assert with_other_cases([MOST], ranked, "other", "What hotel limit applies?", floor=0.86, limit=3) == [MOST, HIGH]
+
+
+def test_a_sentence_without_the_attribute_the_best_answers_with_is_no_other_case():
+    unrelated = ScoredSentence("Meals are reimbursed at $70 per day.", "S1", 0.95)
+    assert with_other_cases([MOST], [MOST, unrelated], "amount", "What is the hotel limit?", floor=0.5,
+                            limit=3) == [MOST]
