@@ -134,9 +134,26 @@ def modality_unstated(asking: str, sentence: str) -> bool:
     if requirement and _STATES_REQUIREMENT.search(sentence):
         return False
     if permission and (_STATES_PERMISSION.search(sentence)
-                       or (_WITHOUT.search(asking) and _STATES_REQUIREMENT.search(sentence))):
+                       or (_WITHOUT.search(asking) and _STATES_REQUIREMENT.search(sentence))
+                       or _action_stated(asking, sentence)):
         return False
     return True
+
+
+#: "Can I ...", "May we ...": the modal and its subject before the asked action.
+_MODAL_SUBJECT = re.compile(r"^\s*(?:can|could|may)\s+(?:i|we|you|they|he|she|[\w-]+)\s+", re.I)
+
+
+def _action_stated(asking: str, sentence: str) -> bool:
+    """True when a "Can I <action>?" question's action (at least two content words) is all stated by the sentence:
+    "Can I carry over unused PTO?" / "Up to 5 unused PTO days carry over into the next calendar year" says the
+    days do carry over, no modal needed (s11 new user on the demo handbook), where "Can I commit an API key into the
+    repository?" / "Signing your commits requires a pair of keys" states another action."""
+    m = _MODAL_SUBJECT.match(asking)
+    if not m:
+        return False
+    action = content_terms(asking[m.end():])
+    return len(action) >= 2 and action <= content_terms(sentence)
 
 
 def negated_part_unstated(asking: str, clause: str) -> bool:

@@ -29,3 +29,10 @@ def test_a_follow_up_asking_who_pays_is_answered_by_the_company(demo_domain, cap
     first, second = _ask(capsys, "How long is the laptop refresh cycle?", "And who pays if I break it by accident?")
     assert "36-month" in first["answer"]
     assert not second["abstained"] and "covered by the company" in second["answer"]
+
+
+def test_a_permission_question_answered_by_the_action_itself_opens_with_yes(demo_domain, capsys):
+    """"Can I carry over unused PTO?" had no opener (the handbook says "Up to 5 unused PTO days carry over ..."),
+    while its follow-up form "Does it carry over?" had one."""
+    (answer,) = _ask(capsys, "Can I carry over unused PTO?")
+    assert answer["answer"].startswith("Yes.") and "Up to 5 unused PTO days carry over" in answer["answer"]

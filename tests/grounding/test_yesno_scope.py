@@ -151,3 +151,15 @@ def test_a_prohibition_of_what_a_permission_question_asks_says_no():
     assert opener("Can I bring my dog to the office?", "Smoking is prohibited in the building.") != "No."
     assert not prohibits_asked("Do I have to delete old messages?", "Members are prohibited from deleting messages.")
 
+
+
+def test_a_sentence_stating_the_asked_action_itself_answers_a_permission_question():
+    """"Can I carry over unused PTO?" / "Up to 5 unused PTO days carry over into the next calendar year": the days do
+    carry over, no modal needed (the demo handbook, s11 new user: no opener). A sentence naming another action still
+    settles no "Yes."."""
+    assert opener("Can I roll over unused vacation days?",
+                  "Up to 3 unused vacation days roll over into the next year.") == "Yes."
+    assert not modality_unstated("Can I roll over unused vacation days?",
+                                 "Up to 3 unused vacation days roll over into the next year.")
+    assert modality_unstated("Can I commit an API key into the repository?",
+                             "Signing your commits requires creating a pair of keys.")
