@@ -9,6 +9,11 @@ states its cases together), names a word of the question that the best sentence 
 It must rank within ``reach`` of the best sentence and above the answerer's threshold, and the answer keeps at most
 ``limit`` sentences.
 
+A best sentence that adds to another rule ("Trips outside the country ... also need approval from your department
+head") comes with that rule when its source states it ("All trips must be approved by your manager"), whatever the
+asked type that is checked (a person, an amount, ...), placed first when the source states it first: "also" says the
+answer is not whole without it (the demo handbook's "Who approves a trip abroad?", s11 new user).
+
 The answerer asks for other cases only when the question names none: no specifics (a city, a grade, a group) and
 no situation of the asker's before it ("I got matched as a bone marrow donor. How much administrative leave ...?" is
 about that case; the blood-donation sentence beside it is not wanted: calibration half, q009).
@@ -23,7 +28,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from grounding.answer_types import states
+import re
+
+from grounding.answer_types import CHECKED_TYPES, states
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.quoting import repeats
@@ -32,38 +39,55 @@ from grounding.values import value_keys
 
 __all__ = ["CASE_KINDS", "with_other_cases"]
 
+#: A sentence adding to a rule stated beside it ("Trips outside the country also need approval from your department
+#: head": the rule for all trips comes first).
+_ALSO = re.compile(r"\balso\b", re.I)
+
+#: How many sentences away from an "also" sentence, in its source, the rule it adds to may stand.
+ADDED_NEARBY = 3
+
 #: The answer types whose value can differ by case (an amount for most cities and for high-cost ones).
 CASE_KINDS = frozenset({"amount", "percent", "duration", "frequency", "count", "quantity"})
 
 
 def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence], kind: str, question: str,
-                     *, floor: float, limit: int) -> list[ScoredSentence]:
+                     *, reach: float, threshold: float, limit: int) -> list[ScoredSentence]:
     """``chosen`` (the answer's sentences, best first) and, after them, the sentences of ``ranked`` (best first) that
-    state the asked value for another case (see the module docstring), scored at least ``floor``, up to ``limit``
-    sentences in all. ``kind`` is the question's answer type (grounding.answer_types.question_type; "other" is read as
-    the amount or percentage the best sentence states, if any); other kinds than CASE_KINDS, and an empty ``chosen``,
-    are returned as they are."""
+    state the asked value for another case, scored at least ``threshold`` and within ``reach`` of the best, or the
+    rule a best sentence saying "also" adds to (within ``reach`` of the best and ADDED_NEARBY sentences of it in its
+    source, whatever the threshold: the rule is needed however well it matches; placed first when the source states
+    it first; see the module docstring), up to ``limit`` sentences in all. ``kind`` is the question's answer type (grounding.answer_types.question_type; "other" is read as
+    the amount or percentage the best sentence states, if any); other kinds than CASE_KINDS (and CHECKED_TYPES for an
+    additive best sentence), and an empty ``chosen``, are returned as they are."""
     out = list(chosen)
     if not out or len(out) >= limit:
         return out
     best = out[0]
     if kind == "other":  # "What home office stipend do I get?": the best sentence says what is asked (an amount)
         kind = next((k for k in ("amount", "percent") if states(k, best.text)), kind)
-    if kind not in CASE_KINDS:
+    additive = bool(_ALSO.search(best.text))
+    if kind not in CASE_KINDS and not (additive and kind in CHECKED_TYPES):
         return out
     attribute = (content_terms(question) - GENERIC) & content_terms(best.text)
     if not attribute:
         return out
     stated = set().union(*(value_keys(s.text) for s in out))
+    floor = best.score - reach if additive else max(threshold, best.score - reach)
     for s in ranked:
         if s.score < floor or len(out) >= limit:
             break
         if s.label != best.label or any(s.text == c.text for c in out) or repeats(s.text, out):
             continue
-        values = value_keys(s.text)
-        if not values or values <= stated or not states(kind, s.text) \
-                or not attribute & content_terms(s.text):
+        if additive and abs(s.position - best.position) > ADDED_NEARBY:
             continue
-        out.append(s)
+        values = value_keys(s.text)
+        if not states(kind, s.text) or not attribute & content_terms(s.text):
+            continue
+        if not additive and (not values or values <= stated):
+            continue
+        if additive and s.position < best.position:
+            out.insert(0, s)  # the rule that an "also" adds to comes first when the source states it first
+        else:
+            out.append(s)
         stated |= values
     return out

@@ -196,8 +196,8 @@ class ExtractiveAnswerer:
         if not names and question_sentence(asked) == asked.strip():
             # a question naming no case (nor, in a sentence before it, the asker's situation, which is its case): a
             # value that holds for one case comes with the other cases the source states
-            chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences,
-                                      floor=max(self.threshold, chosen[0].score - 2 * self.spread))
+            chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
+                                      threshold=self.threshold)
         opener = ""
         if kind == "yesno":
             # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:

@@ -36,3 +36,10 @@ def test_a_permission_question_answered_by_the_action_itself_opens_with_yes(demo
     while its follow-up form "Does it carry over?" had one."""
     (answer,) = _ask(capsys, "Can I carry over unused PTO?")
     assert answer["answer"].startswith("Yes.") and "Up to 5 unused PTO days carry over" in answer["answer"]
+
+
+def test_who_approves_a_trip_abroad_names_the_manager_and_the_department_head(demo_domain, capsys):
+    """The answer was only "Trips outside the country ... also need approval from your department head": the rule it
+    adds to (every trip is approved by the manager) stands just before it."""
+    (answer,) = _ask(capsys, "Who approves a trip abroad?")
+    assert "approved by your manager" in answer["answer"] and "department head" in answer["answer"]

@@ -16,19 +16,31 @@ LOW = ScoredSentence("Airport hotels have a limit of $150 per night.", "S1", 0.6
 
 def test_a_value_for_one_case_comes_with_the_other_cases_of_its_source():
     ranked = [MOST, RESTATED, OTHER_SOURCE, HIGH, NO_VALUE, LOW]
-    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", floor=0.86, limit=3) == [MOST, HIGH]
+    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", reach=0.24, threshold=0.62, limit=3) == [MOST, HIGH]
 
 
 def test_nothing_is_added_beyond_the_floor_the_limit_or_for_another_kind():
     ranked = [MOST, HIGH, LOW]
-    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", floor=0.9, limit=3) == [MOST]
-    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", floor=0.5, limit=1) == [MOST]
-    assert with_other_cases([MOST], ranked, "yesno", "Is there a hotel limit?", floor=0.5, limit=3) == [MOST]
+    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", reach=0.15, threshold=0.62, limit=3) == [MOST]
+    assert with_other_cases([MOST], ranked, "amount", "What is the hotel limit?", reach=0.6, threshold=0.5, limit=1) == [MOST]
+    assert with_other_cases([MOST], ranked, "yesno", "Is there a hotel limit?", reach=0.6, threshold=0.5, limit=3) == [MOST]
     # "other" is read as the amount the best sentence states ("What hotel stipend do I get?")
-    assert with_other_cases([MOST], ranked, "other", "What hotel limit applies?", floor=0.86, limit=3) == [MOST, HIGH]
+    assert with_other_cases([MOST], ranked, "other", "What hotel limit applies?", reach=0.24, threshold=0.62, limit=3) == [MOST, HIGH]
 
 
 def test_a_sentence_without_the_attribute_the_best_answers_with_is_no_other_case():
     unrelated = ScoredSentence("Meals are reimbursed at $70 per day.", "S1", 0.95)
-    assert with_other_cases([MOST], [MOST, unrelated], "amount", "What is the hotel limit?", floor=0.5,
-                            limit=3) == [MOST]
+    assert with_other_cases([MOST], [MOST, unrelated], "amount", "What is the hotel limit?", reach=0.6,
+                            threshold=0.5, limit=3) == [MOST]
+
+
+def test_an_also_sentence_comes_with_the_rule_it_adds_to():
+    """"Trips abroad also need approval from your department head" is not the whole answer to "Who approves a trip
+    abroad?": the rule beside it in the source ("All trips must be approved by your manager") comes first, even
+    matched below the threshold; a rule far from it in the source does not."""
+    also = ScoredSentence("Trips abroad also need approval from your department head.", "S1", 0.70, position=4)
+    base = ScoredSentence("All trips must be approved by your manager.", "S1", 0.60, position=3)
+    far = ScoredSentence("Expense reports on trips are approved by the finance team.", "S1", 0.65, position=12)
+    ranked = [also, far, base]
+    assert with_other_cases([also], ranked, "person", "Who approves a trip abroad?", reach=0.24, threshold=0.62,
+                            limit=3) == [base, also]
