@@ -30,9 +30,10 @@ def thread_spy(seen: dict, name: str, fn):
     return run
 
 
-async def ask_laptops(user) -> list[dict]:
-    """Ask the laptop question on a new socket (scripted answer); its frames to `done`."""
-    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+async def ask_laptops(user, provider: ScriptedProvider | None = None) -> list[dict]:
+    """Ask the laptop question on a new socket (``provider``'s scripted answer, by default one piece); its frames to
+    `done`."""
+    registry.configure(answerer=provider or ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
     comm = await connect(user)
     await comm.connect()
     await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
@@ -318,12 +319,7 @@ async def test_an_answer_nobody_follows_sends_no_delta_to_its_group(ingest_demo,
         await real(message_id, frame)
 
     monkeypatch.setattr("chat.generation.answer_broadcast", spy)
-    registry.configure(answerer=ScriptedProvider(SLOW, delay=0.01))
-    comm = await connect(user)
-    await comm.connect()
-    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
-    frames = await frames_until(comm, "done")
-    await comm.disconnect()
+    frames = await ask_laptops(user, ScriptedProvider(SLOW, delay=0.01))
     assert "".join(f["text"] for f in frames if f["type"] == "delta") == "".join(SLOW)
     assert sent == ["done"]
 
@@ -338,12 +334,7 @@ async def test_the_text_so_far_is_saved_on_the_writer_thread_not_the_cpu_pool(in
     monkeypatch.setattr(generation, "PARTIAL_SAVE_SECONDS", 0.0)  # every delta's text is saved
     monkeypatch.setattr(generation, "answer_partial_save",
                         thread_spy(seen, "partial", persistence.answer_partial_save))
-    registry.configure(answerer=ScriptedProvider(SLOW, delay=0.05))
-    comm = await connect(user)
-    await comm.connect()
-    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
-    frames = await frames_until(comm, "done")
-    await comm.disconnect()
+    frames = await ask_laptops(user, ScriptedProvider(SLOW, delay=0.05))
     stored = await sync_to_async(Message.objects.get)(pk=frames[-1]["message"])
     assert frames[-1]["status"] == "complete" and stored.text == frames[-1]["text"]
     assert seen["partial"].name.startswith("grounded-writer")
