@@ -22,9 +22,11 @@ from evaluation.common import EvaluationError, read_jsonl
 #: The kinds of a labelled set (evaluation/golden/README.md), in report order.
 KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "superseded", "unanswerable",
          "conversation")
-#: A labelled item's split: "calibration" (tune here), "test" (report here, never tune) or "dev" (a separate
-#: development set written after the calibration half proved too small to tune on, evaluation/golden/18f_dev.jsonl).
-ITEM_SPLITS = ("calibration", "test", "dev")
+#: A labelled item's split: "calibration" (tune here), "test" (report here, never tune), "dev" (a separate
+#: development set written after the calibration half proved too small to tune on, evaluation/golden/18f_dev.jsonl)
+#: or "fresh" (questions written to measure once how the answerer does on what no rule was written from,
+#: evaluation/golden/18f_fresh.jsonl; after that measurement they may serve as development questions).
+ITEM_SPLITS = ("calibration", "test", "dev", "fresh")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

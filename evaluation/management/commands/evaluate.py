@@ -44,6 +44,7 @@ from evaluation import report, suites
 from evaluation.answer_suites import run_abstention, run_answers, run_citations
 from evaluation.check_suites import run_conflicts, run_support
 from evaluation.common import EvaluationError
+from evaluation.golden import SPLITS as GOLDEN_SPLITS
 from evaluation.golden_run import kind_table, run_golden
 from evaluation.injection import run_injection
 from evaluation.pipeline import PROVIDERS, make_provider
@@ -119,9 +120,10 @@ class Command(BaseCommand):
         parser.add_argument("--corpus", type=Path, default=None,
                             help="golden: ingest this file or folder into a temporary domain and ask every "
                                  "question there")
-        parser.add_argument("--split", choices=("calibration", "test", "dev", "all"), default=None,
+        parser.add_argument("--split", choices=GOLDEN_SPLITS, default=None,
                             help="which half to ask: golden labelled sets (default: calibration; dev for a "
-                                 "development file such as evaluation/golden/18f_dev.jsonl) and the abstention "
+                                 "development file such as evaluation/golden/18f_dev.jsonl, fresh for "
+                                 "evaluation/golden/18f_fresh.jsonl) and the abstention "
                                  "suite's public sets (default: all; calibration, test or all); the README reports "
                                  "test")
         parser.add_argument("--domain", default="",
@@ -141,9 +143,9 @@ class Command(BaseCommand):
             [x for x in SUITES if x != "golden" or file] if name == "all" else [name])))
         if "golden" in chosen and file is None:
             raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
-        if split == "dev" and chosen != ["golden"]:
-            raise CommandError("--split dev applies to --suite golden only (the public sets have calibration and "
-                               "test halves)")
+        if split in ("dev", "fresh") and chosen != ["golden"]:
+            raise CommandError(f"--split {split} applies to --suite golden only (the public sets have calibration "
+                               "and test halves)")
         if corpus is not None and not corpus.exists():
             raise CommandError(f"--corpus {corpus}: no such file or folder")
         targets = parse_targets(target)
