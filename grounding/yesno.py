@@ -18,8 +18,8 @@ from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
 from grounding.yesno_count import COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count
 from grounding.yesno_predicate import predicate_unstated
-from grounding.yesno_scope import (NEGATION, answering_clause, condition_unmet, contrasted, modality_unstated,
-                                   negated_part_unstated, prohibits_asked, requirement_unstated)
+from grounding.yesno_scope import (NEGATION, answering_clause, concession_or_main, condition_unmet, contrasted,
+                                   modality_unstated, negated_part_unstated, prohibits_asked, requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -53,13 +53,15 @@ def deciding_clause(question: str, sentence: str) -> str:
     (", even if you are not part of the group": the case, not the answer), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
-    condition negating a word of the question stays ("Does it transfer if I take a break?"). Of two clauses, the
+    condition negating a word of the question stays ("Does it transfer if I take a break?"). Of a leading concessive
+    clause and its main clause, the one about what is asked (grounding.yesno_scope.concession_or_main). Of two clauses, the
     one that answers the question (grounding.yesno_scope.answering_clause: "You are allowed to have advanced leave;
     however, you cannot borrow more ..." decides "Am I allowed to have advanced leave?" by its first)."""
     sentence = answering_clause(asking_clause(question), sentence)
     # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its
     # negation ("Feel free to join, even if you are not part of the group") is not the answer's
     sentence = _SENTENCE_TRAILING_CONDITION.sub("", sentence) or sentence
+    sentence = concession_or_main(question, sentence)
     m = CONDITION.match(sentence)
     if not m:
         return sentence

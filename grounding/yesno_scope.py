@@ -11,6 +11,9 @@ case, and which of its clauses answers (grounding.yesno reads the polarity of th
 - A sentence of two clauses joined by "; however," or ", but" of which one holds every word of the question's
   asking clause that the other does, and more ("You are allowed to have advanced leave; however, you cannot borrow
   more leave than you would earn"): that clause answers; the other adds a limit (:func:`answering_clause`).
+- A sentence opening with a concessive clause ("Although you can't share all of your events outside GSA, you can
+  share your free / busy times"): the clause about what is asked decides, the main one unless the concession holds
+  more of the question's words (:func:`concession_or_main`; the s11 fresh yes/no set, f004).
 - A question negated ("... without paying for it?") and a sentence that is not, naming nothing of what the question
   negates: the sentence says nothing of it, so no "No." (:func:`negated_part_unstated`).
 - A question asking permission or a requirement ("Can I ...?", "Do I have to ...?") and a sentence stating neither
@@ -78,6 +81,23 @@ def contrasted(sentence: str) -> bool:
     """True when ``sentence`` opens with "Instead", "Otherwise" or "Rather": it states the alternative to what the
     sentence before it says, and affirms or denies nothing about that."""
     return bool(_CONTRAST_OPENER.match(sentence))
+
+
+#: A leading concessive clause with its comma ("Although you can't share all of your events, ").
+_CONCESSIVE = re.compile(r"^\s*(?:although|though|even though|whereas)\b([^,;:]*),\s*(?=\S)", re.I)
+
+
+def concession_or_main(question: str, sentence: str) -> str:
+    """Of a sentence opening with a concessive clause ("Although you can't share all of your calendar events with
+    people outside GSA, you can share your free / busy times"), the clause about what the question asks: the main
+    clause (it asserts) unless the concession holds more of the question's content words ("Can I share all my
+    calendar events ...?" is answered by what is conceded: no). Any other sentence as it is."""
+    m = _CONCESSIVE.match(sentence)
+    if not m:
+        return sentence
+    asked = content_terms(question)
+    main, conceded = sentence[m.end():], m.group(1)
+    return main if len(content_terms(main) & asked) >= len(content_terms(conceded) & asked) else conceded
 
 
 def answering_clause(asking: str, sentence: str) -> str:

@@ -8,7 +8,8 @@ import pytest
 
 from grounding.extractive_yesno import _statement
 from grounding.yesno import opener, substituted
-from grounding.yesno_scope import answering_clause, condition_unmet, contrasted, modality_unstated, prohibits_asked
+from grounding.yesno_scope import (answering_clause, concession_or_main, condition_unmet, contrasted, modality_unstated,
+                                   prohibits_asked)
 
 
 def test_a_leading_condition_sharing_no_word_with_the_askers_situation_is_another_case():
@@ -163,3 +164,16 @@ def test_a_sentence_stating_the_asked_action_itself_answers_a_permission_questio
                                  "Up to 3 unused vacation days roll over into the next year.")
     assert modality_unstated("Can I commit an API key into the repository?",
                              "Signing your commits requires creating a pair of keys.")
+
+
+def test_of_a_concession_and_its_main_clause_the_one_about_what_is_asked_decides():
+    """"Although ..., ..." concedes one thing and asserts another: "Can I share my free/busy times?" was answered "No."
+    from the conceded clause's negation (s11 fresh yes/no set, f004, a made-up policy here); a question about what
+    is conceded is still answered by it."""
+    sentence = ("Although you can't share your whole mailbox with people outside the company, you can share your "
+                "free / busy times.")
+    assert opener("Can I share my free/busy times with people outside the company?", sentence) == "Yes."
+    assert opener("Can I share my whole mailbox with people outside the company?", sentence) == "No."
+    assert concession_or_main("Can I share my free/busy times?", sentence) == "you can share your free / busy times."
+    assert concession_or_main("Is it free?", "It is free.") == "It is free."
+
