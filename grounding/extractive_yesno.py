@@ -101,7 +101,7 @@ _VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|can
 
 def _statement(text: str) -> bool:
     """True when a quoted text states something (six words or more, or three or more with a verb, and not an
-    indirect question opening with "Whether" nor a gerund phrase without an auxiliary, "Putting sensitive data in a
+    indirect question opening with "Whether" or "See if", "Check whether" nor a gerund phrase without an auxiliary, "Putting sensitive data in a
     public channel"): a label or a heading-like item ("Court leave") settles no yes/no question."""
     if _INDIRECT_QUESTION.match(text) or (_GERUND_LABEL.match(text) and not _VERB.search(text)):
         return False
@@ -110,8 +110,10 @@ def _statement(text: str) -> bool:
 
 
 #: A text opening as an indirect question ("Whether the requested accommodation would be effective", a list item
-#: of what a decision weighs): it asks, it does not state.
-_INDIRECT_QUESTION = re.compile(r"^\s*whether\b", re.I)
+#: of what a decision weighs), or as an instruction to find something out ("See if your partner is able to view
+#: your calendar", "Check whether ..."; the s11 fresh yes/no set, f005): it asks, it does not state.
+_INDIRECT_QUESTION = re.compile(r"^\s*(?:whether\b|(?:please\s+)?(?:see|check|find out|ask|confirm|verify|make sure "
+                                r"to check)\s+(?:if|whether)\b)", re.I)
 #: A text opening with a gerund ("Putting sensitive data in a public Slack channel", an item of a list of what not
 #: to do): without an auxiliary it names an action, it does not state anything about it.
 _GERUND_LABEL = re.compile(r"^\s*[A-Za-z]+ing\b")

@@ -198,12 +198,18 @@ def says_no(question: str, sentence: str) -> bool:
     Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
     ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
     (:func:`asking_clause`), the sentence without a leading condition the question is not about
-    (:func:`deciding_clause`); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
+    (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", negates
+    nothing); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
     sentence states a requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
     return bool(NEGATION.search(asking_clause(question))) != bool(
-        NEGATION.search(deciding_clause(question, sentence)))
+        NEGATION.search(_NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence))))
+
+
+#: A noun phrase set against another by "and not a/an" ("adding your partner as a guest and not an anonymous user"):
+#: it picks one of two things, it negates no predicate (the s11 fresh yes/no set, f007).
+_NOUN_CONTRAST = re.compile(r"\band not an?\s+[\w-]+(?:\s+[\w-]+)?", re.I)
 
 
 

@@ -33,14 +33,16 @@ _NOT_PREDICATE = frozenset("need needs needed based used called named located re
 
 def predicate_words(clause: str) -> list[str]:
     """The predicate words of a yes/no question's asking clause (grounding.yesno.asking_clause), lower case, in order:
-    the words after its first content word (the subject comes first) that are PREDICATE_WORDS, participles in -ed or
-    adjectives in -able/-ible."""
+    the words after its first content word (the subject comes first; after an expletive "Is it ..." the first content
+    word is one too) that are PREDICATE_WORDS, participles in -ed or adjectives in -able/-ible."""
     words = [w.lower() for w in _WORD.findall(clause)]
     content = [i for i, w in enumerate(words) if w not in CONTENT_STOP_WORDS]
     if not content:
         return []
+    # "Is it free to add partners?": after an expletive "it" the first content word is the predicate, not a subject
+    expletive = len(words) > 2 and words[1] == "it" and words[0] in ("is", "was", "will", "would", "isn't")
     out = []
-    for w in words[content[0] + 1:]:
+    for w in words[content[0] + (0 if expletive else 1):]:
         if w in CONTENT_STOP_WORDS or w in _NOT_PREDICATE:
             continue
         if w in PREDICATE_WORDS or (len(w) > 4 and w.endswith(("ed", "able", "ible"))):

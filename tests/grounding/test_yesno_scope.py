@@ -177,3 +177,16 @@ def test_of_a_concession_and_its_main_clause_the_one_about_what_is_asked_decides
     assert concession_or_main("Can I share my free/busy times?", sentence) == "you can share your free / busy times."
     assert concession_or_main("Is it free?", "It is free.") == "It is free."
 
+
+def test_an_instruction_to_find_out_a_noun_contrast_and_an_unstated_it_predicate_settle_nothing():
+    """From the s11 fresh yes/no set (made-up policies here): "See if your partner is able to view ..." is a step to
+    check, not a permission (f005, it opened "Yes."); "as a guest and not an anonymous user" picks one of two things
+    and negates nothing, and "Is it free to ...?" asks "free", which a sentence on another benefit does not state
+    (f007, it opened "No.")."""
+    assert not _statement("See if your partner is able to view your calendar events.")
+    assert not _statement("Check whether the tool is approved before you install it.")
+    assert _statement("Partners are able to view your calendar events.")
+    benefit = "The benefit of adding a partner as a guest and not an anonymous user is that you see their edits."
+    assert opener("Is it free to add partners to our whiteboard?", benefit) == ""
+    assert opener("Is it free to park at the office?", "Parking is free for employees at the office.") == "Yes."
+
