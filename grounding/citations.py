@@ -65,6 +65,9 @@ _SPACES = frozenset(" \t")
 #: all found, and the opener first lets the regular expression engine skip to openers. A whole text is tried only there; a stream tries every opener (``_OPENERS``) and holds back one at its end, since
 #: the rest may follow.
 _PLAUSIBLE = re.compile(r"[\[【](?=\[?[ \t]*[Ss]?[0-9])")
+#: ``_PLAUSIBLE`` for a text without "【": the same places, found several times faster (a one-character literal
+#: prefix lets the engine skip to each "[", where a class holding a non-Latin-1 character is tested at every character).
+_PLAUSIBLE_ASCII = re.compile(r"\[(?=\[?[ \t]*[Ss]?[0-9])")
 _OPENERS = re.compile(r"[\[【]")
 #: Characters that a removed marker's preceding whitespace should not stand before (see :func:`strip_markers`).
 _CLOSING_PUNCTUATION = frozenset(".,;:!?)]}…»”’。，、；：！？）」』")
@@ -245,7 +248,7 @@ def parse_markers(text: str, *, include_code: bool = False) -> list[Marker]:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     # only where a label follows an opener can a marker start (Markdown links and "[note]" are not tried)
-    markers, _ = scan_markers(text, 0, at_eof=True, openers=_PLAUSIBLE)
+    markers, _ = scan_markers(text, 0, at_eof=True, openers=_PLAUSIBLE if "【" in text else _PLAUSIBLE_ASCII)
     if include_code or not markers or not may_hold_code(text, markers[-1].start):
         return markers
     code = markdown_code_ranges(mask_markers(text, markers))

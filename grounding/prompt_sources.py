@@ -40,9 +40,11 @@ def escape_source_text(text: str, style: str = "xml") -> str:
     - In the basic and metadata styles a line that looks like a source header ("[S9] ...", "Source S9 | ...") is
       prefixed with a backslash.
     """
-    text = _DELIMITER.sub(r"&lt;\1", text.replace("&", "&amp;"))
+    text = text.replace("&", "&amp;")
+    if "<" in text:  # every look-alike delimiter starts with "<"
+        text = _DELIMITER.sub(r"&lt;\1", text)
     text = neutralise_markers(text)
-    if style != "xml":
+    if style != "xml" and ("[" in text or "|" in text):  # a header look-alike has one or the other
         text = _HEADER_LINE.sub(r"\1\\\2", text)
     return text
 
@@ -50,6 +52,8 @@ def escape_source_text(text: str, style: str = "xml") -> str:
 def neutralise_markers(text: str) -> str:
     """Citation-marker look-alikes in text become parenthesised ("[S2]" -> "(S2)", "【S1】" -> "(S1)"), inside code
     too: the model reads this text unrendered, where a look-alike in a code block looks like any other."""
+    if "[" not in text and "【" not in text:  # every marker opens with one or the other
+        return text
     out, pos = [], 0
     for m in parse_markers(text, include_code=True):
         out.append(text[pos:m.start])
@@ -85,7 +89,7 @@ def structure_text(text: str) -> str:
 
     Lines that already are Markdown table rows ("| a | b |") and other lines are unchanged. Returns the text unchanged when it has neither.
     """
-    if " | " not in text and not _KEY_VALUE.search(text):  # neither a row nor a key-value line: nothing to do
+    if " | " not in text and (":" not in text or not _KEY_VALUE.search(text)):  # neither a row nor a key-value line
         return text
     lines = text.split("\n")
     out: list[str] = []
