@@ -46,8 +46,10 @@ _ALSO = re.compile(r"\balso\b", re.I)
 #: How many sentences away from an "also" sentence, in its source, the rule it adds to may stand.
 ADDED_NEARBY = 3
 
-#: The answer types whose value can differ by case (an amount for most cities and for high-cost ones).
-CASE_KINDS = frozenset({"amount", "percent", "duration", "frequency", "count", "quantity"})
+#: The answer types whose value can differ by case (an amount for most cities and for high-cost ones). Durations and
+#: frequencies are left out: a page states several of them about different steps ("replaced on a 36-month refresh
+#: cycle" / "the IT Help Desk emails you 60 days before your refresh date"), not one value per case.
+CASE_KINDS = frozenset({"amount", "percent", "count", "quantity"})
 
 
 def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence], kind: str, question: str,

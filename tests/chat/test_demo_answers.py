@@ -43,3 +43,11 @@ def test_who_approves_a_trip_abroad_names_the_manager_and_the_department_head(de
     adds to (every trip is approved by the manager) stands just before it."""
     (answer,) = _ask(capsys, "Who approves a trip abroad?")
     assert "approved by your manager" in answer["answer"] and "department head" in answer["answer"]
+
+
+def test_a_frequency_answer_is_not_joined_by_another_steps_duration(demo_domain, capsys):
+    """"How often are laptops replaced?" is the 36-month cycle; the IT Help Desk's email 60 days before the refresh
+    date is another step, not another case of the cycle (it was added by the other-cases rule, and the browser test's
+    source panel then showed no highlighted span)."""
+    (answer,) = _ask(capsys, "How often are laptops replaced?")
+    assert "36-month refresh cycle" in answer["answer"] and "60 days" not in answer["answer"]
