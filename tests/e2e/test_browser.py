@@ -173,6 +173,22 @@ class ChatInBrowserTests(BrowserCase):
         expect(panel.locator("mark")).to_contain_text("36-month refresh cycle")
         expect(page.locator("nav.sidebar")).to_contain_text("How often are laptops replaced?")
 
+    def test_each_chip_of_two_sentences_from_one_source_highlights_its_own_sentence(self):
+        """The hotel limit's answer quotes two sentences of one source (most cities, high-cost cities): each chip
+        opens the source with its own sentence marked (s11: a two-sentence answer's first chip once showed none)."""
+        page = self.page
+        self.login()
+        page.fill("#question", "What is the hotel limit?")
+        page.click("#send")
+        answer = page.locator("li.msg.assistant").last
+        expect(answer.locator(".body")).to_contain_text("$325 per night")
+        chips = answer.locator(".body button.cite")
+        panel = page.locator("#source-panel")
+        chips.nth(0).click()
+        expect(panel.locator("mark").first).to_contain_text("$225 per night")
+        chips.nth(1).click()
+        expect(panel.locator("mark").first).to_contain_text("$325 per night")
+
     def test_question_the_documents_cannot_answer_says_so(self):
         page = self.page
         self.login()
