@@ -8,6 +8,7 @@ const panel = document.getElementById("source-panel");
 const box = document.getElementById("source-text");
 const preview = document.getElementById("chip-preview");
 let openedFrom = null; // the chip that opened the panel: focus goes back to it when the panel closes
+let opened = null; // {answer, label, span, index}: the citation the panel shows (index: its chip's place in the answer)
 
 // The citation a chip stands for: its own span (the sentence it closes) when the server numbered it, else the
 // answer's citation of that label.
@@ -16,10 +17,12 @@ function citedOf(answer, label, span) {
   return own && own.label === label ? own : answer.citations.get(label);
 }
 
-export function openSource(answer, label, span, from) {
+export function openSource(answer, label, span, from, refreshing = false) {
   const s = answer.sources.get(label);
   if (!s) return;
   openedFrom = from || null;
+  const chips = [...answer.body.querySelectorAll("button.cite")];
+  opened = {answer, label, span, index: from ? chips.indexOf(from) : -1};
   const cited = citedOf(answer, label, span);
   document.getElementById("source-label").textContent = label;
   document.getElementById("source-title").textContent = s.title;
@@ -38,7 +41,20 @@ export function openSource(answer, label, span, from) {
   document.body.classList.add("panel-open");
   box.scrollTop = 0;
   if (mark) mark.scrollIntoView({block: "center"});
-  document.getElementById("source-title").focus({preventScroll: true});
+  if (!refreshing) document.getElementById("source-title").focus({preventScroll: true});
+}
+
+// A chip clicked while its answer was streaming opened the source before the answer's cited sentences arrived (they
+// come with the done frame), so nothing could be highlighted. When that answer is rendered in its final form, the
+// panel shows the same citation again: the chip at the same place of the final text (else the first chip of that
+// label), with its own sentence marked.
+export function refreshSource(answer) {
+  if (panel.hidden || !opened || opened.answer !== answer) return;
+  const chips = [...answer.body.querySelectorAll("button.cite")];
+  let chipEl = chips[opened.index];
+  if (!chipEl || chipEl.dataset.label !== opened.label) chipEl = chips.find((c) => c.dataset.label === opened.label);
+  const span = chipEl && chipEl.dataset.span !== undefined ? Number(chipEl.dataset.span) : opened.span;
+  openSource(answer, opened.label, span, chipEl || null, true);
 }
 
 export function closeSource() {
@@ -47,6 +63,7 @@ export function closeSource() {
   document.body.classList.remove("panel-open");
   if (openedFrom && openedFrom.isConnected) openedFrom.focus();
   openedFrom = null;
+  opened = null;
 }
 
 // Where the passage is: the whole document version opened at this passage (a page of this site), and the original

@@ -3,6 +3,7 @@
 
 import {Answer} from "./answer.js";
 import {announce, el, postJSON} from "./dom.js";
+import {refreshSource} from "./panel.js";
 
 class Turn {
   constructor(userEl, qid) {
@@ -48,7 +49,10 @@ export class Thread {
   // A new answer of a turn, shown in place of the earlier ones (which stay switchable).
   addAnswer(turn, id = null) {
     const answer = new Answer(turn, id);
-    answer.onRender = () => this.renderActions(answer);
+    answer.onRender = () => {
+      this.renderActions(answer);
+      refreshSource(answer);
+    };
     const last = turn.answers.length ? turn.answers[turn.answers.length - 1].el : turn.userEl;
     last.after(answer.el);
     turn.answers.push(answer);

@@ -255,6 +255,8 @@ class ScriptedAnswerInBrowserTests(BrowserCase):
         expect(page.locator("#source-title")).to_have_text("Equipment and Laptop Policy")
         expect(answer.locator(".body.streaming")).to_have_count(1)  # still streaming when the panel opened
         expect(answer.locator(".body:not(.streaming)")).to_have_count(1)
+        # the panel opened mid-stream marks the cited sentence once the answer is done, without a second click
+        expect(page.locator("#source-panel mark")).to_contain_text("36-month refresh cycle")
         expect(answer.locator(".body span.cite-invalid")).to_have_text("[S9]")
         assert answer.locator("button.cite[data-label=S9]").count() == 0  # an invalid label is never a link
         expect(answer.locator(".warning").first).to_contain_text("S9")
