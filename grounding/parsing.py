@@ -111,7 +111,7 @@ def _markdown_html(body: str, filename: str) -> str:
         line = deepest.map[0] + 1 if deepest.map else 0
         raise ParseError(f"{filename}: nested more than {MAX_NESTING} levels deep (lists or quotes)"
                          + (f" at line {line} of its text" if line else "")
-                         + "; the rest could not be read. Flatten the nesting and upload it again")
+                         + "; the rest could not be read. Flatten the nesting and add it again")
     return _md.renderer.render(tokens, _md.options, {})
 
 
@@ -124,13 +124,13 @@ def _why_empty(raw: str, metadata: dict[str, Any], html: str) -> str:
     if headings:
         shown = ", ".join(f"'{h}'" for h in headings[:3]) + (" ..." if len(headings) > 3 else "")
         return (f"the file has only headings ({shown}) and no paragraph under them; add the text under the headings "
-                "and upload it again")
+                "and add it again")
     if metadata:
         return ("the file has only front matter (" + ", ".join(list(metadata)[:3]) + ") and nothing after its "
-                "closing '---'; add the document's text after it and upload it again")
+                "closing '---'; add the document's text after it and add it again")
     if not raw.strip():
-        return "the file is empty; upload the file with its text"
-    return "nothing in the file reads as text (only markup or comments); upload a file with the document's text"
+        return "the file is empty; add the file with its text"
+    return "nothing in the file reads as text (only markup or comments); add a file with the document's text"
 
 
 def parse_document(data: bytes, filename: str) -> ParsedDocument:

@@ -46,7 +46,7 @@ def extract_document(data: bytes, filename: str, *, progress: Progress | None = 
         raise
     except Exception as exc:  # a malformed file can make a reader fail in ways its library does not document
         raise ParseError(f"{filename}: the file could not be read ({type(exc).__name__}: {exc}); open it in its "
-                         "application, save it again and upload the new file") from exc
+                         "application, save it again and add the new file") from exc
 
 
 def _read(kind: Sniffed, data: bytes, filename: str, *, progress: Progress | None, ocr: bool,

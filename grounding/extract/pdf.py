@@ -34,14 +34,14 @@ def _open(data: bytes, filename: str) -> pdfium.PdfDocument:
     except pdfium.PdfiumError as exc:
         if re.search(rb"/Encrypt\b", data):
             raise ParseError(f"{filename}: the PDF is password-protected; open it with its password, save or print "
-                             "it as a PDF without one, and upload that copy") from exc
+                             "it as a PDF without one, and add that copy") from exc
         if _empty_page_tree(data):
-            raise ParseError(f"{filename}: the PDF has no pages; export the document again and upload the new "
+            raise ParseError(f"{filename}: the PDF has no pages; export the document again and add the new "
                              "file") from exc
         raise ParseError(f"{filename}: the PDF is damaged and cannot be opened ({exc}); export or save it again "
-                         "and upload the new file") from exc
+                         "and add the new file") from exc
     if len(pdf) == 0:
-        raise ParseError(f"{filename}: the PDF has no pages; export the document again and upload the new file")
+        raise ParseError(f"{filename}: the PDF has no pages; export the document again and add the new file")
     return pdf
 
 

@@ -97,7 +97,7 @@ def extract_xlsx(data: bytes, filename: str, *, macros: bool = False, progress: 
                                       keep_links=False)
     except (KeyError, ValueError, OSError, TypeError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
         raise ParseError(f"{filename}: the workbook is damaged and cannot be read ({exc}); open it in Excel, save "
-                         "it again and upload the new file") from exc
+                         "it again and add the new file") from exc
     try:
         sheets = book.worksheets
         blocks: list[Block] = []
@@ -122,7 +122,7 @@ def extract_csv(data: bytes, filename: str) -> ParsedDocument:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}); save the table as CSV UTF-8 and upload it "
+        raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}); save the table as CSV UTF-8 and add it "
                          "again") from exc
     try:
         dialect = csv.Sniffer().sniff(text[:20_000], delimiters=",;\t|")

@@ -110,7 +110,7 @@ def extract_pptx(data: bytes, filename: str, *, macros: bool = False,
         slides = list(presentation.slides)
     except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
         raise ParseError(f"{filename}: the presentation is damaged and cannot be read ({exc}); open it in "
-                         "PowerPoint, save it again and upload the new file") from exc
+                         "PowerPoint, save it again and add the new file") from exc
     if not slides:
         raise ParseError(f"{filename}: the presentation has no slides")
     blocks: list[Block] = []

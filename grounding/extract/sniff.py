@@ -67,13 +67,13 @@ def _ooxml_kind(data: bytes, filename: str) -> Sniffed:
             else ""
     except (zipfile.BadZipFile, EOFError, KeyError, OSError, ValueError) as exc:
         raise ParseError(f"{filename}: the file is damaged (its zip container cannot be read: {exc}); open it in its "
-                         "application, save it again and upload the new file") from exc
+                         "application, save it again and add the new file") from exc
     if unpacked > MAX_UNPACKED_BYTES:
         raise ParseError(f"{filename}: the file would unpack to {unpacked:,} bytes, more than the "
                          f"{MAX_UNPACKED_BYTES:,} a document may hold; it was not opened")
     kind = next((k for part, k in _OOXML_MAIN.items() if part in names), None)
     if kind is None:
-        raise ParseError(f"{filename}: a zip archive, not a Word, PowerPoint or Excel file; upload the documents "
+        raise ParseError(f"{filename}: a zip archive, not a Word, PowerPoint or Excel file; add the documents "
                          "themselves")
     macros = bool(re.search(r"macroEnabled", types, re.I)) or any(n.lower().endswith("vbaproject.bin") for n in names)
     return Sniffed(kind, macros)
@@ -105,17 +105,17 @@ def sniff(data: bytes, filename: str) -> Sniffed:
     elif head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         if "EncryptedPackage".encode("utf-16-le") in data:
             raise ParseError(f"{filename}: the document is password-protected; remove the password in its "
-                             "application (save a copy without one) and upload that copy")
+                             "application (save a copy without one) and add that copy")
         raise ParseError(f"{filename}: an old binary Office file (.doc, .xls or .ppt), which is not supported; save "
-                         "it as .docx, .xlsx or .pptx and upload that file")
+                         "it as .docx, .xlsx or .pptx and add that file")
     elif expected in TEXT_FORMATS:
         return Sniffed(expected)  # text is checked as such by its parser (encoding, NUL bytes)
     else:
         raise ParseError(f"{filename}: the content is not {NAMES[expected]} (its extension {suffix} says it "
-                         "should be); upload the original file")
+                         "should be); add the original file")
     if real.format != expected:
-        fix = (f"rename it to {_SUFFIX_OF[real.format]} and upload it again" if real.format in _SUFFIX_OF
-               else "upload the original file")
+        fix = (f"rename it to {_SUFFIX_OF[real.format]} and add it again" if real.format in _SUFFIX_OF
+               else "add the original file")
         raise ParseError(f"{filename}: the extension {suffix} says {NAMES[expected]}, but the content is "
                          f"{NAMES[real.format]}; {fix}")
     return real

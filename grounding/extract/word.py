@@ -88,7 +88,7 @@ def extract_docx(data: bytes, filename: str, *, macros: bool = False) -> ParsedD
         document = docx.Document(io.BytesIO(with_plain_content_types(data) if macros else data))
     except (OpcError, KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
         raise ParseError(f"{filename}: the Word document is damaged and cannot be read ({exc}); open it in Word, "
-                         "save it again and upload the new file") from exc
+                         "save it again and add the new file") from exc
     here = Location("docx")
     outline = Outline()
     blocks: list[Block] = []

@@ -179,7 +179,7 @@ def test_a_truncated_word_file_is_reported_damaged():
 @pytest.mark.parametrize("data_name, name, says", [
     ("travel-and-leave__fmla.pdf", "fmla.docx",
      r"^fmla\.docx: the extension \.docx says a Word document \(\.docx\), but the content is a PDF document; rename "
-     r"it to \.pdf and upload it again$"),
+     r"it to \.pdf and add it again$"),
     ("travel-and-leave__fmla.docx", "fmla.pdf",
      r"^fmla\.pdf: the extension \.pdf says a PDF document, but the content is a Word document \(\.docx\); rename "
      r"it to \.docx"),
@@ -204,7 +204,7 @@ def test_a_text_file_named_pdf_and_old_or_protected_office_files_are_refused():
 
 @pytest.mark.parametrize("name", ["empty.docx", "empty.pdf", "empty.pptx", "empty.xlsx"])
 def test_an_empty_office_file_is_reported_as_empty(name):
-    """A 0-byte file (a copy cut off) was reported as "the content is not a Word document ... upload the original
+    """A 0-byte file (a copy cut off) was reported as "the content is not a Word document ... add the original
     file", as if it were another kind of file (s11 breaker): the user now reads that it is empty."""
     with pytest.raises(ParseError, match=rf"^{name}: the file is empty \(0 bytes\)"):
         extract_document(b"", name)

@@ -37,7 +37,7 @@ def test_each_bad_file_gets_its_own_error_and_the_good_ones_are_ingested(tmp_pat
     assert "empty.pdf: the PDF has no pages" in report["empty.pdf"]
     assert "broken.docx: the file is damaged" in report["broken.docx"]
     assert ("renamed.docx: the extension .docx says a Word document (.docx), but the content is a PDF document; "
-            "rename it to .pdf and upload it again") in report["renamed.docx"]
+            "rename it to .pdf and add it again") in report["renamed.docx"]
     assert ("scan.pdf: file too large (871,712 bytes; the limit is 100,000 bytes, 0.1 MB); split it into smaller "
             "files, or ask an administrator to raise GROUNDED_MAX_UPLOAD_MB") in report["scan.pdf"]
     assert "new macros.docm" in out and ("  note: Macro-enabled document: its text was ingested; its macros were not "
