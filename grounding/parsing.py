@@ -123,11 +123,11 @@ def _why_empty(raw: str, metadata: dict[str, Any], html: str) -> str:
     headings = [h for h in headings if h]
     if headings:
         shown = ", ".join(f"'{h}'" for h in headings[:3]) + (" ..." if len(headings) > 3 else "")
-        return (f"the file has only headings ({shown}) and no paragraph under them; add the text under the headings "
-                "and add it again")
+        return (f"the file has only headings ({shown}) and no paragraph under them; write the text under the headings "
+                "and add the file again")
     if metadata:
         return ("the file has only front matter (" + ", ".join(list(metadata)[:3]) + ") and nothing after its "
-                "closing '---'; add the document's text after it and add it again")
+                "closing '---'; write the document's text after it and add the file again")
     if not raw.strip():
         return "the file is empty; add the file with its text"
     return "nothing in the file reads as text (only markup or comments); add a file with the document's text"

@@ -77,10 +77,10 @@ def test_broken_files_raise_a_clear_parse_error(data, name, message):
 
 @pytest.mark.parametrize("data,name,says", [
     (b"# Pay\n\n## Leave\n\n### Travel\n", "outline.md",
-     "only headings ('Pay', 'Leave', 'Travel') and no paragraph under them; add the text under the headings"),
+     "only headings ('Pay', 'Leave', 'Travel') and no paragraph under them; write the text under the headings"),
     (b"<h1>Pay</h1><h2>Leave &amp; travel</h2>", "outline.html", "only headings ('Pay', 'Leave & travel')"),
     (b"---\ntitle: Only front matter\nowner: HR\n---\n", "empty.md",
-     "only front matter (title, owner) and nothing after its closing '---'; add the document's text after it"),
+     "only front matter (title, owner) and nothing after its closing '---'; write the document's text after it"),
     (b"", "blank.md", "the file is empty"),
     (b"\n\n   \n", "blank.txt", "the file is empty"),
     (b"<!-- draft -->", "comment.md", "nothing in the file reads as text"),
