@@ -17,7 +17,7 @@ from grounding.answer_types import CHECKED_TYPES, question_type, states, typed_v
 from grounding.lexical import content_terms
 from grounding.comparison_sides import Sides
 from grounding.question_parts import mentions, specifics
-from grounding.quoting import same_words, with_value
+from grounding.quoting import continuation, same_words, with_value
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 
@@ -81,6 +81,7 @@ def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, p
     grounding.sentence_rank, with the bonuses above).
     """
     pools: list[list[ScoredSentence]] = []
+    subjects: dict[tuple[str, int], ScoredSentence] = {}  # a value sentence -> the sentence naming its subject
     compared = content_terms(sides.queries[0]) & content_terms(sides.queries[1])  # "longer", "accrual"
     # like is compared with like: a side whose own question names no type ("... compared with parking at 355
     # McAllister?" lost its verb to the other side) asks for what the other side's does ("What does parking cost?")
@@ -100,6 +101,15 @@ def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, p
         close = [s if any(states(k, s.text) for k in kinds) else with_value(s, plan, kinds[0]) for s in close]
         pool = [s for s in close if any(states(k, s.text) for k in kinds)
                 and (content_terms(s.text) & own or not content_terms(s.text) & other)]
+        if not pool:
+            # no close sentence states it: one naming this side whose value a following sentence of its paragraph
+            # states ("... you may park at 355 McAllister Street. ... Fees vary but $4.50 to $2.00 per hour")
+            others = [n for n in specifics(other_query) if n not in specifics(query)]
+            for s in close:
+                following = continuation(s, plan, kinds[0], ranked) if content_terms(s.text) & own else None
+                if following is not None and not any(mentions(following.text, n) for n in others):
+                    subjects[following.label, following.position] = s
+                    pool.append(following)
         pools.append([replace(s, score=s.score + OWN_TERM_BONUS * bool(content_terms(s.text) & own)
                               + OWN_TERM_BONUS * bool(content_terms(s.text) & compared))
                       for s in pool[:6]])
@@ -108,4 +118,7 @@ def side_sentences(rankings: Sequence[Sequence[ScoredSentence]], sides: Sides, p
     if not pairs:
         return []
     _, a, b = max(pairs, key=lambda p: p[0])
-    return [a, b] if max(a.score, b.score) >= threshold else []
+    if max(a.score, b.score) < threshold:
+        return []
+    # a value read after the sentence naming its subject is quoted with that sentence, before it
+    return [t for s in (a, b) for t in (subjects.get((s.label, s.position)), s) if t is not None]

@@ -183,7 +183,12 @@ class ExtractiveAnswerer:
                 own = content_terms(asked) - GENERIC - content_terms(" ".join(missing))
                 related = [s for s in pinned if s.score >= self.threshold and content_terms(s.text) & own]
                 if not (related and all(is_group(n) for n in missing)):
-                    return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(missing))
+                    # "anything about X" only for a name no planned source names; one a planned source names
+                    # (another page of the New York office) lacks the asked fact: "the amount for New York"
+                    unsaid = [n for n in missing if not any(names_in_source(src, n) for src in plan.sources)]
+                    return compose.topic_only(self._covering(ranked, sources),
+                                              "anything about " + " or ".join(unsaid) if unsaid else
+                                              f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missing)}")
                 chosen = [related[0]] + [s for s in chosen if not repeats(s.text, [related[0]])][:1]
         if kind == "list":
             listed = list_answer(plan, asked, question, vector, chosen[0], ranked,

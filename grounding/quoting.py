@@ -1,5 +1,6 @@
 """Quoting one sentence in an extractive answer: whether it says again what a chosen sentence says (a near-duplicate,
-a piece of it), and a list item or label read with the value it is listed under or with.
+a piece of it), a list item or label read with the value it is listed under or with, and the sentence that goes on to
+state the value of one that names the subject.
 
 Used by grounding.extractive (one answer's sentences) and grounding.comparison (a comparison's two sides). No Django
 imports.
@@ -17,7 +18,7 @@ from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 from grounding.values import value_keys
 
-__all__ = ["NEAR_DUPLICATE_SHARE", "repeats", "same_words", "with_value"]
+__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "repeats", "same_words", "with_value"]
 
 
 def same_words(text: str) -> str:
@@ -76,3 +77,33 @@ def with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentenc
     if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
         return s
     return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")
+
+
+#: How many sentences after one naming a subject its value may come, in the same paragraph (:func:`continuation`).
+CONTINUATION_REACH = 2
+
+
+def continuation(s: ScoredSentence, plan: ContextPlan, kind: str,
+                 ranked: Sequence[ScoredSentence]) -> ScoredSentence | None:
+    """The sentence that goes on to state what ``kind`` asks for after ``s``, which names the subject but not the
+    value; None when there is none.
+
+    It is a sentence of ``ranked`` (the quotable sentences ranked for the question) from the same source, at most
+    CONTINUATION_REACH sentences after ``s`` and in the same paragraph (no blank line between them), the first that
+    states ``kind`` (grounding.answer_types.states): "But if you do drive, you may park at 355 McAllister Street. The
+    hours for this underground parking structure are 6 a.m. to midnight M-F. Fees vary but $4.50 to $2.00 per hour
+    ..." (the 18F development set, d033). Returned with the better of the two scores (it answers for ``s``).
+    """
+    source = plan.source_map.get(s.label)
+    data = source.sentences if source is not None else None
+    if data is None or states(kind, s.text) or s.position >= len(data.spans):
+        return None
+    by_position = {c.position: c for c in ranked if c.label == s.label}
+    end = data.spans[s.position][1]
+    for position in range(s.position + 1, min(s.position + 1 + CONTINUATION_REACH, len(data.spans))):
+        if "\n\n" in source.text[end:data.spans[position][0]]:
+            return None  # another paragraph
+        following = by_position.get(position)
+        if following is not None and following.kind == "sentence" and states(kind, following.text):
+            return replace(following, score=max(s.score, following.score))
+    return None
