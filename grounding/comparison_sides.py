@@ -43,7 +43,7 @@ def comparison_sides(question: str) -> Sides | None:
     stops = list(_SIDE_STOP.finditer(before))
     right_end = _SIDE_STOP.search(after)
     right = after[:right_end.start()] if right_end else after
-    span = _parallel_span(before, right) or _same_opening(before, right)
+    span = _after_colon(before) or _parallel_span(before, right) or _same_opening(before, right)
     if span is None:
         start = stops[-1].end() if stops else 0
         words = before[start:].split()[-min(6, max(2, len(right.split()))):]  # about as long as the other side
@@ -78,6 +78,23 @@ offer cover allow earn accrue""".split())
 
 #: Words that open a side as a phrase ("on weekdays than on Saturdays", "for staff or for contractors").
 _OPENING = frozenset("on in at for from to with by during under over before after within".split())
+
+
+#: Words from which the phrase between a colon and the connector is too long to be one side.
+_COLON_SIDE_WORDS = 8
+
+
+def _after_colon(before: str) -> tuple[int, int] | None:
+    """The side before the connector when the question lists its two sides after a colon ("Which is a quicker train
+    ride: SFO to the SF office, or Midway to the Chicago office?"): the whole phrase from the colon to the connector,
+    at most _COLON_SIDE_WORDS words and holding no other stop (a comma, a question word). None otherwise."""
+    colon = before.rfind(":")
+    if colon < 0:
+        return None
+    phrase = before[colon + 1:]
+    if not phrase.strip() or len(phrase.split()) > _COLON_SIDE_WORDS or _SIDE_STOP.search(phrase):
+        return None
+    return colon + 1 + (len(phrase) - len(phrase.lstrip())), len(before)
 
 
 def _same_opening(before: str, right: str) -> tuple[int, int] | None:

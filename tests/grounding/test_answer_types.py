@@ -319,6 +319,19 @@ def test_comparison_sides_a_comma_before_or_and_a_shared_preposition():
                                                    "How much earlier does the ferry start running on Saturdays?")
 
 
+def test_comparison_sides_listed_after_a_colon_are_the_whole_phrases():
+    # "Which is a quicker train ride from the airport: SFO to the SF office, or Midway to the Chicago office?" (the 18F
+    # development set, d026) was no comparison ("quicker" was not among the comparatives), and then its left side was
+    # "SF office" only, the other side's question "... SFO to the Midway to the Chicago office?"
+    question = "Which is a quicker tram ride from the port: Quay 3 to the Lyon office, or Gare Sud to the Nice office?"
+    assert is_comparison(question)
+    sides = comparison_sides(question)
+    assert sides is not None and sides.queries == (
+        "Which is a quicker tram ride from the port: Quay 3 to the Lyon office?",
+        "Which is a quicker tram ride from the port: Gare Sud to the Nice office?")
+    assert sides.terms == (frozenset({"quay", "3", "lyon"}), frozenset({"gare", "sud", "nice"}))
+
+
 def test_how_much_earlier_asks_for_points_in_time_or_durations():
     assert question_type("How much earlier does the ferry start on weekdays?") == "date"
     assert states("date", "Weekday service starts at 4 a.m.") and states("date", "Book three to five weeks ahead.")
