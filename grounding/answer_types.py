@@ -129,7 +129,7 @@ _SITUATION_WHEN = re.compile(rf"^(?:when|whenever|where)\s+(?!{_AUX}\b)[^,?]{{3,
 _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|expires? first|faster|"
                          r"slower|longer|shorter|earlier|later|sooner|more|less|fewer|higher|lower|bigger|smaller|"
                          r"larger|greater|cheaper|quicker|closer|nearer|farther|further|newer|older|costlier|"
-                         r"pricier|easier|harder|better|worse|stricter|bigger|heavier|lighter|wider|narrower)\b.*\bor\b|"
+                         r"pricier|easier|harder|better|worse|stricter|heavier|lighter|wider|narrower)\b.*\bor\b|"
                          r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
