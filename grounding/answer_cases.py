@@ -78,7 +78,7 @@ def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSe
     for s in ranked:
         if s.score < floor or len(out) >= limit:
             break
-        if s.label != best.label or any(s.text == c.text for c in out) or repeats(s.text, out):
+        if s.label != best.label or repeats(s.text, out):
             continue
         if additive and abs(s.position - best.position) > ADDED_NEARBY:
             continue
