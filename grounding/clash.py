@@ -113,13 +113,18 @@ _Folded = tuple[str, tuple[tuple[int, int], ...], tuple[str, ...], tuple[str, ..
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
 
+def _word_key(token: str) -> str:
+    """A token as compared: lower-cased, typographic apostrophes read as the ASCII one."""
+    return token.lower().translate(_APOSTROPHES)
+
+
 @functools.lru_cache(maxsize=20_000)
 def _folded_tokens(sentence: str) -> _Folded:
     """(the sentence with accents folded, (start, end) of each TOKEN in it, the tokens, the tokens lower-cased),
     cached: a planned sentence meets many others."""
     folded = fold_accents(sentence)
     marks = [(m.start(), m.end(), m.group(0)) for m in TOKEN.finditer(folded)]
-    lower = tuple(t.lower().translate(_APOSTROPHES) for _, _, t in marks)
+    lower = tuple(_word_key(t) for _, _, t in marks)
     return folded, tuple((s, e) for s, e, _ in marks), tuple(t for _, _, t in marks), lower
 
 
@@ -188,8 +193,8 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     """
     fa, fb = fold_accents(a), fold_accents(b)
     ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
-    ta = [m.group(0).lower().translate(_APOSTROPHES) for m in ma]
-    tb = [m.group(0).lower().translate(_APOSTROPHES) for m in mb]
+    ta = [_word_key(m.group(0)) for m in ma]
+    tb = [_word_key(m.group(0)) for m in mb]
     ops = [op for op in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
 
     def content(words: Sequence[str]) -> bool:
