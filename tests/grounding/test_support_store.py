@@ -57,7 +57,8 @@ def test_rows_of_another_version_or_missing_are_not_read():
 #: citation markers, plain prose), for the randomised comparison below.
 _PIECES = ["March", "Jan.", "5,", "2020", "$", "65", "$65", "per", "cent", "percent", "%", "5th", "two", "weeks",
            "business", "days", "million", "people", "[", "12", "]", "[3]", "S2", "GS-15", "10:30", "may", "2021",
-           "The limit is", "Meals are paid.", "see below:", "- item", "| a | b |", "twenty", "one", "Ｍarch", "．"]
+           "The limit is", "Meals are paid.", "see below:", "- item", "| a | b |", "twenty", "one", "Ｍarch", "．",
+           "2020%", "3]", "[4", "5 March,", "Feb.", "65.", "10"]
 
 
 def _text(rng: random.Random) -> str:
@@ -68,14 +69,14 @@ def _text(rng: random.Random) -> str:
 def test_joined_values_are_those_of_the_joined_text_or_not_read():
     rng = random.Random(20)
     read = 0
-    for _ in range(4000):
+    for _ in range(20_000):
         texts = [_text(rng) for _ in range(rng.randint(2, 3))]
         got = joined_values(texts, [chunk_values(t) for t in texts])
         if got is not None:
             read += 1
             assert got[0] == joined_text(tuple(texts))[0]
             assert got[1] == source_keys(got[0]), texts
-    assert read > 400  # the comparison is not vacuous
+    assert read > 2000  # the comparison is not vacuous
 
 
 def test_overlap_cut_at_a_line_start_reads_the_lines_after_it():
