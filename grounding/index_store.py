@@ -115,6 +115,7 @@ class StoredIndex(Searching):
             self._readings = _mapped_bytes(self.path / "readings.bin", self._reading_offsets)
         self._values: np.ndarray | None = None
         self._value_offsets: np.ndarray | None = None
+        self._values_read: dict[int, dict | None] = {}  # rows parsed (StoredIndex.values)
         if (self.path / "value_offsets.npy").is_file():
             self._value_offsets = _mapped(self.path / "value_offsets.npy")
             self._values = _mapped_bytes(self.path / "values.bin", self._value_offsets)
@@ -192,12 +193,16 @@ class StoredIndex(Searching):
         return json.loads(bytes(self._readings[start:end])) if end > start else None
 
     def values(self, row: int) -> dict | None:
-        """The values stored for a row (grounding.support_store.chunk_values), parsed; None when none are kept (an
-        index built before they were: the support check then reads the chunk's text)."""
+        """The values stored for a row (grounding.support_store.chunk_values), parsed once per process and index (a
+        shared dict: never change it); None when none are kept (an index built before they were: the support check
+        then reads the chunk's text)."""
         if self._value_offsets is None:
             return None
-        start, end = int(self._value_offsets[row]), int(self._value_offsets[row + 1])
-        return json.loads(bytes(self._values[start:end])) if end > start else None
+        found = self._values_read.get(row, False)
+        if found is False:
+            start, end = int(self._value_offsets[row]), int(self._value_offsets[row + 1])
+            found = self._values_read[row] = json.loads(bytes(self._values[start:end])) if end > start else None
+        return found
 
     def row_of(self, key: int) -> int | None:
         """The row of a chunk key (the ids are in ascending order, as indexes are built); None when absent."""

@@ -10,6 +10,7 @@ Pure Python; no Django.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterable
 
@@ -63,6 +64,12 @@ def source_keys(text: str) -> frozenset[str]:
 
 def values_of_keys(keys: Iterable[str]) -> SourceValues:
     """(normalised values, their bare numbers) of a source whose :func:`source_keys` are ``keys``."""
+    return _values_of(frozenset(keys))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _values_of(keys: frozenset[str]) -> SourceValues:
+    """values_of_keys, cached: the stored values of popular chunks come back ask after ask."""
     values = frozenset(_norm(v) for v in keys)
     return values, frozenset(c for c in (_core(v) for v in values) if c is not None)
 
