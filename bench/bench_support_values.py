@@ -12,8 +12,9 @@ Per answer and path, best of --repeat:
   new = reading the planned chunks' stored values from the index + grounding.support_store.plan_values
         + check_support(answer, sources, stored_values=...)
   values only: old = grounding.support_values.source_values of each cited source; new = the stored read + plan_values
-Cold: the value caches (grounding.values.value_keys, typed_values; grounding.context_merge.joined_text) emptied
-before each answer's measurement; warm: measured again with them full. Reports the totals over all answers and the
+Cold: the caches both paths use (grounding.values.value_keys, typed_values; grounding.context_merge.joined_text; the
+index's parsed value rows and grounding.support_values.values_of_keys) emptied before each timed run; warm: measured
+again with them full. Reports the totals over all answers and the
 ratios new/old, and how many cited sources were read from stored values. Every answer's report is checked equal on
 both paths.
 
@@ -97,11 +98,17 @@ async def answer_text(prepared) -> str:
 
 
 def clear_caches() -> None:
+    """Both paths cold: the value caches (grounding.values), the joined texts, the stored rows parsed by the index
+    and their values (grounding.support_values.values_of_keys)."""
+    from grounding import support_values
     from grounding.context_merge import joined_text
     from grounding.values import typed_values, value_keys
+    from knowledge.selectors import domain_index
+    from knowledge.models import Domain
 
-    for cached in (value_keys, typed_values, joined_text):
+    for cached in (value_keys, typed_values, joined_text, support_values._values_of):
         cached.cache_clear()
+    domain_index(domain=Domain.objects.get(slug=DOMAIN))._values_read.clear()
 
 
 def best(fn, repeat: int, cold: bool) -> float:
