@@ -35,10 +35,12 @@ from grounding.providers import Provider, completer_for, counter_of
 from grounding.ranking import relevance
 from grounding.scheduled import ScheduledVersion, scheduled_matches
 from grounding.sentence_store import with_stored_sentences
+from grounding.support_store import plan_values
+from grounding.support_values import SourceValues
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import (chunk_layouts, chunk_readings, domain_scheduled_versions, domain_token,
-                                 domain_vocabulary, retrieve_vector, version_next_scheduled)
+from knowledge.selectors import (chunk_layouts, chunk_readings, chunk_value_rows, domain_scheduled_versions,
+                                 domain_token, domain_vocabulary, retrieve_vector, version_next_scheduled)
 from knowledge.services import system_prompt_active, versions_activate_soon
 
 
@@ -57,6 +59,10 @@ class PreparedAnswer:
             from what ingestion stored (grounding.claims.claims of its chunks): the support check's source
             units, so that checking an answer embeds only the answer's own sentences. Sources without stored
             sentences are absent.
+        source_values: label -> (normalised values, their bare numbers) of that planned source, read from what
+            ingestion stored of its chunks (grounding.support_store.plan_values): the support check's source values,
+            so that checking an answer does not find the values of its sources' texts again. Sources whose values
+            cannot be read so (an index built before they were stored, a join a value could cross) are absent.
     """
 
     plan: ContextPlan
@@ -66,6 +72,7 @@ class PreparedAnswer:
     checks: dict[str, Any] = field(default_factory=dict)
     prompt_version: SystemPrompt | None = None
     source_vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    source_values: dict[str, SourceValues] = field(default_factory=dict, repr=False)
 
 
 def settings_for(domain: Domain) -> ContextSettings:
@@ -214,6 +221,11 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
     source_vectors: dict[str, np.ndarray] = {}
+    source_values: dict[str, SourceValues] = {}
+    if plan.sufficient:  # the values the support check compares with, as ingestion found them (grounding.support_store)
+        chunk_ids = [i for s in plan.sources for i in s.chunk_ids]
+        source_values = plan_values(plan, {c.chunk.chunk_id: c.chunk for c in candidates},
+                                    chunk_value_rows(domain=inputs.domain.pk, chunk_ids=chunk_ids, token=inputs.token))
     if plan.sufficient and sentences is not None:
         # a source that is one chunk's text unchanged, or adjacent chunks joined, is read as ingestion laid its
         # chunks out: no splitting, no values found, no model call when the answer is composed
@@ -246,7 +258,8 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
     if conflict_judge is not None:
         checks["judge_calls"] = conflict_judge.calls
     return PreparedAnswer(plan=plan, prompt=prompt, provider=provider, query=query,
-                          prompt_version=inputs.prompt_version, checks=checks, source_vectors=source_vectors)
+                          prompt_version=inputs.prompt_version, checks=checks, source_vectors=source_vectors,
+                          source_values=source_values)
 
 
 def answer_prepare(*, domain: Domain, question: str, provider: Provider | None = None,

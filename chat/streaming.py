@@ -161,7 +161,9 @@ class AnswerStream:
                 # after the questions waiting: a check of words already shown never delays another ask's first words
                 vectors = await asyncio.gather(*(self.batcher.embed(t, background=True) for t in wanted))
                 embedder = KnownVectors(embedder, dict(zip(wanted, vectors)))
+            # the sources' values as ingestion found them (chat.answering.PreparedAnswer.source_values); the others'
+            # are found in their texts
             report = await self._cpu(check_support, verified.text, texts, embedder, source_vectors=stored,
-                                             question=plan.question)
+                                     question=plan.question, stored_values=self.prepared.source_values)
             verified = replace(verified, support=report.as_dict())
         return verified

@@ -35,8 +35,9 @@ FORMAT = 2
 #: again when a worker starts, knowledge.indexing.index_ensure): 1 answer-unit vectors, 2 the chunks' layouts, 3 the
 #: layouts kept apart from the records (layouts.bin: retrieval parses every candidate's record, an answer only the
 #: planned chunks' layouts), 4 the distinct sentence vectors (a search scans each distinct sentence once), 5 the
-#: sentences' readings (grounding.claim_readings: what contradiction detection reads of them).
-ANSWER_DATA = 5
+#: sentences' readings (grounding.claim_readings: what contradiction detection reads of them), 6 the chunks' values
+#: (grounding.support_store: what the support check reads of them).
+ANSWER_DATA = 6
 #: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
 #: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
 DISTINCT_SHARE = 0.9
@@ -45,7 +46,8 @@ DISTINCT_SHARE = 0.9
 def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
                 records: Sequence[dict] | None, sentence_vectors: Sequence[np.ndarray] | None,
                 unit_vectors: Sequence[np.ndarray] | None, ann_threshold: int,
-                layouts: Sequence[list | None] | None = None, readings: Sequence[list | None] | None = None) -> None:
+                layouts: Sequence[list | None] | None = None, readings: Sequence[list | None] | None = None,
+                values: Sequence[dict | None] | None = None) -> None:
     """Write every file of an index into the directory ``tmp`` (inputs as StoredIndex.build takes them, validated
     there: ids_array int64 (n,), matrix float32 (n, dim) contiguous)."""
     np.save(tmp / "vectors.npy", matrix)
@@ -69,6 +71,8 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
         _save_json_rows(tmp, "layouts.bin", "layout_offsets.npy", layouts)
     if readings is not None:  # JSON per row, read only for the chunks an answer plans (StoredIndex.readings)
         _save_json_rows(tmp, "readings.bin", "reading_offsets.npy", readings)
+    if values is not None:  # JSON per row, read only for the chunks an answer plans (StoredIndex.values)
+        _save_json_rows(tmp, "values.bin", "value_offsets.npy", values)
     tokens = bm25_tokens(list(texts)) if len(texts) else []
     if any(tokens):
         bm25 = bm25s.BM25()
@@ -127,7 +131,8 @@ def _save_sets(folder: Path, name: str, offsets_name: str, given: Sequence[np.nd
 def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
                     records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
                     unit_vectors: Sequence[np.ndarray] | None = None, layouts: Sequence[list | None] | None = None,
-                    readings: Sequence[list | None] | None = None, ann_threshold: int = ANN_THRESHOLD) -> Path:
+                    readings: Sequence[list | None] | None = None, values: Sequence[dict | None] | None = None,
+                    ann_threshold: int = ANN_THRESHOLD) -> Path:
     """Write an index directory atomically; returns its path (grounding.index_store.StoredIndex opens it).
 
     The files go to a temporary sibling directory first, which is renamed to ``path`` in one step; when another
@@ -143,6 +148,8 @@ def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: n
             the records so that retrieval does not parse them (StoredIndex.layout); None: none kept.
         readings: (n,) each row's sentence readings (grounding.claim_readings.reading_row per sentence of its
             record's "sentences"; None: not made), kept apart as layouts are (StoredIndex.readings); None: none kept.
+        values: (n,) each row's values (grounding.support_store.chunk_values of its text; None: not made), kept
+            apart as layouts are (StoredIndex.values); None: none kept.
         ann_threshold: build the HNSW graph when n >= this; 0: never (exact search at every size).
     Raises:
         ValueError: the inputs differ in length.
@@ -155,7 +162,7 @@ def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: n
     if records is not None and len(records) != len(texts):
         raise ValueError(f"{len(records)} records for {len(texts)} texts")
     for name, given in (("sentence", sentence_vectors), ("unit", unit_vectors), ("layout", layouts),
-                        ("reading", readings)):
+                        ("reading", readings), ("value", values)):
         if given is not None and len(given) != len(texts):
             raise ValueError(f"{len(given)} {name} vector sets for {len(texts)} texts")
     if path.is_dir():
@@ -164,7 +171,8 @@ def build_directory(path: Path | str, ids: Sequence[int] | np.ndarray, matrix: n
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", dir=path.parent))
     try:
         write_files(tmp, ids_array, matrix, texts, records=records, sentence_vectors=sentence_vectors,
-                    unit_vectors=unit_vectors, ann_threshold=ann_threshold, layouts=layouts, readings=readings)
+                    unit_vectors=unit_vectors, ann_threshold=ann_threshold, layouts=layouts, readings=readings,
+                    values=values)
         try:
             os.rename(tmp, path)
         except OSError:

@@ -20,6 +20,8 @@ One index is a directory written once and never modified (a changed domain gets 
     layouts.bin   the chunks' layouts (JSON per row, with layout_offsets.npy): read only for an answer's planned chunks
     readings.bin  the readings of the rows' sentences (grounding.claim_readings, a JSON list per row, with
                   reading_offsets.npy): what contradiction detection reads of the planned chunks' sentences
+    values.bin    the rows' values (grounding.support_store.chunk_values, a JSON object per row, with
+                  value_offsets.npy): what the support check reads of the planned chunks' values
     meta.json     {"format": 2, "n": ..., "dim": ..., "ann": bool, "answer": what it carries for answering,
                   "readings": the READINGS_VERSION of readings.bin}
 
@@ -111,6 +113,12 @@ class StoredIndex(Searching):
         if (self.path / "reading_offsets.npy").is_file():
             self._reading_offsets = _mapped(self.path / "reading_offsets.npy")
             self._readings = _mapped_bytes(self.path / "readings.bin", self._reading_offsets)
+        self._values: np.ndarray | None = None
+        self._value_offsets: np.ndarray | None = None
+        self._values_read: dict[int, dict | None] = {}  # rows parsed (StoredIndex.values)
+        if (self.path / "value_offsets.npy").is_file():
+            self._value_offsets = _mapped(self.path / "value_offsets.npy")
+            self._values = _mapped_bytes(self.path / "values.bin", self._value_offsets)
         self._units: np.ndarray | None = None
         self._unit_offsets: np.ndarray | None = None
         if (self.path / "unit_offsets.npy").is_file():
@@ -184,6 +192,18 @@ class StoredIndex(Searching):
         start, end = int(self._reading_offsets[row]), int(self._reading_offsets[row + 1])
         return json.loads(bytes(self._readings[start:end])) if end > start else None
 
+    def values(self, row: int) -> dict | None:
+        """The values stored for a row (grounding.support_store.chunk_values), parsed once per process and index (a
+        shared dict: never change it); None when none are kept (an index built before they were: the support check
+        then reads the chunk's text)."""
+        if self._value_offsets is None:
+            return None
+        found = self._values_read.get(row, False)
+        if found is False:
+            start, end = int(self._value_offsets[row]), int(self._value_offsets[row + 1])
+            found = self._values_read[row] = json.loads(bytes(self._values[start:end])) if end > start else None
+        return found
+
     def row_of(self, key: int) -> int | None:
         """The row of a chunk key (the ids are in ascending order, as indexes are built); None when absent."""
         pos = int(np.searchsorted(self.ids, key))
@@ -200,12 +220,13 @@ class StoredIndex(Searching):
     def build(cls, path: Path | str, ids: Sequence[int] | np.ndarray, matrix: np.ndarray, texts: Sequence[str], *,
               records: Sequence[dict] | None = None, sentence_vectors: Sequence[np.ndarray] | None = None,
               unit_vectors: Sequence[np.ndarray] | None = None, layouts: Sequence[list | None] | None = None,
-              readings: Sequence[list | None] | None = None, ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
+              readings: Sequence[list | None] | None = None, values: Sequence[dict | None] | None = None,
+              ann_threshold: int = ANN_THRESHOLD) -> "StoredIndex":
         """Write an index directory atomically (grounding.index_files.build_directory: the arguments, the errors)
         and open it; when another process finished the same index meanwhile, its directory is opened instead."""
         return cls(build_directory(path, ids, matrix, texts, records=records, sentence_vectors=sentence_vectors,
                                    unit_vectors=unit_vectors, layouts=layouts, readings=readings,
-                                   ann_threshold=ann_threshold))
+                                   values=values, ann_threshold=ann_threshold))
 
     def vector(self, row: int) -> np.ndarray:
         """The unit vector of a row (a view into the memory map)."""

@@ -23,7 +23,7 @@ import numpy as np
 from grounding.answer_types import typed_values
 from grounding.context_merge import joined_text
 from grounding.sentence_data import SentenceData, built, logical_lines, section_heading, segment, texts_before
-from grounding.types import Chunk, ContextPlan
+from grounding.types import Chunk, ContextPlan, Source
 
 #: A stored layout: per sentence (start, end, kind, quoted text, typed values); offsets are characters of the text.
 Layout = Sequence[Sequence]
@@ -86,6 +86,24 @@ def joined_layout(texts: Sequence[str], layouts: Sequence[Layout]) -> tuple[str,
     return text, out
 
 
+def source_run(source: Source, chunks: Mapping[int, Chunk]) -> list[Chunk] | None:
+    """The chunks a planned source's text was made of, in document order (``chunks``: chunk id -> Chunk): its lead
+    chunk alone when the text is that chunk's unchanged; else the consecutive chunks of the lead's version among its
+    chunk ids (near-duplicates merged in are other versions' chunks), which joined (grounding.context_merge.
+    joined_text) may give the text (the caller compares); None when neither (a lead not in ``chunks``, a run with a
+    gap or of one chunk whose text differs: a passage withheld)."""
+    lead = chunks.get(source.chunk_ids[0]) if source.chunk_ids else None
+    if lead is None:
+        return None
+    if lead.text == source.text:
+        return [lead]
+    run = sorted((chunks[i] for i in source.chunk_ids if i in chunks and chunks[i].version_id == lead.version_id),
+                 key=lambda c: c.ordinal)
+    if len(run) > 1 and all(b.ordinal == a.ordinal + 1 for a, b in zip(run, run[1:])):
+        return run
+    return None
+
+
 def with_stored_sentences(plan: ContextPlan, chunks: Mapping[int, Chunk], layouts: Mapping[int, Layout],
                           known: Mapping[str, np.ndarray]) -> ContextPlan:
     """The plan with each source that is one chunk's text unchanged, or adjacent chunks joined (``chunks``: chunk id
@@ -94,20 +112,15 @@ def with_stored_sentences(plan: ContextPlan, chunks: Mapping[int, Chunk], layout
     left as they are."""
     sources = []
     for s in plan.sources:
-        lead = chunks.get(s.chunk_ids[0]) if s.chunk_ids else None
         data = layout = None
-        run = [lead]
-        if s.sentences is not None or lead is None:
+        run = source_run(s, chunks) if s.sentences is None else None
+        if not run:
             pass
-        elif lead.text == s.text:
-            layout = layouts.get(lead.chunk_id)
-        else:  # adjacent chunks of the lead's version, joined (near-duplicates merged in are other versions' chunks)
-            run = sorted((chunks[i] for i in s.chunk_ids if i in chunks and chunks[i].version_id == lead.version_id),
-                         key=lambda c: c.ordinal)
-            if len(run) > 1 and all(layouts.get(c.chunk_id) for c in run) \
-                    and all(b.ordinal == a.ordinal + 1 for a, b in zip(run, run[1:])):
-                joined = joined_layout([c.text for c in run], [layouts[c.chunk_id] for c in run])
-                layout = joined[1] if joined is not None and joined[0] == s.text else None
+        elif len(run) == 1:
+            layout = layouts.get(run[0].chunk_id)
+        elif all(layouts.get(c.chunk_id) for c in run):
+            joined = joined_layout([c.text for c in run], [layouts[c.chunk_id] for c in run])
+            layout = joined[1] if joined is not None and joined[0] == s.text else None
         if layout:
             data = stored_sentence_data(layout, section_heading(s.section), known,
                                         screened=all(c.injection is False for c in run))

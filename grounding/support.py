@@ -51,7 +51,7 @@ from grounding.answer_types import CHECKED_TYPES, question_type, states
 from grounding.chunking import split_sentences
 from grounding.embeddings import Embedder
 from grounding.support_report import DEFAULT, SentenceSupport, SupportReport, SupportThresholds, grade
-from grounding.support_values import missing_values, source_values, with_unit
+from grounding.support_values import SourceValues, missing_values, source_values, with_unit
 
 __all__ = ["check_support", "support_texts"]
 
@@ -103,7 +103,8 @@ def support_texts(text: str, sources: Mapping[str, str],
 
 def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
                   thresholds: SupportThresholds = DEFAULT,
-                  source_vectors: Mapping[str, np.ndarray] | None = None, question: str = "") -> SupportReport:
+                  source_vectors: Mapping[str, np.ndarray] | None = None, question: str = "",
+                  stored_values: Mapping[str, SourceValues] | None = None) -> SupportReport:
     """Grade every factual sentence of an answer against the sources it cites.
 
     Args:
@@ -120,6 +121,9 @@ def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
             again, so only the answer's own sentences are.
         question: the question answered; each sentence's ``answers`` then says whether it states what the question
             asks for (grounding.answer_types).
+        stored_values: label -> (normalised values, their bare numbers) of that source as ingestion stored them
+            (grounding.support_store.plan_values, equal to grounding.support_values.source_values of its text): those
+            sources' values are not found in their texts again; the others' are.
 
     Returns:
         A :class:`SupportReport`: one :class:`SentenceSupport` per factual sentence, and the citation coverage.
@@ -148,7 +152,8 @@ def check_support(text: str, sources: Mapping[str, str], embedder: Embedder, *,
         vectors = dict(zip(to_embed, matrix))
     unit_matrix = {lab: _units_matrix(list(stored[lab]) if lab in stored else [vectors[s] for s in units[lab]])
                    for lab in cited_labels}
-    values = {lab: source_values(sources[lab]) for lab in cited_labels}
+    stored_values = stored_values or {}
+    values = {lab: stored_values[lab] if lab in stored_values else source_values(sources[lab]) for lab in cited_labels}
 
     out: list[SentenceSupport] = []
     for sentence, labels, invalid in factual:

@@ -10,20 +10,28 @@ Pure Python; no Django.
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Iterable
 
 from grounding.values import value_keys
 
-__all__ = ["missing_values", "sentence_values", "source_values", "with_unit"]
+__all__ = ["SourceValues", "missing_values", "sentence_values", "source_keys", "source_values", "unlabelled",
+           "values_of_keys", "with_unit"]
 
 _PLAIN_NUMBER = re.compile(r"[$€£¥]?(\d+(?:\.\d+)?)%?")
 _LABEL = re.compile(r"\bS\d{1,3}\b")
 
 
+def unlabelled(text: str) -> str:
+    """The text with the source labels it names ("S1 says ... but S7 says ...") blanked: references, not values."""
+    return _LABEL.sub(" ", text)
+
+
 def _values(text: str) -> frozenset[str]:
-    """grounding.values.value_keys of a text (number words in digits: "sixty-five" -> "65"). Source labels named in
-    a sentence ("S1 says ... but S7 says ...") are references, not values."""
-    return value_keys(_LABEL.sub(" ", text))
+    """grounding.values.value_keys of a text (number words in digits: "sixty-five" -> "65"), source labels not
+    counted (:func:`unlabelled`)."""
+    return value_keys(unlabelled(text))
 
 
 def _norm(value: str) -> str:
@@ -44,10 +52,31 @@ def sentence_values(sentence: str) -> frozenset[str]:
     return frozenset(_norm(v) for v in _values(sentence))
 
 
-def source_values(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(normalised values, their bare numbers) of a source text."""
-    values = frozenset(_norm(v) for v in _values(text))
+#: (normalised values, their bare numbers) of a source: what the support check compares a sentence's values with.
+SourceValues = tuple[frozenset[str], frozenset[str]]
+
+
+def source_keys(text: str) -> frozenset[str]:
+    """The value keys of a source text before normalisation (grounding.values.value_keys, source labels such as
+    "S7" not counted): what ingestion stores of a chunk (grounding.support_store)."""
+    return _values(text)
+
+
+def values_of_keys(keys: Iterable[str]) -> SourceValues:
+    """(normalised values, their bare numbers) of a source whose :func:`source_keys` are ``keys``."""
+    return _values_of(frozenset(keys))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _values_of(keys: frozenset[str]) -> SourceValues:
+    """values_of_keys, cached: the stored values of popular chunks come back ask after ask."""
+    values = frozenset(_norm(v) for v in keys)
     return values, frozenset(c for c in (_core(v) for v in values) if c is not None)
+
+
+def source_values(text: str) -> SourceValues:
+    """(normalised values, their bare numbers) of a source text, found in the text."""
+    return values_of_keys(_values(text))
 
 
 def missing_values(sentence: str, present: frozenset[str], cores: frozenset[str]) -> tuple[str, ...]:

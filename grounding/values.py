@@ -23,7 +23,7 @@ from typing import Sequence
 
 from grounding.lexical import STOP_WORDS, nfkc_fold, stem, tokens
 
-__all__ = ["MONTHS", "StatedValue", "comparable", "same_value", "typed_values", "value_keys"]
+__all__ = ["MONTHS", "StatedValue", "comparable", "same_value", "typed_values", "value_keys", "value_spans"]
 
 #: Month names and their usual abbreviations -> month number.
 MONTHS = {m: i + 1 for i, m in enumerate("january february march april may june july august september october "
@@ -157,6 +157,22 @@ def _break_before(breaks: Sequence[re.Match], start: int) -> int:
     return max((b.start() for b in breaks if b.end() <= start), default=start)
 
 
+def _prepared(text: str) -> str:
+    """The text as the value pattern reads it: NFKC-folded ("＄５０" is $50) and with citation markers blanked; the
+    offsets stay those of the text."""
+    return _CITATION_MARK.sub(lambda m: " " * len(m.group(0)), nfkc_fold(text))
+
+
+def value_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) character offsets of everything the value reading of ``text`` matches: each citation marker it
+    blanks and each match of the value pattern (also those it then drops, such as "may 2020" read as the verb), in
+    order of kind then position. A text none of whose spans holds a line break reads as its lines read one by one:
+    grounding.support_store relies on it."""
+    folded = nfkc_fold(text)
+    marks = tuple(m.span() for m in _CITATION_MARK.finditer(folded))
+    return marks + tuple(m.span() for m in _VALUE_RE.finditer(_prepared(text)))
+
+
 @functools.lru_cache(maxsize=8192)
 def typed_values(sentence: str) -> tuple[StatedValue, ...]:
     """The values a sentence (or any text) states, each with its kind, slot and keys, in reading order.
@@ -169,8 +185,7 @@ def typed_values(sentence: str) -> tuple[StatedValue, ...]:
     case is the verb, not a month. Full-width and other compatibility characters are read as their NFKC form
     (grounding.lexical.nfkc_fold), so a value's ``text`` is folded too and its ``span`` is in the sentence as given.
     """
-    # read NFKC-folded ("＄５０" is $50) and with citation markers blanked: offsets stay those of the sentence
-    sentence = _CITATION_MARK.sub(lambda m: " " * len(m.group(0)), nfkc_fold(sentence))
+    sentence = _prepared(sentence)
     words = tokens(sentence)
     # tokens are in reading order and do not overlap: the words before a value or inside a clause are slices found
     # by bisection (a long text states many values: scanning every word for each value was quadratic)

@@ -34,6 +34,7 @@ from grounding.claim_readings import READINGS_VERSION, stored_readings, stored_r
 from grounding.index_files import ANSWER_DATA
 from grounding.index_store import StoredIndex
 from grounding.injection import injection_signals
+from grounding.support_store import chunk_values
 from knowledge.models import Chunk, DocumentVersion, Domain
 from knowledge.records import chunk_record
 
@@ -107,8 +108,9 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
               else np.zeros((0, 384), dtype=np.float32))
     layouts = [chunk.layout for chunk in kept]  # read apart, only for planned chunks (not with every record)
     readings = _readings(kept, records)
+    values = [chunk_values(record["text"]) for record in records]  # what the support check reads of each chunk
     return StoredIndex.build(path, ids, matrix, texts, records=records, sentence_vectors=sentence_sets,
-                             unit_vectors=unit_sets, layouts=layouts, readings=readings,
+                             unit_vectors=unit_sets, layouts=layouts, readings=readings, values=values,
                              ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
 
 

@@ -159,14 +159,27 @@ def chunk_layouts(*, domain: Domain | int, chunk_ids: Sequence[int], token: str 
     """The layouts ingestion stored for chunks of the domain's published index (current and superseded): chunk id ->
     layout (grounding.sentence_store.chunk_layout); chunks without one are left out. Read from the index, only for
     the chunks asked for (an answer's planned sources), never from the database."""
-    out: dict[int, list] = {}
+    return _stored_rows(domain, chunk_ids, token, StoredIndex.layout)
+
+
+def chunk_value_rows(*, domain: Domain | int, chunk_ids: Sequence[int], token: str | None = None) -> dict[int, dict]:
+    """The values ingestion stored for chunks of the domain's published index (current and superseded): chunk id ->
+    values row (grounding.support_store.chunk_values); chunks without one (an index built before they were stored)
+    are left out. Read from the index, only for the chunks asked for (an answer's planned sources)."""
+    return _stored_rows(domain, chunk_ids, token, StoredIndex.values)
+
+
+def _stored_rows(domain: Domain | int, chunk_ids: Sequence[int], token: str | None, read) -> dict[int, Any]:
+    """chunk id -> ``read(index, row)`` for the chunks of the domain's published indexes (current, then
+    superseded) that have a non-empty one."""
+    out: dict[int, Any] = {}
     for status in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED):
         index = domain_index(domain=domain, status=status, token=token)
         for key in chunk_ids:
             row = index.row_of(key) if key not in out and len(index) else None
-            layout = index.layout(row) if row is not None else None
-            if layout:
-                out[key] = layout
+            found = read(index, row) if row is not None else None
+            if found:
+                out[key] = found
     return out
 
 

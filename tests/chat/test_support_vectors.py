@@ -60,3 +60,30 @@ def test_the_support_check_reads_the_stored_claims_not_the_answerers_sentence_da
     verified = asyncio.run(run())
     assert verified.support and verified.support["sentences"]
     assert recording.texts == [answer.replace(" [S1]", "")]  # the answer's sentence only, no source sentence
+
+
+def test_the_support_check_reads_the_sources_stored_values_not_their_texts(embedder, monkeypatch):
+    import grounding.support as support
+
+    chunk = Chunk(1, 1, "Leave", "Accrual", "v1", "", TEXT, 40, version_id=1, sentences=tuple(claims(TEXT)))
+    plan = plan_context(question="How much leave carries over?", candidates=[Candidate(chunk, 0.03, 0.7)],
+                        system_prompt=DEFAULT_SYSTEM_PROMPT, counter=counter_for("extractive"))
+    answer = "Unused leave carries over up to 240 hours [S1]."
+    found = []
+    monkeypatch.setattr(support, "source_values", lambda text: found.append(text) or (frozenset(), frozenset()))
+    stored = {"S1": (frozenset({"240", "4"}), frozenset({"240", "4"}))}
+
+    def check(values):
+        prepared = PreparedAnswer(plan=plan, prompt=prompt_for(plan, system_prompt=DEFAULT_SYSTEM_PROMPT),
+                                  provider=ScriptedProvider([answer]), source_values=values)
+
+        async def run():
+            async def emit(frame):
+                pass
+
+            return await AnswerStream(prepared, batcher=EmbeddingBatcher(embedder)).run(emit)
+
+        return asyncio.run(run()).support["sentences"][0]
+
+    assert check(stored)["status"] != "unsupported" and found == []  # read, not found in the text again
+    assert check({})["status"] == "unsupported" and found == [plan.sources[0].text]  # no stored values: the text
