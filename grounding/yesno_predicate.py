@@ -53,11 +53,19 @@ def predicate_words(clause: str) -> list[str]:
 def predicate_unstated(clause: str, text: str) -> bool:
     """True when the asking ``clause`` has predicate words (:func:`predicate_words`) and ``text`` (the sentence, with
     its section headings) states none of them (compared by stem: "reimbursed" / "reimbursement" do not match,
-    "reimbursed" / "reimburses" do)."""
-    asked = {stem(w) for w in predicate_words(clause)}
+    "reimbursed" / "reimburses" do). A predicate word standing right before a word of the question's subject (what
+    the clause names before its first predicate word) qualifies that noun and states nothing of it: "We must have a
+    signed interagency agreement" does not say whether the agreement is "signed between me and the receiving
+    agency" (the development set's d111)."""
+    predicates = predicate_words(clause)
+    asked = {stem(w) for w in predicates}
     if not asked:
         return False
-    stated = {stem(w) for w in _WORD.findall(text)}
+    said = [w.lower() for w in _WORD.findall(clause)]
+    subject = {stem(w) for w in said[:said.index(predicates[0])] if w not in CONTENT_STOP_WORDS}
+    words = [w.lower() for w in _WORD.findall(text)]
+    stated = {stem(w) for i, w in enumerate(words)
+              if not (stem(w) in asked and i + 1 < len(words) and stem(words[i + 1]) in subject)}
     if asked & _PERMISSION and stated & _MAY:  # "am I allowed to use ...?" / "You can also use ..."
         return False
     return not asked & stated

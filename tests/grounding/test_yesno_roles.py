@@ -1,6 +1,6 @@
 """Whose action and which goal a sentence speaks of (grounding.yesno_roles), and a denied cost read as "free"
 (grounding.yesno_predicate.cost_read_as_free). The cases are made-up policies written after the s11 fresh yes/no
-set's and the development set's wrong openers (f008, f021, f007, d001); none is from the 18F golden test half."""
+set's and the development set's wrong openers (f008, f021, f007, d001, d111); none is from the 18F golden test half."""
 
 from __future__ import annotations
 
@@ -76,3 +76,13 @@ def test_a_denied_cost_answers_is_it_free_yes():
     assert opener("Is the training free?", "The training is not free.") == "No."
     # only a question asking "free" is read so: a denied cost stays a negation for any other
     assert cost_read_as_free("Can I add partners?", sentence) == sentence
+
+
+def test_a_participle_before_the_asked_noun_qualifies_it_and_states_no_predicate():
+    """d111 opened "Yes." for "Is the interagency agreement for my detail signed between me and the receiving agency?"
+    from "We must have a signed interagency agreement": "signed" there names which agreement, it says nothing of who
+    signs it."""
+    question = "Is the vendor contract signed by both parties?"
+    assert opener(question, "You must keep a signed vendor contract on file.") == ""
+    assert opener(question, "The vendor contract is signed by both parties.") == "Yes."
+    assert opener(question, "The vendor contract is not signed by the vendor.") == "No."
