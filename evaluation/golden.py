@@ -24,9 +24,10 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
          "conversation")
 #: A labelled item's split: "calibration" (tune here), "test" (report here, never tune), "dev" (a separate
 #: development set written after the calibration half proved too small to tune on, evaluation/golden/18f_dev.jsonl)
-#: or "fresh" (questions written to measure once how the answerer does on what no rule was written from,
-#: evaluation/golden/18f_fresh.jsonl; after that measurement they may serve as development questions).
-ITEM_SPLITS = ("calibration", "test", "dev", "fresh")
+#: or "fresh" / "fresh2" (questions written to measure once how the answerer does on what no rule was written from,
+#: evaluation/golden/18f_fresh.jsonl in the s11 round, evaluation/golden/18f_fresh2.jsonl in the s12 round; after that
+#: measurement they may serve as development questions).
+ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

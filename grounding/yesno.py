@@ -17,7 +17,8 @@ from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
 from grounding.yesno_count import COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count
-from grounding.yesno_predicate import predicate_unstated
+from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
+from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_scope import (NEGATION, answering_clause, concession_or_main, condition_unmet, contrasted,
                                    modality_unstated, negated_part_unstated, prohibits_asked, requirement_unstated)
 
@@ -252,6 +253,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
       "Can I commit an API key?" / "Signing your commits requires a pair of keys").
     """
+    clause = asking_clause(question)
+    sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
     if over_limit(question, sentence) or requirement_unmet(question, sentence):
         return "No."
     if threshold_applies(question, sentence):
@@ -259,7 +262,6 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     compared = compared_count(question, sentence)
     if compared or _COMPARED.search(question_sentence(question)):
         return compared  # a count compared with a number is settled only by a sentence stating that count
-    clause = asking_clause(question)
     flip = antonym(clause, deciding_clause(question, sentence))
     if flip is not None:
         rest = content_terms(clause) - content_terms(flip[0])
@@ -271,14 +273,14 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     no = says_no(question, sentence) != (flip is not None) or (flip is None and prohibits_asked(clause, answering))
     if no:
         return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
-            or requirement_unstated(clause, answering) else "No."
+            or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) else "No."
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
             or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES
-    if condition_unmet(question, clause, sentence, similarity) \
-            or modality_unstated(clause, answering):
+    if condition_unmet(question, clause, sentence, similarity) or modality_unstated(clause, answering) \
+            or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence):
         return ""
     return "Yes."
 

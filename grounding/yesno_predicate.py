@@ -53,11 +53,19 @@ def predicate_words(clause: str) -> list[str]:
 def predicate_unstated(clause: str, text: str) -> bool:
     """True when the asking ``clause`` has predicate words (:func:`predicate_words`) and ``text`` (the sentence, with
     its section headings) states none of them (compared by stem: "reimbursed" / "reimbursement" do not match,
-    "reimbursed" / "reimburses" do)."""
-    asked = {stem(w) for w in predicate_words(clause)}
+    "reimbursed" / "reimburses" do). A predicate word standing right before a word of the question's subject (what
+    the clause names before its first predicate word) qualifies that noun and states nothing of it: "We must have a
+    signed interagency agreement" does not say whether the agreement is "signed between me and the receiving
+    agency" (the development set's d111)."""
+    predicates = predicate_words(clause)
+    asked = {stem(w) for w in predicates}
     if not asked:
         return False
-    stated = {stem(w) for w in _WORD.findall(text)}
+    said = [w.lower() for w in _WORD.findall(clause)]
+    subject = {stem(w) for w in said[:said.index(predicates[0])] if w not in CONTENT_STOP_WORDS}
+    words = [w.lower() for w in _WORD.findall(text)]
+    stated = {stem(w) for i, w in enumerate(words)
+              if not (stem(w) in asked and i + 1 < len(words) and stem(words[i + 1]) in subject)}
     if asked & _PERMISSION and stated & _MAY:  # "am I allowed to use ...?" / "You can also use ..."
         return False
     return not asked & stated
@@ -66,3 +74,23 @@ def predicate_unstated(clause: str, text: str) -> bool:
 #: Permission, as a question asks it ("allowed", "permitted") and as a sentence may grant it ("can", "may").
 _PERMISSION = frozenset({stem("allowed"), stem("permitted")})
 _MAY = frozenset({"can", "may", stem("allowed"), stem("permitted")})
+
+
+#: A cost denied: "do not cost any money", "doesn't cost anything", "at no cost", "without charge", "free of charge",
+#: "no fee". Said of what a question asks to be free, it states that it is (the s11 fresh yes/no set, f007: "Is it free
+#: to add our agency partners to Mural?" / "Guests do not cost any money to add").
+_NO_COST = re.compile(r"\b(?:(?:do|does|did|will|would)\s+not|(?:don|doesn|didn|won|wouldn)['’]t)\s+cost"
+                      r"(?:\s+(?:anything|any\s+money|money|a\s+(?:thing|penny|cent)))?"
+                      r"|\b(?:at|for|with)\s+no\s+(?:additional\s+|extra\s+)?(?:cost|charge|fee)s?\b"
+                      r"|\bwithout\s+(?:any\s+)?(?:cost|charge|fee)s?\b|\bfree\s+of\s+charge\b"
+                      r"|\bno\s+(?:additional\s+|extra\s+)?(?:cost|charge|fee)s?\b", re.I)
+
+
+def cost_read_as_free(clause: str, sentence: str) -> str:
+    """``sentence`` with each denied cost (_NO_COST) written "free", when the asking ``clause`` asks whether something
+    is free (:func:`predicate_words` holds "free"); otherwise ``sentence`` as it is. "Guests do not cost any money to
+    add" then states the predicate asked, without a negation cue, and answers "Is it free to add partners?" yes
+    rather than no."""
+    if "free" not in predicate_words(clause):
+        return sentence
+    return _NO_COST.sub("free", sentence)

@@ -95,6 +95,7 @@ def test_check_exit_status_of_the_real_command(tmp_path):
     (["--suite", "support", "--target", "support.recal>=0.5"], "support has no metric 'recal' (it has"),
     (["--suite", "support", "--provider", "anthropic"], None),
     (["--suite", "support", "--split", "dev"], "--split dev applies to --suite golden only"),
+    (["--suite", "support", "--split", "fresh2"], "--split fresh2 applies to --suite golden only"),
 ])
 def test_bad_arguments(tmp_path, settings, args, message):
     if message is None:  # anthropic without a key
