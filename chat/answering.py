@@ -18,9 +18,9 @@ from django.utils import timezone
 from chat.errors import AskError
 from chat.memory import memory_trace, summary_in
 from chat.providers import registry
+from chat.stored_sources import source_claims, stored_source_data
 from grounding.budget import BudgetError
 from grounding.context import ContextSettings, plan_context, prompt_for
-from grounding.claims import claims
 from grounding.contradictions import detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
@@ -34,13 +34,11 @@ from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, counter_of
 from grounding.ranking import relevance
 from grounding.scheduled import ScheduledVersion, scheduled_matches
-from grounding.sentence_store import with_stored_sentences
-from grounding.support_store import plan_values
 from grounding.support_values import SourceValues
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
-from knowledge.selectors import (chunk_layouts, chunk_readings, chunk_value_rows, domain_scheduled_versions,
-                                 domain_token, domain_vocabulary, retrieve_vector, version_next_scheduled)
+from knowledge.selectors import (chunk_readings, domain_scheduled_versions, domain_token, domain_vocabulary,
+                                 retrieve_vector, version_next_scheduled)
 from knowledge.services import system_prompt_active, versions_activate_soon
 
 
@@ -220,23 +218,9 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
                 plan = make_plan([])  # notes that keep moving are left out rather than mislabelled
     except BudgetError as exc:
         raise AskError("budget", str(exc)) from exc
-    source_vectors: dict[str, np.ndarray] = {}
-    source_values: dict[str, SourceValues] = {}
-    if plan.sufficient:  # the values the support check compares with, as ingestion found them (grounding.support_store)
-        chunk_ids = [i for s in plan.sources for i in s.chunk_ids]
-        source_values = plan_values(plan, {c.chunk.chunk_id: c.chunk for c in candidates},
-                                    chunk_value_rows(domain=inputs.domain.pk, chunk_ids=chunk_ids, token=inputs.token))
-    if plan.sufficient and sentences is not None:
-        # a source that is one chunk's text unchanged, or adjacent chunks joined, is read as ingestion laid its
-        # chunks out: no splitting, no values found, no model call when the answer is composed
-        # (grounding.sentence_store)
-        planned_ids = [i for s in plan.sources for i in s.chunk_ids]
-        plan = with_stored_sentences(plan, {c.chunk.chunk_id: c.chunk for c in candidates},
-                                     chunk_layouts(domain=inputs.domain.pk, chunk_ids=planned_ids, token=inputs.token),
-                                     sentences.known)
-        for source, group in zip(plan.sources, source_claims(plan.sources, candidates)):
-            if group and all(text in sentences.known for text in group):
-                source_vectors[source.label] = np.stack([sentences.known[text] for text in group])
+    # what ingestion stored of the planned sources, read rather than computed again (chat.stored_sources)
+    plan, source_vectors, source_values = stored_source_data(plan, candidates, domain=inputs.domain.pk,
+                                                             token=inputs.token, sentences=sentences)
     # a question in another language than the documents': a refusal says so (grounding.language)
     language = asked_in(question, vocabulary_share(question, domain_vocabulary(domain=inputs.domain.pk,
                                                                                token=inputs.token)))
@@ -298,21 +282,3 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
                        history=history, summary=summary, judge=judge, conflict_judge=conflict_judge,
                        checks={"rewrite": bool(rewriter and rewriter.calls and not rewriter.failures)})
 
-
-def source_claims(sources, candidates) -> list[list[str]]:
-    """Each planned source's sentences as contradiction detection reads them (grounding.claims.claims), from
-    what ingestion split and stored with its chunks: a source of one chunk has that chunk's sentences; a source merged
-    from adjacent chunks of one version has theirs in document order, each once (the chunker's overlap repeats the
-    sentences at a cut, and merging removes the repeat). A source with a passage withheld, or whose chunks were not
-    split at ingestion, is split now."""
-    chunks = {c.chunk.chunk_id: c.chunk for c in candidates}
-    out = []
-    for source in sources:
-        members = [chunks.get(i) for i in source.chunk_ids]
-        own = sorted((c for c in members if c is not None and c.version_id == source.version_id),
-                     key=lambda c: c.ordinal)
-        if source.withheld or None in members or not own or not all(c.sentences for c in own):
-            out.append(claims(source.text))
-        else:
-            out.append(list(dict.fromkeys(s for c in own for s in c.sentences)))
-    return out
