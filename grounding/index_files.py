@@ -36,8 +36,9 @@ FORMAT = 2
 #: layouts kept apart from the records (layouts.bin: retrieval parses every candidate's record, an answer only the
 #: planned chunks' layouts), 4 the distinct sentence vectors (a search scans each distinct sentence once), 5 the
 #: sentences' readings (grounding.claim_readings: what contradiction detection reads of them), 6 the chunks' values
-#: (grounding.support_store: what the support check reads of them).
-ANSWER_DATA = 6
+#: (grounding.support_store: what the support check reads of them), 7 the layouts split with inline code whole
+#: (grounding.sentences: "leave a `.` or a note" is one sentence).
+ANSWER_DATA = 7
 #: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
 #: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
 DISTINCT_SHARE = 0.9

@@ -1,7 +1,9 @@
 """Sentence splitting with pysbd (rule-based, Golden Rules tested), for chunking, answers and checks.
 
 pysbd is quadratic on very long runs of text, so longer lines are first cut at obvious sentence ends, and runs with
-no sentence end at all at word boundaries; each line's split is cached.
+no sentence end at all at word boundaries; each line's split is cached. A full stop, question or exclamation mark
+inside inline code (Markdown backticks: "leave a `.` or a note") ends no sentence, unless it closes the code before
+a capital ("such as `wrong channel.` After 5 minutes").
 """
 
 from __future__ import annotations
@@ -25,8 +27,22 @@ _SEGMENT_CHARS = 2_000
 _OBVIOUS_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
+#: Inline code on one line (Markdown backticks), at most 80 characters between them.
+_INLINE_CODE = re.compile(r"`[^`\n]{1,80}`")
+#: Sentence punctuation inside inline code stands in for private-use characters while pysbd reads the line.
+_MASK = str.maketrans({".": "\ue000", "?": "\ue001", "!": "\ue002"})
+_UNMASK = str.maketrans({"\ue000": ".", "\ue001": "?", "\ue002": "!"})
+#: Where masked code ending with its own sentence mark is followed by a capital: a sentence end.
+_CODE_END = re.compile("(?<=[\ue000\ue001\ue002]`)\\s+(?=[A-Z])")
+
+
 @functools.lru_cache(maxsize=20_000)
 def _segment(line: str) -> tuple[str, ...]:
+    if "`" in line:
+        masked = _INLINE_CODE.sub(lambda m: m.group(0).translate(_MASK), line)
+        if masked != line:
+            # code ending with its own full stop before a capital ends the sentence too ("`wrong channel.` After")
+            return tuple(part.translate(_UNMASK) for s in _segment(masked) for part in _CODE_END.split(s))
     pieces: list[str] = []
     for part in (_OBVIOUS_END.split(line) if len(line) > _SEGMENT_CHARS else [line]):
         while len(part) > _SEGMENT_CHARS:
