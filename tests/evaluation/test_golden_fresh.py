@@ -1,10 +1,14 @@
-"""The fresh yes/no set (evaluation/golden/18f_fresh.jsonl): 30 yes/no questions written in the s11 round from 18F
-pages that no calibration or development question uses, asked once to measure how often the offline answerer opens
-with the wrong Yes or No on questions no rule was written from (6 of 30 at the s11 round's code; see
-docs/evaluation.md).
+"""The fresh yes/no sets, each 30 yes/no questions asked to measure how often the offline answerer opens with the
+wrong Yes or No on questions no rule was written from (see docs/evaluation.md):
 
-Fast checks only (no embedding, no database): well formed, read by ``load_golden(split="fresh")``, every expected span
-on one of its pages.
+- evaluation/golden/18f_fresh.jsonl (split "fresh"): written in the s11 round from 18F pages that no calibration or
+  development question uses (6 of 30 wrong at the s11 round's code);
+- evaluation/golden/18f_fresh2.jsonl (split "fresh2"): written in the s12 round, before any rule change of that
+  round, from 18F pages that no question of 18f.jsonl, 18f_dev.jsonl or 18f_fresh.jsonl uses; asked once before and
+  once after the round's yes/no rules.
+
+Fast checks only (no embedding, no database): well formed, read by ``load_golden(split=...)`` and by no other split,
+every expected span on one of its pages, and fresh2 sharing no page with the other 18F sets.
 """
 
 from __future__ import annotations
@@ -17,26 +21,43 @@ import pytest
 from evaluation.golden import load_golden
 from tests.evaluation.test_golden_18f_data import HANDBOOK, ROOT, found
 
-FRESH = ROOT / "evaluation" / "golden" / "18f_fresh.jsonl"
+GOLDEN = ROOT / "evaluation" / "golden"
+#: file, split, id prefix, how many questions are worded away from their page (paraphrased), a split it is not in
+SETS = [("18f_fresh.jsonl", "fresh", "f0", 15, "dev"), ("18f_fresh2.jsonl", "fresh2", "f2", 16, "fresh")]
 
 
-@pytest.fixture(scope="module")
-def fresh() -> list[dict]:
+def read(name: str) -> list[dict]:
     assert HANDBOOK.is_dir(), f"missing shared corpus at {HANDBOOK}"
-    return [json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [json.loads(line) for line in (GOLDEN / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def test_thirty_yes_no_questions_half_yes_half_paraphrased(fresh):
-    assert len(fresh) == len({r["id"] for r in fresh}) == 30
-    assert {(r["split"], r["kind"]) for r in fresh} == {("fresh", "yesno")}
-    assert Counter(r["polarity"] for r in fresh) == {"yes": 15, "no": 15}
-    assert Counter(r["paraphrased"] for r in fresh) == {True: 15, False: 15}
+@pytest.mark.parametrize("name,split,prefix,paraphrased,other", SETS)
+def test_thirty_yes_no_questions_half_yes(name, split, prefix, paraphrased, other):
+    records = read(name)
+    assert len(records) == len({r["id"] for r in records}) == 30
+    assert all(r["id"].startswith(prefix) for r in records)
+    assert {(r["split"], r["kind"]) for r in records} == {(split, "yesno")}
+    assert Counter(r["polarity"] for r in records) == {"yes": 15, "no": 15}
+    assert Counter(r["paraphrased"] for r in records) == {True: paraphrased, False: 30 - paraphrased}
 
 
-def test_load_golden_reads_the_fresh_split_and_no_other(fresh):
-    assert [i.id for i in load_golden(FRESH, needs_domain=False, split="fresh")] == [r["id"] for r in fresh]
-    assert load_golden(FRESH, needs_domain=False, split="dev") == []
+@pytest.mark.parametrize("name,split,prefix,paraphrased,other", SETS)
+def test_load_golden_reads_its_split_and_no_other(name, split, prefix, paraphrased, other):
+    records = read(name)
+    assert [i.id for i in load_golden(GOLDEN / name, needs_domain=False, split=split)] == [r["id"] for r in records]
+    assert load_golden(GOLDEN / name, needs_domain=False, split=other) == []
 
 
-def test_every_expected_span_is_on_one_of_its_pages(fresh):
-    assert [(r["id"], e) for r in fresh for e in r["expect"] if not found(e, r["pages"])] == []
+@pytest.mark.parametrize("name", [s[0] for s in SETS])
+def test_every_expected_span_is_on_one_of_its_pages(name):
+    assert [(r["id"], e) for r in read(name) for e in r["expect"] if not found(e, r["pages"])] == []
+
+
+def test_no_page_of_fresh2_is_used_by_another_18f_set():
+    used = set()
+    for name in ("18f.jsonl", "18f_dev.jsonl", "18f_fresh.jsonl"):
+        for r in read(name):
+            used.update(r.get("pages", []))
+            used.update(p for t in r.get("turns", []) for p in t.get("pages", []))
+            used.update(s["page"] for s in r.get("sections", []))
+    assert sorted({p for r in read("18f_fresh2.jsonl") for p in r["pages"]} & used) == []
