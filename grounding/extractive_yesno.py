@@ -16,6 +16,7 @@ from grounding.sentence_rank import ScoredSentence
 from grounding.subject_check import pins
 from grounding.types import Note, Source
 from grounding.yesno import asking_coverage, compared_count
+from grounding.yesno_count import states_asked_unit
 from grounding.yesno import opener as yes_no_opener
 
 if TYPE_CHECKING:
@@ -37,6 +38,11 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     counted = [s for s in chosen if compared_count(question, s.text)]
     if counted and not compared_count(question, deciding.text):
         deciding = counted[0]
+    # a question asking whether something is a value ("Is the carry-over limit 10 days?") is decided by a sentence
+    # stating a number of that unit ("Up to 5 unused PTO days carry over"), when one of the chosen does
+    valued = [s for s in chosen if states_asked_unit(question, s.text)]
+    if not counted and valued and not states_asked_unit(question, deciding.text):
+        deciding = valued[0]
     ordered = [deciding] + [s for s in chosen if s is not deciding]
     said = settles(answerer, question, deciding, sources, notes) \
         if deciding.score >= answerer.settle and _statement(deciding.text) else ""

@@ -16,11 +16,13 @@ from typing import Callable
 from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
-from grounding.yesno_count import COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count
+from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count,
+                                   value_differs)
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
-from grounding.yesno_scope import (NEGATION, answering_clause, concession_or_main, condition_unmet, contrasted,
-                                   modality_unstated, negated_part_unstated, prohibits_asked, requirement_unstated)
+from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
+                                   contrasted, modality_unstated, negated_part_unstated, prohibits_asked,
+                                   requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -205,12 +207,7 @@ def says_no(question: str, sentence: str) -> bool:
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
     return bool(NEGATION.search(asking_clause(question))) != bool(
-        NEGATION.search(_NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence))))
-
-
-#: A noun phrase set against another by "and not a/an" ("adding your partner as a guest and not an anonymous user"):
-#: it picks one of two things, it negates no predicate (the s11 fresh yes/no set, f007).
-_NOUN_CONTRAST = re.compile(r"\band not an?\s+[\w-]+(?:\s+[\w-]+)?", re.I)
+        NEGATION.search(NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence))))
 
 
 
@@ -262,6 +259,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     compared = compared_count(question, sentence)
     if compared or _COMPARED.search(question_sentence(question)):
         return compared  # a count compared with a number is settled only by a sentence stating that count
+    if value_differs(question, sentence) and not substituted(question, sentence) \
+            and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
+        return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"
     flip = antonym(clause, deciding_clause(question, sentence))
     if flip is not None:
         rest = content_terms(clause) - content_terms(flip[0])

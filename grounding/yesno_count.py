@@ -1,5 +1,7 @@
 """Yes/no questions comparing a count with a number ("Are there more than 100 bicycle parking spaces?"): decided by a
-sentence stating that count. Also the patterns grounding.yesno reads limits and thresholds with.
+sentence stating that count; and questions asking whether something is a value ("Is the daily meal allowance $50?"),
+answered no by a sentence stating another value of that unit. Also the patterns grounding.yesno reads limits and
+thresholds with.
 
 No Django imports.
 """
@@ -8,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from grounding.answer_types import question_sentence
+from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, stem
 
-__all__ = ["COMPARED", "LIMIT", "THRESHOLD", "compared_count"]
+__all__ = ["COMPARED", "LIMIT", "THRESHOLD", "compared_count", "states_asked_unit", "value_differs"]
 
 #: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
 LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
@@ -69,3 +71,47 @@ def _counted(text: str) -> dict[str, float]:
             number = float(m.group(2).replace(",", ""))
             out[unit] = max(out.get(unit, 0.0), number)
     return out
+
+
+#: A yes/no question asking whether something is a value: a copula opens it and a number is among its last words
+#: ("Is the daily meal allowance $50?", "Is the PTO carry-over limit 5 days?").
+_IS_VALUE = re.compile(r"^(?:is|are|was|were)\b.*\s\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,3}\s*\??$", re.I)
+
+
+def _stated(text: str) -> dict[str, set[float]]:
+    """Every number a text states per unit, from its typed values (grounding.answer_types.typed_values: "amount:$65"
+    -> {"$": {65}}, "duration:4 unused leave days" -> {"day": {4}}; a count's unit is the stem of its last word)."""
+    out: dict[str, set[float]] = {}
+    for value in typed_values(text):
+        kind, _, said = value.partition(":")
+        number = _NUMBER.search(said)
+        if kind not in ("amount", "duration", "count", "quantity", "percent") or not number:
+            continue
+        unit = "$" if said.startswith("$") else "%" if said.endswith("%") else stem(said.split()[-1])
+        out.setdefault(unit, set()).add(float(number.group(0).replace(",", "")))
+    return out
+
+
+#: The first number of a typed value ("$1,200" -> "1,200").
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def states_asked_unit(question: str, sentence: str) -> bool:
+    """True when the question asks whether something is a value (:func:`value_differs`) and ``sentence`` states a
+    number of that unit: such a sentence decides it ("Up to 5 unused PTO days carry over" for "Is the PTO carry-over
+    limit 10 days?", not "Carried-over days must be used by March 31")."""
+    q = question_sentence(question).strip()
+    return bool(_IS_VALUE.match(q)) and bool(_stated(q).keys() & _stated(sentence).keys())
+
+
+def value_differs(question: str, sentence: str) -> bool:
+    """True when the question asks whether something is a value (a copula question ending on it: "Is the daily meal
+    allowance $50?") and ``sentence`` states numbers of that unit, none of them the asked one ("The daily meal
+    allowance is $65 per day of travel."): the answer is no (the demo handbook's new-user run, s12: it opened
+    "Yes."). Whether the sentence is about what is asked is the caller's to check (grounding.yesno.opener)."""
+    q = question_sentence(question).strip()
+    if not _IS_VALUE.match(q):
+        return False
+    asked, stated = _stated(q), _stated(sentence)
+    units = [u for u in asked if u in stated]
+    return bool(units) and all(not asked[u] & stated[u] for u in units)

@@ -38,6 +38,9 @@ from grounding.lexical import content_terms
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
+#: A noun phrase set against another by "and not a/an" ("adding your partner as a guest and not an anonymous user"):
+#: it picks one of two things, it negates no predicate (the s11 fresh yes/no set, f007).
+NOUN_CONTRAST = re.compile(r"\band not an?\s+[\w-]+(?:\s+[\w-]+)?", re.I)
 
 #: How similar (a sentence-embedding cosine, -1..1) a leading condition must be to the question, when it shares no
 #: content word with the question's situation, to be read as the asker's case all the same (a paraphrase: "If you

@@ -51,3 +51,12 @@ def test_a_frequency_answer_is_not_joined_by_another_steps_duration(demo_domain,
     source panel then showed no highlighted span)."""
     (answer,) = _ask(capsys, "How often are laptops replaced?")
     assert "36-month refresh cycle" in answer["answer"] and "60 days" not in answer["answer"]
+
+
+def test_a_question_asking_whether_a_value_is_another_value_opens_with_no(demo_domain, capsys):
+    """The s12 new-user run: "Is the daily meal allowance $50?" opened "Yes." over "The daily meal allowance is $65"
+    ($50 is the superseded version's value); "Is the PTO carry-over limit 10 days?" opened "Yes." from the sentence on
+    when carried-over days expire."""
+    meal, carry = _ask(capsys, "Is the daily meal allowance $50?", "Is the PTO carry-over limit 10 days?")
+    assert meal["answer"].startswith("No. The daily meal allowance is $65"), meal["answer"]
+    assert carry["answer"].startswith("No. Up to 5 unused PTO days carry over"), carry["answer"]

@@ -1,0 +1,31 @@
+"""Yes/no questions asking whether something is a value ("Is the daily meal allowance $50?"), from the s12 new-user
+run on the demo handbook: "Is the daily meal allowance $50?" opened "Yes." over "The daily meal allowance is $65",
+and "Is the PTO carry-over limit 10 days?" was decided by a sentence stating no number of days."""
+
+from __future__ import annotations
+
+from grounding.extractive import ExtractiveAnswerer
+from grounding.yesno import opener
+from grounding.yesno_count import states_asked_unit, value_differs
+from tests.grounding.test_answer_forms import _page, _plan
+
+
+def test_another_value_of_the_asked_unit_answers_no_and_the_same_value_does_not():
+    sentence = "The daily lunch allowance is $40 per day of travel."
+    assert value_differs("Is the daily lunch allowance $30?", sentence)
+    assert opener("Is the daily lunch allowance $30?", sentence) == "No."
+    assert not value_differs("Is the daily lunch allowance $40?", sentence)
+    assert opener("Is the daily lunch allowance $40?", sentence) == "Yes."
+    # another unit, or a question not asking whether something is a value, is not decided so
+    assert not value_differs("Is the lunch break 30 minutes?", sentence)
+    assert not value_differs("Can I expense a $30 lunch?", sentence)
+
+
+def test_a_value_question_is_decided_by_the_sentence_stating_its_unit():
+    assert states_asked_unit("Is the leave carry-over limit 10 days?", "Up to 4 unused leave days carry over.")
+    assert not states_asked_unit("Is the leave carry-over limit 10 days?", "Carried-over days must be used by May 1.")
+    question = "Is the leave carry-over limit 10 days?"
+    page = _page(1, "Leave", "Carry-over", "Carried-over leave days must be used by May 1 or they expire. Up to 4 "
+                                           "unused leave days carry over into the next calendar year.")
+    text = ExtractiveAnswerer().compose(question, _plan(question, page))
+    assert text.startswith("No. Up to 4 unused leave days carry over"), text
