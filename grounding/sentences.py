@@ -3,7 +3,8 @@
 pysbd is quadratic on very long runs of text, so longer lines are first cut at obvious sentence ends, and runs with
 no sentence end at all at word boundaries; each line's split is cached. A full stop, question or exclamation mark
 inside inline code (Markdown backticks: "leave a `.` or a note") ends no sentence, unless it closes the code before
-a capital ("such as `wrong channel.` After 5 minutes").
+a capital ("such as `wrong channel.` After 5 minutes"); nor does "a.m."/"p.m." before a time zone ("3:00 p.m.
+Central Time").
 """
 
 from __future__ import annotations
@@ -36,8 +37,17 @@ _UNMASK = str.maketrans({"\ue000": ".", "\ue001": "?", "\ue002": "!"})
 _CODE_END = re.compile("(?<=[\ue000\ue001\ue002]`)\\s+(?=[A-Z])")
 
 
+#: "a.m." or "p.m." before a time zone ("3:00 p.m. Central Time", "9 a.m. ET"): the time goes on, no sentence ends.
+_TIME_ZONE = re.compile(r"\b([ap])\.m\.(?=\s+(?:Central|Eastern|Pacific|Mountain|Atlantic|Alaska|Hawaii|[ECMP][SD]?T|"
+                        r"UTC|GMT)\b)", re.I)
+
+
 @functools.lru_cache(maxsize=20_000)
 def _segment(line: str) -> tuple[str, ...]:
+    if ".m. " in line:
+        masked = _TIME_ZONE.sub(lambda m: f"{m.group(1)}\ue000m\ue000", line)
+        if masked != line:
+            return tuple(s.translate(_UNMASK) for s in _segment(masked))
     if "`" in line:
         masked = _INLINE_CODE.sub(lambda m: m.group(0).translate(_MASK), line)
         if masked != line:

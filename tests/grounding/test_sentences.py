@@ -1,4 +1,4 @@
-"""Sentence splitting (grounding.sentences): inline code keeps its punctuation to itself."""
+"""Sentence splitting (grounding.sentences): inline code keeps its punctuation to itself, a time its time zone."""
 
 from __future__ import annotations
 
@@ -22,3 +22,14 @@ def test_code_with_question_and_exclamation_marks_and_plain_sentences_around_it(
     # no code: pysbd's split as before
     assert split_sentences("Book early. Flights cost less. Ask Dr. Smith.") == [
         "Book early.", "Flights cost less.", "Ask Dr. Smith."]
+
+
+def test_a_time_before_its_time_zone_ends_no_sentence():
+    # the demo handbook's core hours ("10:00 a.m. to 3:00 p.m. Central Time, Monday through Friday") were split after
+    # "p.m.", and an answer quoted "Central Time, Monday through Friday [S2]." (the s12 new-user run)
+    assert split_sentences("Be available from 10:00 a.m. to 3:00 p.m. Central Time, Monday through Friday. Outside "
+                           "core hours, arrange your schedule.") == [
+        "Be available from 10:00 a.m. to 3:00 p.m. Central Time, Monday through Friday.",
+        "Outside core hours, arrange your schedule."]
+    assert split_sentences("The call starts at 9 a.m. ET on Monday. It ends at 5 p.m. Then we leave.") == [
+        "The call starts at 9 a.m. ET on Monday.", "It ends at 5 p.m.", "Then we leave."]
