@@ -86,9 +86,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             elif kind == "resume":
                 await self.handle_resume(content)
             else:
+                said = "The frame has no type" if kind is None else f"Unknown frame type {str(kind)[:40]!r}"
                 await self.emit({"type": "error", "code": "unknown_type",
-                                 "message": f"Unknown frame type {str(kind)[:40]!r}; expected ask, regenerate, stop "
-                                            "or resume."})
+                                 "message": f"{said}; expected ask, regenerate, stop or resume."})
         except AskError as exc:
             frame = exc.frame()
             client_id = content.get("client_id")

@@ -59,6 +59,20 @@ TOKEN_NOTE = ("(a token is a word or a piece of one; an emoji or a character out
               "several)")
 
 
+def json_kind(value: object) -> str:
+    """What a decoded JSON value is, in JSON's words ("a number", "an array"), for a message about a field of the
+    wrong type (a client writes JSON, not Python)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return "null" if value is None else "a string" if isinstance(value, str) else type(value).__name__
+
+
 def validate_question(text: object) -> str:
     """The question stripped of surrounding whitespace.
 
@@ -68,7 +82,7 @@ def validate_question(text: object) -> str:
             settings.MAX_MESSAGE_CHARS characters or settings.MAX_MESSAGE_TOKENS tokens; the message names the limit).
     """
     if text is not None and not isinstance(text, str):
-        raise AskError("invalid_text", f"The message must be text, not {type(text).__name__}.")
+        raise AskError("invalid_text", f"The message must be text (a JSON string), not {json_kind(text)}.")
     if not text or not _visible(text):
         raise AskError("empty_message", "The message is empty. Type a question first.")
     try:

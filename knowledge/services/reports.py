@@ -46,7 +46,9 @@ class IngestReport:
 
     def summary(self) -> str:
         restored = f", {self.count('restored')} restored" if self.count("restored") else ""
-        return (f"{len(self.files)} files: {self.count('new')} new, {self.count('new_version')} new versions, "
+        n, versions = len(self.files), self.count("new_version")
+        return (f"{n} file{'' if n == 1 else 's'}: {self.count('new')} new, {versions} new "
+                f"version{'' if versions == 1 else 's'}, "
                 f"{self.count('unchanged')} unchanged{restored}, {self.count('failed')} failed")
 
 

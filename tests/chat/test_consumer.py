@@ -123,6 +123,23 @@ async def test_bad_frames_get_typed_errors_and_the_socket_stays_usable(ingest_de
     await comm.disconnect()
 
 
+@pytest.mark.parametrize("raw,message", [
+    ('{"type": "ask", "domain": "handbook", "text": 42}', "The message must be text (a JSON string), not a number."),
+    ('{"type": "ask", "domain": "handbook", "text": {"q": 1}}',
+     "The message must be text (a JSON string), not an object."),
+    ('{"text": "hi"}', "The frame has no type; expected ask, regenerate, stop or resume."),
+])
+async def test_a_field_of_the_wrong_type_is_named_in_json_words(ingest_demo, user, raw, message):
+    """The s12 breaker: "must be text, not int" and "Unknown frame type 'None'" showed Python's names to a client
+    that writes JSON."""
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_to(text_data=raw)
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "error" and frame["message"] == message
+    await comm.disconnect()
+
+
 async def test_another_users_conversation_is_refused_and_untouched(ingest_demo, user):
     bob = await sync_to_async(get_user_model().objects.create_user)("bob", password="pw")
     conv = await sync_to_async(Conversation.objects.create)(user=bob, domain=ingest_demo, title="Bob's")

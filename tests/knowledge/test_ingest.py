@@ -94,7 +94,7 @@ def test_ingest_command_reports_and_fails_clearly(tmp_path, capsys, embedder):
     (tmp_path / "a.txt").write_text("Lunch is served at noon.")
     call_command("ingest", str(tmp_path), "--domain", "cli-test", "--version", "2024-q1", "--date", "2024-01-02")
     out = capsys.readouterr().out
-    assert "1 files: 1 new" in out
+    assert "1 file: 1 new" in out
     v = DocumentVersion.objects.get(document__domain__slug="cli-test")
     assert (v.label, str(v.effective_date), v.title) == ("2024-q1", "2024-01-02", "a")
     with pytest.raises(CommandError, match="no such file or folder"):
@@ -136,7 +136,7 @@ def test_ingest_error_for_missing_path():
 
 def test_ingest_command_fails_when_no_file_could_be_ingested_and_leaves_no_domain(tmp_path):
     (tmp_path / "only.md").write_bytes(b"\xff\xfe\x00broken")
-    with pytest.raises(CommandError, match=r"no file could be ingested \(1 files: .* 1 failed\)"):
+    with pytest.raises(CommandError, match=r"no file could be ingested \(1 file: .* 1 failed\)"):
         call_command("ingest", str(tmp_path), "--domain", "all-broken")
     assert not Domain.objects.filter(slug="all-broken").exists()
 
