@@ -105,7 +105,10 @@ def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str)
         why = said[0].rstrip(".") if said else "they disagree"
         return f"{who_a} and {who_b} disagree: {why}."
     if finding.kind == "value_mismatch" and finding.rule != "reworded":
-        return f"{who_a} says {_clause(sa, finding.values[0])} but {who_b} says {finding.values[1]}."
+        said = _clause(sa, finding.values[0])
+        if said[:1].isupper():  # "Submit expense reports ...", a name: quoted rather than reported mid-sentence
+            said = f'"{said}"'
+        return f"{who_a} says {said} but {who_b} says {finding.values[1]}."
     return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."
 
 

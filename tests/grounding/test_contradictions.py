@@ -39,6 +39,16 @@ class CountingEmbedder:
         return self.inner.embed(texts)
 
 
+def test_a_reported_clause_opening_with_a_capital_is_quoted(embedder):
+    # the s12 new-user run: "S1 says Submit expense reports in Ledgerly within 30 days ... but S2 ... says 60 days"
+    new = src("S1", "Submit expense reports in Ledgerly within 30 days.", doc=7, version=2, date="2025-03-01")
+    old = src("S2", "Submit expense reports in Ledgerly within 60 days.", doc=7, version=1,
+              date="2024-01-15", status="superseded")
+    (c,) = detect_conflicts([new, old], embedder)
+    assert c.text == ('S1 (2025-03-01) says "Submit expense reports in Ledgerly within 30 days" but S2 (2024-01-15, '
+                      'superseded) says 60 days.')
+
+
 def test_value_mismatch_between_two_versions_with_one_superseded_is_version_superseded(embedder):
     new = src("S1", "Meals while travelling. The daily meal allowance is $65.", doc=7, version=2,
               date="2025-03-01")
