@@ -42,7 +42,7 @@ from grounding.support_values import SourceValues, source_keys, unlabelled, valu
 from grounding.types import Chunk, ContextPlan
 from grounding.values import value_spans
 
-__all__ = ["VALUES_VERSION", "chunk_values", "joined_values", "plan_values", "reads_by_lines"]
+__all__ = ["VALUES_VERSION", "chunk_values", "joined_values", "plan_values", "reads_by_lines", "values_current"]
 
 #: The version of a stored values row, counted up when grounding.values or grounding.support_values read a text
 #: differently: a row of another version is not read (the source's values are found in its text), and the index is
@@ -65,14 +65,20 @@ def reads_by_lines(text: str) -> bool:
 def chunk_values(text: str) -> dict[str, Any]:
     """What ingestion stores of a chunk's values, JSON-ready: {"v": VALUES_VERSION, "all": the sorted value keys of
     the text (grounding.support_values.source_keys), "lines": [[line number (0-based, lines split at "\\n"), its
-    sorted keys], ...] for the lines that have any, only when the text :func:`reads_by_lines`}."""
-    row: dict[str, Any] = {"v": VALUES_VERSION, "all": sorted(source_keys(text))}
-    if reads_by_lines(text):
-        row["lines"] = [[i, sorted(keys)] for i, line in enumerate(text.split("\n")) if (keys := source_keys(line))]
-    return row
+    sorted keys], ...] for the lines that have any, only when the text :func:`reads_by_lines`}.
+
+    A text that reads by lines is read once, line by line: its keys are then the union of its lines' (the module's
+    argument; tests/knowledge/test_support_values_index.py holds it over every 18F chunk). Stored with the chunk
+    (knowledge Chunk.support_values), so an index build reads it instead of reading the text again."""
+    if not reads_by_lines(text):
+        return {"v": VALUES_VERSION, "all": sorted(source_keys(text))}
+    lines = [[i, sorted(keys)] for i, line in enumerate(text.split("\n")) if (keys := source_keys(line))]
+    return {"v": VALUES_VERSION, "all": sorted({k for _, keys in lines for k in keys}), "lines": lines}
 
 
-def _usable(row: Any) -> bool:
+def values_current(row: Any) -> bool:
+    """True when ``row`` is a values row of this VALUES_VERSION (:func:`chunk_values`), as stored with a chunk or in
+    an index; any other value (None: never made; a row of another version) is not read."""
     return isinstance(row, dict) and row.get("v") == VALUES_VERSION and isinstance(row.get("all"), list)
 
 
@@ -110,7 +116,7 @@ def joined_values(texts: Sequence[str], rows: Sequence[Any]) -> tuple[str, froze
     chunks' stored ``rows`` (:func:`chunk_values`, parsed), equal to grounding.support_values.source_keys of that
     text; None when they cannot be read so (a row missing or of another version, a chunk that does not read by
     lines, a cut inside a line, a join a value could cross)."""
-    if len(texts) != len(rows) or not all(_usable(r) and isinstance(r.get("lines"), list) for r in rows):
+    if len(texts) != len(rows) or not all(values_current(r) and isinstance(r.get("lines"), list) for r in rows):
         return None
     text, starts, cuts = joined_text(tuple(texts))
     keys: set[str] = set()
@@ -139,7 +145,7 @@ def plan_values(plan: ContextPlan, chunks: Mapping[int, Chunk], rows: Mapping[in
             continue
         if len(run) == 1:
             row = rows[run[0].chunk_id]
-            if _usable(row):
+            if values_current(row):
                 out[source.label] = values_of_keys(row["all"])
             continue
         joined = joined_values([c.text for c in run], [rows[c.chunk_id] for c in run])

@@ -34,7 +34,7 @@ from grounding.claim_readings import READINGS_VERSION, stored_readings, stored_r
 from grounding.index_files import ANSWER_DATA
 from grounding.index_store import StoredIndex
 from grounding.injection import injection_signals
-from grounding.support_store import chunk_values
+from grounding.support_store import chunk_values, values_current
 from knowledge.models import Chunk, DocumentVersion, Domain
 from knowledge.records import chunk_record
 
@@ -108,7 +108,7 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
               else np.zeros((0, 384), dtype=np.float32))
     layouts = [chunk.layout for chunk in kept]  # read apart, only for planned chunks (not with every record)
     readings = _readings(kept, records)
-    values = [chunk_values(record["text"]) for record in records]  # what the support check reads of each chunk
+    values = _support_values(kept)  # what the support check reads of each chunk
     return StoredIndex.build(path, ids, matrix, texts, records=records, sentence_vectors=sentence_sets,
                              unit_vectors=unit_sets, layouts=layouts, readings=readings, values=values,
                              ann_threshold=settings.RETRIEVAL_ANN_THRESHOLD)
@@ -132,6 +132,21 @@ def _readings(chunks: list[Chunk], records: list[dict]) -> list[list | None]:
         log.info("reading the sentences of %d chunks stored without their readings", len(made))
         Chunk.objects.bulk_update(made, ["readings"], batch_size=500)
     return out
+
+
+def _support_values(chunks: list[Chunk]) -> list[dict]:
+    """Per chunk (row), the values the support check reads of its text (grounding.support_store.chunk_values), as
+    stored with it at ingestion; chunks stored without them, or with values of another VALUES_VERSION, get theirs
+    here, once (saved to their rows, so the next build reads them)."""
+    made = []
+    for chunk in chunks:
+        if not values_current(chunk.support_values):
+            chunk.support_values = chunk_values(chunk.text)
+            made.append(chunk)
+    if made:
+        log.info("reading the values of %d chunks stored without them", len(made))
+        Chunk.objects.bulk_update(made, ["support_values"], batch_size=500)
+    return [chunk.support_values for chunk in chunks]
 
 
 def _backfill_sentences(missing: list[tuple[int, Chunk]], records: list[dict], sentence_sets: list) -> None:

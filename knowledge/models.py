@@ -200,6 +200,10 @@ class Chunk(models.Model):
                                 help_text="what contradiction detection reads of each of the sentences: "
                                           "{version, rows} (grounding.claim_readings.stored_readings), made once at "
                                           "ingestion; empty: not made")
+    support_values = models.JSONField(null=True, blank=True, default=None,
+                                      help_text="the values the support check reads of the text: {v, all, lines} "
+                                                "(grounding.support_store.chunk_values), made once at ingestion; "
+                                                "empty: not made")
     unit_vectors = models.BinaryField(default=b"", blank=True,
                                       help_text="float32 little-endian (len(units), 384), L2-normalised: the units' "
                                                 "embeddings, made once at ingestion")

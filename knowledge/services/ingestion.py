@@ -23,6 +23,7 @@ from grounding.location import stored_location
 from grounding.parsing import ParsedDocument, ParseError
 from grounding.retrieve import index_text, input_limit
 from grounding.tokens import counter_for
+from grounding.support_store import chunk_values
 from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_publish
 from knowledge.models import Chunk, Document, DocumentVersion, Domain
@@ -311,7 +312,7 @@ def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentV
               embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
               sentences=sentences[i].claims, sentence_vectors=sentences[i].claim_vectors,
               units=sentences[i].units, unit_vectors=sentences[i].unit_vectors, layout=sentences[i].layout,
-              readings=sentences[i].readings,
+              readings=sentences[i].readings, support_values=chunk_values(d.text),
               injection=bool(injection_signals(d.text)), value_key=value_key(d.text))
         for i, d in enumerate(p.drafts)
     ])

@@ -15,7 +15,7 @@ import pytest
 from grounding.context_merge import joined_text
 from grounding.providers import TextDelta
 from grounding.support import check_support
-from grounding.support_store import VALUES_VERSION, joined_values
+from grounding.support_store import VALUES_VERSION, chunk_values, joined_values
 from grounding.support_values import source_keys, source_values, values_of_keys
 from knowledge.models import Chunk, Domain
 from knowledge.selectors import domain_index
@@ -99,3 +99,46 @@ def test_answers_on_the_18f_handbook_are_checked_the_same_with_stored_values(han
         assert read.as_dict() == full.as_dict()
         checked += bool(full.sentences)
     assert stored_sources >= 25 and merged >= 1 and checked >= 10, (stored_sources, merged, checked)
+
+
+PAGE = ("# Travel\n\nThe daily meal allowance is $65 per day.\n\n- Hotels: up to $225 a night\n- Taxis: two rides\n\n"
+        "Submit the report within 30 days of March 5,\n2024.\n")
+
+
+def test_ingestion_stores_each_chunks_values_and_the_index_build_reads_them(tmp_path, embedder, monkeypatch):
+    from knowledge import indexing
+    from knowledge.services import domain_get_or_create, ingest_path
+    from tests.knowledge.test_indexing import page
+
+    domain = domain_get_or_create(slug="stored-values", name="Stored values")
+    ingest_path(path=page(tmp_path, "travel", PAGE), domain=domain, embedder=embedder)
+    chunks = list(Chunk.objects.filter(version__document__domain=domain).order_by("pk"))
+    assert chunks and all(c.support_values == chunk_values(c.text) for c in chunks)
+    assert {"$65", "$225", "2", "30", "5", "2024"} <= {k for c in chunks for k in c.support_values["all"]}
+    index = domain_index(domain=domain)
+    assert [index.values(row) for row in range(len(index))] == [c.support_values for c in chunks]
+
+    read = []  # a build reads the stored rows: the chunks' texts are not read for values again
+    monkeypatch.setattr(indexing, "chunk_values", lambda text: read.append(text) or chunk_values(text))
+    indexing.index_publish(domain=domain)
+    assert read == []
+
+    first, *rest = chunks  # a chunk stored before values were made, or with another version's, gets them once
+    Chunk.objects.filter(pk=first.pk).update(support_values=None)
+    Chunk.objects.filter(pk__in=[c.pk for c in rest]).update(support_values={"v": VALUES_VERSION - 1, "all": []})
+    indexing.index_publish(domain=domain)
+    assert sorted(read) == sorted(c.text for c in chunks)
+    again = list(Chunk.objects.filter(version__document__domain=domain).order_by("pk"))
+    assert [c.support_values for c in again] == [chunk_values(c.text) for c in chunks]
+    index = domain_index(domain=domain)
+    assert [index.values(row) for row in range(len(index))] == [c.support_values for c in again]
+
+
+def test_a_text_read_line_by_line_has_the_keys_of_the_whole_text():
+    by_lines = "Hotels: $225 a night\nTaxis: two rides\n\nSee [3] for the 2024 rates."
+    row = chunk_values(by_lines)
+    assert row["lines"] == [[0, ["$225"]], [1, ["2"]], [3, ["2024"]]]
+    assert set(row["all"]) == set(source_keys(by_lines)) == {"$225", "2", "2024"}
+    across = "Submit it by March 5,\n2024."  # a date runs across the line break: read as a whole, no lines
+    assert chunk_values(across) == {"v": VALUES_VERSION, "all": sorted(source_keys(across))}
+    assert "lines" not in chunk_values(across) and "2024" in chunk_values(across)["all"]
