@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from grounding.answer_types import question_sentence, typed_values
+from grounding.answer_types import question_sentence
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.polarity import antonym
-from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, THRESHOLD as _THRESHOLD, compared_count,
-                                   value_differs)
+from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS, QUANTITY_WORDS,
+                                   THRESHOLD as _THRESHOLD, compared_count, stated_numbers, value_differs)
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
@@ -28,8 +28,6 @@ from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, co
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
 _AMOUNT_OF_TIME = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|"
                              r"twenty|thirty)\s+(day|week|month|year)s?\b", re.I)
-_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
-_WORDS.update(eighteen=18, twenty=20, thirty=30)
 
 
 def _durations(text: str) -> dict[str, float]:
@@ -111,7 +109,7 @@ def _modifiable(word: str) -> bool:
     quantity ("several years" / "one year" is another amount of the same thing, not another kind of it: limits
     decide those, :func:`over_limit`), and not a verb form ending in -ing or -ed ("start earning" is a verb and its
     object, not a kind of earning)."""
-    return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in _QUANTITY_WORDS
+    return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in QUANTITY_WORDS
             and not word.endswith(("ing", "ed")))
 
 
@@ -155,27 +153,14 @@ def asking_coverage(question: str, sentence: str) -> float:
     return len(asked & content_terms(sentence)) / len(asked) if asked else 1.0
 
 
-#: Quantity words read as numbers; a vague plural ("several years", "a few weeks") is read as its
-#: least, two: enough to pass a limit of one (grounding.answer_types reads "several" and "a few" as numbers).
-_QUANTITY_WORDS = {**_WORDS, "a": 1, "an": 1, "a few": 2, "few": 2, "several": 2, "multiple": 2, "many": 2}
-_QUANTITY = re.compile(r"^(?:\$?\s*([\d,]+(?:\.\d+)?)|(a few|an?|few|several|multiple|many|"
-                       + "|".join(w for w in _WORDS if w != "zero") + r"))\b", re.I)
+def _most(text: str) -> dict[str, float]:
+    """The largest amount of time, money or a count a text states per unit (grounding.yesno_count.stated_numbers:
+    "Up to 5 unused PTO days" -> {"day": 5}, "several years" -> {"year": 2})."""
+    return {unit: max(numbers) for unit, numbers in stated_numbers(text, kinds=_LIMITED).items()}
 
 
-def _quantities(text: str) -> dict[str, float]:
-    """The largest number a text states per unit (grounding.answer_types.typed_values: "duration:5 unused PTO days" ->
-    {"day": 5}; "amount:$225" -> {"$": 225}; "duration:one year" -> {"year": 1}; "duration:several years" ->
-    {"year": 2}, see _QUANTITY_WORDS)."""
-    out: dict[str, float] = {}
-    for value in typed_values(text):
-        kind, _, said = value.partition(":")
-        m = _QUANTITY.match(said.replace("$", "", 1) if said.startswith("$") else said)
-        if kind not in ("duration", "amount", "count") or not m:
-            continue
-        unit = "$" if said.startswith("$") else stem(said.split()[-1])
-        number = float(m.group(1).replace(",", "")) if m.group(1) else float(_QUANTITY_WORDS[m.group(2).lower()])
-        out[unit] = max(out.get(unit, 0.0), number)
-    return out
+#: The kinds of value a limit holds: a limit in percent is left to the comparison rules.
+_LIMITED = ("amount", "duration", "count")
 
 
 def over_limit(question: str, sentence: str) -> bool:
@@ -184,7 +169,7 @@ def over_limit(question: str, sentence: str) -> bool:
     limit is $225": $300 > $225)."""
     if not _LIMIT.search(sentence):
         return False
-    asked, limits = _quantities(question_sentence(question)), _quantities(sentence)
+    asked, limits = _most(question_sentence(question)), _most(sentence)
     return any(unit in asked and asked[unit] > n for unit, n in limits.items())
 
 
@@ -219,7 +204,7 @@ def threshold_applies(question: str, sentence: str) -> bool:
     (:func:`over_limit`)."""
     if not _THRESHOLD.search(sentence):
         return False
-    asked, stated = _quantities(question_sentence(question)), _quantities(sentence)
+    asked, stated = _most(question_sentence(question)), _most(sentence)
     return bool(asked.keys() & stated.keys())
 
 
@@ -298,5 +283,5 @@ def conditional_on_threshold(question: str, sentence: str) -> bool:
     m = CONDITION.match(sentence)
     if not m or not _THRESHOLD.search(m.group(0)):
         return False
-    stated = _quantities(m.group(0))
-    return bool(stated) and not stated.keys() & _quantities(question_sentence(question)).keys()
+    stated = _most(m.group(0))
+    return bool(stated) and not stated.keys() & _most(question_sentence(question)).keys()

@@ -13,7 +13,8 @@ import re
 from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, stem
 
-__all__ = ["COMPARED", "LIMIT", "THRESHOLD", "compared_count", "states_asked_unit", "value_differs"]
+__all__ = ["COMPARED", "LIMIT", "NUMBER_WORDS", "QUANTITY_WORDS", "THRESHOLD", "compared_count", "stated_numbers",
+           "states_asked_unit", "value_differs"]
 
 #: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
 LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
@@ -78,22 +79,41 @@ def _counted(text: str) -> dict[str, float]:
 _IS_VALUE = re.compile(r"^(?:is|are|was|were)\b.*\s\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,3}\s*\??$", re.I)
 
 
-def _stated(text: str) -> dict[str, set[float]]:
-    """Every number a text states per unit, from its typed values (grounding.answer_types.typed_values: "amount:$65"
-    -> {"$": {65}}, "duration:4 unused leave days" -> {"day": {4}}; a count's unit is the stem of its last word)."""
+#: Number words as numbers ("one" counts here: "one year" is a duration), and quantity words: a vague plural
+#: ("several years", "a few weeks") is read as its least, two: enough to pass a limit of one (grounding.answer_types
+#: reads "several" and "a few" as numbers).
+NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_WORDS.update(eighteen=18, twenty=20, thirty=30)
+QUANTITY_WORDS = {**NUMBER_WORDS, "a": 1, "an": 1, "a few": 2, "few": 2, "several": 2, "multiple": 2, "many": 2}
+_QUANTITY = re.compile(r"^(?:([\d,]*\d(?:\.\d+)?)|(a few|an?|few|several|multiple|many|"
+                       + "|".join(w for w in NUMBER_WORDS if w != "zero") + r"))\b", re.I)
+#: The first number of a typed value whose words do not open with one ("more than 5 days" -> "5").
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+#: The kinds of typed value that state a number of something.
+_NUMBERED = ("amount", "duration", "count", "quantity", "percent")
+
+
+def stated_numbers(text: str, kinds: tuple[str, ...] = _NUMBERED) -> dict[str, set[float]]:
+    """Every number a text states per unit, from its typed values of ``kinds`` (grounding.answer_types.typed_values):
+    "amount:$65" -> {"$": {65}}, "duration:4 unused leave days" -> {"day": {4}}, "percent:15%" -> {"%": {15}},
+    "duration:two weeks" -> {"week": {2}}, "duration:several years" -> {"year": {2}} (:data:`QUANTITY_WORDS`); a
+    count's unit is the stem of its last word. One reading for every yes/no rule that compares quantities."""
     out: dict[str, set[float]] = {}
     for value in typed_values(text):
         kind, _, said = value.partition(":")
-        number = _NUMBER.search(said)
-        if kind not in ("amount", "duration", "count", "quantity", "percent") or not number:
+        if kind not in kinds:
+            continue
+        bare = said.replace("$", "", 1).lstrip() if said.startswith("$") else said
+        word, digits = _QUANTITY.match(bare), None
+        if word and word.group(2):
+            number = float(QUANTITY_WORDS[word.group(2).lower()])
+        elif digits := (word and word.group(1)) or ((m := _NUMBER.search(said)) and m.group(0)):
+            number = float(digits.replace(",", ""))
+        else:
             continue
         unit = "$" if said.startswith("$") else "%" if said.endswith("%") else stem(said.split()[-1])
-        out.setdefault(unit, set()).add(float(number.group(0).replace(",", "")))
+        out.setdefault(unit, set()).add(number)
     return out
-
-
-#: The first number of a typed value ("$1,200" -> "1,200").
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def states_asked_unit(question: str, sentence: str) -> bool:
@@ -101,7 +121,7 @@ def states_asked_unit(question: str, sentence: str) -> bool:
     number of that unit: such a sentence decides it ("Up to 5 unused PTO days carry over" for "Is the PTO carry-over
     limit 10 days?", not "Carried-over days must be used by March 31")."""
     q = question_sentence(question).strip()
-    return bool(_IS_VALUE.match(q)) and bool(_stated(q).keys() & _stated(sentence).keys())
+    return bool(_IS_VALUE.match(q)) and bool(stated_numbers(q).keys() & stated_numbers(sentence).keys())
 
 
 def value_differs(question: str, sentence: str) -> bool:
@@ -112,6 +132,6 @@ def value_differs(question: str, sentence: str) -> bool:
     q = question_sentence(question).strip()
     if not _IS_VALUE.match(q):
         return False
-    asked, stated = _stated(q), _stated(sentence)
+    asked, stated = stated_numbers(q), stated_numbers(sentence)
     units = [u for u in asked if u in stated]
     return bool(units) and all(not asked[u] & stated[u] for u in units)

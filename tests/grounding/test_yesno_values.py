@@ -29,3 +29,18 @@ def test_a_value_question_is_decided_by_the_sentence_stating_its_unit():
                                            "unused leave days carry over into the next calendar year.")
     text = ExtractiveAnswerer().compose(question, _plan(question, page))
     assert text.startswith("No. Up to 4 unused leave days carry over"), text
+
+
+def test_one_reading_of_stated_numbers_serves_limits_and_value_questions():
+    from grounding.yesno import over_limit
+    from grounding.yesno_count import stated_numbers
+
+    said = "Up to two weeks, then 5 unused days, several years, $1,200 and a 15% tip."
+    assert stated_numbers(said) == {"week": {2.0}, "day": {5.0}, "year": {2.0}, "$": {1200.0}, "%": {15.0}}
+    assert stated_numbers(said, kinds=("amount",)) == {"$": {1200.0}}
+    # a number written as a word is the same value as its digits: "two weeks" is not another value than 2 weeks
+    assert not value_differs("Is the bereavement leave limit 2 weeks?", "Bereavement leave is up to two weeks.")
+    assert value_differs("Is the bereavement leave limit 3 weeks?", "Bereavement leave is up to two weeks.")
+    # limits read the largest number per unit of the same reading
+    assert over_limit("Can I carry over 10 unused days?", "Up to 5 unused days carry over (4 days part-time).")
+    assert not over_limit("Can I carry over 5 unused days?", "Up to 5 unused days carry over (4 days part-time).")
