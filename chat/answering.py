@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from chat.errors import AskError
+from chat.followup_query import followup_probe, offline_query, previous_questions
 from chat.memory import memory_trace, summary_in
 from chat.providers import registry
 from chat.stored_sources import source_claims, stored_source_data
@@ -25,14 +26,13 @@ from grounding.contradictions import detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
 from grounding.language import asked_in, vocabulary_share
-from grounding.followup import follow_up, needs_confidence
+from grounding.followup import needs_confidence
 from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary
 from grounding.notes import concerns, relabel_notes, relevant_notes
 from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, counter_of
-from grounding.ranking import relevance
 from grounding.scheduled import ScheduledVersion, scheduled_matches
 from grounding.support_values import SourceValues
 from grounding.types import ContextPlan
@@ -128,22 +128,6 @@ def answer_inputs(*, domain: Domain, token: str | None = None) -> AnswerInputs:
                         token=token, settings=settings_for(domain), instructions=domain.prompt_instructions(),
                         scheduled=tuple(v for v in domain_scheduled_versions(domain=domain, token=token)
                                         if v.date > timezone.localdate().isoformat()) if scheduled else ())
-
-
-def offline_query(question: str, history: list[MemoryTurn], confidence: float | None = None) -> str:
-    """The retrieval query of a question without a model (grounding.followup.follow_up): a question that stands on
-    its own is retrieved on its own, one that refers back with the previous question's terms. ``confidence`` is the
-    best relevance the question alone retrieves (grounding.ranking.relevance of its top candidate), measured by the
-    caller when grounding.followup.needs_confidence says the decision rests on it."""
-    return follow_up(question, [t.text for t in history if t.role == "user"],
-                     confidence=None if confidence is None else (lambda _: confidence)).query
-
-
-def question_confidence(*, inputs: AnswerInputs, question: str, vector) -> float:
-    """The best relevance (grounding.ranking.relevance) among the candidates the question alone retrieves, for its
-    unit vector (float32 (dim,)); 0.0 when nothing is found. Reads the index only (CPU-bound)."""
-    alone = retrieve_vector(domain=inputs.domain.pk, query=question, vector=vector, token=inputs.token)
-    return max((relevance(c) for c in alone), default=0.0)
 
 
 def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, provider: Provider,
@@ -272,11 +256,12 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     if rewriter is not None and history:
         query = rewriter(question, [(t.role, t.text) for t in history])
     else:
-        confidence = None
-        if needs_confidence(question, [t.text for t in history if t.role == "user"]):
-            confidence = question_confidence(inputs=inputs, question=question,
-                                             vector=default_embedder().embed([question])[0])
-        query = offline_query(question, history, confidence)
+        probe: tuple[float | None, float | None] = (None, None)
+        previous = previous_questions(history)
+        if needs_confidence(question, previous):
+            probe = followup_probe(domain=inputs.domain.pk, token=inputs.token, question=question,
+                                   vectors=default_embedder().embed([question, previous[-1]]))
+        query = offline_query(question, history, *probe)
     vector = default_embedder().embed([query])[0]
     return answer_plan(inputs=inputs, question=question, query=query, vector=vector, provider=provider,
                        history=history, summary=summary, judge=judge, conflict_judge=conflict_judge,

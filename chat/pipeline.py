@@ -12,13 +12,15 @@ visit. chat.answering.answer_prepare runs the same steps in one blocking call fo
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from dataclasses import replace
 from typing import Awaitable, Callable
 
 from django.conf import settings
 
-from chat.answering import AnswerInputs, PreparedAnswer, answer_plan, offline_query, question_confidence
+from chat.answering import AnswerInputs, PreparedAnswer, answer_plan
+from chat.followup_query import followup_probe, offline_query, previous_questions
 from chat.runtime import Runtime
 from grounding.followup import needs_confidence
 from grounding.lexical import nfkc_fold
@@ -57,12 +59,15 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
         query = await rewriter.arewrite(question, [(t.role, t.text) for t in history])
         rewritten = bool(rewriter.calls and not rewriter.failures)
     else:
-        confidence = None
-        if needs_confidence(question, [t.text for t in history if t.role == "user"]):
-            # the decision rests on how confidently the question alone retrieves (grounding.followup)
-            confidence = await runtime.cpu(question_confidence, inputs=inputs, question=question,
-                                           vector=await runtime.batcher.embed(question))
-        query = offline_query(question, history, confidence)
+        probe: tuple[float | None, float | None] = (None, None)
+        previous = previous_questions(history)
+        if needs_confidence(question, previous):
+            # the decision rests on how confidently the question alone retrieves and how near it is to the previous
+            # question (grounding.followup)
+            vectors = await asyncio.gather(runtime.batcher.embed(question), runtime.batcher.embed(previous[-1]))
+            probe = await runtime.cpu(followup_probe, domain=inputs.domain.pk, token=inputs.token,
+                                      question=question, vectors=vectors)
+        query = offline_query(question, history, *probe)
     vector = await runtime.batcher.embed(query)
     await status("planning")
     plan = functools.partial(answer_plan, inputs=inputs, question=question, query=query, vector=vector,

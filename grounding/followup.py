@@ -24,15 +24,20 @@ from grounding.lexical import content_terms
 from grounding.question_parts import specifics
 
 #: An elliptical opener: the question continues the previous one ("and for contractors?", "what about Denver?").
-_OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b", re.I)
+_OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b|"
+                     # a fragment opening with a preposition: "For contractors?", "In Denver?", "For how long?"
+                     r"^\s*(?:for|in|at|on|with|without|during|from|to|outside|abroad)\b(?:\s+\S+){0,3}\s*[?.!]?\s*$",
+                     re.I)
 #: Words that refer to something said before ("do they expire?", "is it different ...", "a similar limit").
 _REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her|its|similar|same|different|"
-                        r"instead|either|too|as well|the other|that one|this one|such)\b", re.I)
+                        r"instead|either|too|as well|the other|that one|this one|such|ones)\b", re.I)
 #: Words that may refer or may not ("it" in "is it OK to ...", "that" as a conjunction, existential "there").
 _WEAK = re.compile(r"\b(?:it|that|this|there)\b", re.I)
 _EXPLETIVE = re.compile(r"\b(?:is|was|will|would|does|do) it (?:ok|okay|possible|allowed|true|necessary|required|"
                         r"fine|safe|legal|mandatory|a problem|worth)\b|\bit (?:is|'s) (?:ok|okay|possible|allowed)\b|"
-                        r"\b(?:is|are) there (?:any|a|an)\b(?! similar| same)|"
+                        # "Is there parking?", "Are there any limits?": existential ("Is there one there?" keeps its
+                        # second, referring "there")
+                        r"\b(?:is|are|was|were) there\b(?! similar| same)(?=\s+\w)|"
                         # "How many company holidays are there?", "What parking options are there?": existential
                         r"\b(?:is|are|was|were) there\s*(?:[?.!]|$)", re.I)
 #: Terms that say how much or how long rather than what about: sharing one does not tie two questions together.
@@ -48,6 +53,13 @@ _CONTRACTION = re.compile(r"^(?:what|who|where|when|how|why|which|it|that|there|
 CONFIDENT = 0.6
 #: A question with fewer content words than this cannot stand on its own.
 SHORT = 3
+#: The cosine (MiniLM, unit vectors) between a short question without any referring word and the previous question
+#: below which it is taken to change the topic when it alone does not retrieve confidently: "What is the mileage
+#: rate?" after a question on PTO carry-over (0.16) stands alone, "How long is the ride?" after a question on the
+#: BART fare (0.31) refers back. Set on the development conversations (18f_dev d070, d077) and the demo handbook's
+#: new-user run (s13: mileage 0.16, "Who approves expenses?" 0.17, "Is there parking?" 0.02, all retrieved with
+#: the previous question's PTO terms and refused or answered off topic); the calibration half has no such question.
+RELATED = 0.25
 
 
 @dataclass(frozen=True)
@@ -60,7 +72,8 @@ class FollowUp:
         signal: why: "first" (no previous question), "opener", "referring", "shared", "short" (fewer than SHORT
             content words and no retrieval confidence to decide), "weak" (a weak referring word or a short
             question, and an unconfident retrieval of the question alone), "confident" (such a question, but it
-            alone retrieves confidently), "standalone".
+            alone retrieves confidently), "unrelated" (a short question without any referring word, retrieved
+            unconfidently alone, but far in meaning from the previous question: RELATED), "standalone".
     """
 
     query: str
@@ -70,7 +83,9 @@ class FollowUp:
 
 def _signal(question: str, previous: str) -> str:
     """The follow-up signal of ``question`` after the ``previous`` question (see :class:`FollowUp`), "uncertain" when
-    it rests on a weak referring word only (then the question alone's retrieval confidence decides)."""
+    it rests on a weak referring word only (then the question alone's retrieval confidence decides), "bare" for a
+    short question without any referring word (then its confidence, and how related it is to the previous
+    question, decide)."""
     terms = content_terms(question)
     shared = terms & content_terms(previous) - content_terms("after before until")
     if _OPENER.search(question):
@@ -90,37 +105,48 @@ def _signal(question: str, previous: str) -> str:
         # a short question with a weak referring word refers back ("How long does that take?"); without one it may
         # stand on its own ("How long must passwords be?", "How many sick days do I get?"): how confidently it
         # alone retrieves decides, as for a longer question whose only signal is a weak referring word
-        return "short" if weak else "uncertain"
+        return "short" if weak else "bare"
     return "uncertain" if weak else "standalone"
 
 
 def needs_confidence(question: str, previous_questions: Sequence[str]) -> bool:
     """True when :func:`follow_up` would ask how confidently ``question`` alone retrieves (its only signal is a weak
     referring word), so a caller that retrieves asynchronously can measure it first."""
-    return bool(previous_questions) and _signal(question, previous_questions[-1]) == "uncertain"
+    return bool(previous_questions) and _signal(question, previous_questions[-1]) in ("uncertain", "bare")
 
 
 def follow_up(question: str, previous_questions: Sequence[str], *,
-              confidence: Callable[[str], float] | None = None) -> FollowUp:
+              confidence: Callable[[str], float] | None = None,
+              relatedness: Callable[[str, str], float] | None = None) -> FollowUp:
     """Decide how ``question`` is retrieved after ``previous_questions`` (oldest first).
 
     Args:
         confidence: the best relevance the question alone retrieves (e.g. the best-sentence cosine of its top
             candidate); asked only when the decision rests on a weak referring word. Without it such a question is
             taken to refer back when it has fewer than SHORT + 2 content words.
+        relatedness: the cosine between the question's and the previous question's embeddings (unit vectors);
+            asked only for a short question without any referring word that alone does not retrieve confidently.
+            Without it such a question refers back.
     """
     if not previous_questions:
         return FollowUp(question, False, "first")
     previous = previous_questions[-1]
     signal = _signal(question, previous)
-    if signal == "uncertain":
+    if signal == "bare":
+        if confidence is not None and confidence(question) >= CONFIDENT:
+            signal = "confident"
+        elif confidence is not None and relatedness is not None and relatedness(question, previous) < RELATED:
+            signal = "unrelated"
+        else:
+            signal = "short" if confidence is None else "weak"
+    elif signal == "uncertain":
         if confidence is not None:
             signal = "confident" if confidence(question) >= CONFIDENT else "weak"
         elif len(content_terms(question)) < SHORT:
             signal = "short"
         else:
             signal = "weak" if len(content_terms(question)) < SHORT + 2 else "confident"
-    if signal in ("confident", "standalone"):
+    if signal in ("confident", "standalone", "unrelated"):
         return FollowUp(question, False, signal)
     return FollowUp(_expanded(question, previous), True, signal)
 

@@ -60,3 +60,14 @@ def test_a_question_asking_whether_a_value_is_another_value_opens_with_no(demo_d
     meal, carry = _ask(capsys, "Is the daily meal allowance $50?", "Is the PTO carry-over limit 10 days?")
     assert meal["answer"].startswith("No. The daily meal allowance is $65"), meal["answer"]
     assert carry["answer"].startswith("No. Up to 5 unused PTO days carry over"), carry["answer"]
+
+
+def test_a_short_question_on_a_new_topic_in_a_conversation_is_answered_on_its_own(demo_domain, capsys):
+    """The s13 new-user run: "What is the mileage rate?" asked after a question on PTO carry-over was retrieved with
+    the PTO words and refused ("I could not find the answer"); asked first, it was answered $0.70 per mile."""
+    pto, mileage, expenses = _ask(capsys, "How many PTO days carry over, and by when?", "What is the mileage rate?",
+                                  "Who approves expenses?")
+    assert "5 unused PTO days" in pto["answer"]
+    assert not mileage["abstained"] and "$0.70 per mile" in mileage["answer"], mileage["answer"]
+    assert mileage["sources"][0]["title"] == "Travel and Expenses Policy"
+    assert not expenses["abstained"] and "Finance approves the report" in expenses["answer"], expenses["answer"]

@@ -104,3 +104,38 @@ def test_a_question_naming_its_own_subject_stands_alone_though_it_shares_a_gener
     # ... and a short question sharing a generic word and naming nothing new still does
     assert follow_up("Can I carry unused days over?", ["How many days of military leave do reservists get each "
                                                        "year?"]).refers
+
+
+def test_a_short_question_far_from_the_previous_one_changes_the_topic_though_it_retrieves_unconfidently():
+    """The s13 new-user run on the demo handbook: after "How many PTO days carry over, and by when?", "What is the
+    mileage rate?" (best relevance 0.525 alone, cosine 0.16 with the previous question) was retrieved with the PTO
+    words and refused. A short question with no referring word at all, far in meaning from the previous one, stands
+    alone; near it ("How long is the ride?" after the BART fare, 18f_dev d070: 0.31), it still refers back."""
+    pto = ["How many PTO days carry over, and by when?"]
+    assert needs_confidence("What is the mileage rate?", pto)
+    switch = follow_up("What is the mileage rate?", pto, confidence=lambda q: 0.525, relatedness=lambda q, p: 0.16)
+    assert (switch.query, switch.refers, switch.signal) == ("What is the mileage rate?", False, "unrelated")
+    ride = follow_up("How long is the ride?", ["What's the BART fare from Oakland airport to Civic Center?"],
+                     confidence=lambda q: 0.49, relatedness=lambda q, p: 0.31)
+    assert (ride.refers, ride.signal) == (True, "weak") and "BART" in ride.query
+    # a weak referring word is not overruled by distance in meaning ("How long does that take?", q208: 0.09)
+    that = follow_up("How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"],
+                     confidence=lambda q: 0.3, relatedness=lambda q, p: 0.09)
+    assert (that.refers, that.signal) == (True, "short")
+    # without the measure of distance, such a question refers back as before
+    assert follow_up("What is the mileage rate?", pto, confidence=lambda q: 0.525).refers
+
+
+def test_an_existential_there_before_a_noun_and_a_fragment_opening_with_a_preposition():
+    pto = ["How many PTO days carry over, and by when?"]
+    parking = follow_up("Is there parking?", pto, confidence=lambda q: 0.46, relatedness=lambda q, p: 0.02)
+    assert (parking.refers, parking.signal) == (False, "unrelated")
+    # "there" pointing at a place after an existential "is there" still refers back (18f_dev d073)
+    room = follow_up("Is there a lactation room there?", ["What floor is the New York office on?"])
+    assert (room.refers, room.signal) == (True, "short") and "York" in room.query
+    for fragment in ("For contractors?", "In Denver?", "For how long?", "Without approval?"):
+        decided = follow_up(fragment, pto)
+        assert (decided.refers, decided.signal) == (True, "opener"), fragment
+    assert follow_up("For how long can I telework from another state each year?", pto).signal == "standalone"
+    # "the private ones" refers to the channels just asked about (18f_dev d072)
+    assert follow_up("Who can search the private ones?", ["How many Slack channels does TTS have?"]).refers
