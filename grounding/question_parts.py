@@ -15,7 +15,8 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms, nfkc_fold
 from grounding.yesno import CONDITION
 
-_PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|are|do|does|can|will|with)\b)|"
+_PART_BREAK = re.compile(r",?\s+and\s+(?=(?:(?:by|until|till|from|for|in|at|to|since)\s+(?=(?:what|how|who|whom|when|"
+                         r"which|where)\b))?(?:what|how|who|whom|when|which|where|if|is|are|do|does|can|will|with)\b)|"
                          r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
 
 
@@ -23,6 +24,10 @@ _PART_BREAK = re.compile(r",?\s+and\s+(?=(?:what|how|who|when|which|where|if|is|
 #: a setting such as "On the transit benefit application, what ..." frames its own part only).
 _SHARED_FRAME = re.compile(r"^(?P<frame>(?:if|when|whenever|once|as long as|while|after|before)\b[^,?]{3,80}),\s*"
                            r"(?=(?:what|which|who|whom|when|where|how)\b)", re.I)
+#: A part that is only a question word, after its preposition ("..., and by when?", "..., and for how long?",
+#: "..., and where?"): it asks that of the part before it (matched with that part's words, grounding.extractive_parts).
+_ELLIPTICAL = re.compile(r"^(?:(?:by|until|till|from|for|in|at|to|since)\s+)?(?:when|where|who|whom|which|what|"
+                         r"how(?:\s+(?:long|much|many|often|soon))?)\s*[?.!]?$", re.I)
 #: A word that only joins a question sentence to the one before it ("And what if ...?", "Also, can I ...?").
 _JOINING = re.compile(r"^(?:and|also|plus)\b,?\s*", re.I)
 
@@ -48,7 +53,7 @@ def question_parts(question: str) -> tuple[str, list[str]]:
         lead = text[:len(text) - len(asking)].strip() if text.endswith(asking) else ""
         asked = [asking]
     pieces = [p.strip(" ,") for sentence in asked for p in _PART_BREAK.split(_JOINING.sub("", sentence))
-              if p and len(p.split()) >= 3]
+              if p and (len(p.split()) >= 3 or _ELLIPTICAL.match(p.strip(" ,")))]
     if len(pieces) < 2:
         return "", [text]
     frame = _SHARED_FRAME.match(pieces[0])

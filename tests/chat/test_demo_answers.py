@@ -71,3 +71,10 @@ def test_a_short_question_on_a_new_topic_in_a_conversation_is_answered_on_its_ow
     assert not mileage["abstained"] and "$0.70 per mile" in mileage["answer"], mileage["answer"]
     assert mileage["sources"][0]["title"] == "Travel and Expenses Policy"
     assert not expenses["abstained"] and "Finance approves the report" in expenses["answer"], expenses["answer"]
+
+
+def test_a_second_part_that_is_only_a_question_word_is_answered(demo_domain, capsys):
+    """The s12 breaker: "How many PTO days carry over, and by when?" missed "by March 31"."""
+    (answer,) = _ask(capsys, "How many PTO days carry over, and by when?")
+    assert "Up to 5 unused PTO days carry over" in answer["answer"]
+    assert "Carried-over days must be used by March 31" in answer["answer"], answer["answer"]

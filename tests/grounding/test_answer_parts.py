@@ -77,3 +77,23 @@ def test_a_closing_condition_is_not_what_a_part_asks_for_and_a_weak_it_does_not_
     text = offline_answer(embedder, "The software I need isn't approved yet. What do I submit to IT, and what else do I "
                              "file if it costs money?", page)
     assert "Software Review Request" in text and "Micropurchase request [S1]" in text
+
+
+def test_a_part_that_is_only_a_question_word_asks_it_of_the_part_before(embedder):
+    """The s12 breaker's run on the demo handbook: "How many PTO days carry over, and by when?" was read as one
+    question and answered with the carry-over sentence only; "by when?" asks the deadline of the carried-over days."""
+    assert question_parts("How many PTO days carry over, and by when?") == ("", ["How many PTO days carry over",
+                                                                                "by when?"])
+    assert question_parts("Who approves trips, and for how long?")[1] == ["Who approves trips", "for how long?"]
+    assert question_parts("How many days carry over and by when do they have to be used?")[1] == [
+        "How many days carry over", "by when do they have to be used?"]
+    # "and" inside a name, and a short piece that is not a question word, do not split
+    assert question_parts("What is the R and D budget?")[1] == ["What is the R and D budget?"]
+    assert question_parts("Which trains and buses run late?")[1] == ["Which trains and buses run late?"]
+    leave = make_page(1, "Leave", "Carryover",
+                      "Up to 4 unused leave days carry over into the next year; any balance above 4 days is forfeited "
+                      "on January 1. Carried-over days must be used by April 30 or they expire.")
+    other = make_page(2, "Travel", "Hotels", "Hotel stays are booked through the travel desk by Friday.")
+    text = offline_answer(embedder, "How many leave days carry over, and by when?", leave, other)
+    assert text == ("Up to 4 unused leave days carry over into the next year; any balance above 4 days is forfeited "
+                    "on January 1 [S1]. Carried-over days must be used by April 30 or they expire [S1].")
