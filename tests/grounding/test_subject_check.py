@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
-from grounding.subject_check import unnamed_subject
+from grounding.subject_check import unnamed_subject, unsaid_subject
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Chunk
 
@@ -35,3 +35,27 @@ def test_the_offline_answer_says_what_the_documents_describe_instead_of_another_
     answer = ExtractiveAnswerer(embedder).compose("When is the cafeteria open?",
                                                   _plan("When is the cafeteria open?", CAFETERIA))
     assert answer.startswith("The office cafeteria is open from 7:30 a.m. to 2:00 p.m. on weekdays [S1]")
+
+
+OFFICE = ("All employees must be available during core hours of 10:00 a.m. to 3:00 p.m. Central Time.\n"
+          "Visitors to the Austin office sign in at the front desk.")
+
+
+def test_an_answer_whose_quoted_sentences_name_nothing_asked_about_is_a_topic_only_refusal(embedder):
+    """The s12 breaker on the demo handbook: "What time does the office cafeteria open?" was answered with the core
+    hours and a first-day schedule: pages naming the office, quoted where they do not."""
+    plan = _plan("What time does the office cafeteria open?", OFFICE, title="Working hours")
+    core = [(OFFICE.splitlines()[0].removesuffix("."), plan.sources[0])]
+    assert unsaid_subject("What time does the office cafeteria open?", core) == ["office", "cafeteria"]
+    # one subject word in the quoted sentence, or in its page's title or section path, is enough
+    assert unsaid_subject("What time does the office open?",
+                          [("The Austin office is open from 8:00 a.m. on weekdays.", plan.sources[0])]) == []
+    assert unsaid_subject("When are the core hours?", core) == []
+    assert unsaid_subject("What time must I be available for working?", core) == []  # "Working hours" (title)
+    # a story before the question is not what is asked about
+    assert unsaid_subject("My cat is sick. When must I be available?", core) == []
+    # the page names the office, so the subject is not unnamed by every source: what is quoted decides
+    assert unnamed_subject("What time does the office cafeteria open?", plan.sources) == []
+    answer = ExtractiveAnswerer(embedder).compose("What time does the office cafeteria open?", plan)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe Working hours [S1], but they do not say "
+                             "anything about office cafeteria."), answer

@@ -1,0 +1,54 @@
+"""Choosing the sentences that state what a question asks for (grounding.answer_types: an amount, a duration, a date,
+a count, a person or team), for the offline extractive answerer (grounding.extractive). No Django imports."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from grounding.answer_types import CHECKED_TYPES, states
+from grounding.counted import counted_noun, counts
+from grounding.denials import denies
+from grounding.periods import other_period
+from grounding.question_parts import blank_cell
+from grounding.quoting import repeats, with_value
+from grounding.sentence_rank import ScoredSentence
+from grounding.types import ContextPlan
+
+__all__ = ["typed_sentences"]
+
+
+def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",
+                    plan: ContextPlan | None = None, threshold: float, spread: float,
+                    type_spread: float) -> list[ScoredSentence]:
+    """The best sentence stating what a question of ``kind`` asks for (within ``type_spread`` of the best), then
+    up to ``limit`` - 1 more within ``spread`` of it that state it too; [] when none does. A table row that
+    leaves blank the column the question names states nothing, nor an amount per another period than the one
+    asked for (grounding.periods.other_period: a 24-hour pass for an annual membership). A label whose value is
+    the next short list item ("Conference events that cost more than $2,500" / "Three to five weeks") is read
+    with it. ``threshold``, ``spread`` and ``type_spread`` are the answerer's (grounding.extractive.ExtractiveAnswerer),
+    in the ranking's score units (grounding.sentence_rank)."""
+    if not ranked:
+        return []
+    best = ranked[0].score
+    check = kind in CHECKED_TYPES
+    pool = [s for s in ranked if s.score >= max(threshold, best - (type_spread if check else spread))]
+    if check and plan is not None:
+        pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
+    pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text))
+            and not (s.kind == "row" and blank_cell(question, s.text))
+            and not (kind == "amount" and other_period(question, s.text))
+            # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
+            and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
+    if not pool:
+        return []
+    if check and (denying := [s for s in pool if denies(question, s.text)]):
+        # the asked value is denied to the asked group: that is the answer, and another value is not
+        pool = denying
+    floor = max(threshold, pool[0].score - spread)
+    chosen: list[ScoredSentence] = []
+    for s in pool:
+        if s.score < floor or len(chosen) >= limit:
+            break
+        if not repeats(s.text, chosen):
+            chosen.append(s)
+    return chosen
