@@ -28,7 +28,7 @@ __all__ = ["strip_liquid", "strip_liquid_html", "strip_liquid_markdown"]
 _LIQUID = re.compile(
     r"(?P<raw>{%-?\s*raw\s*-?%}(?P<literal>.*?){%-?\s*endraw\s*-?%})"
     r"|(?P<comment>{%-?\s*comment\s*-?%}.*?{%-?\s*endcomment\s*-?%})"
-    r"|(?P<line>^[ \t]*{%-?[^\n]*?-?%}[ \t]*\n)"
+    r"|(?P<line>^[ \t]*{%-?(?:[^%\n]|%(?!}))*-?%}[ \t]*\n)"  # one tag: "{% alert %}text{% endalert %}" keeps text
     r"|(?P<tag>{%-?.*?-?%})",
     re.S | re.M)
 

@@ -86,3 +86,13 @@ def test_a_question_about_something_the_handbook_never_covers_is_refused_naming_
     (answer,) = _ask(capsys, "What time does the office cafeteria open?")
     assert answer["abstained"] and "do not say anything about office cafeteria" in answer["answer"], answer["answer"]
     assert "10:00" not in answer["answer"] and answer["citations"]
+
+
+def test_a_paragraph_inside_a_one_line_alert_tag_is_ingested_and_answers(demo_domain, capsys):
+    """The s13 new-user run: "Do I need to bring a passport on my first day?" was refused; the paragraph saying what
+    to bring, written inside a one-line {% alert %} tag of the onboarding page, was in no chunk."""
+    from knowledge.models import Chunk
+
+    assert Chunk.objects.filter(version__document__domain=demo_domain, text__contains="unexpired passport").exists()
+    (answer,) = _ask(capsys, "What should I bring on my first day for the I-9 verification?")
+    assert not answer["abstained"] and "unexpired passport" in answer["answer"], answer["answer"]

@@ -51,6 +51,14 @@ def test_strip_liquid_keeps_inner_text_and_drops_comments():
     assert strip_liquid("a {% if x %}b{% endif %} {% comment %}secret{% endcomment %}c") == "a b c"
 
 
+def test_a_paired_tag_on_one_line_keeps_its_text():
+    """The s13 new-user run: the demo handbook's one-line {% alert %}...{% endalert %} (what to bring for the I-9
+    check) was removed whole, line and text: "passport" was in no chunk and the question was refused."""
+    assert strip_liquid("a\n{% alert %}Bring a passport.{% endalert %}\nb\n") == "a\nBring a passport.\nb\n"
+    assert strip_liquid("a\n  {% include x.html %}  \nb\n") == "a\nb\n"  # a line of one tag still goes whole
+    assert strip_liquid("a\n{% if x %}{% endif %}\nb\n") == "a\n\nb\n"  # two tags, no text: the line stays empty
+
+
 def test_html_and_text_files():
     html = b"<html><head><title>Remote work</title><style>p{}</style></head><body><h1>Remote work</h1>" \
            b"<p>Core hours are <b>10 to 3</b>.</p><h2>Stipend</h2><table><tr><th>Item</th><th>Amount</th></tr>" \
