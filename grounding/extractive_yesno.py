@@ -70,6 +70,10 @@ def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentenc
     if not all(pins(source, sentence.text, n) for n in specifics(question)) \
             or disputed(sentence.text, sentence.label, notes):
         return ""
+    if sentence.kind == "item" and _EXCLUDING.search(source.section_of(sentence.text).split(" > ")[-1]):
+        # an item of a list of exclusions is said no to by its heading, not by itself: "Upgrades to business or
+        # first class" under "Non-reimbursable expenses" opened "Yes." to "Can I fly business class?" (s13 new user)
+        return ""
     # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
     # is asked or too little of it named settles nothing (quoted without an opener)
     return yes_no_opener(question, sentence.text, yes_coverage=answerer.yes_coverage, context=source.section,
@@ -100,6 +104,11 @@ def _focused(question: str, ordered: list[ScoredSentence], sources: dict[str, So
                           or (s.label == first.label and s.position == first.position + 1)]
 
 
+#: A heading naming what is excluded, denied or forbidden ("Non-reimbursable expenses", "Not covered", "Prohibited
+#: items", "Don'ts"): the items under it are what it says no to.
+_EXCLUDING = re.compile(r"\b(?:non-?(?:reimbursable|covered|allowable|eligible|billable|refundable)|not\b|never\b|"
+                        r"prohibited|forbidden|banned|excluded|exclusions?|ineligible|unallowable|disallowed|"
+                        r"don['’]?ts\b|do not\b|what not to)", re.I)
 #: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
 _VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
                    r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)

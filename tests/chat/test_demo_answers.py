@@ -96,3 +96,11 @@ def test_a_paragraph_inside_a_one_line_alert_tag_is_ingested_and_answers(demo_do
     assert Chunk.objects.filter(version__document__domain=demo_domain, text__contains="unexpired passport").exists()
     (answer,) = _ask(capsys, "What should I bring on my first day for the I-9 verification?")
     assert not answer["abstained"] and "unexpired passport" in answer["answer"], answer["answer"]
+
+
+def test_an_item_of_a_list_of_exclusions_does_not_answer_yes(demo_domain, capsys):
+    """The s13 new-user run: "Can I fly business class?" opened "Yes. Upgrades to business or first class (except
+    as allowed above)", an item of the handbook's "Non-reimbursable expenses" list."""
+    (answer,) = _ask(capsys, "Can I fly business class?")
+    assert not answer["answer"].startswith("Yes"), answer["answer"]
+    assert "premium economy" in answer["answer"]
