@@ -43,7 +43,7 @@ from grounding.question_parts import blank_cell, is_group, question_parts, speci
 from grounding.quoting import repeats
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan, Source
-from grounding.subject_check import names_in_source, pins, unnamed_subject, unsaid_subject
+from grounding.subject_check import names_in_source, pins, unnamed_existent, unnamed_subject, unsaid_subject
 from grounding.yesno import compared_count
 
 
@@ -130,7 +130,8 @@ class ExtractiveAnswerer:
                                        quantity_bonus=self.quantity_bonus)
                 if alone and (not ranked or alone[0].score > ranked[0].score):
                     ranked = alone
-        if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)):
+        if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)
+                                       or unnamed_existent(asked, plan.sources)):
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
             return compose.topic_only(self._covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
         mine = content_terms(asked) - GENERIC

@@ -48,6 +48,33 @@ def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:
     return _written(question, subject)
 
 
+#: An existential question and what it asks exists ("Is there a cafeteria at the office?" -> "cafeteria"): the noun
+#: phrase after "is there" up to a preposition, a relative word or the end of the clause.
+_EXISTENTIAL = re.compile(r"\b(?:is|are|was|were)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?P<thing>[^?,.;:]+?)"
+                          r"(?=\s+(?:at|in|on|for|near|inside|outside|within|to|from|with|that|which|where|when|if|"
+                          r"available|here|there)\b|\s*[?,.;:]|\s*$)", re.I)
+
+
+#: Words of an existential question that name no particular thing ("Is there a way ...?", "a similar limit").
+_VAGUE = content_terms("way ways option options similar same other")
+
+
+def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
+    """The words of what an existential question asks exists ("Is there a cafeteria at the office?" -> ["cafeteria"])
+    when no source names any of them (text, title or section path); [] when one does, when the question is not
+    existential, or when what it asks about is only generic words ("Is there a way ...?" names nothing). The whole
+    question's subject may still be named ("office"): the s13 new-user run's "Is there a cafeteria at the office?"
+    opened "Yes. Book the room on the office calendar" (the lactation room)."""
+    m = _EXISTENTIAL.search(question_sentence(question))
+    thing = _subject(m.group("thing")) - _VAGUE if m else frozenset()
+    if not thing or not sources:
+        return []
+    for source in sources:
+        if thing & content_terms(f"{source.title}\n{source.section}\n{source.text}"):
+            return []
+    return _written(m.group("thing"), thing)
+
+
 def unsaid_subject(question: str, quoted: Sequence[tuple[str, Source]]) -> list[str]:
     """The subject words of the question's asking clause (grounding.answer_types.question_sentence: a story before
     it is not what is asked about) when none of them is named by the ``quoted`` (sentence, its source) pairs, in the

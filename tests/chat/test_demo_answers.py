@@ -104,3 +104,11 @@ def test_an_item_of_a_list_of_exclusions_does_not_answer_yes(demo_domain, capsys
     (answer,) = _ask(capsys, "Can I fly business class?")
     assert not answer["answer"].startswith("Yes"), answer["answer"]
     assert "premium economy" in answer["answer"]
+
+
+def test_an_existential_question_about_something_the_handbook_never_names_is_refused(demo_domain, capsys):
+    """The s13 new-user run: "Is there a cafeteria at the office?" opened "Yes. Book the room on the office
+    calendar"; "Is there a lactation room?" is answered yes from the parental leave policy."""
+    cafeteria, room = _ask(capsys, "Is there a cafeteria at the office?", "Is there a lactation room?")
+    assert cafeteria["abstained"] and "do not say anything about cafeteria" in cafeteria["answer"]
+    assert room["answer"].startswith("Yes. Every Tallgrass office has a private, lockable lactation room")

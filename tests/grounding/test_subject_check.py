@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
-from grounding.subject_check import unnamed_subject, unsaid_subject
+from grounding.subject_check import unnamed_existent, unnamed_subject, unsaid_subject
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Chunk
 
@@ -59,3 +59,15 @@ def test_an_answer_whose_quoted_sentences_name_nothing_asked_about_is_a_topic_on
     answer = ExtractiveAnswerer(embedder).compose("What time does the office cafeteria open?", plan)
     assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe Working hours [S1], but they do not say "
                              "anything about office cafeteria."), answer
+
+
+def test_an_existential_question_about_something_no_source_names_is_refused():
+    """The s13 new-user run: "Is there a cafeteria at the office?" opened "Yes. Book the room on the office
+    calendar" (the lactation room): "office" is named, the thing asked to exist is not."""
+    plan = _plan("Is there a cafeteria at the office?", OFFICE, title="Working hours")
+    assert unnamed_subject("Is there a cafeteria at the office?", plan.sources) == []  # "office" is named
+    assert unnamed_existent("Is there a cafeteria at the office?", plan.sources) == ["cafeteria"]
+    assert unnamed_existent("Are there any free lockers in the office?", plan.sources) == ["free", "lockers"]
+    assert unnamed_existent("Is there a front desk at the office?", plan.sources) == []  # named
+    assert unnamed_existent("Is there a way to work from home?", plan.sources) == []  # names no particular thing
+    assert unnamed_existent("When does the office open?", plan.sources) == []  # not existential
