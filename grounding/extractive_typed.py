@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from grounding.answer_types import CHECKED_TYPES, states
+import re
+
+from grounding.answer_types import CHECKED_TYPES, question_sentence, states
 from grounding.counted import counted_noun, counts
+from grounding.followup import GENERIC
+from grounding.lexical import content_terms
 from grounding.denials import denies
 from grounding.periods import other_period
 from grounding.question_parts import blank_cell
@@ -14,7 +18,24 @@ from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 
-__all__ = ["typed_sentences"]
+__all__ = ["measures_asked", "typed_sentences"]
+
+#: A duration and what it measures: "16 weeks of fully paid parental leave" -> "fully paid parental leave".
+_MEASURE_OF = re.compile(r"\b(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                         r"fifteen|twenty|thirty)\s+(?:hour|day|week|month|year)s?\s+of\s+"
+                         r"((?:[\w'’-]+\s+){0,4}[\w'’-]+)", re.I)
+#: Words of a "how long" question that are not what it asks the length of.
+_ASKING = content_terms("how long take takes last lasts get gets give gives have has")
+
+
+def measures_asked(question: str, sentence: str) -> bool:
+    """True when ``sentence`` states a duration *of* everything a "how long" question asks the length of ("How long
+    is parental leave?" / "Eligible employees receive 16 weeks of fully paid parental leave"): the duration is the
+    asked thing's own length, not a deadline or a window around it ("must be taken within 12 months of the child's
+    birth"). The s13 new-user run: that answer quoted the window, the phased return and the eligibility, never the
+    16 weeks."""
+    asked = content_terms(question_sentence(question)) - GENERIC - _ASKING
+    return bool(asked) and any(asked <= content_terms(m.group(1)) for m in _MEASURE_OF.finditer(sentence))
 
 
 def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",
@@ -44,6 +65,8 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     if check and (denying := [s for s in pool if denies(question, s.text)]):
         # the asked value is denied to the asked group: that is the answer, and another value is not
         pool = denying
+    elif kind == "duration" and (measured := [s for s in pool if measures_asked(question, s.text)]):
+        pool = measured[:1] + [s for s in pool if s is not measured[0]]  # the asked thing's own length first
     floor = max(threshold, pool[0].score - spread)
     chosen: list[ScoredSentence] = []
     for s in pool:

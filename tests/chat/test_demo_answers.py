@@ -112,3 +112,19 @@ def test_an_existential_question_about_something_the_handbook_never_names_is_ref
     cafeteria, room = _ask(capsys, "Is there a cafeteria at the office?", "Is there a lactation room?")
     assert cafeteria["abstained"] and "do not say anything about cafeteria" in cafeteria["answer"]
     assert room["answer"].startswith("Yes. Every Tallgrass office has a private, lockable lactation room")
+
+
+def test_how_long_a_leave_is_answered_by_its_own_length_first(demo_domain, capsys):
+    """The s13 new-user run: "How long is parental leave?" quoted the 12-month window, the phased return and the
+    eligibility, never the 16 weeks."""
+    from grounding.extractive_typed import measures_asked
+
+    assert measures_asked("How long is parental leave?", "Eligible employees receive 16 weeks of fully paid parental "
+                                                         "leave at 100% of base salary.")
+    assert not measures_asked("How long is parental leave?", "Parental leave must be taken within 12 months of the "
+                                                             "child's birth, adoption or placement.")
+    assert not measures_asked("How long is parental leave?", "Birthing parents receive an additional 6 weeks of paid "
+                                                             "medical recovery leave.")  # not all of what is asked
+    (answer,) = _ask(capsys, "How long is parental leave?")
+    assert answer["answer"].startswith("Eligible employees receive 16 weeks of fully paid parental leave"), \
+        answer["answer"]
