@@ -195,8 +195,6 @@ def says_no(question: str, sentence: str) -> bool:
         NEGATION.search(NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence))))
 
 
-
-
 def threshold_applies(question: str, sentence: str) -> bool:
     """True when the sentence's rule holds on one side of a quantity and the question states a quantity of the same
     unit ("a 4 hour flight" / "Flights longer than 6 hours may ..."; "a gift worth $50" / "gifts worth more than
