@@ -5,7 +5,10 @@ Score of a sentence =
         sentence such as "It must be longer than 14 characters." keeps its subject)
   + ``overlap_weight`` x IDF-weighted share of the question's content terms found in the sentence (IDF over the
         planned sentences, so words every source shares, like the company name, count for little)
-  + ``quantity_bonus`` when the question asks for a quantity or a time and the sentence states one.
+  + ``quantity_bonus`` when the question asks for a quantity or a time and the sentence states one
+  + ``phone_bonus`` when the question asks for a phone number and the sentence gives one (MiniLM does not read
+        "1-800-555-0147" as a phone number: "What is the EthicsLine phone number?" ranked the EthicsLine's case-number
+        sentence above the one giving its number, the s13 new-user run).
 
 The sources' sentence data (grounding.sentence_data) is made once per answer (:func:`with_sentences`); the embedder
 answers the texts embedded at ingestion from what it remembers (grounding.embeddings.KnownVectors: the claims and the
@@ -30,6 +33,12 @@ from grounding.quarantine import is_placeholder
 from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
 from grounding.types import ContextPlan, Source
 
+#: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
+_PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
+                             r"\bnumber\b[^?]{0,30}\b(?:call|dial|phone|text)\b", re.I)
+#: A phone number: "1-800-555-0147", "(202) 555-0147", "+1 202 555 0147", "extension 4357".
+_PHONE = re.compile(r"(?<![\w-])(?:\+?\d{1,3}[\s.-])?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w-])|"
+                    r"\b(?:ext(?:ension)?\.?|x)\s?\d{3,5}\b", re.I)
 _QUANTITY_QUESTION = re.compile(r"\b(how (many|much|long|often|soon|far|old)|what (percentage|amount|number|"
                                 r"time|date|day)|when|deadline|limit|maximum|minimum)\b", re.I)
 _HAS_QUANTITY = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
@@ -172,7 +181,8 @@ def reads_period(question: str, sources: Sequence[Source]) -> bool:
 def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None = None, *,
                    overlap_weight: float = 0.3, quantity_bonus: float = 0.08, number_bonus: float = 0.1,
                    sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
-                   period_bonus: float = 0.1, row_key_bonus: float = 0.1) -> list[ScoredSentence]:
+                   period_bonus: float = 0.1, row_key_bonus: float = 0.1,
+                   phone_bonus: float = 0.3) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -210,11 +220,14 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     year = period_year(question) if period else ""
     q_weight = sum(idf[w] for w in q_terms)
     wants_quantity = bool(_QUANTITY_QUESTION.search(question))
+    wants_phone = bool(_PHONE_QUESTION.search(question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
         bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
+        if wants_phone and _PHONE.search(text):
+            bonus += phone_bonus
         if q_numbers and q_numbers & numbers(text):
             bonus += number_bonus
         if data.kinds[i] == "row" and _names_row_key(question, text):

@@ -128,3 +128,10 @@ def test_how_long_a_leave_is_answered_by_its_own_length_first(demo_domain, capsy
     (answer,) = _ask(capsys, "How long is parental leave?")
     assert answer["answer"].startswith("Eligible employees receive 16 weeks of fully paid parental leave"), \
         answer["answer"]
+
+
+def test_a_phone_number_question_is_answered_by_the_sentence_giving_the_number(demo_domain, capsys):
+    """The s13 new-user run: "What is the EthicsLine phone number?" quoted the EthicsLine's case-number sentence."""
+    (answer,) = _ask(capsys, "What is the EthicsLine phone number?")
+    assert answer["answer"].startswith("You can report harassment anonymously through the EthicsLine at "
+                                       "1-800-555-0147"), answer["answer"]
