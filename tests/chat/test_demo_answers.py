@@ -60,3 +60,11 @@ def test_a_question_asking_whether_a_value_is_another_value_opens_with_no(demo_d
     meal, carry = _ask(capsys, "Is the daily meal allowance $50?", "Is the PTO carry-over limit 10 days?")
     assert meal["answer"].startswith("No. The daily meal allowance is $65"), meal["answer"]
     assert carry["answer"].startswith("No. Up to 5 unused PTO days carry over"), carry["answer"]
+
+
+def test_the_mileage_rate_carries_the_note_of_its_last_value(demo_domain, capsys):
+    """s13 new-user run: "What is the mileage rate?" quoted $0.70 with no version note, though the 2024 travel policy
+    said $0.67 in the same sentence (grounding.notes.VALUE_EDIT_SIMILARITY)."""
+    (mileage,) = _ask(capsys, "What is the mileage rate?")
+    assert "$0.70" in mileage["answer"]
+    assert any("$0.67" in n["text"] and n["kind"] == "version_superseded" for n in mileage["notes"])
