@@ -136,7 +136,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
     negation (that is a polarity clash between two subjects). Accents, apostrophe styles and the punctuation inside a
-    name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
+    name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). Each span is the whole name: the
+    swapped words with the capitalised words around them that both sides share ("CO-Transit Subsidy"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
     $75") names two subjects and is no swap.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
@@ -166,6 +167,17 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
             if i1 == j1 == 0 and _labels(fa, ma[i2 - 1][1]) and _labels(fb, mb[j2 - 1][1]):
                 continue  # the label of a "Key: value" line or a row swapped: two subjects, not two values
+            # the swapped word with the rest of its name, which both sides share ("FAS-Transit Subsidy" / "CO-Transit
+            # Subsidy", not "FAS-Transit" / "CO-Transit")
+            def spaced(f: str, m: tuple, k: int) -> bool:  # only spaces between token k - 1 and token k
+                return not f[m[k - 1][1]:m[k][0]].strip()
+
+            while i1 > 0 and j1 > 0 and la[i1 - 1] == lb[j1 - 1] and _name_like(ta[i1 - 1]) \
+                    and spaced(fa, ma, i1) and spaced(fb, mb, j1):
+                i1, j1 = i1 - 1, j1 - 1
+            while i2 < len(ta) and j2 < len(tb) and la[i2] == lb[j2] and _name_like(ta[i2]) \
+                    and spaced(fa, ma, i2) and spaced(fb, mb, j2):
+                i2, j2 = i2 + 1, j2 + 1
             return fa[ma[i1][0]:ma[i2 - 1][1]], fb[mb[j1][0]:mb[j2 - 1][1]]
     return None
 

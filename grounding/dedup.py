@@ -138,13 +138,16 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
                threshold: float = NEAR_DUPLICATE_COSINE) -> Deduplicated:
     """Near-duplicate removal over candidates that carry vectors: cosine >= threshold and the same values/negation.
 
-    Greedy in order of dense score: a candidate is merged into the first better-scored kept one it nearly
-    duplicates. Candidates without vectors are kept as they are. Pairs above the threshold that differ in values
+    Greedy in order of version status (current, draft, superseded), then dense score: a candidate is merged into the
+    first better-ranked kept one it nearly duplicates. Candidates without vectors are kept as they are. Pairs above the threshold that differ in values
     are kept both and reported in ``conflicts``. One (n, dim) @ (dim, n) product finds every close pair; Python only
     visits the pairs above the threshold.
     """
-    neg = [-c.dense for c, _ in kept]
-    with_vec = [i for i in sorted(range(len(kept)), key=neg.__getitem__) if kept[i][0].vector is not None]
+    # a current version before a draft before a superseded one, then the better dense score: a superseded copy of a
+    # current passage is merged into it, never the current passage into the old version (which would be cited as
+    # superseded for what the current version still says)
+    order = [(-_STATUS_RANK.get(c.chunk.status, 0), -c.dense) for c, _ in kept]
+    with_vec = [i for i in sorted(range(len(kept)), key=order.__getitem__) if kept[i][0].vector is not None]
     removed: dict[int, int] = {}
     conflicts: list[tuple[int, int]] = []
     merged: dict[int, list[int]] = {}

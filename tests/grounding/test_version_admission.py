@@ -63,3 +63,35 @@ def test_an_old_chunk_with_the_text_of_a_retrieved_current_chunk_takes_no_place(
                                    limit=1)
     assert [c.chunk.chunk_id for c in kept] == [10, 24, 11]
     assert [d.chunk_id for d in dropped] == [23]
+
+
+def test_a_swapped_name_is_reported_whole():
+    """The 18F transit page's DC coordinator changed from "CO-Transit Subsidy" to "FAS-Transit Subsidy"; the version
+    note said the old page "says CO-Transit" (the swapped word only). Both names are reported whole; a one-word swap
+    is reported as before."""
+    from grounding.clash import clash
+
+    found = clash("- Transit Coordinator: - DC employees: FAS-Transit Subsidy",
+                  "- Transit Coordinator: - DC employees: CO-Transit Subsidy", versions=True)
+    assert found is not None and found.rule == "name"
+    assert found.values == ("FAS-Transit Subsidy", "CO-Transit Subsidy")
+    bought = clash("The company was acquired by Facebook in 2012.", "The company was acquired by Apple in 2012.")
+    assert bought is not None and bought.values == ("Facebook", "Apple")
+    # a name ends at punctuation: "(United Nations Plaza)" is not part of "San Francisco"
+    office = clash("The office is in New York (United Nations Plaza).",
+                   "The office is in San Francisco (United Nations Plaza).")
+    assert office is not None and office.values == ("New York", "San Francisco")
+
+
+def test_a_superseded_near_copy_of_a_current_passage_is_merged_into_the_current_one():
+    """Near-duplicate removal kept the better-scored chunk: a 2019 transit chunk (dense 0.63) took in its current
+    near-copy (0.55), and the current passage was cited as a superseded version. The current copy is kept."""
+    from grounding.dedup import dedup_near
+
+    vector = unit(1, 0, 0, 0)
+    old = version(30, "DC employees: Central Office FAS Transit Subsidy", 0.63, vector, date="2019-02-12", vid=5,
+                  status="superseded")
+    new = version(31, "DC employees: Central Office FAS Transit Subsidy.", 0.55, vector, date="", vid=9,
+                  status="current")
+    out = dedup_near([(old, (30,)), (new, (31,))])
+    assert [(c.chunk.chunk_id, ids) for c, ids in out.kept] == [(31, (31, 30))]
