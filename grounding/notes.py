@@ -62,6 +62,11 @@ VALUE_EDIT_SIMILARITY = 0.95
 VALUE_RULES = frozenset({"value", "name", ""})
 
 
+def _holds_number(text: str) -> bool:
+    """True when ``text`` holds a digit (a number, an amount, a code such as "Code 51")."""
+    return any(ch.isdigit() for ch in text)
+
+
 def _distinctive(terms: frozenset[str]) -> frozenset[str]:
     """The question's content words other than GENERIC_TERMS (all of them when it has no other)."""
     return (terms - GENERIC_TERMS) or terms
@@ -117,7 +122,7 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
     sentences) a changed value needs no such closeness (a revision may reword the sentence it updates), a
     changed verdict needs NOTE_SIMILARITY; a reworded sentence needs the changed words themselves to share a
     distinctive word with the question ("Can I earn credit hours by staying late?" is not about "ask your supervisor"
-    becoming "talk to your supervisor"). No conflict found by a rule of UNNOTED_RULES becomes a note.
+    becoming "talk to your supervisor"), unless both sides of the change hold a number (a reworded value). No conflict found by a rule of UNNOTED_RULES becomes a note.
 
     Args:
         conflicts: the detector's conflicts, in its order.
@@ -147,7 +152,9 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
         if c.relevance < VERSION_NOTE_RELEVANCE or (len(common) < need and c.relevance < VERSION_NOTE_CLOSE
                                                     and not edited):
             return False
-        if c.rule == "reworded":  # the words a revision changed, not only their sentence, concern the question
+        if c.rule == "reworded" and not all(map(_holds_number, c.values)):
+            # the words a revision changed, not only their sentence, concern the question; a number changed on both
+            # sides ("up to 56" / "the 80 maximum") is a changed value of the sentence asked about, as for VALUE_RULES
             return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
         return True
 

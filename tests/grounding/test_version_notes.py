@@ -1,0 +1,47 @@
+"""Version notes on the sentence the question asks about (issue 18 point 6): between a current version and the one
+before it, a revision that rewrote the asked sentence's value is noted, even when another sentence pair of the same
+two sources clashes more firmly (the s13 round's fresh version questions, 18F leave page 2023-01-30 -> now)."""
+
+from __future__ import annotations
+
+from grounding.contradictions import detect_conflicts
+from grounding.notes import concerns, relevant_notes
+from grounding.types import Source
+
+QUESTION = "In the June 19th example, how many hours of advanced annual leave can be requested?"
+
+
+def source(label: str, text: str, *, version: int, date: str, status: str) -> Source:
+    return Source(label=label, chunk_ids=(int(label[1:]),), document_id=2, title="Leave", section="", version="",
+                  date=date, text=text, score=0.5, tokens=60, status=status, version_id=version)
+
+
+CURRENT = source("S1", "Refer to the advanced sick leave page for more information, including how to request it. "
+                       "Therefore, you can request up to 56 advanced annual leave hours.",
+                 version=9, date="", status="current")
+OLD = source("S2", "Please note: if you are a term employee, you may see an error in HR Links that \u201ctemporary "
+                   "appointment employees cannot be advanced annual leave.\u201d Therefore, you can request the 80 "
+                   "maximum advanced annual leave hours.", version=5, date="2023-01-30", status="superseded")
+
+
+def test_the_asked_sentence_rewritten_in_its_value_is_noted_over_a_firmer_clash_elsewhere(embedder):
+    """The pair's firm clash ("cannot be advanced" against "how to request it", a negated predicate between two
+    sentences far apart in meaning) used to be the pair's one conflict, and the note policy then dropped it: no
+    note. The reworded sentence that shares most of the question's words is the pair's conflict, and its changed
+    numbers ("up to 56" / "the 80 maximum") make it a note."""
+    conflicts = detect_conflicts([CURRENT, OLD], embedder, focus=QUESTION, concerns=concerns(QUESTION))
+    assert [(c.rule, c.values) for c in conflicts] == [("reworded", ("up to 56", "the 80 maximum"))]
+    (note,) = relevant_notes(conflicts, QUESTION)
+    assert "80 maximum" in note.text and "up to 56" in note.text
+
+
+def test_a_reworded_sentence_without_a_changed_number_still_needs_the_changed_words_asked_about():
+    """"ask your supervisor" -> "talk to your supervisor" under a question on credit hours stays out (the rule that
+    a reworded note's changed words concern the question holds when no number changed)."""
+    from grounding.conflict import Conflict
+
+    c = Conflict(labels=("S1", "S2"), kind="version_superseded", text="S1 says ... but S2 says ...",
+                 sentences=("You can talk to your supervisor about working 1 more hour.",
+                            "You can ask your supervisor to work 1 more hour."),
+                 values=("talk to", "ask"), similarity=0.9, rule="reworded", relevance=0.7)
+    assert relevant_notes([c], "Can I earn credit hours by working 1 more hour?") == []
