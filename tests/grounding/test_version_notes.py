@@ -45,3 +45,25 @@ def test_a_reworded_sentence_without_a_changed_number_still_needs_the_changed_wo
                             "You can ask your supervisor to work 1 more hour."),
                  values=("talk to", "ask"), similarity=0.9, rule="reworded", relevance=0.7)
     assert relevant_notes([c], "Can I earn credit hours by working 1 more hour?") == []
+
+
+def test_the_offline_answers_version_note_names_the_current_version():
+    """s13 new-user run: "What was the hotel limit in 2024?" quoted the current $225 beside the old $200; the note
+    named only the superseded side. The current side is named as the current version (an undated current side too)."""
+    from grounding.compose import note_lines
+    from grounding.types import ContextPlan, Note
+
+    new = source("S1", "The nightly hotel limit is $225 per night.", version=9, date="2025-03-01", status="current")
+    old = source("S2", "The nightly hotel limit is $200 per night.", version=5, date="2024-01-15",
+                 status="superseded")
+    note = Note(kind="version_superseded", labels=("S1", "S2"),
+                text="S1 (2025-03-01) says the nightly hotel limit is $225 per night but S2 (2024-01-15, superseded) "
+                     "says $200.")
+    plan = ContextPlan(question="What was the hotel limit in 2024?", sources=(new, old), notes=(note,))
+    assert note_lines(plan, {"S1", "S2"}) == [
+        "Note that this changed: S1 (the current version) says the nightly hotel limit is $225 per night but S2 "
+        "(a superseded version) says $200 [S1][S2]."]
+    undated = ContextPlan(question="q", sources=(source("S1", "x", version=9, date="", status="current"), old),
+                          notes=(Note("version_superseded", ("S1", "S2"), "S1 says $225 but S2 (2024-01-15, "
+                                      "superseded) says $200."),))
+    assert note_lines(undated, {"S1"})[0].startswith("Note that this changed: S1 (the current version) says $225")
