@@ -67,3 +67,26 @@ def test_the_offline_answers_version_note_names_the_current_version():
                           notes=(Note("version_superseded", ("S1", "S2"), "S1 says $225 but S2 (2024-01-15, "
                                       "superseded) says $200."),))
     assert note_lines(undated, {"S1"})[0].startswith("Note that this changed: S1 (the current version) says $225")
+
+
+def test_a_sentence_with_several_values_changed_is_quoted_whole_in_the_note():
+    """The leave page's example changed three numbers of one sentence (56/84, 14/13, 4/6); the note said only "S2
+    says 84". It quotes the old sentence when the two use the same words apart from their numbers; one changed value,
+    or two sentences worded differently, keep the value alone."""
+    from grounding.clash import Finding
+    from grounding.conflict import note_text
+
+    new = source("S1", "", version=9, date="", status="current")
+    old = source("S2", "", version=5, date="2023-01-30", status="superseded")
+    sa = "You will earn 56 more annual leave hours (14 pay periods x 4 hours per pay period)."
+    sb = "You will earn 84 more annual leave hours (13 pay periods x 6 hours per pay period)."
+    text = note_text(new, old, Finding("value_mismatch", ("56", "84"), rule="value"), sa, sb)
+    assert text.endswith('S2 (2023-01-30, superseded) says "you will earn 84 more annual leave hours (13 pay periods '
+                         'x 6 hours per pay period)".')
+    one = note_text(new, old, Finding("value_mismatch", ("$0.70", "$0.67"), rule="value"),
+                    "Mileage is paid at $0.70 per mile.", "Mileage is paid at $0.67 per mile.")
+    assert one.endswith("S2 (2023-01-30, superseded) says $0.67.")
+    salary = note_text(new, old, Finding("value_mismatch", ("$191,900", "$183,500"), rule="value"),
+                       "If you make the maximum salary ($191,900 in 2024), you cannot receive overtime.",
+                       "One is your salary: the maximum GS salary ($183,500 in FY23).")
+    assert salary.endswith("says $183,500.")
