@@ -192,6 +192,12 @@ def _labels(text: str, end: int) -> bool:
 _MAX_REWORDED = 16
 
 
+#: Words that make a statement hold only under a condition: a revision adding or dropping one changes who the
+#: rule applies to ("your comp time will be paid out" / "... either forfeited or paid out, depending on your
+#: exemption status", the 18F overtime page, 2023 -> 2024).
+_CONDITIONS = frozenset({"depending", "depends", "depend", "whether", "unless", "either"})
+
+
 def reworded(a: str, b: str) -> tuple[str, str] | None:
     """(the words of a, the words of b) that a revision changed in a sentence it kept, when the change adds, drops or
     changes a value or a negation; None for an editorial rewording.
@@ -200,8 +206,8 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     comp time will follow the parameters above: either forfeited or paid out, depending on your exemption status.")
     the span from the first to the last changed token on each side ("be paid out" / "follow the parameters above:
     either forfeited or paid out, depending on your exemption status"), as written, at most 16 words (cut with "…").
-    A change without a value (a number or a code with digits) or a negation among the changed words is editorial
-    ("Employees can take up to 13 days" / "You can use up to 13 days"): no finding.
+    A change without a value (a number or a code with digits), a negation or a condition word (_CONDITIONS) among the
+    changed words is editorial ("Employees can take up to 13 days" / "You can use up to 13 days"): no finding.
     """
     fa, fb = fold_accents(a), fold_accents(b)
     ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
@@ -219,7 +225,7 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     # "Code 51") or a negation; other rewordings are editorial ("Employees can take" / "You can use", "Employees are
     # entitled to use their earned leave" / "you can also use leave"), however many words they change
     touched = [w for op in changed for w in ta[op[1]:op[2]] + tb[op[3]:op[4]]]
-    if not any(any(ch.isdigit() for ch in w) or is_negation(w) for w in touched):
+    if not any(any(ch.isdigit() for ch in w) or is_negation(w) or w in _CONDITIONS for w in touched):
         return None
     i1, i2 = min(op[1] for op in changed), max(op[2] for op in changed)
     j1, j2 = min(op[3] for op in changed), max(op[4] for op in changed)

@@ -122,7 +122,8 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
     sentences) a changed value needs no such closeness (a revision may reword the sentence it updates), a
     changed verdict needs NOTE_SIMILARITY; a reworded sentence needs the changed words themselves to share a
     distinctive word with the question ("Can I earn credit hours by staying late?" is not about "ask your supervisor"
-    becoming "talk to your supervisor"), unless both sides of the change hold a number (a reworded value). No conflict found by a rule of UNNOTED_RULES becomes a note.
+    becoming "talk to your supervisor"), and a change holding no number the question's cosine at least
+    VERSION_NOTE_CLOSE, unless both sides of the change hold a number (a reworded value). No conflict found by a rule of UNNOTED_RULES becomes a note.
 
     Args:
         conflicts: the detector's conflicts, in its order.
@@ -153,8 +154,12 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
                                                     and not edited):
             return False
         if c.rule == "reworded" and not all(map(_holds_number, c.values)):
-            # the words a revision changed, not only their sentence, concern the question; a number changed on both
-            # sides ("up to 56" / "the 80 maximum") is a changed value of the sentence asked about, as for VALUE_RULES
+            # the words a revision changed, not only their sentence, concern the question; a change without any
+            # number (a negation, a condition) also needs the question close to the sentence ("come out of my annual
+            # leave" is not about comp time "paid out" when you leave, at cosine 0.49); a number changed on both sides
+            # ("up to 56" / "the 80 maximum") is a changed value of the sentence asked about, as for VALUE_RULES
+            if not any(map(_holds_number, c.values)) and c.relevance < VERSION_NOTE_CLOSE:
+                return False
             return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
         return True
 

@@ -90,3 +90,36 @@ def test_a_sentence_with_several_values_changed_is_quoted_whole_in_the_note():
                        "If you make the maximum salary ($191,900 in 2024), you cannot receive overtime.",
                        "One is your salary: the maximum GS salary ($183,500 in FY23).")
     assert salary.endswith("says $183,500.")
+
+
+COMP_NOW = "If you leave GSA, your comp time will be paid out."
+COMP_2023 = ("If you leave GSA, your comp time will follow the parameters above: either forfeited or paid out, "
+             "depending on your exemption status.")
+
+
+def test_a_revision_that_drops_a_condition_changes_what_the_sentence_states():
+    """The 18F overtime page (2023-04-27 -> now): comp time on leaving GSA went from "either forfeited or paid out,
+    depending on your exemption status" to "paid out", with no value or negation among the changed words: it was
+    read as editorial. A condition word among them makes it a change; a plain rewording stays editorial."""
+    from grounding.clash import reworded
+
+    assert reworded(COMP_NOW, COMP_2023) == (
+        "be paid out", "follow the parameters above: either forfeited or paid out, depending on your exemption status")
+    assert reworded("Employees can take up to 13 days of leave.", "You can use up to 13 days of leave.") is None
+
+
+def test_a_rewording_without_a_number_needs_the_question_close_to_it():
+    """The condition change is noted for "I'm an exempt employee leaving GSA. Will the comp time I haven't used be
+    forfeited?" (question cosine 0.90) but not for "If I get called for jury duty, does that time come out of my
+    annual leave?" (0.49), which shares only "out", "time" and "leave" with it."""
+    from grounding.conflict import Conflict
+
+    c = Conflict(labels=("S1", "S2"), kind="version_superseded", text="S1 says ... but S2 says ...",
+                 sentences=(COMP_NOW, COMP_2023), values=("be paid out", COMP_2023[COMP_2023.index("follow"):-1]), similarity=0.89,
+                 rule="reworded", relevance=0.90)
+    assert relevant_notes([c], "I'm an exempt employee leaving GSA. Will the comp time I haven't used be "
+                               "forfeited?") == [c.as_note()]
+    from dataclasses import replace
+
+    assert relevant_notes([replace(c, relevance=0.49)],
+                          "If I get called for jury duty, does that time come out of my annual leave?") == []
