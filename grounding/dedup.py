@@ -205,7 +205,9 @@ def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity
     """Decide which superseded-version candidates enter the context.
 
     Current versions are preferred: a superseded candidate is admitted only when the question asks about the past,
-    or when a current chunk of its document was retrieved and the old chunk's text differs from every retrieved
+    or when it belongs to the newest superseded version of its document among the candidates (the version just
+    before the current one: an older version's wording is history, not the change a note reports), a current chunk of
+    its document was retrieved, and the old chunk's text differs from every retrieved
     current chunk of that document (normalised text: an unchanged passage has nothing to note) and either is an
     older wording of one of them (chunk cosine >= ``similarity``) or is about the question at least as much as that
     document's best current chunk less ``margin`` (grounding.ranking.relevance); at most ``limit`` such, the newest
@@ -240,11 +242,17 @@ def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity
         best = max(mine, key=lambda i: relevance(current[i]))
         return best if relevance(c) >= relevance(current[best]) - margin else None
 
+    # the version just before the current one: of a document's retrieved superseded chunks, only the newest version's
+    newest: dict[int, tuple[str, int]] = {}
+    for c in old:
+        newest[c.chunk.document_id] = max(newest.get(c.chunk.document_id, ("", -1)),
+                                          (c.chunk.date or "", c.chunk.version_id))
     after: dict[int, list[Candidate]] = {}  # index of the rival current candidate -> admitted older versions
     admitted, dropped = 0, []
     # the newest versions first, then the most relevant to the question
     for c in sorted(old, key=lambda c: (c.chunk.date or "", c.chunk.version_id, relevance(c)), reverse=True):
-        rival = rival_of(c) if admitted < limit else None
+        latest = (c.chunk.date or "", c.chunk.version_id) == newest[c.chunk.document_id]
+        rival = rival_of(c) if admitted < limit and latest else None
         if rival is not None:
             after.setdefault(rival, []).append(c)
             admitted += 1

@@ -123,7 +123,8 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
     changed verdict needs NOTE_SIMILARITY; a reworded sentence needs the changed words themselves to share a
     distinctive word with the question ("Can I earn credit hours by staying late?" is not about "ask your supervisor"
     becoming "talk to your supervisor"), and a change holding no number the question's cosine at least
-    VERSION_NOTE_CLOSE, unless both sides of the change hold a number (a reworded value). No conflict found by a rule of UNNOTED_RULES becomes a note.
+    VERSION_NOTE_CLOSE, unless both sides of the change hold a number (a reworded value). A swapped name below
+    VERSION_NOTE_CLOSE needs the names themselves to share a distinctive word with the question. No conflict found by a rule of UNNOTED_RULES becomes a note.
 
     Args:
         conflicts: the detector's conflicts, in its order.
@@ -153,6 +154,10 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
         if c.relevance < VERSION_NOTE_RELEVANCE or (len(common) < need and c.relevance < VERSION_NOTE_CLOSE
                                                     and not edited):
             return False
+        if c.rule == "name" and c.relevance < VERSION_NOTE_CLOSE:
+            # a swapped name the question does not name, on a sentence it is not close to: a renaming elsewhere in
+            # the asked passage ("your 18F accounts" / "your TTS accounts" under "Is 1Password approved?")
+            return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
         if c.rule == "reworded" and not all(map(_holds_number, c.values)):
             # the words a revision changed, not only their sentence, concern the question; a change without any
             # number (a negation, a condition) also needs the question close to the sentence ("come out of my annual

@@ -95,3 +95,16 @@ def test_a_superseded_near_copy_of_a_current_passage_is_merged_into_the_current_
                   status="current")
     out = dedup_near([(old, (30,)), (new, (31,))])
     assert [(c.chunk.chunk_id, ids) for c, ids in out.kept] == [(31, (31, 30))]
+
+
+def test_an_older_version_stays_out_when_the_version_just_before_is_retrieved():
+    """The 18F leave page (calibration, "How much annual leave can I carry over into the new year?"): the 2022
+    version's copy of a passage took no place, and the 2017 version's wording of it entered and made a note against
+    2017 rather than the version just before. Only the newest retrieved superseded version of a document is read."""
+    v2022 = version(40, "Advanced annual leave. For example: ... You will earn 84 more annual leave hours.", 0.64,
+                    unit(0.9, 0, 0.44, 0), date="2022-09-27", vid=4, status="superseded")
+    v2017 = version(41, "An employee may only take advanced annual leave, and it may not exceed 80 hours.", 0.60,
+                    unit(0, 0.8, 0.6, 0), date="2017-09-20", vid=2, status="superseded")
+    kept, dropped = admit_versions(CURRENT + [v2022, v2017], "How many more annual leave hours do you earn?")
+    assert [c.chunk.chunk_id for c in kept] == [10, 40, 11]
+    assert [d.chunk_id for d in dropped] == [41]

@@ -123,3 +123,23 @@ def test_a_rewording_without_a_number_needs_the_question_close_to_it():
 
     assert relevant_notes([replace(c, relevance=0.49)],
                           "If I get called for jury duty, does that time come out of my annual leave?") == []
+
+
+def test_a_renamed_organisation_in_the_asked_passage_is_not_the_asked_change():
+    """Calibration: "Is 1Password one of our approved password managers?" got the note that the 2016 page said "18F"
+    where the current says "TTS" (your accounts), a renaming the question does not ask about, at question cosine
+    0.52. A swapped name below VERSION_NOTE_CLOSE is noted only when the question names one of the two names."""
+    from dataclasses import replace
+
+    from grounding.conflict import Conflict
+
+    c = Conflict(labels=("S1", "S2"), kind="version_superseded", text="S1 says ... TTS ... but S2 says 18F.",
+                 sentences=("As you set up your TTS accounts and devices, we have three requirements for making "
+                            "passwords: use a password manager.",
+                            "As you set up your 18F accounts and devices, we have three requirements for making "
+                            "passwords: use a password manager."),
+                 values=("TTS", "18F"), similarity=0.97, rule="name", relevance=0.515)
+    assert relevant_notes([c], "Is 1Password one of our approved password managers?") == []
+    assert relevant_notes([c], "Do the password manager requirements apply to my 18F accounts?") == [c.as_note()]
+    assert relevant_notes([replace(c, relevance=0.7)], "What are the password manager requirements?") == [
+        c.as_note()]
