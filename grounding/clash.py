@@ -136,7 +136,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     most two places of at most four tokens each, and one of those places replaces a capitalised name by another
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
     negation (that is a polarity clash between two subjects). Accents, apostrophe styles and the punctuation inside a
-    name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
+    name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). Each span is the whole name: the
+    swapped words with the capitalised words around them that both sides share ("CO-Transit Subsidy"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
     $75") names two subjects and is no swap.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
@@ -166,6 +167,17 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
             if i1 == j1 == 0 and _labels(fa, ma[i2 - 1][1]) and _labels(fb, mb[j2 - 1][1]):
                 continue  # the label of a "Key: value" line or a row swapped: two subjects, not two values
+            # the swapped word with the rest of its name, which both sides share ("FAS-Transit Subsidy" / "CO-Transit
+            # Subsidy", not "FAS-Transit" / "CO-Transit")
+            def spaced(f: str, m: tuple, k: int) -> bool:  # only spaces between token k - 1 and token k
+                return not f[m[k - 1][1]:m[k][0]].strip()
+
+            while i1 > 0 and j1 > 0 and la[i1 - 1] == lb[j1 - 1] and _name_like(ta[i1 - 1]) \
+                    and spaced(fa, ma, i1) and spaced(fb, mb, j1):
+                i1, j1 = i1 - 1, j1 - 1
+            while i2 < len(ta) and j2 < len(tb) and la[i2] == lb[j2] and _name_like(ta[i2]) \
+                    and spaced(fa, ma, i2) and spaced(fb, mb, j2):
+                i2, j2 = i2 + 1, j2 + 1
             return fa[ma[i1][0]:ma[i2 - 1][1]], fb[mb[j1][0]:mb[j2 - 1][1]]
     return None
 
@@ -180,6 +192,12 @@ def _labels(text: str, end: int) -> bool:
 _MAX_REWORDED = 16
 
 
+#: Words that make a statement hold only under a condition: a revision adding or dropping one changes who the
+#: rule applies to ("your comp time will be paid out" / "... either forfeited or paid out, depending on your
+#: exemption status", the 18F overtime page, 2023 -> 2024).
+_CONDITIONS = frozenset({"depending", "depends", "depend", "whether", "unless", "either"})
+
+
 def reworded(a: str, b: str) -> tuple[str, str] | None:
     """(the words of a, the words of b) that a revision changed in a sentence it kept, when the change adds, drops or
     changes a value or a negation; None for an editorial rewording.
@@ -188,8 +206,8 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     comp time will follow the parameters above: either forfeited or paid out, depending on your exemption status.")
     the span from the first to the last changed token on each side ("be paid out" / "follow the parameters above:
     either forfeited or paid out, depending on your exemption status"), as written, at most 16 words (cut with "…").
-    A change without a value (a number or a code with digits) or a negation among the changed words is editorial
-    ("Employees can take up to 13 days" / "You can use up to 13 days"): no finding.
+    A change without a value (a number or a code with digits), a negation or a condition word (_CONDITIONS) among the
+    changed words is editorial ("Employees can take up to 13 days" / "You can use up to 13 days"): no finding.
     """
     fa, fb = fold_accents(a), fold_accents(b)
     ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
@@ -207,7 +225,7 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     # "Code 51") or a negation; other rewordings are editorial ("Employees can take" / "You can use", "Employees are
     # entitled to use their earned leave" / "you can also use leave"), however many words they change
     touched = [w for op in changed for w in ta[op[1]:op[2]] + tb[op[3]:op[4]]]
-    if not any(any(ch.isdigit() for ch in w) or is_negation(w) for w in touched):
+    if not any(any(ch.isdigit() for ch in w) or is_negation(w) or w in _CONDITIONS for w in touched):
         return None
     i1, i2 = min(op[1] for op in changed), max(op[2] for op in changed)
     j1, j2 = min(op[3] for op in changed), max(op[4] for op in changed)

@@ -154,7 +154,8 @@ def note_lines(plan: ContextPlan, labels: set[str]) -> list[str]:
     """The offline answer's word on the contradiction notes that concern the sources it quotes: "Note that the
     sources disagree: ... [S1][S2]." between two documents, "Note that this changed: ... [S1][S2]." between a
     document and its superseded version (a revision is not a disagreement of the sources; the superseded side is
-    named as such; dates are in the chips and the notes)."""
+    named as such, and the current side of a version note as the current version: "S1 (the current version) says
+    ... $225 ... but S3 (a superseded version) says $200"; dates are in the chips and the notes)."""
     out = []
     for note in plan.notes:
         if note.kind == "injection" or not labels & set(note.labels):
@@ -163,6 +164,10 @@ def note_lines(plan: ContextPlan, labels: set[str]) -> list[str]:
         said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)([^)]*)\)",
                       lambda m: " (a superseded version)" if "superseded" in m.group(1) else "",
                       neutralise_markers(note.text)).rstrip(".")
+        first = plan.source_map.get(note.labels[0])
+        if note.kind == "version_superseded" and first is not None and first.status != "superseded":
+            # which value is the current one: an answer about a past year quotes both ("$200 ... $225")
+            said = re.sub(rf"^{re.escape(first.label)} says\b", f"{first.label} (the current version) says", said)
         lead = "this changed" if note.kind == "version_superseded" else "the sources disagree"
         out.append(f"Note that {lead}: {said} {markers}.")
     return out

@@ -14,10 +14,12 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
+from grounding.alignment import token_set
 from grounding.chunking import split_sentences
 from grounding.clash import Finding
 from grounding.lexical import STOP_WORDS
 from grounding.types import Note, Source
+from grounding.values import value_keys
 
 __all__ = ["Conflict", "ConflictKind", "disputed", "newer_first", "note_text", "recency"]
 
@@ -97,8 +99,17 @@ def _clause(sentence: str, value: str, limit: int = 160) -> str:
     return text
 
 
+def _same_wording(a: str, b: str) -> bool:
+    """True when two sentences use the same words apart from their numbers (80% of the words of either, tokens
+    with a digit left out)."""
+    wa, wb = ({t for t in token_set(x) if not any(ch.isdigit() for ch in t)} for x in (a, b))
+    return bool(wa | wb) and len(wa & wb) >= 0.8 * len(wa | wb)
+
+
 def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str) -> str:
-    """The note's one sentence, naming both labels (with date and superseded status) and the differing values."""
+    """The note's one sentence, naming both labels (with date and superseded status) and the differing values: the
+    second side's value, or its whole clause when the two are one sentence (the same words) with two values or more
+    changed."""
     who_a, who_b = _who(first), _who(second)
     if finding.kind == "judged":
         said = split_sentences(" ".join(finding.explanation.split()))
@@ -108,7 +119,13 @@ def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str)
         said = _clause(sa, finding.values[0])
         if said[:1].isupper():  # "Submit expense reports ...", a name: quoted rather than reported mid-sentence
             said = f'"{said}"'
-        return f"{who_a} says {said} but {who_b} says {finding.values[1]}."
+        other = finding.values[1]
+        if min(len(value_keys(sa) - value_keys(sb)), len(value_keys(sb) - value_keys(sa))) >= 2 \
+                and _same_wording(sa, sb):
+            # one sentence with several values changed ("56 ... (14 pay periods x 4 hours)" / "84 ... (13 pay periods
+            # x 6 hours)"): the other side's clause, not its first value alone
+            other = f'"{_clause(sb, other)}"'
+        return f"{who_a} says {said} but {who_b} says {other}."
     return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."
 
 

@@ -12,7 +12,8 @@ about one subject.
       -> rules on each aligned pair (grounding.clash): value mismatch, swapped name, negated predicate, antonym,
          negation cue; none between sentences about different subjects (grounding.subjects: "the meal allowance in
          Boston is $75" / "in Denver is $60"); between two versions, a counterpart reworded in a value or a negation
-      -> per source pair the firmest finding (WEAK_RULES only when nothing firmer), the first of equals
+      -> per source pair the firmest finding (WEAK_RULES only when nothing firmer; between versions a reworded
+         sentence counts as firm), the first of equals
       -> versions: pairs with the newest superseded version first; a current sentence that a newer version copies
          or contradicts is not compared with older versions (a note compares with the version just before)
       -> optional LLM judge on the best unflagged candidate pairs only (at most ``max_judged`` calls)
@@ -86,10 +87,11 @@ REWORDED = 0.6
 MAX_SOURCE_PAIRS = 45
 
 
-def _firmness(finding: Finding) -> int:
-    """2 for a firm rule (a value, a name, a negated predicate, an antonym), 1 for a reworded sentence of a revision,
-    0 for a weak rule (grounding.clash.WEAK_RULES)."""
-    return 0 if finding.rule in WEAK_RULES else 1 if finding.rule == "reworded" else 2
+def _firmness(finding: Finding, versions: bool = False) -> int:
+    """2 for a firm rule (a value, a name, a negated predicate, an antonym), 1 for a reworded sentence of a revision
+    (2 between a current version and the one before it: the rewritten sentence sharing most of the question's words
+    is the change asked about, not a firm clash elsewhere on the page), 0 for a weak rule (grounding.clash)."""
+    return 0 if finding.rule in WEAK_RULES else 1 if finding.rule == "reworded" and not versions else 2
 
 
 def _version_rank(s: Source, t: Source) -> tuple:
@@ -273,7 +275,8 @@ def detect_conflicts(
                 finding = Finding("value_mismatch", changed, rule="reworded") if changed else None
             if finding and finding.rule not in WEAK_RULES:
                 settled.add(a if current == i else b)
-            if finding and (pair not in found or _firmness(finding) > _firmness(found[pair][0])):
+            if finding and (pair not in found or _firmness(finding, newest_first) > _firmness(found[pair][0],
+                                                                                     newest_first)):
                 relevance = max(float(asked[row_of[(i, a)]]), float(asked[row_of[(j, b)]]))
                 found[pair] = (finding, score, sa, sb, relevance)  # the firmest finding of the pair, first of equals
             if pair in found and _firmness(found[pair][0]) == 2 and not newest_first:

@@ -138,13 +138,16 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
                threshold: float = NEAR_DUPLICATE_COSINE) -> Deduplicated:
     """Near-duplicate removal over candidates that carry vectors: cosine >= threshold and the same values/negation.
 
-    Greedy in order of dense score: a candidate is merged into the first better-scored kept one it nearly
-    duplicates. Candidates without vectors are kept as they are. Pairs above the threshold that differ in values
+    Greedy in order of version status (current, draft, superseded), then dense score: a candidate is merged into the
+    first better-ranked kept one it nearly duplicates. Candidates without vectors are kept as they are. Pairs above the threshold that differ in values
     are kept both and reported in ``conflicts``. One (n, dim) @ (dim, n) product finds every close pair; Python only
     visits the pairs above the threshold.
     """
-    neg = [-c.dense for c, _ in kept]
-    with_vec = [i for i in sorted(range(len(kept)), key=neg.__getitem__) if kept[i][0].vector is not None]
+    # a current version before a draft before a superseded one, then the better dense score: a superseded copy of a
+    # current passage is merged into it, never the current passage into the old version (which would be cited as
+    # superseded for what the current version still says)
+    order = [(-_STATUS_RANK.get(c.chunk.status, 0), -c.dense) for c, _ in kept]
+    with_vec = [i for i in sorted(range(len(kept)), key=order.__getitem__) if kept[i][0].vector is not None]
     removed: dict[int, int] = {}
     conflicts: list[tuple[int, int]] = []
     merged: dict[int, list[int]] = {}
@@ -190,37 +193,67 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
 #: its document. 0.75: on the 18F calibration questions, the 2022 leave page's military-leave chunk (with "Code 50",
 #: now "Code 51") meets its current chunk at 0.785.
 OLDER_WORDING = 0.75
+#: A superseded chunk this close to the question (grounding.ranking.relevance) as the best retrieved current chunk of
+#: its document, or closer, is admitted whatever its cosine to that document's chunks: a revision that moved its
+#: passage into other chunks (the 18F leave page's advanced-leave example, "84 ... hours" in a chunk of its own in
+#: 2023, inside a longer chunk now: cosine 0.67 to it) is still the version the question is about (s13 round).
+ASKED_MARGIN = 0.05
 
 
 def admit_versions(candidates: Sequence[Candidate], question: str, *, similarity: float = OLDER_WORDING,
-                   limit: int = 2) -> tuple[list[Candidate], list[Dropped]]:
+                   limit: int = 2, margin: float = ASKED_MARGIN) -> tuple[list[Candidate], list[Dropped]]:
     """Decide which superseded-version candidates enter the context.
 
     Current versions are preferred: a superseded candidate is admitted only when the question asks about the past,
-    or when it is an older wording of a retrieved current chunk of the same document (cosine >= ``similarity``, and
-    a value, a negation or the words differ) so that a change can be noted; at most ``limit`` such, the newest
-    versions first (by
-    date, then version id), so that a note compares the current version with the last one that said otherwise. The
-    others are dropped with reason "superseded". The current candidates keep their order, each admitted version
-    right after the current chunk it disagrees with (so that both enter the context together, within any cap on
-    sources), except for a question about the past: then every candidate is kept, ordered by dense score, best
-    first.
+    or when it belongs to the newest superseded version of its document among the candidates (the version just
+    before the current one: an older version's wording is history, not the change a note reports), a current chunk of
+    its document was retrieved, and the old chunk's text differs from every retrieved
+    current chunk of that document (normalised text: an unchanged passage has nothing to note) and either is an
+    older wording of one of them (chunk cosine >= ``similarity``) or is about the question at least as much as that
+    document's best current chunk less ``margin`` (grounding.ranking.relevance); at most ``limit`` such, the newest
+    versions first (by date, then version id), then the most relevant to the question, so that a note compares the
+    current version with the one just before it where it speaks about what was asked. The others are dropped with
+    reason "superseded". The current candidates keep their order, each admitted version right after its current
+    chunk (the older wording's match, else the document's most relevant current chunk) so that both enter the
+    context together, within any cap on sources, except for a question about the past: then every candidate is
+    kept, ordered by dense score, best first.
     """
+    from grounding.ranking import relevance  # grounding.ranking imports nothing of this module; kept local
+
     current = [c for c in candidates if c.chunk.status != "superseded"]
     old = [c for c in candidates if c.chunk.status == "superseded"]
     if not old:
         return list(candidates), []
     if asks_about_past(question):
         return sorted(candidates, key=lambda c: -c.dense), []
+
+    def key(c: Candidate) -> str:
+        return c.chunk.text_key or text_hash(c.chunk.text)
+
+    def rival_of(c: Candidate) -> int | None:
+        """Index in ``current`` of the chunk an admitted ``c`` follows, or None when ``c`` is not admitted."""
+        mine = [i for i, k in enumerate(current) if k.chunk.document_id == c.chunk.document_id]
+        if not mine or any(key(current[i]) == key(c) for i in mine):
+            return None
+        worded = next((i for i in mine if c.vector is not None and current[i].vector is not None
+                       and float(np.dot(c.vector, current[i].vector)) >= similarity), None)
+        if worded is not None:
+            return worded
+        best = max(mine, key=lambda i: relevance(current[i]))
+        return best if relevance(c) >= relevance(current[best]) - margin else None
+
+    # the version just before the current one: of a document's retrieved superseded chunks, only the newest version's
+    newest: dict[int, tuple[str, int]] = {}
+    for c in old:
+        newest[c.chunk.document_id] = max(newest.get(c.chunk.document_id, ("", -1)),
+                                          (c.chunk.date or "", c.chunk.version_id))
     after: dict[int, list[Candidate]] = {}  # index of the rival current candidate -> admitted older versions
     admitted, dropped = 0, []
-    # the newest disagreeing versions first, then the most relevant
-    for c in sorted(old, key=lambda c: (c.chunk.date or "", c.chunk.version_id, c.dense), reverse=True):
-        rival = next((i for i, k in enumerate(current) if k.chunk.document_id == c.chunk.document_id
-                      and c.vector is not None and k.vector is not None
-                      and float(np.dot(c.vector, k.vector)) >= similarity
-                      and text_hash(c.chunk.text) != text_hash(k.chunk.text)), None)
-        if rival is not None and admitted < limit:
+    # the newest versions first, then the most relevant to the question
+    for c in sorted(old, key=lambda c: (c.chunk.date or "", c.chunk.version_id, relevance(c)), reverse=True):
+        latest = (c.chunk.date or "", c.chunk.version_id) == newest[c.chunk.document_id]
+        rival = rival_of(c) if admitted < limit and latest else None
+        if rival is not None:
             after.setdefault(rival, []).append(c)
             admitted += 1
         else:

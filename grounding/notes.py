@@ -20,9 +20,9 @@ from grounding.conflict import Conflict
 from grounding.lexical import content_terms
 from grounding.types import ContextPlan, Note
 
-__all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_RULES",
-           "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "answer_notes", "concerns", "relabel_notes",
-           "relevant_notes"]
+__all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_EDIT_SIMILARITY",
+           "VALUE_RULES", "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "answer_notes", "concerns",
+           "relabel_notes", "relevant_notes"]
 
 #: Words that say how much or how often rather than what about ("days per year", "at any one time"): a note sharing
 #: only these with the question is about something else (a meal allowance "per day" under a question on vacation
@@ -54,8 +54,17 @@ VERSION_NOTE_RELEVANCE = 0.45
 #: ... and this close when it shares a single distinctive word with the question ("How much did mileage pay
 #: previously?" / "reimburses mileage at $0.70 per mile").
 VERSION_NOTE_CLOSE = 0.6
+#: ... or, for a changed value, the two versions' sentences this close (the revision changed the value and kept the
+#: sentence): one distinctive word of the question in a sentence whose value alone was edited names what was asked
+#: ("What is the mileage rate?" / "reimburses mileage at $0.70 per mile", was $0.67: cosine 0.998, question 0.53).
+VALUE_EDIT_SIMILARITY = 0.95
 #: Rules that find a different value (as opposed to a different verdict: a negation or an antonym).
 VALUE_RULES = frozenset({"value", "name", ""})
+
+
+def _holds_number(text: str) -> bool:
+    """True when ``text`` holds a digit (a number, an amount, a code such as "Code 51")."""
+    return any(ch.isdigit() for ch in text)
 
 
 def _distinctive(terms: frozenset[str]) -> frozenset[str]:
@@ -93,7 +102,7 @@ class Concerns:
             return False
         shared = len(self.terms & terms) >= self.need
         if versions:
-            return shared or relevance >= VERSION_NOTE_CLOSE
+            return shared or relevance >= VERSION_NOTE_CLOSE or similarity >= VALUE_EDIT_SIMILARITY
         return shared and similarity >= NOTE_SIMILARITY
 
 
@@ -109,10 +118,13 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
     its sentences (Conflict.relevance) at least VERSION_NOTE_RELEVANCE, and may share a single distinctive word
     when that cosine is at least VERSION_NOTE_CLOSE. A conflict between two documents also needs aligned
     sentences at least NOTE_SIMILARITY close (NEGATION_NOTE_SIMILARITY for a polarity clash); between two versions
-    of one document a changed value needs no such closeness (a revision may reword the sentence it updates), a
+    of one document (or, for a value the revision edited in a sentence it kept, VALUE_EDIT_SIMILARITY close
+    sentences) a changed value needs no such closeness (a revision may reword the sentence it updates), a
     changed verdict needs NOTE_SIMILARITY; a reworded sentence needs the changed words themselves to share a
     distinctive word with the question ("Can I earn credit hours by staying late?" is not about "ask your supervisor"
-    becoming "talk to your supervisor"). No conflict found by a rule of UNNOTED_RULES becomes a note.
+    becoming "talk to your supervisor"), and a change holding no number the question's cosine at least
+    VERSION_NOTE_CLOSE, unless both sides of the change hold a number (a reworded value). A swapped name below
+    VERSION_NOTE_CLOSE needs the names themselves to share a distinctive word with the question. No conflict found by a rule of UNNOTED_RULES becomes a note.
 
     Args:
         conflicts: the detector's conflicts, in its order.
@@ -138,9 +150,21 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
             return False
         if c.kind != "version_superseded" or not c.relevance:  # no question cosine: the words alone decide
             return len(common) >= need
-        if c.relevance < VERSION_NOTE_RELEVANCE or (len(common) < need and c.relevance < VERSION_NOTE_CLOSE):
+        edited = c.rule in VALUE_RULES and c.similarity >= VALUE_EDIT_SIMILARITY
+        if c.relevance < VERSION_NOTE_RELEVANCE or (len(common) < need and c.relevance < VERSION_NOTE_CLOSE
+                                                    and not edited):
             return False
-        if c.rule == "reworded":  # the words a revision changed, not only their sentence, concern the question
+        if c.rule == "name" and c.relevance < VERSION_NOTE_CLOSE:
+            # a swapped name the question does not name, on a sentence it is not close to: a renaming elsewhere in
+            # the asked passage ("your 18F accounts" / "your TTS accounts" under "Is 1Password approved?")
+            return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
+        if c.rule == "reworded" and not all(map(_holds_number, c.values)):
+            # the words a revision changed, not only their sentence, concern the question; a change without any
+            # number (a negation, a condition) also needs the question close to the sentence ("come out of my annual
+            # leave" is not about comp time "paid out" when you leave, at cosine 0.49); a number changed on both sides
+            # ("up to 56" / "the 80 maximum") is a changed value of the sentence asked about, as for VALUE_RULES
+            if not any(map(_holds_number, c.values)) and c.relevance < VERSION_NOTE_CLOSE:
+                return False
             return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
         return True
 

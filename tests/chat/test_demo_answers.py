@@ -135,3 +135,21 @@ def test_a_phone_number_question_is_answered_by_the_sentence_giving_the_number(d
     (answer,) = _ask(capsys, "What is the EthicsLine phone number?")
     assert answer["answer"].startswith("You can report harassment anonymously through the EthicsLine at "
                                        "1-800-555-0147"), answer["answer"]
+
+
+def test_the_mileage_rate_carries_the_note_of_its_last_value(demo_domain, capsys):
+    """s13 new-user run: "What is the mileage rate?" quoted $0.70 with no version note, though the 2024 travel policy
+    said $0.67 in the same sentence (grounding.notes.VALUE_EDIT_SIMILARITY)."""
+    (mileage,) = _ask(capsys, "What is the mileage rate?")
+    assert "$0.70" in mileage["answer"]
+    assert any("$0.67" in n["text"] and n["kind"] == "version_superseded" for n in mileage["notes"])
+
+
+def test_an_answer_about_a_past_year_says_which_value_is_current(demo_domain, capsys):
+    """s13 new-user run: "What was the hotel limit in 2024?" quoted the current $225 beside the 2024 $200 without
+    saying which version each came from."""
+    (hotel,) = _ask(capsys, "What was the hotel limit in 2024?")
+    answer = hotel["answer"]
+    assert "$200" in answer and "$225" in answer
+    assert "(the current version) says the nightly hotel limit is $225" in answer, answer
+    assert "(a superseded version) says $200" in answer, answer

@@ -445,8 +445,9 @@ def test_planning_scans_for_passages_addressed_to_an_assistant_only_chunks_not_c
 
 
 def test_superseded_versions_that_disagree_are_admitted_newest_first():
-    """A version note compares the current version with the last one that said otherwise: of three older versions
-    that disagree with the current chunk, the two newest enter the context, whatever their scores."""
+    """A version note compares the current version with the version just before it: of three older versions that
+    disagree with the current chunk, only the newest enters the context, whatever their scores (s13: two entered,
+    and an older version's wording made notes that compared with it instead); a question about the past reads all."""
     from dataclasses import replace
 
     vector = np.ones(4, dtype=np.float32) / 2
@@ -461,8 +462,8 @@ def test_superseded_versions_that_disagree_are_admitted_newest_first():
             version(4, "The maximum salary is $183,500.", "2023-04-27", 5, "superseded", 0.75)]
     other = replace(cand(9, "Overtime needs approval.", 0.6, doc=8), vector=vector)
     kept, dropped = admit_versions([current, other] + olds, "What is the maximum salary?")
-    assert [c.chunk.chunk_id for c in kept] == [1, 3, 4, 9]  # each older version right after its current rival
-    assert [(d.chunk_id, d.reason) for d in dropped] == [(2, "superseded")]
+    assert [c.chunk.chunk_id for c in kept] == [1, 3, 9]  # the version just before, right after its current rival
+    assert [(d.chunk_id, d.reason) for d in dropped] == [(4, "superseded"), (2, "superseded")]
     past, _ = admit_versions([current, other] + olds, "What was the maximum salary in 2022?")
     assert [c.chunk.chunk_id for c in past] == [1, 2, 4, 3, 9]  # the past: every version, best score first
 

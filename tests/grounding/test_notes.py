@@ -75,3 +75,28 @@ def test_weak_findings_and_far_apart_verdicts_never_become_notes():
     assert relevant_notes([replace(cue, rule="predicate")], question) == [cue.as_note()]
     loose = replace(VACATION, rule="loose value")
     assert relevant_notes([loose], "How many vacation days do I get per year?") == []
+
+
+MILEAGE = Conflict(labels=("S1", "S4"), kind="version_superseded",
+                   text="S1 (2025-03-01) says Tallgrass reimburses mileage at $0.70 per mile but S4 (2024-01-15, "
+                        "superseded) says $0.67.",
+                   sentences=("When you drive your personal car for business, Tallgrass reimburses mileage at $0.70 "
+                              "per mile.", "When you drive your personal car for business, Tallgrass reimburses "
+                              "mileage at $0.67 per mile."),
+                   values=("$0.70", "$0.67"), similarity=0.998, rule="value", relevance=0.525)
+
+
+def test_a_value_edited_in_a_kept_sentence_is_noted_on_one_shared_word():
+    """The demo handbook's "What is the mileage rate?" (s13 new-user run) got no version note: the question shares
+    one word ("mileage") with a sentence whose value alone the revision changed ($0.67 -> $0.70), at question cosine
+    0.525 (below VERSION_NOTE_CLOSE). A sentence kept but for its value (cosine >= VALUE_EDIT_SIMILARITY) is noted;
+    the same clash between reworded sentences is not."""
+    from dataclasses import replace
+
+    from grounding.lexical import content_terms
+    from grounding.notes import concerns
+
+    assert relevant_notes([MILEAGE], "What is the mileage rate?") == [MILEAGE.as_note()]
+    terms = frozenset(content_terms(MILEAGE.sentences[0]) | content_terms(MILEAGE.sentences[1]))
+    assert concerns("What is the mileage rate?")(terms, similarity=0.998, relevance=0.525, versions=True)
+    assert relevant_notes([replace(MILEAGE, similarity=0.8)], "What is the mileage rate?") == []
