@@ -15,6 +15,7 @@ STATUS: dict[str, int] = {
     "bad_json": 400,
     "invalid_request": 400,
     "empty_message": 400,
+    "invalid_text": 400,  # a NUL or an unpaired surrogate in the question
     "invalid_client_id": 400,
     "message_too_long": 413,
     "request_too_large": 413,

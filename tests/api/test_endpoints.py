@@ -165,6 +165,7 @@ def test_a_conversation_whose_domain_became_unreadable_is_forbidden(demo_domain,
     ("   \n\t ", 400, "empty_message"),
     ("x" * 4001, 413, "message_too_long"),
     ("\U00013000" * 1_000, 413, "message_too_long"),  # under the character limit, over the token limit
+    ("What is\x00 the hotel limit?", 400, "invalid_text"),  # a NUL (s13 new-user run: a code the docs lacked)
 ])
 def test_empty_and_oversize_questions_are_refused_naming_the_limit(demo_domain, api, question, status, code):
     r = ask(api, question=question, domain="handbook")
