@@ -130,7 +130,7 @@ def follow_up(question: str, previous_questions: Sequence[str], *,
     """
     if not previous_questions:
         return FollowUp(question, False, "first")
-    previous = previous_questions[-1]
+    previous = _resolved(previous_questions)
     signal = _signal(question, previous)
     if signal == "bare":
         if confidence is not None and confidence(question) >= CONFIDENT:
@@ -149,6 +149,24 @@ def follow_up(question: str, previous_questions: Sequence[str], *,
     if signal in ("confident", "standalone", "unrelated"):
         return FollowUp(question, False, signal)
     return FollowUp(_expanded(question, previous), True, signal)
+
+
+#: How many earlier questions a chain of follow-ups is resolved through ("What is the hotel limit?" / "What about in
+#: Seattle?" / "And what was it in 2024?").
+CHAIN = 4
+
+
+def _resolved(previous_questions: Sequence[str]) -> str:
+    """The previous question as retrieval read it: with what it referred to when it was itself a follow-up by a sure
+    signal (an elliptical opener, a referring word, a shared topic word: not one a confidence probe decided, which
+    history does not keep), through up to CHAIN questions. "And what was it in 2024?" after "What about in
+    Seattle?" after "What is the hotel limit?" is retrieved with "Seattle" and "hotel limit" (the s13 new-user run:
+    with "Seattle" alone it found nothing and was refused)."""
+    chain = list(previous_questions[-CHAIN:])
+    text = chain[0]
+    for earlier, later in zip(chain, chain[1:]):
+        text = _expanded(later, text) if _signal(later, earlier) in ("opener", "referring", "shared") else later
+    return text
 
 
 def _expanded(question: str, previous: str) -> str:

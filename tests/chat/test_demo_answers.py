@@ -153,3 +153,11 @@ def test_an_answer_about_a_past_year_says_which_value_is_current(demo_domain, ca
     assert "$200" in answer and "$225" in answer
     assert "(the current version) says the nightly hotel limit is $225" in answer, answer
     assert "(a superseded version) says $200" in answer, answer
+
+
+def test_a_third_turn_referring_through_a_follow_up_gets_the_old_value(demo_domain, capsys):
+    """The s13 new-user run: "And what was it in 2024?" after "What about in Seattle?" after "What is the hotel
+    limit?" was refused; the 2024 version says $300 for high-cost cities."""
+    *_, past = _ask(capsys, "What is the hotel limit?", "What about in Seattle?", "And what was it in 2024?")
+    assert not past["abstained"] and past["answer"].startswith("In high-cost cities"), past["answer"]
+    assert "$300 per night" in past["answer"].split("[S")[0]

@@ -139,3 +139,18 @@ def test_an_existential_there_before_a_noun_and_a_fragment_opening_with_a_prepos
     assert follow_up("For how long can I telework from another state each year?", pto).signal == "standalone"
     # "the private ones" refers to the channels just asked about (18f_dev d072)
     assert follow_up("Who can search the private ones?", ["How many Slack channels does TTS have?"]).refers
+
+
+def test_a_chain_of_follow_ups_is_retrieved_with_what_the_first_question_asked():
+    """The s13 new-user run: "And what was it in 2024?" after "What about in Seattle?" after "What is the hotel
+    limit?" was retrieved with "Seattle" alone and refused."""
+    chain = ["What is the hotel limit?", "What about in Seattle?"]
+    decided = follow_up("And what was it in 2024?", chain)
+    assert decided.query == "And what was it in 2024? Seattle hotel limit" and decided.refers
+    # a previous question that stood alone is not read with the one before it
+    switched = follow_up("And for contractors?", ["What is the hotel limit?", "How long must passwords be?"])
+    assert "hotel" not in switched.query and "passwords" in switched.query
+    # a previous question that referred back only by a weak word ("it", decided by a probe history does not keep)
+    # is read as written
+    assert follow_up("Do they expire?", ["How much paid time off do I earn?", "Does it carry over?"]).query == \
+        "Do they expire? carry"
