@@ -26,7 +26,7 @@ from grounding.contradictions import detect_conflicts
 from grounding.embeddings import KnownVectors, default_embedder
 from grounding.injection import injection_notes
 from grounding.language import asked_in, vocabulary_share
-from grounding.followup import needs_confidence
+from grounding.followup import probe_queries
 from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary
@@ -256,12 +256,10 @@ def answer_prepare(*, domain: Domain, question: str, provider: Provider | None =
     if rewriter is not None and history:
         query = rewriter(question, [(t.role, t.text) for t in history])
     else:
-        probe: tuple[float | None, float | None] = (None, None)
-        previous = previous_questions(history)
-        if needs_confidence(question, previous):
-            probe = followup_probe(domain=inputs.domain.pk, token=inputs.token, question=question,
-                                   vectors=default_embedder().embed([question, previous[-1]]))
-        query = offline_query(question, history, *probe)
+        probes = probe_queries(question, previous_questions(history))
+        confidences = followup_probe(domain=inputs.domain.pk, token=inputs.token, queries=probes,
+                                     vectors=default_embedder().embed(list(probes))) if probes else None
+        query = offline_query(question, history, confidences)
     vector = default_embedder().embed([query])[0]
     return answer_plan(inputs=inputs, question=question, query=query, vector=vector, provider=provider,
                        history=history, summary=summary, judge=judge, conflict_judge=conflict_judge,

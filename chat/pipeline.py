@@ -22,7 +22,7 @@ from django.conf import settings
 from chat.answering import AnswerInputs, PreparedAnswer, answer_plan
 from chat.followup_query import followup_probe, offline_query, previous_questions
 from chat.runtime import Runtime
-from grounding.followup import needs_confidence
+from grounding.followup import probe_queries
 from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge, PrejudgedConflicts
 from grounding.memory import MemoryTurn, Summary
@@ -59,15 +59,14 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
         query = await rewriter.arewrite(question, [(t.role, t.text) for t in history])
         rewritten = bool(rewriter.calls and not rewriter.failures)
     else:
-        probe: tuple[float | None, float | None] = (None, None)
-        previous = previous_questions(history)
-        if needs_confidence(question, previous):
-            # the decision rests on how confidently the question alone retrieves and how near it is to the previous
-            # question (grounding.followup)
-            vectors = await asyncio.gather(runtime.batcher.embed(question), runtime.batcher.embed(previous[-1]))
-            probe = await runtime.cpu(followup_probe, domain=inputs.domain.pk, token=inputs.token,
-                                      question=question, vectors=vectors)
-        query = offline_query(question, history, *probe)
+        confidences = None
+        if probes := probe_queries(question, previous_questions(history)):
+            # the decision rests on how confidently the question retrieves alone, and with the previous question's
+            # terms (grounding.followup)
+            vectors = await asyncio.gather(*(runtime.batcher.embed(q) for q in probes))
+            confidences = await runtime.cpu(followup_probe, domain=inputs.domain.pk, token=inputs.token,
+                                            queries=probes, vectors=vectors)
+        query = offline_query(question, history, confidences)
     vector = await runtime.batcher.embed(query)
     await status("planning")
     plan = functools.partial(answer_plan, inputs=inputs, question=question, query=query, vector=vector,

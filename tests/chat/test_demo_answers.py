@@ -71,6 +71,10 @@ def test_a_short_question_on_a_new_topic_in_a_conversation_is_answered_on_its_ow
     assert not mileage["abstained"] and "$0.70 per mile" in mileage["answer"], mileage["answer"]
     assert mileage["sources"][0]["title"] == "Travel and Expenses Policy"
     assert not expenses["abstained"] and "Finance approves the report" in expenses["answer"], expenses["answer"]
+    # a short question the previous question's words help to retrieve still refers back
+    _, eligible = _ask(capsys, "How long is parental leave?", "Who is eligible?")
+    assert eligible["answer"].startswith("All full-time and part-time employees are eligible for parental leave"), \
+        eligible["answer"]
 
 
 def test_a_second_part_that_is_only_a_question_word_is_answered(demo_domain, capsys):
