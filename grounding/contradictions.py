@@ -49,7 +49,8 @@ import numpy as np
 from grounding.claims import claims
 from grounding.claim_readings import ClaimReading, reading
 from grounding.alignment import lexically_aligned_matrix
-from grounding.clash import WEAK_RULES, Finding, clash_read, reworded
+from grounding.clash import WEAK_RULES, Finding, clash_read
+from grounding.rewording import reworded
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
 from grounding.lexical import content_terms

@@ -101,7 +101,7 @@ def test_a_revision_that_drops_a_condition_changes_what_the_sentence_states():
     """The 18F overtime page (2023-04-27 -> now): comp time on leaving GSA went from "either forfeited or paid out,
     depending on your exemption status" to "paid out", with no value or negation among the changed words: it was
     read as editorial. A condition word among them makes it a change; a plain rewording stays editorial."""
-    from grounding.clash import reworded
+    from grounding.rewording import reworded
 
     assert reworded(COMP_NOW, COMP_2023) == (
         "be paid out", "follow the parameters above: either forfeited or paid out, depending on your exemption status")

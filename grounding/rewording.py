@@ -1,0 +1,79 @@
+"""A revision's rewording of a sentence it kept: what changed, when the change is one of substance (a value, a
+negation or a condition added, dropped or changed), for version notes (grounding.contradictions, grounding.clash).
+No Django imports."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Sequence
+
+from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
+
+__all__ = ["reworded", "word_key"]
+
+#: Typographic apostrophes read as the ASCII one: "GSA’s" and "GSA's" (a page and its copy typed with other quotes)
+#: are one word, not a swapped name.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+
+def word_key(token: str) -> str:
+    """A token as compared: lower-cased, typographic apostrophes read as the ASCII one."""
+    return token.lower().translate(_APOSTROPHES)
+
+
+
+#: Longest span (words) a reworded note quotes from each side; a longer change is cut with "…".
+_MAX_REWORDED = 16
+
+
+#: Words that make a statement hold only under a condition: a revision adding or dropping one changes who the
+#: rule applies to ("your comp time will be paid out" / "... either forfeited or paid out, depending on your
+#: exemption status", the 18F overtime page, 2023 -> 2024).
+_CONDITIONS = frozenset({"depending", "depends", "depend", "whether", "unless", "either"})
+
+
+def reworded(a: str, b: str) -> tuple[str, str] | None:
+    """(the words of a, the words of b) that a revision changed in a sentence it kept, when the change adds, drops or
+    changes a value or a negation; None for an editorial rewording.
+
+    For two versions of one sentence ("If you leave GSA, your comp time will be paid out." / "If you leave GSA, your
+    comp time will follow the parameters above: either forfeited or paid out, depending on your exemption status.")
+    the span from the first to the last changed token on each side ("be paid out" / "follow the parameters above:
+    either forfeited or paid out, depending on your exemption status"), as written, at most 16 words (cut with "…").
+    A change without a value (a number or a code with digits), a negation or a condition word (_CONDITIONS) among the
+    changed words is editorial ("Employees can take up to 13 days" / "You can use up to 13 days"): no finding.
+    """
+    fa, fb = fold_accents(a), fold_accents(b)
+    ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
+    ta = [word_key(m.group(0)) for m in ma]
+    tb = [word_key(m.group(0)) for m in mb]
+    ops = [op for op in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
+
+    def content(words: Sequence[str]) -> bool:
+        return any(w not in STOP_WORDS and w[0].isalnum() for w in words)
+
+    changed = [op for op in ops if content(ta[op[1]:op[2]]) or content(tb[op[3]:op[4]])]
+    if not changed:
+        return None
+    # a change of what the sentence states adds, drops or changes a value (a number, a code such as "18F" or
+    # "Code 51") or a negation; other rewordings are editorial ("Employees can take" / "You can use", "Employees are
+    # entitled to use their earned leave" / "you can also use leave"), however many words they change
+    touched = [w for op in changed for w in ta[op[1]:op[2]] + tb[op[3]:op[4]]]
+    if not any(any(ch.isdigit() for ch in w) or is_negation(w) or w in _CONDITIONS for w in touched):
+        return None
+    i1, i2 = min(op[1] for op in changed), max(op[2] for op in changed)
+    j1, j2 = min(op[3] for op in changed), max(op[4] for op in changed)
+
+    def span(text: str, marks: list, lo: int, hi: int) -> str:
+        if hi <= lo:
+            return ""
+        end = marks[hi - 1].end()
+        while end < len(text) and text[end] in ")]" and text.count("(", marks[lo].start(), end) + text.count(
+                "[", marks[lo].start(), end) > text.count(")", marks[lo].start(), end) + text.count(
+                "]", marks[lo].start(), end):
+            end += 1  # close a parenthesis the span opened: "TTS (T) or 18F (TE)"
+        words = text[marks[lo].start():end].split()
+        return " ".join(words[:_MAX_REWORDED]) + (" …" if len(words) > _MAX_REWORDED else "")
+
+    sa, sb = span(a, ma, i1, i2), span(b, mb, j1, j2)
+    return (sa, sb) if sa and sb else None
