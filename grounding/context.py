@@ -164,7 +164,8 @@ def plan_context(
 
     # 1. sufficiency on the retrieval side [18.10]: a candidate's relevance is its chunk cosine or, when higher, the
     # cosine of its best-matching sentence (grounding.ranking)
-    best = max((_relevance(c) for c in candidates if _relevance(c) == _relevance(c)), default=None)  # NaN: no score
+    relevance = [_relevance(c) for c in candidates]  # once per candidate, read by the three tests below
+    best = max((r for r in relevance if r == r), default=None)  # NaN: no score
     if best is None or best < policy.relevance_threshold:
         reason = ("nothing was retrieved" if best is None else
                   f"best relevance {best:.2f} is below the threshold {policy.relevance_threshold:.2f}")
@@ -173,9 +174,9 @@ def plan_context(
                                          for c in candidates) + tuple(version_dropped), budget=budget(),
                            ordering=settings.ordering)
     dropped: list[Dropped] = list(version_dropped) + [
-        Dropped(c.chunk.chunk_id, "below_threshold", f"score {_relevance(c):.2f}")
-        for c in candidates if not _relevance(c) >= policy.source_min_score]  # a NaN score included
-    passing = [c for c in candidates if _relevance(c) >= policy.source_min_score]
+        Dropped(c.chunk.chunk_id, "below_threshold", f"score {r:.2f}")
+        for c, r in zip(candidates, relevance) if not r >= policy.source_min_score]  # a NaN score included
+    passing = [c for c, r in zip(candidates, relevance) if r >= policy.source_min_score]
     clean = frozenset(c.chunk.chunk_id for c in passing if c.chunk.injection is False)  # checked at ingestion
 
     # 2. deduplication [18.7] and adjacent merge

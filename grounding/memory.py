@@ -11,6 +11,7 @@ ChatSummaryMemoryBuffer), here incremental, atomic and provenance-keeping.
 from __future__ import annotations
 
 import heapq
+import operator
 
 import re
 from dataclasses import dataclass, field
@@ -226,11 +227,6 @@ def turn_terms(turn: Turn) -> frozenset[str]:
     return turn.terms if turn.terms is not None else content_terms(turn.text)
 
 
-def _shared(question: frozenset[str], first: frozenset[str], second: frozenset[str]) -> int:
-    """How many of the question's terms are in either of an exchange's two turns."""
-    return len((question & first) | (question & second))  # set operations in C: no Python loop per term
-
-
 def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_overlap: int = 2,
                    max_tokens: int | None = None, overhead: int = 0) -> list[int]:
     """Indexes of user turns among ``turns`` most related to the question (shared content words >= min_overlap),
@@ -249,8 +245,16 @@ def relevant_older(question: str, turns: Sequence[Turn], *, limit: int = 1, min_
         room = float("inf")
     elif (room := max_tokens - 2 * overhead) < 2:  # no exchange of two non-empty turns fits
         return []
-    scored = [(overlap, i) for i, (t, answer) in enumerate(zip(turns, turns[1:]))
-              if t.tokens + answer.tokens <= room and t.role == "user" and answer.role == "assistant"
-              # iterates over the question's few terms; the turns' terms are stored with them
-              and (overlap := _shared(q, turn_terms(t), turn_terms(answer))) >= min_overlap]
+    tokens = [t.tokens for t in turns]
+    # the cost test over every exchange at once (sums in C), then Python visits only the exchanges that fit
+    fitting = (range(len(turns) - 1) if room == float("inf") else
+               [i for i, cost in enumerate(map(operator.add, tokens, tokens[1:])) if cost <= room])
+    scored = []
+    for i in fitting:
+        t, answer = turns[i], turns[i + 1]
+        if t.role == "user" and answer.role == "assistant":
+            # set operations over the question's few terms; the turns' terms are stored with them
+            overlap = len((q & turn_terms(t)) | (q & turn_terms(answer)))
+            if overlap >= min_overlap:
+                scored.append((overlap, i))
     return [i for _, i in heapq.nlargest(limit, scored)]

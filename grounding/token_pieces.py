@@ -127,6 +127,8 @@ def raw_edited(old: str, old_raw: int, new: str) -> int:
     """
     if old == new:
         return old_raw
+    if "&" in old and len(new) == len(old) + 4 * old.count("&") and new == old.replace("&", "&amp;"):
+        return raw_substituted(old, old_raw, "&", "&amp;")  # escaping's usual edit: no line split needed
     a, b = _line_starts(old), _line_starts(new)
     runs_a = [old[s:e] for s, e in zip(a, a[1:] + [len(old)])]
     runs_b = [new[s:e] for s, e in zip(b, b[1:] + [len(new)])]
@@ -140,6 +142,40 @@ def raw_edited(old: str, old_raw: int, new: str) -> int:
     if len(mid_a) == len(mid_b):  # lines edited in place (escaping): only the runs that differ
         return old_raw + sum(_raw_change(x, y) for x, y in zip(mid_a, mid_b) if x != y)
     return old_raw + _raw_change("".join(mid_a), "".join(mid_b))
+
+
+def raw_substituted(old: str, old_raw: int, char: str, replacement: str) -> int:
+    """Raw cl100k count of ``old.replace(char, replacement)`` (tokens) from ``old_raw``, the raw count of ``old``, for
+    one character ``char``: only a window around each occurrence is encoded, in both versions.
+
+    A window runs from a piece start (:func:`_starts_piece`) at or before two characters ahead of the occurrence to
+    one at or after two characters past it, both with neighbours (the characters either side, which decide a piece
+    start) that no substitution touches; occurrences whose windows would meet share one. Such positions start a piece
+    in both texts, so counts add up across them (as in :func:`_raw_change`) and only the windows differ. Exact, as
+    counting the new text whole (tests check it on the handbook's paragraphs and on random texts of odd characters);
+    costs one scan of the characters near each occurrence and two small encodes per window, with no split of the
+    text into lines (``raw_edited`` uses it for escaping's "&" -> "&amp;")."""
+    n = len(old)
+    total = old_raw
+    p = old.find(char)
+    while p != -1:
+        i = p - 2  # old[i - 1], old[i], old[i + 1] before the occurrence (and after the last window: see below)
+        while i > 0 and not _starts_piece(old, i):
+            i -= 1
+        i = max(i, 0)
+        j = p + 2  # old[j - 1] past the occurrence
+        while True:
+            while j < n and not _starts_piece(old, j):
+                j += 1
+            p = old.find(char, p + 1)
+            if p != -1 and p <= j + 1:  # the next occurrence is j's neighbour or inside the window: one window
+                j = max(j, p + 2)
+                continue
+            break
+        # the next occurrence (if any) is at j + 2 or later, so its scan back stops at j at the latest
+        window = old[i:j]
+        total += raw_count(window.replace(char, replacement)) - raw_count(window)
+    return total
 
 
 def _common_prefix(a: str, b: str) -> int:

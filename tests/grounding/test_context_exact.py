@@ -45,6 +45,31 @@ def test_a_count_from_the_window_around_an_edit_equals_counting_the_edited_text(
     assert changed > 4_000
 
 
+def test_a_count_from_the_windows_around_a_substituted_character_equals_counting_the_new_text():
+    """raw_substituted encodes only a window around each occurrence of the character (escaping's "&" -> "&amp;",
+    which raw_edited hands to it); on every handbook paragraph, on paragraphs joined by newlines and on random texts of
+    odd characters thick with the character, for "&" and for substitutions that add or remove whitespace, letters and
+    punctuation, it gives the count of the new text."""
+    from grounding.token_pieces import raw_count, raw_edited, raw_substituted
+
+    rng = random.Random(13)
+    paragraphs = _paragraphs()
+    texts = paragraphs + ["\n".join(rng.sample(paragraphs, 3)) for _ in range(1_000)]
+    texts += ["".join(rng.choice(ODD + ["&"] * 5) for _ in range(rng.randrange(0, 60))) for _ in range(6_000)]
+    with_amp = 0
+    for old in texts:
+        new = old.replace("&", "&amp;")
+        with_amp += new != old
+        assert raw_substituted(old, raw_count(old), "&", "&amp;") == raw_count(new), old
+        assert raw_edited(old, raw_count(old), new) == raw_count(new), old
+    assert with_amp > 4_000
+    for char, replacement in [("<", "&lt;"), ("a", "xyz"), (" ", ""), ("\n", "\n\n"), ("'", " '"), (".", ". "),
+                              ("1", "")]:
+        for old in texts[::5]:
+            assert raw_substituted(old, raw_count(old), char, replacement) == raw_count(old.replace(char, replacement)), \
+                (char, old)
+
+
 #: Texts made to trip each escaping rule and its fast-path check: look-alike delimiters in any case and spacing,
 #: markers of every form (fullwidth brackets, doubled, lists, links), header look-alikes ("ſ" matches "s" under
 #: re.I), key-value lines and table rows.
