@@ -69,14 +69,14 @@ def _text(rng: random.Random) -> str:
 def test_joined_values_are_those_of_the_joined_text_or_not_read():
     rng = random.Random(20)
     read = 0
-    for _ in range(20_000):
+    for _ in range(6_000):  # 20,000 in the s12 round: the same rules held; fewer keep the suite inside its budget
         texts = [_text(rng) for _ in range(rng.randint(2, 3))]
         got = joined_values(texts, [chunk_values(t) for t in texts])
         if got is not None:
             read += 1
             assert got[0] == joined_text(tuple(texts))[0]
             assert got[1] == source_keys(got[0]), texts
-    assert read > 2000  # the comparison is not vacuous
+    assert read > 600  # the comparison is not vacuous
 
 
 def test_overlap_cut_at_a_line_start_reads_the_lines_after_it():
