@@ -128,8 +128,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     ("acquired by Facebook" / "acquired by Apple", "on January 5" / "on May 5"), while no place adds or removes a
     negation (that is a polarity clash between two subjects). Accents, apostrophe styles and the punctuation inside a
     name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). Each span is the whole name: the
-    swapped words with the capitalised words around them that both sides share ("CO-Transit Subsidy"). A swapped label that opens both ("Boston: meals are $75" / "Denver: meals are
-    $75") names two subjects and is no swap.
+    swapped words with the capitalised words around them that both sides share ("CO-Transit Subsidy"). A swapped
+    label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:

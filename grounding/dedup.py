@@ -139,8 +139,8 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
     """Near-duplicate removal over candidates that carry vectors: cosine >= threshold and the same values/negation.
 
     Greedy in order of version status (current, draft, superseded), then dense score: a candidate is merged into the
-    first better-ranked kept one it nearly duplicates. Candidates without vectors are kept as they are. Pairs above the threshold that differ in values
-    are kept both and reported in ``conflicts``. One (n, dim) @ (dim, n) product finds every close pair; Python only
+    first better-ranked kept one it nearly duplicates. Candidates without vectors are kept as they are. Pairs above
+    the threshold that differ in values are kept both and reported in ``conflicts``. One (n, dim) @ (dim, n) product finds every close pair; Python only
     visits the pairs above the threshold.
     """
     # a current version before a draft before a superseded one, then the better dense score: a superseded copy of a

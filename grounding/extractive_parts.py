@@ -70,7 +70,8 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
             # the part's best sentence that another part has not taken already: each part asks its own fact ("...,
             # and by when?" is answered by the deadline sentence below the carry-over one the first part took)
             untaken = [s for s in pool if not repeats(s.text, chosen)]
-            fresh = answerer._typed(untaken, question_type(part), limit=answerer.max_sentences, question=part, plan=plan)
+            fresh = answerer._typed(untaken, question_type(part), limit=answerer.max_sentences, question=part,
+                                    plan=plan)
             if fresh:
                 if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
                     fresh, openers[len(chosen)] = decided(answerer, part, fresh, plan.source_map, plan.notes)

@@ -124,7 +124,8 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
     distinctive word with the question ("Can I earn credit hours by staying late?" is not about "ask your supervisor"
     becoming "talk to your supervisor"), and a change holding no number the question's cosine at least
     VERSION_NOTE_CLOSE, unless both sides of the change hold a number (a reworded value). A swapped name below
-    VERSION_NOTE_CLOSE needs the names themselves to share a distinctive word with the question. No conflict found by a rule of UNNOTED_RULES becomes a note.
+    VERSION_NOTE_CLOSE needs the names themselves to share a distinctive word with the question. No conflict found
+    by a rule of UNNOTED_RULES becomes a note.
 
     Args:
         conflicts: the detector's conflicts, in its order.

@@ -82,7 +82,8 @@ _IS_VALUE = re.compile(r"^(?:is|are|was|were)\b.*\s\$?\d[\d,]*(?:\.\d+)?(?:\s+[\
 #: Number words as numbers ("one" counts here: "one year" is a duration), and quantity words: a vague plural
 #: ("several years", "a few weeks") is read as its least, two: enough to pass a limit of one (grounding.answer_types
 #: reads "several" and "a few" as numbers).
-NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
 NUMBER_WORDS.update(eighteen=18, twenty=20, thirty=30)
 QUANTITY_WORDS = {**NUMBER_WORDS, "a": 1, "an": 1, "a few": 2, "few": 2, "several": 2, "multiple": 2, "many": 2}
 _QUANTITY = re.compile(r"^(?:([\d,]*\d(?:\.\d+)?)|(a few|an?|few|several|multiple|many|"
