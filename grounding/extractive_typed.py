@@ -3,15 +3,14 @@ a count, a person or team), for the offline extractive answerer (grounding.extra
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import re
+from typing import Sequence
 
 from grounding.answer_types import CHECKED_TYPES, question_sentence, states
 from grounding.counted import counted_noun, counts
+from grounding.denials import denies
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
-from grounding.denials import denies
 from grounding.periods import other_period
 from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value

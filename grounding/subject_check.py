@@ -13,7 +13,7 @@ imports.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.followup import GENERIC
@@ -36,15 +36,18 @@ def _written(question: str, subject: frozenset[str]) -> list[str]:
     return list(dict.fromkeys(w for w in _WORD.findall(question) if content_terms(w) & subject))
 
 
+def _named(terms: frozenset[str], quoted: Iterable[tuple[str, Source]]) -> bool:
+    """True when a (text, its source) pair names one of ``terms`` in the text or the source's title or section
+    path."""
+    return any(terms & content_terms(f"{source.title}\n{source.section}\n{text}") for text, source in quoted)
+
+
 def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:
     """The question's subject words (as written, in order) when none of them is named by any of ``sources``; [] when
     one is, or when the question has none (a follow-up such as "Do they expire?" is read with its conversation)."""
     subject = _subject(question)
-    if not subject or not sources:
+    if not subject or not sources or _named(subject, ((s.text, s) for s in sources)):
         return []
-    for source in sources:
-        if subject & content_terms(f"{source.title}\n{source.section}\n{source.text}"):
-            return []
     return _written(question, subject)
 
 
@@ -67,11 +70,8 @@ def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
     opened "Yes. Book the room on the office calendar" (the lactation room)."""
     m = _EXISTENTIAL.search(question_sentence(question))
     thing = _subject(m.group("thing")) - _VAGUE if m else frozenset()
-    if not thing or not sources:
+    if not thing or not sources or _named(thing, ((s.text, s) for s in sources)):
         return []
-    for source in sources:
-        if thing & content_terms(f"{source.title}\n{source.section}\n{source.text}"):
-            return []
     return _written(m.group("thing"), thing)
 
 
@@ -88,11 +88,8 @@ def unsaid_subject(question: str, quoted: Sequence[tuple[str, Source]]) -> list[
     calibration half, the development set or the two fresh sets changes."""
     asking = question_sentence(question)
     subject = _subject(asking)
-    if not subject or not quoted:
+    if not subject or not quoted or _named(subject, quoted):
         return []
-    for sentence, source in quoted:
-        if subject & content_terms(f"{source.title}\n{source.section}\n{sentence}"):
-            return []
     return _written(asking, subject)
 
 

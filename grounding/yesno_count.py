@@ -105,13 +105,14 @@ def stated_numbers(text: str, kinds: tuple[str, ...] = _NUMBERED) -> dict[str, s
         if kind not in kinds:
             continue
         bare = said.replace("$", "", 1).lstrip() if said.startswith("$") else said
-        word, digits = _QUANTITY.match(bare), None
-        if word and word.group(2):
-            number = float(QUANTITY_WORDS[word.group(2).lower()])
-        elif digits := (word and word.group(1)) or ((m := _NUMBER.search(said)) and m.group(0)):
-            number = float(digits.replace(",", ""))
+        opening = _QUANTITY.match(bare)
+        if opening and opening.group(2):
+            number = float(QUANTITY_WORDS[opening.group(2).lower()])
         else:
-            continue
+            digits = opening.group(1) if opening else next(iter(_NUMBER.findall(said)), None)
+            if digits is None:
+                continue
+            number = float(digits.replace(",", ""))
         unit = "$" if said.startswith("$") else "%" if said.endswith("%") else stem(said.split()[-1])
         out.setdefault(unit, set()).add(number)
     return out
