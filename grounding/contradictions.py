@@ -2,7 +2,7 @@
 about one subject.
 
     sources -> claims (grounding.claims: pysbd sentences, wrapped lines joined, headings left out, fragments joined)
-      -> ONE embed call (the sentences and the question)
+      -> alignment (grounding.sentence_alignment): ONE embed call (the sentences and the question)
       -> source pairs: two documents, or a current version and a superseded version of one document (an old version
          is history against another document or another old version, not a disagreement of the sources)
       -> aligned sentence pairs (MiniLM cosine >= ``similarity``, or a lexical near-copy), those sharing most of the
@@ -42,18 +42,15 @@ when retrieval brings its passage: when the version just before the current one 
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Protocol, Sequence
-
-import numpy as np
+from typing import Callable, Mapping, Sequence
 
 from grounding.claims import claims
-from grounding.claim_readings import ClaimReading, reading
-from grounding.alignment import lexically_aligned_matrix
+from grounding.claim_readings import ClaimReading
 from grounding.clash import WEAK_RULES, Finding, clash_read
-from grounding.rewording import reworded
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
-from grounding.lexical import content_terms
+from grounding.rewording import reworded
+from grounding.sentence_alignment import COPY, REWORDED, Alignment, PairTest, align, same_document
 from grounding.types import Source
 
 __all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_MARGIN", "ConflictJudge", "PairTest",
@@ -62,11 +59,6 @@ __all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_M
 #: An LLM judge: (sentence_a, sentence_b) -> one sentence explaining the conflict, or None when they agree.
 ConflictJudge = Callable[[str, str], "str | None"]
 
-
-class PairTest(Protocol):
-    """Whether an aligned sentence pair is worth examining (grounding.notes.Concerns is one)."""
-
-    def __call__(self, terms: frozenset[str], *, similarity: float, relevance: float, versions: bool) -> bool: ...
 
 #: Cosine (MiniLM sentence embeddings) at or above which two sentences are aligned (talk about the same thing).
 #: Calibrated with ``manage.py conflict_eval --calibrate`` on the calibration half of ConflictQA, RGB and RAMDocs
@@ -77,12 +69,6 @@ ALIGN_SIMILARITY = 0.45
 #: (on the demo handbook, "return your old laptop within 14 days" / "ships 5 business days before your start" at
 #: cosine 0.55 are different deadlines, not a conflict).
 STRONG_MARGIN = 0.1
-
-#: Cosine at or above which a sentence is a copy of one in the other source (it agrees with that source).
-COPY = 0.95
-#: Cosine from which two sentences of two versions, each the other's best match and near-copies in words, are one
-#: sentence reworded.
-REWORDED = 0.6
 
 #: Source pairs examined at most (10 planned sources make 45 pairs).
 MAX_SOURCE_PAIRS = 45
@@ -154,101 +140,39 @@ def detect_conflicts(
     labels = [s.label for s in sources]
     if len(set(labels)) != len(labels):
         raise ValueError(f"duplicate source labels in {labels}")
-    def versions(i: int, j: int) -> bool:
-        return sources[i].document_id == sources[j].document_id
-
     def compared(i: int, j: int) -> bool:
         """A superseded version is compared with a current version of its own document only: what it says against
         another document, or against another old version, is history, not a disagreement of the sources."""
         if (sources[i].document_id, sources[i].version_id) == (sources[j].document_id, sources[j].version_id):
             return False
         old = [sources[k].status == "superseded" for k in (i, j)]
-        return not any(old) or (versions(i, j) and not all(old))
+        return not any(old) or (same_document(sources, i, j) and not all(old))
 
     pairs = [(i, j) for i in range(len(sources)) for j in range(i + 1, len(sources)) if compared(i, j)]
     if not pairs or max_pairs == 0:
         return []
-
-    sentences = [list(x) for x in sentences] if sentences is not None else [claims(s.text) for s in sources]
-    flat = [x for group in sentences for x in group]
-    if not flat:
+    alignment = align(sources, pairs, embedder, similarity=similarity, focus=focus, concerns=concerns,
+                      readings=readings,
+                      sentences=sentences if sentences is not None else [claims(s.text) for s in sources])
+    if alignment is None:
         return []
-    offsets = np.cumsum([0] + [len(g) for g in sentences])
-    focus_terms = content_terms(focus) if focus else set()
-    embedded = np.asarray(embedder.embed(flat + [focus] if focus else flat), dtype=np.float32)
-    vectors = embedded[:len(flat)]
-    asked = vectors @ embedded[len(flat)] if focus else np.zeros(len(flat), dtype=np.float32)
-    row_of = {(k, n): offsets[k] + n for k in range(len(sources)) for n in range(len(sentences[k]))}
-    cosine = vectors @ vectors.T
-    # what the rules read of each sentence: stored at ingestion, else read from the text (issue 20 point 3)
-    known = readings or {}
-    read = [known.get(x) or reading(x) for x in flat]
-    token_sets = [r.token_set for r in read]
-    lexical = lexically_aligned_matrix(token_sets)  # near-copies in words, whatever their cosine
-    terms = [r.terms for r in read] if focus_terms or concerns is not None else []
+    found, unflagged = _findings(sources, alignment, similarity, max_pairs)
+    if judge is not None and max_judged:
+        for score, pair, sa, sb in sorted(unflagged, key=lambda t: (-t[0], t[1]))[:max_judged]:
+            explanation = judge(sa, sb)
+            if explanation:
+                found[pair] = (Finding("judged", ("", ""), explanation, rule="judged"), score, sa, sb, 0.0)
+    return _conflicts(sources, found)
 
-    # Aligned sentence pairs per source pair, best first (the sentences sharing most of the question's words first,
-    # so the conflict reported for a pair is the one the reader asked about); source pairs ranked by their best
-    # alignment. A sentence the other source states too (a copy) is not set against that source's other sentences
-    # (a list both pages hold, item by item). Sentences about other subjects are kept apart by grounding.subjects
-    # ("in high-cost cities the limit is $325" is not set against the old "in most cities it is $200").
-    version_rows: dict[tuple[int, int], list[int]] = {}  # (document, version) -> its planned sentences (flat rows)
-    for k, src in enumerate(sources):
-        version_rows.setdefault((src.document_id, src.version_id), []).extend(range(offsets[k], offsets[k + 1]))
-    row_version = {r: key for key, rows in version_rows.items() for r in rows}
 
-    def counterpart(x: int, y: int) -> bool:
-        """Rows x and y (two versions of one document) are one sentence in two wordings: each the other's best
-        match over the planned text of the other version, at least REWORDED close, and near-copies in words (at
-        least 6 tokens each, 5 shared, 60% of the shorter)."""
-        rows_x, rows_y = version_rows[row_version[x]], version_rows[row_version[y]]
-        if rows_y[int(np.argmax(cosine[x, rows_y]))] != y or rows_x[int(np.argmax(cosine[y, rows_x]))] != x:
-            return False
-        tx, ty = token_sets[x], token_sets[y]
-        shared = len(tx & ty)
-        return cosine[x, y] >= REWORDED and min(len(tx), len(ty)) >= 6 and shared >= 5 \
-            and shared >= 0.6 * min(len(tx), len(ty))
+def _findings(sources: Sequence[Source], alignment: Alignment, similarity: float, max_pairs: int) -> tuple[dict, list]:
+    """The rules on the aligned sentence pairs of the best-aligned ``max_pairs`` source pairs (grounding.clash).
 
-    def partner(x: int, version: tuple[int, int]) -> int | None:
-        """The row of ``version`` that is row x's counterpart, if any."""
-        rows = version_rows[version]
-        y = rows[int(np.argmax(cosine[x, rows]))]
-        return y if counterpart(x, y) else None
-
-    aligned: dict[tuple[int, int], list[tuple[float, int, int]]] = {}
-    copies: dict[tuple[int, int], set[int]] = {}  # pair -> sentences of its first source copied by the second
-    counterparts: dict[tuple[int, int], set[tuple[int, int]]] = {}  # pair -> mutually best, close, not copies
-    for i, j in pairs:
-        block = cosine[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
-        if block.size == 0:
-            continue
-        mask = (block >= similarity) | lexical[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
-        best_b, best_a = block.argmax(axis=1), block.argmax(axis=0)
-        top_b, top_a = block.max(axis=1), block.max(axis=0)
-        copies[(i, j)] = {int(a) for a in np.flatnonzero(top_b >= COPY)}
-        copies[(j, i)] = {int(b) for b in np.flatnonzero(top_a >= COPY)}
-        # an aligned pair, unless one of its sentences has a copy in the other source that is not the other one
-        # (one vectorised test over the aligned cells, in their row-major order)
-        cells = np.argwhere(mask)
-        a_, b_ = cells[:, 0], cells[:, 1]
-        kept = ((top_b[a_] < COPY) | (best_b[a_] == b_)) & ((top_a[b_] < COPY) | (best_a[b_] == a_))
-        hits = [(int(a), int(b)) for a, b in cells[kept]]
-        if versions(i, j):
-            # a sentence with a counterpart in the other version (itself, reworded) meets that counterpart only
-            vi, vj = row_version[offsets[i]], row_version[offsets[j]]
-            hits = [(a, b) for a, b in hits if partner(offsets[i] + a, vj) in (None, offsets[j] + b)
-                    and partner(offsets[j] + b, vi) in (None, offsets[i] + a)]
-            counterparts[(i, j)] = {(int(a), int(b)) for a, b in hits if counterpart(offsets[i] + a, offsets[j] + b)}
-        if concerns is not None:
-            hits = [(a, b) for a, b in hits if concerns(
-                terms[offsets[i] + a] | terms[offsets[j] + b], similarity=float(block[a, b]),
-                relevance=max(float(asked[offsets[i] + a]), float(asked[offsets[j] + b])), versions=versions(i, j))]
-        if hits:
-            aligned[(i, j)] = sorted(((float(block[a, b]), int(a), int(b)) for a, b in hits),
-                                     key=lambda t: (-t[0], t[1], t[2]))
-            if focus_terms:
-                aligned[(i, j)].sort(key=lambda t: -len(focus_terms & (
-                    terms[offsets[i] + t[1]] | terms[offsets[j] + t[2]])))
+    Returns (found, unflagged): found maps a source pair to (its firmest Finding, the pair's cosine, sentence of i,
+    sentence of j, the question's cosine to the closer sentence), the first of equals; unflagged lists (cosine, source
+    pair, sentence of i, sentence of j) of the best candidate of each pair no rule flagged, for the judge.
+    """
+    aligned, sentences, read = alignment.aligned, alignment.sentences, alignment.read
     ranked = sorted(aligned, key=lambda p: (-aligned[p][0][0], p))[:max_pairs]
     # A version note compares the current version with the version just before it: pairs of a current and a
     # superseded version go first, the newest superseded version first, and a current sentence that a newer
@@ -256,21 +180,22 @@ def detect_conflicts(
     ranked.sort(key=lambda p: _version_rank(sources[p[0]], sources[p[1]]))
     decided: dict[int, set[int]] = {}  # current source -> its sentences already settled by a newer version
 
-    found: dict[tuple[int, int], tuple[Finding, float, str, str, float]] = {}  # ... and the question's cosine
+    found: dict[tuple[int, int], tuple[Finding, float, str, str, float]] = {}
     unflagged: list[tuple[float, tuple[int, int], str, str]] = []
     for pair in ranked:
         i, j = pair
+        two_versions = same_document(sources, i, j)
         current = i if sources[i].status != "superseded" else j
-        newest_first = versions(i, j) and sources[current].status != "superseded" \
+        newest_first = two_versions and sources[current].status != "superseded" \
             and "superseded" in (sources[i].status, sources[j].status)
         earlier = decided.get(current, set()) if newest_first else set()
         candidates = [t for t in aligned[pair] if (t[1] if current == i else t[2]) not in earlier]
-        settled = set(copies[(current, j if current == i else i)]) if newest_first else set()
+        settled = set(alignment.copies[(current, j if current == i else i)]) if newest_first else set()
         for score, a, b in candidates:
             sa, sb = sentences[i][a], sentences[j][b]
-            finding = clash_read(read[row_of[(i, a)]], read[row_of[(j, b)]], strong=score >= similarity + STRONG_MARGIN,
-                                 versions=versions(i, j))
-            if finding is None and newest_first and (a, b) in counterparts.get(pair, ()):
+            finding = clash_read(read[alignment.row(i, a)], read[alignment.row(j, b)],
+                                 strong=score >= similarity + STRONG_MARGIN, versions=two_versions)
+            if finding is None and newest_first and (a, b) in alignment.counterparts.get(pair, ()):
                 # a revision that rewrote a sentence it kept changed what the sentence says
                 changed = reworded(sa, sb)
                 finding = Finding("value_mismatch", changed, rule="reworded") if changed else None
@@ -278,7 +203,8 @@ def detect_conflicts(
                 settled.add(a if current == i else b)
             if finding and (pair not in found or _firmness(finding, newest_first) > _firmness(found[pair][0],
                                                                                      newest_first)):
-                relevance = max(float(asked[row_of[(i, a)]]), float(asked[row_of[(j, b)]]))
+                relevance = max(float(alignment.asked[alignment.row(i, a)]),
+                                float(alignment.asked[alignment.row(j, b)]))
                 found[pair] = (finding, score, sa, sb, relevance)  # the firmest finding of the pair, first of equals
             if pair in found and _firmness(found[pair][0]) == 2 and not newest_first:
                 break
@@ -287,13 +213,11 @@ def detect_conflicts(
         if pair not in found and candidates:
             score, a, b = candidates[0]
             unflagged.append((score, pair, sentences[i][a], sentences[j][b]))
+    return found, unflagged
 
-    if judge is not None and max_judged:
-        for score, pair, sa, sb in sorted(unflagged, key=lambda t: (-t[0], t[1]))[:max_judged]:
-            explanation = judge(sa, sb)
-            if explanation:
-                found[pair] = (Finding("judged", ("", ""), explanation, rule="judged"), score, sa, sb, 0.0)
 
+def _conflicts(sources: Sequence[Source], found: dict) -> list[Conflict]:
+    """One Conflict per source pair of ``found`` (see _findings), the newer source first, sorted by label numbers."""
     conflicts: list[Conflict] = []
     for (i, j), (finding, score, sa, sb, relevance) in found.items():
         first, second = newer_first(sources[i], sources[j])

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-import grounding.contradictions as contradictions
+import grounding.sentence_alignment as sentence_alignment
 from grounding.claim_readings import from_row, reading, reading_row, readings_of_rows
 from grounding.clash import clash, clash_read
 from grounding.contradictions import detect_conflicts
@@ -86,7 +86,7 @@ def test_detect_conflicts_reads_stored_readings_instead_of_the_text(embedder, mo
     def unread(sentence):
         raise AssertionError(f"read from its text at ask time: {sentence!r}")
 
-    monkeypatch.setattr(contradictions, "reading", unread)
+    monkeypatch.setattr(sentence_alignment, "reading", unread)
     assert detect_conflicts(sources, embedder, readings=stored) == plain
 
 
