@@ -177,10 +177,11 @@ def _resolved(text: str, plan: ContextPlan, *, abstained: bool = False) -> Verif
             cited = cited_span(claim, s)
             place = s.location_of(cited)
             section = s.section_of(cited)  # the cited sentence's own section (a merged source spans several)
+            chunk = s.chunk_of(cited)  # ... and its own chunk
             spans.append({"label": lab, "cited_text": cited, "location": place.as_dict() if place else {},
-                          "source_label": source_label(s.title, place), "section": section})
+                          "source_label": source_label(s.title, place), "section": section, "chunk_id": chunk})
             if lab not in citations:
-                citations[lab] = Citation(label=lab, chunk_id=s.chunk_id, title=s.title, section=section,
+                citations[lab] = Citation(label=lab, chunk_id=chunk, title=s.title, section=section,
                                           version=s.version, date=s.date, cited_text=cited, location=place)
     # the Markdown every door returns (ask --json, the API, the stored message) carries no raw HTML from a quoted
     # source or a model: it is escaped here, once, after citations were resolved on the text as produced

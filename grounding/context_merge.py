@@ -52,7 +52,8 @@ class Entry(NamedTuple):
     chunk's blocks start in that text (``Parts``), what the text was made of: per chunk in text order, (the
     chunk's text, its raw cl100k count stored at ingestion (0: not stored), how many leading characters the overlap
     removal cut), from which :meth:`raw` counts the text, and where each chunk's part starts with its own section
-    (``Sections``, so a cited sentence is shown under the section it was written in)."""
+    (``Sections``, so a cited sentence is shown under the section it was written in), and where each chunk's part
+    starts with its chunk id (() for one chunk; grounding.types.Source.chunk_starts)."""
 
     candidate: Candidate
     ids: tuple[int, ...]
@@ -60,6 +61,7 @@ class Entry(NamedTuple):
     parts: Parts
     made_of: tuple[tuple[str, int, int], ...]
     sections: Sections = ()
+    chunk_starts: tuple[tuple[int, int], ...] = ()
 
     def raw(self) -> int | None:
         """Raw cl100k count of ``text`` (tokens) from the chunks' stored counts, or None when one is not stored.
@@ -138,7 +140,7 @@ def merge_adjacent(kept: Sequence[tuple[Candidate, tuple[int, ...]]]) -> list[En
         if len({c.section for c in chunks}) > 1:
             sections = tuple((start, c.section) for c, start in zip(chunks, starts))
         out.append(Entry(lead, ids, text, parts, tuple((c.text, c.tokens, cut) for c, cut in zip(chunks, cuts)),
-                         sections))
+                         sections, tuple((start, c.chunk_id) for c, start in zip(chunks, starts))))
     return out
 
 

@@ -57,7 +57,8 @@ def select_history(turns: Sequence[Turn], share: int, counter: TokenCounter, *,
 
 
 def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, parts: Parts = (),
-            clean: frozenset[int] = frozenset(), sections: Sections = ()) -> Source:
+            clean: frozenset[int] = frozenset(), sections: Sections = (),
+                 chunk_starts: tuple[tuple[int, int], ...] = ()) -> Source:
     """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
     construction, so the instance is filled directly rather than through the validating ``__init__``: planning
     builds one per candidate that may be used.
@@ -66,17 +67,20 @@ def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, p
     before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
     An entry whose chunks ingestion found free of such passages (ids all in ``clean``, grounding.types.Chunk.injection
     False) is not scanned again: the scan runs once per chunk at ingestion, not once per plan. ``sections``
-    (grounding.context_merge.Sections) are moved to where their parts start in the text left after withholding.
+    (grounding.context_merge.Sections) and ``chunk_starts`` (Source.chunk_starts) are moved to where their parts
+    start in the text left after withholding.
     """
     c = cand.chunk
     safe = Quarantine(text) if clean and all(i in clean for i in ids) else quarantine(text)
     if sections and safe.regions:
         sections = tuple((_after_withholding(start, safe.regions), section) for start, section in sections)
+    if chunk_starts and safe.regions:
+        chunk_starts = tuple((_after_withholding(start, safe.regions), chunk) for start, chunk in chunk_starts)
     out = object.__new__(Source)
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
                         version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
                         position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, location=c.location,
-                        parts=parts, outline=c.outline, sections=sections)
+                        parts=parts, outline=c.outline, sections=sections, chunk_starts=chunk_starts)
     return out
 
 
@@ -100,7 +104,8 @@ def costed_source(entry: Entry, label: str, clean: frozenset[int], fmt: SourceFo
     chunks' counts stored at ingestion), only the frame is counted (grounding.tokens.TokenCounter.count_framed) and,
     when the body differs from the entry's text (withheld, escaped or restructured), the lines that differ
     (grounding.token_pieces.raw_edited); otherwise the unit is counted whole."""
-    source = build_source(entry.candidate, entry.ids, entry.text, label, entry.parts, clean, entry.sections)
+    source = build_source(entry.candidate, entry.ids, entry.text, label, entry.parts, clean, entry.sections,
+                          entry.chunk_starts)
     header, body, footer = source_frame(source, fmt)
     stored = entry.raw()
     if stored is not None and body != entry.text:

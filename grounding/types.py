@@ -101,6 +101,9 @@ class Source:
             section path), ...) in text order, one per chunk: where each chunk's part starts and the section it was
             written in (``section_of``; the rendered passage shows the headings between them); () otherwise, when
             ``section`` is every sentence's section.
+        chunk_starts: for a source merged from adjacent chunks, ((character offset in ``text``, chunk id), ...) in
+            text order, one per chunk: where each chunk's part starts (``chunk_of``: the chunk a citation quotes); ()
+            for a source of one chunk.
     """
 
     label: str
@@ -122,6 +125,7 @@ class Source:
     sentences: SentenceData | None = field(default=None, compare=False, repr=False)
     outline: tuple[str, ...] = field(default=(), compare=False, repr=False)
     sections: tuple[tuple[int, str], ...] = ()
+    chunk_starts: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.label.startswith("S") or not self.label[1:].isdigit():
@@ -153,12 +157,21 @@ class Source:
             return self.section
         return next((section for start, section in reversed(self.sections) if start <= at), self.section)
 
+    def chunk_of(self, span: str) -> int:
+        """The id of the chunk whose part of the text ``span`` (a sentence of this source's text) starts in, else the
+        primary chunk id (span "" or not found, or a source of one chunk)."""
+        at = self.text.find(span) if span and self.chunk_starts else -1
+        if at < 0:
+            return self.chunk_id
+        return next((chunk for start, chunk in reversed(self.chunk_starts) if start <= at), self.chunk_id)
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer.
 
         ``location`` is grounding.location's JSON shape ({} without one); ``source_label`` the reader's name for the
         passage ("Leave, p. 4", or the title alone); ``version_id`` names the version whose original file it is;
-        ``sections`` is [[character offset, section path], ...] ([] for a source of one section).
+        ``sections`` is [[character offset, section path], ...] ([] for a source of one section), ``chunk_starts``
+        [[character offset, chunk id], ...] ([] for a source of one chunk).
         """
         return {
             "label": self.label,
@@ -178,6 +191,7 @@ class Source:
             "location": self.location.as_dict() if self.location else {},
             "source_label": source_label(self.title, self.location),
             "sections": [[start, section] for start, section in self.sections],
+            "chunk_starts": [[start, chunk] for start, chunk in self.chunk_starts],
         }
 
 
@@ -286,7 +300,9 @@ class Citation:
 
     Attributes:
         label: "S1"...
-        chunk_id, title, version, date: from the source map.
+        chunk_id: the chunk holding the cited sentence (grounding.types.Source.chunk_of: in a source merged from
+            adjacent chunks, the one the sentence starts in; else the source's primary chunk).
+        title, version, date: from the source map.
         section: the section path of the cited sentence (grounding.types.Source.section_of: in a source merged from
             chunks of several sections, the section the sentence was written in).
         cited_text: the span of the source the citing sentence relies on (best-matching sentence, or the native

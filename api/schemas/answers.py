@@ -64,7 +64,8 @@ class Location(Open):
 
 class Citation(Open):
     label: str = Field(description="S1, S2, ... as in the answer text.")
-    chunk_id: int
+    chunk_id: int = Field(description="The chunk holding the cited sentence (of a source merged from adjacent chunks, "
+                                      "the one the sentence is in).")
     title: str = Field(description="The document's title.")
     section: str
     version: Optional[str]

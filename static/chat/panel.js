@@ -73,9 +73,11 @@ function showPlaces(source, cited) {
   const location = place.location || {};
   document.getElementById("source-location").textContent = location.format ? place.source_label : "—";
   const whole = document.getElementById("source-document");
-  whole.hidden = !(source.version_id && source.chunk_id);
-  // the source's primary chunk: the best match of the question among the chunks merged into the source
-  if (!whole.hidden) whole.href = `/documents/${source.version_id}/#chunk-${source.chunk_id}`;
+  // the chunk holding the cited sentence (a source merged from adjacent chunks carries several), else the source's
+  // primary chunk: the best match of the question among the chunks merged into the source
+  const chunk = (cited && cited.chunk_id) || source.chunk_id;
+  whole.hidden = !(source.version_id && chunk);
+  if (!whole.hidden) whole.href = `/documents/${source.version_id}/#chunk-${chunk}`;
   const link = document.getElementById("source-original");
   link.hidden = !(location.format && source.version_id);
   if (link.hidden) return;

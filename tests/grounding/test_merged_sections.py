@@ -1,5 +1,6 @@
-"""A source merged from adjacent chunks of two sections: each cited sentence is shown under its own section, and the
-rendered passage shows the heading between the chunks (s7 bug 1)."""
+"""A source merged from adjacent chunks of two sections: each cited sentence is shown under its own section, names
+its own chunk, and the rendered passage shows the heading between the chunks (s7 bug 1; s13's closing note: a merged
+source's citation named its primary chunk, not the chunk holding the cited sentence)."""
 
 from __future__ import annotations
 
@@ -87,3 +88,30 @@ def test_sections_follow_the_text_when_a_passage_of_the_first_chunk_is_withheld(
     [(_, first), (start, second)] = source.sections
     assert (first, second) == ("Travel > Meals", "Travel > Hotels") and source.text[start:] == HOTELS
     assert source.section_of(HOTELS) == "Travel > Hotels" and source.section_of(MEALS) == "Travel > Meals"
+    [(_, one), (at, two)] = source.chunk_starts
+    assert (one, two) == (1, 2) and source.text[at:] == HOTELS
+    assert source.chunk_of(HOTELS) == 2 and source.chunk_of(MEALS) == 1
+
+
+def test_a_citation_names_the_chunk_holding_the_cited_sentence():
+    """The meals sentence is in chunk 1, merged into the source of chunk 2 (retrieved best): the citation (what
+    `ask --json` and the stored message give, what the conversation memory records as cited) and the chip's span
+    (where the panel's "whole document" link opens) name chunk 1, not the source's primary chunk."""
+    plan = merged_plan()
+    assert plan.sources[0].chunk_starts == ((0, 1), (len(MEALS) + 1, 2))
+    assert plan.sources[0].as_dict()["chunk_starts"] == [[0, 1], [len(MEALS) + 1, 2]]
+    verified = finalize_answer("Meals are reimbursed at a daily allowance of $65 [S1]. "
+                               "Hotel rooms are booked up to $180 a night [S1].", plan)
+    assert [span["chunk_id"] for span in verified.spans] == [1, 2]
+    assert verified.citations[0].chunk_id == 1  # the label's first citation cites the meals sentence
+    only_hotels = finalize_answer("Hotel rooms are booked up to $180 a night [S1].", plan)
+    assert only_hotels.citations[0].chunk_id == 2
+
+
+def test_a_source_of_one_chunk_cites_that_chunk():
+    plan = plan_context(question="What is the meal allowance?", candidates=two_section_candidates()[1:],
+                        system_prompt=DEFAULT_SYSTEM_PROMPT, counter=counter_for("extractive"))
+    [source] = plan.sources
+    assert source.chunk_starts == () and source.chunk_of(MEALS) == 1 and source.chunk_of("") == 1
+    verified = finalize_answer("Meals are reimbursed at a daily allowance of $65 [S1].", plan)
+    assert verified.citations[0].chunk_id == 1 and verified.spans[0]["chunk_id"] == 1
