@@ -1,0 +1,134 @@
+"""Domains (document sets with their own instructions, readers and context settings) and the system prompt versions."""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from grounding.budget import BudgetPolicy
+from grounding.context import ContextSettings
+from grounding.ordering import ORDERINGS
+from grounding.prompt_sources import FORMAT_STYLES, SourceFormat
+from knowledge.access import readable_ids
+
+
+class DomainQuerySet(models.QuerySet):
+    """Domain queries with the access rule in one place."""
+
+    def readable_by(self, user) -> "DomainQuerySet":
+        """The domains ``user`` may read: superusers read all; other signed-in users read the domains that name
+        none of the groups (open to everyone signed in) and those naming one of their groups; anonymous or inactive
+        users none (knowledge.access)."""
+        rule = readable_ids(user)
+        if isinstance(rule, bool):
+            return self.all() if rule else self.none()
+        return self.filter(pk__in=rule)
+
+
+class Domain(models.Model):
+    """A set of documents with its own instructions (e.g. HR, legal), readable by the groups it names (none named:
+    every signed-in user)."""
+
+    objects = DomainQuerySet.as_manager()
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    instructions = models.TextField(blank=True, help_text="Domain-specific rules added to the system prompt.")
+    #: The published retrieval index: changes whenever the domain's retrievable chunks change (knowledge.indexing).
+    index_token = models.CharField(max_length=32, default="", editable=False)
+    groups = models.ManyToManyField(Group, blank=True, related_name="domains",
+                                    help_text="Groups whose members may read this domain; none: every signed-in user.")
+    citation_mode = models.CharField(
+        max_length=10, default="text", choices=[("text", "text markers [S#]"), ("native", "provider-native citations")],
+        help_text="Native mode sends sources as search results with citations enabled (Anthropic only).")
+    model = models.CharField(max_length=100, blank=True,
+                             help_text="Model name for this domain; blank: the provider's configured default.")
+
+    # Context construction settings (grounding.context.ContextSettings); defaults are the library's.
+    ordering = models.CharField(max_length=20, default="relevance", choices=[(o, o) for o in ORDERINGS],
+                                help_text="Order of sources in the prompt; 'edges' counters lost-in-the-middle.")
+    format_style = models.CharField(max_length=10, default="xml", choices=[(s, s) for s in FORMAT_STYLES])
+    answer_mode = models.CharField(max_length=20, default="direct",
+                                   choices=[("direct", "direct"), ("quote_then_answer", "quote then answer")])
+    relevance_threshold = models.FloatField(default=0.35, help_text="Best cosine below which answers abstain.",
+                                            validators=[MinValueValidator(-1.0), MaxValueValidator(1.0)])
+    window = models.PositiveIntegerField(default=16_000, help_text="Model context window, tokens.",
+                                         validators=[MinValueValidator(2_000)])
+    completion_reserve = models.PositiveIntegerField(default=1_024, help_text="Tokens kept for the answer.")
+    history_floor = models.PositiveIntegerField(default=256, help_text="Tokens reserved for history, if needed.")
+    history_cap = models.FloatField(default=0.35, help_text="Largest share of the budget history may take.",
+                                    validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
+    sources_floor = models.PositiveIntegerField(default=1_024, help_text="Tokens reserved for sources, if needed.")
+    sources_cap = models.FloatField(default=1.0, help_text="Largest share of the budget sources may take.",
+                                    validators=[MinValueValidator(0.0), MaxValueValidator(1.0)])
+    max_sources = models.PositiveIntegerField(default=8, validators=[MinValueValidator(1), MaxValueValidator(50)])
+    conflict_policy = models.CharField(
+        max_length=20, default="prefer_newest",
+        choices=[("prefer_newest", "prefer the newest source, mention the older"),
+                 ("show_both", "show both sides without choosing")],
+        help_text="What answers do when sources disagree.")
+
+    CONFLICT_RULES = {
+        "prefer_newest": "When sources disagree, answer from the most recent source and say that an older or other "
+                         "source says otherwise, citing both.",
+        "show_both": "When sources disagree, present each position with its source's date and citation, and do not "
+                     "choose between them.",
+    }
+
+    def prompt_instructions(self) -> str:
+        """The domain's instructions plus its conflict rule (the stable part of the system prompt)."""
+        rule = self.CONFLICT_RULES.get(self.conflict_policy, "")
+        return "\n".join(part for part in (self.instructions.strip(), rule) if part)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        """Validate the settings together: they must form a usable policy with room left for a question."""
+        try:
+            settings = self.context_settings()
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from exc
+        if settings.policy.limit < 1_000:
+            raise ValidationError(f"window x safety margin minus the completion reserve leaves "
+                                  f"{settings.policy.limit} tokens; at least 1,000 are needed for the prompt")
+
+    def context_settings(self) -> ContextSettings:
+        """This domain's settings as the framework-free type. Raises ValueError for out-of-range values."""
+        policy = BudgetPolicy(window=self.window, completion_reserve=self.completion_reserve,
+                              history_floor=self.history_floor, history_cap=self.history_cap,
+                              sources_floor=self.sources_floor, sources_cap=self.sources_cap,
+                              relevance_threshold=self.relevance_threshold, max_sources=self.max_sources)
+        return ContextSettings(policy=policy, ordering=self.ordering, answer_mode=self.answer_mode,
+                               source_format=SourceFormat(style=self.format_style))
+
+
+class SystemPrompt(models.Model):
+    """One version of the system prompt (the stable prefix of every answer's prompt).
+
+    Versions are append-only: editing creates a new version, the history stays, and at most one version is active
+    (none active: grounding.prompt.DEFAULT_SYSTEM_PROMPT is used). Each answer records the version it used.
+    """
+
+    version = models.PositiveIntegerField(unique=True)
+    text = models.TextField()
+    note = models.CharField(max_length=200, blank=True, help_text="What changed in this version.")
+    is_active = models.BooleanField(default=False)
+    created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-version"]
+        constraints = [models.UniqueConstraint(fields=["is_active"], condition=models.Q(is_active=True),
+                                               name="one_active_system_prompt")]
+
+    def __str__(self) -> str:
+        return f"System prompt v{self.version}" + (" (active)" if self.is_active else "")
