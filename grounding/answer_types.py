@@ -95,7 +95,10 @@ _EVENT_TIME = re.compile(r"\b(?:only after|only once|only when|as soon as|once|a
                          r"this |that |all |each |every )?(?:[\w-]+\s+){0,3}(?:is|are|was|were|has|have|had|been|"
                          r"gets?|got|receives?|received|signed|approved|completed|submitted|ready|done|finished|"
                          r"issued|executed|hired|granted|confirmed)\b", re.I)
-_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+\b|\b[A-Z]{2,}\b")
+#: A name: capitalised words in a row ("Office of Mission Assurance"), an acronym, or one word in camel case
+#: ("EthicsLine", "PeopleOps"), not at the start of a sentence.
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b(?:[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)\b|"
+                     r"\b[A-Z]{2,}\b")
 
 
 @functools.lru_cache(maxsize=50_000)

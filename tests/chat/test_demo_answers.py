@@ -165,3 +165,10 @@ def test_a_third_turn_referring_through_a_follow_up_gets_the_old_value(demo_doma
     *_, past = _ask(capsys, "What is the hotel limit?", "What about in Seattle?", "And what was it in 2024?")
     assert not past["abstained"] and past["answer"].startswith("In high-cost cities"), past["answer"]
     assert "$300 per night" in past["answer"].split("[S")[0]
+
+
+def test_a_who_question_is_answered_by_a_service_named_in_camel_case(demo_domain, capsys):
+    """The s13 new-user run: "Who do I report harassment to anonymously?" was refused as naming no person or team;
+    the handbook says to report through the EthicsLine, a name written as one word in camel case."""
+    (answer,) = _ask(capsys, "Who do I report harassment to anonymously?")
+    assert not answer["abstained"] and "EthicsLine" in answer["answer"] and "1-800-555-0147" in answer["answer"]
