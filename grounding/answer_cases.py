@@ -14,6 +14,10 @@ head") comes with that rule when its source states it ("All trips must be approv
 asked type that is checked (a person, an amount, ...), placed first when the source states it first: "also" says the
 answer is not whole without it (the demo handbook's "Who approves a trip abroad?", s11 new user).
 
+A sentence bounding the case it applies to so that the quantity the question states falls outside ("Requests of
+three days or fewer need ..." for "How much notice do I need for a 5-day vacation?", grounding.conditions) is not
+another case of the answer: the question named its case as a quantity.
+
 The answerer asks for other cases only when the question names none: no specifics (a city, a grade, a group) and
 no situation of the asker's before it ("I got matched as a bone marrow donor. How much administrative leave ...?" is
 about that case; the blood-donation sentence beside it is not wanted: calibration half, q009).
@@ -31,6 +35,7 @@ from typing import Sequence
 import re
 
 from grounding.answer_types import CHECKED_TYPES, states
+from grounding.conditions import asked_quantity, case_fit
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.quoting import repeats
@@ -74,6 +79,7 @@ def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSe
     if not attribute:
         return out
     stated = set().union(*(value_keys(s.text) for s in out))
+    case = asked_quantity(question)
     floor = best.score - reach if additive else max(threshold, best.score - reach)
     for s in ranked:
         if s.score < floor or len(out) >= limit:
@@ -84,6 +90,8 @@ def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSe
             continue
         values = value_keys(s.text)
         if not states(kind, s.text) or not attribute & content_terms(s.text):
+            continue
+        if case and case_fit(s.text, *case) is False:  # a tier the question's own quantity is not in
             continue
         if not additive and (not values or values <= stated):
             continue

@@ -119,7 +119,7 @@ class ExtractiveAnswerer:
         matched = without_period(question) if reads_period(asked, plan.sources) else question
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
-                                quantity_bonus=self.quantity_bonus, query_vector=vector)
+                                quantity_bonus=self.quantity_bonus, query_vector=vector, asked=asked)
         if not context and (not ranked or ranked[0].score < self.threshold):
             # a question after a story of the asker's situation, or after a greeting or a lead-in ("Quick question:",
             # markup), matched by nothing: those words dilute the match with the sentence that answers the question,

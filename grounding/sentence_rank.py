@@ -25,6 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
+from grounding.conditions import asked_quantity, case_fit
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.injection import looks_injected
@@ -182,7 +183,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    overlap_weight: float = 0.3, quantity_bonus: float = 0.08, number_bonus: float = 0.1,
                    sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
                    period_bonus: float = 0.1, row_key_bonus: float = 0.1,
-                   phone_bonus: float = 0.3) -> list[ScoredSentence]:
+                   phone_bonus: float = 0.3, case_bonus: float = 0.15, asked: str = "") -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -194,7 +195,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``; a table row
     whose first cell the question names as written (its part before a comma:
     "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
-    ``row_key_bonus``: the row looked up, not a neighbour that shares more words. ``query_vector`` is the question's vector when the caller has it already.
+    ``row_key_bonus``: the row looked up, not a neighbour that shares more words. A sentence bounding the case a rule
+    applies to gets ``case_bonus`` when the quantity the question states falls in it, minus twice ``case_bonus`` (and
+    no ``number_bonus``) when it does not (grounding.conditions). ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
     candidates = plan.sources if sources is None else sources
@@ -222,13 +225,19 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     wants_quantity = bool(_QUANTITY_QUESTION.search(question))
     wants_phone = bool(_PHONE_QUESTION.search(question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
+    case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
         bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
         if wants_phone and _PHONE.search(text):
             bonus += phone_bonus
-        if q_numbers and q_numbers & numbers(text):
+        fit = case_fit(text, *case) if case else None
+        if fit is False:  # a rule for another range of the quantity the question states
+            bonus -= 2 * case_bonus
+        elif fit and case_fit(text, *case, convert=False):  # ... or for its own, stated in its unit
+            bonus += case_bonus
+        if q_numbers and q_numbers & numbers(text) and fit is not False:
             bonus += number_bonus
         if data.kinds[i] == "row" and _names_row_key(question, text):
             bonus += row_key_bonus

@@ -172,3 +172,14 @@ def test_a_who_question_is_answered_by_a_service_named_in_camel_case(demo_domain
     the handbook says to report through the EthicsLine, a name written as one word in camel case."""
     (answer,) = _ask(capsys, "Who do I report harassment to anonymously?")
     assert not answer["abstained"] and "EthicsLine" in answer["answer"] and "1-800-555-0147" in answer["answer"]
+
+
+def test_a_question_stating_its_own_quantity_gets_the_tier_it_falls_in(demo_domain, capsys):
+    """The s13 new-user run: "How much notice do I need for a 5-day vacation?" got the rule for requests of three
+    days or fewer (its "5 business days' notice" shares the question's 5); the rule for longer requests is 4 weeks.
+    Asked in one conversation, the third question is read with the second's words too: its own quantity decides."""
+    five, two, weeks = _ask(capsys, "How much notice do I need for a 5-day vacation?",
+                            "How much notice do I need for a two-day trip?", "How much notice do I need for 2 weeks off?")
+    assert "4 weeks' notice" in five["answer"] and "three days or fewer" not in five["answer"]
+    assert "5 business days' notice" in two["answer"] and "4 weeks" not in two["answer"]
+    assert "4 weeks' notice" in weeks["answer"] and "three days or fewer" not in weeks["answer"]
