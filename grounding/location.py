@@ -161,7 +161,7 @@ def _pages(pages: tuple[int, ...]) -> str:
 
 def location_text(location: Location | None) -> str:
     """The place alone: "p. 4", "pp. 4-5", "slide 3", "slides 3-4", "sheet Schedules, rows 2-14", "rows 2-14",
-    "para. 3", "paras. 3-5", or "" when the location names no page, slide, row or paragraph (Markdown, HTML, text).
+    "para. 3", "paras. 3-9" (the first to the last paragraph), or "" when the location names no page, slide, row or paragraph (Markdown, HTML, text).
     Pages read by OCR say so, since OCR text may differ from the page: "p. 2, read by OCR"; "pp. 1-3 (p. 2 read by
     OCR)"."""
     if location is None:
@@ -181,8 +181,9 @@ def location_text(location: Location | None) -> str:
     if location.rows is not None:
         first, last = location.rows
         parts.append(f"row {first}" if first == last else f"rows {first}-{last}")
-    if location.paragraphs:
-        parts.append(("para. " if len(location.paragraphs) == 1 else "paras. ") + _numbers(location.paragraphs))
+    if location.paragraphs:  # the span: headings between a passage's paragraphs are part of it, not gaps in it
+        first, last = location.paragraphs[0], location.paragraphs[-1]
+        parts.append(f"para. {first}" if first == last else f"paras. {first}-{last}")
     return ", ".join(parts)
 
 

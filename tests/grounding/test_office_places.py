@@ -66,5 +66,5 @@ def test_a_word_passage_names_its_paragraph():
     assert location_text(rule.location) == "para. 15"
     listed = next(b for b in doc.blocks if b.text.startswith("- The birth or care of a child"))
     assert listed.location == Location("docx", paragraphs=(5, 6, 7, 8, 9))  # a list stays one block
-    assert source_label("FMLA", merge_locations([rule.location, listed.location])) == "FMLA, paras. 5-9, 15"
+    assert source_label("FMLA", merge_locations([rule.location, listed.location])) == "FMLA, paras. 5-15"
     assert Location.from_dict(rule.location.as_dict()) == rule.location
