@@ -161,9 +161,9 @@ def _pages(pages: tuple[int, ...]) -> str:
 
 def location_text(location: Location | None) -> str:
     """The place alone: "p. 4", "pp. 4-5", "slide 3", "slides 3-4", "sheet Schedules, rows 2-14", "rows 2-14",
-    "para. 3", "paras. 3-9" (the first to the last paragraph), or "" when the location names no page, slide, row or paragraph (Markdown, HTML, text).
-    Pages read by OCR say so, since OCR text may differ from the page: "p. 2, read by OCR"; "pp. 1-3 (p. 2 read by
-    OCR)"."""
+    "para. 3", "paras. 3-9" (the first to the last paragraph), or "" when the location names no page, slide, row or
+    paragraph (Markdown, HTML, text). Pages read by OCR say so, since OCR text may differ from the page: "p. 2, read
+    by OCR"; "pp. 1-3 (p. 2 read by OCR)"."""
     if location is None:
         return ""
     parts = []

@@ -26,8 +26,8 @@ def test_each_stacked_table_of_the_workbook_keeps_its_own_header_and_its_rows_re
     text = "\n".join(c.text for c in chunks)
     header = "| **Day** | **Hours** | **Day** | **Hours** |\n|---|---|---|---|"
     # the third table starts with its own header, after a blank line that ends the second one
-    assert "| **Week 1 Total** | **37** | **Week 2 Total** | **43** |\n\n" + header + "\n| Monday | 8 | Monday | Off |" \
-        in text
+    week_1 = "| **Week 1 Total** | **37** | **Week 2 Total** | **43** |"
+    assert week_1 + "\n\n" + header + "\n| Monday | 8 | Monday | Off |" in text
     rows, open_header = [], ""
     for chunk in chunks:
         units, open_header = segment(chunk.text, open_header)
