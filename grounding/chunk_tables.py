@@ -27,7 +27,7 @@ def rows_of_long_tables(blocks: Sequence[Block], counter: TokenCounter, max_toke
                 or counter.raw(block.text) <= max_tokens:
             rows.append(block)
         else:
-            rows += [replace(block, text=line, header=lines[0]) for line in lines[1:]]
+            rows += [replace(block, text=line, header=lines[0], first_row=k == 0) for k, line in enumerate(lines[1:])]
     out: list[Block] = []
     i = 0
     while i < len(rows):

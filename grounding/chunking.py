@@ -179,7 +179,9 @@ def chunk_blocks(
         pieces = [block.text] if block_tokens <= max_tokens else _split_oversize(block.text, counter, max_tokens)
         for piece in pieces:
             piece_tokens = counter.raw(piece) + 1
-            head = block.header if block.header and block.header != table else ""
+            # a table's header opens its rows in each chunk, and again when a new table begins under one with the
+            # same header (a workbook's stacked tables): its rows never run into the table before it
+            head = block.header if block.header and (block.header != table or block.first_row) else ""
             if parts and size + (counter.raw(head) + 1 if head else 0) + piece_tokens > max_tokens:
                 carry = "" if block.header or table else _overlap(parts, counter, overlap_tokens)
                 carry_location = placed[-1][1] if placed else None

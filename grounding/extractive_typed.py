@@ -19,12 +19,16 @@ from grounding.types import ContextPlan
 
 __all__ = ["measures_asked", "typed_sentences"]
 
-#: A duration and what it measures: "16 weeks of fully paid parental leave" -> "fully paid parental leave".
+#: A duration and what it measures: "16 weeks of fully paid parental leave" -> "fully paid parental leave"; one word
+#: may stand between the number and its unit ("12 unpaid weeks of FMLA" -> "FMLA").
 _MEASURE_OF = re.compile(r"\b(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-                         r"fifteen|twenty|thirty)\s+(?:hour|day|week|month|year)s?\s+of\s+"
+                         r"fifteen|twenty|thirty)\s+(?:[a-z]+\s+)?(?:hour|day|week|month|year)s?\s+of\s+"
                          r"((?:[\w'’-]+\s+){0,4}[\w'’-]+)", re.I)
 #: Words of a "how long" question that are not what it asks the length of.
 _ASKING = content_terms("how long take takes last lasts get gets give gives have has")
+#: The kind of time a "how many weeks of X does Y give?" question counts (X), apart from what gives it (Y).
+_KIND_ASKED = re.compile(r"\bhow (?:many|much)\s+(?:hour|day|week|month|year)s?\s+of\s+(.+?)\s+(?:do|does|did|"
+                         r"can|could|is|are|was|were|will|would|should|may|might|must)\b", re.I)
 
 
 def measures_asked(question: str, sentence: str) -> bool:
@@ -32,8 +36,12 @@ def measures_asked(question: str, sentence: str) -> bool:
     is parental leave?" / "Eligible employees receive 16 weeks of fully paid parental leave"): the duration is the
     asked thing's own length, not a deadline or a window around it ("must be taken within 12 months of the child's
     birth"). The s13 new-user run: that answer quoted the window, the phased return and the eligibility, never the
-    16 weeks."""
+    16 weeks. A question naming the kind of time apart from what gives it ("How many weeks of leave does FMLA
+    give?") asks the length of the giver's ("12 unpaid weeks of FMLA"; the s14 office round), when it names one."""
     asked = content_terms(question_sentence(question)) - GENERIC - _ASKING
+    kind = _KIND_ASKED.search(question_sentence(question))
+    if kind and asked - content_terms(kind.group(1)):
+        asked -= content_terms(kind.group(1))
     return bool(asked) and any(asked <= content_terms(m.group(1)) for m in _MEASURE_OF.finditer(sentence))
 
 

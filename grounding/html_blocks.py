@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from bs4 import BeautifulSoup, CData, NavigableString, Tag
 
-from grounding.location import Location
+from grounding.location import Location, merge_locations
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,16 @@ class Block:
             without pages (Markdown, HTML, text).
         header: for one row of a table, the table's Markdown header lines ("| Day | Hours |\n|---|---|"); the
             chunker starts every chunk holding rows of the table with them, so a table stays a table. "" otherwise.
+        first_row: True for the first row of a table (with ``header``): a new table begins here, even when the
+            table before it has the same header (a workbook's tables stacked under one another), so the chunker
+            writes its header again instead of running its rows into the previous table.
     """
 
     section: tuple[str, ...]
     text: str
     location: Location | None = None
     header: str = ""
+    first_row: bool = False
 
 
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
@@ -154,15 +158,24 @@ def _nested_only(li: Tag) -> Tag:
     return wrapper
 
 
+def _continues(before: Location | None, after: Location | None) -> bool:
+    """True when ``after`` is the same place as ``before`` or, in a Word document, its next paragraph."""
+    if before == after:
+        return True
+    return (before is not None and after is not None and before.format == after.format == "docx"
+            and bool(before.paragraphs) and after.paragraphs[:1] == (before.paragraphs[-1] + 1,))
+
+
 def merge_list_runs(blocks: list[Block]) -> tuple[Block, ...]:
-    """Join consecutive list items ("- ...") of one section and one location into one block so a list stays one
-    thought."""
+    """Join consecutive list items ("- ...") of one section and one location (or, in a Word document, consecutive
+    paragraphs: the joined block covers them all) into one block so a list stays one thought."""
     merged: list[Block] = []
     for b in blocks:
         last_line = merged[-1].text.split("\n")[-1].lstrip() if merged else ""
-        if merged and merged[-1].section == b.section and merged[-1].location == b.location and not b.header \
-                and b.text.lstrip().startswith("- ") and last_line.startswith("- "):
-            merged[-1] = replace(merged[-1], text=merged[-1].text + "\n" + b.text)
+        if merged and merged[-1].section == b.section and _continues(merged[-1].location, b.location) \
+                and not b.header and b.text.lstrip().startswith("- ") and last_line.startswith("- "):
+            merged[-1] = replace(merged[-1], text=merged[-1].text + "\n" + b.text,
+                                 location=merge_locations([merged[-1].location, b.location]))
         else:
             merged.append(b)
     return tuple(merged)

@@ -1,9 +1,10 @@
-"""Where a passage sits in its original file: PDF pages, slides, a sheet's rows; and the source label built from it.
+"""Where a passage sits in its original file: PDF pages, slides, a sheet's rows, a Word document's paragraphs; and the
+source label built from it.
 
 A ``Location`` travels with a block from extraction (grounding.extract), through chunking (a chunk's location covers
 every block it holds), into the stored chunk, the planned source (adjacent chunks merged into one source merge their
 locations) and the citation. ``source_label`` is the one function that turns it into the text a reader sees
-("Leave, p. 4"; "IDP, slide 3"; "Work schedules, sheet Schedules, rows 2-14").
+("Leave, p. 4"; "IDP, slide 3"; "Work schedules, sheet Schedules, rows 2-14"; "FMLA, para. 3").
 
 JSON shape (``Location.as_dict``; keys with no value are left out, a Markdown or plain-text passage has ``{}``; a
 stored chunk's JSON may add "parts", see ``stored_location``)::
@@ -12,7 +13,11 @@ stored chunk's JSON may add "parts", see ``stored_location``)::
     {"format": "pptx", "slides": [3]}
     {"format": "xlsx", "sheet": "Schedules", "rows": [2, 14]}
     {"format": "csv", "rows": [2, 14]}
-    {"format": "docx"}
+    {"format": "docx", "paragraphs": [3, 4]}
+
+A Word file has no fixed pages (they depend on the printer and the fonts), so its place is the paragraph: the
+document's non-empty paragraphs counted from 1 in reading order, headings and list items included, a table counting
+as one paragraph (every row of it carries the table's number).
 """
 
 from __future__ import annotations
@@ -35,8 +40,10 @@ class Location:
         sheet: the worksheet name ("" for CSV and for formats without sheets).
         rows: (first, last) 1-based row numbers as the spreadsheet numbers them, or None.
         ocr_pages: the pages among ``pages`` whose text was read by OCR (no text layer).
+        paragraphs: 1-based numbers of a Word document's paragraphs covered, ascending (see the module docstring).
     Raises:
-        ValueError: unknown format, numbers below 1, unsorted pages or slides, or a row range that runs backwards.
+        ValueError: unknown format, numbers below 1, unsorted pages, slides or paragraphs, or a row range that runs
+            backwards.
     """
 
     format: str
@@ -45,11 +52,12 @@ class Location:
     sheet: str = ""
     rows: tuple[int, int] | None = None
     ocr_pages: tuple[int, ...] = ()
+    paragraphs: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
             raise ValueError(f"unknown location format {self.format!r}; expected one of {', '.join(FORMATS)}")
-        for name in ("pages", "slides", "ocr_pages"):
+        for name in ("pages", "slides", "ocr_pages", "paragraphs"):
             numbers = getattr(self, name)
             if any(n < 1 for n in numbers) or list(numbers) != sorted(set(numbers)):
                 raise ValueError(f"location {name} must be ascending numbers from 1, got {numbers!r}")
@@ -71,6 +79,8 @@ class Location:
             out["rows"] = list(self.rows)
         if self.ocr_pages:
             out["ocr_pages"] = list(self.ocr_pages)
+        if self.paragraphs:
+            out["paragraphs"] = list(self.paragraphs)
         return out
 
     @classmethod
@@ -86,7 +96,8 @@ class Location:
         return cls(format=str(data.get("format", "")), pages=tuple(int(p) for p in data.get("pages", ())),
                    slides=tuple(int(s) for s in data.get("slides", ())), sheet=str(data.get("sheet", "")),
                    rows=(int(rows[0]), int(rows[1])) if rows else None,
-                   ocr_pages=tuple(int(p) for p in data.get("ocr_pages", ())))
+                   ocr_pages=tuple(int(p) for p in data.get("ocr_pages", ())),
+                   paragraphs=tuple(int(p) for p in data.get("paragraphs", ())))
 
 
 def stored_location(location: Location | None, parts: Iterable[tuple[int, Location]] = ()) -> dict[str, Any]:
@@ -112,7 +123,7 @@ def stored_parts(data: Mapping[str, Any] | None) -> tuple[tuple[int, Location], 
 def merge_locations(locations: Iterable[Location | None]) -> Location | None:
     """One location covering all of ``locations`` (None entries are skipped; None when none is left).
 
-    Pages, slides and OCR pages are united; rows become the smallest range holding every range. Locations of
+    Pages, slides, OCR pages and paragraphs are united; rows become the smallest range holding every range. Locations of
     different formats or sheets do not merge into one honest place: the first one's format and sheet are kept and
     the others' rows are left out (the chunker never puts two sheets in one chunk, so this does not arise there).
     """
@@ -129,7 +140,8 @@ def merge_locations(locations: Iterable[Location | None]) -> Location | None:
                     slides=tuple(sorted({s for loc in found for s in loc.slides})),
                     sheet=first.sheet,
                     rows=(min(r[0] for r in ranges), max(r[1] for r in ranges)) if ranges else None,
-                    ocr_pages=tuple(sorted({p for loc in found for p in loc.ocr_pages})))
+                    ocr_pages=tuple(sorted({p for loc in found for p in loc.ocr_pages})),
+                    paragraphs=tuple(sorted({p for loc in found for p in loc.paragraphs})))
 
 
 def _numbers(values: tuple[int, ...]) -> str:
@@ -148,9 +160,10 @@ def _pages(pages: tuple[int, ...]) -> str:
 
 
 def location_text(location: Location | None) -> str:
-    """The place alone: "p. 4", "pp. 4-5", "slide 3", "slides 3-4", "sheet Schedules, rows 2-14", "rows 2-14", or ""
-    when the location names no page, slide or row (a DOCX passage, Markdown). Pages read by OCR say so, since OCR text
-    may differ from the page: "p. 2, read by OCR"; "pp. 1-3 (p. 2 read by OCR)"."""
+    """The place alone: "p. 4", "pp. 4-5", "slide 3", "slides 3-4", "sheet Schedules, rows 2-14", "rows 2-14",
+    "para. 3", "paras. 3-9" (the first to the last paragraph), or "" when the location names no page, slide, row or
+    paragraph (Markdown, HTML, text). Pages read by OCR say so, since OCR text may differ from the page: "p. 2, read
+    by OCR"; "pp. 1-3 (p. 2 read by OCR)"."""
     if location is None:
         return ""
     parts = []
@@ -168,11 +181,15 @@ def location_text(location: Location | None) -> str:
     if location.rows is not None:
         first, last = location.rows
         parts.append(f"row {first}" if first == last else f"rows {first}-{last}")
+    if location.paragraphs:  # the span: headings between a passage's paragraphs are part of it, not gaps in it
+        first, last = location.paragraphs[0], location.paragraphs[-1]
+        parts.append(f"para. {first}" if first == last else f"paras. {first}-{last}")
     return ", ".join(parts)
 
 
 def source_label(title: str, location: Location | None) -> str:
     """The reader's name for a passage: its document title and, when it has one, its place
-    ("Leave, p. 4"; "IDP, slide 3"; "Work schedules, sheet Schedules, rows 2-14"; just "Leave" without a place)."""
+    ("Leave, p. 4"; "IDP, slide 3"; "Work schedules, sheet Schedules, rows 2-14"; "FMLA, para. 3"; just "Leave"
+    without a place)."""
     place = location_text(location)
     return f"{title}, {place}" if place and title else (place or title)

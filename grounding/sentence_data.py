@@ -85,7 +85,13 @@ class SentenceData:
 # --- reading a chunk ------------------------------------------------------------------------------------------------
 
 def _is_table_line(line: str) -> bool:
-    return " | " in line
+    """A table row: cells between " | " ("a | b", Markdown and HTML tables), or a row of a piped Markdown table
+    ("| a | b |", the office formats' tables; one cell too)."""
+    return " | " in line or (len(line) > 2 and line.startswith("|") and line.endswith("|"))
+
+
+#: The separator line under a piped Markdown table's header ("|---|---|", "| :--- | ---: |").
+_SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 
 
 #: What ends a sentence, a list's lead-in or a parenthesis, in Latin and in CJK scripts (。！？：；）).
@@ -142,6 +148,8 @@ def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]
             previous_table = False
             continue
         offset = start + (len(line) - len(line.lstrip()))
+        if previous_table and _SEPARATOR.match(stripped):
+            continue  # the line under a header row: neither a sentence nor a row
         if _is_table_line(stripped):
             if not previous_table:
                 header = stripped
@@ -167,11 +175,22 @@ def segment(text: str, header: str = "") -> tuple[list[tuple[int, int, str, str]
     return out, header if previous_table else ""
 
 
+def _cells(row: str) -> list[str]:
+    """The cells of a table row, "a | b" or piped "| a | b |", each stripped, a cell written all bold ("**Day**")
+    without its asterisks (the office formats keep the cell as written)."""
+    body = row.strip()
+    if body.startswith("|") and body.endswith("|") and len(body) > 1:
+        body = body[1:-1]
+    cells = [c.strip() for c in re.split(r"(?<!\\)\|", body)] if row.strip().startswith("|") else \
+        [c.strip() for c in body.split(" | ")]
+    return [c[2:-2].strip() if len(c) > 4 and c.startswith("**") and c.endswith("**") else c for c in cells]
+
+
 def _pairs(header: str, row: str) -> str:
     """A table row as "column: value" pairs ("Number of direct reports: 4; Utilization % target: 60%"); cells
-    beyond the header, or a row without a header, as written."""
-    names = [h.strip() for h in header.split(" | ")] if header else []
-    cells = [c.strip() for c in row.split(" | ")]
+    beyond the header, or a row without a header, as written. Piped rows ("| Day | Hours |") are read alike."""
+    names = _cells(header) if header else []
+    cells = _cells(row)
     if len(names) != len(cells):
         return row
     return "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells))

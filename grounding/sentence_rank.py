@@ -8,7 +8,12 @@ Score of a sentence =
   + ``quantity_bonus`` when the question asks for a quantity or a time and the sentence states one
   + ``phone_bonus`` when the question asks for a phone number and the sentence gives one (MiniLM does not read
         "1-800-555-0147" as a phone number: "What is the EthicsLine phone number?" ranked the EthicsLine's case-number
-        sentence above the one giving its number, the s13 new-user run).
+        sentence above the one giving its number, the s13 new-user run)
+  - ``example_penalty`` for a sentence of a worked example ("For example: you went on FMLA for 4 weeks ...", "Say
+        you ...", and the sentences after it in its paragraph or list item), unless the question asks for an
+        example: it applies the rule to one case, with that case's numbers, and names the rule's own words, so it
+        outranked the rule ("How many weeks of leave does FMLA give?" quoted the 4-week example, not the 12 weeks;
+        the s14 office round).
 
 The sources' sentence data (grounding.sentence_data) is made once per answer (:func:`with_sentences`); the embedder
 answers the texts embedded at ingestion from what it remembers (grounding.embeddings.KnownVectors: the claims and the
@@ -162,6 +167,29 @@ def quoted_text(data: SentenceData, i: int) -> str:
     return f"{data.texts[j].rstrip(' :;')}: {text}"
 
 
+#: A sentence that opens a worked example ("For example: you went on FMLA ...", "E.g. ...", "Say you ...", "Let's say
+#: ...", "Suppose ...", "Imagine ...", "As an example, ..."); a parenthetical "(e.g. ...)" inside a rule is not one.
+_EXAMPLE = re.compile(r"^(?:for (?:example|instance)\b|e\.\s?g\.|say (?:you|your|that|an?|the)\b|let'?s say\b|"
+                      r"suppose\b|imagine\b|as an example\b|example\s*\d*\s*:)", re.I)
+#: A question asking for an example or a worked case ("Can you give an example of ...?", "What happens if, say, ...").
+_ASKS_EXAMPLE = re.compile(r"\b(?:examples?|for instance|scenario|sample|illustrat\w*|walk me through)\b", re.I)
+
+
+def example_sentences(source: Source, data: SentenceData) -> frozenset[int]:
+    """The indices of ``data``'s sentences that belong to a worked example (:data:`_EXAMPLE`): the sentence opening
+    it and the sentences after it on the same line of ``source.text`` (its paragraph or list item: "For example:
+    you went on FMLA for 4 weeks in March 2022 ... You will only have 8 weeks of FMLA available until March
+    2023.")."""
+    out: set[int] = set()
+    for i, text in enumerate(data.texts):
+        if _EXAMPLE.match(text):
+            out.add(i)
+        elif i - 1 in out and data.kinds[i] == data.kinds[i - 1] and data.spans[i - 1][1] <= data.spans[i][0] \
+                and "\n" not in source.text[data.spans[i - 1][1]:data.spans[i][0]]:
+            out.add(i)
+    return frozenset(out)
+
+
 def _names_row_key(question: str, row: str) -> bool:
     """True when ``question`` names, as written, the first cell of a table row read as "column: value; ..." pairs
     (its part before a comma; two characters or more, not a plain number: grounding numbers are matched apart)."""
@@ -183,7 +211,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    overlap_weight: float = 0.3, quantity_bonus: float = 0.08, number_bonus: float = 0.1,
                    sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
                    period_bonus: float = 0.1, row_key_bonus: float = 0.1,
-                   phone_bonus: float = 0.3, case_bonus: float = 0.15, asked: str = "") -> list[ScoredSentence]:
+                   phone_bonus: float = 0.3, case_bonus: float = 0.15, asked: str = "",
+                   example_penalty: float = 0.15) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -197,17 +226,24 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
     ``row_key_bonus``: the row looked up, not a neighbour that shares more words. A sentence bounding the case a rule
     applies to gets ``case_bonus`` when the quantity the question states falls in it, minus twice ``case_bonus`` (and
-    no ``number_bonus``) when it does not (grounding.conditions). ``query_vector`` is the question's vector when the caller has it already.
+    no ``number_bonus``) when it does not (grounding.conditions): the quantity of ``asked`` (what is asked, when
+    ``question`` is a query carrying a follow-up's previous question too), else of ``question``. A sentence of a
+    worked example (:func:`example_sentences`) loses ``example_penalty`` unless the question asks for an example.
+    ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
     candidates = plan.sources if sources is None else sources
     period = reads_period(question, candidates)
     rows: list[tuple[Source, SentenceData, int, str]] = []
+    examples: set[tuple[str, int]] = set()  # (source label, sentence index) of worked examples' sentences
+    asks_example = bool(_ASKS_EXAMPLE.search(question))
     for source in candidates:
         if source.status == "superseded" and not past:
             continue
         data = source_sentences(source, embedder)
         rows += [(source, data, i, text) for i in range(len(data.texts)) if (text := quoted_text(data, i))]
+        if not asks_example:
+            examples |= {(source.label, i) for i in example_sentences(source, data)}
     if not rows:
         return []
     q = query_vector if query_vector is not None else (embedder or default_embedder()).embed([question])[0]
@@ -244,6 +280,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         if period and (source.date.startswith(year) or year in source.version if year else
                      source.status == "superseded"):
             bonus += period_bonus
+        if (source.label, i) in examples:
+            bonus -= example_penalty
         own = sum(idf[w] for w in t)
         precision = sum(idf[w] for w in t & q_terms) / own if own > 0 else 0.0
         scored.append(ScoredSentence(text, source.label, float(c) + overlap_weight * overlap + bonus,

@@ -52,7 +52,7 @@ class AskRequest(BaseModel):
 
 class Location(Open):
     """Where a passage is in its original file ({} for Markdown, HTML and text): PDF pages (and those read by OCR),
-    slides, or a sheet and its first and last rows."""
+    slides, a sheet and its first and last rows, or a Word document's paragraphs."""
 
     format: Optional[Literal["pdf", "docx", "pptx", "xlsx", "csv"]] = None
     pages: Optional[list[int]] = Field(None, description="PDF pages the passage covers.")
@@ -60,6 +60,8 @@ class Location(Open):
     slides: Optional[list[int]] = None
     sheet: Optional[str] = None
     rows: Optional[list[int]] = Field(None, description="First and last spreadsheet row.")
+    paragraphs: Optional[list[int]] = Field(None, description="Word paragraphs the passage covers (non-empty "
+                                                               "paragraphs counted from 1, a table counting as one).")
 
 
 class Citation(Open):

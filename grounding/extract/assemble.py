@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import PurePath
 from typing import Any, Iterable, Sequence
 
@@ -78,7 +79,8 @@ def table_blocks(rows: Sequence[Sequence[str]], section: tuple[str, ...],
         section: the section path of the table.
         locations: one location per row of ``rows`` (None where the format has none).
     Returns:
-        the data rows' blocks; a table of a single row gives that row as a plain block ([] for no rows).
+        the data rows' blocks, the first marked ``first_row`` (a new table); a table of a single row gives that row
+        as a plain block ([] for no rows).
     """
     placed = [(list(r), locations[i] if i < len(locations) else None) for i, r in enumerate(rows) if any(r)]
     if not placed:
@@ -88,7 +90,7 @@ def table_blocks(rows: Sequence[Sequence[str]], section: tuple[str, ...],
     if len(placed) == 1:
         return [Block(section, markdown_row(placed[0][0]), placed[0][1])]
     header = markdown_header(placed[0][0])
-    return [Block(section, markdown_row(r), loc, header) for r, loc in placed[1:]]
+    return [Block(section, markdown_row(r), loc, header, first_row=i == 0) for i, (r, loc) in enumerate(placed[1:])]
 
 
 def assemble(filename: str, blocks: Iterable[Block], *, title: str = "", heading: str = "",
@@ -107,7 +109,7 @@ def assemble(filename: str, blocks: Iterable[Block], *, title: str = "", heading
     fallback = clean_text(PurePath(filename).stem.replace("-", " ").replace("_", " "))
     chosen = clean_text(title) or clean_text(heading) or fallback
     if blocks[0].section[:1] == (chosen,):
-        blocks = tuple(Block(b.section[1:] if b.section[:1] == (chosen,) else b.section, b.text, b.location, b.header)
+        blocks = tuple(replace(b, section=b.section[1:] if b.section[:1] == (chosen,) else b.section)
                        for b in blocks)
     return ParsedDocument(title=chosen, metadata=dict(metadata or {}), blocks=tuple(blocks),
                           title_from_name=not (clean_text(title) or clean_text(heading)), notes=tuple(notes),

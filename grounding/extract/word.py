@@ -3,8 +3,10 @@
 Paragraphs are read in document order with the tables between them (``Document.iter_inner_content``). A paragraph in a
 "Heading n" (or "Title") style, or with an outline level, opens a section; a numbered or bulleted paragraph becomes a
 list item ("- ", indented by its level); a table becomes a Markdown table whose first row is its header. A Word file has
-no fixed pages (they depend on the printer and fonts), so its blocks' location names only the format: a citation of a
-Word file gives its section, and links to the file.
+no fixed pages (they depend on the printer and fonts), so its blocks' location names the paragraph: the document's
+non-empty paragraphs counted from 1 in reading order, headings and list items included, a table counting as one
+(grounding.location); a citation of a Word file gives its section and paragraph ("FMLA, para. 3"), and links to the
+file.
 """
 
 from __future__ import annotations
@@ -89,17 +91,21 @@ def extract_docx(data: bytes, filename: str, *, macros: bool = False) -> ParsedD
     except (OpcError, KeyError, ValueError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
         raise ParseError(f"{filename}: the Word document is damaged and cannot be read ({exc}); open it in Word, "
                          "save it again and add the new file") from exc
-    here = Location("docx")
     outline = Outline()
     blocks: list[Block] = []
+    number = 0  # the paragraph's number (grounding.location): non-empty paragraphs and tables in reading order
     for item in document.iter_inner_content():
         if isinstance(item, Table):
             rows = _table_rows(item)
-            blocks += table_blocks(rows, outline.path, [here] * len(rows))
+            if any(any(cells) for cells in rows):
+                number += 1
+                blocks += table_blocks(rows, outline.path, [Location("docx", paragraphs=(number,))] * len(rows))
             continue
         text = clean_text(item.text)
         if not text:
             continue
+        number += 1
+        here = Location("docx", paragraphs=(number,))
         level = _heading_level(item)
         if level:
             outline.heading(level, text)

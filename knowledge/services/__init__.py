@@ -3,6 +3,7 @@ module per concern; this package names the public ones so callers import ``knowl
 
     domains     domain_get_or_create
     ingestion   ingest_path, document_ingest: files to stored versions, chunks and vectors, the index published
+    preparing   a folder's files (and the skipped ones), each file extracted and chunked before it is stored
     reports     IngestError, FileReport, IngestReport, max_file_bytes, too_large_error
     versions    which version is current (versions_activate_due, versions_activate_soon: scheduled versions whose
                 date came); version_supersede, version_make_current, version_delete, document_delete,

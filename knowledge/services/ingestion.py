@@ -4,114 +4,32 @@ with one report per file; the retrieval index is published in the same transacti
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from django.conf import settings as django_settings
 from django.db import transaction
 
-from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.list_answers import outline_of
 from grounding.dedup import value_key
 from grounding.embeddings import Embedder, default_embedder
-from grounding.extract import SUFFIXES, extract_document, supported_suffixes
+from grounding.extract import SUFFIXES, supported_suffixes
 from grounding.injection import injection_signals
 from grounding.location import stored_location
-from grounding.parsing import ParsedDocument, ParseError
-from grounding.retrieve import index_text, input_limit
-from grounding.tokens import counter_for
+from grounding.parsing import ParseError
+from grounding.retrieve import index_text
 from grounding.support_store import chunk_values
 from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_publish
 from knowledge.models import Chunk, Document, DocumentVersion, Domain
 from knowledge.originals import original_content_type, original_save
 from knowledge.sentences import sentences_embed
+from knowledge.services.preparing import Pending, folder_files, prepare
 from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
 from knowledge.services.versions import (document_statuses_refresh, version_next_label, version_older_than_current,
                                          version_reactivate, version_schedule_notes)
 
 log = logging.getLogger("grounded.ingest")
-
-
-def _parse_date(value: object) -> dt.date | None:
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str) and value.strip():
-        try:
-            return dt.date.fromisoformat(value.strip()[:10])
-        except ValueError:
-            return None
-    return None
-
-
-@dataclass
-class _Pending:
-    original: Path | bytes  # the file as given (stored with the version as its original)
-    rel: str
-    parsed: ParsedDocument
-    key: str
-    label: str
-    date: dt.date | None
-    content_hash: str
-    drafts: list[ChunkDraft]
-
-
-def _content_hash(parsed: ParsedDocument) -> str:
-    """Identity of a version's content: its title and text, and for formats with pages, slides or rows also where
-    each block is (the same text on other pages is another version). Markdown, HTML and text hash as before."""
-    digest = hashlib.sha256((parsed.title + "\n" + parsed.text).encode())
-    if any(b.location is not None for b in parsed.blocks):
-        for b in parsed.blocks:
-            digest.update(repr((b.location.as_dict() if b.location else {}, b.header)).encode())
-    return digest.hexdigest()
-
-
-def _prepare(*, domain: Domain, rel: str, data: bytes, original: Path | bytes, single_file: bool,
-             version: str | None, date: dt.date | None, key: str | None, embedder: Embedder,
-             progress: Callable[[int, int], None] | None = None) -> _Pending:
-    """Extract and chunk one file (nothing stored yet): chunks the embedder sees whole, none longer than its input,
-    title and section included (B13). Raises ParseError with the file's own message."""
-    parsed = extract_document(data, rel, progress=progress, ocr=django_settings.OCR_ENABLED,
-                              ocr_languages=django_settings.OCR_LANGUAGES)
-    doc_key = key or _document_key(domain, rel, single_file, parsed.metadata)
-    meta = parsed.metadata
-    eff = date or _parse_date(meta.get("effective_date")) or _parse_date(meta.get("date"))
-    digest = _content_hash(parsed)
-    # no label given, in front matter or by a date: numbered per document when stored (version_next_label)
-    label = version or str(meta.get("version") or (eff.isoformat() if eff else ""))
-    return _Pending(original, rel, parsed, doc_key, label, eff, digest,
-                    chunk_blocks(parsed.blocks, counter_for("extractive"),
-                                 limit=input_limit(embedder, title=parsed.title)))
-
-
-def _document_key(domain: Domain, rel: str, single_file: bool, meta: dict) -> str:
-    """A document's identity: front matter doc_id, else its path (suffix included) relative to the ingested folder.
-
-    A single file ingested on its own takes the key of the domain's existing document with that file name, when
-    exactly one exists (so re-ingesting one page of a previously ingested folder updates that document).
-    Raises ParseError for a doc_id that is not a string or number.
-    """
-    doc_id = meta.get("doc_id")
-    if doc_id is not None:
-        if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool) or not str(doc_id).strip():
-            raise ParseError(f"{rel}: doc_id must be a non-empty string, got {doc_id!r}")
-        return str(doc_id).strip()
-    if single_file:
-        matches = list(Document.objects.filter(domain=domain, key__endswith="/" + rel)
-                       .values_list("key", flat=True)[:2])
-        if len(matches) == 1:
-            return matches[0]
-    return rel
-
-
-def _files_under(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path]
-    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
-                  and not any(part.startswith(".") for part in p.relative_to(path).parts))
 
 
 def ingest_path(
@@ -134,7 +52,9 @@ def ingest_path(
     today is scheduled: it becomes current on its date, knowledge.services.versions; its report says so). Each new version
     keeps its original file (knowledge.originals) and each chunk its location (page, slide, sheet and rows). A file
     that cannot be ingested (damaged, password-protected, over the size limit, an extension that lies about the
-    content, no text) is reported as failed with what to do, and the rest is ingested.
+    content, no text) is reported as failed with what to do, and the rest is ingested. A file of the folder that is
+    no supported document type (a MANIFEST.tsv, an image) is reported as skipped, with why
+    (knowledge.services.preparing.folder_files); it does not count as a failure.
 
     Args:
         path: file or folder.
@@ -144,7 +64,8 @@ def ingest_path(
         date: effective date for every file (default: front matter ``date``/``effective_date``, else none).
         embedder: embedding model (default: the bundled MiniLM).
         progress: called with one line per file (and one per note of a file); a failed file's line ("FAILED
-            name: reason") is then its only report outside the returned report (not logged again above DEBUG).
+            name: reason") is then its only report outside the returned report (not logged again above DEBUG), and
+            so is a skipped file's ("SKIPPED name: skipped: ...").
         key: document identity for every file (e.g. to ingest dated revisions saved under different names as
             versions of one document); overrides doc_id and the path.
     Returns:
@@ -158,19 +79,24 @@ def ingest_path(
     if path.is_file() and path.suffix.lower() not in SUFFIXES:
         raise IngestError(f"{path}: unsupported file type {path.suffix or '(none)'}; expected one of "
                           f"{', '.join(supported_suffixes())}")
-    files = _files_under(path)
+    files, skipped = folder_files(path)
     if not files:
         raise IngestError(f"{path}: no supported files ({', '.join(supported_suffixes())})")
-    report = IngestReport()
+    report = IngestReport(files=list(skipped))
+    for other in skipped:  # said like a failure, but not one: the folder's documents are still ingested
+        if progress:
+            progress(f"SKIPPED {other.error}")
+        else:
+            log.info("ingest skipped: %s", other.error)
     embedder = embedder or default_embedder()
-    pending: list[_Pending] = []
+    pending: list[Pending] = []
     for f in files:
         rel = f.name if path.is_file() else f.relative_to(path).as_posix()
         try:
             size = f.stat().st_size
             if size > max_file_bytes():
                 raise ParseError(too_large_error(rel, size))
-            pending.append(_prepare(domain=domain, rel=rel, data=f.read_bytes(), original=f,
+            pending.append(prepare(domain=domain, rel=rel, data=f.read_bytes(), original=f,
                                     single_file=path.is_file(), version=version, date=date, key=key,
                                     embedder=embedder))
         except Exception as exc:  # one broken file never stops the others (its report says what failed)
@@ -225,7 +151,7 @@ def document_ingest(
         return FileReport(name, "failed", error=too_large_error(name, len(data)))
     embedder = embedder or default_embedder()
     try:
-        pending = _prepare(domain=domain, rel=name, data=data, original=data, single_file=True, version=version,
+        pending = prepare(domain=domain, rel=name, data=data, original=data, single_file=True, version=version,
                            date=date, key=key, embedder=embedder, progress=progress)
     except ParseError as exc:
         log.info("ingest failed: %s", exc)
@@ -235,13 +161,13 @@ def document_ingest(
     return report.files[0]
 
 
-def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, embedder: Embedder | None,
+def _commit(*, domain: Domain, pending: list[Pending], report: IngestReport, embedder: Embedder | None,
             progress: Callable[[str], None] | None = None) -> None:
     """Store the prepared files: unchanged ones are no-ops (or restored), the others are embedded and stored as new
     versions in one transaction; one FileReport each is appended to ``report``."""
     # Older versions first, so the newest content ends up current whatever the file order.
     pending.sort(key=lambda p: (p.date or dt.date.max, p.rel))
-    to_embed: list[tuple[_Pending, FileReport]] = []
+    to_embed: list[tuple[Pending, FileReport]] = []
     restored = False
     for p in pending:
         notes = list(p.parsed.notes)
@@ -292,7 +218,7 @@ def _commit(*, domain: Domain, pending: list[_Pending], report: IngestReport, em
         index_publish(domain=domain)
 
 
-def _store_version(domain: Domain, p: _Pending, vectors, sentences) -> DocumentVersion:
+def _store_version(domain: Domain, p: Pending, vectors, sentences) -> DocumentVersion:
     document, created = Document.objects.get_or_create(
         domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
     # a revision that names no title of its own (a plain text file) keeps the document's title, not its file name

@@ -13,7 +13,8 @@ class IngestError(ValueError):
 @dataclass
 class FileReport:
     """What happened to one file: status is "new", "new_version", "unchanged", "restored" (an earlier version's
-    content came back and is current again) or "failed" (``error`` names the file and what to do).
+    content came back and is current again), "failed" (``error`` names the file and what to do) or "skipped" (a
+    file of an ingested folder that is no supported document type, never read; ``error`` says so).
 
     ``notes`` hold what to know besides the outcome, one sentence each (a macro-enabled document whose macros were not
     run, a scanned page OCR found no text on); ``pages`` the file's pages, slides or sheets (0 for text formats);
@@ -44,12 +45,20 @@ class IngestReport:
     def failed(self) -> list[FileReport]:
         return [f for f in self.files if f.status == "failed"]
 
+    @property
+    def read(self) -> list[FileReport]:
+        """The files that were read (every file but the skipped ones)."""
+        return [f for f in self.files if f.status != "skipped"]
+
     def summary(self) -> str:
+        """"21 files: 20 new, 0 new versions, 0 unchanged, 0 failed, 1 skipped" (restored and skipped only when
+        there are any)."""
         restored = f", {self.count('restored')} restored" if self.count("restored") else ""
+        skipped = f", {self.count('skipped')} skipped" if self.count("skipped") else ""
         n, versions = len(self.files), self.count("new_version")
         return (f"{n} file{'' if n == 1 else 's'}: {self.count('new')} new, {versions} new "
                 f"version{'' if versions == 1 else 's'}, "
-                f"{self.count('unchanged')} unchanged{restored}, {self.count('failed')} failed")
+                f"{self.count('unchanged')} unchanged{restored}, {self.count('failed')} failed{skipped}")
 
 
 def max_file_bytes() -> int:

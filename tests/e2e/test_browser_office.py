@@ -23,10 +23,10 @@ class OfficeCitationsInBrowserTests(BrowserCase):
                      "general-information-and-resources__employee-resources-policies__work-schedules.xlsx"):
             assert document_ingest(domain=domain, name=name, data=office(name)).status == "new"
 
-    def ask(self, question: str):
+    def ask(self, question: str, domain: str = "hr"):
         page = self.page
         self.login()
-        page.select_option("#domain", "hr")
+        page.select_option("#domain", domain)
         page.fill("#question", question)
         page.click("#send")
         answer = page.locator("li.msg.assistant").last
@@ -61,3 +61,16 @@ class OfficeCitationsInBrowserTests(BrowserCase):
         expect(table.locator("th").first).to_have_text("Day")  # its Markdown rendered (issue 22)
         expect(table.locator("th strong").first).to_have_text("Day")
         expect(panel.locator("#source-text tr.cited")).to_contain_text("43")
+
+    def test_a_word_citation_shows_its_paragraph(self):
+        """The user saw a DOCX citation's place in the source panel as the document alone, where a PDF's shows its
+        page: it names the paragraph (the s14 office round)."""
+        domain = domain_get_or_create(slug="hr-word", name="HR Word files")
+        assert document_ingest(domain=domain, name="travel-and-leave__fmla.docx",
+                               data=office("travel-and-leave__fmla.docx")).status == "new"
+        answer = self.ask("How many weeks of unpaid FMLA can I take to care for an ill servicemember?", "hr-word")
+        expect(answer.locator(".body")).to_contain_text("26 weeks")
+        answer.locator(".body button.cite").first.click()
+        panel = self.page.locator("#source-panel")
+        expect(panel.locator("#source-location")).to_have_text("Family Medical Leave Act (FMLA), para. 10")
+        expect(panel.locator("#source-original")).to_have_text("Open the original file")

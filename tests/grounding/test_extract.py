@@ -87,7 +87,9 @@ def test_word_headings_lists_and_tables_keep_their_structure():
     rows = doc.blocks[2:]
     assert [b.text for b in rows] == ["| Boston | $79 |", "| Denver \\| CO | $74 |"]
     assert {b.header for b in rows} == {"| City | Rate |\n|---|---|"}
-    assert {b.location for b in doc.blocks} == {Location("docx")}
+    # the paragraph numbers: the two headings are 1 and 2, the list items 4 and 5, the table (both rows) 6
+    assert [b.location for b in doc.blocks] == [Location("docx", paragraphs=(3,)), Location("docx", paragraphs=(4, 5)),
+                                                Location("docx", paragraphs=(6,)), Location("docx", paragraphs=(6,))]
 
 
 def test_shared_word_file_has_the_markdown_pages_sections():

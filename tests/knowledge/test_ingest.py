@@ -72,18 +72,18 @@ def test_a_file_failing_unexpectedly_is_reported_and_the_rest_of_the_folder_inge
                                                                                      monkeypatch):
     """A 60-column CSV raised a ValueError inside chunking and `manage.py ingest` stopped with a traceback: the
     other files of the folder were never ingested. Any failure of one file is now that file's reported error."""
-    from knowledge.services import ingestion
+    from knowledge.services import preparing
 
     (tmp_path / "coffee.md").write_text("# Coffee\n\nThe coffee machine is on the third floor.\n")
     (tmp_path / "sheet.md").write_text("# Sheet\n\nA page whose chunking fails.\n")
-    real = ingestion.chunk_blocks
+    real = preparing.chunk_blocks
 
     def failing(blocks, *args, **kwargs):
         if any("chunking fails" in b.text for b in blocks):
             raise ValueError("the section path '' alone fills the embedder's input of 254 tokens")
         return real(blocks, *args, **kwargs)
 
-    monkeypatch.setattr(ingestion, "chunk_blocks", failing)
+    monkeypatch.setattr(preparing, "chunk_blocks", failing)
     report = ingest_path(path=tmp_path, domain=domain_get_or_create(slug="unexpected-test"))
     assert {f.path: f.status for f in report.files} == {"coffee.md": "new", "sheet.md": "failed"}
     assert report.failed[0].error == ("sheet.md: ingestion failed: the section path '' alone fills the embedder's "

@@ -108,6 +108,20 @@ def original_of(citation: dict) -> bytes:
     return original_path(content_hash=version.original_hash).read_bytes()
 
 
+def docx_paragraphs(data: bytes) -> list[str]:
+    """The Word document's non-empty paragraphs in reading order, a table as one (all its cells' text): the test's
+    own reading of what a DOCX location's paragraph numbers count (python-docx, independent of the extractor)."""
+    import docx
+    from docx.table import Table
+
+    out = []
+    for item in docx.Document(io.BytesIO(data)).iter_inner_content():
+        text = " ".join(c.text for row in item.rows for c in row.cells) if isinstance(item, Table) else item.text
+        if text.strip():
+            out.append(text.strip())
+    return out
+
+
 def test_every_office_file_was_ingested_with_its_pages(office_domains):
     _, reports = office_domains
     assert {name: r.status for name, r in reports.items()} == {name: "new" for name, _ in manifest()}
@@ -134,7 +148,13 @@ def test_the_office_file_answers_like_its_markdown_page_and_cites_where_the_answ
         assert cited["source_label"].endswith(("p. " if len(location["pages"]) == 1 else "pp. ")
                                               + "-".join(map(str, location["pages"])))
     elif name.endswith(".docx"):
-        assert location == {"format": "docx"}  # Word has no fixed pages: the section and the file are the place
+        # Word has no fixed pages: the place is the paragraph (non-empty ones counted from 1, a table as one)
+        assert location["format"] == "docx" and location["paragraphs"], location
+        paragraphs = docx_paragraphs(original)
+        on_paragraphs = squeeze(" ".join(paragraphs[n - 1] for n in location["paragraphs"]))
+        assert squeeze(key) in on_paragraphs and squeeze(cited["cited_text"])[:40] in on_paragraphs
+        first, last = location["paragraphs"][0], location["paragraphs"][-1]
+        assert cited["source_label"].endswith(f"para. {first}" if first == last else f"paras. {first}-{last}")
         page_cited = citation_of(from_page, key)
         if cited["title"] == page_cited["title"]:  # the same document: the same section holds the answer
             assert cited["section"] == page_cited["section"]
@@ -178,3 +198,64 @@ def test_ask_json_carries_the_location_in_sources_and_citations(office_domains, 
                                                                                      "Leave types, p."))
     source = next(s for s in out["sources"] if s["chunk_id"] == cited["chunk_id"])
     assert source["location"]["pages"] and source["source_label"].startswith(source["title"] + ", p")
+
+
+def test_the_workbook_third_table_is_read_with_its_own_header(office_domains):
+    """The user saw the work-schedules workbook's third table (rows 15-21) lose its header and run into the second
+    one, and its rows read with a data row as their header, so a question on it found no "column: value" row: each
+    table keeps its header, every stored row is read as pairs, and the third table's total answers by its row."""
+    domains, _ = office_domains
+    chunks = Chunk.objects.filter(version__document__domain=domains["office-slides"],
+                                  version__document__key__endswith=".xlsx")
+    units = [u for c in chunks for u in c.units]
+    assert "Day: Monday; Hours: 8; Day: Monday; Hours: Off" in units  # the third table's first row
+    assert "Day: Monday; Hours: 10" in units and not any(u.startswith("| Monday:") for u in units)
+    answer = ask(domains["office-slides"], "What is the week 2 total when the week 1 total is 46 hours?")
+    cited = citation_of(answer, "34")
+    assert cited["location"]["rows"] == [21, 21] and cited["source_label"].endswith("row 21")
+
+
+def test_ask_json_gives_a_word_citation_its_paragraph_in_citations_and_the_source_map(office_domains, capsys):
+    """The user saw a DOCX citation carry no place beyond its section ({"format": "docx"}), where a PDF's names its
+    page: the citation and its source in the source map now name the paragraph."""
+    call_command("ask", "How many hours of advanced sick leave can I request?", "--domain", "office-docx", "--json")
+    out = json.loads(capsys.readouterr().out)
+    cited = citation_of(out, "240 hours")
+    [number] = cited["location"]["paragraphs"]
+    assert "240 hours" in docx_paragraphs(original_of(cited))[number - 1]
+    assert cited["source_label"].endswith(f", para. {number}")
+    source = next(s for s in out["sources"] if s["chunk_id"] == cited["chunk_id"])
+    assert source["location"]["format"] == "docx" and number in source["location"]["paragraphs"]
+    assert ", para" in source["source_label"]
+
+
+@pytest.mark.parametrize("domain, question", [
+    ("office-pdf", "How many hours of advanced sick leave can I request?"),
+    ("office-docx", "How many hours of advanced sick leave can I request?"),
+    ("office-slides", "What form is required for most conference, event and training requests?"),
+    ("office-slides", "What is the week 2 total when the week 1 total is 37 hours?")])
+def test_plain_ask_names_each_citations_page_slide_row_or_paragraph(office_domains, capsys, domain, question):
+    """The user saw `manage.py ask` without --json list its citations by title and section only, while --json gave
+    their page, slide and row: each plain citation line names the same place as the JSON's citation."""
+    from grounding.location import Location, location_text
+
+    call_command("ask", question, "--domain", domain, "--json")
+    out = json.loads(capsys.readouterr().out)
+    call_command("ask", question, "--domain", domain)
+    lines = capsys.readouterr().out.splitlines()
+    assert out["citations"]
+    for c in out["citations"]:
+        place = location_text(Location.from_dict(c["location"]))
+        assert place and any(line.startswith(f"  [{c['label']}] ") and f", {place} (version" in line
+                             for line in lines), (place, lines)
+
+
+def test_fmla_weeks_are_answered_by_the_rule_not_by_its_worked_example(office_domains):
+    """The user asked "How many weeks of leave does FMLA give?" and got the page's worked example ("For example: you
+    went on FMLA for 4 weeks in March 2022 ...") as the answer instead of the rule (12 weeks): the example's
+    sentences no longer outrank the sentence stating the asked subject's own value."""
+    domains, _ = office_domains
+    for slug in ("office-docx", "office-pdf"):
+        answer = ask(domains[slug], "How many weeks of leave does FMLA give?")
+        assert answer["answer"].startswith("You can use 12 unpaid weeks of FMLA every 52 weeks"), answer["answer"]
+        assert "4 weeks" not in answer["answer"] and "For example" not in answer["answer"]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from knowledge.models import Chunk, Document, DocumentVersion
 from knowledge.originals import original_path
 from knowledge.services import document_ingest, domain_get_or_create, ingest_path, version_delete
-from tests.office_files import encrypted_pdf, macro_enabled, office, pageless_pdf, write
+from tests.office_files import OFFICE, encrypted_pdf, macro_enabled, office, pageless_pdf, write
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +136,29 @@ def test_markdown_originals_are_served_as_text_never_as_a_page(client, tmp_path,
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     assert response["X-Content-Type-Options"] == "nosniff"
     assert Chunk.objects.filter(version=version).get().location == {}  # HTML has no pages: no location
+
+
+def test_a_file_of_no_supported_type_in_the_folder_is_reported_as_skipped_and_the_run_succeeds(tmp_path, embedder,
+                                                                                                  capsys):
+    """The user ingested the 18F office folder and its MANIFEST.tsv was left out without a word (the summary counted
+    only the documents): the report names it as skipped and why, the summary counts it, and the command succeeds."""
+    write(tmp_path, "MANIFEST.tsv", (OFFICE / "MANIFEST.tsv").read_bytes())
+    write(tmp_path, "policy.md", b"# Leave\n\nYou can carry over 240 hours of annual leave.\n")
+    write(tmp_path, ".hidden.tsv", b"a\tb\n")  # a dot-file (an editor's, the system's) is neither read nor reported
+    call_command("ingest", str(tmp_path), "--domain", "skips")
+    out = capsys.readouterr().out
+    assert ("SKIPPED MANIFEST.tsv: not a supported document type (.tsv; supported: .md, .markdown, .txt, .html, "
+            ".htm, .pdf, .csv, .docx, .docm, .pptx, .pptm, .xlsx, .xlsm); convert it to one of them to have it "
+            "ingested") in out.splitlines()
+    assert "hidden" not in out
+    assert "2 files: 1 new, 0 new versions, 0 unchanged, 0 failed, 1 skipped" in out
+    assert list(Document.objects.filter(domain__slug="skips").values_list("key", flat=True)) == ["policy.md"]
+
+
+def test_a_skipped_file_beside_only_failed_ones_still_fails_the_run(tmp_path, embedder):
+    """Skipped files do not count as ingested: a folder whose only document fails still exits non-zero."""
+    write(tmp_path, "MANIFEST.tsv", b"file\tsource_page\n")
+    write(tmp_path, "empty.md", b"")
+    with pytest.raises(CommandError, match=r"no file could be ingested \(2 files: 0 new, 0 new versions, 0 "
+                                           r"unchanged, 1 failed, 1 skipped\)"):
+        call_command("ingest", str(tmp_path), "--domain", "skips-failed")

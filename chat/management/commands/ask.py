@@ -13,6 +13,8 @@ from chat.persistence import operator_user
 from chat.selectors import domain_get
 from chat.serializers import answer_payload
 from chat.validation import validate_question
+from grounding.location import Location, location_text
+
 
 class Command(BaseCommand):
     help = ("Answer questions from a domain's documents, with citations. Several questions are asked in order as one "
@@ -65,11 +67,19 @@ class Command(BaseCommand):
                 self.stdout.write(f"Q: {question}")
             self.stdout.write(result["answer"])
             for c in result["citations"]:
-                where = " > ".join(p for p in (c["title"], c["section"]) if p)
-                self.stdout.write(f"  [{c['label']}] {where} (version {c['version'] or '-'}, "
-                                  f"{c['date'] or 'undated'})")
+                self.stdout.write(f"  [{c['label']}] {citation_line(c)}")
             for label in result["invalid_citations"]:
                 self.stdout.write(f"  [{label}] invalid citation (no such source)")
+
+
+def citation_line(citation: dict) -> str:
+    """One citation of the plain output: "Leave > Leave types, p. 4 (version v1, undated)". The place is what
+    ``--json`` gives as the citation's ``location`` (grounding.location.location_text: page, slide, sheet and row,
+    paragraph), after the title and section; a passage without a place (Markdown, HTML, text) has none."""
+    where = " > ".join(p for p in (citation["title"], citation["section"]) if p)
+    place = location_text(Location.from_dict(citation.get("location")))
+    where = f"{where}, {place}" if where and place else where or place
+    return f"{where} (version {citation['version'] or '-'}, {citation['date'] or 'undated'})"
 
 
 def _load_model(stderr) -> None:

@@ -55,7 +55,7 @@ class Command(BaseCommand):
             if not existed:
                 dom.delete()
             raise CommandError(str(exc))
-        if len(report.failed) == len(report.files):
+        if len(report.failed) == len(report.read):  # a skipped file (not a document) is no failure
             if not existed:
                 dom.delete()  # nothing ingested: leave no empty domain behind
             raise CommandError(f"no file could be ingested ({report.summary()})")
