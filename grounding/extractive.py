@@ -27,7 +27,7 @@ from typing import AsyncIterator, Sequence
 
 from grounding import compose
 from grounding.answer_cases import with_other_cases
-from grounding.answer_types import asking_parts, is_comparison, question_sentence, question_type
+from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_sentence, question_type
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
@@ -152,6 +152,11 @@ class ExtractiveAnswerer:
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
+        if kind == "other" and context and len(content_terms(asked) - GENERIC) <= 1:
+            # an elliptical follow-up ("and for contractors?") asks for what the question before it asked for (a
+            # length, an amount, a person), not for whatever sentence is closest
+            previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "")
+            kind = question_type(previous) if question_type(previous) in CHECKED_TYPES else kind
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
             # the documents cover it but do not state it; a neighbouring row states another work type's code

@@ -113,7 +113,11 @@ def names_in_source(source: Source, name: str) -> bool:
 #: holidays" answers a part-time employee; "Employees accrue ..." or "Full-time employees ..." does not say it holds
 #: for contractors).
 _EVERYONE = re.compile(r"\b(?:all|every|each|any)\s+(?:employees?|staff(?:\s+members?)?|team\s+members?|workers?|"
-                       r"personnel)\b|\b(?:everyone|everybody)\b", re.I)
+                       r"personnel)\b|\b(?:everyone|everybody)\b|"
+                       # a rule whose subject is every one of a thing: "All Tallgrass passwords must be at least 14
+                       # characters long" holds for a contractor's password too
+                       r"^\s*(?:all|every|each)\s+(?!of\b)(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:must|shall|need|needs|"
+                       r"require|requires|are|is|have|has|should|will)\b", re.I)
 
 
 def pins(source: Source, sentence: str, name: str) -> bool:

@@ -183,3 +183,13 @@ def test_a_question_stating_its_own_quantity_gets_the_tier_it_falls_in(demo_doma
     assert "4 weeks' notice" in five["answer"] and "three days or fewer" not in five["answer"]
     assert "5 business days' notice" in two["answer"] and "4 weeks" not in two["answer"]
     assert "4 weeks' notice" in weeks["answer"] and "three days or fewer" not in weeks["answer"]
+
+
+def test_an_elliptical_follow_up_about_a_group_gets_the_rule_for_every_one_of_the_thing(demo_domain, capsys):
+    """The s13 breaker: "and for contractors?" after "What is the minimum password length?" quoted "Every employee
+    must store work passwords in 1Password ..." (a rule about everyone, but not a length). The follow-up asks for what
+    the question before it asked for (a length), and "All Tallgrass passwords must be at least 14 characters long"
+    holds for a contractor's password too."""
+    _, contractors = _ask(capsys, "What is the minimum password length?", "and for contractors?")
+    assert not contractors["abstained"] and "14 characters" in contractors["answer"]
+    assert "1Password" not in contractors["answer"]
