@@ -16,12 +16,13 @@ import operator
 import re
 from typing import Callable
 
-__all__ = ["asked_quantity", "case_fit"]
+__all__ = ["asked_quantity", "case_fit", "only_bounds"]
 
 _WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                      "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(_WORDS) + r")"
-_UNIT = r"(?:(?:business|working|work|calendar|consecutive)[\s-]+)?(minute|hour|day|night|week|month|year|mile)s?"
+_UNIT = (r"(?:(?:business|working|work|calendar|consecutive|full)[\s-]+){0,2}"
+         r"(minute|hour|day|night|week|month|year|mile)s?")
 
 #: A quantity the question states as its case: "a 5-day vacation", "for 10 days", "a two-week trip", "more than three
 #: weeks" (just above three weeks), "fewer than 2 years" (just below); "up to 10 days" or "within 30 days" state a
@@ -104,3 +105,17 @@ def case_fit(sentence: str, value: float, unit: str, *, convert: bool = True) ->
                      (_verdict(operator.le, value, unit, high, bound_unit), bound_unit)]
     verdicts = [v for v, u in verdicts if v is not None and (convert or u == unit)]
     return None if not verdicts else all(verdicts)
+
+
+_DIGIT = re.compile(r"\d|\b(?:" + "|".join(_WORDS) + r")\b", re.I)
+
+
+@functools.lru_cache(maxsize=20_000)
+def only_bounds(sentence: str) -> bool:
+    """True when every number of ``sentence`` is part of a case bound ("If you are sick for more than 3 consecutive
+    working days, ... may ask for a doctor's note"): it states when a rule applies, not a quantity one is given."""
+    rest = sentence
+    for pattern, _ in _BOUNDS:
+        rest = pattern.sub(" ", rest)
+    rest = _RANGE.sub(" ", rest)
+    return rest != sentence and not _DIGIT.search(rest)

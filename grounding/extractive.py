@@ -31,7 +31,7 @@ from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, q
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC
+from grounding.followup import GENERIC, elliptical
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.extractive_parts import parts_answer
@@ -118,8 +118,13 @@ class ExtractiveAnswerer:
         # a question about an earlier version is matched without the words naming the period (they pick the version)
         matched = without_period(question) if reads_period(asked, plan.sources) else question
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
+        # an elliptical follow-up ("and for contractors?", "And what about sick days?") asks for what the question
+        # before it asked for (a length, how much one gets), not for whatever sentence is closest
+        previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "") \
+            if context or elliptical(asked) else ""
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
-                                quantity_bonus=self.quantity_bonus, query_vector=vector, asked=asked)
+                                quantity_bonus=self.quantity_bonus, query_vector=vector,
+                                asked=f"{previous} {asked}".strip() if elliptical(asked) else asked)
         if not context and (not ranked or ranked[0].score < self.threshold):
             # a question after a story of the asker's situation, or after a greeting or a lead-in ("Quick question:",
             # markup), matched by nothing: those words dilute the match with the sentence that answers the question,
@@ -152,10 +157,7 @@ class ExtractiveAnswerer:
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
-        if kind == "other" and context and len(content_terms(asked) - GENERIC) <= 1:
-            # an elliptical follow-up ("and for contractors?") asks for what the question before it asked for (a
-            # length, an amount, a person), not for whatever sentence is closest
-            previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "")
+        if kind == "other" and previous and (elliptical(asked) or len(content_terms(asked) - GENERIC) <= 1):
             kind = question_type(previous) if question_type(previous) in CHECKED_TYPES else kind
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):

@@ -84,6 +84,12 @@ class FollowUp:
     signal: str
 
 
+def elliptical(question: str) -> bool:
+    """True when ``question`` continues the one before it with an elliptical opener ("and for contractors?", "what
+    about sick days?", "In Denver?"): it asks what that question asked, of something else."""
+    return bool(_OPENER.search(question))
+
+
 def _signal(question: str, previous: str) -> str:
     """The follow-up signal of ``question`` after the ``previous`` question (see :class:`FollowUp`), "uncertain" when
     it rests on a weak referring word only (then the question alone's retrieval confidence decides), "bare" for a

@@ -4,7 +4,8 @@ Score of a sentence =
     max(cosine(question, sentence), cosine(question, previous sentence + sentence))   (the context vector, so a short
         sentence such as "It must be longer than 14 characters." keeps its subject)
   + ``overlap_weight`` x IDF-weighted share of the question's content terms found in the sentence (IDF over the
-        planned sentences, so words every source shares, like the company name, count for little)
+        planned sentences, so words every source shares, like the company name, count for little; an acronym a
+        planned source defines is found where its words are: "PTO" in "paid time off", grounding.acronyms)
   + ``quantity_bonus`` when the question asks for a quantity or a time and the sentence states one
   + ``phone_bonus`` when the question asks for a phone number and the sentence gives one (MiniLM does not read
         "1-800-555-0147" as a phone number: "What is the EthicsLine phone number?" ranked the EthicsLine's case-number
@@ -30,48 +31,17 @@ from typing import Sequence
 
 import numpy as np
 
-from grounding.conditions import asked_quantity, case_fit
+from grounding.acronyms import definitions, with_expansions
+from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.injection import looks_injected
 from grounding.lexical import content_terms
 from grounding.quarantine import is_placeholder
+from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, HAS_QUANTITY, PHONE, PHONE_QUESTION,
+                                     QUANTITY_QUESTION, asked_numbers, example_sentences, names_row_key, numbers)
 from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
 from grounding.types import ContextPlan, Source
-
-#: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
-_PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
-                             r"\bnumber\b[^?]{0,30}\b(?:call|dial|phone|text)\b", re.I)
-#: A phone number: "1-800-555-0147", "(202) 555-0147", "+1 202 555 0147", "extension 4357".
-_PHONE = re.compile(r"(?<![\w-])(?:\+?\d{1,3}[\s.-])?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w-])|"
-                    r"\b(?:ext(?:ension)?\.?|x)\s?\d{3,5}\b", re.I)
-_QUANTITY_QUESTION = re.compile(r"\b(how (many|much|long|often|soon|far|old)|what (percentage|amount|number|"
-                                r"time|date|day)|when|deadline|limit|maximum|minimum)\b", re.I)
-_HAS_QUANTITY = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-                           r"hundred|thousand|half|once|twice|daily|weekly|monthly|annually|yearly)\b", re.I)
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                                  "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                                  "twenty".split())}
-_NUMBER_TOKEN = re.compile(r"\b(?:\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
-
-
-def numbers(text: str) -> frozenset[str]:
-    """The numbers a text states, number words as digits ("four people" -> {"4"}; "one" is left out: a pronoun as
-    often as a count)."""
-    out = {_NUMBER_WORDS.get(m.group(0).lower(), m.group(0)) for m in _NUMBER_TOKEN.finditer(text)}
-    return frozenset(out - {"1"} if "one" in text.lower() and "1" not in text else out)
-
-
-#: A number that opens a name rather than stating a quantity: a street number before its street ("355 McAllister",
-#: "1800 F St"), a number before a capitalised word.
-_NAME_NUMBER = re.compile(r"\b\d+(?=\s+[A-Z])")
-
-
-def asked_numbers(question: str) -> frozenset[str]:
-    """The numbers a question states as quantities (:func:`numbers`), without those that open a name ("parking at
-    355 McAllister": an address, which the sentence naming the place states whatever it says of it)."""
-    return numbers(_NAME_NUMBER.sub(" ", question))
-
 
 @dataclass(frozen=True)
 class ScoredSentence:
@@ -167,39 +137,6 @@ def quoted_text(data: SentenceData, i: int) -> str:
     return f"{data.texts[j].rstrip(' :;')}: {text}"
 
 
-#: A sentence that opens a worked example ("For example: you went on FMLA ...", "E.g. ...", "Say you ...", "Let's say
-#: ...", "Suppose ...", "Imagine ...", "As an example, ..."); a parenthetical "(e.g. ...)" inside a rule is not one.
-_EXAMPLE = re.compile(r"^(?:for (?:example|instance)\b|e\.\s?g\.|say (?:you|your|that|an?|the)\b|let'?s say\b|"
-                      r"suppose\b|imagine\b|as an example\b|example\s*\d*\s*:)", re.I)
-#: A question asking for an example or a worked case ("Can you give an example of ...?", "What happens if, say, ...").
-_ASKS_EXAMPLE = re.compile(r"\b(?:examples?|for instance|scenario|sample|illustrat\w*|walk me through)\b", re.I)
-
-
-def example_sentences(source: Source, data: SentenceData) -> frozenset[int]:
-    """The indices of ``data``'s sentences that belong to a worked example (:data:`_EXAMPLE`): the sentence opening
-    it and the sentences after it on the same line of ``source.text`` (its paragraph or list item: "For example:
-    you went on FMLA for 4 weeks in March 2022 ... You will only have 8 weeks of FMLA available until March
-    2023.")."""
-    out: set[int] = set()
-    for i, text in enumerate(data.texts):
-        if _EXAMPLE.match(text):
-            out.add(i)
-        elif i - 1 in out and data.kinds[i] == data.kinds[i - 1] and data.spans[i - 1][1] <= data.spans[i][0] \
-                and "\n" not in source.text[data.spans[i - 1][1]:data.spans[i][0]]:
-            out.add(i)
-    return frozenset(out)
-
-
-def _names_row_key(question: str, row: str) -> bool:
-    """True when ``question`` names, as written, the first cell of a table row read as "column: value; ..." pairs
-    (its part before a comma; two characters or more, not a plain number: grounding numbers are matched apart)."""
-    first = row.split("; ", 1)[0].partition(": ")[2].strip().rstrip(".")
-    key = first.split(",")[0].strip()
-    if len(key) < 2 or key.replace(".", "").isdigit():
-        return False
-    return bool(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I))
-
-
 def reads_period(question: str, sources: Sequence[Source]) -> bool:
     """True when ``question`` asks about an earlier version and superseded versions are among ``sources``: its words
     naming the period then pick a version rather than being matched (lexical.without_period); elsewhere a year is part
@@ -212,7 +149,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
                    period_bonus: float = 0.1, row_key_bonus: float = 0.1,
                    phone_bonus: float = 0.3, case_bonus: float = 0.15, asked: str = "",
-                   example_penalty: float = 0.15) -> list[ScoredSentence]:
+                   example_penalty: float = 0.15, allotment_bonus: float = 0.1) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -229,6 +166,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     no ``number_bonus``) when it does not (grounding.conditions): the quantity of ``asked`` (what is asked, when
     ``question`` is a query carrying a follow-up's previous question too), else of ``question``. A sentence of a
     worked example (:func:`example_sentences`) loses ``example_penalty`` unless the question asks for an example.
+    A question asking how much of something one gets and a sentence stating an allotment ("accrue", "are entitled
+    to", "adds up to") give the sentence ``allotment_bonus``; for such a question a sentence whose only numbers bound
+    the case a rule applies to ("sick for more than 3 consecutive working days") gets no ``quantity_bonus``.
     ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
@@ -236,7 +176,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     period = reads_period(question, candidates)
     rows: list[tuple[Source, SentenceData, int, str]] = []
     examples: set[tuple[str, int]] = set()  # (source label, sentence index) of worked examples' sentences
-    asks_example = bool(_ASKS_EXAMPLE.search(question))
+    asks_example = bool(ASKS_EXAMPLE.search(question))
     for source in candidates:
         if source.status == "superseded" and not past:
             continue
@@ -249,25 +189,34 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     q = query_vector if query_vector is not None else (embedder or default_embedder()).embed([question])[0]
     cos = np.array([max(float(d.vectors[i] @ q), float(d.context[i] @ q)) for _, d, i, _ in rows])
     terms = [content_terms(text) for _, _, _, text in rows]
+    q_terms = content_terms(without_period(question) if period else question)
+    # an acronym of the question that a planned source defines: a sentence saying its words holds it ("PTO" /
+    # "paid time off")
+    aliases = {k: v for k, v in definitions(s.text for s in candidates).items() if k in q_terms}
+    if aliases:
+        terms = [with_expansions(t, aliases) for t in terms]
     n = len(rows)
     df: dict[str, int] = {}
     for t in terms:
         for w in t:
             df[w] = df.get(w, 0) + 1
-    q_terms = content_terms(without_period(question) if period else question)
     idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
     year = period_year(question) if period else ""
     q_weight = sum(idf[w] for w in q_terms)
-    wants_quantity = bool(_QUANTITY_QUESTION.search(question))
-    wants_phone = bool(_PHONE_QUESTION.search(question))
+    wants_quantity = bool(QUANTITY_QUESTION.search(question) or asked and QUANTITY_QUESTION.search(asked))
+    wants_phone = bool(PHONE_QUESTION.search(question))
+    wants_allotment = bool(ALLOTMENT_QUESTION.search(asked or question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
-        bonus = quantity_bonus if wants_quantity and _HAS_QUANTITY.search(text) else 0.0
-        if wants_phone and _PHONE.search(text):
+        bonus = quantity_bonus if wants_quantity and HAS_QUANTITY.search(text) and not (
+            wants_allotment and only_bounds(text)) else 0.0  # "if you are sick for more than 3 days" says when
+        if wants_phone and PHONE.search(text):
             bonus += phone_bonus
+        if wants_allotment and ALLOTMENT.search(text):
+            bonus += allotment_bonus
         fit = case_fit(text, *case) if case else None
         if fit is False:  # a rule for another range of the quantity the question states
             bonus -= 2 * case_bonus
@@ -275,7 +224,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus += case_bonus
         if q_numbers and q_numbers & numbers(text) and fit is not False:
             bonus += number_bonus
-        if data.kinds[i] == "row" and _names_row_key(question, text):
+        if data.kinds[i] == "row" and names_row_key(question, text):
             bonus += row_key_bonus
         if period and (source.date.startswith(year) or year in source.version if year else
                      source.status == "superseded"):

@@ -193,3 +193,12 @@ def test_an_elliptical_follow_up_about_a_group_gets_the_rule_for_every_one_of_th
     _, contractors = _ask(capsys, "What is the minimum password length?", "and for contractors?")
     assert not contractors["abstained"] and "14 characters" in contractors["answer"]
     assert "1Password" not in contractors["answer"]
+
+
+def test_how_many_days_one_gets_is_answered_by_the_allotment_not_a_rule_about_the_days(demo_domain, capsys):
+    """The s14 new-user run: "How many PTO days do I get?" opened with "Up to 5 unused PTO days carry over ..." (the
+    accrual sentence says "paid time off", defined as PTO on the page, and "accrue ... adds up to 18 days"); "And what
+    about sick days?" then quoted what sick days are for and the doctor's-note rule, not the 10 days one receives."""
+    pto, sick = _ask(capsys, "How many PTO days do I get?", "And what about sick days?")
+    assert pto["answer"].startswith("Employees accrue 1.5 days of paid time off per month") and "18 days" in pto["answer"]
+    assert sick["answer"].startswith("Every employee receives 10 paid sick days per calendar year")

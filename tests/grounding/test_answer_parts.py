@@ -4,7 +4,7 @@ the calibration half of the 18F golden set, the development set and the demo han
 from __future__ import annotations
 
 from grounding.question_parts import question_parts
-from grounding.sentence_rank import asked_numbers
+from grounding.sentence_cues import asked_numbers
 from tests.grounding.helpers import make_page, offline_answer
 
 

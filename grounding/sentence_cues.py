@@ -1,0 +1,89 @@
+"""What the sentence ranker (grounding.sentence_rank) reads of a question and of a sentence besides their words and
+vectors: questions asking for a phone number, a quantity, how much of something one gets (an allotment), an example;
+sentences giving a phone number, a quantity, an allotment, the numbers they state, the sentences of a worked example,
+a table row's key. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.sentence_data import SentenceData
+from grounding.types import Source
+
+__all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "EXAMPLE", "HAS_QUANTITY", "PHONE", "PHONE_QUESTION",
+           "QUANTITY_QUESTION", "asked_numbers", "example_sentences", "names_row_key", "numbers"]
+
+#: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
+PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
+                            r"\bnumber\b[^?]{0,30}\b(?:call|dial|phone|text)\b", re.I)
+#: A phone number: "1-800-555-0147", "(202) 555-0147", "+1 202 555 0147", "extension 4357".
+PHONE = re.compile(r"(?<![\w-])(?:\+?\d{1,3}[\s.-])?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w-])|"
+                   r"\b(?:ext(?:ension)?\.?|x)\s?\d{3,5}\b", re.I)
+#: A question asking how much of something one is given ("How many PTO days do I get?", "How much leave do new
+#: employees earn?") and a sentence stating an allotment ("Employees accrue 1.5 days ... which adds up to 18 days"):
+#: the sentence with the question's words but another predicate ("Up to 5 unused PTO days carry over") is a rule
+#: about the thing, not how much of it one gets (the demo handbook, s14).
+ALLOTMENT_QUESTION = re.compile(r"\bhow (?:many|much)\b[^?]*?\b(?:do|does|will|would|can|could|did)\s+"
+                                r"(?:[\w-]+\s+){1,3}?(?:get|receive|earn|accrue|have)\b|\bentitled to\b", re.I)
+ALLOTMENT = re.compile(r"\b(?:accrue[sd]?|earn(?:s|ed)?|receive[sd]?|gets?|(?:is|are) (?:entitled to|given|granted|"
+                       r"allotted|allowed)|adds? up to|totals?)\b", re.I)
+QUANTITY_QUESTION = re.compile(r"\b(how (many|much|long|often|soon|far|old)|what (percentage|amount|number|"
+                               r"time|date|day)|when|deadline|limit|maximum|minimum)\b", re.I)
+HAS_QUANTITY = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                          r"hundred|thousand|half|once|twice|daily|weekly|monthly|annually|yearly)\b", re.I)
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                                  "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                                  "twenty".split())}
+_NUMBER_TOKEN = re.compile(r"\b(?:\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
+
+
+def numbers(text: str) -> frozenset[str]:
+    """The numbers a text states, number words as digits ("four people" -> {"4"}; "one" is left out: a pronoun as
+    often as a count)."""
+    out = {_NUMBER_WORDS.get(m.group(0).lower(), m.group(0)) for m in _NUMBER_TOKEN.finditer(text)}
+    return frozenset(out - {"1"} if "one" in text.lower() and "1" not in text else out)
+
+
+#: A number that opens a name rather than stating a quantity: a street number before its street ("355 McAllister",
+#: "1800 F St"), a number before a capitalised word.
+_NAME_NUMBER = re.compile(r"\b\d+(?=\s+[A-Z])")
+
+
+def asked_numbers(question: str) -> frozenset[str]:
+    """The numbers a question states as quantities (:func:`numbers`), without those that open a name ("parking at
+    355 McAllister": an address, which the sentence naming the place states whatever it says of it)."""
+    return numbers(_NAME_NUMBER.sub(" ", question))
+
+
+#: A sentence that opens a worked example ("For example: you went on FMLA ...", "E.g. ...", "Say you ...", "Let's say
+#: ...", "Suppose ...", "Imagine ...", "As an example, ..."); a parenthetical "(e.g. ...)" inside a rule is not one.
+EXAMPLE = re.compile(r"^(?:for (?:example|instance)\b|e\.\s?g\.|say (?:you|your|that|an?|the)\b|let'?s say\b|"
+                     r"suppose\b|imagine\b|as an example\b|example\s*\d*\s*:)", re.I)
+#: A question asking for an example or a worked case ("Can you give an example of ...?", "What happens if, say, ...").
+ASKS_EXAMPLE = re.compile(r"\b(?:examples?|for instance|scenario|sample|illustrat\w*|walk me through)\b", re.I)
+
+
+def example_sentences(source: Source, data: SentenceData) -> frozenset[int]:
+    """The indices of ``data``'s sentences that belong to a worked example (:data:`EXAMPLE`): the sentence opening
+    it and the sentences after it on the same line of ``source.text`` (its paragraph or list item: "For example:
+    you went on FMLA for 4 weeks in March 2022 ... You will only have 8 weeks of FMLA available until March
+    2023.")."""
+    out: set[int] = set()
+    for i, text in enumerate(data.texts):
+        if EXAMPLE.match(text):
+            out.add(i)
+        elif i - 1 in out and data.kinds[i] == data.kinds[i - 1] and data.spans[i - 1][1] <= data.spans[i][0] \
+                and "\n" not in source.text[data.spans[i - 1][1]:data.spans[i][0]]:
+            out.add(i)
+    return frozenset(out)
+
+
+def names_row_key(question: str, row: str) -> bool:
+    """True when ``question`` names, as written, the first cell of a table row read as "column: value; ..." pairs
+    (its part before a comma; two characters or more, not a plain number: grounding numbers are matched apart)."""
+    first = row.split("; ", 1)[0].partition(": ")[2].strip().rstrip(".")
+    key = first.split(",")[0].strip()
+    if len(key) < 2 or key.replace(".", "").isdigit():
+        return False
+    return bool(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I))
