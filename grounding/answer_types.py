@@ -158,7 +158,7 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    r"^(?:what|which) (?:information|details|data|fields)\b|"
                    # a plural noun asked for ("What rules ...", "What are the usual goals of ...", "Which things
                    # ..."), not a unit or a value (hours, dollars, rates, limits ask for one value)
-                   rf"^(?:what|which) (?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)[a-z]+[^su\W]s\b(?! (?:is|was|does|has)\b)|"
+                   rf"^(?:what|which) (?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)[a-z]+[^su\W]s\b(?! (?:is|was|has)\b)|"
                    rf"^(?:what|which) (?:are|were) (?:the|my|our|your|its|their) (?:[a-z]+(?:-[a-z]+)? )??"
                    rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b",
                    re.I)

@@ -202,3 +202,10 @@ def test_how_many_days_one_gets_is_answered_by_the_allotment_not_a_rule_about_th
     pto, sick = _ask(capsys, "How many PTO days do I get?", "And what about sick days?")
     assert pto["answer"].startswith("Employees accrue 1.5 days of paid time off per month") and "18 days" in pto["answer"]
     assert sick["answer"].startswith("Every employee receives 10 paid sick days per calendar year")
+
+
+def test_the_companys_holidays_are_listed_from_the_table_the_sentence_announces(demo_domain, capsys):
+    """The s14 new-user run: "What holidays does the company observe?" was answered with "Tallgrass observes the
+    following 11 paid company holidays" and two sentences about floating and worked holidays, without the table."""
+    (answer,) = _ask(capsys, "What holidays does the company observe?")
+    assert answer["answer"].count("\n- Holiday: ") == 11 and "Juneteenth" in answer["answer"]
