@@ -1,5 +1,5 @@
 """Answer types: what a question asks for (an amount, a duration, a date, a count, a percentage, a yes/no, a person or
-team, a list) and whether a sentence states it; the typed values of a sentence, stored with each chunk at ingestion.
+team, a list); whether a sentence states it, and the typed values of a sentence, are grounding.typed_values.
 
 Answer-type checking is the classic question-answering filter (Moldovan et al. 2000, "The structure and performance of
 an open-domain question answering system"; Li and Roth 2002, "Learning question classifiers"): a candidate answer
@@ -19,105 +19,16 @@ import functools
 import re
 from typing import Literal
 
-from grounding.lexical import nfkc_fold
+from grounding.typed_values import states, typed_values
+
+__all__ = ["CHECKED_TYPES", "AnswerType", "asking_parts", "is_comparison", "question_sentence", "question_type",
+           "states", "typed_values"]
 
 AnswerType = Literal["amount", "percent", "duration", "frequency", "date", "count", "quantity", "person", "list",
                      "yesno", "other"]
 
 #: The answer types whose presence in a sentence is checked (the others: yes/no, list, other, are not).
 CHECKED_TYPES = frozenset({"amount", "percent", "duration", "frequency", "date", "count", "quantity", "person"})
-
-_COUNTWORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-              r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|thousand)")
-_NUMWORD = rf"(?:{_COUNTWORD}|a|an|a few|several|half an?)"
-_NUMBER = rf"(?:\d[\d,]*(?:\.\d+)?(?:\s?(?:-|to|–)\s?\d[\d,]*(?:\.\d+)?)?|{_NUMWORD}(?:[- ]{_COUNTWORD})?)"
-_TIME_UNIT = (r"(?:(?:business |work |working |calendar |consecutive |administrative )?(?:minutes?|hours?|days?|"
-              r"weeks?|workweeks?|workdays?|months?|years?|nights?|pay periods?|fiscal years?|person-hours?))")
-_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|"
-          r"Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?")
-
-#: Currency words and ISO 4217 codes written after (or, for codes, before) an amount; "pounds" is left out (a weight as
-#: often as a currency: "£" says it).
-_CURRENCY_WORD = (r"(?:dollars?|cents?|euros?|eurocents?|yen|yuan|renminbi|rupees?|pesos?|francs?|kronor|kroner|"
-                  r"krona|krone|zlotys?|forints?|rand|reais|ringgit|baht|shekels?|dirhams?|riyals?|lira|liras)")
-_CURRENCY_CODE = r"(?:USD|EUR|GBP|JPY|CNY|RMB|INR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN|KRW|MXN|BRL|ZAR|SGD|HKD)"
-
-_PATTERNS: dict[str, re.Pattern] = {
-    # a currency sign or ISO code before the number ("$40", "€40", "¥5,000", "EUR 40"), or a currency word or code
-    # after it ("5,000 yen", "40 euros", "12 CHF")
-    "amount": re.compile(rf"(?:[$€£¥₹₩]|\b{_CURRENCY_CODE}\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k)\b)?|"
-                         rf"\b\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|k))?\s?(?:{_CURRENCY_WORD}|"
-                         rf"{_CURRENCY_CODE})\b", re.I),
-    "percent": re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)|\b(?:half|a third|a quarter|"
-                          r"three[- ]quarters)\b", re.I),
-    # a run of numbers before one unit is one duration each ("the first 7, 30 and 90 days")
-    "duration": re.compile(rf"\b{_NUMBER}(?:(?:,\s*|,?\s+(?:and|or|to)\s+){_NUMBER})*[- ](?:[A-Za-z]+[- ]){{0,2}}?"
-                           rf"{_TIME_UNIT}\b|\b(?:an? |one )?(?:hour|day|week|month|year)\b(?= "
-                           rf"(?:before|after|ahead|in advance|of|from|prior))", re.I),
-    # "every"/"each" only before a period of time ("every 90 days", "each pay period"; not "each employee", "each
-    # subsequent time")
-    "frequency": re.compile(r"\b(?:(?:every|each)(?: other| \d+| few| two| three| six)? (?:business |work |calendar )?"
-                            r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|"
-                            # "once a year", not the conjunction ("Once the repository is active, ...")
-                            r"once(?=\s+(?:a|an|per|every|each|in a)\b)|"
-                            r"twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
-                            r"per (?:year|month|week|day|pay period)|a (?:year|month|week|day))\b", re.I),
-    "date": re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|"
-                       rf"\b\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?\b|\b{_MONTH}\s+\d{{4}}\b|\bFY\s?\d{{2,4}}\b|"
-                       rf"\b(?:19|20)\d{{2}}\b|\b\d{{1,2}}(?:[:.]\d{{2}})?\s?(?:a\.?m\.?|p\.?m\.?)(?!\w)|"
-                       # a 24-hour clock time ("16:00", "09:30"), not a ratio or a score of two small numbers
-                       rf"\b(?:[01]?\d|2[0-3]):[0-5]\d\b(?!:\d)|"
-                       rf"\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|noon|midnight)\b|"
-                       rf"\b(?:first|second|third|fourth|last) (?:full )?(?:work ?)?(?:week|day|Monday|Friday)\b|"
-                       rf"\b(?:in|by|until|before|after|from|through|during) (?:early |mid-?|late )?{_MONTH}(?!\w)(?!,?\s+\d)",
-                       re.I),
-    "count": re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b{_COUNTWORD}\b", re.I),
-    "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
-}
-_TEAM = re.compile(r"\b(?:team|office|officer|specialist|supervisor|manager|director|desk|division|staff|"
-                   r"coordinator|contact|administrator|lead|branch|center|PeopleOps|HR|help ?desk|#[\w-]+|@[\w-]+|"
-                   r"(?:unit|group|section) head|head of|chief|committee|board|"
-                   r"council|department|executive|president|owner|approver|representative|steward|advis[eo]r|"
-                   r"counsel|people operations|human resources|payroll|"
-                   # people named by what they are to the asker or the thing: "only channel members", "anyone in
-                   # the workspace", "your colleagues"
-                   r"members?|employees?|people|users?|participants?|colleagues?|anyone|everyone|nobody|no one|"
-                   r"admins?|guests?|visitors?|contractors?|partners?|"
-                   # an organisation answers "who pays / who covers / who provides": "covered by the company"
-                   r"company|agency|employer|organi[sz]ation|government|insurer|vendor|firm)\b", re.I)
-#: A number and its time unit with more words between than a typed duration allows ("56 advanced annual leave
-#: hours"): enough for a sentence to state a duration, not read as a value (typed_values, stored at ingestion).
-_MODIFIED_DURATION = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\s+(?:[A-Za-z]+\s+){{3,4}}{_TIME_UNIT}\b", re.I)
-#: A point in time given by an event: "only after an agreement has been signed", "once your badge is ready", "as
-#: soon as you are hired" (answers "When can ...?" as a date does).
-_EVENT_TIME = re.compile(r"\b(?:only after|only once|only when|as soon as|once|after|before|until|prior to|upon|"
-                         r"following)\s+(?:the |a |an |your |their |our |its |his |her |it |you |they |we |he |she |"
-                         r"this |that |all |each |every )?(?:[\w-]+\s+){0,3}(?:is|are|was|were|has|have|had|been|"
-                         r"gets?|got|receives?|received|signed|approved|completed|submitted|ready|done|finished|"
-                         r"issued|executed|hired|granted|confirmed)\b", re.I)
-#: A name: capitalised words in a row ("Office of Mission Assurance"), an acronym, or one word in camel case
-#: ("EthicsLine", "PeopleOps"), not at the start of a sentence.
-_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b(?:[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)\b|"
-                     r"\b[A-Z]{2,}\b")
-
-
-@functools.lru_cache(maxsize=50_000)
-def typed_values(text: str) -> tuple[str, ...]:
-    """The values a sentence states, each as "kind:text" in text order: amounts, percentages, durations, dates (and
-    times, fiscal years), e-mail addresses; a plain number not part of one of those is "count:<number>". The text
-    is read NFKC-folded (grounding.lexical.nfkc_fold: "＄５０" is "amount:$50").
-    """
-    text = nfkc_fold(text)
-    found: list[tuple[int, int, str]] = []
-    for kind in ("amount", "percent", "duration", "date", "email"):
-        for m in _PATTERNS[kind].finditer(text):
-            if not any(s <= m.start() < e or m.start() <= s < m.end() for s, e, _ in found):
-                found.append((m.start(), m.end(), f"{kind}:{m.group(0).strip()}"))
-    for m in re.finditer(r"\b\d[\d,]*(?:\.\d+)?\b", text):
-        if not any(s <= m.start() < e for s, e, _ in found):
-            found.append((m.start(), m.end(), f"count:{m.group(0)}"))
-    return tuple(v for _, _, v in sorted(found))
-
 
 # --- what the question asks for --------------------------------------------------------------------------------
 
@@ -236,19 +147,6 @@ def question_sentence(question: str) -> str:
     return asking[-1] if asking else question.strip()
 
 
-#: A number that opens a name: digits or a capitalised number word before a capitalised word ("355 McAllister
-#: Street", "One World Trade Center", "1800 F St"; not a day of the week: "two Mondays" counts).
-_CAPITAL_COUNTWORD = "|".join(w.capitalize() for w in _COUNTWORD[3:-1].split("|"))
-_IN_NAME = re.compile(rf"(?:\b\d[\d,]*|\b(?:{_CAPITAL_COUNTWORD}))\s+(?=[A-Z][a-z]|[A-Z]\s+[A-Z][a-z])"
-                      rf"(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b)")
-_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
-
-
-def _names_weekdays(text: str) -> bool:
-    """True when ``text`` names two or more different days of the week."""
-    return len({m.group(1).lower() for m in _WEEKDAY.finditer(text)}) >= 2
-
-
 @functools.lru_cache(maxsize=10_000)
 def question_type(question: str) -> AnswerType:
     """What the question asks for (see the module docstring); "other" when no rule recognises it (what, which or
@@ -280,34 +178,3 @@ _CLOSING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:if|unless|in case|as long as)\
 def is_comparison(question: str) -> bool:
     """True when the question sets two things against each other ("X or Y?", "X versus Y", "compared with")."""
     return bool(_COMPARISON.search(question_sentence(question)))
-
-
-def states(answer_type: str, text: str) -> bool:
-    """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
-    ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
-    frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"), a count, a
-    duration or a quantity by two or more days of the week named ("on Tuesdays, Wednesdays and Thursdays" answers
-    "How many days a week ...?"); yes/no, list and other questions are not checked here (True). The text is read
-    NFKC-folded, as by typed_values."""
-    text = nfkc_fold(text)
-    if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
-        return True  # "on Tuesdays, Wednesdays and Thursdays": how many days (a week) is what it lists
-    if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage,
-        text = _IN_NAME.sub(" ", text)  # nor of a name ("One World Trade Center", "355 McAllister Street")
-        return any(v.startswith("count:") for v in typed_values(text)) or bool(
-            re.search(rf"\b{_COUNTWORD}\b", _PATTERNS["duration"].sub(" ", text), re.I))
-    if answer_type in ("duration", "date") and _MODIFIED_DURATION.search(text):
-        return True
-    if answer_type == "date" and _EVENT_TIME.search(text):
-        return True
-    if answer_type in ("amount", "percent", "duration", "date"):
-        kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
-                 "date": ("date", "duration")}[answer_type]
-        return any(_PATTERNS[k].search(text) for k in kinds)
-    if answer_type == "quantity":  # a number of a name ("1800 F St", "One World Trade Center") is none
-        return any(_PATTERNS[k].search(_IN_NAME.sub(" ", text)) for k in ("amount", "percent", "duration", "count"))
-    if answer_type == "frequency":
-        return bool(_PATTERNS["frequency"].search(text) or _PATTERNS["duration"].search(text))
-    if answer_type == "person":
-        return bool(_PATTERNS["email"].search(text) or _TEAM.search(text) or _PROPER.search(text))
-    return True

@@ -209,3 +209,10 @@ def test_the_companys_holidays_are_listed_from_the_table_the_sentence_announces(
     following 11 paid company holidays" and two sentences about floating and worked holidays, without the table."""
     (answer,) = _ask(capsys, "What holidays does the company observe?")
     assert answer["answer"].count("\n- Holiday: ") == 11 and "Juneteenth" in answer["answer"]
+
+
+def test_how_often_is_answered_by_a_rule_that_sets_no_schedule(demo_domain, capsys):
+    """The s14 new-user run: "How often do I have to change my password?" was refused ("they do not state how
+    often"): the policy says "You do not need to change your password on a schedule", which is the answer."""
+    (answer,) = _ask(capsys, "How often do I have to change my password?")
+    assert not answer["abstained"] and "do not need to change your password on a schedule" in answer["answer"]
