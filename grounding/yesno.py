@@ -20,9 +20,9 @@ from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBE
                                    THRESHOLD as _THRESHOLD, compared_count, stated_numbers, value_differs)
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
-from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
-                                   contrasted, modality_unstated, negated_part_unstated, prohibits_asked,
-                                   requirement_unstated)
+from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, approval_required, concession_or_main,
+                                   condition_unmet, contrasted, modality_unstated, negated_part_unstated,
+                                   prohibits_asked, requirement_unstated, unasked_without)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -186,13 +186,14 @@ def says_no(question: str, sentence: str) -> bool:
     Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
     ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
     (:func:`asking_clause`), the sentence without a leading condition the question is not about
-    (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", negates
-    nothing); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
+    (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", and a
+    "without" phrase naming nothing the question does, grounding.yesno_scope.unasked_without, negate nothing); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
     sentence states a requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
-    return bool(NEGATION.search(asking_clause(question))) != bool(
-        NEGATION.search(NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence))))
+    asking = asking_clause(question)
+    clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence)))
+    return bool(NEGATION.search(asking)) != bool(NEGATION.search(clause))
 
 
 def threshold_applies(question: str, sentence: str) -> bool:
@@ -231,7 +232,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       leading condition is another case than the situation the question states (grounding.yesno_scope.
       condition_unmet, with ``similarity``, a cosine of two texts), nor when the question asks permission or a
       requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
-      "Can I commit an API key?" / "Signing your commits requires a pair of keys").
+      "Can I commit an API key?" / "Signing your commits requires a pair of keys");
+    - a yes to a permission that the sentence makes depend on an approval the question does not name opens "Yes,
+      with approval." (grounding.yesno_scope.approval_required).
     """
     clause = asking_clause(question)
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
@@ -265,11 +268,14 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if condition_unmet(question, clause, sentence, similarity) or modality_unstated(clause, answering) \
             or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence):
         return ""
-    return "Yes."
+    return WITH_APPROVAL if approval_required(clause, answering) else "Yes."
 
 
 #: What the opener of a yes answer that holds only past a threshold the asker has not stated says.
 SOME_CASES = "In some cases."
+#: What the opener of a yes to a permission that holds only with an approval says (grounding.yesno_scope.
+#: approval_required).
+WITH_APPROVAL = "Yes, with approval."
 
 
 def conditional_on_threshold(question: str, sentence: str) -> bool:

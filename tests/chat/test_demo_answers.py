@@ -165,3 +165,13 @@ def test_a_third_turn_referring_through_a_follow_up_gets_the_old_value(demo_doma
     *_, past = _ask(capsys, "What is the hotel limit?", "What about in Seattle?", "And what was it in 2024?")
     assert not past["abstained"] and past["answer"].startswith("In high-cost cities"), past["answer"]
     assert "$300 per night" in past["answer"].split("[S")[0]
+
+
+def test_working_from_another_country_is_a_yes_with_approval(demo_domain, capsys):
+    """The s14 new-user run: "Can I work from another country?" opened "No." from the sentence on working inside the
+    country ("... without additional approval" read as its negation); the sentence naming another country ("requires
+    approval from People Operations at least 3 weeks in advance") was read as a label (a gerund subject) and decided
+    nothing. It decides, as a conditional yes."""
+    (answer,) = _ask(capsys, "Can I work from another country?")
+    assert answer["answer"].startswith("Yes, with approval. Working from another country, even for one day, requires "
+                                       "approval from People Operations"), answer["answer"]

@@ -89,6 +89,8 @@ def test_an_indirect_question_states_nothing():
     assert not _statement("Whether the requested accommodation would be effective")
     assert _statement("The requested accommodation must be effective.")
     assert not _statement("Putting sensitive data in a public Slack channel")
+    # a gerund subject with its verb states (s14 new user: "Can I work from another country?")
+    assert _statement("Working from another country, even for one day, requires approval from People Operations.")
     assert _statement("Sharing passwords is never allowed, even with your supervisor.")
     assert _statement("Nothing is reimbursed without a receipt from the vendor.")
 
@@ -190,3 +192,26 @@ def test_an_instruction_to_find_out_a_noun_contrast_and_an_unstated_it_predicate
     assert opener("Is it free to add partners to our whiteboard?", benefit) == ""
     assert opener("Is it free to park at the office?", "Parking is free for employees at the office.") == "Yes."
 
+
+
+def test_a_without_phrase_negates_only_what_it_names():
+    """s14 new user on the demo handbook: "Can I work from another country?" opened "No." from "... without additional
+    approval": the negation is of the approval, which the question does not ask about."""
+    from grounding.yesno import says_no
+    from grounding.yesno_scope import unasked_without
+
+    sentence = ("You may work from anywhere in the country where you are employed for up to 30 calendar days per "
+                "year without additional approval, as long as you can keep core hours.")
+    assert not says_no("Can I work from home for a month?", sentence)
+    assert "approval" in unasked_without("Can I work from home without approval?", sentence)
+    assert says_no("Can I expense it?", "Nothing is reimbursed without a receipt from the vendor.")
+
+
+def test_a_permission_that_needs_an_approval_opens_as_a_conditional_yes():
+    from grounding.yesno import opener
+
+    sentence = ("Working from another country, even for one day, requires approval from People Operations at least 3 "
+                "weeks in advance because of tax and immigration rules.")
+    assert opener("Can I work from another country?", sentence) == "Yes, with approval."
+    # a question naming the approval is answered by the polarity as it is
+    assert opener("Do I need approval to work from another country?", sentence) == "Yes."
