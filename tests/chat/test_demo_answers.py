@@ -175,3 +175,12 @@ def test_working_from_another_country_is_a_yes_with_approval(demo_domain, capsys
     (answer,) = _ask(capsys, "Can I work from another country?")
     assert answer["answer"].startswith("Yes, with approval. Working from another country, even for one day, requires "
                                        "approval from People Operations"), answer["answer"]
+
+
+def test_a_personal_laptop_question_is_not_answered_yes_by_the_company_laptop_sentence(demo_domain, capsys):
+    """The s14 new-user run: "Can I use my personal laptop for work?" opened "Yes. Limited personal use, such as
+    checking personal email ..., is allowed, but company laptops are company property": that sentence is about
+    personal use of the company laptop, another subject (the equipment policy says personal laptops may never be used
+    to access company systems)."""
+    (answer,) = _ask(capsys, "Can I use my personal laptop for work?")
+    assert not answer["answer"].startswith("Yes"), answer["answer"]

@@ -215,3 +215,18 @@ def test_a_permission_that_needs_an_approval_opens_as_a_conditional_yes():
     assert opener("Can I work from another country?", sentence) == "Yes, with approval."
     # a question naming the approval is answered by the polarity as it is
     assert opener("Do I need approval to work from another country?", sentence) == "Yes."
+
+
+def test_a_question_word_said_of_another_noun_does_not_name_the_same_kind():
+    """s14 new user on the demo handbook: "Can I use my personal laptop for work?" opened "Yes." from "Limited personal
+    use ... is allowed, but company laptops are company property": "personal" is said of the use, and the laptops it
+    names are the company's."""
+    sentence = ("Limited personal use, such as checking personal email or browsing the news, is allowed, but company "
+                "laptops are company property and Fleetwise activity logs may be reviewed by the Security team.")
+    assert substituted("Can I use my personal laptop for work?", sentence)
+    assert opener("Can I use my personal laptop for work?", sentence) == ""
+    # the word said elsewhere and qualifying nothing there still names the same kind
+    assert not substituted("Can a family member or friend make an accommodation request on my behalf?",
+                           "Employees can also have a family member, friend, healthcare professional, or another "
+                           "representative make the RA request on their behalf.")
+    assert not substituted("Can I use my personal laptop?", "Personal laptops may never be used to access systems.")
