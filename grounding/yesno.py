@@ -14,10 +14,11 @@ import re
 from typing import Callable
 
 from grounding.answer_types import question_sentence
-from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
+from grounding.lexical import content_terms
 from grounding.polarity import antonym
-from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS, QUANTITY_WORDS,
+from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
                                    THRESHOLD as _THRESHOLD, compared_count, stated_numbers, value_differs)
+from grounding.yesno_kind import substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, approval_required, concession_or_main,
@@ -101,68 +102,11 @@ def asking_clause(question: str) -> str:
     return _RELATIVE_NEGATION.sub("", q)
 
 
-_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?", re.I)
-
-
-def _modifiable(word: str) -> bool:
-    """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, not a
-    quantity ("several years" / "one year" is another amount of the same thing, not another kind of it: limits
-    decide those, :func:`over_limit`), and not a verb form ending in -ing or -ed ("start earning" is a verb and its
-    object, not a kind of earning)."""
-    return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in QUANTITY_WORDS
-            and not word.endswith(("ing", "ed")))
-
-
-def _abbreviates(word: str, modifier: str) -> bool:
-    """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
-    "accommodation" in "the RA request" for "an accommodation request"): a name for the same thing."""
-    return len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()
-
-
 def substituted(question: str, sentence: str) -> bool:
-    """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it: a noun of the
-    question's asking clause appears in the sentence after another word than the question puts before it, and the
-    question's word does not qualify it there ("business class" / "Book economy class", "sick days" / "Up to 5
-    unused PTO days", "an internet stipend" / "a one-time stipend"; "my personal laptop" / "Limited personal use ...
-    but company laptops are company property", where "personal" qualifies another noun); a word the question says
-    too ("a full Slack member" / "full members") or an abbreviation of the question's word ("RA request" / "accommodation request") is not another
-    kind. Such a sentence settles nothing about what was asked."""
-    asked = [w.lower() for w in _WORD.findall(asking_clause(question))]
-    raw = _WORD.findall(sentence)
-    words = [w.lower() for w in raw]
-    stems = [stem(w) for w in words]
-    mine = {stem(w) for w in asked}
-    for modifier, noun in zip(asked, asked[1:]):
-        if not (_modifiable(modifier) and _modifiable(noun)):
-            continue
-        target = stem(noun)
-        at = [i for i in range(1, len(words)) if stems[i] == target]
-        # the question's word qualifying the noun in the sentence too (up to three words before it) names the same
-        # kind; said elsewhere, it does too unless it qualifies another noun there ("Limited personal use ... but
-        # company laptops": "personal" is said of the use, the laptops are the company's)
-        if any(stem(modifier) in stems[max(0, i - 3):i] for i in at) or (
-                stem(modifier) in stems and not _qualifies_another(sentence, modifier, target)):
-            continue
-        for i in at:
-            # the word before the noun is another kind only when the question does not say it too ("a full Slack
-            # member" / "added as full members"; "collect survey data" / "collect data")
-            if _modifiable(words[i - 1]) and stems[i - 1] not in mine and not _abbreviates(raw[i - 1], modifier):
-                return True
-    return False
-
-
-_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[,;:.!?()]", re.I)
-
-
-def _qualifies_another(sentence: str, modifier: str, noun: str) -> bool:
-    """True when every use of ``modifier`` in ``sentence`` stands right before another word that it can qualify (no
-    punctuation between, not the stem ``noun``): "personal" in "Limited personal use, such as checking personal
-    email" qualifies "use" and "email"; "friend" in "a family member, friend, healthcare professional" qualifies
-    nothing."""
-    tokens = [t.lower() for t in _TOKEN.findall(sentence)]
-    uses = [i for i, t in enumerate(tokens) if stem(t) == stem(modifier)]
-    return bool(uses) and all(i + 1 < len(tokens) and _modifiable(tokens[i + 1]) and stem(tokens[i + 1]) != noun
-                              for i in uses)
+    """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it
+    (grounding.yesno_kind.substituted_in, read on the question's asking clause): "Can I fly business class?" / "Book
+    economy class for all flights". Such a sentence settles nothing about what was asked."""
+    return substituted_in(asking_clause(question), sentence)
 
 
 def asking_coverage(question: str, sentence: str) -> float:
@@ -208,8 +152,10 @@ def says_no(question: str, sentence: str) -> bool:
     ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
     (:func:`asking_clause`), the sentence without a leading condition the question is not about
     (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", and a
-    "without" phrase naming nothing the question does, grounding.yesno_scope.unasked_without, negate nothing); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
-    sentence states a requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
+    "without" phrase naming nothing the question does, grounding.yesno_scope.unasked_without, negate nothing); or
+    the sentence states a limit the question asks to pass (:func:`over_limit`); or the sentence states a
+    requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You
+    need to have been an employee for 12 months")."""
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
     asking = asking_clause(question)

@@ -1,0 +1,76 @@
+"""Whether a sentence speaks of the kind of thing a yes/no question asks about, or of another kind ("economy class"
+for "business class", "company laptops" for "my personal laptop"): read by position, as no part-of-speech tagger
+ships offline (a word right before a noun qualifies it). grounding.yesno quotes such a sentence without an opener.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.lexical import CONTENT_STOP_WORDS, stem
+from grounding.yesno_count import QUANTITY_WORDS
+
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?", re.I)
+
+
+def _modifiable(word: str) -> bool:
+    """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, not a
+    quantity ("several years" / "one year" is another amount of the same thing, not another kind of it: limits
+    decide those, grounding.yesno.over_limit), and not a verb form ending in -ing or -ed ("start earning" is a verb
+    and its object, not a kind of earning)."""
+    return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in QUANTITY_WORDS
+            and not word.endswith(("ing", "ed")))
+
+
+def _abbreviates(word: str, modifier: str) -> bool:
+    """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
+    "accommodation" in "the RA request" for "an accommodation request"): a name for the same thing."""
+    return len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()
+
+
+def substituted_in(asking: str, sentence: str) -> bool:
+    """True when ``sentence`` speaks of what the asking clause ``asking`` of a yes/no question (grounding.yesno.
+    asking_clause) names, but as another kind of it: a noun of the asking clause appears in the sentence after another
+    word than the question puts before it, and the question's word does not qualify it there ("business class" /
+    "Book economy class", "sick days" / "Up to 5 unused PTO days", "an internet stipend" / "a one-time stipend"; "my
+    personal laptop" / "Limited personal use ... but company laptops are company property", where "personal"
+    qualifies another noun); a word the question says too ("a full Slack member" / "full members") or an
+    abbreviation of the question's word ("RA request" / "accommodation request") is not another kind. Such a sentence settles nothing about what was asked."""
+    asked = [w.lower() for w in _WORD.findall(asking)]
+    raw = _WORD.findall(sentence)
+    words = [w.lower() for w in raw]
+    stems = [stem(w) for w in words]
+    mine = {stem(w) for w in asked}
+    for modifier, noun in zip(asked, asked[1:]):
+        if not (_modifiable(modifier) and _modifiable(noun)):
+            continue
+        target = stem(noun)
+        at = [i for i in range(1, len(words)) if stems[i] == target]
+        # the question's word qualifying the noun in the sentence too (up to three words before it) names the same
+        # kind; said elsewhere, it does too unless it qualifies another noun there ("Limited personal use ... but
+        # company laptops": "personal" is said of the use, the laptops are the company's)
+        if any(stem(modifier) in stems[max(0, i - 3):i] for i in at) or (
+                stem(modifier) in stems and not _qualifies_another(sentence, modifier, target)):
+            continue
+        for i in at:
+            # the word before the noun is another kind only when the question does not say it too ("a full Slack
+            # member" / "added as full members"; "collect survey data" / "collect data")
+            if _modifiable(words[i - 1]) and stems[i - 1] not in mine and not _abbreviates(raw[i - 1], modifier):
+                return True
+    return False
+
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[,;:.!?()]", re.I)
+
+
+def _qualifies_another(sentence: str, modifier: str, noun: str) -> bool:
+    """True when every use of ``modifier`` in ``sentence`` stands right before another word that it can qualify (no
+    punctuation between, not the stem ``noun``): "personal" in "Limited personal use, such as checking personal
+    email" qualifies "use" and "email"; "friend" in "a family member, friend, healthcare professional" qualifies
+    nothing."""
+    tokens = [t.lower() for t in _TOKEN.findall(sentence)]
+    uses = [i for i, t in enumerate(tokens) if stem(t) == stem(modifier)]
+    return bool(uses) and all(i + 1 < len(tokens) and _modifiable(tokens[i + 1]) and stem(tokens[i + 1]) != noun
+                              for i in uses)
