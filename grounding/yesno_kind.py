@@ -37,7 +37,8 @@ def substituted_in(asking: str, sentence: str) -> bool:
     "Book economy class", "sick days" / "Up to 5 unused PTO days", "an internet stipend" / "a one-time stipend"; "my
     personal laptop" / "Limited personal use ... but company laptops are company property", where "personal"
     qualifies another noun); a word the question says too ("a full Slack member" / "full members") or an
-    abbreviation of the question's word ("RA request" / "accommodation request") is not another kind. Such a sentence settles nothing about what was asked."""
+    abbreviation of the question's word ("RA request" / "accommodation request") is not another kind. Such a
+    sentence settles nothing about what was asked."""
     asked = [w.lower() for w in _WORD.findall(asking)]
     raw = _WORD.findall(sentence)
     words = [w.lower() for w in raw]
