@@ -17,7 +17,8 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.polarity import antonym
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
-                                   THRESHOLD as _THRESHOLD, compared_count, stated_numbers, value_differs)
+                                   THRESHOLD as _THRESHOLD, compared_count, share_answer, stated_numbers,
+                                   value_differs)
 from grounding.yesno_kind import substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
@@ -182,6 +183,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - a limit the question passes, or a requirement of more time than the asker has, says "No."
       (:func:`over_limit`, :func:`requirement_unmet`); any other rule on one side of a quantity of the
       question's unit settles nothing (:func:`threshold_applies`);
+    - a question asking whether its case is the same (or differs) is answered no (yes) by a sentence giving that case,
+      every content word of the asking clause named, a share of something (grounding.yesno_count.share_answer);
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
       antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
@@ -212,6 +215,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     compared = compared_count(question, sentence)
     if compared or _COMPARED.search(question_sentence(question)):
         return compared  # a count compared with a number is settled only by a sentence stating that count
+    shared = share_answer(question, sentence)
+    if shared and not substituted(question, sentence) and asking_coverage(question, f"{context}\n{sentence}") == 1.0:
+        return shared  # "Is it the same on the first day?" / "On the first and last day ... 75% of the allowance"
     if value_differs(question, sentence) and not substituted(question, sentence) \
             and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"

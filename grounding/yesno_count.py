@@ -14,7 +14,7 @@ from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, stem
 
 __all__ = ["COMPARED", "LIMIT", "NUMBER_WORDS", "QUANTITY_WORDS", "THRESHOLD", "compared_count", "stated_numbers",
-           "states_asked_unit", "value_differs"]
+           "states_asked_unit", "value_differs", "share_answer"]
 
 #: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
 LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
@@ -137,3 +137,27 @@ def value_differs(question: str, sentence: str) -> bool:
     asked, stated = stated_numbers(q), stated_numbers(sentence)
     units = [u for u in asked if u in stated]
     return bool(units) and all(not asked[u] & stated[u] for u in units)
+
+
+#: A question asking whether a case is the same as the rule or another case ("Is it the same on the first day?"), or
+#: whether it differs ("Is it different for part-time staff?", "Is it less on the first day?").
+_SAME = re.compile(r"\b(?:the same|same as|identical|equal|unchanged)\b", re.I)
+_DIFFERENT = re.compile(r"\b(?:different|differ|less|lower|reduced|smaller)\b", re.I)
+#: A sentence giving its case a share of something ("75% of the daily allowance", "half of the stipend", "pro rata").
+_SHARE = re.compile(r"\b(?:(\d+(?:\.\d+)?)\s?(?:%|percent)|half|a third|two thirds|a quarter|three quarters)\s+of\b"
+                    r"|\b(?:pro rata|prorated|pro-rated|reduced)\b", re.I)
+
+
+def share_answer(question: str, sentence: str) -> str:
+    """"No." when the question asks whether its case is the same ("Is it the same on the first day?", after "What is
+    the meal allowance?") and ``sentence`` gives that case a share of something ("On the first and last day of a
+    trip you receive 75% of the daily allowance": another amount than the whole); "Yes." when the question asks
+    whether it differs; "" when the question asks neither or the sentence states no share (100% is the whole).
+    Whether the sentence is about the question's case is the caller's to check (grounding.yesno.opener; the s14
+    new-user run on the demo handbook opened "Yes." over the 75% sentence)."""
+    q = question_sentence(question)
+    same, different = bool(_SAME.search(q)), bool(_DIFFERENT.search(q))
+    m = _SHARE.search(sentence)
+    if same == different or m is None or (m.group(1) and float(m.group(1)) == 100):
+        return ""
+    return "No." if same else "Yes."

@@ -184,3 +184,21 @@ def test_a_personal_laptop_question_is_not_answered_yes_by_the_company_laptop_se
     to access company systems)."""
     (answer,) = _ask(capsys, "Can I use my personal laptop for work?")
     assert not answer["answer"].startswith("Yes"), answer["answer"]
+
+
+def test_a_follow_up_asking_whether_the_first_day_is_the_same_opens_with_no(demo_domain, capsys):
+    """The s14 new-user run: "What is the meal allowance?" then "Is it the same on the first day?" opened "Yes." over
+    "On the first and last day of a trip you receive 75% of the daily allowance" (75% is not the same)."""
+    _, same = _ask(capsys, "What is the meal allowance?", "Is it the same on the first day?")
+    assert same["answer"].startswith("No. On the first and last day of a trip you receive 75%"), same["answer"]
+
+
+def test_a_follow_up_on_remote_employees_is_answered_for_remote_employees(demo_domain, capsys):
+    """The s14 new-user run: "What is the home office stipend?", "and for remote employees?", "Do they get internet
+    reimbursed?" answered from the hybrid employees' sentence; the answer is the remote employees' ($50 per month)."""
+    _, remote, internet = _ask(capsys, "What is the home office stipend?", "and for remote employees?",
+                               "Do they get internet reimbursed?")
+    assert remote["answer"].startswith("Remote employees receive a one-time home office stipend of $750"), \
+        remote["answer"]
+    assert internet["answer"].startswith("Yes. Fully remote employees are reimbursed up to $50 per month"), \
+        internet["answer"]
