@@ -43,10 +43,11 @@ def substituted_in(asking: str, sentence: str) -> bool:
     raw = _WORD.findall(sentence)
     words = [w.lower() for w in raw]
     stems = [stem(w) for w in words]
-    mine = {stem(w) for w in asked}
-    for modifier, noun in zip(asked, asked[1:]):
+    for j, (modifier, noun) in enumerate(zip(asked, asked[1:]), 1):
         if not (_modifiable(modifier) and _modifiable(noun)):
             continue
+        # the words the question puts before the noun (up to three): its own qualifiers of it
+        mine = {stem(w) for w in asked[max(0, j - 3):j]}
         target = stem(noun)
         at = [i for i in range(1, len(words)) if stems[i] == target]
         # the question's word qualifying the noun in the sentence too (up to three words before it) names the same
@@ -56,8 +57,10 @@ def substituted_in(asking: str, sentence: str) -> bool:
                 stem(modifier) in stems and not _qualifies_another(sentence, modifier, target)):
             continue
         for i in at:
-            # the word before the noun is another kind only when the question does not say it too ("a full Slack
-            # member" / "added as full members"; "collect survey data" / "collect data")
+            # the word before the noun is another kind only when the question does not say it before the noun too ("a
+            # full Slack member" / "added as full members"; "collect survey data" / "collect data"); a word the
+            # question says of another noun does not count ("my personal tablet to check work email" / "personal
+            # email")
             if _modifiable(words[i - 1]) and stems[i - 1] not in mine and not _abbreviates(raw[i - 1], modifier):
                 return True
     return False

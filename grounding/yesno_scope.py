@@ -48,7 +48,11 @@ _WITHOUT_PHRASE = re.compile(r"\bwithout\s+((?:[\w'’-]+\s*){1,4}?)(?=[,;:.!?()
                              r"and|or|but|because|so|for|from|to|in|on|at|by|until|before|after)\b|\s*$)", re.I)
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
-NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b"
+                      # verbs that negate the action they take as object ("Can contractors skip the security
+                      # policy?" asks whether they may not follow it; "You may skip the survey")
+                      r"|\b(?:skip|skips|skipped|skipping|waive|waives|waived|bypass|bypasses|bypassed|opt\s+out)\b",
+                      re.I)
 #: A noun phrase set against another by "and not a/an" ("adding your partner as a guest and not an anonymous user"):
 #: it picks one of two things, it negates no predicate (the s11 fresh yes/no set, f007).
 NOUN_CONTRAST = re.compile(r"\band not an?\s+[\w-]+(?:\s+[\w-]+)?", re.I)
@@ -144,7 +148,8 @@ _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|p
                                 r"okay|ok|fine|eligible|available|welcome|get to|entitled|prohibit|prohibits|"
                                 r"prohibited|forbid|forbids|forbidden|banned)\b|can['’]t|cannot", re.I)
 _STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
-                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary)\b", re.I)
+                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary|skip|waived?|"
+                                 r"opt\s+out)\b", re.I)
 #: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
 #: permission and states a requirement at once.
 _PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:do not|don['’]t|never)\b", re.I)

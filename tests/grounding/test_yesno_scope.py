@@ -230,3 +230,24 @@ def test_a_question_word_said_of_another_noun_does_not_name_the_same_kind():
                            "Employees can also have a family member, friend, healthcare professional, or another "
                            "representative make the RA request on their behalf.")
     assert not substituted("Can I use my personal laptop?", "Personal laptops may never be used to access systems.")
+
+
+def test_a_question_word_said_of_another_noun_is_not_the_askers_qualifier():
+    """A development question on the demo handbook: "Can I use my personal tablet to check work email?" opened "Yes."
+    from "Limited personal use, such as checking personal email ...": the question's "personal" is said of the
+    tablet, so "personal email" is another kind than its "work email"."""
+    sentence = ("Limited personal use, such as checking personal email or browsing the news, is allowed, but company "
+                "laptops are company property.")
+    assert substituted("Can I use my personal tablet to check work email?", sentence)
+    assert not substituted("Can a contractor be a full Slack member?", "Contractors can be added as full members.")
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # a verb that negates the action it takes is a negation cue ("skip" = not follow)
+    ("Can contractors skip the security policy?", "Every employee, contractor and intern must follow this policy.",
+     "No."),
+    ("Can I skip the onboarding survey?", "You may skip the onboarding survey.", "Yes."),
+    ("Do I have to fill in the onboarding survey?", "You may skip the onboarding survey.", "No."),
+])
+def test_a_verb_negating_its_action_turns_the_answer(question, sentence, expected):
+    assert opener(question, sentence) == expected
