@@ -82,7 +82,10 @@ def condition_unmet(question: str, asking: str, sentence: str, similarity: Calla
     its own (content terms outside its asking clause ``asking``, grounding.yesno.asking_clause: "If I only use GitHub
     through the website, ...") that shares no content word with the condition (grounding.lexical.content_terms)
     and, when ``similarity`` (a function of two texts returning their cosine) is given, is under ``floor`` similar
-    to it. False for a sentence without a leading condition, and for a question stating no situation: "Does my annual
+    to it; or that shares a content word with it and exactly one of the two is negated ("Do I have to tell GSA about
+    international travel if I don't hold a clearance?" / "If you are traveling internationally and hold a security
+    clearance, you are required to notify GSA"). False for a sentence without a leading condition, and for a question
+    stating no situation: "Does my annual
     leave transfer?" is answered by "If you are staying in the federal government ..., your annual leave will be
     transferred" for the usual case."""
     m = _LEADING_CONDITION.match(sentence)
@@ -90,9 +93,19 @@ def condition_unmet(question: str, asking: str, sentence: str, similarity: Calla
         return False
     condition = content_terms(m.group(1))
     situation = content_terms(question) - content_terms(asking)
-    if not condition or not situation or condition & situation:
+    if condition & situation:
+        # the same case, unless one of the two negates it ("... if I don't hold a clearance?" / "If you are
+        # traveling internationally and hold a security clearance, you are required to notify GSA")
+        return _negates(question, condition & situation) != bool(NEGATION.search(m.group(1)))
+    if not condition or not situation:
         return False
     return similarity is None or similarity(m.group(1), question) < floor
+
+
+def _negates(text: str, terms: frozenset[str]) -> bool:
+    """True when a negation cue in ``text`` has one of ``terms`` among the four words after it ("if I don't hold a
+    clearance" negates "hold", "clearance"; "the comp time I haven't used" negates neither "leave" nor "GSA")."""
+    return any(content_terms(" ".join(text[m.end():].split()[:4])) & terms for m in NEGATION.finditer(text))
 
 
 def contrasted(sentence: str) -> bool:

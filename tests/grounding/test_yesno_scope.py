@@ -251,3 +251,20 @@ def test_a_question_word_said_of_another_noun_is_not_the_askers_qualifier():
 ])
 def test_a_verb_negating_its_action_turns_the_answer(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F leave pages (s14), answered wrongly before
+    ("Do I have to tell GSA about international travel if I don't hold a clearance?",
+     "If you are traveling internationally and hold a security clearance, you are required to notify GSA.", ""),
+    ("If I hold a security clearance, do I need to notify GSA before traveling abroad?",
+     "If you are traveling internationally and hold a security clearance, you are required to notify GSA.", "Yes."),
+    # a negation in the question about something else than the condition's case
+    ("I'm an exempt employee leaving GSA. Will the comp time I haven't used be forfeited?",
+     "If you leave GSA, any unused travel comp time will be forfeited.", "Yes."),
+    # a predicate word inside a name states nothing
+    ("Is FMLA leave paid?", "You have to be eligible for FMLA to receive Paid Parental Leave (PPL).", ""),
+    ("Is annual leave paid out when I leave TTS?", "Your Annual Leave will be paid out.", "Yes."),
+])
+def test_a_condition_negated_on_one_side_or_a_name_settles_nothing(question, sentence, expected):
+    assert opener(question, sentence) == expected
