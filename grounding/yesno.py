@@ -17,14 +17,15 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.polarity import antonym
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
-                                   THRESHOLD as _THRESHOLD, compared_count, share_answer, stated_numbers,
-                                   value_differs)
+                                   THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
+                                   stated_numbers, value_differs)
 from grounding.yesno_kind import substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
-from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, approval_required, concession_or_main,
-                                   condition_unmet, contrasted, modality_unstated, negated_part_unstated,
-                                   prohibits_asked, requirement_unstated, unasked_without)
+from grounding.yesno_reach import approval_required, restricts_everyone, unasked_without
+from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
+                                   contrasted, modality_unstated, negated_part_unstated, prohibits_asked,
+                                   requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -153,7 +154,7 @@ def says_no(question: str, sentence: str) -> bool:
     ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
     (:func:`asking_clause`), the sentence without a leading condition the question is not about
     (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", and a
-    "without" phrase naming nothing the question does, grounding.yesno_scope.unasked_without, negate nothing); or
+    "without" phrase naming nothing the question does, grounding.yesno_reach.unasked_without, negate nothing); or
     the sentence states a limit the question asks to pass (:func:`over_limit`); or the sentence states a
     requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You
     need to have been an employee for 12 months")."""
@@ -180,9 +181,10 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     """How a yes/no answer resting on ``sentence`` opens: "No.", "Yes." or "" (the sentences are quoted without an
     opener) when the sentence does not settle the question.
 
-    - a limit the question passes, or a requirement of more time than the asker has, says "No."
-      (:func:`over_limit`, :func:`requirement_unmet`); any other rule on one side of a quantity of the
-      question's unit settles nothing (:func:`threshold_applies`);
+    - a limit the question passes (in numbers or in words), or a requirement of more time than the asker has, says
+      "No." (:func:`over_limit`, grounding.yesno_count.passes_stated_bound, :func:`requirement_unmet`), as does a
+      sentence restricting who to a question about everyone (grounding.yesno_reach.restricts_everyone); any other
+      rule on one side of a quantity of the question's unit settles nothing (:func:`threshold_applies`);
     - a question asking whether its case is the same (or differs) is answered no (yes) by a sentence giving that case,
       every content word of the asking clause named, a share of something (grounding.yesno_count.share_answer);
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
@@ -204,11 +206,12 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
       "Can I commit an API key?" / "Signing your commits requires a pair of keys");
     - a yes to a permission that the sentence makes depend on an approval the question does not name opens "Yes,
-      with approval." (grounding.yesno_scope.approval_required).
+      with approval." (grounding.yesno_reach.approval_required).
     """
     clause = asking_clause(question)
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
-    if over_limit(question, sentence) or requirement_unmet(question, sentence):
+    if over_limit(question, sentence) or requirement_unmet(question, sentence) \
+            or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence):
         return "No."
     if threshold_applies(question, sentence):
         return ""
@@ -233,7 +236,11 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if no:
         return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
             or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) else "No."
-    if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
+    # the coverage is counted on the main clause: a question named only in the sentence's leading condition is the
+    # case another rule holds in ("If you previously used FMLA ..., those hours would be subtracted from the 12
+    # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")
+    main = sentence[m.end():] if (m := CONDITION.match(sentence)) and sentence[m.end():].strip() else sentence
+    if substituted(question, sentence) or asking_coverage(question, f"{context}\n{main}") < yes_coverage \
             or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""
     if conditional_on_threshold(question, sentence):

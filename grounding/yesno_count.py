@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from grounding.answer_types import question_sentence, typed_values
-from grounding.lexical import CONTENT_STOP_WORDS, stem
+from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 
 __all__ = ["COMPARED", "LIMIT", "NUMBER_WORDS", "QUANTITY_WORDS", "THRESHOLD", "compared_count", "stated_numbers",
-           "states_asked_unit", "value_differs", "share_answer"]
+           "states_asked_unit", "value_differs", "share_answer", "passes_stated_bound"]
 
 #: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
 LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
@@ -161,3 +161,25 @@ def share_answer(question: str, sentence: str) -> str:
     if same == different or m is None or (m.group(1) and float(m.group(1)) == 100):
         return ""
     return "No." if same else "Yes."
+
+
+#: A question asking to pass a bound stated in words ("more advanced leave than I will earn back this year", "longer
+#: than my detail allows"): what follows "than" names the bound.
+_MORE_THAN = re.compile(r"\b(?:more|longer|greater|higher|later|bigger)\b[^?]*?\bthan\s+(?P<bound>[^?,;]+)", re.I)
+#: A sentence holding something to a bound ("You can only take advanced annual leave in the amount that you would earn
+#: back", "up to the amount you earn").
+_BOUND = re.compile(r"\b(?:only|up to|at most|no more than|not more than|cannot exceed|can't exceed|may not exceed|"
+                    r"must not exceed|maximum|limited to|no later than)\b", re.I)
+
+
+def passes_stated_bound(question: str, sentence: str) -> bool:
+    """True when the question asks about more than a bound it names in words ("Can I take more advanced annual leave
+    than I will earn back this leave year?") and ``sentence`` holds the thing to a bound (only, up to, at most, cannot
+    exceed) naming at least half of the bound's content words ("You can only take advanced annual leave in the
+    amount that you would earn back by the end of the current leave year"): the answer is no. Bounds in numbers are
+    grounding.yesno.over_limit's."""
+    m = _MORE_THAN.search(question_sentence(question))
+    if not m or not _BOUND.search(sentence):
+        return False
+    bound = content_terms(m.group("bound"))
+    return bool(bound) and 2 * len(bound & content_terms(sentence)) >= len(bound)

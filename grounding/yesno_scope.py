@@ -22,12 +22,6 @@ case, and which of its clauses answers (grounding.yesno reads the polarity of th
   something else ("Do I have to add my comp hours myself?" / "HR Links is not connecting comp hours to your
   timesheet"): no "No." (:func:`requirement_unstated`). The modality words are closed-class (modal verbs and
   their adjectives), the modality feature of de Marneffe et al. 2008.
-- A sentence whose only negation is "without" and the noun phrase after it ("You may work from anywhere in the
-  country ... without additional approval"): the negation is of that circumstance, not of what the sentence says
-  of its subject; unless the question names it, it turns no answer (:func:`unasked_without`).
-- A question asking permission and a sentence granting it only with someone's approval ("Working from another
-  country, even for one day, requires approval from People Operations" for "Can I work from another country?"): a
-  conditional yes (:func:`approval_required`; grounding.yesno opens it "Yes, with approval.").
 - A question asking permission and a sentence prohibiting what it asks with a word that is no negation cue ("Can I
   delete a message once I've posted it?" / "Users are prohibited from deleting messages"): "No."
   (:func:`prohibits_asked`), as a negated permission would say.
@@ -41,11 +35,6 @@ import re
 from typing import Callable
 
 from grounding.lexical import content_terms
-
-#: "without" and the noun phrase after it, up to four words before a punctuation mark or a clause word
-#: ("without additional approval", "without a receipt from the vendor").
-_WITHOUT_PHRASE = re.compile(r"\bwithout\s+((?:[\w'’-]+\s*){1,4}?)(?=[,;:.!?()]|\s+(?:as|if|when|unless|while|"
-                             r"and|or|but|because|so|for|from|to|in|on|at|by|until|before|after)\b|\s*$)", re.I)
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b"
@@ -259,28 +248,3 @@ def prohibits_asked(asking: str, sentence: str) -> bool:
         if _PROHIBITED.fullmatch(word) and content_terms(" ".join(words[max(0, i - 4):i] + words[i + 1:i + 5])) & asked:
             return True
     return False
-
-
-def unasked_without(asking: str, clause: str) -> str:
-    """``clause`` without each "without <noun phrase>" whose words the asking clause does not name: "You may work
-    from anywhere in the country ... without additional approval, as long as ..." then negates nothing for "Can I
-    work from another country?", while "Can I work abroad without approval?" and "Do I need approval to work from
-    home?" keep it (they ask about the approval). What the sentence says of its subject is not negated by the
-    circumstance it holds in."""
-    asked = content_terms(asking)
-    return _WITHOUT_PHRASE.sub(lambda m: m.group(0) if content_terms(m.group(1)) & asked else " ", clause)
-
-
-#: Someone's consent to an action, as a sentence requires it.
-_APPROVAL = re.compile(r"\b(?:approval|approved|permission|authori[sz]ation|authori[sz]ed|sign-?off|consent)\b", re.I)
-
-
-def approval_required(asking: str, sentence: str) -> bool:
-    """True when the asking clause asks permission without naming any approval ("Can I work from another country?")
-    and ``sentence`` (its answering clause) states a requirement of an approval and negates nothing ("Working from
-    another country, even for one day, requires approval from People Operations at least 3 weeks in advance"): the
-    answer is yes only with that approval, which a bare "Yes." would drop. A question naming the approval ("Do I need
-    approval to ...?", "Can I ... without approval?") is answered by the sentence's polarity as it is."""
-    return bool(_ASKS_PERMISSION.search(asking)) and not _APPROVAL.search(asking) and not NEGATION.search(asking) \
-        and bool(_STATES_REQUIREMENT.search(sentence)) and bool(_APPROVAL.search(sentence)) \
-        and not NEGATION.search(sentence)

@@ -198,7 +198,7 @@ def test_a_without_phrase_negates_only_what_it_names():
     """s14 new user on the demo handbook: "Can I work from another country?" opened "No." from "... without additional
     approval": the negation is of the approval, which the question does not ask about."""
     from grounding.yesno import says_no
-    from grounding.yesno_scope import unasked_without
+    from grounding.yesno_reach import unasked_without
 
     sentence = ("You may work from anywhere in the country where you are employed for up to 30 calendar days per "
                 "year without additional approval, as long as you can keep core hours.")
@@ -267,4 +267,18 @@ def test_a_verb_negating_its_action_turns_the_answer(question, sentence, expecte
     ("Is annual leave paid out when I leave TTS?", "Your Annual Leave will be paid out.", "Yes."),
 ])
 def test_a_condition_negated_on_one_side_or_a_name_settles_nothing(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F leave pages (s14), opened "Yes." before
+    ("Can I take FMLA in my first month at GSA?", "If you previously used FMLA within the past 12 months of your "
+     "parental leave period, those hours would be subtracted from the 12 weeks you can take for PPL.", ""),
+    ("Can I take more advanced annual leave than I will earn back this leave year?", "You can only take advanced "
+     "annual leave in the amount that you would earn back by the end of the current leave year.", "No."),
+    ("Can anyone earn credit hours?", "Credit hours: Yes, you can earn/use credit hours if you are on a flexible "
+     "schedule.", "No."),
+    ("Can anyone join the call?", "Anyone can join the call; only the host can record it.", "Yes."),
+])
+def test_a_bound_in_words_a_restriction_of_who_or_a_case_named_only_in_a_condition(question, sentence, expected):
     assert opener(question, sentence) == expected
