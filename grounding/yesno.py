@@ -22,7 +22,7 @@ from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBE
 from grounding.yesno_kind import substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
-from grounding.yesno_reach import approval_required, restricts_everyone, unasked_without
+from grounding.yesno_reach import approval_required, illustrates, restricts_everyone, unasked_without
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
                                    contrasted, modality_unstated, negated_part_unstated, prohibits_asked,
                                    requirement_unstated)
@@ -204,7 +204,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       leading condition is another case than the situation the question states (grounding.yesno_scope.
       condition_unmet, with ``similarity``, a cosine of two texts), nor when the question asks permission or a
       requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
-      "Can I commit an API key?" / "Signing your commits requires a pair of keys");
+      "Can I commit an API key?" / "Signing your commits requires a pair of keys"), nor from an example
+      (grounding.yesno_reach.illustrates: the case it tells holds under its own conditions);
     - a yes to a permission that the sentence makes depend on an approval the question does not name opens "Yes,
       with approval." (grounding.yesno_reach.approval_required).
     """
@@ -246,7 +247,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if conditional_on_threshold(question, sentence):
         return SOME_CASES
     if condition_unmet(question, clause, sentence, similarity) or modality_unstated(clause, answering) \
-            or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence):
+            or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence) \
+            or illustrates(sentence):
         return ""
     return WITH_APPROVAL if approval_required(clause, answering) else "Yes."
 

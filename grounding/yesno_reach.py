@@ -7,6 +7,10 @@ its clauses and modality):
 - A question asking permission and a sentence granting it only with someone's approval ("Working from another
   country, even for one day, requires approval from People Operations" for "Can I work from another country?"): a
   conditional yes (:func:`approval_required`; grounding.yesno opens it "Yes, with approval.").
+- A sentence opening as an example ("For example: you went on FMLA for 4 weeks ... and used your accrued Sick Leave
+  in order to be paid"): it illustrates one case of a rule stated elsewhere, under that case's conditions, and
+  settles no "Yes." (:func:`illustrates`; an example of what may not be done, "For example: if you're working with
+  NIH, you cannot collect data for NIH using GSA's Qualtrics account", still says no to that case).
 - A question about everyone ("Can anyone ...?") and a sentence restricting who ("only", "if you are on a flexible
   schedule"): not everyone, "No." (:func:`restricts_everyone`).
 
@@ -68,3 +72,13 @@ def restricts_everyone(asking: str, sentence: str) -> bool:
     ("Anyone can join; only the host can record") restricts something else."""
     return bool(_EVERYONE_ASKED.search(asking)) and not NEGATION.search(asking) \
         and bool(_RESTRICTED.search(sentence)) and not _EVERYONE_ASKED.search(sentence)
+
+
+#: A sentence opening as an example of what another states.
+_EXAMPLE_OPENER = re.compile(r"^\s*(?:for example|for instance|e\.g\.|example|as an example|say)\b\s*[:,]?", re.I)
+
+
+def illustrates(sentence: str) -> bool:
+    """True when ``sentence`` opens as an example ("For example: ...", "For instance, ..."): the case it tells is one
+    the rule it illustrates holds in, under that case's conditions, so no "Yes." rests on it."""
+    return bool(_EXAMPLE_OPENER.match(sentence))

@@ -282,3 +282,13 @@ def test_a_condition_negated_on_one_side_or_a_name_settles_nothing(question, sen
 ])
 def test_a_bound_in_words_a_restriction_of_who_or_a_case_named_only_in_a_condition(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+def test_an_example_settles_no_yes_but_an_example_of_a_prohibition_still_says_no():
+    """A development question on the 18F FMLA page (s14): "Is FMLA leave paid?" opened "Yes." from an example of
+    someone paid during FMLA through their sick leave."""
+    assert opener("Is FMLA leave paid?", "For example: you went on FMLA for 4 weeks in March 2022 to care for a "
+                   "seriously ill family member, and you used your accrued Sick Leave in order to be paid during this "
+                   "time.") == ""
+    assert opener("Can I use GSA's Qualtrics account to collect survey data for NIH?", "For example: if you're "
+                  "working with NIH, you cannot collect data for NIH using GSA's Qualtrics account.") == "No."
