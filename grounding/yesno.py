@@ -22,7 +22,8 @@ from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBE
 from grounding.yesno_kind import substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
-from grounding.yesno_reach import approval_required, illustrates, restricts_everyone, unasked_without
+from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, restricts_everyone,
+                                   unasked_without)
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
                                    contrasted, modality_unstated, negated_part_unstated, prohibits_asked,
                                    requirement_unstated)
@@ -52,9 +53,15 @@ _SENTENCE_TRAILING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:even\s+)?(?:if|unles
                                           r"\b[^.;:!?]*", re.I)
 
 
+#: An exception closing a sentence (", except expenses for which ...", " other than ...") and a parenthesis.
+_EXCEPTION = re.compile(r"[,\s]+(?:except|excepting|other than|apart from)\b.*$|\s*\([^()]*\)", re.I)
+_EXCEPT = re.compile(r"\b(?:except|other than|apart from)\b", re.I)
+
+
 def deciding_clause(question: str, sentence: str) -> str:
     """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a trailing condition
-    (", even if you are not part of the group": the case, not the answer), and without a leading condition
+    (", even if you are not part of the group": the case, not the answer) nor a closing exception or a parenthesis
+    (unless the question asks about an exception), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
     condition negating a word of the question stays ("Does it transfer if I take a break?"). Of a leading concessive
@@ -65,6 +72,10 @@ def deciding_clause(question: str, sentence: str) -> str:
     # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its
     # negation ("Feel free to join, even if you are not part of the group") is not the answer's
     sentence = _SENTENCE_TRAILING_CONDITION.sub("", sentence) or sentence
+    if not _EXCEPT.search(question):
+        # an exception's negation ("..., except expenses for which it is impractical (e.g. vendor does not accept
+        # the card)") is the exception's, not the rule's
+        sentence = _EXCEPTION.sub("", sentence) or sentence
     sentence = concession_or_main(question, sentence)
     m = CONDITION.match(sentence)
     if not m:
@@ -211,8 +222,10 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     """
     clause = asking_clause(question)
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
+    sentence = matching_case(question, clause, sentence)  # of parallel cases, the asker's (grounding.yesno_reach)
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
-            or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence):
+            or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
+            or only_if_unmet(question, sentence):
         return "No."
     if threshold_applies(question, sentence):
         return ""

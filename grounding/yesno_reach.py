@@ -11,6 +11,13 @@ its clauses and modality):
   in order to be paid"): it illustrates one case of a rule stated elsewhere, under that case's conditions, and
   settles no "Yes." (:func:`illustrates`; an example of what may not be done, "For example: if you're working with
   NIH, you cannot collect data for NIH using GSA's Qualtrics account", still says no to that case).
+- A sentence of parallel cases ("If you spent less than the allowance, you get to keep the difference, and if you
+  spend more, you must pay the difference"): the case the question states answers it (:func:`matching_case`).
+- A sentence allowing something only under a condition ("..., but only if your authorization to travel has been
+  approved") and a question placing itself before or without it ("... before my trip is approved?"): no
+  (:func:`only_if_unmet`). (A question stating no such case is answered by the sentence's polarity: "Yes. You can
+  use title/position ..., but only if provided as one of a number of other biographical details" is right on the
+  fresh set, f026.)
 - A question about everyone ("Can anyone ...?") and a sentence restricting who ("only", "if you are on a flexible
   schedule"): not everyone, "No." (:func:`restricts_everyone`).
 
@@ -82,3 +89,50 @@ def illustrates(sentence: str) -> bool:
     """True when ``sentence`` opens as an example ("For example: ...", "For instance, ..."): the case it tells is one
     the rule it illustrates holds in, under that case's conditions, so no "Yes." rests on it."""
     return bool(_EXAMPLE_OPENER.match(sentence))
+
+
+#: Where a sentence's next case begins: ", and if", "; when", ", but if".
+_NEXT_CASE = re.compile(r"[,;]\s*(?:(?:and|but|while|whereas)\s+)?(?=(?:if|when)\b)", re.I)
+_CASE_WORD = re.compile(r"[a-z0-9&]+", re.I)
+#: Words that name no case ("if you ...", "the ...").
+_NO_CASE = frozenset("if when you your i my me we our they the a an to of is are be do does it".split())
+
+
+def _case_words(text: str) -> set[str]:
+    """The words of a case, lower case and stemmed, comparatives kept ("spent less than the allowance" -> spent, less,
+    than, allow...)."""
+    from grounding.lexical import stem
+
+    return {stem(w.lower()) for w in _CASE_WORD.findall(text) if w.lower() not in _NO_CASE}
+
+
+def matching_case(question: str, asking: str, sentence: str) -> str:
+    """Of a sentence opening with a condition and going on to other cases ("If you spent less than the allowance,
+    you get to keep the difference, and if you spend more, you must pay the difference"), the case whose condition
+    shares the most words with the question's situation (what it says outside its asking clause ``asking``: "If I
+    spend less than my M&IE allowance"); ``sentence`` as it is when it has one case, the question states none, or no
+    case is the single best."""
+    parts = [p.strip() for p in _NEXT_CASE.split(sentence) if p.strip()]
+    mine = _case_words(question) - _case_words(asking)
+    if len(parts) < 2 or not re.match(r"(?:if|when)\b", parts[0], re.I) or not mine:
+        return sentence
+    scores = [len(_case_words(p.split(",")[0]) & mine) for p in parts]
+    best = max(scores)
+    return parts[scores.index(best)] if best and scores.count(best) == 1 else sentence
+
+
+#: A condition only under which the sentence's rule holds ("but only if your authorization to travel has been
+#: approved", "only when the conditions ... are met").
+_ONLY_IF = re.compile(r"\bonly\s+(?:[a-z]+\s+){0,2}?(?:if|when|after|once)\s+(?P<condition>[^,;.]+)", re.I)
+#: A question placing itself before, without or until what a condition names ("before my trip is approved").
+_BEFORE = re.compile(r"\b(?:before|without|until|prior to)\s+(?P<situation>[^?,;]+)", re.I)
+
+
+def only_if_unmet(question: str, sentence: str) -> bool:
+    """True when ``sentence`` holds its rule only under a condition and the question asks about the time before it,
+    or about doing without it, naming a word of it ("Can I get a cash advance from an ATM before my trip is
+    approved?" / "You may use your travel card to get a cash advance from an ATM, but only if your authorization to
+    travel has been approved"): the condition is unmet, so no."""
+    only, before = _ONLY_IF.search(sentence), _BEFORE.search(question)
+    return bool(only and before) and bool(_case_words(before.group("situation"))
+                                          & _case_words(only.group("condition")))

@@ -292,3 +292,19 @@ def test_an_example_settles_no_yes_but_an_example_of_a_prohibition_still_says_no
                    "time.") == ""
     assert opener("Can I use GSA's Qualtrics account to collect survey data for NIH?", "For example: if you're "
                   "working with NIH, you cannot collect data for NIH using GSA's Qualtrics account.") == "No."
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F travel guide (s14), each opened with the wrong Yes or No before
+    ("If I spend less than my M&IE allowance, do I have to give the difference back?", "If you spent less than the "
+     "allowance, you get to keep the difference, and if you spend more, you must pay the difference.", ""),
+    ("If I spend more than my M&IE allowance, do I have to pay the difference?", "If you spent less than the "
+     "allowance, you get to keep the difference, and if you spend more, you must pay the difference.", "Yes."),
+    ("Can I get a cash advance from an ATM before my trip is approved?", "You may use your travel card to get a cash "
+     "advance from an ATM, but only if your authorization to travel has been approved.", "No."),
+    ("Is the travel card mandatory for travel expenses?", "Use of the GSA travel card is mandatory for all expenses "
+     "as per the Federal Travel Regulation, except expenses for which it is impractical (e.g., vendor does not "
+     "accept the travel card).", "Yes."),
+])
+def test_the_askers_case_an_unmet_only_if_and_an_exceptions_negation(question, sentence, expected):
+    assert opener(question, sentence) == expected
