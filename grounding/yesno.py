@@ -19,14 +19,14 @@ from grounding.polarity import antonym
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
-from grounding.yesno_kind import substituted_in
+from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, restricts_everyone,
                                    unasked_without)
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
-                                   contrasted, modality_unstated, negated_part_unstated, prohibits_asked,
-                                   requirement_unstated)
+                                   contrasted, modality_unstated, negated_part_unstated, negates_terms,
+                                   prohibits_asked, requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -64,7 +64,8 @@ def deciding_clause(question: str, sentence: str) -> str:
     (unless the question asks about an exception), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
-    condition negating a word of the question stays ("Does it transfer if I take a break?"). Of a leading concessive
+    condition negating a word of the question stays ("Does it transfer if I take a break?") unless the question
+    negates it too ("... without a break in service"). Of a leading concessive
     clause and its main clause, the one about what is asked (grounding.yesno_scope.concession_or_main). Of two clauses, the
     one that answers the question (grounding.yesno_scope.answering_clause: "You are allowed to have advanced leave;
     however, you cannot borrow more ..." decides "Am I allowed to have advanced leave?" by its first)."""
@@ -81,7 +82,10 @@ def deciding_clause(question: str, sentence: str) -> str:
     if not m:
         return sentence
     negation = NEGATION.search(m.group(0))
-    if negation is None or content_terms(m.group(0)[negation.end():]) & content_terms(question):
+    shared = content_terms(m.group(0)[negation.end():]) & content_terms(question) if negation else frozenset()
+    # a condition negating what the question's situation negates too ("... without a break in service, does my sick
+    # leave transfer?" / "If ... you are not taking a break in service, it will be transferred") is the asker's case
+    if negation is None or (shared and not negates_terms(question, shared)):
         return sentence
     return sentence[m.end():]
 
@@ -201,8 +205,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
       antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
-    - a sentence opening as the alternative to the one before ("Instead, ...") settles nothing
-      (grounding.yesno_scope.contrasted);
+    - a sentence opening as the alternative to the one before ("Instead, ...") or whose main clause's subject is
+      another than the question's ("your comp time" for "my award leave") settles nothing
+      (grounding.yesno_scope.contrasted, grounding.yesno_kind.other_subject);
     - otherwise :func:`says_no` (or a prohibition of what a question asking permission asks: grounding.yesno_scope.
       prohibits_asked), unless the sentence names nothing of what a negated question negates
       (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
@@ -243,8 +248,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         rest = content_terms(clause) - content_terms(flip[0])
         if not rest <= content_terms(sentence):
             return ""
-    if contrasted(sentence):
-        return ""
+    if contrasted(sentence) or other_subject(clause, sentence):
+        return ""  # an alternative to what the sentence before says; or a predicate said of another subject
     answering = answering_clause(clause, sentence)
     no = says_no(question, sentence) != (flip is not None) or (flip is None and prohibits_asked(clause, answering))
     if no:

@@ -1,6 +1,8 @@
 """Whether a sentence speaks of the kind of thing a yes/no question asks about, or of another kind ("economy class"
 for "business class", "company laptops" for "my personal laptop"): read by position, as no part-of-speech tagger
-ships offline (a word right before a noun qualifies it). grounding.yesno quotes such a sentence without an opener.
+ships offline (a word right before a noun qualifies it); and whether a sentence's subject is another thing than the
+question's ("Will my award leave be paid out?" / "If you leave GSA, your comp time will be paid out"). grounding.yesno
+quotes such a sentence without an opener.
 
 No Django imports.
 """
@@ -78,3 +80,39 @@ def _qualifies_another(sentence: str, modifier: str, noun: str) -> bool:
     uses = [i for i, t in enumerate(tokens) if stem(t) == stem(modifier)]
     return bool(uses) and all(i + 1 < len(tokens) and _modifiable(tokens[i + 1]) and stem(tokens[i + 1]) != noun
                               for i in uses)
+
+
+#: A yes/no question asking something of a noun phrase opened by a determiner ("Will my award leave be paid out?",
+#: "Is the daily meal allowance $50?"): the words after the determiner. A demonstrative ("does that time come out of
+#: my leave?") refers to what the asker said before, in words of their own: not read.
+_ASKED_SUBJECT = re.compile(r"^\s*(?:is|are|was|were|will|would|does|do|did|has|have|can|could|should|must|may)\s+"
+                            r"(?:my|your|our|the|their)\s+(?P<rest>.+)$", re.I)
+#: A sentence's main clause opening with a noun phrase after a determiner ("your comp time will be paid out").
+_STATED_SUBJECT = re.compile(r"^\s*(?:my|your|our|the|their|this|that|these|those|all|any)\s+(?P<rest>.+)$", re.I)
+#: A leading condition with its comma.
+_LEADING = re.compile(r"^\s*(?:if|when|whenever|once|unless)\b[^,;:]*[,;:]\s*", re.I)
+
+
+def _noun_phrase(rest: str) -> set[str]:
+    """The stems of the content words opening ``rest`` up to its first stop word or punctuation ("award leave be
+    paid out" -> award, leave)."""
+    out = set()
+    for w in _WORD.findall(rest.split(",")[0]):
+        if w.lower() in CONTENT_STOP_WORDS:
+            break
+        out.add(stem(w.lower()))
+    return out
+
+
+def other_subject(asking: str, sentence: str) -> bool:
+    """True when the asking clause asks something of a noun phrase after a determiner ("Will my award leave be paid
+    out?") and ``sentence``'s main clause (after a leading condition) opens with another noun phrase after a
+    determiner, sharing no word with it ("If you leave GSA, your comp time will be paid out"): the sentence says its
+    predicate of another subject. False when either opens otherwise (a pronoun, a name) or they share a word."""
+    asked = _ASKED_SUBJECT.match(asking)
+    main = _LEADING.sub("", sentence, count=1)
+    stated = _STATED_SUBJECT.match(main)
+    if not asked or not stated:
+        return False
+    mine, theirs = _noun_phrase(asked.group("rest")), _noun_phrase(stated.group("rest"))
+    return bool(mine) and bool(theirs) and not mine & theirs

@@ -85,13 +85,13 @@ def condition_unmet(question: str, asking: str, sentence: str, similarity: Calla
     if condition & situation:
         # the same case, unless one of the two negates it ("... if I don't hold a clearance?" / "If you are
         # traveling internationally and hold a security clearance, you are required to notify GSA")
-        return _negates(question, condition & situation) != bool(NEGATION.search(m.group(1)))
+        return negates_terms(question, condition & situation) != bool(NEGATION.search(m.group(1)))
     if not condition or not situation:
         return False
     return similarity is None or similarity(m.group(1), question) < floor
 
 
-def _negates(text: str, terms: frozenset[str]) -> bool:
+def negates_terms(text: str, terms: frozenset[str]) -> bool:
     """True when a negation cue in ``text`` has one of ``terms`` among the four words after it ("if I don't hold a
     clearance" negates "hold", "clearance"; "the comp time I haven't used" negates neither "leave" nor "GSA")."""
     return any(content_terms(" ".join(text[m.end():].split()[:4])) & terms for m in NEGATION.finditer(text))

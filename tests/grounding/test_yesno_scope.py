@@ -308,3 +308,21 @@ def test_an_example_settles_no_yes_but_an_example_of_a_prohibition_still_says_no
 ])
 def test_the_askers_case_an_unmet_only_if_and_an_exceptions_negation(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F leaving page (s14), each opened with the wrong Yes or No before
+    ("Will my award leave be paid out when I leave GSA?", "If you leave GSA, your comp time will be paid out.", ""),
+    ("Will my award leave be paid out when I leave GSA?", "If you leave TTS, award leave is not paid out.", "No."),
+    ("If I move to another agency without a break in service, does my sick leave transfer?", "If your next role is "
+     "still within the federal government and you are not taking a break in service, it will be automatically "
+     "transferred to your next agency.", ""),
+    ("Does my annual leave transfer if I take a break in service?", "If your next role is still within the federal "
+     "government and you are not taking a break in service, it will be automatically transferred.", "No."),
+    # a demonstrative subject refers back in the asker's own words
+    ("If I get called for jury duty, does that time come out of my annual leave?", "When you are called to jury "
+     "duty, your absence is marked as Court Leave and does not count against any of your other leave balances.",
+     "No."),
+])
+def test_another_subject_or_a_condition_the_asker_negates_too(question, sentence, expected):
+    assert opener(question, sentence) == expected
