@@ -107,16 +107,19 @@ def _case_words(text: str) -> set[str]:
 
 
 def matching_case(question: str, asking: str, sentence: str) -> str:
-    """Of a sentence opening with a condition and going on to other cases ("If you spent less than the allowance,
-    you get to keep the difference, and if you spend more, you must pay the difference"), the case whose condition
+    """Of a sentence going on to another case ("If you spent less than the allowance, you get to keep the
+    difference, and if you spend more, you must pay the difference"; "There is no maximum amount of sick leave you
+    can accrue, and if you've transferred to TTS from another federal agency, your accrued sick leave will transfer
+    with you"), the case whose condition
     shares the most words with the question's situation (what it says outside its asking clause ``asking``: "If I
     spend less than my M&IE allowance"); ``sentence`` as it is when it has one case, the question states none, or no
     case is the single best."""
     parts = [p.strip() for p in _NEXT_CASE.split(sentence) if p.strip()]
     mine = _case_words(question) - _case_words(asking)
-    if len(parts) < 2 or not re.match(r"(?:if|when)\b", parts[0], re.I) or not mine:
+    if len(parts) < 2 or not mine:
         return sentence
-    scores = [len(_case_words(p.split(",")[0]) & mine) for p in parts]
+    # a part opening with "if" / "when" is a case; a part before the first case is the rule without one
+    scores = [len(_case_words(p.split(",")[0]) & mine) if re.match(r"(?:if|when)\b", p, re.I) else 0 for p in parts]
     best = max(scores)
     return parts[scores.index(best)] if best and scores.count(best) == 1 else sentence
 

@@ -326,3 +326,11 @@ def test_the_askers_case_an_unmet_only_if_and_an_exceptions_negation(question, s
 ])
 def test_another_subject_or_a_condition_the_asker_negates_too(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+def test_the_case_of_a_sentence_that_is_the_askers_decides():
+    """A development question on the 18F leave page (s14): the clause before the asker's case ("There is no maximum
+    amount of sick leave you can accrue") opened "No."."""
+    assert opener("If I move to another agency without a break in service, does my sick leave transfer?",
+                  "There is no maximum amount of sick leave you can accrue, and if you've transferred to TTS from "
+                  "another federal agency, your accrued sick leave will transfer with you.") == "Yes."
