@@ -53,15 +53,18 @@ _SENTENCE_TRAILING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:even\s+)?(?:if|unles
                                           r"\b[^.;:!?]*", re.I)
 
 
-#: An exception closing a sentence (", except expenses for which ...", " other than ...") and a parenthesis.
-_EXCEPTION = re.compile(r"[,\s]+(?:except|excepting|other than|apart from)\b.*$|\s*\([^()]*\)", re.I)
+#: An exception closing a sentence (", except expenses for which ...", " other than ...") and a parenthesis of
+#: examples ("(e.g. vendor does not accept ...)"; one restating the rule, "(i.e. your start/stop times don't change
+#: ...)", stays).
+_EXCEPTION = re.compile(r"[,\s]+(?:except|excepting|other than|apart from)\b.*$|\s*\((?:e\.g\.|for example)[^()]*\)",
+                        re.I)
 _EXCEPT = re.compile(r"\b(?:except|other than|apart from)\b", re.I)
 
 
 def deciding_clause(question: str, sentence: str) -> str:
     """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a trailing condition
     (", even if you are not part of the group": the case, not the answer) nor a closing exception or a parenthesis
-    (unless the question asks about an exception), and without a leading condition
+    of examples (unless the question asks about an exception), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
     condition negating a word of the question stays ("Does it transfer if I take a break?") unless the question
@@ -94,7 +97,8 @@ def deciding_clause(question: str, sentence: str) -> str:
 #: not take"): the asker's situation, not what is asked.
 _RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
                                 r"\s+(?:which\s+)?(?:I|you|we|they|he|she)\s+"
-                                r"(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)\s+\w+", re.I)
+                                r"(?:(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)|won['’]t|"
+                                r"can['’]t|cannot)\s+\w+", re.I)
 _TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
 
 
@@ -226,6 +230,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       with approval." (grounding.yesno_reach.approval_required).
     """
     clause = asking_clause(question)
+    sentence = _LABEL.sub("", sentence, count=1)  # "NOTE: If you are attending ..." opens with its condition
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
     sentence = matching_case(question, clause, sentence)  # of parallel cases, the asker's (grounding.yesno_reach)
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
@@ -271,6 +276,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     return WITH_APPROVAL if approval_required(clause, answering) else "Yes."
 
 
+#: A label opening a sentence ("NOTE:", "Important -", "Tip:").
+_LABEL = re.compile(r"^\s*(?:please note|note|important|tip|reminder|nb)\s*[:\-–—]\s*", re.I)
 #: What the opener of a yes answer that holds only past a threshold the asker has not stated says.
 SOME_CASES = "In some cases."
 #: What the opener of a yes to a permission that holds only with an approval says (grounding.yesno_scope.

@@ -334,3 +334,17 @@ def test_the_case_of_a_sentence_that_is_the_askers_decides():
     assert opener("If I move to another agency without a break in service, does my sick leave transfer?",
                   "There is no maximum amount of sick leave you can accrue, and if you've transferred to TTS from "
                   "another federal agency, your accrued sick leave will transfer with you.") == "Yes."
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F schedules and conferences pages (s14): a restating parenthesis keeps its
+    # negation (it is the rule), a label before a condition is no part of it, a "won't" describing a noun is the
+    # asker's situation
+    ("On a fixed schedule, do my start and stop times change between pay periods?", "Once set, the times are fixed "
+     "(i.e. your start/stop times don’t change from one pay period to the next).", "No."),
+    ("Do I need to fill out the Event Request form to attend a free virtual event where I won't speak?", "NOTE: If "
+     "you are attending a free virtual event and will NOT be speaking, you do not need to fill out the Event Request "
+     "Google Form above.", "No."),
+])
+def test_a_restating_parenthesis_a_label_and_a_relative_wont(question, sentence, expected):
+    assert opener(question, sentence) == expected
