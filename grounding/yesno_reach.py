@@ -30,7 +30,7 @@ import re
 
 from grounding.lexical import content_terms
 # the modality and negation cues are grounding.yesno_scope's
-from grounding.yesno_scope import _ASKS_PERMISSION, _STATES_REQUIREMENT, NEGATION
+from grounding.yesno_scope import ASKS_PERMISSION, NEGATION, STATES_REQUIREMENT
 
 #: "without" and the noun phrase after it, up to four words before a punctuation mark or a clause word
 #: ("without additional approval", "without a receipt from the vendor").
@@ -58,8 +58,8 @@ def approval_required(asking: str, sentence: str) -> bool:
     another country, even for one day, requires approval from People Operations at least 3 weeks in advance"): the
     answer is yes only with that approval, which a bare "Yes." would drop. A question naming the approval ("Do I need
     approval to ...?", "Can I ... without approval?") is answered by the sentence's polarity as it is."""
-    return bool(_ASKS_PERMISSION.search(asking)) and not _APPROVAL.search(asking) and not NEGATION.search(asking) \
-        and bool(_STATES_REQUIREMENT.search(sentence)) and bool(_APPROVAL.search(sentence)) \
+    return bool(ASKS_PERMISSION.search(asking)) and not _APPROVAL.search(asking) and not NEGATION.search(asking) \
+        and bool(STATES_REQUIREMENT.search(sentence)) and bool(_APPROVAL.search(sentence)) \
         and not NEGATION.search(sentence)
 
 

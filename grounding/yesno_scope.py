@@ -141,7 +141,7 @@ def answering_clause(asking: str, sentence: str) -> str:
 #: "Am I allowed to ...?", "Is it okay to ...?") or must (requirement: "Do I need to ...?", "Does it have to ...?",
 #: "Should I ...?") do what it names. A question asking neither ("Is bike parking free?", "Will I get paid ...?")
 #: is not read for it.
-_ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|eligible)\b", re.I)
+ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|eligible)\b", re.I)
 _ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|have to|has to|required|mandatory|"
                                r"necessary|obligated)\b", re.I)
 #: How a sentence grants or denies permission, or states a requirement or its absence ("optional") (its modality
@@ -149,7 +149,7 @@ _ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|hav
 _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|permits?|permission|able|free to|"
                                 r"okay|ok|fine|eligible|available|welcome|get to|entitled|prohibit|prohibits|"
                                 r"prohibited|forbid|forbids|forbidden|banned)\b|can['’]t|cannot", re.I)
-_STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
+STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
                                  r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary|skip|waived?|"
                                  r"opt\s+out)\b", re.I)
 #: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
@@ -168,14 +168,14 @@ def modality_unstated(asking: str, sentence: str) -> bool:
     have to pay for the interpreter?" by "An interpreter can be provided". A prohibition in the imperative ("Do not
     turn off your computer") states both. The sentence then settles no "Yes." (for "No.", see
     :func:`requirement_unstated`)."""
-    permission = bool(_ASKS_PERMISSION.search(asking))
+    permission = bool(ASKS_PERMISSION.search(asking))
     requirement = bool(_ASKS_REQUIREMENT.search(asking))
     if not (permission or requirement) or _prohibits(sentence):
         return False
-    if requirement and _STATES_REQUIREMENT.search(sentence):
+    if requirement and STATES_REQUIREMENT.search(sentence):
         return False
     if permission and (_STATES_PERMISSION.search(sentence)
-                       or (_WITHOUT.search(asking) and _STATES_REQUIREMENT.search(sentence))
+                       or (_WITHOUT.search(asking) and STATES_REQUIREMENT.search(sentence))
                        or _action_stated(asking, sentence)):
         return False
     return True
@@ -216,8 +216,8 @@ def requirement_unstated(asking: str, sentence: str) -> bool:
     ("HR Links is not connecting comp time hours to your timesheet") is of something else than the requirement
     asked, so it settles no "No.". (A question asking permission is answered no by a plain negated fact as well:
     "Can I expense alcohol?" / "Alcohol is not reimbursed.")"""
-    return bool(_ASKS_REQUIREMENT.search(asking)) and not _ASKS_PERMISSION.search(asking) \
-        and not _prohibits(sentence) and not _STATES_REQUIREMENT.search(sentence)
+    return bool(_ASKS_REQUIREMENT.search(asking)) and not ASKS_PERMISSION.search(asking) \
+        and not _prohibits(sentence) and not STATES_REQUIREMENT.search(sentence)
 
 
 def _prohibits(sentence: str) -> bool:
@@ -240,7 +240,7 @@ def prohibits_asked(asking: str, sentence: str) -> bool:
     a prohibition word (prohibited, forbidden, banned, barred, disallowed) with a content word of the asking clause
     within four words of it on either side ("Users are prohibited from deleting messages", "Smoking is forbidden
     indoors" for "May I smoke indoors?" does not: "smoking"/"smoke" share their stem, so it does)."""
-    if not _ASKS_PERMISSION.search(asking) or not _PROHIBITED.search(sentence):
+    if not ASKS_PERMISSION.search(asking) or not _PROHIBITED.search(sentence):
         return False
     asked = content_terms(asking)
     words = _WORDS.findall(sentence)
