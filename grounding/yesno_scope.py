@@ -150,8 +150,8 @@ _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|p
                                 r"okay|ok|fine|eligible|available|welcome|get to|entitled|prohibit|prohibits|"
                                 r"prohibited|forbid|forbids|forbidden|banned)\b|can['’]t|cannot", re.I)
 STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
-                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary|skip|waived?|"
-                                 r"opt\s+out)\b", re.I)
+                                r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary|skip|waived?|"
+                                r"opt\s+out)\b", re.I)
 #: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
 #: permission and states a requirement at once.
 _PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:do not|don['’]t|never)\b", re.I)
