@@ -152,6 +152,8 @@ _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|p
 STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary|skip|waived?|"
                                 r"opt\s+out)\b", re.I)
+#: A clause of what follows something else ("before it can be used", "until it is approved").
+_LATER = re.compile(r"\b(?:before|until|till)\b[^,;.]*", re.I)
 #: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
 #: permission and states a requirement at once.
 _PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:do not|don['’]t|never)\b", re.I)
@@ -166,15 +168,18 @@ def modality_unstated(asking: str, sentence: str) -> bool:
     without approval?" / "No approval is needed to archive"), a requirement: "Can I commit an API key into the
     repository?" is not answered yes by "Signing your commits requires creating a pair of keys", nor "Does our office
     have to pay for the interpreter?" by "An interpreter can be provided". A prohibition in the imperative ("Do not
-    turn off your computer") states both. The sentence then settles no "Yes." (for "No.", see
-    :func:`requirement_unstated`)."""
+    turn off your computer") states both; a permission said only in a clause of what follows something else ("this
+    software will need to be purchased before it can be used") or in its leading condition grants nothing. The
+    sentence then settles no "Yes." (for "No.", see :func:`requirement_unstated`)."""
     permission = bool(ASKS_PERMISSION.search(asking))
     requirement = bool(_ASKS_REQUIREMENT.search(asking))
     if not (permission or requirement) or _prohibits(sentence):
         return False
     if requirement and STATES_REQUIREMENT.search(sentence):
         return False
-    if permission and (_STATES_PERMISSION.search(sentence)
+    # a permission said only of what follows something else ("... will need to be purchased before it can be used")
+    # or in the sentence's leading condition ("If GSA does not have any available licenses, ...") is not granted
+    if permission and (_STATES_PERMISSION.search(_LATER.sub(" ", _CONDITION_OPENING.sub("", sentence, count=1)))
                        or (_WITHOUT.search(asking) and STATES_REQUIREMENT.search(sentence))
                        or _action_stated(asking, sentence)):
         return False

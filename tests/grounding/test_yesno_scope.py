@@ -348,3 +348,12 @@ def test_the_case_of_a_sentence_that_is_the_askers_decides():
 ])
 def test_a_restating_parenthesis_a_label_and_a_relative_wont(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+def test_a_permission_said_only_after_something_else_or_in_the_condition_grants_nothing():
+    """A development question on the 18F software page (s14) opened "Yes." from "... will need to be purchased
+    before it can be used"."""
+    sentence = ("If GSA does not have any available licenses for this software, you and your supervisor will receive "
+                "an email informing you that this software will need to be purchased before it can be used.")
+    assert opener("If GSA has no spare licenses, can I use the software right away?", sentence) == ""
+    assert opener("Can I use the tool?", "You can use the tool before your training starts.") == "Yes."
