@@ -14,15 +14,19 @@ import re
 from typing import Callable
 
 from grounding.answer_types import question_sentence
-from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
+from grounding.lexical import content_terms
 from grounding.polarity import antonym
-from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS, QUANTITY_WORDS,
-                                   THRESHOLD as _THRESHOLD, compared_count, stated_numbers, value_differs)
+from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
+                                   THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
+                                   stated_numbers, value_differs)
+from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
+from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, restricts_everyone,
+                                   unasked_without)
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
-                                   contrasted, modality_unstated, negated_part_unstated, prohibits_asked,
-                                   requirement_unstated)
+                                   contrasted, modality_unstated, negated_part_unstated, negates_terms,
+                                   prohibits_asked, requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -49,12 +53,22 @@ _SENTENCE_TRAILING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:even\s+)?(?:if|unles
                                           r"\b[^.;:!?]*", re.I)
 
 
+#: An exception closing a sentence (", except expenses for which ...", " other than ...") and a parenthesis of
+#: examples ("(e.g. vendor does not accept ...)"; one restating the rule, "(i.e. your start/stop times don't change
+#: ...)", stays).
+_EXCEPTION = re.compile(r"[,\s]+(?:except|excepting|other than|apart from)\b.*$|\s*\((?:e\.g\.|for example)[^()]*\)",
+                        re.I)
+_EXCEPT = re.compile(r"\b(?:except|other than|apart from)\b", re.I)
+
+
 def deciding_clause(question: str, sentence: str) -> str:
     """The part of ``sentence`` whose negation decides a yes/no question: the sentence without a trailing condition
-    (", even if you are not part of the group": the case, not the answer), and without a leading condition
+    (", even if you are not part of the group": the case, not the answer) nor a closing exception or a parenthesis
+    of examples (unless the question asks about an exception), and without a leading condition
     whose negation is about something the question does not mention ("If you are not taking a break in employment,
     your annual leave will be transferred" decides "Does my annual leave transfer?" by its main clause: yes). A
-    condition negating a word of the question stays ("Does it transfer if I take a break?"). Of a leading concessive
+    condition negating a word of the question stays ("Does it transfer if I take a break?") unless the question
+    negates it too ("... without a break in service"). Of a leading concessive
     clause and its main clause, the one about what is asked (grounding.yesno_scope.concession_or_main). Of two clauses, the
     one that answers the question (grounding.yesno_scope.answering_clause: "You are allowed to have advanced leave;
     however, you cannot borrow more ..." decides "Am I allowed to have advanced leave?" by its first)."""
@@ -62,12 +76,19 @@ def deciding_clause(question: str, sentence: str) -> str:
     # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its
     # negation ("Feel free to join, even if you are not part of the group") is not the answer's
     sentence = _SENTENCE_TRAILING_CONDITION.sub("", sentence) or sentence
+    if not _EXCEPT.search(question):
+        # an exception's negation ("..., except expenses for which it is impractical (e.g. vendor does not accept
+        # the card)") is the exception's, not the rule's
+        sentence = _EXCEPTION.sub("", sentence) or sentence
     sentence = concession_or_main(question, sentence)
     m = CONDITION.match(sentence)
     if not m:
         return sentence
     negation = NEGATION.search(m.group(0))
-    if negation is None or content_terms(m.group(0)[negation.end():]) & content_terms(question):
+    shared = content_terms(m.group(0)[negation.end():]) & content_terms(question) if negation else frozenset()
+    # a condition negating what the question's situation negates too ("... without a break in service, does my sick
+    # leave transfer?" / "If ... you are not taking a break in service, it will be transferred") is the asker's case
+    if negation is None or (shared and not negates_terms(question, shared)):
         return sentence
     return sentence[m.end():]
 
@@ -76,7 +97,8 @@ def deciding_clause(question: str, sentence: str) -> str:
 #: not take"): the asker's situation, not what is asked.
 _RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
                                 r"\s+(?:which\s+)?(?:I|you|we|they|he|she)\s+"
-                                r"(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)\s+\w+", re.I)
+                                r"(?:(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)|won['’]t|"
+                                r"can['’]t|cannot)\s+\w+", re.I)
 _TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
 
 
@@ -101,47 +123,11 @@ def asking_clause(question: str) -> str:
     return _RELATIVE_NEGATION.sub("", q)
 
 
-_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?", re.I)
-
-
-def _modifiable(word: str) -> bool:
-    """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, not a
-    quantity ("several years" / "one year" is another amount of the same thing, not another kind of it: limits
-    decide those, :func:`over_limit`), and not a verb form ending in -ing or -ed ("start earning" is a verb and its
-    object, not a kind of earning)."""
-    return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in QUANTITY_WORDS
-            and not word.endswith(("ing", "ed")))
-
-
-def _abbreviates(word: str, modifier: str) -> bool:
-    """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
-    "accommodation" in "the RA request" for "an accommodation request"): a name for the same thing."""
-    return len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()
-
-
 def substituted(question: str, sentence: str) -> bool:
-    """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it: a noun of the
-    question's asking clause appears in the sentence after another word than the question puts before it, and the
-    question's word is not in the sentence ("business class" / "Book economy class", "sick days" / "Up to 5 unused
-    PTO days", "an internet stipend" / "a one-time stipend"); a word the question says too ("a full Slack member" /
-    "full members") or an abbreviation of the question's word ("RA request" / "accommodation request") is not another
-    kind. Such a sentence settles nothing about what was asked."""
-    asked = [w.lower() for w in _WORD.findall(asking_clause(question))]
-    raw = _WORD.findall(sentence)
-    words = [w.lower() for w in raw]
-    stems = [stem(w) for w in words]
-    present, mine = set(stems), {stem(w) for w in asked}
-    for modifier, noun in zip(asked, asked[1:]):
-        if not (_modifiable(modifier) and _modifiable(noun)) or stem(modifier) in present:
-            continue
-        target = stem(noun)
-        for i in range(1, len(words)):
-            # the word before the noun is another kind only when the question does not say it too ("a full Slack
-            # member" / "added as full members"; "collect survey data" / "collect data")
-            if stems[i] == target and _modifiable(words[i - 1]) and stems[i - 1] not in mine \
-                    and not _abbreviates(raw[i - 1], modifier):
-                return True
-    return False
+    """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it
+    (grounding.yesno_kind.substituted_in, read on the question's asking clause): "Can I fly business class?" / "Book
+    economy class for all flights". Such a sentence settles nothing about what was asked."""
+    return substituted_in(asking_clause(question), sentence)
 
 
 def asking_coverage(question: str, sentence: str) -> float:
@@ -186,13 +172,16 @@ def says_no(question: str, sentence: str) -> bool:
     Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
     ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
     (:func:`asking_clause`), the sentence without a leading condition the question is not about
-    (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", negates
-    nothing); or the sentence states a limit the question asks to pass (:func:`over_limit`); or the
-    sentence states a requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You need to have been an employee for 12 months")."""
+    (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", and a
+    "without" phrase naming nothing the question does, grounding.yesno_reach.unasked_without, negate nothing); or
+    the sentence states a limit the question asks to pass (:func:`over_limit`); or the sentence states a
+    requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You
+    need to have been an employee for 12 months")."""
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
-    return bool(NEGATION.search(asking_clause(question))) != bool(
-        NEGATION.search(NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence))))
+    asking = asking_clause(question)
+    clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence)))
+    return bool(NEGATION.search(asking)) != bool(NEGATION.search(clause))
 
 
 def threshold_applies(question: str, sentence: str) -> bool:
@@ -211,14 +200,18 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     """How a yes/no answer resting on ``sentence`` opens: "No.", "Yes." or "" (the sentences are quoted without an
     opener) when the sentence does not settle the question.
 
-    - a limit the question passes, or a requirement of more time than the asker has, says "No."
-      (:func:`over_limit`, :func:`requirement_unmet`); any other rule on one side of a quantity of the
-      question's unit settles nothing (:func:`threshold_applies`);
+    - a limit the question passes (in numbers or in words), or a requirement of more time than the asker has, says
+      "No." (:func:`over_limit`, grounding.yesno_count.passes_stated_bound, :func:`requirement_unmet`), as does a
+      sentence restricting who to a question about everyone (grounding.yesno_reach.restricts_everyone); any other
+      rule on one side of a quantity of the question's unit settles nothing (:func:`threshold_applies`);
+    - a question asking whether its case is the same (or differs) is answered no (yes) by a sentence giving that case,
+      every content word of the asking clause named, a share of something (grounding.yesno_count.share_answer);
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
       antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
-    - a sentence opening as the alternative to the one before ("Instead, ...") settles nothing
-      (grounding.yesno_scope.contrasted);
+    - a sentence opening as the alternative to the one before ("Instead, ...") or whose main clause's subject is
+      another than the question's ("your comp time" for "my award leave") settles nothing
+      (grounding.yesno_scope.contrasted, grounding.yesno_kind.other_subject);
     - otherwise :func:`says_no` (or a prohibition of what a question asking permission asks: grounding.yesno_scope.
       prohibits_asked), unless the sentence names nothing of what a negated question negates
       (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
@@ -231,17 +224,27 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       leading condition is another case than the situation the question states (grounding.yesno_scope.
       condition_unmet, with ``similarity``, a cosine of two texts), nor when the question asks permission or a
       requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
-      "Can I commit an API key?" / "Signing your commits requires a pair of keys").
+      "Can I commit an API key?" / "Signing your commits requires a pair of keys"), nor from an example
+      (grounding.yesno_reach.illustrates: the case it tells holds under its own conditions);
+    - a yes to a permission that the sentence makes depend on an approval the question does not name opens "Yes,
+      with approval." (grounding.yesno_reach.approval_required).
     """
     clause = asking_clause(question)
+    sentence = _LABEL.sub("", sentence, count=1)  # "NOTE: If you are attending ..." opens with its condition
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
-    if over_limit(question, sentence) or requirement_unmet(question, sentence):
+    sentence = matching_case(question, clause, sentence)  # of parallel cases, the asker's (grounding.yesno_reach)
+    if over_limit(question, sentence) or requirement_unmet(question, sentence) \
+            or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
+            or only_if_unmet(question, sentence):
         return "No."
     if threshold_applies(question, sentence):
         return ""
     compared = compared_count(question, sentence)
     if compared or _COMPARED.search(question_sentence(question)):
         return compared  # a count compared with a number is settled only by a sentence stating that count
+    shared = share_answer(question, sentence)
+    if shared and not substituted(question, sentence) and asking_coverage(question, f"{context}\n{sentence}") == 1.0:
+        return shared  # "Is it the same on the first day?" / "On the first and last day ... 75% of the allowance"
     if value_differs(question, sentence) and not substituted(question, sentence) \
             and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"
@@ -250,26 +253,36 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         rest = content_terms(clause) - content_terms(flip[0])
         if not rest <= content_terms(sentence):
             return ""
-    if contrasted(sentence):
-        return ""
+    if contrasted(sentence) or other_subject(clause, sentence):
+        return ""  # an alternative to what the sentence before says; or a predicate said of another subject
     answering = answering_clause(clause, sentence)
     no = says_no(question, sentence) != (flip is not None) or (flip is None and prohibits_asked(clause, answering))
     if no:
         return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
             or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) else "No."
-    if substituted(question, sentence) or asking_coverage(question, f"{context}\n{sentence}") < yes_coverage \
+    # the coverage is counted on the main clause: a question named only in the sentence's leading condition is the
+    # case another rule holds in ("If you previously used FMLA ..., those hours would be subtracted from the 12
+    # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")
+    main = sentence[m.end():] if (m := CONDITION.match(sentence)) and sentence[m.end():].strip() else sentence
+    if substituted(question, sentence) or asking_coverage(question, f"{context}\n{main}") < yes_coverage \
             or predicate_unstated(clause, f"{context}\n{sentence}"):
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES
     if condition_unmet(question, clause, sentence, similarity) or modality_unstated(clause, answering) \
-            or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence):
+            or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence) \
+            or illustrates(sentence):
         return ""
-    return "Yes."
+    return WITH_APPROVAL if approval_required(clause, answering) else "Yes."
 
 
+#: A label opening a sentence ("NOTE:", "Important -", "Tip:").
+_LABEL = re.compile(r"^\s*(?:please note|note|important|tip|reminder|nb)\s*[:\-–—]\s*", re.I)
 #: What the opener of a yes answer that holds only past a threshold the asker has not stated says.
 SOME_CASES = "In some cases."
+#: What the opener of a yes to a permission that holds only with an approval says (grounding.yesno_scope.
+#: approval_required).
+WITH_APPROVAL = "Yes, with approval."
 
 
 def conditional_on_threshold(question: str, sentence: str) -> bool:

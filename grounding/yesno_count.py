@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from grounding.answer_types import question_sentence, typed_values
-from grounding.lexical import CONTENT_STOP_WORDS, stem
+from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 
 __all__ = ["COMPARED", "LIMIT", "NUMBER_WORDS", "QUANTITY_WORDS", "THRESHOLD", "compared_count", "stated_numbers",
-           "states_asked_unit", "value_differs"]
+           "states_asked_unit", "value_differs", "share_answer", "passes_stated_bound"]
 
 #: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
 LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
@@ -137,3 +137,49 @@ def value_differs(question: str, sentence: str) -> bool:
     asked, stated = stated_numbers(q), stated_numbers(sentence)
     units = [u for u in asked if u in stated]
     return bool(units) and all(not asked[u] & stated[u] for u in units)
+
+
+#: A question asking whether a case is the same as the rule or another case ("Is it the same on the first day?"), or
+#: whether it differs ("Is it different for part-time staff?", "Is it less on the first day?").
+_SAME = re.compile(r"\b(?:the same|same as|identical|equal|unchanged)\b", re.I)
+_DIFFERENT = re.compile(r"\b(?:different|differ|less|lower|reduced|smaller)\b", re.I)
+#: A sentence giving its case a share of something ("75% of the daily allowance", "half of the stipend", "pro rata").
+_SHARE = re.compile(r"\b(?:(\d+(?:\.\d+)?)\s?(?:%|percent)|half|a third|two thirds|a quarter|three quarters)\s+of\b"
+                    r"|\b(?:pro rata|prorated|pro-rated|reduced)\b", re.I)
+
+
+def share_answer(question: str, sentence: str) -> str:
+    """"No." when the question asks whether its case is the same ("Is it the same on the first day?", after "What is
+    the meal allowance?") and ``sentence`` gives that case a share of something ("On the first and last day of a
+    trip you receive 75% of the daily allowance": another amount than the whole); "Yes." when the question asks
+    whether it differs; "" when the question asks neither or the sentence states no share (100% is the whole).
+    Whether the sentence is about the question's case is the caller's to check (grounding.yesno.opener; the s14
+    new-user run on the demo handbook opened "Yes." over the 75% sentence)."""
+    q = question_sentence(question)
+    same, different = bool(_SAME.search(q)), bool(_DIFFERENT.search(q))
+    m = _SHARE.search(sentence)
+    if same == different or m is None or (m.group(1) and float(m.group(1)) == 100):
+        return ""
+    return "No." if same else "Yes."
+
+
+#: A question asking to pass a bound stated in words ("more advanced leave than I will earn back this year", "longer
+#: than my detail allows"): what follows "than" names the bound.
+_MORE_THAN = re.compile(r"\b(?:more|longer|greater|higher|later|bigger)\b[^?]*?\bthan\s+(?P<bound>[^?,;]+)", re.I)
+#: A sentence holding something to a bound ("You can only take advanced annual leave in the amount that you would earn
+#: back", "up to the amount you earn").
+_BOUND = re.compile(r"\b(?:only|up to|at most|no more than|not more than|cannot exceed|can't exceed|may not exceed|"
+                    r"must not exceed|maximum|limited to|no later than)\b", re.I)
+
+
+def passes_stated_bound(question: str, sentence: str) -> bool:
+    """True when the question asks about more than a bound it names in words ("Can I take more advanced annual leave
+    than I will earn back this leave year?") and ``sentence`` holds the thing to a bound (only, up to, at most, cannot
+    exceed) naming at least half of the bound's content words ("You can only take advanced annual leave in the
+    amount that you would earn back by the end of the current leave year"): the answer is no. Bounds in numbers are
+    grounding.yesno.over_limit's."""
+    m = _MORE_THAN.search(question_sentence(question))
+    if not m or not _BOUND.search(sentence):
+        return False
+    bound = content_terms(m.group("bound"))
+    return bool(bound) and 2 * len(bound & content_terms(sentence)) >= len(bound)

@@ -56,19 +56,28 @@ def predicate_unstated(clause: str, text: str) -> bool:
     "reimbursed" / "reimburses" do). A predicate word standing right before a word of the question's subject (what
     the clause names before its first predicate word) qualifies that noun and states nothing of it: "We must have a
     signed interagency agreement" does not say whether the agreement is "signed between me and the receiving
-    agency" (the development set's d111)."""
+    agency" (the development set's d111), nor does "You have to be eligible for FMLA to receive Paid Parental Leave"
+    say that FMLA is paid (a word inside a name: :func:`_in_name`)."""
     predicates = predicate_words(clause)
     asked = {stem(w) for w in predicates}
     if not asked:
         return False
     said = [w.lower() for w in _WORD.findall(clause)]
     subject = {stem(w) for w in said[:said.index(predicates[0])] if w not in CONTENT_STOP_WORDS}
-    words = [w.lower() for w in _WORD.findall(text)]
+    raw = _WORD.findall(text)
+    words = [w.lower() for w in raw]
     stated = {stem(w) for i, w in enumerate(words)
-              if not (stem(w) in asked and i + 1 < len(words) and stem(words[i + 1]) in subject)}
+              if not (stem(w) in asked and i + 1 < len(words) and (stem(words[i + 1]) in subject
+                                                                     or _in_name(raw, i)))}
     if asked & _PERMISSION and stated & _MAY:  # "am I allowed to use ...?" / "You can also use ..."
         return False
     return not asked & stated
+
+
+def _in_name(raw: list[str], i: int) -> bool:
+    """True when the word ``raw[i]`` is capitalised inside a text, as is the word after it: part of a name ("to
+    receive *Paid* Parental Leave"), not a predicate stated of anything."""
+    return i > 0 and raw[i][:1].isupper() and raw[i + 1][:1].isupper() and raw[i - 1][:1].islower()
 
 
 #: Permission, as a question asks it ("allowed", "permitted") and as a sentence may grant it ("can", "may").

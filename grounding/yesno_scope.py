@@ -37,7 +37,11 @@ from typing import Callable
 from grounding.lexical import content_terms
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
-NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b", re.I)
+NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b"
+                      # verbs that negate the action they take as object ("Can contractors skip the security
+                      # policy?" asks whether they may not follow it; "You may skip the survey")
+                      r"|\b(?:skip|skips|skipped|skipping|waive|waives|waived|bypass|bypasses|bypassed|opt\s+out)\b",
+                      re.I)
 #: A noun phrase set against another by "and not a/an" ("adding your partner as a guest and not an anonymous user"):
 #: it picks one of two things, it negates no predicate (the s11 fresh yes/no set, f007).
 NOUN_CONTRAST = re.compile(r"\band not an?\s+[\w-]+(?:\s+[\w-]+)?", re.I)
@@ -67,7 +71,10 @@ def condition_unmet(question: str, asking: str, sentence: str, similarity: Calla
     its own (content terms outside its asking clause ``asking``, grounding.yesno.asking_clause: "If I only use GitHub
     through the website, ...") that shares no content word with the condition (grounding.lexical.content_terms)
     and, when ``similarity`` (a function of two texts returning their cosine) is given, is under ``floor`` similar
-    to it. False for a sentence without a leading condition, and for a question stating no situation: "Does my annual
+    to it; or that shares a content word with it and exactly one of the two is negated ("Do I have to tell GSA about
+    international travel if I don't hold a clearance?" / "If you are traveling internationally and hold a security
+    clearance, you are required to notify GSA"). False for a sentence without a leading condition, and for a question
+    stating no situation: "Does my annual
     leave transfer?" is answered by "If you are staying in the federal government ..., your annual leave will be
     transferred" for the usual case."""
     m = _LEADING_CONDITION.match(sentence)
@@ -75,9 +82,19 @@ def condition_unmet(question: str, asking: str, sentence: str, similarity: Calla
         return False
     condition = content_terms(m.group(1))
     situation = content_terms(question) - content_terms(asking)
-    if not condition or not situation or condition & situation:
+    if condition & situation:
+        # the same case, unless one of the two negates it ("... if I don't hold a clearance?" / "If you are
+        # traveling internationally and hold a security clearance, you are required to notify GSA")
+        return negates_terms(question, condition & situation) != bool(NEGATION.search(m.group(1)))
+    if not condition or not situation:
         return False
     return similarity is None or similarity(m.group(1), question) < floor
+
+
+def negates_terms(text: str, terms: frozenset[str]) -> bool:
+    """True when a negation cue in ``text`` has one of ``terms`` among the four words after it ("if I don't hold a
+    clearance" negates "hold", "clearance"; "the comp time I haven't used" negates neither "leave" nor "GSA")."""
+    return any(content_terms(" ".join(text[m.end():].split()[:4])) & terms for m in NEGATION.finditer(text))
 
 
 def contrasted(sentence: str) -> bool:
@@ -124,7 +141,7 @@ def answering_clause(asking: str, sentence: str) -> str:
 #: "Am I allowed to ...?", "Is it okay to ...?") or must (requirement: "Do I need to ...?", "Does it have to ...?",
 #: "Should I ...?") do what it names. A question asking neither ("Is bike parking free?", "Will I get paid ...?")
 #: is not read for it.
-_ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|eligible)\b", re.I)
+ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|eligible)\b", re.I)
 _ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|have to|has to|required|mandatory|"
                                r"necessary|obligated)\b", re.I)
 #: How a sentence grants or denies permission, or states a requirement or its absence ("optional") (its modality
@@ -132,8 +149,11 @@ _ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|hav
 _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|permits?|permission|able|free to|"
                                 r"okay|ok|fine|eligible|available|welcome|get to|entitled|prohibit|prohibits|"
                                 r"prohibited|forbid|forbids|forbidden|banned)\b|can['’]t|cannot", re.I)
-_STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
-                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary)\b", re.I)
+STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
+                                r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary|skip|waived?|"
+                                r"opt\s+out)\b", re.I)
+#: A clause of what follows something else ("before it can be used", "until it is approved").
+_LATER = re.compile(r"\b(?:before|until|till)\b[^,;.]*", re.I)
 #: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
 #: permission and states a requirement at once.
 _PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:do not|don['’]t|never)\b", re.I)
@@ -148,16 +168,19 @@ def modality_unstated(asking: str, sentence: str) -> bool:
     without approval?" / "No approval is needed to archive"), a requirement: "Can I commit an API key into the
     repository?" is not answered yes by "Signing your commits requires creating a pair of keys", nor "Does our office
     have to pay for the interpreter?" by "An interpreter can be provided". A prohibition in the imperative ("Do not
-    turn off your computer") states both. The sentence then settles no "Yes." (for "No.", see
-    :func:`requirement_unstated`)."""
-    permission = bool(_ASKS_PERMISSION.search(asking))
+    turn off your computer") states both; a permission said only in a clause of what follows something else ("this
+    software will need to be purchased before it can be used") or in its leading condition grants nothing. The
+    sentence then settles no "Yes." (for "No.", see :func:`requirement_unstated`)."""
+    permission = bool(ASKS_PERMISSION.search(asking))
     requirement = bool(_ASKS_REQUIREMENT.search(asking))
     if not (permission or requirement) or _prohibits(sentence):
         return False
-    if requirement and _STATES_REQUIREMENT.search(sentence):
+    if requirement and STATES_REQUIREMENT.search(sentence):
         return False
-    if permission and (_STATES_PERMISSION.search(sentence)
-                       or (_WITHOUT.search(asking) and _STATES_REQUIREMENT.search(sentence))
+    # a permission said only of what follows something else ("... will need to be purchased before it can be used")
+    # or in the sentence's leading condition ("If GSA does not have any available licenses, ...") is not granted
+    if permission and (_STATES_PERMISSION.search(_LATER.sub(" ", _CONDITION_OPENING.sub("", sentence, count=1)))
+                       or (_WITHOUT.search(asking) and STATES_REQUIREMENT.search(sentence))
                        or _action_stated(asking, sentence)):
         return False
     return True
@@ -198,8 +221,8 @@ def requirement_unstated(asking: str, sentence: str) -> bool:
     ("HR Links is not connecting comp time hours to your timesheet") is of something else than the requirement
     asked, so it settles no "No.". (A question asking permission is answered no by a plain negated fact as well:
     "Can I expense alcohol?" / "Alcohol is not reimbursed.")"""
-    return bool(_ASKS_REQUIREMENT.search(asking)) and not _ASKS_PERMISSION.search(asking) \
-        and not _prohibits(sentence) and not _STATES_REQUIREMENT.search(sentence)
+    return bool(_ASKS_REQUIREMENT.search(asking)) and not ASKS_PERMISSION.search(asking) \
+        and not _prohibits(sentence) and not STATES_REQUIREMENT.search(sentence)
 
 
 def _prohibits(sentence: str) -> bool:
@@ -222,7 +245,7 @@ def prohibits_asked(asking: str, sentence: str) -> bool:
     a prohibition word (prohibited, forbidden, banned, barred, disallowed) with a content word of the asking clause
     within four words of it on either side ("Users are prohibited from deleting messages", "Smoking is forbidden
     indoors" for "May I smoke indoors?" does not: "smoking"/"smoke" share their stem, so it does)."""
-    if not _ASKS_PERMISSION.search(asking) or not _PROHIBITED.search(sentence):
+    if not ASKS_PERMISSION.search(asking) or not _PROHIBITED.search(sentence):
         return False
     asked = content_terms(asking)
     words = _WORDS.findall(sentence)

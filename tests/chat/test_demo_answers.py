@@ -216,3 +216,40 @@ def test_how_often_is_answered_by_a_rule_that_sets_no_schedule(demo_domain, caps
     often"): the policy says "You do not need to change your password on a schedule", which is the answer."""
     (answer,) = _ask(capsys, "How often do I have to change my password?")
     assert not answer["abstained"] and "do not need to change your password on a schedule" in answer["answer"]
+
+
+def test_working_from_another_country_is_a_yes_with_approval(demo_domain, capsys):
+    """The s14 new-user run: "Can I work from another country?" opened "No." from the sentence on working inside the
+    country ("... without additional approval" read as its negation); the sentence naming another country ("requires
+    approval from People Operations at least 3 weeks in advance") was read as a label (a gerund subject) and decided
+    nothing. It decides, as a conditional yes."""
+    (answer,) = _ask(capsys, "Can I work from another country?")
+    assert answer["answer"].startswith("Yes, with approval. Working from another country, even for one day, requires "
+                                       "approval from People Operations"), answer["answer"]
+
+
+def test_a_personal_laptop_question_is_not_answered_yes_by_the_company_laptop_sentence(demo_domain, capsys):
+    """The s14 new-user run: "Can I use my personal laptop for work?" opened "Yes. Limited personal use, such as
+    checking personal email ..., is allowed, but company laptops are company property": that sentence is about
+    personal use of the company laptop, another subject (the equipment policy says personal laptops may never be used
+    to access company systems)."""
+    (answer,) = _ask(capsys, "Can I use my personal laptop for work?")
+    assert not answer["answer"].startswith("Yes"), answer["answer"]
+
+
+def test_a_follow_up_asking_whether_the_first_day_is_the_same_opens_with_no(demo_domain, capsys):
+    """The s14 new-user run: "What is the meal allowance?" then "Is it the same on the first day?" opened "Yes." over
+    "On the first and last day of a trip you receive 75% of the daily allowance" (75% is not the same)."""
+    _, same = _ask(capsys, "What is the meal allowance?", "Is it the same on the first day?")
+    assert same["answer"].startswith("No. On the first and last day of a trip you receive 75%"), same["answer"]
+
+
+def test_a_follow_up_on_remote_employees_is_answered_for_remote_employees(demo_domain, capsys):
+    """The s14 new-user run: "What is the home office stipend?", "and for remote employees?", "Do they get internet
+    reimbursed?" answered from the hybrid employees' sentence; the answer is the remote employees' ($50 per month)."""
+    _, remote, internet = _ask(capsys, "What is the home office stipend?", "and for remote employees?",
+                               "Do they get internet reimbursed?")
+    assert remote["answer"].startswith("Remote employees receive a one-time home office stipend of $750"), \
+        remote["answer"]
+    assert internet["answer"].startswith("Yes. Fully remote employees are reimbursed up to $50 per month"), \
+        internet["answer"]

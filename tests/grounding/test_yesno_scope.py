@@ -89,6 +89,8 @@ def test_an_indirect_question_states_nothing():
     assert not _statement("Whether the requested accommodation would be effective")
     assert _statement("The requested accommodation must be effective.")
     assert not _statement("Putting sensitive data in a public Slack channel")
+    # a gerund subject with its verb states (s14 new user: "Can I work from another country?")
+    assert _statement("Working from another country, even for one day, requires approval from People Operations.")
     assert _statement("Sharing passwords is never allowed, even with your supervisor.")
     assert _statement("Nothing is reimbursed without a receipt from the vendor.")
 
@@ -190,3 +192,168 @@ def test_an_instruction_to_find_out_a_noun_contrast_and_an_unstated_it_predicate
     assert opener("Is it free to add partners to our whiteboard?", benefit) == ""
     assert opener("Is it free to park at the office?", "Parking is free for employees at the office.") == "Yes."
 
+
+
+def test_a_without_phrase_negates_only_what_it_names():
+    """s14 new user on the demo handbook: "Can I work from another country?" opened "No." from "... without additional
+    approval": the negation is of the approval, which the question does not ask about."""
+    from grounding.yesno import says_no
+    from grounding.yesno_reach import unasked_without
+
+    sentence = ("You may work from anywhere in the country where you are employed for up to 30 calendar days per "
+                "year without additional approval, as long as you can keep core hours.")
+    assert not says_no("Can I work from home for a month?", sentence)
+    assert "approval" in unasked_without("Can I work from home without approval?", sentence)
+    assert says_no("Can I expense it?", "Nothing is reimbursed without a receipt from the vendor.")
+
+
+def test_a_permission_that_needs_an_approval_opens_as_a_conditional_yes():
+    from grounding.yesno import opener
+
+    sentence = ("Working from another country, even for one day, requires approval from People Operations at least 3 "
+                "weeks in advance because of tax and immigration rules.")
+    assert opener("Can I work from another country?", sentence) == "Yes, with approval."
+    # a question naming the approval is answered by the polarity as it is
+    assert opener("Do I need approval to work from another country?", sentence) == "Yes."
+
+
+def test_a_question_word_said_of_another_noun_does_not_name_the_same_kind():
+    """s14 new user on the demo handbook: "Can I use my personal laptop for work?" opened "Yes." from "Limited personal
+    use ... is allowed, but company laptops are company property": "personal" is said of the use, and the laptops it
+    names are the company's."""
+    sentence = ("Limited personal use, such as checking personal email or browsing the news, is allowed, but company "
+                "laptops are company property and Fleetwise activity logs may be reviewed by the Security team.")
+    assert substituted("Can I use my personal laptop for work?", sentence)
+    assert opener("Can I use my personal laptop for work?", sentence) == ""
+    # the word said elsewhere and qualifying nothing there still names the same kind
+    assert not substituted("Can a family member or friend make an accommodation request on my behalf?",
+                           "Employees can also have a family member, friend, healthcare professional, or another "
+                           "representative make the RA request on their behalf.")
+    assert not substituted("Can I use my personal laptop?", "Personal laptops may never be used to access systems.")
+
+
+def test_a_question_word_said_of_another_noun_is_not_the_askers_qualifier():
+    """A development question on the demo handbook: "Can I use my personal tablet to check work email?" opened "Yes."
+    from "Limited personal use, such as checking personal email ...": the question's "personal" is said of the
+    tablet, so "personal email" is another kind than its "work email"."""
+    sentence = ("Limited personal use, such as checking personal email or browsing the news, is allowed, but company "
+                "laptops are company property.")
+    assert substituted("Can I use my personal tablet to check work email?", sentence)
+    assert not substituted("Can a contractor be a full Slack member?", "Contractors can be added as full members.")
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # a verb that negates the action it takes is a negation cue ("skip" = not follow)
+    ("Can contractors skip the security policy?", "Every employee, contractor and intern must follow this policy.",
+     "No."),
+    ("Can I skip the onboarding survey?", "You may skip the onboarding survey.", "Yes."),
+    ("Do I have to fill in the onboarding survey?", "You may skip the onboarding survey.", "No."),
+])
+def test_a_verb_negating_its_action_turns_the_answer(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F leave pages (s14), answered wrongly before
+    ("Do I have to tell GSA about international travel if I don't hold a clearance?",
+     "If you are traveling internationally and hold a security clearance, you are required to notify GSA.", ""),
+    ("If I hold a security clearance, do I need to notify GSA before traveling abroad?",
+     "If you are traveling internationally and hold a security clearance, you are required to notify GSA.", "Yes."),
+    # a negation in the question about something else than the condition's case
+    ("I'm an exempt employee leaving GSA. Will the comp time I haven't used be forfeited?",
+     "If you leave GSA, any unused travel comp time will be forfeited.", "Yes."),
+    # a predicate word inside a name states nothing
+    ("Is FMLA leave paid?", "You have to be eligible for FMLA to receive Paid Parental Leave (PPL).", ""),
+    ("Is annual leave paid out when I leave TTS?", "Your Annual Leave will be paid out.", "Yes."),
+])
+def test_a_condition_negated_on_one_side_or_a_name_settles_nothing(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F leave pages (s14), opened "Yes." before
+    ("Can I take FMLA in my first month at GSA?", "If you previously used FMLA within the past 12 months of your "
+     "parental leave period, those hours would be subtracted from the 12 weeks you can take for PPL.", ""),
+    ("Can I take more advanced annual leave than I will earn back this leave year?", "You can only take advanced "
+     "annual leave in the amount that you would earn back by the end of the current leave year.", "No."),
+    ("Can anyone earn credit hours?", "Credit hours: Yes, you can earn/use credit hours if you are on a flexible "
+     "schedule.", "No."),
+    ("Can anyone join the call?", "Anyone can join the call; only the host can record it.", "Yes."),
+])
+def test_a_bound_in_words_a_restriction_of_who_or_a_case_named_only_in_a_condition(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+def test_an_example_settles_no_yes_but_an_example_of_a_prohibition_still_says_no():
+    """A development question on the 18F FMLA page (s14): "Is FMLA leave paid?" opened "Yes." from an example of
+    someone paid during FMLA through their sick leave."""
+    assert opener("Is FMLA leave paid?", "For example: you went on FMLA for 4 weeks in March 2022 to care for a "
+                   "seriously ill family member, and you used your accrued Sick Leave in order to be paid during this "
+                   "time.") == ""
+    assert opener("Can I use GSA's Qualtrics account to collect survey data for NIH?", "For example: if you're "
+                  "working with NIH, you cannot collect data for NIH using GSA's Qualtrics account.") == "No."
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F travel guide (s14), each opened with the wrong Yes or No before
+    ("If I spend less than my M&IE allowance, do I have to give the difference back?", "If you spent less than the "
+     "allowance, you get to keep the difference, and if you spend more, you must pay the difference.", ""),
+    ("If I spend more than my M&IE allowance, do I have to pay the difference?", "If you spent less than the "
+     "allowance, you get to keep the difference, and if you spend more, you must pay the difference.", "Yes."),
+    ("Can I get a cash advance from an ATM before my trip is approved?", "You may use your travel card to get a cash "
+     "advance from an ATM, but only if your authorization to travel has been approved.", "No."),
+    ("Is the travel card mandatory for travel expenses?", "Use of the GSA travel card is mandatory for all expenses "
+     "as per the Federal Travel Regulation, except expenses for which it is impractical (e.g., vendor does not "
+     "accept the travel card).", "Yes."),
+])
+def test_the_askers_case_an_unmet_only_if_and_an_exceptions_negation(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F leaving page (s14), each opened with the wrong Yes or No before
+    ("Will my award leave be paid out when I leave GSA?", "If you leave GSA, your comp time will be paid out.", ""),
+    ("Will my award leave be paid out when I leave GSA?", "If you leave TTS, award leave is not paid out.", "No."),
+    ("If I move to another agency without a break in service, does my sick leave transfer?", "If your next role is "
+     "still within the federal government and you are not taking a break in service, it will be automatically "
+     "transferred to your next agency.", ""),
+    ("Does my annual leave transfer if I take a break in service?", "If your next role is still within the federal "
+     "government and you are not taking a break in service, it will be automatically transferred.", "No."),
+    # a demonstrative subject refers back in the asker's own words
+    ("If I get called for jury duty, does that time come out of my annual leave?", "When you are called to jury "
+     "duty, your absence is marked as Court Leave and does not count against any of your other leave balances.",
+     "No."),
+])
+def test_another_subject_or_a_condition_the_asker_negates_too(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+def test_the_case_of_a_sentence_that_is_the_askers_decides():
+    """A development question on the 18F leave page (s14): the clause before the asker's case ("There is no maximum
+    amount of sick leave you can accrue") opened "No."."""
+    assert opener("If I move to another agency without a break in service, does my sick leave transfer?",
+                  "There is no maximum amount of sick leave you can accrue, and if you've transferred to TTS from "
+                  "another federal agency, your accrued sick leave will transfer with you.") == "Yes."
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # development questions on the 18F schedules and conferences pages (s14): a restating parenthesis keeps its
+    # negation (it is the rule), a label before a condition is no part of it, a "won't" describing a noun is the
+    # asker's situation
+    ("On a fixed schedule, do my start and stop times change between pay periods?", "Once set, the times are fixed "
+     "(i.e. your start/stop times don’t change from one pay period to the next).", "No."),
+    ("Do I need to fill out the Event Request form to attend a free virtual event where I won't speak?", "NOTE: If "
+     "you are attending a free virtual event and will NOT be speaking, you do not need to fill out the Event Request "
+     "Google Form above.", "No."),
+])
+def test_a_restating_parenthesis_a_label_and_a_relative_wont(question, sentence, expected):
+    assert opener(question, sentence) == expected
+
+
+def test_a_permission_said_only_after_something_else_or_in_the_condition_grants_nothing():
+    """A development question on the 18F software page (s14) opened "Yes." from "... will need to be purchased
+    before it can be used"."""
+    sentence = ("If GSA does not have any available licenses for this software, you and your supervisor will receive "
+                "an email informing you that this software will need to be purchased before it can be used.")
+    assert opener("If GSA has no spare licenses, can I use the software right away?", sentence) == ""
+    assert opener("Can I use the tool?", "You can use the tool before your training starts.") == "Yes."

@@ -4,6 +4,8 @@ and "Is the PTO carry-over limit 10 days?" was decided by a sentence stating no 
 
 from __future__ import annotations
 
+import pytest
+
 from grounding.extractive import ExtractiveAnswerer
 from grounding.yesno import opener
 from grounding.yesno_count import states_asked_unit, value_differs
@@ -44,3 +46,16 @@ def test_one_reading_of_stated_numbers_serves_limits_and_value_questions():
     # limits read the largest number per unit of the same reading
     assert over_limit("Can I carry over 10 unused days?", "Up to 5 unused days carry over (4 days part-time).")
     assert not over_limit("Can I carry over 5 unused days?", "Up to 5 unused days carry over (4 days part-time).")
+
+
+@pytest.mark.parametrize("question,expected", [
+    ("Is it the same on the first day?", "No."),
+    ("Is the allowance different on the first day?", "Yes."),
+    ("Is it the same for contractors?", ""),  # the sentence does not name the asked case
+])
+def test_a_share_of_the_whole_answers_whether_a_case_is_the_same(question, expected):
+    """s14 new user on the demo handbook: "What is the meal allowance?" then "Is it the same on the first day?" opened
+    "Yes." over "On the first and last day of a trip you receive 75% of the daily allowance"."""
+
+    sentence = "On the first and last day of a trip you receive 75% of the daily allowance."
+    assert opener(question, sentence) == expected

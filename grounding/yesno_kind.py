@@ -1,0 +1,118 @@
+"""Whether a sentence speaks of the kind of thing a yes/no question asks about, or of another kind ("economy class"
+for "business class", "company laptops" for "my personal laptop"): read by position, as no part-of-speech tagger
+ships offline (a word right before a noun qualifies it); and whether a sentence's subject is another thing than the
+question's ("Will my award leave be paid out?" / "If you leave GSA, your comp time will be paid out"). grounding.yesno
+quotes such a sentence without an opener.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.lexical import CONTENT_STOP_WORDS, stem
+from grounding.yesno_count import QUANTITY_WORDS
+
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?", re.I)
+
+
+def _modifiable(word: str) -> bool:
+    """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, not a
+    quantity ("several years" / "one year" is another amount of the same thing, not another kind of it: limits
+    decide those, grounding.yesno.over_limit), and not a verb form ending in -ing or -ed ("start earning" is a verb
+    and its object, not a kind of earning)."""
+    return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in QUANTITY_WORDS
+            and not word.endswith(("ing", "ed")))
+
+
+def _abbreviates(word: str, modifier: str) -> bool:
+    """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
+    "accommodation" in "the RA request" for "an accommodation request"): a name for the same thing."""
+    return len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()
+
+
+def substituted_in(asking: str, sentence: str) -> bool:
+    """True when ``sentence`` speaks of what the asking clause ``asking`` of a yes/no question (grounding.yesno.
+    asking_clause) names, but as another kind of it: a noun of the asking clause appears in the sentence after another
+    word than the question puts before it, and the question's word does not qualify it there ("business class" /
+    "Book economy class", "sick days" / "Up to 5 unused PTO days", "an internet stipend" / "a one-time stipend"; "my
+    personal laptop" / "Limited personal use ... but company laptops are company property", where "personal"
+    qualifies another noun); a word the question says too ("a full Slack member" / "full members") or an
+    abbreviation of the question's word ("RA request" / "accommodation request") is not another kind. Such a
+    sentence settles nothing about what was asked."""
+    asked = [w.lower() for w in _WORD.findall(asking)]
+    raw = _WORD.findall(sentence)
+    words = [w.lower() for w in raw]
+    stems = [stem(w) for w in words]
+    for j, (modifier, noun) in enumerate(zip(asked, asked[1:]), 1):
+        if not (_modifiable(modifier) and _modifiable(noun)):
+            continue
+        # the words the question puts before the noun (up to three): its own qualifiers of it
+        mine = {stem(w) for w in asked[max(0, j - 3):j]}
+        target = stem(noun)
+        at = [i for i in range(1, len(words)) if stems[i] == target]
+        # the question's word qualifying the noun in the sentence too (up to three words before it) names the same
+        # kind; said elsewhere, it does too unless it qualifies another noun there ("Limited personal use ... but
+        # company laptops": "personal" is said of the use, the laptops are the company's)
+        if any(stem(modifier) in stems[max(0, i - 3):i] for i in at) or (
+                stem(modifier) in stems and not _qualifies_another(sentence, modifier, target)):
+            continue
+        for i in at:
+            # the word before the noun is another kind only when the question does not say it before the noun too ("a
+            # full Slack member" / "added as full members"; "collect survey data" / "collect data"); a word the
+            # question says of another noun does not count ("my personal tablet to check work email" / "personal
+            # email")
+            if _modifiable(words[i - 1]) and stems[i - 1] not in mine and not _abbreviates(raw[i - 1], modifier):
+                return True
+    return False
+
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[,;:.!?()]", re.I)
+
+
+def _qualifies_another(sentence: str, modifier: str, noun: str) -> bool:
+    """True when every use of ``modifier`` in ``sentence`` stands right before another word that it can qualify (no
+    punctuation between, not the stem ``noun``): "personal" in "Limited personal use, such as checking personal
+    email" qualifies "use" and "email"; "friend" in "a family member, friend, healthcare professional" qualifies
+    nothing."""
+    tokens = [t.lower() for t in _TOKEN.findall(sentence)]
+    uses = [i for i, t in enumerate(tokens) if stem(t) == stem(modifier)]
+    return bool(uses) and all(i + 1 < len(tokens) and _modifiable(tokens[i + 1]) and stem(tokens[i + 1]) != noun
+                              for i in uses)
+
+
+#: A yes/no question asking something of a noun phrase opened by a determiner ("Will my award leave be paid out?",
+#: "Is the daily meal allowance $50?"): the words after the determiner. A demonstrative ("does that time come out of
+#: my leave?") refers to what the asker said before, in words of their own: not read.
+_ASKED_SUBJECT = re.compile(r"^\s*(?:is|are|was|were|will|would|does|do|did|has|have|can|could|should|must|may)\s+"
+                            r"(?:my|your|our|the|their)\s+(?P<rest>.+)$", re.I)
+#: A sentence's main clause opening with a noun phrase after a determiner ("your comp time will be paid out").
+_STATED_SUBJECT = re.compile(r"^\s*(?:my|your|our|the|their|this|that|these|those|all|any)\s+(?P<rest>.+)$", re.I)
+#: A leading condition with its comma.
+_LEADING = re.compile(r"^\s*(?:if|when|whenever|once|unless)\b[^,;:]*[,;:]\s*", re.I)
+
+
+def _noun_phrase(rest: str) -> set[str]:
+    """The stems of the content words opening ``rest`` up to its first stop word or punctuation ("award leave be
+    paid out" -> award, leave)."""
+    out = set()
+    for w in _WORD.findall(rest.split(",")[0]):
+        if w.lower() in CONTENT_STOP_WORDS:
+            break
+        out.add(stem(w.lower()))
+    return out
+
+
+def other_subject(asking: str, sentence: str) -> bool:
+    """True when the asking clause asks something of a noun phrase after a determiner ("Will my award leave be paid
+    out?") and ``sentence``'s main clause (after a leading condition) opens with another noun phrase after a
+    determiner, sharing no word with it ("If you leave GSA, your comp time will be paid out"): the sentence says its
+    predicate of another subject. False when either opens otherwise (a pronoun, a name) or they share a word."""
+    asked = _ASKED_SUBJECT.match(asking)
+    main = _LEADING.sub("", sentence, count=1)
+    stated = _STATED_SUBJECT.match(main)
+    if not asked or not stated:
+        return False
+    mine, theirs = _noun_phrase(asked.group("rest")), _noun_phrase(stated.group("rest"))
+    return bool(mine) and bool(theirs) and not mine & theirs
