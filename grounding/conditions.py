@@ -16,11 +16,11 @@ import operator
 import re
 from typing import Callable
 
+from grounding.sentence_cues import NUMBER_WORDS
+
 __all__ = ["asked_quantity", "case_fit", "only_bounds"]
 
-_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                                     "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(_WORDS) + r")"
+_NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(NUMBER_WORDS) + r")"
 _UNIT = (r"(?:(?:business|working|work|calendar|consecutive|full)[\s-]+){0,2}"
          r"(minute|hour|day|night|week|month|year|mile)s?")
 
@@ -51,7 +51,7 @@ _RANGE = re.compile(rf"\b(?:between\s+{_NUMBER}\s+and\s+|{_NUMBER}\s*(?:-|–|to
 
 
 def _value(word: str) -> float:
-    return float(_WORDS.get(word.lower(), word)) if word.lower() in _WORDS else float(word)
+    return float(NUMBER_WORDS.get(word.lower(), word))
 
 
 def asked_quantity(question: str) -> tuple[float, str] | None:
@@ -107,7 +107,7 @@ def case_fit(sentence: str, value: float, unit: str, *, convert: bool = True) ->
     return None if not verdicts else all(verdicts)
 
 
-_DIGIT = re.compile(r"\d|\b(?:" + "|".join(_WORDS) + r")\b", re.I)
+_DIGIT = re.compile(r"\d|\b(?:" + "|".join(NUMBER_WORDS) + r")\b", re.I)
 
 
 @functools.lru_cache(maxsize=20_000)

@@ -120,11 +120,12 @@ class ExtractiveAnswerer:
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
         # an elliptical follow-up ("and for contractors?", "And what about sick days?") asks for what the question
         # before it asked for (a length, how much one gets), not for whatever sentence is closest
+        continues = elliptical(asked)
         previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "") \
-            if context or elliptical(asked) else ""
+            if context or continues else ""
         ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
                                 quantity_bonus=self.quantity_bonus, query_vector=vector,
-                                asked=f"{previous} {asked}".strip() if elliptical(asked) else asked)
+                                asked=f"{previous} {asked}".strip() if continues else asked)
         if not context and (not ranked or ranked[0].score < self.threshold):
             # a question after a story of the asker's situation, or after a greeting or a lead-in ("Quick question:",
             # markup), matched by nothing: those words dilute the match with the sentence that answers the question,
@@ -157,8 +158,9 @@ class ExtractiveAnswerer:
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
-        if kind == "other" and previous and (elliptical(asked) or len(content_terms(asked) - GENERIC) <= 1):
-            kind = question_type(previous) if question_type(previous) in CHECKED_TYPES else kind
+        if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1):
+            before = question_type(previous)
+            kind = before if before in CHECKED_TYPES else kind
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
             # the documents cover it but do not state it; a neighbouring row states another work type's code

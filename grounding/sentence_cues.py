@@ -12,7 +12,7 @@ from grounding.sentence_data import SentenceData
 from grounding.types import Source
 
 __all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "EXAMPLE", "HAS_QUANTITY", "PHONE", "PHONE_QUESTION",
-           "QUANTITY_QUESTION", "asked_numbers", "example_sentences", "names_row_key", "numbers"]
+           "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "example_sentences", "names_row_key", "numbers"]
 
 #: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
 PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
@@ -32,16 +32,17 @@ QUANTITY_QUESTION = re.compile(r"\b(how (many|much|long|often|soon|far|old)|what
                                r"time|date|day)|when|deadline|limit|maximum|minimum)\b", re.I)
 HAS_QUANTITY = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
                           r"hundred|thousand|half|once|twice|daily|weekly|monthly|annually|yearly)\b", re.I)
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                                  "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
-                                                  "twenty".split())}
-_NUMBER_TOKEN = re.compile(r"\b(?:\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
+#: Number words from zero to twenty, each as its digits ("four" -> "4").
+NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                                 "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+                                                 "twenty".split())}
+_NUMBER_TOKEN = re.compile(r"\b(?:\d+(?:\.\d+)?|" + "|".join(NUMBER_WORDS) + r")\b", re.I)
 
 
 def numbers(text: str) -> frozenset[str]:
     """The numbers a text states, number words as digits ("four people" -> {"4"}; "one" is left out: a pronoun as
     often as a count)."""
-    out = {_NUMBER_WORDS.get(m.group(0).lower(), m.group(0)) for m in _NUMBER_TOKEN.finditer(text)}
+    out = {NUMBER_WORDS.get(m.group(0).lower(), m.group(0)) for m in _NUMBER_TOKEN.finditer(text)}
     return frozenset(out - {"1"} if "one" in text.lower() and "1" not in text else out)
 
 

@@ -100,18 +100,20 @@ class Source:
     def section_of(self, span: str) -> str:
         """The section path of ``span`` (a sentence of this source's text): the section of the chunk whose part of
         the text it starts in, else ``section`` (span "" or not found, or a source of one section)."""
-        at = self.text.find(span) if span and self.sections else -1
-        if at < 0:
-            return self.section
-        return next((section for start, section in reversed(self.sections) if start <= at), self.section)
+        return self._part_at(span, self.sections, self.section)
 
     def chunk_of(self, span: str) -> int:
         """The id of the chunk whose part of the text ``span`` (a sentence of this source's text) starts in, else the
         primary chunk id (span "" or not found, or a source of one chunk)."""
-        at = self.text.find(span) if span and self.chunk_starts else -1
+        return self._part_at(span, self.chunk_starts, self.chunk_id)
+
+    def _part_at(self, span: str, parts: tuple, default):
+        """The value of the part of ``parts`` ((character offset in ``text``, value), ... in text order) that
+        ``span`` starts in; ``default`` when ``span`` is "" or not in the text, or there are no parts."""
+        at = self.text.find(span) if span and parts else -1
         if at < 0:
-            return self.chunk_id
-        return next((chunk for start, chunk in reversed(self.chunk_starts) if start <= at), self.chunk_id)
+            return default
+        return next((value for start, value in reversed(parts) if start <= at), default)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form used by `ask --json`, the plan frame and the frozen snapshot stored with an answer.
