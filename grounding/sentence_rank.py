@@ -32,9 +32,11 @@ from typing import Sequence
 import numpy as np
 
 from grounding.acronyms import definitions, with_expansions
+from grounding.answer_types import question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
+from grounding.event_cases import asked_event, states_event, without_event
 from grounding.injection import looks_injected
 from grounding.lexical import content_terms
 from grounding.quarantine import is_placeholder
@@ -169,6 +171,10 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     A question asking how much of something one gets and a sentence stating an allotment ("accrue", "are entitled
     to", "adds up to") give the sentence ``allotment_bonus``; for such a question a sentence whose only numbers bound
     the case a rule applies to ("sick for more than 3 consecutive working days") gets no ``quantity_bonus``.
+    A question stating its case by an event ("... when I leave?", grounding.event_cases) gives a sentence whose
+    condition clause, or its section heading's, holds that event ("When you leave Tallgrass, ...") ``case_bonus``;
+    the clause's "when" does not make it a question about a time. (Not for a yes/no question: it tests its
+    predicate, not the case.)
     ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
@@ -177,10 +183,16 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     rows: list[tuple[Source, SentenceData, int, str]] = []
     examples: set[tuple[str, int]] = set()  # (source label, sentence index) of worked examples' sentences
     asks_example = bool(ASKS_EXAMPLE.search(question))
+    # a yes/no question tests its predicate, not the case it is asked in: "can I delete a message once I've posted
+    # it?" is not answered by what may be done after posting (an edit)
+    event = asked_event(asked or question) if question_type(asked or question) != "yesno" else None
+    in_event: set[str] = set()  # labels of sources whose section heading states the event
     for source in candidates:
         if source.status == "superseded" and not past:
             continue
         data = source_sentences(source, embedder)
+        if event and states_event(source.section, event[0]):  # "When it's time to leave TTS > Review your benefits"
+            in_event.add(source.label)
         rows += [(source, data, i, text) for i in range(len(data.texts)) if (text := quoted_text(data, i))]
         if not asks_example:
             examples |= {(source.label, i) for i in example_sentences(source, data)}
@@ -190,6 +202,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     cos = np.array([max(float(d.vectors[i] @ q), float(d.context[i] @ q)) for _, d, i, _ in rows])
     terms = [content_terms(text) for _, _, _, text in rows]
     q_terms = content_terms(without_period(question) if period else question)
+    if event:  # the event's verb is matched as a verb of a condition clause (states_event), not as a word: "leave"
+        q_terms -= content_terms(event[1])  # the verb is not "Sick leave" the noun
     # an acronym of the question that a planned source defines: a sentence saying its words holds it ("PTO" /
     # "paid time off")
     aliases = {k: v for k, v in definitions(s.text for s in candidates).items() if k in q_terms}
@@ -203,7 +217,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
     year = period_year(question) if period else ""
     q_weight = sum(idf[w] for w in q_terms)
-    wants_quantity = bool(QUANTITY_QUESTION.search(question) or asked and QUANTITY_QUESTION.search(asked))
+    # "what happens to unused PTO when I leave?": the clause states the case, its "when" does not ask for a time
+    wants_quantity = bool(QUANTITY_QUESTION.search(without_event(question))
+                          or asked and QUANTITY_QUESTION.search(without_event(asked)))
     wants_phone = bool(PHONE_QUESTION.search(question))
     wants_allotment = bool(ALLOTMENT_QUESTION.search(asked or question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
@@ -221,6 +237,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         if fit is False:  # a rule for another range of the quantity the question states
             bonus -= 2 * case_bonus
         elif fit and case_fit(text, *case, convert=False):  # ... or for its own, stated in its unit
+            bonus += case_bonus
+        if event and (source.label in in_event or states_event(text, event[0])):  # a rule for the asked event
             bonus += case_bonus
         if q_numbers and q_numbers & numbers(text) and fit is not False:
             bonus += number_bonus

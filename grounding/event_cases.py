@@ -1,0 +1,114 @@
+"""Event conditions: a question asking what a rule says in a case the asker describes by an event ("What happens to
+unused PTO when I leave?", "What should I do if I lose my badge?"), and the sentences that state a rule for that
+event ("When you leave Tallgrass, any accrued and unused PTO is paid out ...", "If you lose your badge, report it
+...").
+
+The event's verb is read from a condition clause of the question (when, if, once, after, before, upon, while,
+whenever, followed by its subject); a sentence states a rule for the same event when one of its own condition
+clauses holds a form of that verb. MiniLM and word overlap do not see the clause: "leave" the verb matched "Sick
+leave is separate from PTO" as well as the payout rule, and the clause's "when" read as a question about a time gave
+the carry-over rule's dates a quantity bonus (the demo handbook, s14 new-user run). A question opening with "When"
+asks for a time; its clause is not a condition. No Django imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["asked_event", "states_event", "without_event"]
+
+_MARKER = r"(?:when|whenever|if|once|after|before|upon|while|in case)"
+#: The subject of a question's condition clause: a pronoun or a person ("when I leave", "if an employee resigns"),
+#: then the event's verb, maybe after an auxiliary; or a thing of the asker's ("once my voucher is approved"), then
+#: an auxiliary before the verb ("my last day" is not a subject and its verb).
+_PERSON = (r"(?:i|we|you|they|he|she|someone|somebody|anyone|an? (?:\w+ ){0,2}?(?:employee|staffer|member|"
+           r"contractor|supervisor|manager|person)|employees|staff)(?:'m|'re|'s|'ve)?")
+_AUXILIARY = (r"(?:am|'m|is|are|was|were|get|gets|become|becomes|have|has|had|will|do|does|did|don't|doesn't|didn't|"
+              r"can't|cannot|need to|want to|decide to|have to|plan to)")
+#: A condition clause of a question: its marker (not the question's first word, nor the "before" of "how long
+#: before"), its subject, an auxiliary and the event's verb ("when I leave", "if I am sick", "if I'm late", "once my
+#: voucher is approved"); group 1 is the clause from its marker to its verb, group 2 the verb (or the adjective or
+#: participle after "be", "get" or "become").
+_CLAUSE = re.compile(rf"(?<=[\w,] )(?<!\blong )(?<!\bsoon )({_MARKER}\s+(?:{_PERSON}\s+(?:{_AUXILIARY}\s+)?|"
+                     rf"(?:my|our|the|your) (?:\w+ ){{1,2}}?{_AUXILIARY}\s+)(?:been\s+|not\s+)?([a-z]{{3,}}))\b",
+                     re.I)
+#: Words that open a phrase after a subject, not the event's verb ("if I am also ...", "when I just ...").
+_NOT_VERB = frozenset({"also", "just", "still", "already", "only", "really", "ever", "never", "the", "your", "my",
+                       "our", "their", "a", "an", "in", "on", "at", "to", "for"})
+#: Irregular past forms, read as their verb.
+_IRREGULAR = {"left": "leave", "lost": "lose", "quit": "quit", "got": "get", "fell": "fall", "broke": "break",
+              "forgot": "forget", "took": "take", "went": "go", "became": "become", "fired": "fire"}
+
+
+def _stem(verb: str) -> str:
+    """A verb's stem for matching its forms: "leave" -> "leav" (leaves, leaving), "resign" -> "resign", "quit"."""
+    verb = _IRREGULAR.get(verb.lower(), verb.lower())
+    if verb.endswith("e") and len(verb) > 3:
+        verb = verb[:-1]
+    if verb.endswith(("ies", "ied")):
+        verb = verb[:-3]
+    elif verb.endswith(("ed", "es")) and len(verb) > 5:
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss") and len(verb) > 4:
+        verb = verb[:-1]
+    return verb
+
+
+#: What a verb's stem may be followed by in a form of that verb ("leav" + "es", "ing"; "quit" + "ting").
+_ENDINGS = frozenset({"", "e", "s", "es", "ed", "d", "ing", "ning", "ting", "ping", "ging", "ming"})
+
+
+@functools.lru_cache(maxsize=4096)
+def asked_event(question: str) -> tuple[str, str] | None:
+    """The event a question states as its case, as (the verb's stem, the condition clause as written), or None when
+    it states none or more than one.
+
+    >>> asked_event("What happens to unused PTO when I leave?")
+    ('leav', 'when I leave')
+    >>> asked_event("When do I get my laptop?") is None
+    True
+    """
+    found = {}
+    for m in _CLAUSE.finditer(question.strip()):
+        verb = m.group(2).lower()
+        if verb in _NOT_VERB:
+            continue
+        found[_stem(verb)] = m.group(1).strip()
+    return found.popitem() if len(found) == 1 else None
+
+
+def without_event(question: str) -> str:
+    """``question`` without its condition clause (:func:`asked_event`): what it asks for, not the case it is asked
+    in ("What happens to unused PTO when I leave?" -> "What happens to unused PTO?": the clause's "when" does not
+    ask for a time)."""
+    event = asked_event(question)
+    if event is None:
+        return question
+    return re.sub(r"\s+([?.!])", r"\1", " ".join(question.replace(event[1], " ", 1).split()))
+
+
+#: Words that stand before the event's verb in a clause stating it: a subject ("When you leave", "If an employee
+#: leaves") or an auxiliary ("If you are promoted", "Once it has been approved", "when it's time to leave").
+_BEFORE_VERB = frozenset({"i", "you", "we", "they", "he", "she", "it", "someone", "somebody", "anyone", "employee",
+                          "employees", "staff", "member", "members", "contractor", "contractors", "supervisor",
+                          "supervisors", "manager", "person", "am", "is", "are", "was", "were", "be", "been", "get",
+                          "gets", "got", "become", "becomes", "do", "does", "did", "not", "will", "must", "have",
+                          "has", "had", "to", "you're", "you've", "i'm", "we're", "they're", "it's", "can", "may"})
+_CLAUSE_IN_SENTENCE = re.compile(rf"\b{_MARKER}\b(?!-)([^,;:.]*)", re.I)
+
+
+@functools.lru_cache(maxsize=20_000)
+def states_event(sentence: str, stem: str) -> bool:
+    """True when one of ``sentence``'s condition clauses (or a heading's: "When it's time to leave TTS") holds a form
+    of the verb ``stem`` (:func:`asked_event`) within its first six words, as its first word ("Upon leaving, ...")
+    or after a subject or an auxiliary ("When you leave Tallgrass, ...", "If an employee leaves"); not "Sick leave
+    is separate from PTO" (no clause), "If you are on leave, ..." (the noun, after a preposition) nor "after-hours
+    and emergency travel" (a compound, not a clause)."""
+    for m in _CLAUSE_IN_SENTENCE.finditer(sentence):
+        words = re.findall(r"[\w'’]+", m.group(1).replace("’", "'"))[:6]
+        for i, word in enumerate(words):
+            if _stem(word) == stem or word.lower().startswith(stem) and word[len(stem):].lower() in _ENDINGS:
+                if i == 0 or words[i - 1].lower() in _BEFORE_VERB:
+                    return True
+    return False

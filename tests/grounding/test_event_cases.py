@@ -1,0 +1,54 @@
+"""Event conditions (grounding.event_cases): a question asking what a rule says when something happens to the asker,
+and the sentence stating the rule for that event."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.event_cases import asked_event, states_event, without_event
+from tests.grounding.helpers import make_page, offline_answer
+
+PAYOUT = ("Up to 5 unused PTO days carry over into the next calendar year; any balance above 5 days is forfeited on "
+          "January 1. Carried-over days must be used by March 31 or they expire.\n\n"
+          "When you leave Tallgrass, any accrued and unused PTO is paid out in your final paycheck at your base rate, "
+          "unless local law requires otherwise.\n\n"
+          "Sick leave is separate from PTO. Every employee receives 10 paid sick days per calendar year.")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What happens to unused PTO when I leave?", ("leav", "when I leave")),
+    ("What should I do if I lose my badge?", ("los", "if I lose")),
+    ("What happens to my benefits after I resign?", ("resign", "after I resign")),
+    ("Do I get paid if I'm late?", ("lat", "if I'm late")),
+    ("When do I get my laptop?", None),  # the question's own "When" asks for a time: no condition clause
+    ("How many days of leave do I get?", None),
+])
+def test_the_event_a_question_states_as_its_case(question, expected):
+    assert asked_event(question) == expected
+
+
+def test_a_clause_stating_the_event_and_words_that_only_share_its_verb():
+    assert states_event("When you leave Tallgrass, any accrued PTO is paid out.", "leav")
+    assert states_event("Upon leaving, return your badge.", "leav")
+    assert states_event("If an employee leaves, HR closes their accounts.", "leav")
+    assert states_event("Leaving TTS > When it's time to leave TTS > 3. Review your benefits", "leav")  # a heading
+    assert not states_event("Sick leave is separate from PTO.", "leav")  # the noun, in no clause
+    assert not states_event("If you are on leave, call People Operations.", "leav")  # the noun after "on"
+    # calibration q116: "after-hours" is a compound, not a clause opening on "after"
+    assert not states_event("If you require approval after business hours, see the guide for after-hours and "
+                            "emergency travel here.", "travel")
+
+
+def test_the_clause_when_is_not_a_question_about_a_time():
+    assert without_event("What happens to unused PTO when I leave?") == "What happens to unused PTO?"
+    assert without_event("When do I get my laptop?") == "When do I get my laptop?"
+
+
+def test_unused_pto_when_i_leave_is_answered_by_the_payout_rule(embedder):
+    """The demo handbook, s14 new-user run: the carry-over rule (its dates given a bonus by the clause's "when") and
+    "Sick leave is separate from PTO" ("leave" the noun) were quoted before the payout sentence; the answer is now
+    the payout rule alone."""
+    answer = offline_answer(embedder, "What happens to unused PTO when I leave?",
+                            make_page(1, "Paid Time Off and Holidays", "Carryover and payout", PAYOUT))
+    assert answer.startswith("When you leave Tallgrass, any accrued and unused PTO is paid out in your final paycheck")
+    assert "carry over" not in answer and "Sick leave" not in answer
