@@ -88,6 +88,10 @@ _EVENT_TIME = re.compile(r"\b(?:only after|only once|only when|as soon as|once|a
 _NO_SCHEDULE = re.compile(r"\b(?:not|never|no need)\b[^.;]{0,40}\b(?:on a (?:regular |set |fixed )?schedule|"
                           r"periodically|regularly|routinely|at (?:set|fixed|regular) intervals)\b|"
                           r"\bno (?:set|fixed|regular) schedule\b", re.I)
+#: A share of a base: "accrue PTO pro rata based on their scheduled hours", "prorated for part-time staff": how much
+#: one gets, stated as a proportion of another quantity (answers "How much PTO do part-time employees earn?").
+_PROPORTIONAL = re.compile(r"\b(?:pro[- ]?rata|pro-?rated|prorates?|in proportion to|proportional(?:ly)? to|"
+                           r"proportionately)\b", re.I)
 #: A name: capitalised words in a row ("Office of Mission Assurance"), an acronym, or one word in camel case
 #: ("EthicsLine", "PeopleOps"), not at the start of a sentence.
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b(?:[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)\b|"
@@ -130,8 +134,8 @@ def states(answer_type: str, text: str) -> bool:
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
     frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"), a count, a
     duration or a quantity by two or more days of the week named ("on Tuesdays, Wednesdays and Thursdays" answers
-    "How many days a week ...?"); yes/no, list and other questions are not checked here (True). The text is read
-    NFKC-folded, as by typed_values."""
+    "How many days a week ...?"), a quantity by a proportion ("pro rata based on their scheduled hours"); yes/no,
+    list and other questions are not checked here (True). The text is read NFKC-folded, as by typed_values."""
     text = nfkc_fold(text)
     if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
         return True  # "on Tuesdays, Wednesdays and Thursdays": how many days (a week) is what it lists
@@ -148,7 +152,8 @@ def states(answer_type: str, text: str) -> bool:
                  "date": ("date", "duration")}[answer_type]
         return any(_PATTERNS[k].search(text) for k in kinds)
     if answer_type == "quantity":  # a number of a name ("1800 F St", "One World Trade Center") is none
-        return any(_PATTERNS[k].search(_IN_NAME.sub(" ", text)) for k in ("amount", "percent", "duration", "count"))
+        return bool(_PROPORTIONAL.search(text)) or any(_PATTERNS[k].search(_IN_NAME.sub(" ", text))
+                                                       for k in ("amount", "percent", "duration", "count"))
     if answer_type == "frequency":  # "You do not need to change your password on a schedule": never, a frequency
         return bool(_PATTERNS["frequency"].search(text) or _PATTERNS["duration"].search(text)
                     or _NO_SCHEDULE.search(text))

@@ -431,3 +431,22 @@ def test_a_question_after_a_situation_naming_another_city_is_answered_for_the_as
                 "in Boston?")
     answer = offline_answer(embedder, question, lodging)
     assert "$325 per night [S1]" in answer and "Denver" not in answer
+
+
+def test_how_much_pto_part_time_employees_earn_is_answered_by_their_pro_rata_rule(embedder):
+    """The demo handbook, s14 new-user run: "How much PTO do part-time employees earn?" was refused ("How much" read
+    as an amount of money: no accrual rule read "part-time employees" as its subject), though the page says how
+    they accrue: in proportion to their hours."""
+    from tests.grounding.helpers import make_page, offline_answer
+
+    assert question_type("How much PTO do part-time employees earn?") == "quantity"
+    assert question_type("How much does a hotel cost?") == "amount"
+    assert states("quantity", "Part-time employees accrue PTO pro rata based on their scheduled hours.")
+    assert states("quantity", "Leave is prorated for part-time staff.")
+    assert not states("quantity", "Part-time employees accrue PTO based on their scheduled hours.")
+    page = make_page(1, "Paid Time Off and Holidays", "",
+                     "This policy explains how full-time employees earn, request and use paid time off (PTO). "
+                     "Part-time employees accrue PTO pro rata based on their scheduled hours.\n\n"
+                     "Submit all PTO requests in Meadow under Time Off > New Request.")
+    answer = offline_answer(embedder, "How much PTO do part-time employees earn?", page)
+    assert answer.startswith("Part-time employees accrue PTO pro rata based on their scheduled hours [S1].")
