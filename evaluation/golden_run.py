@@ -20,7 +20,8 @@ from evaluation.golden import KINDS, GoldenItem, Turn, load_golden, revisions
 from evaluation.metrics import SuiteResult, Tally
 from evaluation.pipeline import TemporaryDomain, ask
 from grounding.answer_sentences import sentence_spans
-from grounding.citations import parse_markers, strip_markers
+from grounding.citation_strip import strip_markers
+from grounding.citations import parse_markers
 
 #: Targets of a labelled set (issue 18, measured on its test half); a plain file keeps pass_rate >= 1.0.
 LABELLED_TARGETS = {"answer_right": (">=", 0.90), "refusal_right": (">=", 0.90), "false_refusal": ("<=", 0.10),

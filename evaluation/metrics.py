@@ -7,7 +7,7 @@ import string
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from grounding.citations import strip_markers
+from grounding.citation_strip import strip_markers
 
 
 @dataclass

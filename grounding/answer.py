@@ -15,7 +15,8 @@ from typing import Any
 
 from grounding.chunking import split_sentences
 from grounding.citation_labels import check_labels
-from grounding.citations import parse_markers, strip_markers
+from grounding.citation_strip import strip_markers
+from grounding.citations import parse_markers
 from grounding.language import language_note
 from grounding.scheduled import scheduled_note
 from grounding.lexical import content_terms

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from grounding.chunking import split_sentences
-from grounding.citations import Marker, parse_markers, strip_markers
+from grounding.citation_strip import strip_markers
+from grounding.citations import Marker, parse_markers
 from grounding.support_values import sentence_values
 
 __all__ = ["answer_sentences", "is_factual", "plain_sentence", "sentence_spans"]

@@ -31,14 +31,15 @@ every look-alike masked, which is what the renderer parses. Only a caller that m
 (``include_code=True``).
 
 Resolving the cited labels against the application's source map is :mod:`grounding.citation_labels`; passing a
-streamed answer through without partial markers is :mod:`grounding.citation_stream`.
+streamed answer through without partial markers is :mod:`grounding.citation_stream`; removing the markers from a text
+is :mod:`grounding.citation_strip`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from grounding.code_regions import in_ranges, markdown_code_ranges, may_hold_code
 
@@ -48,7 +49,6 @@ __all__ = [
     "mask_markers",
     "parse_markers",
     "scan_markers",
-    "strip_markers",
 ]
 
 #: Longest marker recognised, in characters, brackets included. Longer bracketed lists are not markers, which bounds
@@ -69,8 +69,6 @@ _PLAUSIBLE = re.compile(r"[\[【](?=\[?[ \t]*[Ss]?[0-9])")
 #: prefix lets the engine skip to each "[", where a class holding a non-Latin-1 character is tested at every character).
 _PLAUSIBLE_ASCII = re.compile(r"\[(?=\[?[ \t]*[Ss]?[0-9])")
 _OPENERS = re.compile(r"[\[【]")
-#: Characters that a removed marker's preceding whitespace should not stand before (see :func:`strip_markers`).
-_CLOSING_PUNCTUATION = frozenset(".,;:!?)]}…»”’。，、；：！？）」』")
 
 
 @dataclass(frozen=True)
@@ -253,52 +251,3 @@ def parse_markers(text: str, *, include_code: bool = False) -> list[Marker]:
         return markers
     code = markdown_code_ranges(mask_markers(text, markers))
     return [m for m in markers if not in_ranges(code, m.start)]
-
-def _join_around_removed(left: str, right: str) -> str:
-    """Join the text either side of a removed marker, tidying the whitespace the marker leaves behind."""
-    left_trimmed = left.rstrip(" \t")
-    right_trimmed = right.lstrip(" \t")
-    had_space = left_trimmed != left or right_trimmed != right
-    if not right_trimmed or right_trimmed[0] in _CLOSING_PUNCTUATION or right_trimmed[0] in "\r\n":
-        return left_trimmed + right_trimmed
-    if not left_trimmed or left_trimmed[-1] in "\r\n":
-        return left_trimmed + right_trimmed
-    return left_trimmed + (" " if had_space else "") + right_trimmed
-
-
-def strip_markers(text: str, markers: Sequence[Marker] | None = None, *, start: int = 0,
-                  end: int | None = None) -> str:
-    """Return ``text[start:end]`` without its citation markers, for comparing sentences.
-
-    Whitespace left by a removed marker is tidied: none before punctuation ("blue [S1]." and "blue [S1] ." become
-    "blue."), a single space between words ("A [S1] B" and "A [S1][S2] B" become "A B"), none at the start or end of
-    a line. Text away from markers is unchanged; look-alikes in code are not markers and stay.
-
-    Args:
-        text: the whole answer text.
-        markers: the markers of the whole ``text`` (offsets into it), default ``parse_markers(text)``. Pass them when
-            stripping several slices of one answer: a slice cut inside a code block or span is still read as code.
-        start, end: the slice of ``text`` to return (characters; default all of it). Markers not wholly inside it
-            are left as they are.
-
-    Raises:
-        TypeError: when ``text`` is not a str.
-    """
-    if markers is None:
-        markers = parse_markers(text)
-    end = len(text) if end is None else end
-    markers = [replace(m, start=m.start - start, end=m.end - start) for m in markers
-               if start <= m.start and m.end <= end]
-    text = text[start:end]
-    if not markers:
-        return text
-    segments = [text[: markers[0].start]]
-    for current, following in zip(markers, markers[1:]):
-        between = text[current.end : following.start]
-        if between:  # adjacent markers count as one removal
-            segments.append(between)
-    segments.append(text[markers[-1].end :])
-    result = segments[0]
-    for segment in segments[1:]:
-        result = _join_around_removed(result, segment)
-    return result

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from grounding.chunking import split_sentences
-from grounding.citations import parse_markers, strip_markers
+from grounding.citation_strip import strip_markers
+from grounding.citations import parse_markers
 from grounding.lexical import content_terms
 from grounding.tokens import TokenCounter
 from grounding.types import Turn

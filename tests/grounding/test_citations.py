@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from grounding.citation_labels import CitationCheck, check_labels
 from grounding.citation_stream import CitationStreamParser
-from grounding.citations import MAX_MARKER_CHARS, Marker, parse_markers, strip_markers
+from grounding.citation_strip import strip_markers
+from grounding.citations import MAX_MARKER_CHARS, Marker, parse_markers
 from grounding.code_regions import may_hold_code
 
 
