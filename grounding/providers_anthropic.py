@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 import anthropic
 
-from grounding.prompt import SOURCES_CLOSE, SOURCES_OPEN, Prompt
+from grounding.anthropic_blocks import estimate_tokens, search_result_block, strip_sources_block
+from grounding.prompt import Prompt
 from grounding.providers import (CitationEvent, CompletionError, Done, Event, ProviderError, TextDelta, Usage,
                                  max_tokens_for)
 from grounding.types import ContextPlan, Source
@@ -37,6 +38,8 @@ CACHE_MIN_TOKENS = 1024
 #: What the Anthropic stream yields (native citations included); failures raise ProviderError.
 AnthropicEvent = Event
 
+__all__ = ["AnthropicEvent", "AnthropicProvider", "CACHE_MIN_TOKENS", "CitationMode", "estimate_tokens",
+           "search_result_block", "strip_sources_block"]
 
 
 def _completion_error(exc: anthropic.APIError) -> CompletionError:
@@ -59,38 +62,6 @@ def _reply_text(reply: Any) -> str:
     if not text:
         raise CompletionError("Anthropic completion returned no text")
     return text
-
-
-def estimate_tokens(text: str) -> int:
-    """Rough token estimate (characters / 4), used only to decide whether a block is worth a cache breakpoint."""
-    return len(text) // 4
-
-
-def strip_sources_block(context: str) -> str:
-    """The context text without its <sources> block (notes and summary stay).
-
-    Source text is escaped (a look-alike "</sources>" inside a document becomes "&lt;/sources>"), so the first real
-    closing delimiter after the opening one ends the block.
-    """
-    start = context.find(SOURCES_OPEN)
-    if start < 0:
-        return context
-    end = context.find(SOURCES_CLOSE, start)
-    if end < 0:
-        return context[:start]
-    return context[:start] + context[end + len(SOURCES_CLOSE):]
-
-
-def search_result_block(source: Source) -> dict[str, Any]:
-    """One source as a search_result content block with citations enabled."""
-    title = f"{source.label}: {source.title}" if source.title else source.label
-    return {
-        "type": "search_result",
-        "source": source.label,
-        "title": title,
-        "content": [{"type": "text", "text": source.text}],
-        "citations": {"enabled": True},
-    }
 
 
 class AnthropicProvider:
