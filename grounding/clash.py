@@ -27,7 +27,8 @@ from grounding.claim_readings import ClaimReading, reading
 from grounding.polarity import antonym_read, cue_asymmetry_read, negated_predicate_read
 from grounding.rewording import word_key
 from grounding.subjects import subject_difference
-from grounding.values import MONTHS, StatedValue, comparable, same_value
+from grounding.value_compare import comparable, same_value
+from grounding.values import MONTHS, StatedValue
 
 __all__ = ["MAX_CLAIM_WORDS", "WEAK_RULES", "Finding", "clash", "clash_read"]
 

@@ -7,7 +7,7 @@ ordinals, counts with their unit noun, codes ("GS-15"), times ("10:30") and othe
 
 ``typed_values`` gives each value its kind, its number in a normalised unit (days for durations, base units for
 "$1.2 million"), its precision, its hedge ("about", "over") and its slot (the content words beside it), which the
-contradiction detector compares (grounding.contradictions). ``value_keys`` gives the same values as normalised
+contradiction detector compares (grounding.contradictions, grounding.value_compare). ``value_keys`` gives the same values as normalised
 strings for set comparisons: near-duplicates that differ in a value are not merged (grounding.dedup), and an answer
 sentence's values must be in the source it cites (grounding.support). No Django imports.
 """
@@ -23,7 +23,7 @@ from typing import Sequence
 
 from grounding.lexical import STOP_WORDS, nfkc_fold, stem, tokens
 
-__all__ = ["MONTHS", "StatedValue", "comparable", "same_value", "typed_values", "value_keys", "value_spans"]
+__all__ = ["MONTHS", "StatedValue", "typed_values", "value_keys", "value_spans"]
 
 #: Month names and their usual abbreviations -> month number.
 MONTHS = {m: i + 1 for i, m in enumerate("january february march april may june july august september october "
@@ -274,28 +274,3 @@ def value_keys(text: str) -> frozenset[str]:
     "2024-01-15", the day and year of other dates, counts and durations in digits ("two weeks" -> "2"), "gs-15",
     "10:30", "1/2". Two texts with different keys state different values."""
     return frozenset(k for v in typed_values(text) for k in v.keys)
-
-
-def comparable(a: StatedValue, b: StatedValue) -> bool:
-    """Same kind, and the same rate when both give one ("$65 per day" and "$120 per person" are different things)."""
-    return a.kind == b.kind and (a.rate == b.rate or not a.rate or not b.rate)
-
-
-def same_value(a: StatedValue, b: StatedValue) -> bool:
-    """True when two values of one kind agree: dates on the fields both give; codes and times as written; numbers
-    after rounding to the coarser precision ("$19 billion" == "$19.3 billion") or within 0.5% (conversions:
-    "388.5/km²" == "389.3/km²"), within 10% when either is hedged ("about 3,600" == "3,559")."""
-    if not comparable(a, b):
-        return False
-    if a.date is not None or b.date is not None:
-        if a.date is None or b.date is None:
-            return False
-        return all(x == y or not x or not y for x, y in zip(a.date, b.date))
-    if a.kind in ("code", "time"):
-        return a.keys == b.keys
-    if a.hedged or b.hedged:
-        return abs(a.number - b.number) <= 0.1 * max(abs(a.number), abs(b.number))
-    step = 10.0 ** max(a.precision, b.precision)
-    if round(a.number / step) == round(b.number / step):
-        return True
-    return abs(a.number - b.number) <= 0.005 * max(abs(a.number), abs(b.number))  # unit-conversion rounding

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grounding.conflict import Conflict
 from grounding.contradictions import detect_conflicts
-from grounding.values import same_value, typed_values
+from grounding.value_compare import same_value
+from grounding.values import typed_values
 from grounding.dedup import dedup_exact, dedup_near
 from grounding.types import Note, Source
 from tests.grounding.helpers import cand

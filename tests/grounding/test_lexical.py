@@ -9,7 +9,8 @@ import pytest
 
 from grounding.lexical import (STOP_WORDS, asks_about_past, bm25_tokens, content_terms, is_negation, negation_cues,
                                stem, tokens)
-from grounding.values import same_value, typed_values, value_keys
+from grounding.value_compare import same_value
+from grounding.values import typed_values, value_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 
