@@ -75,8 +75,8 @@ class Chunk(models.Model):
     embedding = models.BinaryField(help_text="float32 little-endian, L2-normalised")
     location = models.JSONField(default=dict, blank=True,
                                 help_text="where the text is in the original file (grounding.location JSON shape: "
-                                          "format, pages, slides, sheet, rows, ocr_pages, and the parts of a chunk "
-                                          "over several places); {} for Markdown")
+                                          "format, pages, slides, sheet, rows, paragraphs, ocr_pages, and the parts "
+                                          "of a chunk over several places); {} for Markdown")
     sentences = models.JSONField(default=list, blank=True,
                                  help_text="the text's sentences as contradiction detection reads them "
                                            "(grounding.contradictions.claims), split once at ingestion")
