@@ -211,7 +211,8 @@ def conversation_markdown(*, conversation: Conversation) -> str:
             lines += ["_The documents did not hold the answer._", ""]
         if m.error and m.status != Message.Status.COMPLETE:
             lines += [f"_Not completed: {m.error}_", ""]
-        for note in answer_notes(m.trace.get("notes", []), (c.get("label", "") for c in m.citations or ())):
+        for note in answer_notes(m.trace.get("notes", []), (c.get("label", "") for c in m.citations or ()),
+                                 m.text or ""):
             lines += [f"> Note: {note.get('text', '')}", ""]
         by_label = {s.get("label"): s for s in m.sources}
         cited = list(dict.fromkeys(c.get("label") for c in m.citations))

@@ -66,8 +66,10 @@ SOURCE_KEYS = ("label", "chunk_id", "title", "section", "version", "date", "scor
 
 def shown_notes(answer: Message) -> list[dict[str, Any]]:
     """The notes shown with a stored answer: its plan's notes (the trace's), an injection note only when the answer
-    cites a source it names (grounding.notes.answer_notes)."""
-    return answer_notes((answer.trace or {}).get("notes", []), (c.get("label", "") for c in answer.citations or ()))
+    cites a source it names, a contradiction or version note when it concerns what the answer says
+    (grounding.notes.answer_notes)."""
+    return answer_notes((answer.trace or {}).get("notes", []), (c.get("label", "") for c in answer.citations or ()),
+                        answer.text or "")
 
 
 def answer_payload(answer: Message, question: Message | None = None) -> AnswerPayload:

@@ -19,6 +19,7 @@ from grounding.clash import WEAK_RULES
 from grounding.conflict import Conflict
 from grounding.lexical import content_terms
 from grounding.types import ContextPlan, Note
+from grounding.values import value_keys
 
 __all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_EDIT_SIMILARITY",
            "VALUE_RULES", "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "answer_notes", "concerns",
@@ -188,7 +189,30 @@ def relabel_notes(notes: Sequence[Note], old: ContextPlan, new: ContextPlan) -> 
     return out
 
 
-def answer_notes(notes: Sequence[Mapping[str, Any]], cited: Iterable[str]) -> list[Mapping[str, Any]]:
+#: What a note's text says of its sources rather than of its subject: their labels and the dates of their versions
+#: ("S1 (2025-01-01) says ... but S2 (2024-01-01, superseded) says ...").
+_NOTE_FRAME = re.compile(r"\bS\d{1,3}\b|\((?:\d{4}-\d{2}-\d{2}|undated)[^)]*\)")
+#: A sentence a note quotes ("S1 says "if you leave GSA, your comp time will be paid out" but ..."), at least 20
+#: characters, maybe cut with an ellipsis.
+_QUOTED = re.compile(r"\"([^\"]{20,}?)…?\"")
+
+
+def concerns_answer(note: str, answer: str) -> bool:
+    """True when a contradiction or version note (its text) is about what ``answer`` (its text, or the sentences it
+    quotes) says: the note states no value, or the answer states one of the note's values (grounding.values.
+    value_keys; the sources' labels and version dates in the note are not values) or quotes a sentence the note
+    quotes (its first 40 characters, case aside). A page's revision of another of its rules ("Submit expense
+    reports within 30 days" / 45 days, under an answer on when Finance reimburses: the demo handbook; the military
+    leave code's revision under an answer on relocation leave: calibration q007) is not about the answer."""
+    keys = value_keys(_NOTE_FRAME.sub(" ", note))
+    if not keys or keys & value_keys(answer):
+        return True
+    said = " ".join(answer.lower().split())
+    return any(" ".join(q.lower().split())[:40] in said for q in _QUOTED.findall(note))
+
+
+def answer_notes(notes: Sequence[Mapping[str, Any]], cited: Iterable[str], answer: str = ""
+                 ) -> list[Mapping[str, Any]]:
     """The notes shown with an answer, from its plan's notes (JSON form: ``kind``, ``labels``, ``text``) and the
     labels the answer cites.
 
@@ -196,8 +220,10 @@ def answer_notes(notes: Sequence[Mapping[str, Any]], cited: Iterable[str]) -> li
     what the answer read: it is shown only when the answer cites a source it names. A planned source the answer does
     not use (or a refusal, which cites none) does not concern the reader, and the note on every such answer read as
     if the answer had been tampered with. The plan keeps every note (the model is given them; the plan frame and the
-    trace record them); contradiction and version notes are kept as planned (relevant_notes chose them for the
-    question).
+    trace record them); contradiction and version notes chosen for the question (relevant_notes) are shown when
+    they concern what the answer says (:func:`concerns_answer` on ``answer``, its text; all of them when it is
+    empty).
     """
     used = set(cited)
-    return [n for n in notes if n.get("kind") != "injection" or used & set(n.get("labels", ()))]
+    return [n for n in notes if (used & set(n.get("labels", ())) if n.get("kind") == "injection"
+                                 else not answer or concerns_answer(str(n.get("text", "")), answer))]

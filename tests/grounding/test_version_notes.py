@@ -143,3 +143,39 @@ def test_a_renamed_organisation_in_the_asked_passage_is_not_the_asked_change():
     assert relevant_notes([c], "Do the password manager requirements apply to my 18F accounts?") == [c.as_note()]
     assert relevant_notes([replace(c, relevance=0.7)], "What are the password manager requirements?") == [
         c.as_note()]
+
+
+def test_a_note_on_another_value_of_the_quoted_page_is_not_said_with_the_answer():
+    """The demo handbook, s15: "Who approves my expense report?" quoted when Finance reimburses and added "Note that
+    this changed: ... within 30 days ... but S2 (a superseded version) says 45 days" (calibration q007 likewise: the
+    military leave code's revision under an answer on relocation leave). A note is said, and shown, when the answer
+    states one of its values or quotes its sentence; a note stating no value concerns any answer quoting its
+    source."""
+    from grounding.compose import note_lines
+    from grounding.notes import answer_notes, concerns_answer
+    from grounding.types import ContextPlan, Note
+
+    new = source("S1", "Submit expense reports in Ledgerly within 30 days of the end of your trip. Approved expenses "
+                       "are reimbursed after Finance approves the report, usually within 10 business days.",
+                 version=9, date="2025-01-01", status="current")
+    old = source("S2", "Submit expense reports within 45 days of the end of your trip.", version=5,
+                 date="2024-01-01", status="superseded")
+    text = ("S1 (2025-01-01) says \"Submit expense reports in Ledgerly within 30 days of the end of your trip\" but "
+            "S2 (2024-01-01, superseded) says 45 days.")
+    note = Note(kind="version_superseded", labels=("S1", "S2"), text=text)
+    plan = ContextPlan(question="Who approves my expense report?", sources=(new, old), notes=(note,))
+    reimbursed = "Approved expenses are reimbursed after Finance approves the report, usually within 10 business days."
+    assert note_lines(plan, {"S1"}, [reimbursed]) == []
+    assert not concerns_answer(text, reimbursed + " [S1]")  # the labels and version dates are not values
+    submitted = "Submit expense reports in Ledgerly within 30 days of the end of your trip."
+    assert note_lines(plan, {"S1"}, [submitted])[0].startswith("Note that this changed: S1 (the current version)")
+    # a note quoting the answer's sentence, its values elsewhere, and a note stating no value
+    assert concerns_answer('S1 says "if you leave GSA, your comp time will be paid out" but S2 says "if you leave '
+                           'GSA, it is forfeited"', "Yes. If you leave GSA, your comp time will be paid out [S1].")
+    assert concerns_answer('S1 says "GSA IT does not provide wireless peripherals" but S2 says "GSA can provide a '
+                           'wireless keyboard"', "Anything at all [S1].")
+    shown = answer_notes([note.as_dict(), {"kind": "injection", "labels": ["S2"], "text": "withheld"}], ["S1"],
+                         reimbursed + " [S1]")
+    assert shown == []
+    assert answer_notes([note.as_dict()], ["S1"], submitted + " [S1]") == [note.as_dict()]
+    assert answer_notes([note.as_dict()], ["S1"]) == [note.as_dict()]  # no answer text: as planned
