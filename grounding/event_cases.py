@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import NamedTuple
 
-__all__ = ["asked_event", "states_event", "without_event"]
+__all__ = ["Event", "asked_event", "states_event", "without_event"]
 
 _MARKER = r"(?:when|whenever|if|once|after|before|upon|while|in case)"
 #: The subject of a question's condition clause: a pronoun or a person ("when I leave", "if an employee resigns"),
@@ -59,13 +60,31 @@ def _stem(verb: str) -> str:
 _ENDINGS = frozenset({"", "e", "s", "es", "ed", "d", "ing", "ning", "ting", "ping", "ging", "ming"})
 
 
+class Event(NamedTuple):
+    """An event a question states as its case.
+
+    Attributes:
+        stem: the stem of the event's verb ("leav").
+        clause: the condition clause as written, from its marker to its verb ("when I leave").
+        negated: True when the clause says the event does not happen ("if I don't return my laptop").
+    """
+
+    stem: str
+    clause: str
+    negated: bool = False
+
+
+#: A negation inside a condition clause: "if I don't return", "if I do not", "if I never", "if I fail to".
+_CLAUSE_NEGATION = re.compile(r"\b(?:don't|doesn't|didn't|do not|does not|did not|not|never|fail to|forget to)\b",
+                              re.I)
+
+
 @functools.lru_cache(maxsize=4096)
-def asked_event(question: str) -> tuple[str, str] | None:
-    """The event a question states as its case, as (the verb's stem, the condition clause as written), or None when
-    it states none or more than one.
+def asked_event(question: str) -> Event | None:
+    """The event a question states as its case (:class:`Event`), or None when it states none or more than one.
 
     >>> asked_event("What happens to unused PTO when I leave?")
-    ('leav', 'when I leave')
+    Event(stem='leav', clause='when I leave', negated=False)
     >>> asked_event("When do I get my laptop?") is None
     True
     """
@@ -74,8 +93,9 @@ def asked_event(question: str) -> tuple[str, str] | None:
         verb = m.group(2).lower()
         if verb in _NOT_VERB:
             continue
-        found[_stem(verb)] = m.group(1).strip()
-    return found.popitem() if len(found) == 1 else None
+        clause = m.group(1).strip()
+        found[_stem(verb)] = Event(_stem(verb), clause, bool(_CLAUSE_NEGATION.search(clause)))
+    return found.popitem()[1] if len(found) == 1 else None
 
 
 def without_event(question: str) -> str:
@@ -85,7 +105,7 @@ def without_event(question: str) -> str:
     event = asked_event(question)
     if event is None:
         return question
-    return re.sub(r"\s+([?.!])", r"\1", " ".join(question.replace(event[1], " ", 1).split()))
+    return re.sub(r"\s+([?.!])", r"\1", " ".join(question.replace(event.clause, " ", 1).split()))
 
 
 #: Words that stand before the event's verb in a clause stating it: a subject ("When you leave", "If an employee
@@ -99,12 +119,17 @@ _CLAUSE_IN_SENTENCE = re.compile(rf"\b{_MARKER}\b(?!-)([^,;:.]*)", re.I)
 
 
 @functools.lru_cache(maxsize=20_000)
-def states_event(sentence: str, stem: str) -> bool:
+def states_event(sentence: str, stem: str, negated: bool = False) -> bool:
     """True when one of ``sentence``'s condition clauses (or a heading's: "When it's time to leave TTS") holds a form
     of the verb ``stem`` (:func:`asked_event`) within its first six words, as its first word ("Upon leaving, ...")
     or after a subject or an auxiliary ("When you leave Tallgrass, ...", "If an employee leaves"); not "Sick leave
     is separate from PTO" (no clause), "If you are on leave, ..." (the noun, after a preposition) nor "after-hours
-    and emergency travel" (a compound, not a clause)."""
+    and emergency travel" (a compound, not a clause). A ``negated`` event ("if I don't return my laptop") is stated
+    by the verb's negative anywhere in the sentence: "Unreturned equipment may be deducted ...", "Failure to return
+    ...", "If you do not return ..."."""
+    if negated:
+        return bool(re.search(rf"\bun{re.escape(stem)}\w*|\b(?:not|never|fail(?:s|ed|ure|ing)? to)\s+(?:\w+\s+)?"
+                              rf"{re.escape(stem)}", sentence, re.I))
     for m in _CLAUSE_IN_SENTENCE.finditer(sentence):
         words = re.findall(r"[\w'’]+", m.group(1).replace("’", "'"))[:6]
         for i, word in enumerate(words):

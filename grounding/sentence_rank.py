@@ -191,7 +191,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         if source.status == "superseded" and not past:
             continue
         data = source_sentences(source, embedder)
-        if event and states_event(source.section, event[0]):  # "When it's time to leave TTS > Review your benefits"
+        if event and states_event(source.section, event.stem, event.negated):  # "When it's time to leave TTS > Review your benefits"
             in_event.add(source.label)
         rows += [(source, data, i, text) for i in range(len(data.texts)) if (text := quoted_text(data, i))]
         if not asks_example:
@@ -203,7 +203,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     terms = [content_terms(text) for _, _, _, text in rows]
     q_terms = content_terms(without_period(question) if period else question)
     if event:  # the event's verb is matched as a verb of a condition clause (states_event), not as a word: "leave"
-        q_terms -= content_terms(event[1])  # the verb is not "Sick leave" the noun
+        q_terms -= content_terms(event.clause)  # the verb is not "Sick leave" the noun
     # an acronym of the question that a planned source defines: a sentence saying its words holds it ("PTO" /
     # "paid time off")
     aliases = {k: v for k, v in definitions(s.text for s in candidates).items() if k in q_terms}
@@ -238,7 +238,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus -= 2 * case_bonus
         elif fit and case_fit(text, *case, convert=False):  # ... or for its own, stated in its unit
             bonus += case_bonus
-        if event and (source.label in in_event or states_event(text, event[0])):  # a rule for the asked event
+        if event and (source.label in in_event or states_event(text, event.stem, event.negated)):  # a rule for the asked event
             bonus += case_bonus
         if q_numbers and q_numbers & numbers(text) and fit is not False:
             bonus += number_bonus

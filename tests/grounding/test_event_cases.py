@@ -16,10 +16,11 @@ PAYOUT = ("Up to 5 unused PTO days carry over into the next calendar year; any b
 
 
 @pytest.mark.parametrize("question, expected", [
-    ("What happens to unused PTO when I leave?", ("leav", "when I leave")),
-    ("What should I do if I lose my badge?", ("los", "if I lose")),
-    ("What happens to my benefits after I resign?", ("resign", "after I resign")),
-    ("Do I get paid if I'm late?", ("lat", "if I'm late")),
+    ("What happens to unused PTO when I leave?", ("leav", "when I leave", False)),
+    ("What should I do if I lose my badge?", ("los", "if I lose", False)),
+    ("What happens to my benefits after I resign?", ("resign", "after I resign", False)),
+    ("Do I get paid if I'm late?", ("lat", "if I'm late", False)),
+    ("What happens if I don't return my laptop?", ("return", "if I don't return", True)),
     ("When do I get my laptop?", None),  # the question's own "When" asks for a time: no condition clause
     ("How many days of leave do I get?", None),
 ])
@@ -37,6 +38,17 @@ def test_a_clause_stating_the_event_and_words_that_only_share_its_verb():
     # calibration q116: "after-hours" is a compound, not a clause opening on "after"
     assert not states_event("If you require approval after business hours, see the guide for after-hours and "
                             "emergency travel here.", "travel")
+
+
+def test_an_event_that_does_not_happen_is_stated_by_the_verbs_negative():
+    """"What happens if I don't return my laptop?": the rule for returning it ("When you leave Tallgrass, return
+    your laptop") is not the case asked about; "Unreturned equipment may be deducted" is."""
+    assert states_event("Unreturned equipment may be deducted from your final pay.", "return", True)
+    assert states_event("Failure to return a badge is reported to Security.", "return", True)
+    assert not states_event("When you leave Tallgrass, return your laptop within 10 business days.", "return", True)
+    assert states_event("If you do not return your laptop, its cost is deducted from your final pay.", "return",
+                        True)
+    assert states_event("If you return your laptop late, its cost is deducted.", "return")
 
 
 def test_the_clause_when_is_not_a_question_about_a_time():
