@@ -84,6 +84,40 @@ class FollowUp:
     signal: str
 
 
+#: An elliptical follow-up that adds a case to the question before it ("And in high-cost cities?", "and for
+#: contractors?", "What about in Denver?"): a phrase opening with a preposition, after an opener or none.
+_MODIFIER = re.compile(r"^\s*(?:(?:and|but|also|or|so|then|what about|how about|and what about|same)\s+)?"
+                       r"(?:for|in|at|on|with|without|during|from|outside|inside|abroad|within|under|over)\b", re.I)
+
+
+def modifies_previous(question: str) -> bool:
+    """True when ``question`` is an elliptical follow-up adding a case to the one before it (:data:`_MODIFIER`):
+    "And in high-cost cities?" after "What is the meal allowance?" asks for the meal allowance there, so its
+    answer is about the meal allowance, not the hotel limit stated for those cities. "And what about sick days?"
+    names another subject instead (False)."""
+    return elliptical(question) and bool(_MODIFIER.search(question))
+
+
+def added_case(question: str) -> str:
+    """The case a follow-up adds (:func:`modifies_previous`), as written: "high-cost cities" for "And in high-cost
+    cities?"; "" for any other question."""
+    m = _MODIFIER.search(question) if elliptical(question) else None
+    return question[m.end():].strip(" ?.!") if m else ""
+
+
+#: Words that ask rather than name a subject ("What is ...", "How much ...").
+_ASKING_WORDS = content_terms("what which who whom when where why how much many long often soon far")
+
+
+def previous_subject(question: str, previous: str) -> frozenset[str]:
+    """The content terms of what ``previous`` asked about that a follow-up adding a case (:func:`modifies_previous`)
+    keeps: "meal", "allow" for "And in high-cost cities?" after "What is the meal allowance?" (not its asking words,
+    GENERIC ones, or terms of the follow-up itself); empty for any other follow-up."""
+    if not modifies_previous(question):
+        return frozenset()
+    return content_terms(previous) - GENERIC - content_terms(question) - _ASKING_WORDS
+
+
 def elliptical(question: str) -> bool:
     """True when ``question`` continues the one before it with an elliptical opener ("and for contractors?", "what
     about sick days?", "In Denver?"): it asks what that question asked, of something else."""

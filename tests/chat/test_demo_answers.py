@@ -253,3 +253,41 @@ def test_a_follow_up_on_remote_employees_is_answered_for_remote_employees(demo_d
         remote["answer"]
     assert internet["answer"].startswith("Yes. Fully remote employees are reimbursed up to $50 per month"), \
         internet["answer"]
+
+
+def test_unused_pto_when_i_leave_is_answered_by_the_payout_rule(demo_domain, capsys):
+    """The s14 new-user run: "What happens to unused PTO when I leave?" opened with the carry-over rule and "Sick leave
+    is separate from PTO" ("leave" the verb matched the noun; the clause's "when" read as a question about a time)."""
+    (answer,) = _ask(capsys, "What happens to unused PTO when I leave?")
+    assert answer["answer"].startswith("When you leave Tallgrass, any accrued and unused PTO is paid out"), \
+        answer["answer"]
+    assert "carry over" not in answer["answer"] and "Sick leave" not in answer["answer"]
+
+
+def test_how_much_pto_part_time_employees_earn_is_their_pro_rata_rule(demo_domain, capsys):
+    """The s14 new-user run: refused, "How much" read as an amount of money."""
+    (answer,) = _ask(capsys, "How much PTO do part-time employees earn?")
+    assert not answer["abstained"]
+    assert answer["answer"].startswith("Part-time employees accrue PTO pro rata based on their scheduled hours"), \
+        answer["answer"]
+
+
+def test_a_follow_up_adding_a_case_keeps_the_subject_asked_before(demo_domain, capsys):
+    """The s15 new-user run: "And in high-cost cities?" after "What is the meal allowance?" quoted the hotel limit of
+    those cities ($325 per night). It asks for the meal allowance there, which the handbook does not set apart: the
+    answer says so and gives the general allowance."""
+    _, cities = _ask(capsys, "What is the meal allowance?", "And in high-cost cities?")
+    assert cities["answer"].startswith("The documents say nothing specific about high-cost cities; in general: The "
+                                       "daily meal allowance is $65 per day of travel [S"), cities["answer"]
+    assert "$325" not in cities["answer"]
+
+
+def test_a_note_on_another_rule_of_the_quoted_page_is_not_shown(demo_domain, capsys):
+    """The s15 new-user run: "Who approves my expense report?" quoted when Finance reimburses, and noted that the
+    deadline for submitting reports changed (45 -> 30 days): a revision of another rule, not of what the answer
+    says. The meal allowance's revision still comes with the meal allowance."""
+    approve, meals = _ask(capsys, "Who approves my expense report?", "What is the daily meal allowance?")
+    assert "Finance" in approve["answer"] and "Note that" not in approve["answer"], approve["answer"]
+    assert approve["notes"] == []
+    assert "Note that this changed" in meals["answer"] and "$50" in meals["answer"]
+    assert any("$50" in n["text"] for n in meals["notes"])

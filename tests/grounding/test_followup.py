@@ -168,3 +168,16 @@ def test_a_chain_of_follow_ups_is_retrieved_with_what_the_first_question_asked()
     # is read as written
     assert follow_up("Do they expire?", ["How much paid time off do I earn?", "Does it carry over?"]).query == \
         "Do they expire? carry"
+
+
+def test_a_follow_up_adding_a_case_keeps_the_previous_subject():
+    """"And in high-cost cities?" after "What is the meal allowance?" asks for the meal allowance there; "And what
+    about sick days?" names another subject."""
+    from grounding.followup import added_case, modifies_previous, previous_subject
+
+    assert modifies_previous("And in high-cost cities?") and modifies_previous("and for contractors?")
+    assert modifies_previous("What about in Denver?") and not modifies_previous("And what about sick days?")
+    assert not modifies_previous("In which city is the office?")  # a question of its own, no elliptical opener
+    assert added_case("And in high-cost cities?") == "high-cost cities"
+    assert previous_subject("And in high-cost cities?", "What is the meal allowance?") == {"meal", "allow"}
+    assert previous_subject("And what about sick days?", "How many PTO days do I get?") == frozenset()
