@@ -36,6 +36,7 @@ from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_typed import typed_sentences
+from grounding.typed_values import proportional_only
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
@@ -183,7 +184,8 @@ class ExtractiveAnswerer:
         # are preferred when one of them is close to the best
         pinned = [s for s in ranked if all(pins(sources[s.label], s.text, n) for n in names)]
         chosen = []
-        if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread:
+        if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread \
+                and not proportional_only(pinned[0].text):  # a share ("pro rata") is quoted with what it is a share of
             chosen = self._typed(pinned, kind, limit=self.max_sentences, question=asked, plan=plan)
         if not chosen:
             chosen = self._typed(ranked, kind, limit=self.max_sentences, question=asked, plan=plan)

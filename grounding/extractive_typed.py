@@ -15,6 +15,7 @@ from grounding.periods import other_period
 from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value
 from grounding.sentence_rank import ScoredSentence
+from grounding.typed_values import proportional_only
 from grounding.types import ContextPlan
 
 __all__ = ["measures_asked", "typed_sentences"]
@@ -81,4 +82,8 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             break
         if not repeats(s.text, chosen):
             chosen.append(s)
+    if check and proportional_only(chosen[0].text) and (base := next(
+            (s for s in pool if s not in chosen and not proportional_only(s.text)), None)) is not None:
+        # "accrue PTO pro rata based on their scheduled hours": a share of the value the pool states after it
+        chosen = [chosen[0], base] + chosen[1:limit - 1]
     return chosen

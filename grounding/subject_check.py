@@ -31,9 +31,19 @@ def _subject(question: str) -> frozenset[str]:
     return content_terms(question) - GENERIC - predicate
 
 
+#: Verbs of what the asker does with the subject ("How much can I *spend* on a team dinner?"): subject words for the
+#: check, left out of the words a refusal names when others remain ("anything about team dinner", not "spend team
+#: dinner").
+_ACTIONS = content_terms("spend spent pay buy bought get take use need request submit book bring claim make do go "
+                         "find see ask apply file order")
+
+
 def _written(question: str, subject: frozenset[str]) -> list[str]:
-    """The words of ``question`` (as written, in order, once each) that are among the ``subject`` terms."""
-    return list(dict.fromkeys(w for w in _WORD.findall(question) if content_terms(w) & subject))
+    """The words of ``question`` (as written, in order, once each) that are among the ``subject`` terms, without the
+    asker's action verbs when other words remain (:data:`_ACTIONS`)."""
+    words = list(dict.fromkeys(w for w in _WORD.findall(question) if content_terms(w) & subject))
+    named = [w for w in words if not content_terms(w) <= _ACTIONS]
+    return named or words
 
 
 def _named(terms: frozenset[str], quoted: Iterable[tuple[str, Source]]) -> bool:

@@ -92,6 +92,15 @@ _NO_SCHEDULE = re.compile(r"\b(?:not|never|no need)\b[^.;]{0,40}\b(?:on a (?:reg
 #: one gets, stated as a proportion of another quantity (answers "How much PTO do part-time employees earn?").
 _PROPORTIONAL = re.compile(r"\b(?:pro[- ]?rata|pro-?rated|prorates?|in proportion to|proportional(?:ly)? to|"
                            r"proportionately)\b", re.I)
+def proportional_only(text: str) -> bool:
+    """True when ``text`` states how much only as a proportion of another quantity ("Part-time employees accrue PTO
+    pro rata based on their scheduled hours"), no amount, percentage, duration or count: an answer quoting it needs
+    the base it is a share of ("Employees accrue 1.5 days ... per month")."""
+    text = nfkc_fold(text)
+    return bool(_PROPORTIONAL.search(text)) and not any(_PATTERNS[k].search(_IN_NAME.sub(" ", text))
+                                                        for k in ("amount", "percent", "duration", "count"))
+
+
 #: A name: capitalised words in a row ("Office of Mission Assurance"), an acronym, or one word in camel case
 #: ("EthicsLine", "PeopleOps"), not at the start of a sentence.
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b(?:[A-Z][a-z]+(?:\s+(?:of\s+)?[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)\b|"

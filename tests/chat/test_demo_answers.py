@@ -265,11 +265,13 @@ def test_unused_pto_when_i_leave_is_answered_by_the_payout_rule(demo_domain, cap
 
 
 def test_how_much_pto_part_time_employees_earn_is_their_pro_rata_rule(demo_domain, capsys):
-    """The s14 new-user run: refused, "How much" read as an amount of money."""
+    """The s14 new-user run: refused, "How much" read as an amount of money. The share comes with what it is a share
+    of."""
     (answer,) = _ask(capsys, "How much PTO do part-time employees earn?")
     assert not answer["abstained"]
     assert answer["answer"].startswith("Part-time employees accrue PTO pro rata based on their scheduled hours"), \
         answer["answer"]
+    assert "1.5 days of paid time off per month" in answer["answer"]
 
 
 def test_a_follow_up_adding_a_case_keeps_the_subject_asked_before(demo_domain, capsys):

@@ -71,3 +71,15 @@ def test_an_existential_question_about_something_no_source_names_is_refused():
     assert unnamed_existent("Is there a front desk at the office?", plan.sources) == []  # named
     assert unnamed_existent("Is there a way to work from home?", plan.sources) == []  # names no particular thing
     assert unnamed_existent("When does the office open?", plan.sources) == []  # not existential
+
+
+def test_a_refusal_names_the_subject_not_the_askers_action():
+    """The s15 new-user run: "How much can I spend on a team dinner?" was refused "... do not say anything about spend
+    team dinner"; the asker's verb stays a subject word for the check, but the refusal names the thing asked about."""
+    from grounding.types import Source
+
+    meals = Source(label="S1", chunk_ids=(1,), document_id=1, title="Travel and Expenses Policy", section="Meals",
+                   version="v1", date="", text="The daily meal allowance is $65 per day of travel.", score=0.5,
+                   tokens=12)
+    assert unsaid_subject("How much can I spend on a team dinner?", [(meals.text, meals)]) == ["team", "dinner"]
+    assert unsaid_subject("What can I buy?", [(meals.text, meals)]) == ["buy"]  # nothing else to name
