@@ -31,7 +31,7 @@ from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, q
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC, added_case, elliptical, previous_subject
+from grounding.followup import GENERIC, added_case, elliptical, previous_subject, refers_back
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.extractive_parts import parts_answer
@@ -153,11 +153,15 @@ class ExtractiveAnswerer:
             # a follow-up retrieved with the previous question's words whose best sentence names none of its own:
             # the previous topic took the answer over ("How much is the mileage rate?" after a hotel question got
             # the hotel limit). When its own words alone find a sentence, the answer rests on them; "Do they
-            # expire?" has no words of its own and keeps the conversation's
+            # expire?" has no words of its own and keeps the conversation's. When they find none and nothing in it
+            # refers back ("Can I date a coworker?" after the gift limit: "No. Do not accept gifts ..."), it is
+            # refused, not answered from the previous topic
             own = rank_sentences(asked, plan, self.embedder, overlap_weight=self.overlap_weight,
                                  quantity_bonus=self.quantity_bonus)
             if own and own[0].score >= self.threshold:
                 ranked, question = own, asked
+            elif not refers_back(asked):
+                return ABSTAIN_TOKEN
         sources = plan.source_map
         if is_comparison(asked) and (sides := comparison_sides(asked)):
             chosen = self._sides(plan, sides, context)

@@ -118,6 +118,13 @@ def previous_subject(question: str, previous: str) -> frozenset[str]:
     return content_terms(previous) - GENERIC - content_terms(question) - _ASKING_WORDS
 
 
+def refers_back(question: str) -> bool:
+    """True when ``question`` has a sure sign of continuing the conversation: an elliptical opener or a referring
+    word ("they", "those", "the same", "it" not in "is it OK"), not only a confidence probe's verdict."""
+    return elliptical(question) or bool(_REFERRING.search(question)) \
+        or bool(_WEAK.search(_EXPLETIVE.sub(" ", question)))
+
+
 def elliptical(question: str) -> bool:
     """True when ``question`` continues the one before it with an elliptical opener ("and for contractors?", "what
     about sick days?", "In Denver?"): it asks what that question asked, of something else."""

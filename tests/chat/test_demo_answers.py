@@ -293,3 +293,13 @@ def test_a_note_on_another_rule_of_the_quoted_page_is_not_shown(demo_domain, cap
     assert approve["notes"] == []
     assert "Note that this changed" in meals["answer"] and "$50" in meals["answer"]
     assert any("$50" in n["text"] for n in meals["notes"])
+
+
+def test_a_new_question_its_own_words_find_nothing_for_is_not_answered_from_the_previous_topic(demo_domain, capsys):
+    """The s15 new-user run: "Can I date a coworker?" after "What's the gift limit?" answered "No. Do not accept gifts
+    from suppliers or customers worth more than $75" (retrieved with the gift question's words, which found the gift
+    rule confidently). Its own words name nothing the best sentence says and find nothing alone, and nothing in it
+    refers back: it is refused. A follow-up that refers back keeps the conversation's topic."""
+    gift, date = _ask(capsys, "What's the gift limit?", "Can I date a coworker?")
+    assert "$75" in gift["answer"]
+    assert date["abstained"] and "gift" not in date["answer"], date["answer"]

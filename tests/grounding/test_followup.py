@@ -181,3 +181,10 @@ def test_a_follow_up_adding_a_case_keeps_the_previous_subject():
     assert added_case("And in high-cost cities?") == "high-cost cities"
     assert previous_subject("And in high-cost cities?", "What is the meal allowance?") == {"meal", "allow"}
     assert previous_subject("And what about sick days?", "How many PTO days do I get?") == frozenset()
+
+
+def test_a_sure_sign_of_referring_back():
+    from grounding.followup import refers_back
+
+    assert refers_back("Do they expire?") and refers_back("and for contractors?") and refers_back("Is that taxed?")
+    assert not refers_back("Can I date a coworker?") and not refers_back("Is it OK to work abroad?")
