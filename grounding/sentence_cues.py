@@ -1,18 +1,20 @@
 """What the sentence ranker (grounding.sentence_rank) reads of a question and of a sentence besides their words and
-vectors: questions asking for a phone number, a quantity, how much of something one gets (an allotment), an example;
-sentences giving a phone number, a quantity, an allotment, the numbers they state, the sentences of a worked example,
-a table row's key. No Django imports.
+vectors: questions asking for a phone number, a quantity, how much of something one gets (an allotment), an example,
+what a term covers; sentences giving a phone number, a quantity, an allotment, the numbers they state, the sentences
+of a worked example, a table row's key, a term's definition. No Django imports.
 """
 
 from __future__ import annotations
 
 import re
 
+from grounding.lexical import content_terms
 from grounding.sentence_data import SentenceData
 from grounding.types import Source
 
 __all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "EXAMPLE", "HAS_QUANTITY", "PHONE", "PHONE_QUESTION",
-           "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "example_sentences", "names_row_key", "numbers"]
+           "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "defined_term", "defines", "example_sentences",
+           "names_row_key", "numbers"]
 
 #: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
 PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
@@ -88,3 +90,31 @@ def names_row_key(question: str, row: str) -> bool:
     if len(key) < 2 or key.replace(".", "").isdigit():
         return False
     return bool(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I))
+
+
+#: A question asking what a term means or covers ("What counts as confidential data?", "What is considered
+#: overtime?", "What does FOIA mean?", "What is meant by a detail?"); group "term".
+_DEFINITION_QUESTION = re.compile(r"^\s*(?:what|which\s+\w+)\s+(?:counts?\s+as|(?:is|are)\s+(?:considered|classed\s+as|"
+                                  r"meant\s+by|defined\s+as))\s+(?:an?\s+|the\s+)?(?P<term>[^?]{2,60}?)\s*\??\s*$|"
+                                  r"^\s*what\s+(?:does|do)\s+(?:an?\s+|the\s+)?(?P<term2>[^?]{2,60}?)\s+mean\s*\??\s*$",
+                                  re.I)
+#: A sentence defining a term: the term (a few words), then a dash, a colon or "means" ("Confidential – customer
+#: contracts, unreleased robot designs.", "Overtime: work beyond 40 hours ...", "A detail means ...").
+_DEFINITION = re.compile(r"^\W*(?P<head>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\W*\s*(?:[–—:]|-\s|\s(?:means|refers to|is defined "
+                         r"as)\b)", re.I)
+
+
+def defined_term(question: str) -> str:
+    """The term a question asks the meaning or the scope of ("What counts as confidential data?" -> "confidential
+    data"); "" when it asks something else."""
+    m = _DEFINITION_QUESTION.match(question)
+    return (m.group("term") or m.group("term2") or "").strip() if m else ""
+
+
+def defines(term: str, sentence: str) -> bool:
+    """True when ``sentence`` opens by defining ``term`` (:data:`_DEFINITION`): its head before the dash, colon or
+    "means" names nothing but words of the term ("Confidential – customer contracts ..." for "confidential data";
+    not "Sending Confidential data to the wrong person", which names it inside another statement)."""
+    m = _DEFINITION.match(sentence)
+    head = content_terms(m.group("head")) if m else frozenset()
+    return bool(head) and head <= content_terms(term)

@@ -41,7 +41,8 @@ from grounding.injection import looks_injected
 from grounding.lexical import content_terms
 from grounding.quarantine import is_placeholder
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, HAS_QUANTITY, PHONE, PHONE_QUESTION,
-                                     QUANTITY_QUESTION, asked_numbers, example_sentences, names_row_key, numbers)
+                                     QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
+                                     names_row_key, numbers)
 from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
 from grounding.types import ContextPlan, Source
 
@@ -151,7 +152,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    sources: Sequence[Source] | None = None, query_vector: np.ndarray | None = None,
                    period_bonus: float = 0.1, row_key_bonus: float = 0.1,
                    phone_bonus: float = 0.3, case_bonus: float = 0.15, asked: str = "",
-                   example_penalty: float = 0.15, allotment_bonus: float = 0.1) -> list[ScoredSentence]:
+                   example_penalty: float = 0.15, allotment_bonus: float = 0.1,
+                   definition_bonus: float = 0.15) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -175,6 +177,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     condition clause, or its section heading's, holds that event ("When you leave Tallgrass, ...") ``case_bonus``;
     the clause's "when" does not make it a question about a time. (Not for a yes/no question: it tests its
     predicate, not the case.)
+    A question asking what a term covers ("What counts as confidential data?") gives a sentence defining it
+    ("Confidential – customer contracts, ...", grounding.sentence_cues.defines) ``definition_bonus``, over one
+    naming it inside another statement ("Sending Confidential data to the wrong person").
     ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
@@ -224,6 +229,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     wants_allotment = bool(ALLOTMENT_QUESTION.search(asked or question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
+    term = defined_term(asked or question)
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
         overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
@@ -249,6 +255,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus += period_bonus
         if (source.label, i) in examples:
             bonus -= example_penalty
+        if term and defines(term, text):
+            bonus += definition_bonus
         own = sum(idf[w] for w in t)
         precision = sum(idf[w] for w in t & q_terms) / own if own > 0 else 0.0
         scored.append(ScoredSentence(text, source.label, float(c) + overlap_weight * overlap + bonus,

@@ -36,3 +36,22 @@ def test_a_lower_case_list_item_is_quoted_after_its_lead_in(embedder):
     assert "Card + PIN authentication will be required: at login" in [s.text for s in ranked]
     answer = ExtractiveAnswerer(embedder).compose(question, plan)
     assert "required: when running the sudo command in the terminal [S1]." in answer
+
+
+def test_a_question_asking_what_a_term_means_is_answered_by_its_definition(embedder):
+    """s15, the 18F glossary: "What does ADR mean?" quoted "There is an article about ADRs on the 18F blog" before
+    "ADR - Architecture Decision Record"; the demo handbook's "What counts as confidential data?" quoted only an
+    incident naming confidential data. A sentence opening by defining the asked term gains in ranking."""
+    from grounding.sentence_cues import defined_term, defines
+    from tests.grounding.helpers import make_page, offline_answer
+
+    assert defined_term("What counts as confidential data?") == "confidential data"
+    assert defined_term("What does ADR mean?") == "ADR" and defined_term("What is the meal allowance?") == ""
+    assert defines("confidential data", "Confidential – customer contracts, unreleased robot designs.")
+    assert not defines("confidential data", "Sending Confidential data to the wrong person")
+    glossary = make_page(1, "Glossary", "", "- **ADR** - Architecture Decision Record. A written record of choices "
+                                            "made by people involved in the creation of software. There is an "
+                                            "article about ADRs on the 18F blog.\n- **AcqDiv** - The TTS Acquisition "
+                                            "Division.")
+    answer = offline_answer(embedder, "What does ADR mean?", glossary)
+    assert answer.replace("**", "").startswith("ADR - Architecture Decision Record [S1]."), answer
