@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from grounding.followup import follow_up
+from grounding.followup import follow_up, own_terms
+from grounding.lexical import content_terms
 from grounding.memory import MemoryTurn
 from grounding.ranking import relevance
 from knowledge.selectors import retrieve_vector
@@ -29,16 +30,26 @@ def offline_query(question: str, history: list[MemoryTurn],
                      confidence=None if not confidences else confidences.__getitem__).query
 
 
-def question_confidence(*, domain: int, token: str, question: str, vector) -> float:
-    """The best relevance (grounding.ranking.relevance) among the candidates the question alone retrieves from the
-    domain's index of ``token``, for its unit vector (float32 (dim,)); 0.0 when nothing is found. Reads the index only
+def question_confidence(*, domain: int, token: str, question: str, vector,
+                        naming: frozenset[str] = frozenset()) -> float:
+    """The best relevance (grounding.ranking.relevance) among the candidates the question retrieves from the
+    domain's index of ``token``, for its unit vector (float32 (dim,)); 0.0 when nothing is found. With ``naming``
+    (content terms), only candidates whose text, title or section holds one of them count. Reads the index only
     (CPU-bound)."""
-    alone = retrieve_vector(domain=domain, query=question, vector=vector, token=token)
-    return max((relevance(c) for c in alone), default=0.0)
+    found = retrieve_vector(domain=domain, query=question, vector=vector, token=token)
+    return max((relevance(c) for c in found if not naming or naming & content_terms(
+        f"{c.chunk.title}\n{c.chunk.section}\n{c.chunk.text}")), default=0.0)
 
 
 def followup_probe(*, domain: int, token: str, queries: Sequence[str], vectors) -> dict[str, float]:
     """{query: the best relevance it retrieves (:func:`question_confidence`)} for the ``queries``
     grounding.followup.probe_queries names, their unit vectors in ``vectors`` (float32 (len(queries), dim), in the
-    same order). Reads the index only (CPU-bound)."""
-    return {q: question_confidence(domain=domain, token=token, question=q, vector=v) for q, v in zip(queries, vectors)}
+    same order). Reads the index only (CPU-bound).
+
+    The question with the previous question's terms (the second query) counts only what holds a word the question
+    names of its own (grounding.followup.own_terms), when it names one: those terms always find the previous topic's
+    passage again, so its gain said "Can I work from home?" after a billing question, or "Can I date a coworker?"
+    after the gift limit, referred back (the s15 new-user runs); "Do they expire?" names nothing of its own."""
+    own = own_terms(queries[0]) if queries else frozenset()
+    return {q: question_confidence(domain=domain, token=token, question=q, vector=v, naming=own if i else frozenset())
+            for i, (q, v) in enumerate(zip(queries, vectors))}

@@ -109,6 +109,12 @@ def added_case(question: str) -> str:
 _ASKING_WORDS = content_terms("what which who whom when where why how much many long often soon far")
 
 
+def own_terms(question: str) -> frozenset[str]:
+    """The content terms a question names of its own subject: not its asking words nor GENERIC ones ("Can I work
+    from home?" -> {"home"}; "Do they expire?" -> {"expir"})."""
+    return content_terms(question) - GENERIC - _ASKING_WORDS
+
+
 def previous_subject(question: str, previous: str) -> frozenset[str]:
     """The content terms of what ``previous`` asked about that a follow-up adding a case (:func:`modifies_previous`)
     keeps: "meal", "allow" for "And in high-cost cities?" after "What is the meal allowance?" (not its asking words,
