@@ -107,7 +107,8 @@ _ABOUT_THE_DOCUMENT = re.compile(r"^(?:this|the following|the rest of this) (?:p
 def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
     item of four words or more, or a table row; never a heading, a question, a lead-in ending with a colon, a
-    fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary), a withheld passage's
+    fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary, or that stops on a
+    comma), a withheld passage's
     placeholder or a sentence addressed to an AI assistant (not scanned again when ``screened``: its chunk was found
     free of such text at ingestion, SentenceData.screened). (Short list items are quoted as part of their list,
     grounding.compose.) Nor a sentence about the document itself ("This page outlines how to sign up for and how to
@@ -118,6 +119,8 @@ def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     first = text.split()[0] if text.split() else ""
     if kind != "row" and first[:1].islower() and first.islower():
         return False  # a fragment: the end of a sentence cut by a chunk boundary ("unaccrued leave, such as ...")
+    if kind != "row" and text.rstrip().endswith(","):
+        return False  # a fragment cut before its end ("Submitting and approving timecards ...: OLU refresh courses,")
     return kind == "row" or len(text.split()) >= 4
 
 

@@ -55,3 +55,13 @@ def test_a_question_asking_what_a_term_means_is_answered_by_its_definition(embed
                                             "Division.")
     answer = offline_answer(embedder, "What does ADR mean?", glossary)
     assert answer.replace("**", "").startswith("ADR - Architecture Decision Record [S1]."), answer
+
+
+def test_a_piece_stopping_on_a_comma_is_not_quoted_alone():
+    """s15, the 18F handbook: "Who approves my timecard?" opened with "Submitting and approving timecards and leave
+    approvals: OLU refresh courses," (a table cell's piece); a list item ending on a semicolon is still quotable."""
+    from grounding.sentence_rank import quotable
+
+    assert not quotable("Submitting and approving timecards and leave approvals: OLU refresh courses,", "sentence")
+    assert quotable("Use a hardware security key as your primary MFA method;", "item")
+    assert quotable("Prefix: g-; Meaning: guild", "row")
