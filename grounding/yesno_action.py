@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from grounding.lexical import CONTENT_STOP_WORDS, stem
+from grounding.yesno_scope import LEADING_PHRASE
 
 #: An auxiliary or modal opening the asking clause ("Can I ...", "Do teams ...").
 _AUX = frozenset("can could may might should must shall will would do does did".split())
@@ -43,22 +44,21 @@ _IRREGULAR = {"pay": ("paid",), "buy": ("bought",), "bring": ("brought",), "leav
               "speak": ("spoke", "spoken"), "forget": ("forgot", "forgotten"), "withhold": ("withheld",)}
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
-#: A phrase before the asking auxiliary, closed by a comma ("Under the July 2021 travel guidance, can I ...").
-LEADING_PHRASE = re.compile(r"^[^,?]*,\s*(?=(?:can|could|may|might|should|must|shall|will|would|do|does|did|am|is|"
-                            r"are)\b)", re.I)
+_LEADING = re.compile(rf"^\s*{LEADING_PHRASE}", re.I)
+
 
 
 def asked_actions(clause: str) -> tuple[str, ...]:
-    """The candidate verbs (lower case) of a yes/no asking clause (grounding.yesno.asking_clause, a leading phrase
-    closed by a comma skipped: "Under the 2021 guidance, can I travel ...?"), or () when its shape is not read or a
-    candidate is a light verb (:data:`_LIGHT`). After a personal pronoun, the one word past "have to", "need to",
-    "be able to" and adverbs; after any other subject (its determiner, then its first word, then a run of
-    capitalised words), the next one or two such words up to a function word, either of which may be the verb
-    ("our product lead modify": "lead" and "modify"; "TTS staff join": "staff" and "join").
+    """The candidate verbs (lower case) of a yes/no asking clause (grounding.yesno_asking.asking_clause; a leading
+    phrase, grounding.yesno_scope.LEADING_PHRASE, skipped: "Under the 2021 guidance, can I travel ...?"), or () when
+    its shape is not read or a candidate is a light verb (:data:`_LIGHT`). After a personal pronoun, the one word
+    past "have to", "need to", "be able to" and adverbs; after any other subject (its determiner, then its first
+    word, then a run of capitalised words), the next one or two such words up to a function word, either of which
+    may be the verb ("our product lead modify": "lead" and "modify"; "TTS staff join": "staff" and "join").
 
     "Can I delete the message?" -> ("delete",); "Do teams have to submit the checklist?" -> ("submit",);
     "Am I allowed to work abroad?" -> ("work",); "Is lunch free?" -> ()."""
-    words = _WORD.findall(LEADING_PHRASE.sub("", clause, count=1))
+    words = _WORD.findall(_LEADING.sub("", clause, count=1))
     lower = [w.lower() for w in words]
     if len(words) < 3 or lower[0] not in _AUX | _COPULA:
         return ()
