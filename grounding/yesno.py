@@ -21,7 +21,7 @@ from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBE
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
 from grounding.yesno_kind import other_subject, substituted_in
-from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
+from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, restricts_everyone,
                                    unasked_without)
@@ -223,7 +223,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")
     main = sentence[m.end():] if (m := CONDITION.match(sentence)) and sentence[m.end():].strip() else sentence
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{main}") < yes_coverage \
-            or predicate_unstated(clause, f"{context}\n{sentence}"):
+            or predicate_unstated(clause, f"{context}\n{sentence}") or restriction_unstated(clause, sentence):
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES
