@@ -25,7 +25,7 @@ from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, res
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, restricts_everyone,
                                    unasked_without)
-from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, answering_clause,
+from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, answering_clause, as_must,
                                    concession_or_main, condition_unmet, contrasted, modality_unstated,
                                    negated_part_unstated, negates_terms, prohibits_asked, requirement_unstated)
 
@@ -206,7 +206,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if value_differs(question, sentence) and not substituted(question, sentence) \
             and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"
-    flip = antonym(clause, deciding_clause(question, sentence))
+    flip = antonym(as_must(clause), deciding_clause(question, sentence))
     if flip is not None:
         rest = content_terms(clause) - content_terms(flip[0])
         if not rest <= content_terms(sentence):

@@ -157,6 +157,16 @@ ASKS_PERMISSION = re.compile(rf"^\s*{LEADING_PHRASE}?(?:can|could|may)\b|\b(?:al
 _ASKS_REQUIREMENT = re.compile(rf"^\s*{LEADING_PHRASE}?(?:must|should|shall)\b|\b(?:need|needs|have to|has to|"
                                r"required|mandatory|"
                                r"necessary|obligated)\b", re.I)
+_HAVE_TO = re.compile(r"\b(?:have|has|need|needs)\s+to\b", re.I)
+
+
+def as_must(asking: str) -> str:
+    """The asking clause with a requirement asked by "have to" or "need to" written "must" ("Do I have to attach
+    documents?" -> "Do I must attach documents?"), so that grounding.polarity reads "optional" as its opposite
+    ("Supporting documentation is optional" answered "Yes." to it: the s15 round's development question ds15-021)."""
+    return _HAVE_TO.sub("must", asking)
+
+
 #: How a sentence grants or denies permission, or states a requirement or its absence ("optional") (its modality
 #: words, de Marneffe et al. 2008's modality feature).
 _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|permits?|permission|able|free to|"
