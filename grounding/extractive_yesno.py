@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from grounding.conflict import disputed
 from grounding.embeddings import default_embedder
+from grounding.lexical import content_terms
 from grounding.question_parts import specifics
 from grounding.sentence_rank import ScoredSentence
 from grounding.subject_check import pins
 from grounding.types import Note, Source
-from grounding.yesno import asking_coverage, compared_count
+from grounding.yesno import asking_clause, asking_coverage, compared_count
+from grounding.yesno_action import action_unstated
 from grounding.yesno_count import states_asked_unit
 from grounding.yesno import opener as yes_no_opener
 
@@ -44,20 +46,65 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     if not counted and valued and not states_asked_unit(question, deciding.text):
         deciding = valued[0]
     ordered = [deciding] + [s for s in chosen if s is not deciding]
+    # a question asking about an action ("Can I delete the message?") is not settled by a closest sentence stating
+    # another one ("You can edit a message ... for 5 minutes") when a chosen one states that action and holds the
+    # question's words the closest holds ("You aren't able to delete a message"): that one decides, if it settles
+    # the question; then no sentence stating another action does (grounding.yesno_action)
+    stating = [] if counted or valued else _stating_action(question, deciding, chosen, sources)
+    for s in sorted(stating, key=lambda s: -(s.score + answerer.precision_weight * s.precision)):
+        said = settles(answerer, question, s, sources, notes) \
+            if s.score >= answerer.settle and _statement(s.text) else ""
+        if said:
+            return _focused(question, [s] + [o for o in ordered if o is not s], sources, said), said
+    clause = asking_clause(question)
     said = settles(answerer, question, deciding, sources, notes) \
-        if deciding.score >= answerer.settle and _statement(deciding.text) else ""
+        if deciding.score >= answerer.settle and _statement(deciding.text) and not stating else ""
     if said or counted:
         return _focused(question, ordered, sources, said), said
     # the closest sentence settles nothing: another chosen one that matches the question as well, names at
     # least ``scan_coverage`` of what it asks and settles it decides it ("You cannot request paid time off in
     # Tock" after "You may use annual leave for any reason", for "Can I request my annual leave in Tock?")
     for s in ordered[1:]:
-        if s.score >= answerer.settle and _statement(s.text) and asking_coverage(
+        if s.score >= answerer.settle and _statement(s.text) \
+                and not (stating and action_unstated(clause, s.text)) and asking_coverage(
                 question, f"{sources[s.label].section}\n{s.text}") >= answerer.scan_coverage:
             said = settles(answerer, question, s, sources, notes)
             if said:
                 return _focused(question, [s] + [o for o in ordered if o is not s], sources, said), said
     return ordered, ""
+
+
+def _stating_action(question: str, closest: ScoredSentence, chosen: Sequence[ScoredSentence],
+                    sources: dict[str, Source]) -> list[ScoredSentence]:
+    """The chosen statements that state the action the question asks about (grounding.yesno_action) when ``closest``
+    does not, each holding every content term of the asking clause that ``closest`` holds (both read with their
+    section path): "You can also use annual and sick leave" does not replace "You need to have been a federal
+    employee for 12 months in order to access Paid Parental Leave" for "Can I already use paid parental leave?".
+    Empty when ``closest`` states the action or no chosen sentence qualifies."""
+    clause = asking_clause(question)
+    if not action_unstated(clause, closest.text):
+        return []
+    asked = content_terms(clause)
+    read = {id(s): content_terms(f"{sources[s.label].section}\n{s.text}") for s in chosen}
+    held = asked & read[id(closest)]
+    return [s for s in chosen if _statement(s.text) and not action_unstated(clause, s.text)
+            and held <= read[id(s)] | (read[id(closest)] if _refers_back(s, closest) else frozenset())]
+
+
+def _refers_back(sentence: ScoredSentence, before: ScoredSentence) -> bool:
+    """True when ``sentence`` comes shortly after ``before`` in the same source (at most ``_BACK`` sentences) and
+    names a noun with a demonstrative ("Teams don't need to submit *this justification*", three sentences after the
+    one on the justification checklist): it speaks of what ``before`` names."""
+    return sentence.label == before.label and 0 < sentence.position - before.position <= _BACK \
+        and bool(_DEMONSTRATIVE.search(sentence.text))
+
+
+#: How many sentences back a demonstrative reaches.
+_BACK = 3
+
+
+#: A noun phrase pointing back ("this justification", "these forms", "such requests").
+_DEMONSTRATIVE = re.compile(r"\b(?:this|these|that|those|such)\s+[a-z]{3,}", re.I)
 
 
 def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentence, sources: dict[str, Source],

@@ -1,9 +1,9 @@
 """Yes/no questions: what a sentence answers them with. The question is read by its asking clause (without the
-asker's situation: conditions, clauses describing its nouns); a sentence says no when exactly one of the two is
-negated (its own leading condition left out when the question is not about it), when it states a limit the question
-asks to pass, or a requirement of more time than the asker has; a sentence about another kind of what is asked
-("economy class" for "business class") or naming too little of it settles nothing (grounding.extractive then quotes
-it without an opener).
+asker's situation: conditions, clauses describing its nouns; grounding.yesno_asking); a sentence says no when
+exactly one of the two is negated (its own leading condition left out when the question is not about it), when it
+states a limit the question asks to pass, or a requirement of more time than the asker has; a sentence about another
+kind of what is asked ("economy class" for "business class") or naming too little of it settles nothing
+(grounding.extractive then quotes it without an opener).
 
 No Django imports.
 """
@@ -16,17 +16,18 @@ from typing import Callable
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.polarity import antonym
+from grounding.yesno_asking import CONDITION, asking_clause, asking_coverage
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
 from grounding.yesno_kind import other_subject, substituted_in
-from grounding.yesno_predicate import cost_read_as_free, predicate_unstated
+from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, restricts_everyone,
                                    unasked_without)
-from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, answering_clause, concession_or_main, condition_unmet,
-                                   contrasted, modality_unstated, negated_part_unstated, negates_terms,
-                                   prohibits_asked, requirement_unstated)
+from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, answering_clause, as_must,
+                                   concession_or_main, condition_unmet, contrasted, modality_unstated,
+                                   negated_part_unstated, negates_terms, prohibits_asked, requirement_unstated)
 
 
 _REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
@@ -41,11 +42,6 @@ def _durations(text: str) -> dict[str, float]:
         n = float(_WORDS.get(m.group(1).lower(), 0) if not m.group(1).isdigit() else m.group(1))
         out[m.group(2).lower()] = max(out.get(m.group(2).lower(), 0.0), n)
     return out
-
-
-#: A leading condition: "If ...,", "When ...,", "As long as ...," up to the first comma, semicolon or colon.
-CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|provided that|in case)\b[^,;:]*[,;:]\s*",
-                        re.I)
 
 
 #: A condition closing a sentence: ", even if you are not ...", " unless approved", " when you travel".
@@ -80,7 +76,7 @@ def deciding_clause(question: str, sentence: str) -> str:
         # an exception's negation ("..., except expenses for which it is impractical (e.g. vendor does not accept
         # the card)") is the exception's, not the rule's
         sentence = _EXCEPTION.sub("", sentence) or sentence
-    sentence = concession_or_main(question, sentence)
+    sentence = concession_or_main(asking_clause(question), sentence)
     m = CONDITION.match(sentence)
     if not m:
         return sentence
@@ -93,50 +89,11 @@ def deciding_clause(question: str, sentence: str) -> str:
     return sentence[m.end():]
 
 
-#: A negated verb in a clause that describes a noun of the question ("the comp time I haven't used", "days you did
-#: not take"): the asker's situation, not what is asked.
-_RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
-                                r"\s+(?:which\s+)?(?:I|you|we|they|he|she)\s+"
-                                r"(?:(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)|won['’]t|"
-                                r"can['’]t|cannot)\s+\w+", re.I)
-_TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
-
-
-#: A negation in a relative clause describing a noun ("a fed who isn't on our project", "staff that do not travel"):
-#: the noun's description, not what is asked; asking_clause keeps the clause and drops its negation.
-_RELATIVE_WHO_NEGATION = re.compile(r"\b(who|that|which)\s+(is|are|was|were|do|does|did|has|have|had)(?:n['’]t|\s+not)\b",
-                                    re.I)
-
-
-def asking_clause(question: str) -> str:
-    """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
-    trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
-    lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
-    used be forfeited?" asks "Will the comp time ... be forfeited?"; "Can a fed who isn't on our project be invited?"
-    asks it without the negation of its "who" clause)."""
-    q = question_sentence(question)
-    m = CONDITION.match(q)
-    if m and q[m.end():].strip():
-        q = q[m.end():]
-    q = _TRAILINGCONDITION.sub("", q)
-    q = _RELATIVE_WHO_NEGATION.sub(r"\1 \2", q)
-    return _RELATIVE_NEGATION.sub("", q)
-
-
 def substituted(question: str, sentence: str) -> bool:
     """True when ``sentence`` speaks of what the yes/no ``question`` names, but as another kind of it
     (grounding.yesno_kind.substituted_in, read on the question's asking clause): "Can I fly business class?" / "Book
     economy class for all flights". Such a sentence settles nothing about what was asked."""
     return substituted_in(asking_clause(question), sentence)
-
-
-def asking_coverage(question: str, sentence: str) -> float:
-    """The share of the content terms of the question's asking clause (:func:`asking_clause`) that ``sentence``
-    holds (0..1; 1.0 for a clause without content terms): "Can I fly business class if the flight is longer than 6
-    hours?" asks about flying business class, which "Flights longer than 6 hours may be booked in premium economy"
-    does not name."""
-    asked = content_terms(asking_clause(question))
-    return len(asked & content_terms(sentence)) / len(asked) if asked else 1.0
 
 
 def _most(text: str) -> dict[str, float]:
@@ -180,7 +137,8 @@ def says_no(question: str, sentence: str) -> bool:
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
     asking = asking_clause(question)
-    clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", deciding_clause(question, sentence)))
+    clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", STRANDED_NEGATION.sub("", deciding_clause(question,
+                                                                                                sentence))))
     return bool(NEGATION.search(asking)) != bool(NEGATION.search(clause))
 
 
@@ -248,7 +206,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if value_differs(question, sentence) and not substituted(question, sentence) \
             and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"
-    flip = antonym(clause, deciding_clause(question, sentence))
+    flip = antonym(as_must(clause), deciding_clause(question, sentence))
     if flip is not None:
         rest = content_terms(clause) - content_terms(flip[0])
         if not rest <= content_terms(sentence):
@@ -265,7 +223,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")
     main = sentence[m.end():] if (m := CONDITION.match(sentence)) and sentence[m.end():].strip() else sentence
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{main}") < yes_coverage \
-            or predicate_unstated(clause, f"{context}\n{sentence}"):
+            or predicate_unstated(clause, f"{context}\n{sentence}") or restriction_unstated(clause, sentence):
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES

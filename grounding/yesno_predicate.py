@@ -29,12 +29,18 @@ _WORD = re.compile(r"[a-z]+", re.I)
 #: before their noun; after the auxiliary's subject they are the predicate: "Is the form signed?"). Only words after
 #: the clause's first content word count (the subject comes first).
 _NOT_PREDICATE = frozenset("need needs needed based used called named located related".split())
+#: Adjectives of an expletive question that ask whether something may or must be done ("Is it okay to ...?", "Is it
+#: necessary to ...?"): a modal ("You can ...", "You must ...") states them; grounding.yesno_scope reads them.
+_MODAL_ADJECTIVES = frozenset("okay ok fine alright possible allowed permitted acceptable appropriate necessary "
+                              "required mandatory needed".split())
 
 
 def predicate_words(clause: str) -> list[str]:
     """The predicate words of a yes/no question's asking clause (grounding.yesno.asking_clause), lower case, in order:
     the words after its first content word (the subject comes first; after an expletive "Is it ..." the first content
-    word is one too) that are PREDICATE_WORDS, participles in -ed or adjectives in -able/-ible."""
+    word is one too) that are PREDICATE_WORDS, participles in -ed or adjectives in -able/-ible; and the adjective of an
+    expletive "Is it <adjective> to ...?" whatever its form ("Is it simple to edit several files?" asks "simple"),
+    unless it asks a modality (:data:`_MODAL_ADJECTIVES`, read by grounding.yesno_scope)."""
     words = [w.lower() for w in _WORD.findall(clause)]
     content = [i for i, w in enumerate(words) if w not in CONTENT_STOP_WORDS]
     if not content:
@@ -42,7 +48,11 @@ def predicate_words(clause: str) -> list[str]:
     # "Is it free to add partners?": after an expletive "it" the first content word is the predicate, not a subject
     expletive = len(words) > 2 and words[1] == "it" and words[0] in ("is", "was", "will", "would", "isn't")
     out = []
-    for w in words[content[0] + (0 if expletive else 1):]:
+    first = content[0]
+    if expletive and first + 1 < len(words) and words[first + 1] == "to" and words[first] not in _MODAL_ADJECTIVES:
+        out.append(words[first])
+        first += 1
+    for w in words[first + (0 if expletive else 1):]:
         if w in CONTENT_STOP_WORDS or w in _NOT_PREDICATE:
             continue
         if w in PREDICATE_WORDS or (len(w) > 4 and w.endswith(("ed", "able", "ible"))):
@@ -103,3 +113,17 @@ def cost_read_as_free(clause: str, sentence: str) -> str:
     if "free" not in predicate_words(clause):
         return sentence
     return _NO_COST.sub("free", sentence)
+
+
+#: A restriction a question asks about ("Do we bill only for our time?"), and the words a sentence states one with.
+_ASKS_ONLY = re.compile(r"\b(?:only|solely|exclusively|just)\b(?!\s+(?:in case|as|like|about)\b)", re.I)
+_STATES_ONLY = re.compile(r"\b(?:only|solely|exclusively|just|limited|restricted|sole|nothing but|no other|except|"
+                          r"other than)\b", re.I)
+
+
+def restriction_unstated(clause: str, sentence: str) -> bool:
+    """True when the asking ``clause`` asks whether something holds only of something ("Do we bill client agencies
+    only for our time?") and ``sentence`` states no restriction ("We charge our clients for our actual time and
+    material costs, plus a fixed overhead amount"): the sentence says what holds, not that nothing else does, and
+    settles no "Yes." ("just in case", "just as" restrict nothing)."""
+    return bool(_ASKS_ONLY.search(clause)) and not _STATES_ONLY.search(sentence)

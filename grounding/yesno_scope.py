@@ -45,6 +45,12 @@ NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|withou
 #: A noun phrase set against another by "and not a/an" ("adding your partner as a guest and not an anonymous user"):
 #: it picks one of two things, it negates no predicate (the s11 fresh yes/no set, f007).
 NOUN_CONTRAST = re.compile(r"\band not an?\s+[\w-]+(?:\s+[\w-]+)?", re.I)
+#: A clause describing a noun by where someone is not, its preposition left at its end ("mention them in channels
+#: they're not in, and ..."): it says which channels, it negates nothing of the main clause (the s14 fresh3 set's
+#: f3003 opened "No." to "Can I mention a teammate in a channel they're not in?" from it).
+STRANDED_NEGATION = re.compile(r"(?<=\w)\s+(?:I|you|we|they|he|she)(?:['’](?:re|s|m)\s+not|\s+(?:are|is|am|was|were)"
+                               r"(?:n['’]t|\s+not))\s+(?:in|on|at|part\s+of|a\s+member\s+of|invited\s+to)"
+                               r"(?=\s*(?:[,.;:)!?]|\band\b|\bor\b|$))", re.I)
 
 #: How similar (a sentence-embedding cosine, -1..1) a leading condition must be to the question, when it shares no
 #: content word with the question's situation, to be read as the asker's case all the same (a paraphrase: "If you
@@ -141,9 +147,26 @@ def answering_clause(asking: str, sentence: str) -> str:
 #: "Am I allowed to ...?", "Is it okay to ...?") or must (requirement: "Do I need to ...?", "Does it have to ...?",
 #: "Should I ...?") do what it names. A question asking neither ("Is bike parking free?", "Will I get paid ...?")
 #: is not read for it.
-ASKS_PERMISSION = re.compile(r"^\s*(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|eligible)\b", re.I)
-_ASKS_REQUIREMENT = re.compile(r"^\s*(?:must|should|shall)\b|\b(?:need|needs|have to|has to|required|mandatory|"
+#: A prepositional phrase opening a question, closed by a comma ("Under the July 2021 travel guidance, can I
+#: travel ...?"): the modal after it opens the asking clause (a clause before the comma, "is turned into a guest,
+#: can they ...", is not such a phrase).
+LEADING_PHRASE = (r"(?:(?:under|for|during|in|on|at|after|before|per|according\s+to|with|without|as|from|since|by|"
+                  r"within|outside|inside)\b[^,?]*,\s*)")
+ASKS_PERMISSION = re.compile(rf"^\s*{LEADING_PHRASE}?(?:can|could|may)\b|\b(?:allowed|permitted|okay|ok|fine|able|"
+                             r"eligible)\b", re.I)
+_ASKS_REQUIREMENT = re.compile(rf"^\s*{LEADING_PHRASE}?(?:must|should|shall)\b|\b(?:need|needs|have to|has to|"
+                               r"required|mandatory|"
                                r"necessary|obligated)\b", re.I)
+_HAVE_TO = re.compile(r"\b(?:have|has|need|needs)\s+to\b", re.I)
+
+
+def as_must(asking: str) -> str:
+    """The asking clause with a requirement asked by "have to" or "need to" written "must" ("Do I have to attach
+    documents?" -> "Do I must attach documents?"), so that grounding.polarity reads "optional" as its opposite
+    ("Supporting documentation is optional" answered "Yes." to it: the s15 round's development question ds15-021)."""
+    return _HAVE_TO.sub("must", asking)
+
+
 #: How a sentence grants or denies permission, or states a requirement or its absence ("optional") (its modality
 #: words, de Marneffe et al. 2008's modality feature).
 _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|permits?|permission|able|free to|"
@@ -152,6 +175,9 @@ _STATES_PERMISSION = re.compile(r"\b(?:can|could|may|allowed|allows?|permitted|p
 STATES_REQUIREMENT = re.compile(r"\b(?:must|need|needs|needed|requires?|required|requirement|have to|has to|"
                                 r"mandatory|necessary|should|expected|obligated|shall|optional|voluntary|skip|waived?|"
                                 r"opt\s+out)\b", re.I)
+#: A requirement said to be possible ("you may need to modify the contract", "you might have to"): it grants no
+#: permission (the s14 fresh3 set's f3022 opened "Yes." to "can our product lead modify it?" from it).
+_POSSIBLE_NEED = re.compile(r"\b(?:may|might|could)\s+(?:also\s+)?(?:need|have|be\s+required|be\s+asked)\s+to\b", re.I)
 #: A clause of what follows something else ("before it can be used", "until it is approved").
 _LATER = re.compile(r"\b(?:before|until|till)\b[^,;.]*", re.I)
 #: A prohibition in the imperative ("Do not turn off your computer", "Please don't include it in Slack"): it denies
@@ -179,7 +205,8 @@ def modality_unstated(asking: str, sentence: str) -> bool:
         return False
     # a permission said only of what follows something else ("... will need to be purchased before it can be used")
     # or in the sentence's leading condition ("If GSA does not have any available licenses, ...") is not granted
-    if permission and (_STATES_PERMISSION.search(_LATER.sub(" ", _CONDITION_OPENING.sub("", sentence, count=1)))
+    if permission and (_STATES_PERMISSION.search(_LATER.sub(" ", _CONDITION_OPENING.sub("", _POSSIBLE_NEED.sub(
+            " ", sentence), count=1)))
                        or (_WITHOUT.search(asking) and STATES_REQUIREMENT.search(sentence))
                        or _action_stated(asking, sentence)):
         return False

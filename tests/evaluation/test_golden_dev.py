@@ -63,3 +63,20 @@ def test_comparisons_name_each_value_and_unanswerables_say_what_the_pages_cover(
             assert len(r["values"]) == 2 and sorted(r["values"].values()) == sorted(r["expect"]), r["id"]
         if r["kind"] == "unanswerable":
             assert r["expect"] == "abstain" and len(r["covers"].split()) >= 3, r["id"]
+
+
+#: Extra development yes/no questions of the s15 round (evaluation/golden/18f_dev_s15.jsonl), written after the
+#: round's first rules to check them on pages no other set uses; none on a page of the held-out fresh5 set.
+DEV_S15 = ROOT / "evaluation" / "golden" / "18f_dev_s15.jsonl"
+
+
+def test_the_s15_development_questions_are_dev_yes_no_items_on_their_pages_away_from_fresh5():
+    records = [json.loads(line) for line in DEV_S15.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(records) == len({r["id"] for r in records}) == 35
+    assert {(r["split"], r["kind"]) for r in records} == {("dev", "yesno")}
+    assert {r["polarity"] for r in records} == {"yes", "no"}
+    assert [i.id for i in load_golden(DEV_S15, needs_domain=False, split="dev")] == [r["id"] for r in records]
+    assert [(r["id"], e) for r in records for e in r["expect"] if not found(e, r["pages"])] == []
+    fresh5 = (ROOT / "evaluation" / "golden" / "18f_fresh5.jsonl").read_text(encoding="utf-8").splitlines()
+    held_out = {p for line in fresh5 if line.strip() for p in json.loads(line)["pages"]}
+    assert {p for r in records for p in r["pages"]} & held_out == set()

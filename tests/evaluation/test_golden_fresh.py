@@ -7,10 +7,12 @@ wrong Yes or No on questions no rule was written from (see docs/evaluation.md):
   round, from 18F pages that no question of 18f.jsonl, 18f_dev.jsonl or 18f_fresh.jsonl uses; asked once before and
   once after the round's yes/no rules;
 - evaluation/golden/18f_fresh3.jsonl (split "fresh3"): written in the s14 round, before any rule change of that
-  round, from 18F pages that no other set uses; asked once before and once after the round's yes/no rules.
+  round, from 18F pages that no other set uses; asked once before and once after the round's yes/no rules;
+- evaluation/golden/18f_fresh5.jsonl (split "fresh5"): written in the s15 round, before any rule change of that
+  round, from 11 18F pages that no other set uses; asked once before and once after the round's yes/no rules.
 
 Fast checks only (no embedding, no database): well formed, read by ``load_golden(split=...)`` and by no other split,
-every expected span on one of its pages, and fresh2 and fresh3 sharing no page with the other 18F sets.
+every expected span on one of its pages, and fresh2, fresh3 and fresh5 sharing no page with the other 18F sets.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from tests.evaluation.test_golden_18f_data import HANDBOOK, ROOT, found
 GOLDEN = ROOT / "evaluation" / "golden"
 #: file, split, id prefix, how many questions are worded away from their page (paraphrased), a split it is not in
 SETS = [("18f_fresh.jsonl", "fresh", "f0", 15, "dev"), ("18f_fresh2.jsonl", "fresh2", "f2", 16, "fresh"),
-        ("18f_fresh3.jsonl", "fresh3", "f3", 16, "fresh2")]
+        ("18f_fresh3.jsonl", "fresh3", "f3", 16, "fresh2"), ("18f_fresh5.jsonl", "fresh5", "y5-", 28, "fresh3")]
 
 
 def read(name: str) -> list[dict]:
@@ -59,6 +61,8 @@ def test_every_expected_span_is_on_one_of_its_pages(name):
 @pytest.mark.parametrize("name,others", [
     ("18f_fresh2.jsonl", ("18f.jsonl", "18f_dev.jsonl", "18f_fresh.jsonl")),
     ("18f_fresh3.jsonl", ("18f.jsonl", "18f_dev.jsonl", "18f_fresh.jsonl", "18f_fresh2.jsonl", "18f_versions.jsonl")),
+    ("18f_fresh5.jsonl", ("18f.jsonl", "18f_dev.jsonl", "18f_fresh.jsonl", "18f_fresh2.jsonl", "18f_fresh3.jsonl",
+                          "18f_versions.jsonl")),
 ])
 def test_no_page_of_a_fresh_set_is_used_by_another_18f_set(name, others):
     used = set()

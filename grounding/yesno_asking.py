@@ -1,0 +1,61 @@
+"""What a yes/no question asks: its asking clause, read without the asker's situation (a leading or trailing
+condition, a clause describing one of its nouns: "Will the comp time I haven't used be forfeited?" asks "Will the
+comp time ... be forfeited?"), and how much of it a sentence names.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.answer_types import question_sentence
+from grounding.lexical import content_terms
+
+#: A leading condition: "If ...,", "When ...,", "As long as ...," up to the first comma, semicolon or colon.
+CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|provided that|in case)\b[^,;:]*[,;:]\s*",
+                        re.I)
+
+
+#: A negated verb in a clause that describes a noun of the question ("the comp time I haven't used", "days you did
+#: not take"): the asker's situation, not what is asked.
+_RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
+                                r"\s+(?:which\s+)?(?:I|you|we|they|he|she)\s+"
+                                r"(?:(?:have|has|had|do|does|did|can|could|will|would)(?:n['’]t|\s+not)|won['’]t|"
+                                r"can['’]t|cannot)\s+\w+"
+                                r"|(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
+                                r"\s+(?:I|you|we|they|he|she)(?:['’](?:re|s|m)\s+not|\s+(?:are|is|am|was|were)"
+                                r"(?:n['’]t|\s+not))\b", re.I)
+_TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
+
+
+#: A negation in a relative clause describing a noun ("a fed who isn't on our project", "staff that do not travel"):
+#: the noun's description, not what is asked; asking_clause keeps the clause and drops its negation.
+_RELATIVE_WHO_NEGATION = re.compile(r"\b(who|that|which)\s+(is|are|was|were|do|does|did|has|have|had)(?:n['’]t|\s+not)\b",
+                                    re.I)
+
+
+def asking_clause(question: str) -> str:
+    """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
+    trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
+    lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
+    used be forfeited?" asks "Will the comp time ... be forfeited?"; "Can a fed who isn't on our project be invited?"
+    asks it without the negation of its "who" clause)."""
+    q = question_sentence(question)
+    m = CONDITION.match(q)
+    if m and q[m.end():].strip():
+        q = q[m.end():]
+    q = _TRAILINGCONDITION.sub("", q)
+    q = _RELATIVE_WHO_NEGATION.sub(r"\1 \2", q)
+    return _RELATIVE_NEGATION.sub("", q)
+
+
+
+def asking_coverage(question: str, sentence: str) -> float:
+    """The share of the content terms of the question's asking clause (:func:`asking_clause`) that ``sentence``
+    holds (0..1; 1.0 for a clause without content terms): "Can I fly business class if the flight is longer than 6
+    hours?" asks about flying business class, which "Flights longer than 6 hours may be booked in premium economy"
+    does not name."""
+    asked = content_terms(asking_clause(question))
+    return len(asked & content_terms(sentence)) / len(asked) if asked else 1.0
+
