@@ -43,7 +43,11 @@ def comparison_sides(question: str) -> Sides | None:
     stops = list(_SIDE_STOP.finditer(before))
     right_end = _SIDE_STOP.search(after)
     right = after[:right_end.start()] if right_end else after
-    span = _after_colon(before) or _parallel_span(before, right) or _same_opening(before, right)
+    span = _after_colon(before) or _parallel_span(before, right)
+    if span is None and (span := _same_opening(before, right)):
+        # "on weekdays than on Saturdays in San Francisco": the phrase parallel to "on weekdays" is "on Saturdays";
+        # what follows it ("in San Francisco") is said of both sides
+        right = _first_phrase(right)
     if span is None:
         start = stops[-1].end() if stops else 0
         words = before[start:].split()[-min(6, max(2, len(right.split()))):]  # about as long as the other side
@@ -108,6 +112,14 @@ def _same_opening(before: str, right: str) -> tuple[int, int] | None:
     region = stops[-1].end() if stops else 0
     hits = [m.start() for m in re.finditer(rf"\b{first}\b", before, re.I) if m.start() >= region]
     return (hits[-1], len(before)) if hits else None
+
+
+def _first_phrase(right: str) -> str:
+    """A side opening with a preposition, up to the next preposition ("on Saturdays in San Francisco" -> "on
+    Saturdays"); the whole side when none follows."""
+    words = list(re.finditer(r"\S+", right))
+    cut = next((w.start() for w in words[1:] if w.group(0).lower() in _OPENING), len(right))
+    return right[:cut].rstrip()
 
 
 def _parallel_span(before: str, right: str) -> tuple[int, int] | None:

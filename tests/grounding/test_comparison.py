@@ -1,0 +1,172 @@
+"""Comparison sides read with where their sentences stand (grounding.comparison, grounding.comparison_naming,
+grounding.comparison_sides): a list item under its side's heading, a sentence of the page named by the other side,
+the side asking for a limit, a side whose value sentence ranks below sentences naming it without a value. Each case
+comes from the development set of the 18F golden set (d024, d025, d026, d032), written here as small pages."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from grounding.answer import finalize_answer
+from grounding.comparison import side_sentences
+from grounding.comparison_naming import asks_limit, heading_of, named_terms, states_limit, under_side_heading
+from grounding.comparison_sides import comparison_sides
+from grounding.context import plan_context
+from grounding.extractive import ExtractiveAnswerer
+from grounding.sentence_data import SentenceData, segment
+from grounding.sentence_rank import ScoredSentence
+from grounding.source_types import Source
+from grounding.tokens import counter_for
+from grounding.types import Candidate, Chunk, ContextPlan
+
+
+@pytest.fixture(scope="module")
+def answer(embedder):
+    def ask(question: str, *pages: tuple[str, str, str]) -> tuple[str, object]:
+        """Compose the answer to ``question`` from pages (title, section, text), all planned."""
+        candidates = [Candidate(Chunk(chunk_id=i + 1, document_id=i + 1, title=title, section=section, version="v1",
+                                      date="", text=text, tokens=len(text.split()), version_id=i + 1),
+                                score=0.03, dense=0.6)
+                      for i, (title, section, text) in enumerate(pages)]
+        plan = plan_context(question=question, candidates=candidates, system_prompt="Answer.",
+                            counter=counter_for("extractive"))
+        text = ExtractiveAnswerer(embedder).compose(question, plan)
+        return text, finalize_answer(text, plan)
+
+    return ask
+
+
+SCHEDULES = ("Standard schedule\nYou arrive and depart at the same time every day that you work.\n"
+             "You work 8 hours every day, for all 10 work days per pay period.\n"
+             "Variable Day\n- Each day can be slightly longer or shorter than 8 hours, but must add up to 40 hours per "
+             "week.\n- The maximum number of hours you can work in a single day is 12.\n"
+             "Variable Week\n- Each week can be shorter or longer than 40 hours.\n"
+             "- The maximum number of hours you can work in a single day is 12.")
+
+
+def _source(text: str, *, title: str = "Work schedules", section: str = "Schedule types",
+            sections: tuple[tuple[int, str], ...] = ()) -> Source:
+    units, _ = segment(text)
+    n = len(units)
+    data = SentenceData(texts=tuple(u[3] for u in units), spans=tuple((u[0], u[1]) for u in units),
+                        kinds=tuple(u[2] for u in units), vectors=np.zeros((n, 4), np.float32),
+                        context=np.zeros((n, 4), np.float32))
+    return Source(label="S1", chunk_ids=(1,), document_id=1, title=title, section=section, version="v1", date="",
+                  text=text, score=0.5, tokens=len(text.split()), sentences=data, sections=sections)
+
+
+def _at(source: Source, text: str, nth: int = 0) -> int:
+    return [i for i, t in enumerate(source.sentences.texts) if t == text][nth]
+
+
+def test_a_sentence_stands_under_the_last_heading_line_before_it_else_its_section():
+    source = _source(SCHEDULES)
+    maximum = "The maximum number of hours you can work in a single day is 12."
+    assert heading_of(source, _at(source, maximum)) == "Variable Day"
+    assert heading_of(source, _at(source, maximum, 1)) == "Variable Week"
+    assert heading_of(source, _at(source, "You work 8 hours every day, for all 10 work days per pay period.")) == \
+        "Standard schedule"
+    # a heading line before the chunk's part of a merged source does not reach into the next part
+    merged = _source("Gliding\n- You work 8 hours, 5 days a week.\nYou may start early.",
+                     sections=((0, "Types > Gliding"), (39, "Types > Maxiflex")))
+    assert heading_of(merged, _at(merged, "You may start early.")) == "Maxiflex"
+    assert heading_of(merged, _at(merged, "You work 8 hours, 5 days a week.")) == "Gliding"
+
+
+def test_a_sentence_names_what_its_heading_and_its_page_title_name():
+    source = _source(SCHEDULES, title="Chicago")
+    plan = ContextPlan(question="q", sources=(source,))
+    i = _at(source, "The maximum number of hours you can work in a single day is 12.")
+    s = ScoredSentence(source.sentences.texts[i], "S1", 0.7, kind="item", position=i)
+    assert {"variabl", "day", "chicago", "maximum"} <= named_terms(plan, s)
+    query = "What's the longest single day I can work on a Variable Day schedule?"
+    assert under_side_heading(plan, s, query, frozenset({"variabl"}))
+    week = _at(source, "The maximum number of hours you can work in a single day is 12.", 1)
+    assert not under_side_heading(plan, ScoredSentence(s.text, "S1", 0.7, kind="item", position=week), query,
+                                  frozenset({"variabl"}))  # "Variable Week": the question has no "week"
+
+
+def test_a_question_asking_for_a_limit_and_a_sentence_stating_one():
+    assert asks_limit("What's the longest single day I can work on a standard schedule day?") == "max"
+    assert asks_limit("What's the minimum billable time expected in a full 5-day week?") == "min"
+    assert asks_limit("Which fare is higher, BART or the CTA?") == ""
+    assert states_limit("max", "The maximum number of hours you can work in a single day is 12.")
+    assert states_limit("max", "Up to 3 weeks of leave")
+    assert not states_limit("max", "Each day can be longer than 8 hours, but must add up to 40 hours per week.")
+    assert states_limit("min", "Billable time (minimum hours expected): 32 hours")
+
+
+def test_a_side_opening_with_a_preposition_is_that_phrase_and_what_follows_is_said_of_both():
+    sides = comparison_sides("How much earlier does BART start running on weekdays than on Saturdays in San "
+                             "Francisco?")
+    assert sides.terms == (frozenset({"weekday"}), frozenset({"saturday"}))
+    assert sides.queries == ("How much earlier does BART start running on weekdays in San Francisco?",
+                             "How much earlier does BART start running on Saturdays in San Francisco?")
+
+
+def test_each_side_takes_the_sentence_under_its_own_heading_and_the_limit_asked_for(answer):
+    text, verified = answer("What's the longest single day I can work on a Variable Day schedule compared with a "
+                            "standard schedule day?", ("Work schedules", "Schedule types", SCHEDULES))
+    assert text == ("The maximum number of hours you can work in a single day is 12 [S1]. You work 8 hours every "
+                    "day, for all 10 work days per pay period [S1].")
+    assert not verified.abstained
+
+
+def _ranked(plan: ContextPlan, *scored: tuple[str, str, float]) -> list[ScoredSentence]:
+    """(label, sentence text, score) -> ScoredSentence at that sentence's position in its source."""
+    out = []
+    for label, text, score in scored:
+        source = plan.source_map[label]
+        i = _at(source, text)
+        out.append(ScoredSentence(text, label, score, kind=source.sentences.kinds[i], position=i))
+    return out
+
+
+def _plan(*sources: Source) -> ContextPlan:
+    return ContextPlan(question="q", sources=sources)
+
+
+SF_TRAIN = "Trains run from the airport to downtown every 15 minutes with the actual travel time around 35 minutes."
+BLUE_LINE = "Blue Line trains run from the airport to downtown 24/7 and take about 50 minutes."
+ORANGE_LINE = "From Midway it's only a 25 minute ride down the CTA Orange Line."
+
+
+def test_a_sentence_of_the_page_the_other_side_names_does_not_answer_this_side():
+    sf = replace(_source(f"Public transit from SFO to the TTS office is cheap.\n{SF_TRAIN}", title="San Francisco",
+                         section="From SFO"), label="S1")
+    chicago = replace(_source(f"{BLUE_LINE}\n{ORANGE_LINE}", title="Chicago", section="Getting here"), label="S2")
+    plan = _plan(sf, chicago)
+    sides = comparison_sides("Which is a quicker train ride from the airport: SFO to the SF office, or Midway to the "
+                             "Chicago office?")
+    rankings = [_ranked(plan, ("S1", "Public transit from SFO to the TTS office is cheap.", 0.815),
+                        ("S1", SF_TRAIN, 0.727), ("S2", BLUE_LINE, 0.640)),
+                _ranked(plan, ("S2", ORANGE_LINE, 0.807), ("S2", BLUE_LINE, 0.760), ("S1", SF_TRAIN, 0.714))]
+    # the Blue Line sentence names neither side in its words; its page is the other side's (Chicago): one source
+    # and one unit with the Orange Line sentence made it the SFO side's sentence
+    chosen = side_sentences(rankings, sides, plan, threshold=0.62, type_spread=0.2)
+    assert [s.text for s in chosen] == [SF_TRAIN, ORANGE_LINE]
+
+
+DC_HOURS = "Please note that the building closes at 6 pm, a GSA badge is required for after hours access."
+NY_HOURS = "Building hours are 6am - 7pm."
+NY_ROW = "Location: New York City, NY; Address: One World Trade Center, 10007; GSA region: 2"
+
+
+def test_a_side_whose_value_sentence_ranks_below_sentences_naming_it_without_a_value_still_gets_it():
+    dc = replace(_source(DC_HOURS, title="Washington, D.C.", section="After hours"), label="S1")
+    ny = replace(_source(f"{NY_HOURS}\nOur office is at One World Trade Center.", title="New York City",
+                         section="After hours"), label="S2")
+    contacts = replace(_source(f"New York City: 18f-nyc@gsa.gov\n{NY_ROW}", title="General contacts",
+                               section="Offices"), label="S3")
+    plan = _plan(dc, ny, contacts)
+    sides = comparison_sides("Which office building closes earlier in the evening, 1800 F in DC or One World Trade "
+                             "in New York?")
+    # the contacts page names the New York office without its hours, above the hours sentence of the New York page
+    rankings = [_ranked(plan, ("S2", NY_HOURS, 0.641), ("S1", DC_HOURS, 0.607)),
+                _ranked(plan, ("S3", NY_ROW, 0.725), ("S3", "New York City: 18f-nyc@gsa.gov", 0.638),
+                        ("S2", NY_HOURS, 0.508), ("S1", DC_HOURS, 0.497))]
+    chosen = side_sentences(rankings, sides, plan, threshold=0.62, type_spread=0.2)
+    assert [s.text for s in chosen] == [DC_HOURS, NY_HOURS]
