@@ -45,6 +45,8 @@ _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes
                          r"larger|greater|cheaper|quicker|closer|nearer|farther|further|newer|older|costlier|"
                          r"pricier|easier|harder|better|worse|stricter|heavier|lighter|wider|narrower)\b.*\bor\b|"
                          r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
+                         # "What's the difference between A and B?" (not "the time between A and B": a length)
+                         r"\bdiffer(?:ence|ences|s)?\b.*\bbetween\b.+\band\b|"
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
                          r"lower)\b.*\bthan\b", re.I)

@@ -35,6 +35,8 @@ def comparison_sides(question: str) -> Sides | None:
     """The sides of a comparison ("my Mac login password or my work iPhone passcode" -> terms ({mac, login,
     password}, {work, iphon, passcod})), or None when no two sides are found."""
     asking = question_sentence(question)
+    if between := _between_sides(asking):
+        return between
     m = _CONNECTOR.search(asking)
     if not m:
         return None
@@ -68,6 +70,34 @@ def comparison_sides(question: str) -> Sides | None:
                      and w.lower() not in right.lower().split()), "")
     other = f"{frame} {right}{' ' + verb if verb else ''}{before[span[1]:]}{tail}"
     return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
+
+
+#: "the difference (in cost) between A and B" (A and B the sides; what follows B's end punctuation is not a side).
+_BETWEEN = re.compile(r"\bdiffer(?:ence|ences|s)?\b((?:\s+[\w'’]+){0,3}?)\s+between\s+(.+?)\s+and\s+([^?.!]+)", re.I)
+#: A side that is itself a question ("how often procurement happens"): asked as it is.
+_QUESTION_SIDE = re.compile(r"^(?:how|what|when|where|which|who|whom|whose|why)\b", re.I)
+
+
+def _between_sides(asking: str) -> Sides | None:
+    """The sides of "What's the difference (in cost) between A and B?" (A up to the first "and"), each asked with
+    the words before "difference" and those after it ("What's the paid parental leave?", "What is a cab from DCA in
+    cost?"; one determiner kept; a side worded as a question, "how often procurement happens", is asked as it is),
+    or None when the question is not so worded or the two sides share all their content words."""
+    m = _BETWEEN.search(asking)
+    if not m:
+        return None
+    left, right = m.group(2).strip(" ,"), m.group(3).strip(" ,")
+    a, b = content_terms(left), content_terms(right)
+    if not (a - b and b - a):
+        return None
+    frame, aspect = asking[:m.start()].rstrip(), m.group(1).strip()
+    queries = []
+    for side in (left, right):
+        lead = _DETERMINER_END.sub("", frame) if _DETERMINER_END.search(frame) and _DETERMINER_START.match(side) \
+            else frame
+        asked = f"{side} {aspect}" if _QUESTION_SIDE.match(side) else f"{lead} {side} {aspect}"
+        queries.append(" ".join(asked.split()) + "?")
+    return Sides((a - b, b - a), (queries[0], queries[1]))
 
 
 _DETERMINER = r"(?:a|an|the|my|your|our|their|his|her|its)"
@@ -130,7 +160,8 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
     over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
     question follows ("sick leave do I earn"), or when both sides open with the same word, whatever follows
     ("getting my business cards after the order is approved, or getting my badge ..."). Only the words after the last
-    question word, colon or comma of ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
+    question word, colon or comma of ``before`` are searched. (start, end) in characters of ``before``; None when the
+    two share no content word."""
     stops = list(_SIDE_STOP.finditer(before))
     region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
     words = [w for w in re.finditer(r"\S+", before) if w.start() >= region]

@@ -170,3 +170,28 @@ def test_a_side_whose_value_sentence_ranks_below_sentences_naming_it_without_a_v
                         ("S2", NY_HOURS, 0.508), ("S1", DC_HOURS, 0.497))]
     chosen = side_sentences(rankings, sides, plan, threshold=0.62, type_spread=0.2)
     assert [s.text for s in chosen] == [DC_HOURS, NY_HOURS]
+
+
+def test_the_difference_between_two_things_is_a_comparison_of_those_two():
+    # written for development in the s15 round ("What's the difference between the paid parental leave and parental
+    # bereavement leave?" was answered as one question: three sentences naming the leaves, neither length)
+    from grounding.answer_types import is_comparison
+
+    question = "What's the difference between the paid parental leave and parental bereavement leave?"
+    assert is_comparison(question)
+    assert comparison_sides(question).queries == ("What's the paid parental leave?",
+                                                  "What's the parental bereavement leave?")
+    assert comparison_sides("What is the difference in cost between a cab from DCA and a cab from Dulles?").queries \
+        == ("What is a cab from DCA in cost?", "What is a cab from Dulles in cost?")
+    assert comparison_sides("What's the difference between the old cycle and how often we buy now?").queries[1] == \
+        "how often we buy now?"  # a side worded as a question is asked as it is
+    assert not is_comparison("How much time is there between the offer and the start date?")  # a length
+
+
+def test_each_side_of_a_difference_gets_its_own_value(answer):
+    leave = ("Leave types", "Parental leave", "You are entitled to 12 weeks of paid time off for the birth, adoption "
+             "or placement of a new child.\nYou can receive two weeks (80 hours) of parental bereavement leave for "
+             "the passing of your child.\nParental Bereavement Leave Memorandum")
+    text, verified = answer("What's the difference between the paid parental leave and parental bereavement leave?",
+                            leave)
+    assert "12 weeks of paid time off" in text and "two weeks (80 hours)" in text and not verified.abstained
