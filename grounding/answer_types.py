@@ -47,6 +47,12 @@ _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes
                          r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
                          # "What's the difference between A and B?" (not "the time between A and B": a length)
                          r"\bdiffer(?:ence|ences|s)?\b.*\bbetween\b.+\band\b|"
+                         # "Does A get more leave than B?": two things set against each other, not a threshold
+                         # ("Can I work more than 8 hours?" is a yes/no question)
+                         r"^(?:does|do|did|is|are|was|were|will|would|can|could|should)\b[^?]*?\b(?:more|less|fewer|"
+                         r"longer|shorter|higher|lower|earlier|later|bigger|smaller|cheaper|faster|slower|sooner)\b"
+                         r"(?:\s+[\w'’-]+){0,4}?\s+than\s+(?![$€£\d]|(?:one|two|three|four|five|six|seven|eight|"
+                         r"nine|ten|twelve|twenty|thirty|a|an|just|only)\b)|"
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
                          r"lower)\b.*\bthan\b", re.I)

@@ -35,7 +35,7 @@ def comparison_sides(question: str) -> Sides | None:
     """The sides of a comparison ("my Mac login password or my work iPhone passcode" -> terms ({mac, login,
     password}, {work, iphon, passcod})), or None when no two sides are found."""
     asking = question_sentence(question)
-    if between := _between_sides(asking):
+    if between := _between_sides(asking) or _yes_no_sides(asking):
         return between
     m = _CONNECTOR.search(asking)
     if not m:
@@ -98,6 +98,43 @@ def _between_sides(asking: str) -> Sides | None:
         asked = f"{side} {aspect}" if _QUESTION_SIDE.match(side) else f"{lead} {side} {aspect}"
         queries.append(" ".join(asked.split()) + "?")
     return Sides((a - b, b - a), (queries[0], queries[1]))
+
+
+#: "Does A get more leave than B?", "Is A more expensive than B?": the auxiliary, A, what is said of A (a verb, when
+#: there is one, and the words up to the comparative), the comparative and what it is of, then B.
+_COMPARATIVE = r"(?P<more>more|less|fewer|longer|shorter|higher|lower|earlier|later|bigger|smaller|cheaper|faster|" \
+    r"slower|sooner)(?P<what>(?:\s+[\w'’-]+){0,4}?)\s+than\s+(?P<b>[^?]+?)\s*\??$"
+_AUX = r"^(?P<aux>does|do|did|is|are|was|were|will|would|can|could|should)\s+"
+_YES_NO_VERB = re.compile(
+    _AUX + r"(?P<a>.+?)\s+(?P<said>(?:gets?|runs?|takes?|costs?|lasts?|pays?|has|have|needs?|earns?|accrues?|"
+    r"requires?|allows?|opens?|closes?|starts?|ends?|expires?|gives?|offers?|covers?)\s+(?:[\w'’-]+\s+){0,2}?)"
+    + _COMPARATIVE, re.I)
+_YES_NO_BARE = re.compile(_AUX + r"(?P<a>.+?)\s+(?P<said>)" + _COMPARATIVE, re.I)
+#: Comparatives of a quantity: "more leave" asks how much leave; "more expensive" asks the adjective.
+_QUANTITY_COMPARATIVES = frozenset({"more", "less", "fewer"})
+
+
+def _yes_no_sides(asking: str) -> Sides | None:
+    """The sides of a yes/no comparison ("Does relocating with a military spouse get more administrative leave than
+    being a bone marrow donor?"): A and B, each asked what is said of A without the comparative of a quantity
+    ("Does relocating with a military spouse get administrative leave?", "Does being a bone marrow donor get
+    administrative leave?"; "Is a cab from Dulles more expensive?" keeps it). B opening with a preposition is set
+    against A's phrase of that preposition ("Is the hotel limit in Boston higher than in Chicago?"). None when the
+    question is not so worded, or when the two sides share all their content words."""
+    m = _YES_NO_VERB.match(asking.strip()) or _YES_NO_BARE.match(asking.strip())
+    if not m:
+        return None
+    subject, a, b = "", m["a"].strip(" ,"), m["b"].strip(" ,")
+    if (span := _same_opening(a, b)) is not None:  # "the hotel limit in Boston" / "in Chicago"
+        subject, a = a[:span[0]], a[span[0]:]
+    terms_a, terms_b = content_terms(a), content_terms(b)
+    if not (terms_a - terms_b and terms_b - terms_a):
+        return None
+    # "more administrative leave" asks about the leave; "more expensive", "longer" about what the word says
+    quantity = m["more"].lower() in _QUANTITY_COMPARATIVES and m["what"].strip()
+    said = f"{m['said']}{m['what']}" if quantity else f"{m['said']}{m['more']}{m['what']}"
+    queries = tuple(" ".join(f"{m['aux']} {subject} {side} {said}".split()) + "?" for side in (a, b))
+    return Sides((terms_a - terms_b, terms_b - terms_a), queries)
 
 
 _DETERMINER = r"(?:a|an|the|my|your|our|their|his|her|its)"

@@ -195,3 +195,28 @@ def test_each_side_of_a_difference_gets_its_own_value(answer):
     text, verified = answer("What's the difference between the paid parental leave and parental bereavement leave?",
                             leave)
     assert "12 weeks of paid time off" in text and "two weeks (80 hours)" in text and not verified.abstained
+
+
+def test_a_yes_no_question_setting_two_things_against_each_other_is_a_comparison_not_a_threshold():
+    # written for development in the s15 round: "Does relocating with a military spouse get more administrative
+    # leave than being a bone marrow donor?" opened with a wrong "Yes." (5 days against up to 7 days)
+    from grounding.answer_types import is_comparison, question_type
+
+    question = "Does relocating with a military spouse get more administrative leave than being a bone marrow donor?"
+    assert is_comparison(question) and question_type(question) == "other"  # no Yes/No opener
+    assert comparison_sides(question).queries == ("Does relocating with a military spouse get administrative leave?",
+                                                  "Does being a bone marrow donor get administrative leave?")
+    assert comparison_sides("Is the hotel limit in Boston higher than in Chicago?").queries == (
+        "Is the hotel limit in Boston higher?", "Is the hotel limit in Chicago higher?")
+    for threshold in ("Can I work more than 8 hours in a day?", "Does our app need more than just a password?",
+                      "Do I get more than a week of leave?"):
+        assert not is_comparison(threshold) and question_type(threshold) == "yesno"
+
+
+def test_a_yes_no_comparison_quotes_both_values_without_an_opener(answer):
+    leave = ("Leave types", "Administrative leave", "If you must accompany the relocation of your military spouse, "
+             "you are entitled to 5 days of administrative leave.\nYou can access up to 7 days of Administrative "
+             "Leave during a calendar year to serve as a bone marrow donor.")
+    text, verified = answer("Does relocating with a military spouse get more administrative leave than being a bone "
+                            "marrow donor?", leave)
+    assert not text.startswith(("Yes", "No")) and "5 days of administrative leave" in text and "up to 7 days" in text
