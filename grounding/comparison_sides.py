@@ -24,11 +24,14 @@ _SIDE_STOP = re.compile(r"[:;?]|,(?!\d)|\b(?:which|what|how|whose|who|when|where
 
 @dataclass(frozen=True)
 class Sides:
-    """The two sides of a comparison: each side's own content terms (not the other's) and the question asked of that
-    side alone ("Which has to be longer: my Mac login password?")."""
+    """The two sides of a comparison: each side's own content terms (not the other's), the question asked of that
+    side alone ("Which has to be longer: my Mac login password?") and the side's own words."""
 
     terms: tuple[frozenset[str], frozenset[str]]
     queries: tuple[str, str]
+    #: each side as the question words it ("BART from SFO to Civic Center", "the CTA from O'Hare in Chicago"); ""
+    #: when not known
+    phrases: tuple[str, str] = ("", "")
 
 
 def comparison_sides(question: str) -> Sides | None:
@@ -69,7 +72,7 @@ def comparison_sides(question: str) -> Sides | None:
         verb = next((w for w in re.findall(r"[A-Za-z]+", left)[1:] if w.lower() in _MAIN_VERBS
                      and w.lower() not in right.lower().split()), "")
     other = f"{frame} {right}{' ' + verb if verb else ''}{before[span[1]:]}{tail}"
-    return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
+    return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())), (left.strip(), right.strip()))
 
 
 #: "the difference (in cost) between A and B" (A and B the sides; what follows B's end punctuation is not a side).
@@ -97,7 +100,7 @@ def _between_sides(asking: str) -> Sides | None:
             else frame
         asked = f"{side} {aspect}" if _QUESTION_SIDE.match(side) else f"{lead} {side} {aspect}"
         queries.append(" ".join(asked.split()) + "?")
-    return Sides((a - b, b - a), (queries[0], queries[1]))
+    return Sides((a - b, b - a), (queries[0], queries[1]), (left, right))
 
 
 #: "Does A get more leave than B?", "Is A more expensive than B?": the auxiliary, A, what is said of A (a verb, when
@@ -134,7 +137,7 @@ def _yes_no_sides(asking: str) -> Sides | None:
     quantity = m["more"].lower() in _QUANTITY_COMPARATIVES and m["what"].strip()
     said = f"{m['said']}{m['what']}" if quantity else f"{m['said']}{m['more']}{m['what']}"
     queries = tuple(" ".join(f"{m['aux']} {subject} {side} {said}".split()) + "?" for side in (a, b))
-    return Sides((terms_a - terms_b, terms_b - terms_a), queries)
+    return Sides((terms_a - terms_b, terms_b - terms_a), queries, (a, b))
 
 
 _DETERMINER = r"(?:a|an|the|my|your|our|their|his|her|its)"

@@ -220,3 +220,35 @@ def test_a_yes_no_comparison_quotes_both_values_without_an_opener(answer):
     text, verified = answer("Does relocating with a military spouse get more administrative leave than being a bone "
                             "marrow donor?", leave)
     assert not text.startswith(("Yes", "No")) and "5 days of administrative leave" in text and "up to 7 days" in text
+
+
+def test_a_verdict_only_where_safe_to_say():
+    from grounding.comparison_verdict import asks_which_is_higher, verdict
+
+    question = "Which airport train fare is higher: BART from SFO to Civic Center, or the CTA from O'Hare in Chicago?"
+    sides = comparison_sides(question)
+    bart = ScoredSentence("SFO to Civic Center Station costs $8.65 one way.", "S1", 0.8)
+    cta = ScoredSentence("Fares from O'Hare airport cost $5.", "S2", 0.8)
+    assert verdict(question, sides, [bart, cta]) == \
+        "Higher: BART from SFO to Civic Center, $8.65 [S1], against $5 [S2]."
+    # two values in one sentence, a bound, another unit, the same value, the lower asked: nothing said
+    two = ScoredSentence("All other normal fares are $2.25, plus $0.25 for a transfer.", "S2", 0.8)
+    bound = ScoredSentence("Fares from O'Hare cost up to $5.", "S2", 0.8)
+    other_unit = ScoredSentence("The ride takes 45 minutes.", "S2", 0.8)
+    same = ScoredSentence("Fares from O'Hare airport cost $8.65.", "S2", 0.8)
+    assert [verdict(question, sides, [bart, s]) for s in (two, bound, other_unit, same)] == ["", "", "", ""]
+    assert verdict(question, sides, [bart, ScoredSentence("It's a 25 minute ride.", "S1", 0.7), cta]) == ""
+    assert asks_which_is_higher("Which is a quicker train ride from the airport: SFO or Midway?") == ""
+    assert asks_which_is_higher("Which has to be longer: my laptop password or my phone passcode?") == "longer"
+    assert verdict("What do fares cost: BART from SFO to Civic Center, or the CTA from O'Hare in Chicago?", sides,
+                   [bart, cta]) == ""  # not asked which is higher
+
+
+def test_a_comparison_asking_which_is_higher_opens_with_the_verdict(answer):
+    sf = ("San Francisco", "BART", "SFO to Civic Center Station costs $8.65 one way.")
+    chicago = ("Chicago", "CTA", "Fares from O'Hare airport cost $5.")
+    text, verified = answer("Which airport train fare is higher: BART from SFO to Civic Center, or the CTA from "
+                            "O'Hare in Chicago?", sf, chicago)
+    assert text == ("Higher: BART from SFO to Civic Center, $8.65 [S1], against $5 [S2]. SFO to Civic Center Station "
+                    "costs $8.65 one way [S1]. Fares from O'Hare airport cost $5 [S2].")
+    assert [c.label for c in verified.citations] == ["S1", "S2"] and not verified.abstained
