@@ -153,7 +153,8 @@ def _stating(ranked: Sequence[ScoredSentence], plan: ContextPlan, kinds: tuple[s
     that do not name the other side only, all of them read with their value). A sentence names a side with its own
     words, its heading's or its page title's (grounding.comparison_naming: an item under "Variable Day", a sentence
     of the Chicago page). When the side asks for a limit ("the longest single day") and a candidate states one
-    ("The maximum number of hours ... is 12"), only those are kept."""
+    ("The maximum number of hours ... is 12"), only those are kept. A sentence about all other cases ("All other
+    normal fares are $2.25") is dropped when the sentence before it is a candidate."""
     close = [s for s in ranked if s.score >= floor]
     close = [s if any(states(k, s.text) for k in kinds) else with_value(s, plan, kinds[0]) for s in close]
     pool = [s for s in close if any(states(k, s.text) for k in kinds)
@@ -161,4 +162,12 @@ def _stating(ranked: Sequence[ScoredSentence], plan: ContextPlan, kinds: tuple[s
     limit = asks_limit(query)
     if limit and any(states_limit(limit, s.text) for s in pool):
         pool = [s for s in pool if states_limit(limit, s.text)]
+    # "Fares from (but not to) either airport cost $5. All other normal fares are $2.25": the sentence about all
+    # other cases is not the side's when the case before it is a candidate too
+    stated = {(s.label, s.position) for s in pool}
+    pool = [s for s in pool if not (_THE_OTHERS.match(s.text) and (s.label, s.position - 1) in stated)]
     return pool, close
+
+
+#: A sentence stating the rule for the cases other than those just described.
+_THE_OTHERS = re.compile(r"^(?:(?:all|any|every) other|other|otherwise|in all other cases|for all other)\b", re.I)

@@ -252,3 +252,26 @@ def test_a_comparison_asking_which_is_higher_opens_with_the_verdict(answer):
     assert text == ("Higher: BART from SFO to Civic Center, $8.65 [S1], against $5 [S2]. SFO to Civic Center Station "
                     "costs $8.65 one way [S1]. Fares from O'Hare airport cost $5 [S2].")
     assert [c.label for c in verified.citations] == ["S1", "S2"] and not verified.abstained
+
+
+AIRPORT_FARE = "Fares from (but not to) either airport cost $5."
+OTHER_FARES = "All other normal fares are $2.25, and include one transfer to another CTA bus or train for $0.25."
+BART_FARE = "SFO to Civic Center Station is $8.65; OAK to Civic Center Station is $10.05."
+
+
+def test_the_sentence_about_all_other_cases_is_not_the_side_when_the_case_before_it_is_a_candidate():
+    # the 18F development set, d022: the CTA side quoted the $2.25 of all other fares, not the airport's $5
+    sf = replace(_source(BART_FARE, title="San Francisco", section="BART"), label="S1")
+    chicago = replace(_source(f"Take the Blue Line from O'Hare.\n{AIRPORT_FARE} {OTHER_FARES}", title="Chicago",
+                              section="Public transit"), label="S2")
+    plan = _plan(sf, chicago)
+    sides = comparison_sides("Which airport train fare is higher: BART from SFO to Civic Center, or the CTA from "
+                             "O'Hare in Chicago?")
+    rankings = [_ranked(plan, ("S1", BART_FARE, 0.900)),
+                _ranked(plan, ("S2", OTHER_FARES, 0.695), ("S2", AIRPORT_FARE, 0.572))]
+    chosen = side_sentences(rankings, sides, plan, threshold=0.62, type_spread=0.2)
+    assert [s.text for s in chosen] == [BART_FARE, AIRPORT_FARE]
+    # alone, the sentence about the other fares is still a candidate
+    alone = [_ranked(plan, ("S1", BART_FARE, 0.900)), _ranked(plan, ("S2", OTHER_FARES, 0.695))]
+    assert [s.text for s in side_sentences(alone, sides, plan, threshold=0.62, type_spread=0.2)] == \
+        [BART_FARE, OTHER_FARES]
