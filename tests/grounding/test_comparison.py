@@ -275,3 +275,12 @@ def test_the_sentence_about_all_other_cases_is_not_the_side_when_the_case_before
     alone = [_ranked(plan, ("S1", BART_FARE, 0.900)), _ranked(plan, ("S2", OTHER_FARES, 0.695))]
     assert [s.text for s in side_sentences(alone, sides, plan, threshold=0.62, type_spread=0.2)] == \
         [BART_FARE, OTHER_FARES]
+
+
+def test_how_much_hyphenated_time_asks_a_length():
+    # written for development in the s15 round: "How much non-billable time is allowed in a 4 day week compared with a
+    # 1 day week?" was typed as an amount of money, so no side's row (hours) stated it and three rows were quoted
+    from grounding.answer_types import question_type
+
+    assert question_type("How much non-billable time is allowed in a 4 day week?") == "duration"
+    assert question_type("How much does a cab cost?") == "amount"
