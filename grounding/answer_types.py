@@ -45,6 +45,14 @@ _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes
                          r"larger|greater|cheaper|quicker|closer|nearer|farther|further|newer|older|costlier|"
                          r"pricier|easier|harder|better|worse|stricter|heavier|lighter|wider|narrower)\b.*\bor\b|"
                          r"\b(?:versus|vs\.?|compared? (?:with|to)|how does .* compare)\b|\bwhich comes first\b|"
+                         # "What's the difference between A and B?" (not "the time between A and B": a length)
+                         r"\bdiffer(?:ence|ences|s)?\b.*\bbetween\b.+\band\b|"
+                         # "Does A get more leave than B?": two things set against each other, not a threshold
+                         # ("Can I work more than 8 hours?" is a yes/no question)
+                         r"^(?:does|do|did|is|are|was|were|will|would|can|could|should)\b[^?]*?\b(?:more|less|fewer|"
+                         r"longer|shorter|higher|lower|earlier|later|bigger|smaller|cheaper|faster|slower|sooner)\b"
+                         r"(?:\s+[\w'’-]+){0,4}?\s+than\s+(?![$€£\d]|(?:one|two|three|four|five|six|seven|eight|"
+                         r"nine|ten|twelve|twenty|thirty|a|an|just|only)\b)|"
                          # "how much earlier ... a conference ... than a training?": the comparative asked, then "than"
                          r"^how (?:much|many)(?: \w+)? (?:earlier|later|longer|shorter|sooner|more|less|fewer|higher|"
                          r"lower)\b.*\bthan\b", re.I)
@@ -78,7 +86,7 @@ _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quick
                          # "Which takes longer: ...?", "Which is a quicker ride ...?": a comparison side asks how long
                          r"^(?:which|what)\b.*\b(?:takes? (?:longer|less time|more time)|quicker|faster|slower)\b|"
                          r"^how many (?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
-                         r"^how much (?:\w+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
+                         r"^how much (?:[\w'’-]+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
                          r"(?:period|duration|deadline)\b", re.I)
 _FREQUENCY_Q = re.compile(r"^how often\b", re.I)
 #: "How long must a password be?": a length (characters, pages, words) as often as a time; any quantity answers it.

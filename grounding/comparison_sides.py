@@ -24,17 +24,22 @@ _SIDE_STOP = re.compile(r"[:;?]|,(?!\d)|\b(?:which|what|how|whose|who|when|where
 
 @dataclass(frozen=True)
 class Sides:
-    """The two sides of a comparison: each side's own content terms (not the other's) and the question asked of that
-    side alone ("Which has to be longer: my Mac login password?")."""
+    """The two sides of a comparison: each side's own content terms (not the other's), the question asked of that
+    side alone ("Which has to be longer: my Mac login password?") and the side's own words."""
 
     terms: tuple[frozenset[str], frozenset[str]]
     queries: tuple[str, str]
+    #: each side as the question words it ("BART from SFO to Civic Center", "the CTA from O'Hare in Chicago"); ""
+    #: when not known
+    phrases: tuple[str, str] = ("", "")
 
 
 def comparison_sides(question: str) -> Sides | None:
     """The sides of a comparison ("my Mac login password or my work iPhone passcode" -> terms ({mac, login,
     password}, {work, iphon, passcod})), or None when no two sides are found."""
     asking = question_sentence(question)
+    if between := _between_sides(asking) or _yes_no_sides(asking):
+        return between
     m = _CONNECTOR.search(asking)
     if not m:
         return None
@@ -43,7 +48,11 @@ def comparison_sides(question: str) -> Sides | None:
     stops = list(_SIDE_STOP.finditer(before))
     right_end = _SIDE_STOP.search(after)
     right = after[:right_end.start()] if right_end else after
-    span = _after_colon(before) or _parallel_span(before, right) or _same_opening(before, right)
+    span = _after_colon(before) or _parallel_span(before, right)
+    if span is None and (span := _same_opening(before, right)):
+        # "on weekdays than on Saturdays in San Francisco": the phrase parallel to "on weekdays" is "on Saturdays";
+        # what follows it ("in San Francisco") is said of both sides
+        right = _first_phrase(right)
     if span is None:
         start = stops[-1].end() if stops else 0
         words = before[start:].split()[-min(6, max(2, len(right.split()))):]  # about as long as the other side
@@ -63,7 +72,72 @@ def comparison_sides(question: str) -> Sides | None:
         verb = next((w for w in re.findall(r"[A-Za-z]+", left)[1:] if w.lower() in _MAIN_VERBS
                      and w.lower() not in right.lower().split()), "")
     other = f"{frame} {right}{' ' + verb if verb else ''}{before[span[1]:]}{tail}"
-    return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())))
+    return Sides((a - b, b - a), (f"{before}{tail}".strip(), " ".join(other.split())), (left.strip(), right.strip()))
+
+
+#: "the difference (in cost) between A and B" (A and B the sides; what follows B's end punctuation is not a side).
+_BETWEEN = re.compile(r"\bdiffer(?:ence|ences|s)?\b((?:\s+[\w'’]+){0,3}?)\s+between\s+(.+?)\s+and\s+([^?.!]+)", re.I)
+#: A side that is itself a question ("how often procurement happens"): asked as it is.
+_QUESTION_SIDE = re.compile(r"^(?:how|what|when|where|which|who|whom|whose|why)\b", re.I)
+
+
+def _between_sides(asking: str) -> Sides | None:
+    """The sides of "What's the difference (in cost) between A and B?" (A up to the first "and"), each asked with
+    the words before "difference" and those after it ("What's the paid parental leave?", "What is a cab from DCA in
+    cost?"; one determiner kept; a side worded as a question, "how often procurement happens", is asked as it is),
+    or None when the question is not so worded or the two sides share all their content words."""
+    m = _BETWEEN.search(asking)
+    if not m:
+        return None
+    left, right = m.group(2).strip(" ,"), m.group(3).strip(" ,")
+    a, b = content_terms(left), content_terms(right)
+    if not (a - b and b - a):
+        return None
+    frame, aspect = asking[:m.start()].rstrip(), m.group(1).strip()
+    queries = []
+    for side in (left, right):
+        lead = _DETERMINER_END.sub("", frame) if _DETERMINER_END.search(frame) and _DETERMINER_START.match(side) \
+            else frame
+        asked = f"{side} {aspect}" if _QUESTION_SIDE.match(side) else f"{lead} {side} {aspect}"
+        queries.append(" ".join(asked.split()) + "?")
+    return Sides((a - b, b - a), (queries[0], queries[1]), (left, right))
+
+
+#: "Does A get more leave than B?", "Is A more expensive than B?": the auxiliary, A, what is said of A (a verb, when
+#: there is one, and the words up to the comparative), the comparative and what it is of, then B.
+_COMPARATIVE = r"(?P<more>more|less|fewer|longer|shorter|higher|lower|earlier|later|bigger|smaller|cheaper|faster|" \
+    r"slower|sooner)(?P<what>(?:\s+[\w'’-]+){0,4}?)\s+than\s+(?P<b>[^?]+?)\s*\??$"
+_AUX = r"^(?P<aux>does|do|did|is|are|was|were|will|would|can|could|should)\s+"
+_YES_NO_VERB = re.compile(
+    _AUX + r"(?P<a>.+?)\s+(?P<said>(?:gets?|runs?|takes?|costs?|lasts?|pays?|has|have|needs?|earns?|accrues?|"
+    r"requires?|allows?|opens?|closes?|starts?|ends?|expires?|gives?|offers?|covers?)\s+(?:[\w'’-]+\s+){0,2}?)"
+    + _COMPARATIVE, re.I)
+_YES_NO_BARE = re.compile(_AUX + r"(?P<a>.+?)\s+(?P<said>)" + _COMPARATIVE, re.I)
+#: Comparatives of a quantity: "more leave" asks how much leave; "more expensive" asks the adjective.
+_QUANTITY_COMPARATIVES = frozenset({"more", "less", "fewer"})
+
+
+def _yes_no_sides(asking: str) -> Sides | None:
+    """The sides of a yes/no comparison ("Does relocating with a military spouse get more administrative leave than
+    being a bone marrow donor?"): A and B, each asked what is said of A without the comparative of a quantity
+    ("Does relocating with a military spouse get administrative leave?", "Does being a bone marrow donor get
+    administrative leave?"; "Is a cab from Dulles more expensive?" keeps it). B opening with a preposition is set
+    against A's phrase of that preposition ("Is the hotel limit in Boston higher than in Chicago?"). None when the
+    question is not so worded, or when the two sides share all their content words."""
+    m = _YES_NO_VERB.match(asking.strip()) or _YES_NO_BARE.match(asking.strip())
+    if not m:
+        return None
+    subject, a, b = "", m["a"].strip(" ,"), m["b"].strip(" ,")
+    if (span := _same_opening(a, b)) is not None:  # "the hotel limit in Boston" / "in Chicago"
+        subject, a = a[:span[0]], a[span[0]:]
+    terms_a, terms_b = content_terms(a), content_terms(b)
+    if not (terms_a - terms_b and terms_b - terms_a):
+        return None
+    # "more administrative leave" asks about the leave; "more expensive", "longer" about what the word says
+    quantity = m["more"].lower() in _QUANTITY_COMPARATIVES and m["what"].strip()
+    said = f"{m['said']}{m['what']}" if quantity else f"{m['said']}{m['more']}{m['what']}"
+    queries = tuple(" ".join(f"{m['aux']} {subject} {side} {said}".split()) + "?" for side in (a, b))
+    return Sides((terms_a - terms_b, terms_b - terms_a), queries, (a, b))
 
 
 _DETERMINER = r"(?:a|an|the|my|your|our|their|his|her|its)"
@@ -110,6 +184,14 @@ def _same_opening(before: str, right: str) -> tuple[int, int] | None:
     return (hits[-1], len(before)) if hits else None
 
 
+def _first_phrase(right: str) -> str:
+    """A side opening with a preposition, up to the next preposition ("on Saturdays in San Francisco" -> "on
+    Saturdays"); the whole side when none follows."""
+    words = list(re.finditer(r"\S+", right))
+    cut = next((w.start() for w in words[1:] if w.group(0).lower() in _OPENING), len(right))
+    return right[:cut].rstrip()
+
+
 def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
     """Where, in the words before the connector, the side parallel to ``right`` is: around the last word of
     ``before`` holding a content term of ``right`` (the first such term of ``right``), with the content words just
@@ -118,7 +200,8 @@ def _parallel_span(before: str, right: str) -> tuple[int, int] | None:
     over 15 years"), the side runs to the connector ("someone in their first couple of years") unless a clause of the
     question follows ("sick leave do I earn"), or when both sides open with the same word, whatever follows
     ("getting my business cards after the order is approved, or getting my badge ..."). Only the words after the last
-    question word, colon or comma of ``before`` are searched. (start, end) in characters of ``before``; None when the two share no content word."""
+    question word, colon or comma of ``before`` are searched. (start, end) in characters of ``before``; None when the
+    two share no content word."""
     stops = list(_SIDE_STOP.finditer(before))
     region = stops[-1].end() if stops else 0  # a side does not reach back over "which", ":", ","
     words = [w for w in re.finditer(r"\S+", before) if w.start() >= region]

@@ -40,6 +40,7 @@ from grounding.typed_values import proportional_only
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
+from grounding.comparison_verdict import verdict
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.quoting import repeats
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
@@ -166,7 +167,10 @@ class ExtractiveAnswerer:
         if is_comparison(asked) and (sides := comparison_sides(asked)):
             chosen = self._sides(plan, sides, context)
             if chosen:
-                return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen]), chosen, asked)
+                text = compose.sentences([(s.text, s.label) for s in chosen])
+                # "Higher: BART ..., $8.65 [S1], against $5 [S2]." only where safe (grounding.comparison_verdict)
+                said = verdict(asked, sides, chosen)
+                return self._finish(plan, f"{said} {text}" if said else text, chosen, asked)
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
