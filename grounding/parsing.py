@@ -18,6 +18,7 @@ from pathlib import PurePath
 from typing import Any
 
 import frontmatter
+import nh3
 import yaml
 from markdown_it import MarkdownIt
 
@@ -179,7 +180,10 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
     if not blocks:
         raise ParseError(f"{filename}: no text found: {_why_empty(raw, metadata, html)}")
     fallback = PurePath(filename).stem.replace("-", " ").replace("_", " ")
-    title = html_lib.unescape(str(metadata.get("title") or heading_title or fallback))
+    # a front matter title is text: its inline markup is dropped, its words kept ("Get set up to travel for TTS
+    # <em>before</em> GSA onboarding" showed "&lt;em&gt;" in answers naming the page)
+    title = html_lib.unescape(nh3.clean(str(metadata.get("title") or heading_title or fallback), tags=set()))
+    title = " ".join(title.split())
     # A leading H1 equal to the title is the title, not a section.
     if blocks and blocks[0].section[:1] == (title,):
         blocks = tuple(replace(b, section=b.section[1:]) if b.section[:1] == (title,) else b for b in blocks)

@@ -234,3 +234,14 @@ def test_a_wrapped_list_item_with_a_nested_list_is_one_line():
     assert "- This is necessary because the Act does not permit it." in lines
     assert "- A loose item's first paragraph wrapped here." in lines
     assert "Its second paragraph." in lines
+
+
+def test_a_front_matter_title_with_inline_markup_is_its_text():
+    """The 18F page "Get set up to travel for TTS <em>before</em> GSA onboarding" was named in answers with its
+    markup escaped ("TTS &lt;em&gt;before&lt;/em&gt; GSA"); a title is text. An ampersand or a "<" that is not a tag
+    stays."""
+    doc = parse_document(b"---\ntitle: Travel for TTS <em>before</em> onboarding\n---\nBook through Concur.\n",
+                         "t.md")
+    assert doc.title == "Travel for TTS before onboarding"
+    doc = parse_document(b"---\ntitle: Pay & leave when 5 < 6\n---\nText.\n", "t.md")
+    assert doc.title == "Pay & leave when 5 < 6"
