@@ -31,10 +31,11 @@ from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, q
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC, added_case, elliptical, previous_subject, refers_back
+from grounding.followup import GENERIC, added_case
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.extractive_parts import parts_answer
+from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
 from grounding.typed_values import proportional_only
 from grounding.extractive_yesno import decided
@@ -120,20 +121,10 @@ class ExtractiveAnswerer:
         # a question about an earlier version is matched without the words naming the period (they pick the version)
         matched = without_period(question) if reads_period(asked, plan.sources) else question
         vector = (self.embedder or default_embedder()).embed([matched or question])[0]
-        # an elliptical follow-up ("and for contractors?", "And what about sick days?") asks for what the question
-        # before it asked for (a length, how much one gets), not for whatever sentence is closest
-        continues, topic = elliptical(asked), frozenset()
-        previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "") \
-            if context or continues else ""
-        ranked = rank_sentences(question, plan, self.embedder, overlap_weight=self.overlap_weight,
-                                quantity_bonus=self.quantity_bonus, query_vector=vector,
-                                asked=f"{previous} {asked}".strip() if continues else asked)
-        if continues and (topic := previous_subject(asked, previous)):
-            # "And in high-cost cities?" after "What is the meal allowance?": the meal allowance there, so a sentence
-            # holding the previous question's subject ("The daily meal allowance is $65 ..."), not the hotel limit
-            # the cities' words match ("In high-cost cities ... the limit is $325 per night")
-            kept = [s for s in ranked if topic & content_terms(s.text)]
-            ranked, topic = (kept, topic) if kept and kept[0].score >= self.threshold else (ranked, frozenset())
+        turn = in_conversation(self, question, asked, context, plan, vector)
+        if turn is None:
+            return ABSTAIN_TOKEN
+        ranked, question, previous, continues, topic = turn
         if not context and (not ranked or ranked[0].score < self.threshold):
             # a question after a story of the asker's situation, or after a greeting or a lead-in ("Quick question:",
             # markup), matched by nothing: those words dilute the match with the sentence that answers the question,
@@ -148,21 +139,6 @@ class ExtractiveAnswerer:
                                        or unnamed_existent(asked, plan.sources)):
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
             return compose.topic_only(self._covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
-        mine = content_terms(asked) - GENERIC
-        if context and ranked and not topic and len(mine) >= self.own_terms \
-                and not mine & content_terms(ranked[0].text):
-            # a follow-up retrieved with the previous question's words whose best sentence names none of its own:
-            # the previous topic took the answer over ("How much is the mileage rate?" after a hotel question got
-            # the hotel limit). When its own words alone find a sentence, the answer rests on them; "Do they
-            # expire?" has no words of its own and keeps the conversation's. When they find none and nothing in it
-            # refers back ("Can I date a coworker?" after the gift limit: "No. Do not accept gifts ..."), it is
-            # refused, not answered from the previous topic
-            own = rank_sentences(asked, plan, self.embedder, overlap_weight=self.overlap_weight,
-                                 quantity_bonus=self.quantity_bonus)
-            if own and own[0].score >= self.threshold:
-                ranked, question = own, asked
-            elif not refers_back(asked):
-                return ABSTAIN_TOKEN
         sources = plan.source_map
         if is_comparison(asked) and (sides := comparison_sides(asked)):
             chosen = self._sides(plan, sides, context)
@@ -246,6 +222,7 @@ class ExtractiveAnswerer:
                 # "Do contractors get paid time off?" over a page on employees that never names contractors: what
                 # is quoted is not said of them
                 opener = f"The documents do not say this for {' or '.join(unsaid)}; they say:"
+        mine = content_terms(asked) - GENERIC
         if topic and not opener and not any(mine & content_terms(s.text) for s in chosen):
             opener = f"The documents say nothing specific about {added_case(asked)}; in general:"  # a general rule
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)

@@ -168,8 +168,9 @@ async def test_a_prefetched_vector_is_kept_until_asked_for_once_and_bounded():
     fake = Recording()
     batcher = EmbeddingBatcher(fake, max_ready=2)
     for text in ("one", "three", "fiftyfive"):
-        batcher.prefetch(text)
-        await asyncio.sleep(0.01)  # each encoded before the ask comes
+        future = batcher.prefetch(text)
+        while not future.done():  # each encoded before the ask comes (waited for, not timed: a loaded machine)
+            await asyncio.sleep(0.005)
     assert int((await batcher.embed("three"))[0]) == 5 and int((await batcher.embed("fiftyfive"))[0]) == 9
     assert fake.calls == [["one"], ["three"], ["fiftyfive"]]  # taken from the prefetch, not encoded again
     await batcher.embed("three")  # asked for a second time: encoded again (the embedder's own cache is for that)

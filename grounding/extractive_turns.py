@@ -1,0 +1,75 @@
+"""The extractive answerer's reading of a question in its conversation (grounding.extractive): the sentences ranked
+for it with what it refers to, and when the previous topic must not answer it.
+
+- An elliptical follow-up ("and for contractors?", "And what about sick days?") asks for what the question before it
+  asked for (a length, how much one gets), not for whatever sentence is closest: it is ranked with that question.
+- One adding a case ("And in high-cost cities?" after "What is the meal allowance?") keeps the subject asked before:
+  the sentences holding it (grounding.followup.previous_subject).
+- A question retrieved with the previous question's words whose best sentence names none of its own was taken over
+  by the previous topic ("How much is the mileage rate?" after a hotel question got the hotel limit): when its own
+  words alone find a sentence, the answer rests on them; "Do they expire?" has no words of its own and keeps the
+  conversation's; when they find none and nothing in it refers back ("Can I date a coworker?" after the gift limit:
+  "No. Do not accept gifts ..."), it is refused.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from grounding.followup import GENERIC, elliptical, previous_subject, refers_back
+from grounding.lexical import content_terms
+from grounding.sentence_rank import ScoredSentence, rank_sentences
+from grounding.types import ContextPlan
+
+if TYPE_CHECKING:
+    from grounding.extractive import ExtractiveAnswerer
+
+__all__ = ["Turn", "in_conversation"]
+
+
+class Turn(NamedTuple):
+    """A question's ranking in its conversation.
+
+    Attributes:
+        ranked: the quotable sentences, best first (grounding.sentence_rank.rank_sentences).
+        query: what they were matched against (the retrieval query, or the question alone when its own words
+            answer it).
+        previous: the conversation's previous question, "" when none was read.
+        continues: True for an elliptical follow-up.
+        topic: the previous question's subject terms a follow-up adding a case keeps (empty otherwise).
+    """
+
+    ranked: list[ScoredSentence]
+    query: str
+    previous: str
+    continues: bool
+    topic: frozenset[str]
+
+
+def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, context: str, plan: ContextPlan,
+                    vector: np.ndarray) -> Turn | None:
+    """The ranking of ``asked`` (what is asked; ``question`` is the retrieval query, ``context`` the previous
+    question's words it carries, ``vector`` its unit vector) in the conversation of ``plan`` (its history), or None
+    when it is to be refused (see the module docstring). CPU-bound."""
+    continues, topic = elliptical(asked), frozenset()
+    previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "") if context or continues else ""
+    ranked = rank_sentences(question, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
+                            quantity_bonus=answerer.quantity_bonus, query_vector=vector,
+                            asked=f"{previous} {asked}".strip() if continues else asked)
+    if continues and (topic := previous_subject(asked, previous)):
+        kept = [s for s in ranked if topic & content_terms(s.text)]
+        ranked, topic = (kept, topic) if kept and kept[0].score >= answerer.threshold else (ranked, frozenset())
+    mine = content_terms(asked) - GENERIC
+    if context and ranked and not topic and len(mine) >= answerer.own_terms \
+            and not mine & content_terms(ranked[0].text):
+        own = rank_sentences(asked, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
+                             quantity_bonus=answerer.quantity_bonus)
+        if own and own[0].score >= answerer.threshold:
+            ranked, question = own, asked
+        elif not refers_back(asked):
+            return None
+    return Turn(ranked, question, previous, continues, topic)
