@@ -33,3 +33,22 @@ def offline_answer(embedder, question: str, *pages: Candidate) -> str:
     plan = plan_context(question=question, candidates=list(pages), system_prompt="Answer.",
                         counter=counter_for("extractive"))
     return ExtractiveAnswerer(embedder).compose(question, plan)
+
+
+def answered(embedder, question: str, *pages: tuple[str, str, str]) -> tuple[str, object]:
+    """The offline answerer's text for ``question`` over pages given as (title, section, text), all planned, each a
+    document of its own, and that text finalised against the plan (grounding.answer.finalize_answer: citations,
+    support)."""
+    from grounding.answer import finalize_answer
+    from grounding.context import plan_context
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.tokens import counter_for
+
+    candidates = [Candidate(Chunk(chunk_id=i + 1, document_id=i + 1, title=title, section=section, version="v1",
+                                  date="", text=text, tokens=len(text.split()), version_id=i + 1),
+                            score=0.03, dense=0.6)
+                  for i, (title, section, text) in enumerate(pages)]
+    plan = plan_context(question=question, candidates=candidates, system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+    text = ExtractiveAnswerer(embedder).compose(question, plan)
+    return text, finalize_answer(text, plan)

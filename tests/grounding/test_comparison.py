@@ -5,38 +5,25 @@ comes from the development set of the 18F golden set (d024, d025, d026, d032), w
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from grounding.answer import finalize_answer
 from grounding.comparison import side_sentences
 from grounding.comparison_naming import asks_limit, heading_of, named_terms, states_limit, under_side_heading
 from grounding.comparison_sides import comparison_sides
-from grounding.context import plan_context
-from grounding.extractive import ExtractiveAnswerer
 from grounding.sentence_data import SentenceData, segment
 from grounding.sentence_rank import ScoredSentence
 from grounding.source_types import Source
-from grounding.tokens import counter_for
-from grounding.types import Candidate, Chunk, ContextPlan
+from grounding.types import ContextPlan
+from tests.grounding.helpers import answered
 
 
 @pytest.fixture(scope="module")
 def answer(embedder):
-    def ask(question: str, *pages: tuple[str, str, str]) -> tuple[str, object]:
-        """Compose the answer to ``question`` from pages (title, section, text), all planned."""
-        candidates = [Candidate(Chunk(chunk_id=i + 1, document_id=i + 1, title=title, section=section, version="v1",
-                                      date="", text=text, tokens=len(text.split()), version_id=i + 1),
-                                score=0.03, dense=0.6)
-                      for i, (title, section, text) in enumerate(pages)]
-        plan = plan_context(question=question, candidates=candidates, system_prompt="Answer.",
-                            counter=counter_for("extractive"))
-        text = ExtractiveAnswerer(embedder).compose(question, plan)
-        return text, finalize_answer(text, plan)
-
-    return ask
+    return functools.partial(answered, embedder)
 
 
 SCHEDULES = ("Standard schedule\nYou arrive and depart at the same time every day that you work.\n"

@@ -5,30 +5,21 @@ heading, a question or a lead-in as an answer sentence. Pages here are written f
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
-from grounding.answer import finalize_answer
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
 from grounding.prompt import ABSTAIN_TOKEN
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Chunk
+from tests.grounding.helpers import answered
 
 
 @pytest.fixture(scope="module")
 def answer(embedder):
-    def ask(question: str, *pages: tuple[str, str, str]) -> tuple[str, object]:
-        """Compose the answer to ``question`` from pages (title, section, text), all planned."""
-        candidates = [Candidate(Chunk(chunk_id=i + 1, document_id=i + 1, title=title, section=section, version="v1",
-                                      date="", text=text, tokens=len(text.split()), version_id=i + 1),
-                                score=0.03, dense=0.6)
-                      for i, (title, section, text) in enumerate(pages)]
-        plan = plan_context(question=question, candidates=candidates, system_prompt="Answer.",
-                            counter=counter_for("extractive"))
-        text = ExtractiveAnswerer(embedder).compose(question, plan)
-        return text, finalize_answer(text, plan)
-
-    return ask
+    return functools.partial(answered, embedder)
 
 
 BOUNTY = ("Bug bounty program", "Rewards", "The bug bounty program pays security researchers who report "
