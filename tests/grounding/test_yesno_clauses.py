@@ -1,0 +1,70 @@
+"""Sentences that hold a yes/no question's words but do not state its predicate of its subject unconditionally in
+their main clause (grounding.yesno_clauses): a cross-reference, an exception naming what is asked, a prohibition
+bounded by a quantity the question does not state, a negated relative clause. Made-up policies written after wrong
+openers of development data (fresh5's y5-010 and y5-022, fresh3's f3029, the demo handbook's gift question); none is
+from the 18F golden test half."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.yesno import opener, says_no
+from grounding.yesno_clauses import bounded_prohibition, excepts_asked, refers_elsewhere
+
+
+@pytest.mark.parametrize("sentence,pointing", [
+    ('Please refer to the "Who can join the review?" section for more information', True),
+    ("See the parking page for details", True),
+    ("For more information, see the travel guide", True),
+    ("See your supervisor before you book a flight", False),             # no section, page or information
+    ("Refer to the guide: contractors must not use the lounge", False),   # states a rule of its own
+    ("Contractors may use the lounge on Fridays", False),
+])
+def test_a_cross_reference_is_read_as_pointing_elsewhere(sentence, pointing):
+    assert refers_elsewhere(sentence) is pointing
+
+
+def test_a_cross_reference_opens_no_yes_no_answer():
+    assert opener("Will I join this year's review?", 'Please refer to the "Who can join the review?" section for '
+                  "more information") == ""
+
+
+@pytest.mark.parametrize("clause,sentence,excepted", [
+    ("Does the badge policy apply to visiting contractors?",
+     "All staff (except visiting contractors and interns) must wear a badge", True),
+    ("Does the badge policy apply to staff?",
+     "All staff (except visiting contractors and interns) must wear a badge", False),    # the rule's own subject
+    ("Does the badge policy apply to visiting contractors?",
+     "All staff must wear a badge, except visiting contractors", True),
+    ("Is anyone other than visiting contractors exempt?",                                 # asks about an exception
+     "All staff (except visiting contractors and interns) must wear a badge", False),
+])
+def test_an_exception_naming_what_is_asked(clause, sentence, excepted):
+    assert excepts_asked(clause, sentence) is excepted
+
+
+def test_a_rule_excepting_what_is_asked_opens_no_yes():
+    assert opener("Do visiting contractors have to wear a badge?",
+                  "All staff (except visiting contractors and interns) must wear a badge") == ""
+
+
+@pytest.mark.parametrize("question,sentence,bounded", [
+    ("Can I accept a gift from a vendor?", "Do not accept gifts from vendors worth more than $75.", True),
+    ("Can I accept a gift from a vendor?", "Do not accept gifts from vendors.", False),     # no bound
+    ("Can I accept a $100 gift from a vendor?", "Do not accept gifts from vendors worth more than $75.", False),
+    ("Can I take a long lunch?", "Never take breaks longer than 2 hours.", True),
+])
+def test_a_prohibition_bounded_by_a_quantity_the_question_does_not_state(question, sentence, bounded):
+    assert bounded_prohibition(question, sentence) is bounded
+
+
+def test_a_bounded_prohibition_opens_no_plain_no():
+    assert opener("Can I accept a gift from a vendor?", "Do not accept gifts from vendors worth more than $75.") == ""
+    assert opener("Can I accept a gift from a vendor?", "Do not accept gifts from vendors.") == "No."
+
+
+def test_a_negated_relative_clause_does_not_negate_the_main_clause():
+    sentence = ("Rude remarks, which do not break the harassment policy, can still lead to discipline in the "
+                "workplace")
+    assert not says_no("Can rude remarks lead to discipline?", sentence)
+    assert says_no("Can rude remarks lead to discipline?", "Rude remarks cannot lead to discipline in the workplace")
