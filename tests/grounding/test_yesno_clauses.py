@@ -1,6 +1,7 @@
 """Sentences that hold a yes/no question's words but do not state its predicate of its subject unconditionally in
 their main clause (grounding.yesno_clauses): a cross-reference, an exception naming what is asked, a prohibition
-bounded by a quantity the question does not state, a negated relative clause. Made-up policies written after wrong
+bounded by a quantity the question does not state, a negated relative clause; and a chosen sentence excepting what
+is asked leaves the question unsettled (grounding.extractive_yesno.decided). Made-up policies written after wrong
 openers of development data (fresh5's y5-010 and y5-022, fresh3's f3029, the demo handbook's gift question); none is
 from the 18F golden test half."""
 
@@ -8,6 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from grounding.extractive import ExtractiveAnswerer
+from grounding.extractive_yesno import decided
+from grounding.sentence_rank import ScoredSentence
+from grounding.types import Source
 from grounding.yesno import opener, says_no
 from grounding.yesno_clauses import bounded_prohibition, excepts_asked, refers_elsewhere
 
@@ -68,3 +73,21 @@ def test_a_negated_relative_clause_does_not_negate_the_main_clause():
                 "workplace")
     assert not says_no("Can rude remarks lead to discipline?", sentence)
     assert says_no("Can rude remarks lead to discipline?", "Rude remarks cannot lead to discipline in the workplace")
+
+
+def _scored(text: str, score: float, position: int) -> ScoredSentence:
+    return ScoredSentence(text=text, label="S1", score=score, kind="sentence", cosine=score, overlap=0.0, values=(),
+                          position=position, precision=0.5)
+
+
+def _sources() -> dict[str, Source]:
+    return {"S1": Source(label="S1", chunk_ids=(1,), document_id=1, title="Badges", section="Badges", version="v1",
+                         date="", text="", score=0.0, tokens=1)}
+
+
+def test_a_chosen_sentence_excepting_what_is_asked_leaves_the_question_unsettled():
+    question = "Does the badge policy apply to visiting contractors?"
+    about = _scored("The badge policy applies to visiting contractors at the front desk.", 0.92, 1)
+    excepting = _scored("All staff (except visiting contractors and interns) must follow the badge policy.", 0.9, 2)
+    assert decided(ExtractiveAnswerer(), question, [about, excepting], _sources())[1] == ""
+    assert decided(ExtractiveAnswerer(), question, [about], _sources())[1] == "Yes."
