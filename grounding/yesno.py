@@ -17,7 +17,8 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.polarity import antonym
 from grounding.yesno_asking import CONDITION, asking_clause, asking_coverage
-from grounding.yesno_clauses import RELATIVE_CLAUSE, bounded_prohibition, excepts_asked, refers_elsewhere
+from grounding.yesno_clauses import (RELATIVE_CLAUSE, bounded_prohibition, excepts_asked, nominal_unstated,
+                                    refers_elsewhere)
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
@@ -227,7 +228,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")
     main = sentence[m.end():] if (m := CONDITION.match(sentence)) and sentence[m.end():].strip() else sentence
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{main}") < yes_coverage \
-            or predicate_unstated(clause, f"{context}\n{sentence}") or restriction_unstated(clause, sentence):
+            or predicate_unstated(clause, f"{context}\n{sentence}") or restriction_unstated(clause, sentence) \
+            or nominal_unstated(clause, f"{context}\n{sentence}"):
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES

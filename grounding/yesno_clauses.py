@@ -7,6 +7,8 @@ unconditionally, in their own main clause (the s15 round's second yes/no pass, i
   not reach it: the rule's polarity is not the answer;
 - a prohibition bounded by a quantity ("Do not accept gifts ... worth more than $75") that the question does not
   state ("Can I accept a gift from a vendor?") forbids only past the bound: no plain "No.";
+- a copular question asking whether its subject is a kind of thing ("Is adjusting a project's staffing a *sign*
+  that the project is failing?") is not answered yes by a sentence that never names that kind;
 - a non-restrictive relative clause (", which do not rise to the level of ...,") describes its noun: its negation
   is not the main clause's.
 
@@ -18,10 +20,10 @@ from __future__ import annotations
 
 import re
 
-from grounding.lexical import content_terms
+from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.yesno_count import THRESHOLD, stated_numbers
 
-__all__ = ["RELATIVE_CLAUSE", "bounded_prohibition", "excepts_asked", "refers_elsewhere"]
+__all__ = ["RELATIVE_CLAUSE", "bounded_prohibition", "excepts_asked", "nominal_unstated", "refers_elsewhere"]
 
 #: A sentence pointing the reader elsewhere: "Please refer to the ... section", "See the ... page for more
 #: information", "For more information, see ...", "Read more about ...".
@@ -92,3 +94,20 @@ def bounded_prohibition(question: str, sentence: str) -> bool:
 #: A non-restrictive relative clause negating its own verb, set off by commas: ", which do not rise to the level of
 #: sexual harassment under the employment discrimination laws," (the s15 fresh5 set's y5-010 opened "No." from it).
 RELATIVE_CLAUSE = re.compile(r",\s*(?:which|who)\s+[^,;.]*\b(?:not|never|n['’]t)\b[^,;.]*,", re.I)
+
+
+#: The predicate noun of a copular yes/no question: the last "a/an <noun>" before "that", "of", "for", "to", "when",
+#: "if" or the question's end ("Is adjusting a project's staffing a *sign* that ...?", "Is Tock a *tool* for ...?").
+_NOMINAL = re.compile(r"^\s*(?:is|are|was|were|isn['’]t|aren['’]t)\b.*\b(?:a|an)\s+([a-z]{3,})"
+                      r"(?:\s+(?:that|of|for|to|when|if)\b|\s*\??\s*$)", re.I)
+
+
+def nominal_unstated(clause: str, text: str) -> bool:
+    """True when the asking ``clause`` asks whether its subject is a kind of thing (:data:`_NOMINAL`) and ``text``
+    (the sentence with its section path) never names that kind, by stem: "Identify project adjustment needs (e.g.
+    staffing or budget changes)" says nothing of adjusting staffing being a *sign* of anything (the s15 development
+    question ds15-020 opened "Yes." from it). Such a sentence gives no "Yes."."""
+    m = _NOMINAL.match(clause)
+    if not m or m.group(1).lower() in CONTENT_STOP_WORDS:
+        return False
+    return stem(m.group(1).lower()) not in {stem(w) for w in re.findall(r"[a-z]+", text.lower())}

@@ -14,7 +14,7 @@ from grounding.extractive_yesno import decided
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import Source
 from grounding.yesno import opener, says_no
-from grounding.yesno_clauses import bounded_prohibition, excepts_asked, refers_elsewhere
+from grounding.yesno_clauses import bounded_prohibition, excepts_asked, nominal_unstated, refers_elsewhere
 
 
 @pytest.mark.parametrize("sentence,pointing", [
@@ -91,3 +91,20 @@ def test_a_chosen_sentence_excepting_what_is_asked_leaves_the_question_unsettled
     excepting = _scored("All staff (except visiting contractors and interns) must follow the badge policy.", 0.9, 2)
     assert decided(ExtractiveAnswerer(), question, [about, excepting], _sources())[1] == ""
     assert decided(ExtractiveAnswerer(), question, [about], _sources())[1] == "Yes."
+
+
+@pytest.mark.parametrize("clause,text,unstated", [
+    ("Is changing a team's budget a sign that the project is late?", "Review budget changes (e.g. staffing) monthly",
+     True),
+    ("Is changing a team's budget a sign that the project is late?", "A budget change is a sign of scope growth",
+     False),                                                                                  # the kind named
+    ("Is Tock a tool for tracking time?", "Tock is the time tracking tool we use", False),
+    ("Is lunch free?", "Lunch costs $6", False),                                              # no "a/an" kind asked
+])
+def test_the_kind_a_copular_question_asks(clause, text, unstated):
+    assert nominal_unstated(clause, text) is unstated
+
+
+def test_a_sentence_never_naming_the_asked_kind_opens_no_yes():
+    assert opener("Is changing a team's budget a sign that the project is late?",
+                  "Review project budget changes (e.g. staffing) monthly") == ""
