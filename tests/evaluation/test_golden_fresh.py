@@ -1,5 +1,5 @@
-"""The fresh yes/no sets, each 30 (fresh6: 24) yes/no questions asked to measure how often the offline answerer opens with the
-wrong Yes or No on questions no rule was written from (see docs/evaluation.md):
+"""The fresh yes/no sets, each 30 (fresh6: 24) yes/no questions asked to measure how often the offline answerer opens
+with the wrong Yes or No on questions no rule was written from (see docs/evaluation.md):
 
 - evaluation/golden/18f_fresh.jsonl (split "fresh"): written in the s11 round from 18F pages that no calibration or
   development question uses (6 of 30 wrong at the s11 round's code);
