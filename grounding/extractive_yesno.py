@@ -18,6 +18,7 @@ from grounding.subject_check import pins
 from grounding.types import Note, Source
 from grounding.yesno import asking_clause, asking_coverage, compared_count
 from grounding.yesno_action import action_unstated
+from grounding.yesno_clauses import excepts_asked
 from grounding.yesno_count import states_asked_unit
 from grounding.yesno import opener as yes_no_opener
 
@@ -46,6 +47,11 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     if not counted and valued and not states_asked_unit(question, deciding.text):
         deciding = valued[0]
     ordered = [deciding] + [s for s in chosen if s is not deciding]
+    # a chosen sentence stating a rule of everything but what is asked ("All federal information systems (except
+    # ... national security systems) are subject to NIST's RMF") says the rule does not reach it: no other chosen
+    # sentence's polarity answers (grounding.yesno_clauses.excepts_asked)
+    if any(s.score >= answerer.settle and excepts_asked(asking_clause(question), s.text) for s in chosen):
+        return ordered, ""
     # a question asking about an action ("Can I delete the message?") is not settled by a closest sentence stating
     # another one ("You can edit a message ... for 5 minutes") when a chosen one states that action and holds the
     # question's words the closest holds ("You aren't able to delete a message"): that one decides, if it settles

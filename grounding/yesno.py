@@ -17,6 +17,8 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.polarity import antonym
 from grounding.yesno_asking import CONDITION, asking_clause, asking_coverage
+from grounding.yesno_clauses import (RELATIVE_CLAUSE, bounded_prohibition, excepts_asked, nominal_unstated,
+                                    refers_elsewhere)
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
@@ -137,8 +139,10 @@ def says_no(question: str, sentence: str) -> bool:
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
     asking = asking_clause(question)
-    clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", STRANDED_NEGATION.sub("", deciding_clause(question,
-                                                                                                sentence))))
+    # a relative clause set off by commas describes its noun: its negation is not the main clause's
+    # (grounding.yesno_clauses.RELATIVE_CLAUSE)
+    clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", STRANDED_NEGATION.sub("", RELATIVE_CLAUSE.sub(
+        ",", deciding_clause(question, sentence)))))
     return bool(NEGATION.search(asking)) != bool(NEGATION.search(clause))
 
 
@@ -195,8 +199,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
             or only_if_unmet(question, sentence):
         return "No."
-    if threshold_applies(question, sentence):
-        return ""
+    if threshold_applies(question, sentence) or refers_elsewhere(sentence) or excepts_asked(clause, sentence):
+        return ""  # a rule on one side of the asker's quantity; a cross-reference; a rule excepting what is asked
     compared = compared_count(question, sentence)
     if compared or _COMPARED.search(question_sentence(question)):
         return compared  # a count compared with a number is settled only by a sentence stating that count
@@ -217,13 +221,15 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     no = says_no(question, sentence) != (flip is not None) or (flip is None and prohibits_asked(clause, answering))
     if no:
         return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
-            or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) else "No."
+            or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) \
+            or bounded_prohibition(question, sentence) else "No."
     # the coverage is counted on the main clause: a question named only in the sentence's leading condition is the
     # case another rule holds in ("If you previously used FMLA ..., those hours would be subtracted from the 12
     # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")
     main = sentence[m.end():] if (m := CONDITION.match(sentence)) and sentence[m.end():].strip() else sentence
     if substituted(question, sentence) or asking_coverage(question, f"{context}\n{main}") < yes_coverage \
-            or predicate_unstated(clause, f"{context}\n{sentence}") or restriction_unstated(clause, sentence):
+            or predicate_unstated(clause, f"{context}\n{sentence}") or restriction_unstated(clause, sentence) \
+            or nominal_unstated(clause, f"{context}\n{sentence}"):
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES

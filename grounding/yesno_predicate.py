@@ -40,7 +40,8 @@ def predicate_words(clause: str) -> list[str]:
     the words after its first content word (the subject comes first; after an expletive "Is it ..." the first content
     word is one too) that are PREDICATE_WORDS, participles in -ed or adjectives in -able/-ible; and the adjective of an
     expletive "Is it <adjective> to ...?" whatever its form ("Is it simple to edit several files?" asks "simple"),
-    unless it asks a modality (:data:`_MODAL_ADJECTIVES`, read by grounding.yesno_scope)."""
+    unless it asks a modality (:data:`_MODAL_ADJECTIVES`, read by grounding.yesno_scope); and the participle of a
+    "get" passive standing first ("Do I get paid for ...?" asks "paid")."""
     words = [w.lower() for w in _WORD.findall(clause)]
     content = [i for i, w in enumerate(words) if w not in CONTENT_STOP_WORDS]
     if not content:
@@ -57,7 +58,16 @@ def predicate_words(clause: str) -> list[str]:
             continue
         if w in PREDICATE_WORDS or (len(w) > 4 and w.endswith(("ed", "able", "ible"))):
             out.append(w)
-    return out
+    # a "get" passive ("Do I get paid for working on a holiday?", "Will I get reimbursed?"): its participle is what
+    # is asked even when it is the clause's first content word (the demo handbook's "Yes." from "you receive a
+    # substitute day off")
+    passive = [words[i + 1] for i in range(len(words) - 1) if words[i] in ("get", "gets") and i + 1 == first
+               and words[i + 1] not in out and (words[i + 1] in PREDICATE_WORDS or _PARTICIPLE.fullmatch(words[i + 1]))]
+    return passive + out
+
+
+#: A participle in -ed of five letters or more ("reimbursed", "promoted").
+_PARTICIPLE = re.compile(r"[a-z]{3,}ed")
 
 
 def predicate_unstated(clause: str, text: str) -> bool:

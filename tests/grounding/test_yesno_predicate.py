@@ -51,3 +51,20 @@ def test_a_requirement_asked_with_have_to_is_the_opposite_of_optional():
     assert opener(question, "You must attach supporting documents to your review.") == "Yes."
     # the rest of what is asked unnamed ("attach"): optional says nothing of it, no opener
     assert opener(question, "Supporting documentation is optional for the review process.") == ""
+
+
+@pytest.mark.parametrize("clause,words", [
+    ("Do I get paid for working on a holiday?", ["paid"]),      # a "get" passive: its participle is asked
+    ("Will I get reimbursed for the taxi?", ["reimbursed"]),
+    ("Do I get a laptop?", []),                                 # "get" with an object asks no predicate
+])
+def test_the_participle_of_a_get_passive_is_the_predicate(clause, words):
+    assert predicate_words(clause) == words
+
+
+def test_a_sentence_granting_something_else_than_the_asked_participle_opens_no_yes():
+    # the demo handbook's "Yes." to holiday pay from a substitute day off
+    sentence = "If your manager asks you to work on a holiday, you receive a substitute day off within 60 days"
+    assert opener("Do I get paid for working on a holiday?", sentence) == ""
+    assert opener("Do I get paid for working on a holiday?",
+                  "If you work on a holiday, you get paid double for the hours you work") == "Yes."
