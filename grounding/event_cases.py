@@ -17,6 +17,8 @@ import functools
 import re
 from typing import NamedTuple
 
+from grounding.lexical import stem
+
 __all__ = ["Event", "asked_event", "states_event", "without_event"]
 
 _MARKER = r"(?:when|whenever|if|once|after|before|upon|while|in case)"
@@ -43,21 +45,9 @@ _IRREGULAR = {"left": "leave", "lost": "lose", "quit": "quit", "got": "get", "fe
 
 
 def _stem(verb: str) -> str:
-    """A verb's stem for matching its forms: "leave" -> "leav" (leaves, leaving), "resign" -> "resign", "quit"."""
-    verb = _IRREGULAR.get(verb.lower(), verb.lower())
-    if verb.endswith("e") and len(verb) > 3:
-        verb = verb[:-1]
-    if verb.endswith(("ies", "ied")):
-        verb = verb[:-3]
-    elif verb.endswith(("ed", "es")) and len(verb) > 5:
-        verb = verb[:-2]
-    elif verb.endswith("s") and not verb.endswith("ss") and len(verb) > 4:
-        verb = verb[:-1]
-    return verb
-
-
-#: What a verb's stem may be followed by in a form of that verb ("leav" + "es", "ing"; "quit" + "ting").
-_ENDINGS = frozenset({"", "e", "s", "es", "ed", "d", "ing", "ning", "ting", "ping", "ging", "ming"})
+    """A verb's Snowball stem (grounding.lexical.stem), an irregular past read as its verb: "leaves", "leaving" and
+    "left" -> "leav"."""
+    return stem(_IRREGULAR.get(verb.lower(), verb.lower()))
 
 
 class Event(NamedTuple):
@@ -119,21 +109,21 @@ _CLAUSE_IN_SENTENCE = re.compile(rf"\b{_MARKER}\b(?!-)([^,;:.]*)", re.I)
 
 
 @functools.lru_cache(maxsize=20_000)
-def states_event(sentence: str, stem: str, negated: bool = False) -> bool:
+def states_event(sentence: str, verb: str, negated: bool = False) -> bool:
     """True when one of ``sentence``'s condition clauses (or a heading's: "When it's time to leave TTS") holds a form
-    of the verb ``stem`` (:func:`asked_event`) within its first six words, as its first word ("Upon leaving, ...")
-    or after a subject or an auxiliary ("When you leave Tallgrass, ...", "If an employee leaves"); not "Sick leave
-    is separate from PTO" (no clause), "If you are on leave, ..." (the noun, after a preposition) nor "after-hours
-    and emergency travel" (a compound, not a clause). A ``negated`` event ("if I don't return my laptop") is stated
+    of the verb whose stem is ``verb`` (:func:`asked_event`) within its first six words, as its first word ("Upon
+    leaving, ...") or after a subject or an auxiliary ("When you leave Tallgrass, ...", "If an employee leaves");
+    not "Sick leave is separate from PTO" (no clause), "If you are on leave, ..." (the noun, after a preposition)
+    nor "after-hours and emergency travel" (a compound, not a clause). A ``negated`` event ("if I don't return my laptop") is stated
     by the verb's negative anywhere in the sentence: "Unreturned equipment may be deducted ...", "Failure to return
     ...", "If you do not return ..."."""
     if negated:
-        return bool(re.search(rf"\bun{re.escape(stem)}\w*|\b(?:not|never|fail(?:s|ed|ure|ing)? to)\s+(?:\w+\s+)?"
-                              rf"{re.escape(stem)}", sentence, re.I))
+        return bool(re.search(rf"\bun{re.escape(verb)}\w*|\b(?:not|never|fail(?:s|ed|ure|ing)? to)\s+(?:\w+\s+)?"
+                              rf"{re.escape(verb)}", sentence, re.I))
     for m in _CLAUSE_IN_SENTENCE.finditer(sentence):
         words = re.findall(r"[\w'’]+", m.group(1).replace("’", "'"))[:6]
         for i, word in enumerate(words):
-            if _stem(word) == stem or word.lower().startswith(stem) and word[len(stem):].lower() in _ENDINGS:
+            if _stem(word) == verb:
                 if i == 0 or words[i - 1].lower() in _BEFORE_VERB:
                     return True
     return False

@@ -17,9 +17,9 @@ PAYOUT = ("Up to 5 unused PTO days carry over into the next calendar year; any b
 
 @pytest.mark.parametrize("question, expected", [
     ("What happens to unused PTO when I leave?", ("leav", "when I leave", False)),
-    ("What should I do if I lose my badge?", ("los", "if I lose", False)),
+    ("What should I do if I lose my badge?", ("lose", "if I lose", False)),
     ("What happens to my benefits after I resign?", ("resign", "after I resign", False)),
-    ("Do I get paid if I'm late?", ("lat", "if I'm late", False)),
+    ("Do I get paid if I'm late?", ("late", "if I'm late", False)),
     ("What happens if I don't return my laptop?", ("return", "if I don't return", True)),
     ("When do I get my laptop?", None),  # the question's own "When" asks for a time: no condition clause
     ("How many days of leave do I get?", None),
