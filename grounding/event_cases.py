@@ -114,9 +114,9 @@ def states_event(sentence: str, verb: str, negated: bool = False) -> bool:
     of the verb whose stem is ``verb`` (:func:`asked_event`) within its first six words, as its first word ("Upon
     leaving, ...") or after a subject or an auxiliary ("When you leave Tallgrass, ...", "If an employee leaves");
     not "Sick leave is separate from PTO" (no clause), "If you are on leave, ..." (the noun, after a preposition)
-    nor "after-hours and emergency travel" (a compound, not a clause). A ``negated`` event ("if I don't return my laptop") is stated
-    by the verb's negative anywhere in the sentence: "Unreturned equipment may be deducted ...", "Failure to return
-    ...", "If you do not return ..."."""
+    nor "after-hours and emergency travel" (a compound, not a clause). A ``negated`` event ("if I don't return my
+    laptop") is stated by the verb's negative anywhere in the sentence: "Unreturned equipment may be deducted ...",
+    "Failure to return ...", "If you do not return ..."."""
     if negated:
         return bool(re.search(rf"\bun{re.escape(verb)}\w*|\b(?:not|never|fail(?:s|ed|ure|ing)? to)\s+(?:\w+\s+)?"
                               rf"{re.escape(verb)}", sentence, re.I))
