@@ -16,7 +16,8 @@ Two modes, both reported (issue 20):
         stay loaded): what a new question over new passages costs. Candidates carry what the retrieval index gives
         (vectors, the exact-deduplication key, the near-duplicate value key and the check for passages addressed to an
         AI assistant, all made at ingestion); turns carry their token counts and content terms (both found when the
-        message is saved: chat.memory.history_cost). The other paths get the same fresh data per
+        message is saved: chat.memory.history_cost); the system prompt its count (made when an admin saves a
+        version: knowledge.models.SystemPrompt.tokens). The other paths get the same fresh data per
         run. numpy's BLAS runs on one thread for every path (threadpoolctl).
 
 Reports p50/p95 latency (ms) and ratios against ours per mode; the cold ratio is the headline. Targets (issues 3 and
@@ -48,7 +49,7 @@ from grounding.dedup import text_hash, value_key  # noqa: E402
 from grounding.injection import injection_signals  # noqa: E402
 from grounding.lexical import content_terms  # noqa: E402
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT  # noqa: E402
-from grounding.token_pieces import cl100k  # noqa: E402
+from grounding.token_pieces import cl100k, raw_count  # noqa: E402
 from grounding.tokens import counter_for  # noqa: E402
 from grounding.types import Candidate, Chunk, Turn  # noqa: E402
 
@@ -202,10 +203,14 @@ class Paths:
         self.lc_reorder = LCReorder()
         self.counter = counter_for("extractive")
         self.settings = ContextSettings(policy=BudgetPolicy(window=16_000), ordering="edges")
+        # the system prompt's count is stored with its version when an admin saves it (knowledge.models.SystemPrompt.
+        # tokens), as a chunk's is at ingestion: made once here, not per plan
+        self.stored_counts = (raw_count(DEFAULT_SYSTEM_PROMPT.strip()), None)
 
     def ours(self, candidates, history, question):
         return lambda: plan_context(question=question, candidates=candidates, history=history,
-                                    system_prompt=DEFAULT_SYSTEM_PROMPT, settings=self.settings, counter=self.counter)
+                                    system_prompt=DEFAULT_SYSTEM_PROMPT, settings=self.settings, counter=self.counter,
+                                    stored_counts=self.stored_counts)
 
     def llamaindex(self, candidates, history, history_share):
         ChatMessage, MockLLM, ChatSummaryMemoryBuffer, NodeWithScore, TextNode = self.li

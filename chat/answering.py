@@ -95,6 +95,8 @@ class AnswerInputs:
         system_prompt: the active system prompt text; prompt_version its row (None: the built-in default).
         token: the domain's published index token (knowledge.indexing).
         settings: the domain's context settings; instructions: its prompt instructions with the conflict rule.
+        stored_counts: the token counts of the prompt version and of the instructions stored when they were saved
+            (grounding.context.plan_context's ``stored_counts``).
         scheduled: the domain's scheduled versions with their chunks' vectors (knowledge.selectors.
             domain_scheduled_versions), () when none is still to come: a refusal names those the question matches.
     """
@@ -106,6 +108,7 @@ class AnswerInputs:
     settings: ContextSettings
     instructions: str
     scheduled: tuple[ScheduledVersion, ...] = ()
+    stored_counts: tuple[int | None, int | None] = (None, None)
 
 
 def answer_inputs(*, domain: Domain, token: str | None = None) -> AnswerInputs:
@@ -126,6 +129,7 @@ def answer_inputs(*, domain: Domain, token: str | None = None) -> AnswerInputs:
         versions_activate_soon()
     return AnswerInputs(domain=domain, system_prompt=system_prompt, prompt_version=prompt_version,
                         token=token, settings=settings_for(domain), instructions=domain.prompt_instructions(),
+                        stored_counts=domain.stored_counts(prompt_version),
                         scheduled=tuple(v for v in domain_scheduled_versions(domain=domain, token=token)
                                         if v.date > timezone.localdate().isoformat()) if scheduled else ())
 
@@ -161,7 +165,7 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             return plan_context(question=question, candidates=candidates, history=turns,
                                 system_prompt=inputs.system_prompt, instructions=inputs.instructions,
                                 settings=inputs.settings, counter=counter, summary=summary, query=query, notes=notes,
-                                judge=judge)
+                                judge=judge, stored_counts=inputs.stored_counts)
 
         plan = make_plan([])
         if plan.sufficient:

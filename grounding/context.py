@@ -27,7 +27,7 @@ from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, 
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
 from grounding.prompt import (SOURCES_CLOSE, SOURCES_OPEN, NOTES_CLOSE, NOTES_OPEN, build_prompt, format_summary,
-                              history_messages, system_prefix)
+                              history_messages, system_prefix_raw)
 from grounding.prompt_sources import SourceFormat, format_note, wants_structure
 from grounding.ranking import relevance as _relevance
 from grounding.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter
@@ -111,6 +111,7 @@ def plan_context(
     judge: SufficiencyJudge | None = None,
     summary: Summary | None = None,
     query: str = "",
+    stored_counts: tuple[int | None, int | None] = (None, None),
 ) -> ContextPlan:
     """Plan the context of one answer.
 
@@ -121,6 +122,9 @@ def plan_context(
         summary: the rolling summary of turns 1..summary.covers (those turns are not sent verbatim again, except
             the older exchange most related to the question among those that fit, when ``settings.relevant_older``).
         system_prompt, instructions: the stable system prefix parts.
+        stored_counts: the raw cl100k counts of ``system_prompt.strip()`` and ``instructions.strip()`` stored when
+            an admin saved them (tokens; None: counted here), so a plan encodes only the short fixed texts between
+            them (grounding.prompt.system_prefix_raw; the same count either way).
         settings: the domain's context settings (``policy`` overrides its budget policy when given).
         counter: token counter of the provider that will be called.
         notes: context notes to include, in order, as many as fit what is available (plan.notes holds those kept).
@@ -144,7 +148,10 @@ def plan_context(
         # turns carry raw cl100k counts (counted once at save); every part of the prompt is counted by the same
         # calibrated counter (B01), so history is scaled like the rest
         history = [replace(t, tokens=counter.scale(t.tokens)) for t in history]
-    prefix_tokens = counter.count(system_prefix(system_prompt, instructions, settings.answer_mode)) + MESSAGE_OVERHEAD
+    prompt_raw, instructions_raw = stored_counts
+    prefix_tokens = counter.scale(system_prefix_raw(system_prompt, instructions, settings.answer_mode,
+                                                    prompt_raw=prompt_raw, instructions_raw=instructions_raw))
+    prefix_tokens += MESSAGE_OVERHEAD
     question_tokens = counter.count(question) + MESSAGE_OVERHEAD + REPLY_PRIMING
     available = available_tokens(policy, system=prefix_tokens, question=question_tokens)
 

@@ -19,10 +19,12 @@ count(system) == sum(count(unit)) exactly, and every unit's count can be cached 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterable, Literal, Sequence
 
 from grounding.prompt_sources import SourceFormat, escape_source_text, format_note, format_source
+from grounding.token_pieces import raw_count, raw_framed
 from grounding.types import Note, Source, Turn
 
 __all__ = [
@@ -43,6 +45,8 @@ __all__ = [
     "format_summary",
     "history_messages",
     "system_prefix",
+    "system_prefix_raw",
+    "default_prompt_raw",
 ]
 
 ABSTAIN_TOKEN = "INSUFFICIENT_EVIDENCE"
@@ -85,6 +89,37 @@ def system_prefix(system_prompt: str, instructions: str = "", answer_mode: str =
     if instructions.strip():
         prefix += "\n\nDomain instructions:\n" + instructions.strip()
     return prefix + "\n\n"
+
+
+@functools.lru_cache(maxsize=1)
+def default_prompt_raw() -> int:
+    """Raw cl100k count of the built-in DEFAULT_SYSTEM_PROMPT, stripped (tokens): the stored count of the prompt used
+    when no version is active, counted once per process."""
+    return raw_count(DEFAULT_SYSTEM_PROMPT.strip())
+
+
+def system_prefix_raw(system_prompt: str, instructions: str = "", answer_mode: str = "direct", *,
+                      prompt_raw: int | None = None, instructions_raw: int | None = None) -> int:
+    """Raw cl100k count of :func:`system_prefix` (tokens), from counts stored when the parts were saved.
+
+    Args:
+        system_prompt, instructions, answer_mode: as for :func:`system_prefix`.
+        prompt_raw: the raw count of ``system_prompt.strip()`` (stored with the prompt version when an admin saves
+            it), or None to count it here; instructions_raw: the same for ``instructions.strip()`` (stored with the
+            domain).
+    Returns:
+        exactly ``raw_count(system_prefix(system_prompt, instructions, answer_mode))``: the domain instructions
+        follow a line ending with a newline and start with non-whitespace, where cl100k's split always starts a
+        piece, so the two parts' counts add up; each part's end is joined to what follows by re-counting only its
+        last piece run (grounding.token_pieces.raw_framed). Only the short fixed texts between the parts are
+        encoded.
+    """
+    prompt, rule = system_prompt.strip(), instructions.strip()
+    between = "\n\n" + (QUOTE_THEN_ANSWER + "\n\n" if answer_mode == "quote_then_answer" else "")
+    if not rule:
+        return raw_framed("", prompt, between, prompt_raw)
+    head = raw_framed("", prompt, between + "Domain instructions:\n", prompt_raw)
+    return head + raw_framed("", rule, "\n\n", instructions_raw)
 
 
 def format_summary(text: str) -> str:

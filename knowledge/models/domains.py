@@ -11,7 +11,9 @@ from django.db import models
 from grounding.budget import BudgetPolicy
 from grounding.context import ContextSettings
 from grounding.ordering import ORDERINGS
+from grounding.prompt import default_prompt_raw
 from grounding.prompt_sources import FORMAT_STYLES, SourceFormat
+from grounding.token_pieces import raw_count
 from knowledge.access import readable_ids
 
 
@@ -72,6 +74,12 @@ class Domain(models.Model):
                  ("show_both", "show both sides without choosing")],
         help_text="What answers do when sources disagree.")
 
+    #: cl100k tokens of prompt_instructions() (stripped), counted when the domain is saved, so planning an answer does
+    #: not encode them again (grounding.prompt.system_prefix_raw); None: not counted yet (planning counts them).
+    instructions_tokens = models.PositiveIntegerField(null=True, blank=True, editable=False,
+                                                      help_text="cl100k tokens of the instructions with the conflict "
+                                                                "rule, counted at save")
+
     CONFLICT_RULES = {
         "prefer_newest": "When sources disagree, answer from the most recent source and say that an older or other "
                          "source says otherwise, citing both.",
@@ -83,6 +91,22 @@ class Domain(models.Model):
         """The domain's instructions plus its conflict rule (the stable part of the system prompt)."""
         rule = self.CONFLICT_RULES.get(self.conflict_policy, "")
         return "\n".join(part for part in (self.instructions.strip(), rule) if part)
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, counting the instructions as the system prompt will hold them (stored counts follow the text:
+        a save naming ``update_fields`` without the instructions or the conflict policy leaves the count as is)."""
+        fields = kwargs.get("update_fields")
+        if fields is None or {"instructions", "conflict_policy"} & set(fields):
+            self.instructions_tokens = raw_count(self.prompt_instructions().strip())
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "instructions_tokens"}
+        super().save(*args, **kwargs)
+
+    def stored_counts(self, prompt: "SystemPrompt | None") -> tuple[int | None, int | None]:
+        """The raw counts plan_context's ``stored_counts`` takes: the prompt version's and this domain's
+        instructions' (tokens; None where not stored yet). No version active: the built-in default prompt's count,
+        made once per process."""
+        return (prompt.tokens if prompt is not None else default_prompt_raw()), self.instructions_tokens
 
     class Meta:
         ordering = ["name"]
@@ -124,6 +148,18 @@ class SystemPrompt(models.Model):
     created_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    #: cl100k tokens of the stripped text, counted when the version is saved (grounding.prompt.system_prefix_raw).
+    tokens = models.PositiveIntegerField(null=True, blank=True, editable=False,
+                                         help_text="cl100k tokens of the text, counted at save")
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, counting the text (the count is stored with it whenever the text is saved)."""
+        fields = kwargs.get("update_fields")
+        if fields is None or "text" in fields:
+            self.tokens = raw_count(self.text.strip())
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "tokens"}
+        super().save(*args, **kwargs)
 
     class Meta:
         ordering = ["-version"]

@@ -232,3 +232,64 @@ def test_a_source_whose_body_is_escaped_costs_what_its_formatted_unit_counts():
         assert format_source(source, structured).count("&amp;") >= 1
         assert source.tokens == counter.count(format_source(source, structured))
     assert "|---|---|---|" in format_source(plan.sources[1], structured)
+
+
+def test_the_system_prefix_counted_from_stored_part_counts_equals_counting_it_whole():
+    """The system prompt and the domain instructions are counted when an admin saves them; a plan adds the fixed
+    texts between them. On fuzzed prompts and instructions (ends on punctuation, whitespace, newlines, empty parts)
+    and both answer modes the count equals encoding the whole prefix."""
+    import random
+
+    from grounding.prompt import DEFAULT_SYSTEM_PROMPT, system_prefix, system_prefix_raw
+    from grounding.token_pieces import raw_count
+
+    rng = random.Random(5)
+    alphabet = list("aZé中3.,;:!?()<>\"'’- \t\n") + ["'s", "\n\n", "  ", "INSUFFICIENT_EVIDENCE"]
+
+    def text() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.choice((0, 1, 3, 12, 40))))
+
+    for _ in range(4_000):
+        prompt = rng.choice((DEFAULT_SYSTEM_PROMPT, text(), text() + ".\n", "  " + text()))
+        rule = rng.choice(("", text(), "Answer formally.", "- Quote clauses.\n- Name the version:", " \n"))
+        mode = rng.choice(("direct", "quote_then_answer"))
+        whole = raw_count(system_prefix(prompt, rule, mode))
+        stored = system_prefix_raw(prompt, rule, mode, prompt_raw=raw_count(prompt.strip()),
+                                   instructions_raw=raw_count(rule.strip()))
+        assert stored == whole, (prompt, rule, mode)
+        assert system_prefix_raw(prompt, rule, mode) == whole
+
+
+def test_a_plan_reads_the_stored_prompt_counts_instead_of_encoding_the_prompt(monkeypatch):
+    """With the counts stored at save, planning encodes neither the system prompt nor the instructions (only the
+    short texts between them), and the plan's system share is the same as when it counts them itself."""
+    from grounding import token_pieces
+    from grounding.context import plan_context
+    from grounding.prompt import DEFAULT_SYSTEM_PROMPT
+    from grounding.tokens import counter_for
+    from grounding.types import Candidate, Chunk
+
+    counter = counter_for("anthropic")  # calibrated: the stored raw counts are scaled like every other count
+    rule = "Answer formally and name the policy's version.\n" + "When sources disagree, cite both."
+    text = "Hotels are capped at $225 per night in New York."
+    chunk = Chunk(chunk_id=1, document_id=1, title="Travel", section="Hotels", version="v1", date="2024-01-01",
+                  text=text, tokens=counter.raw(text))
+
+    def plan(**kw):
+        return plan_context(question="What is the hotel cap?", candidates=[Candidate(chunk, 0.03, 0.8)],
+                            system_prompt=DEFAULT_SYSTEM_PROMPT, instructions=rule, counter=counter, **kw)
+
+    counted = plan()
+    encoded: list[str] = []
+    real = token_pieces.raw_count.__wrapped__
+    token_pieces.raw_count.cache_clear()
+    def recording(t: str) -> int:
+        encoded.append(t)
+        return real(t)
+
+    monkeypatch.setattr(token_pieces, "raw_count", recording)
+    monkeypatch.setattr("grounding.tokens.raw_count", recording)
+    stored = plan(stored_counts=(real(DEFAULT_SYSTEM_PROMPT.strip()), real(rule.strip())))
+    assert stored.budget["system"] == counted.budget["system"] > 250
+    assert not any(DEFAULT_SYSTEM_PROMPT[:200] in t or rule in t for t in encoded)
+    assert [s.chunk_ids for s in stored.sources] == [s.chunk_ids for s in counted.sources]

@@ -129,3 +129,34 @@ def test_each_answer_records_the_prompt_version_it_used(demo_domain):
     answer_planned(message=answer, prepared=prepared)
     answer.refresh_from_db()
     assert answer.prompt_version == version and answer.trace["prompt_version"] == 1
+
+
+def test_prompt_versions_and_domain_instructions_store_their_token_counts_when_saved(people):
+    """What planning reads instead of encoding the system prompt on every ask: each version's count made at save,
+    the domain's instructions with its conflict rule counted again whenever either changes."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from chat.answering import answer_inputs
+    from grounding.token_pieces import raw_count
+
+    *_, open_domain, _ = people
+    version = system_prompt_save(text=DEFAULT_SYSTEM_PROMPT + "\nAnswer in English.  ", user=None)
+    assert version.tokens == raw_count((DEFAULT_SYSTEM_PROMPT + "\nAnswer in English.").strip())
+    assert open_domain.instructions_tokens == raw_count(open_domain.prompt_instructions())
+    open_domain.instructions = "Quote clauses exactly."
+    open_domain.save()
+    assert Domain.objects.get(pk=open_domain.pk).instructions_tokens == raw_count(open_domain.prompt_instructions())
+    open_domain.conflict_policy = "show_both"
+    open_domain.save(update_fields=["conflict_policy"])
+    stored = Domain.objects.get(pk=open_domain.pk).instructions_tokens
+    assert stored == raw_count("Quote clauses exactly.\n" + Domain.CONFLICT_RULES["show_both"])
+    inputs = answer_inputs(domain=Domain.objects.get(pk=open_domain.pk))
+    assert inputs.stored_counts == (version.tokens, stored)
+    # rows saved before the counts existed are counted by the migration that added them
+    Domain.objects.filter(pk=open_domain.pk).update(instructions_tokens=None)
+    SystemPrompt.objects.filter(pk=version.pk).update(tokens=None)
+    import_module("knowledge.migrations.0014_prompt_token_counts").count_saved(apps, None)
+    assert Domain.objects.get(pk=open_domain.pk).instructions_tokens == stored
+    assert SystemPrompt.objects.get(pk=version.pk).tokens == version.tokens
