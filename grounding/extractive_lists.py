@@ -14,6 +14,7 @@ None when none applies (the answerer then quotes sentences). No Django imports.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 import numpy as np
@@ -21,12 +22,20 @@ import numpy as np
 from grounding import compose
 from grounding.embeddings import Embedder
 from grounding.lexical import content_terms
-from grounding.list_answers import announced_list, asked_plural, headed_list
+from grounding.list_answers import MAX_GAP, announced_items, announced_list, asked_plural, headed_list
+from grounding.sentence_data import SentenceData
 from grounding.sentence_rank import ScoredSentence, quotable, source_sentences
 from grounding.types import ContextPlan, Source
 
 #: How many of the best sentences (those at or above the floor) are looked at for one announcing the list asked for.
 ANNOUNCING_LOOKS = 3
+
+#: A noun phrase referring back to something named earlier ("these goals", "such requests"): in a phrase fronted
+#: before the lead-in's clause, it does not name the items of the list (grounding.extractive_lists._own_words).
+_REFERRING = re.compile(r"\b(?:these|those|such)\s+[\w-]+", re.IGNORECASE)
+
+#: A short lead-in that refers back to what was just said ("This includes:", "These include:", "Examples are:").
+_REFERS_BACK = re.compile(r"(?:this|these|that|those|such|examples?)\b(?:\s+[\w-]+){0,4}\s*:$", re.IGNORECASE)
 
 #: A list answer: its text and the sentences it rests on (what the notes of the answer are chosen by).
 ListAnswer = tuple[str, list[ScoredSentence]]
@@ -60,7 +69,25 @@ def _announced(plan: ContextPlan, best: ScoredSentence, embedder: Embedder | Non
     if not (0 <= best.position < len(data)) or data.texts[best.position] != best.text:
         return None
     items = announced_list(data.texts, data.kinds, best.position, outline=source.outline, section=source.section)
-    return (compose.bulleted(best.text, items, best.label), [best]) if items else None
+    if items:
+        return compose.bulleted(best.text, items, best.label), [best]
+    lead = _continued_by(data, best.position)
+    if lead is None:
+        return None
+    head = f"{best.text} {data.texts[lead]}"
+    return compose.bulleted(head, announced_items(data.texts, data.kinds, lead), best.label), [best]
+
+
+def _continued_by(data: SentenceData, position: int) -> int | None:
+    """The position of a lead-in that continues the sentence at ``position`` and refers back to it ("Assume
+    everything you share in Slack will be made public. [...] This includes:"), at most MAX_GAP sentences after it,
+    when list items follow that lead-in; None otherwise."""
+    for at in range(position + 1, min(position + 2 + MAX_GAP, len(data.kinds))):
+        if data.kinds[at] == "lead" and _REFERS_BACK.match(data.texts[at]):
+            return at if len(announced_items(data.texts, data.kinds, at)) >= 2 else None
+        if data.kinds[at] != "sentence":
+            return None
+    return None
 
 
 def _headed(plan: ContextPlan, question: str, ranked: Sequence[ScoredSentence]) -> ListAnswer | None:
@@ -95,7 +122,7 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
             cos = max(float(max(data.vectors[i] @ vector, data.context[i] @ vector)) for i in range(lead, end))
             shared = terms & content_terms(" ".join(data.texts[lead:end]))
             score = cos + overlap_weight * len(shared) / (len(terms) or 1)
-            if plural and plural <= _run_heads(source, data.texts, data.kinds, lead):
+            if plural and plural <= _run_heads(source, data, lead):
                 score += overlap_weight  # "any of these channels:", "## Common goals of an IDP": what is asked for
             if found is None or score > found[0]:
                 found = (score, source, lead, end)
@@ -109,16 +136,39 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
     return compose.bulleted(head, items, source.label), [ScoredSentence(head or items[0], source.label, 0.0)]
 
 
-def _run_heads(source: Source, texts: Sequence[str], kinds: Sequence[str], lead: int) -> frozenset[str]:
+def _run_heads(source: Source, data: SentenceData, lead: int) -> frozenset[str]:
     """The content terms of what heads a run of list items whose first line (its lead-in, else its first item) is at
-    ``lead``: an announcing lead-in ("... any of these channels:"), and the heading right before it (the section's
-    own heading, from the source's section label, when the run opens the source)."""
-    heads = [texts[lead]] if kinds[lead] == "lead" else []
+    ``lead`` of ``data`` (the source's sentence data): an announcing lead-in ("... any of these channels:"), and the
+    heading right before it; when the run opens the source, or opens the part of a merged source that a chunk of
+    another section starts (the chunk's heading is in its section path, not in the joined text:
+    Source.sections), that section's own heading. A noun the lead-in refers back to in a phrase set before its
+    clause ("To achieve these goals, we frequently:") names what came before, not what the items are, and is left
+    out (:func:`_own_words`)."""
+    texts, kinds = data.texts, data.kinds
+    heads = [_own_words(texts[lead])] if kinds[lead] == "lead" else []
     if lead > 0 and kinds[lead - 1] == "heading":
         heads.append(texts[lead - 1])
     elif lead == 0 and source.section:
-        heads.append(source.section.split(" > ")[-1].split(" · ")[0])
+        heads.append(_own_heading(source.section))
+    elif lead > 0:
+        at = data.spans[lead][0]
+        for (start, path), before in zip(source.sections[1:], source.sections):
+            if start <= at and not source.text[start:at].strip(" \t\n-*") and path != before[1]:
+                heads.append(_own_heading(path))
     return content_terms(" ".join(heads))
+
+
+def _own_words(lead: str) -> str:
+    """A lead-in without the noun a fronted phrase refers back to: "To achieve these goals, we frequently:" -> "To
+    achieve , we frequently:" (the items are what we do, not the goals); a "these" in the clause itself points at
+    the items ("Pick whichever of these channels suits you:") and stays."""
+    fronted, comma, rest = lead.partition(",")
+    return _REFERRING.sub(" ", fronted) + comma + rest if comma else lead
+
+
+def _own_heading(path: str) -> str:
+    """The last heading of a section path ("Leave > Annual leave · Taking leave" -> "Annual leave")."""
+    return path.split(" > ")[-1].split(" · ")[0]
 
 
 def _item_runs(kinds: Sequence[str]) -> list[tuple[int, int]]:

@@ -7,6 +7,7 @@ import pytest
 
 from grounding.list_answers import (announced_items, announced_list, announces_list, asked_plural, headed_list,
                                      outline_near, outline_of, sub_headings)
+from grounding.types import Candidate, Chunk
 from tests.grounding.helpers import make_page, offline_answer
 
 
@@ -157,3 +158,43 @@ def test_the_list_headed_by_the_noun_asked_for_wins_over_a_closer_one(embedder):
     text = offline_answer(embedder, "What are the channels for reporting harassment?", page)
     assert "- The EthicsLine, an independent hotline [S1]." in text
     assert "investigator" not in text
+
+
+def _adjacent(cid: int, ordinal: int, section: str, text: str, dense: float) -> Candidate:
+    """A chunk of one document version ("Mentoring plan", v1), at ``ordinal``, under ``section``."""
+    return Candidate(Chunk(chunk_id=cid, document_id=1, title="Mentoring plan", section=section, version="v1",
+                           date="", text=text, tokens=len(text.split()), version_id=1, ordinal=ordinal),
+                     score=0.03, dense=dense)
+
+
+def test_a_list_opening_a_merged_chunk_is_headed_by_that_chunks_section_not_by_a_noun_referred_back_to(embedder):
+    # 18F development set (d051): "What are the usual goals of an Individual Development Plan?" got "To achieve these
+    # goals, we frequently:" from another page, and the "## Common goals of an IDP" list, whose heading is in the
+    # section path of the second of two merged chunks (not in the joined text), was never the best run
+    intro = _adjacent(1, 0, "Mentoring plan", "A mentoring plan is a tool that helps you grow in your role.\n"
+                      "Resources\nSite | Purpose\nLearning portal | Where plans are made\nToolkit | Guides", 0.7)
+    goals = _adjacent(2, 1, "Mentoring plan > Common goals of a mentoring plan",
+                      "- Learn new skills to meet the goals of your current job\n"
+                      "- Reach your career development goals\n- Prepare for a change in role", 0.6)
+    other = Candidate(Chunk(chunk_id=3, document_id=2, title="Engagements", section="Discovery",
+                            version="v1", date="", version_id=2, tokens=40,
+                            text="We set goals for each engagement with the partner and plan the work.\n"
+                                 "To achieve these goals, we frequently:\n- Run a workshop with the partner's team\n"
+                                 "- Plan a prototype and develop it\n- Write a transition plan"), score=0.03, dense=0.65)
+    text = offline_answer(embedder, "What are the usual goals of a mentoring plan?", intro, goals, other)
+    assert "- Prepare for a change in role [S1]." in text
+    assert "workshop" not in text
+
+
+def test_a_sentence_continued_by_a_lead_in_that_refers_back_announces_its_list(embedder):
+    # 18F development set (d049): "Which things I do in Slack can end up as public records?": the list is led in by
+    # "This includes:", two sentences after the one that says what it is about
+    page = make_page(1, "Chat records", "Records",
+                     "Every chat message may be a record. Assume everything you share in chat will be made public. "
+                     "Treat chat as a public forum. This includes:\n"
+                     "- Files you upload\n- Channel names\n- Emoji reactions\n\n"
+                     "Ask the records team before deleting a channel.")
+    text = offline_answer(embedder, "Which things I share in chat can be made public?", page)
+    assert text.startswith("Assume everything you share in chat will be made public. Treat chat as a public forum. "
+                           "This includes [S1]:") or "This includes [S1]:" in text
+    assert "- Emoji reactions [S1]." in text
