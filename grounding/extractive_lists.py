@@ -109,7 +109,9 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
     question asks for, grounding.list_answers.asked_plural: "You can report a concern through any of these
     channels:" or "## Reporting channels" for "What are the channels for reporting ...?"), when that match reaches
     ``floor``; None otherwise. The lead-in is quoted only when
-    it is one (never a fragment cut by a chunk boundary, nor a heading)."""
+    it is one (never a fragment cut by a chunk boundary, nor a heading); a run without one is introduced by its
+    document's title and the heading over it ("Individual Development Plan, Common goals of an IDP:"), as a list of
+    sub-headings is (:func:`_headed`)."""
     terms = content_terms(question)
     plural = asked_plural(question)
     found: tuple[float, Source, int, int] | None = None
@@ -132,6 +134,8 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
     data = source_sentences(source, embedder)
     head = data.texts[lead] if data.kinds[lead] == "lead" or (
         data.kinds[lead] == "sentence" and quotable(data.texts[lead], "sentence")) else ""
+    if not head and data.kinds[lead] == "item" and (heading := _heading_over(source, data, lead)):
+        head = f"{source.title}, {heading}:" if source.title and source.title != heading else f"{heading}:"
     items = [t for t, k in zip(data.texts[lead:end], data.kinds[lead:end]) if k == "item"]
     return compose.bulleted(head, items, source.label), [ScoredSentence(head or items[0], source.label, 0.0)]
 
@@ -146,16 +150,22 @@ def _run_heads(source: Source, data: SentenceData, lead: int) -> frozenset[str]:
     out (:func:`_own_words`)."""
     texts, kinds = data.texts, data.kinds
     heads = [_own_words(texts[lead])] if kinds[lead] == "lead" else []
-    if lead > 0 and kinds[lead - 1] == "heading":
-        heads.append(texts[lead - 1])
-    elif lead == 0 and source.section:
-        heads.append(_own_heading(source.section))
-    elif lead > 0:
-        at = data.spans[lead][0]
-        for (start, path), before in zip(source.sections[1:], source.sections):
-            if start <= at and not source.text[start:at].strip(" \t\n-*") and path != before[1]:
-                heads.append(_own_heading(path))
-    return content_terms(" ".join(heads))
+    return content_terms(" ".join(heads + [_heading_over(source, data, lead)]))
+
+
+def _heading_over(source: Source, data: SentenceData, lead: int) -> str:
+    """The heading over a run whose first line is at ``lead``: the heading line right before it; when the run opens
+    the source, or the part of a merged source where a chunk of another section starts, that section's own
+    heading; "" when none."""
+    if lead > 0 and data.kinds[lead - 1] == "heading":
+        return data.texts[lead - 1]
+    if lead == 0:
+        return _own_heading(source.section) if source.section else ""
+    at = data.spans[lead][0]
+    for (start, path), before in zip(source.sections[1:], source.sections):
+        if start <= at and not source.text[start:at].strip(" \t\n-*") and path != before[1]:
+            return _own_heading(path)
+    return ""
 
 
 def _own_words(lead: str) -> str:

@@ -182,6 +182,7 @@ def test_a_list_opening_a_merged_chunk_is_headed_by_that_chunks_section_not_by_a
                                  "To achieve these goals, we frequently:\n- Run a workshop with the partner's team\n"
                                  "- Plan a prototype and develop it\n- Write a transition plan"), score=0.03, dense=0.65)
     text = offline_answer(embedder, "What are the usual goals of a mentoring plan?", intro, goals, other)
+    assert text.startswith("Mentoring plan, Common goals of a mentoring plan [S1]:\n\n")  # no lead-in: the heading
     assert "- Prepare for a change in role [S1]." in text
     assert "workshop" not in text
 
