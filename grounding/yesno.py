@@ -22,8 +22,9 @@ from grounding.yesno_clauses import (RELATIVE_CLAUSE, bounded_prohibition, excep
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
-from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, names_excluded, other_act_ordered,
-                                 other_owner, some_for_all, unasked_contrast, unneeded_other_act)
+from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
+                                 orders_asked_act, other_act_ordered, other_owner, some_for_all, unasked_contrast,
+                                 unneeded_other_act)
 from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
@@ -238,7 +239,10 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES
-    if condition_unmet(question, clause, sentence, similarity) or modality_unstated(clause, answering) \
+    if listed_as_kind(clause, sentence):
+        return "Yes."  # "Can emails count as supporting documentation?" / "Examples of ... include emails, ..."
+    if condition_unmet(question, clause, sentence, similarity) \
+            or (modality_unstated(clause, answering) and not orders_asked_act(clause, sentence)) \
             or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence) \
             or illustrates(sentence) or other_act_ordered(clause, sentence) or defines_only(clause, sentence):
         return ""

@@ -205,3 +205,38 @@ def other_owner(clause: str, sentence: str) -> bool:
         return out
     asked, said = owned(clause), owned(sentence)
     return any(noun in said and not said[noun] & mine for noun, mine in asked.items())
+
+
+#: A question asking whether one thing counts as another ("Can emails count as supporting documentation for my
+#: review?"): the thing, and what it would count as.
+_COUNTS_AS = re.compile(r"^\s*(?:can|could|does|do|would|will)\s+(?P<thing>.+?)\s+(?:count|qualify|be\s+used)\s+as\s+"
+                        r"(?P<kind>[^?]+)", re.I)
+#: A sentence listing what a kind includes ("Examples of supporting documentation include emails, ...").
+_INCLUDES = re.compile(r"^\s*(?:examples|types|kinds|forms)?\s*(?:of\s+)?(?P<kind>.+?)\s+(?:include|includes|"
+                       r"can include|may include|could include)\s+(?P<items>.+)$", re.I)
+
+
+def listed_as_kind(clause: str, sentence: str) -> bool:
+    """True when the asking ``clause`` asks whether something counts as a kind of thing ("Can emails count as
+    supporting documentation for my review?") and ``sentence`` lists that thing among what the kind includes
+    ("Examples of supporting documentation include emails, written performance counseling, ..."): a yes, which a
+    permission reading of "can" missed (dev_s15's ds15-022 had no opener)."""
+    asked, said = _COUNTS_AS.match(clause), _INCLUDES.match(sentence)
+    if not asked or not said:
+        return False
+    thing, kind = content_terms(asked.group("thing")), content_terms(asked.group("kind"))
+    return bool(thing) and bool(kind & content_terms(said.group("kind"))) and thing <= content_terms(said.group("items"))
+
+
+#: A requirement a question asks ("Should I still add ...?", "Do I have to add ...?").
+_ASKS_DUTY = re.compile(r"^\s*(?:should|must|shall)\b|\b(?:have|has|need|needs)\s+to\b", re.I)
+
+
+def orders_asked_act(clause: str, sentence: str) -> bool:
+    """True when the asking ``clause`` asks whether an act is required ("Should I still add the card to my Concur
+    profile?") and ``sentence`` is an imperative opening with that act's verb ("Add your travel card to your Concur
+    profile"): an instruction states the requirement (dev_s15's ds15-009 had no opener). A negated imperative
+    ("Don't add ...") opens otherwise and is not one."""
+    verbs = _verbs(clause)
+    first = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
+    return bool(_ASKS_DUTY.search(clause)) and bool(verbs) and first in verbs

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from grounding.yesno import opener
-from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, names_excluded, other_act_ordered,
-                                 other_owner, some_for_all, unasked_contrast, unneeded_other_act)
+from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
+                                 orders_asked_act, other_act_ordered, other_owner, some_for_all, unasked_contrast,
+                                 unneeded_other_act)
 
 
 @pytest.mark.parametrize("question,sentence,unstated", [
@@ -167,3 +168,49 @@ def test_a_prohibition_about_another_kind_of_the_asked_thing_opens_no_no():
 ])
 def test_a_rule_about_the_employers_thing_is_about_another_than_the_askers(question, sentence, other):
     assert other_owner(question, sentence) is other
+
+
+@pytest.mark.parametrize("question,sentence", [
+    ("Do I have to take the safety badge training again every year?", "Both training must be retaken every year"),
+    ("Can any studio member create a project in the studio account?",
+     "Anybody can create projects in the studio account and you should always create them as the studio"),
+])
+def test_a_determiner_of_number_or_an_adverb_names_no_other_kind(question, sentence):
+    from grounding.yesno import substituted
+    assert not substituted(question, sentence)
+
+
+def test_an_economy_class_rule_still_names_another_kind_than_business_class():
+    from grounding.yesno import substituted
+    assert substituted("Can I fly business class?", "Book economy class for all flights")
+
+
+@pytest.mark.parametrize("question,sentence,listed", [
+    ("Can receipts count as proof of purchase for my claim?",
+     "Examples of proof of purchase include receipts, bank statements and invoices", True),
+    ("Can receipts count as proof of purchase for my claim?",
+     "Examples of proof of purchase include bank statements and invoices", False),
+    ("Can I send receipts for my claim?", "Examples of proof of purchase include receipts", False),
+])
+def test_a_thing_listed_among_what_a_kind_includes_counts_as_it(question, sentence, listed):
+    assert listed_as_kind(question, sentence) is listed
+
+
+def test_a_thing_listed_among_what_a_kind_includes_opens_yes():
+    assert opener("Can receipts count as proof of purchase for my claim?",
+                  "Examples of proof of purchase include receipts, bank statements and invoices") == "Yes."
+
+
+@pytest.mark.parametrize("question,sentence,orders", [
+    ("Should I still add the badge to my locker profile?", "Add your badge to your locker profile", True),
+    ("Can I add the badge to my locker profile?", "Add your badge to your locker profile", False),   # permission
+    ("Should I still add the badge to my locker profile?", "Don't add your badge to your locker profile", False),
+    ("Should I still add the badge to my locker profile?", "Remove your badge from your locker profile", False),
+])
+def test_an_imperative_of_the_asked_act_states_its_requirement(question, sentence, orders):
+    assert orders_asked_act(question, sentence) is orders
+
+
+def test_an_imperative_of_the_asked_act_opens_yes():
+    assert opener("I lost my old badge. Should I still add the new badge to my locker profile?",
+                  "Add your badge to your locker profile") == "Yes."
