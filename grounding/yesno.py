@@ -23,8 +23,8 @@ from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBE
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
 from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
-                                 orders_asked_act, other_act_ordered, other_owner, some_for_all, unasked_contrast,
-                                 unneeded_other_act)
+                                 orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
+                                 unasked_contrast, unneeded_other_act)
 from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
@@ -218,7 +218,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     flip = antonym(as_must(clause), deciding_clause(question, sentence))
     if flip is not None:
         rest = content_terms(clause) - content_terms(flip[0])
-        if not rest <= content_terms(sentence):
+        if not rest <= content_terms(sentence) and not requirement_flip_fits(clause, flip[0], sentence):
             return ""
     if contrasted(sentence) or other_subject(clause, sentence):
         return ""  # an alternative to what the sentence before says; or a predicate said of another subject

@@ -240,3 +240,27 @@ def orders_asked_act(clause: str, sentence: str) -> bool:
     verbs = _verbs(clause)
     first = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
     return bool(_ASKS_DUTY.search(clause)) and bool(verbs) and first in verbs
+
+
+#: The words a question asks a requirement with, whose antonym ("optional") a sentence may state.
+_REQUIRING = frozenset(stem(w) for w in "must required mandatory necessary need".split())
+_AUXILIARIES = frozenset("am is are was were be do does did have has had i you we".split())
+
+
+def requirement_flip_fits(clause: str, asked: str, sentence: str) -> bool:
+    """True when the asking ``clause`` asks whether something is required (``asked``, the word of it that
+    grounding.polarity.antonym set against the sentence's: "required", "must") and ``sentence``, stating its
+    antonym ("optional"), names every word of the thing asked about but the asked verbs and the -ing words
+    ("Am I required to create a multi-day calendar event saying where I'm working from?" / "[Optional] Some folks
+    also create a multi-day event on their calendars"; "Do I have to attach supporting documents to my performance
+    review?" / "Supporting documentation ... is optional for the performance review process"): whether it is
+    required is what the sentence says of that thing (fresh6's y6-002 and dev_s15's ds15-021 had no opener). A
+    permission ("allowed" / "forbidden") still needs every word: "Smoking is forbidden inside" does not answer "Is
+    smoking allowed outside?"."""
+    if stem(asked.lower()) not in _REQUIRING:
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", clause)
+    skipped = {stem(w.lower()) for w in words if w.lower().endswith("ing") or w.lower() in _AUXILIARIES}
+    skipped |= {stem(v) for v in _verbs(clause)}
+    thing = content_terms(clause) - content_terms(asked) - _REQUIRING - skipped
+    return bool(thing) and thing <= content_terms(sentence)

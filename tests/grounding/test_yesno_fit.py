@@ -12,8 +12,8 @@ import pytest
 
 from grounding.yesno import opener
 from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
-                                 orders_asked_act, other_act_ordered, other_owner, some_for_all, unasked_contrast,
-                                 unneeded_other_act)
+                                 orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
+                                 unasked_contrast, unneeded_other_act)
 
 
 @pytest.mark.parametrize("question,sentence,unstated", [
@@ -214,3 +214,20 @@ def test_an_imperative_of_the_asked_act_states_its_requirement(question, sentenc
 def test_an_imperative_of_the_asked_act_opens_yes():
     assert opener("I lost my old badge. Should I still add the new badge to my locker profile?",
                   "Add your badge to your locker profile") == "Yes."
+
+
+@pytest.mark.parametrize("question,asked,sentence,fits", [
+    ("Do I have to attach receipts to my expense claim?", "must",
+     "Receipts that match your travel plan are optional for the expense claim process", True),
+    ("Am I required to create a shared calendar event saying where I'm working from?", "required",
+     "[Optional] Some folks also create a shared event on their calendars", True),
+    ("Do I have to wear a helmet outside?", "must", "Helmets are optional inside", False),   # "outside" unnamed
+    ("Is smoking allowed outside?", "allowed", "Smoking is forbidden inside", False),        # a permission
+])
+def test_an_optional_thing_answers_a_requirement_without_the_asked_verb(question, asked, sentence, fits):
+    assert requirement_flip_fits(question, asked, sentence) is fits
+
+
+def test_an_optional_thing_opens_no_to_a_requirement():
+    assert opener("Do I have to attach receipts to my expense claim?",
+                  "Receipts that match your travel plan are optional for the expense claim process") == "No."
