@@ -22,6 +22,9 @@ from grounding.yesno_clauses import (RELATIVE_CLAUSE, bounded_prohibition, excep
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
                                    THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
                                    stated_numbers, value_differs)
+from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
+                                 orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
+                                 unasked_contrast, unneeded_other_act)
 from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
@@ -142,7 +145,7 @@ def says_no(question: str, sentence: str) -> bool:
     # a relative clause set off by commas describes its noun: its negation is not the main clause's
     # (grounding.yesno_clauses.RELATIVE_CLAUSE)
     clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", STRANDED_NEGATION.sub("", RELATIVE_CLAUSE.sub(
-        ",", deciding_clause(question, sentence)))))
+        ",", unasked_contrast(asking, deciding_clause(question, sentence))))))
     return bool(NEGATION.search(asking)) != bool(NEGATION.search(clause))
 
 
@@ -195,9 +198,11 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     sentence = _LABEL.sub("", sentence, count=1)  # "NOTE: If you are attending ..." opens with its condition
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
     sentence = matching_case(question, clause, sentence)  # of parallel cases, the asker's (grounding.yesno_reach)
+    if capacity_unstated(question, sentence):
+        return ""  # a rule for a capacity the question does not name (grounding.yesno_fit)
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
-            or only_if_unmet(question, sentence):
+            or only_if_unmet(question, sentence) or below_minimum(question, sentence) or some_for_all(clause, sentence):
         return "No."
     if threshold_applies(question, sentence) or refers_elsewhere(sentence) or excepts_asked(clause, sentence):
         return ""  # a rule on one side of the asker's quantity; a cross-reference; a rule excepting what is asked
@@ -213,7 +218,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     flip = antonym(as_must(clause), deciding_clause(question, sentence))
     if flip is not None:
         rest = content_terms(clause) - content_terms(flip[0])
-        if not rest <= content_terms(sentence):
+        if not rest <= content_terms(sentence) and not requirement_flip_fits(clause, flip[0], sentence):
             return ""
     if contrasted(sentence) or other_subject(clause, sentence):
         return ""  # an alternative to what the sentence before says; or a predicate said of another subject
@@ -222,7 +227,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if no:
         return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
             or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) \
-            or bounded_prohibition(question, sentence) else "No."
+            or bounded_prohibition(question, sentence) or unneeded_other_act(clause, sentence) \
+            or names_excluded(clause, sentence) or other_owner(clause, sentence) else "No."
     # the coverage is counted on the main clause: a question named only in the sentence's leading condition is the
     # case another rule holds in ("If you previously used FMLA ..., those hours would be subtracted from the 12
     # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")
@@ -233,10 +239,15 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return ""
     if conditional_on_threshold(question, sentence):
         return SOME_CASES
-    if condition_unmet(question, clause, sentence, similarity) or modality_unstated(clause, answering) \
+    if listed_as_kind(clause, sentence):
+        return "Yes."  # "Can emails count as supporting documentation?" / "Examples of ... include emails, ..."
+    if condition_unmet(question, clause, sentence, similarity) \
+            or (modality_unstated(clause, answering) and not orders_asked_act(clause, sentence)) \
             or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence) \
-            or illustrates(sentence):
+            or illustrates(sentence) or other_act_ordered(clause, sentence) or defines_only(clause, sentence):
         return ""
+    if names_excluded(clause, sentence):
+        return "No."  # "somewhere other than GSA's Online University?" / "... conducted through GSA's Online University"
     return WITH_APPROVAL if approval_required(clause, answering) else "Yes."
 
 

@@ -20,10 +20,17 @@ _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?", re.I)
 def _modifiable(word: str) -> bool:
     """A word that can be, or qualify, the noun a yes/no question asks about: alphabetic, not a stop word, not a
     quantity ("several years" / "one year" is another amount of the same thing, not another kind of it: limits
-    decide those, grounding.yesno.over_limit), and not a verb form ending in -ing or -ed ("start earning" is a verb
-    and its object, not a kind of earning)."""
+    decide those, grounding.yesno.over_limit), not a word of :data:`_NO_KIND` ("both", "always"), and not a verb form
+    ending in -ing or -ed ("start earning" is a verb and its object, not a kind of earning)."""
     return (word.isalpha() and word not in CONTENT_STOP_WORDS and word not in QUANTITY_WORDS
-            and not word.endswith(("ing", "ed")))
+            and word not in _NO_KIND and not word.endswith(("ing", "ed")))
+
+
+#: Words that stand before a noun or a verb without naming a kind of it: determiners of number ("Both training must
+#: be retaken" is the travel card training too, fresh5's y5-020) and adverbs of frequency or addition ("you should
+#: always create new projects": "always" is no kind of creating, fresh5's y5-001).
+_NO_KIND = frozenset("both either neither each every such always also often never still just even usually sometimes "
+                     "already ever".split())
 
 
 def _abbreviates(word: str, modifier: str) -> bool:

@@ -11,10 +11,12 @@ with the wrong Yes or No on questions no rule was written from (see docs/evaluat
 - evaluation/golden/18f_fresh5.jsonl (split "fresh5"): written in the s15 round, before any rule change of that
   round, from 11 18F pages that no other set uses; asked once before and once after the round's yes/no rules;
 - evaluation/golden/18f_fresh6.jsonl (split "fresh6"): 24 questions written in the s15 round's second yes/no pass,
-  before its rule changes, from 12 18F pages that no other golden file uses; asked once before and once after.
+  before its rule changes, from 12 18F pages that no other golden file uses; asked once before and once after;
+- evaluation/golden/18f_fresh8.jsonl (split "fresh8"): 30 questions (13 yes, 17 no) written in the s16 round's yes/no
+  pass, before its rule changes, from 10 18F pages that no other golden file uses; asked once before and once after.
 
 Fast checks only (no embedding, no database): well formed, read by ``load_golden(split=...)`` and by no other split,
-every expected span on one of its pages, and fresh2, fresh3, fresh5 and fresh6 sharing no page with the other 18F sets.
+every expected span on one of its pages, and fresh2, fresh3, fresh5, fresh6 and fresh8 sharing no page with the other 18F sets.
 """
 
 from __future__ import annotations
@@ -29,10 +31,12 @@ from tests.evaluation.test_golden_18f_data import HANDBOOK, ROOT, found
 
 GOLDEN = ROOT / "evaluation" / "golden"
 #: file, split, id prefix, how many questions, how many are worded away from their page (paraphrased), a split it is
-#: not in
-SETS = [("18f_fresh.jsonl", "fresh", "f0", 30, 15, "dev"), ("18f_fresh2.jsonl", "fresh2", "f2", 30, 16, "fresh"),
-        ("18f_fresh3.jsonl", "fresh3", "f3", 30, 16, "fresh2"), ("18f_fresh5.jsonl", "fresh5", "y5-", 30, 28, "fresh3"),
-        ("18f_fresh6.jsonl", "fresh6", "y6-", 24, 24, "fresh5")]
+#: not in, how many have the polarity yes
+SETS = [("18f_fresh.jsonl", "fresh", "f0", 30, 15, "dev", 15), ("18f_fresh2.jsonl", "fresh2", "f2", 30, 16, "fresh", 15),
+        ("18f_fresh3.jsonl", "fresh3", "f3", 30, 16, "fresh2", 15),
+        ("18f_fresh5.jsonl", "fresh5", "y5-", 30, 28, "fresh3", 15),
+        ("18f_fresh6.jsonl", "fresh6", "y6-", 24, 24, "fresh5", 12),
+        ("18f_fresh8.jsonl", "fresh8", "y8-", 30, 14, "fresh6", 13)]
 
 
 def read(name: str) -> list[dict]:
@@ -40,18 +44,18 @@ def read(name: str) -> list[dict]:
     return [json.loads(line) for line in (GOLDEN / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("name,split,prefix,count,paraphrased,other", SETS)
-def test_yes_no_questions_half_yes(name, split, prefix, count, paraphrased, other):
+@pytest.mark.parametrize("name,split,prefix,count,paraphrased,other,yes", SETS)
+def test_yes_no_questions_of_both_polarities(name, split, prefix, count, paraphrased, other, yes):
     records = read(name)
     assert len(records) == len({r["id"] for r in records}) == count
     assert all(r["id"].startswith(prefix) for r in records)
     assert {(r["split"], r["kind"]) for r in records} == {(split, "yesno")}
-    assert Counter(r["polarity"] for r in records) == {"yes": count // 2, "no": count // 2}
+    assert Counter(r["polarity"] for r in records) == {"yes": yes, "no": count - yes}
     assert +Counter(r["paraphrased"] for r in records) == +Counter({True: paraphrased, False: count - paraphrased})
 
 
-@pytest.mark.parametrize("name,split,prefix,count,paraphrased,other", SETS)
-def test_load_golden_reads_its_split_and_no_other(name, split, prefix, count, paraphrased, other):
+@pytest.mark.parametrize("name,split,prefix,count,paraphrased,other,yes", SETS)
+def test_load_golden_reads_its_split_and_no_other(name, split, prefix, count, paraphrased, other, yes):
     records = read(name)
     assert [i.id for i in load_golden(GOLDEN / name, needs_domain=False, split=split)] == [r["id"] for r in records]
     assert load_golden(GOLDEN / name, needs_domain=False, split=other) == []
@@ -68,6 +72,7 @@ def test_every_expected_span_is_on_one_of_its_pages(name):
     ("18f_fresh5.jsonl", ("18f.jsonl", "18f_dev.jsonl", "18f_fresh.jsonl", "18f_fresh2.jsonl", "18f_fresh3.jsonl",
                           "18f_versions.jsonl")),
     ("18f_fresh6.jsonl", tuple(p.name for p in sorted(GOLDEN.glob("*.jsonl")) if p.name != "18f_fresh6.jsonl")),
+    ("18f_fresh8.jsonl", tuple(p.name for p in sorted(GOLDEN.glob("*.jsonl")) if p.name != "18f_fresh8.jsonl")),
 ])
 def test_no_page_of_a_fresh_set_is_used_by_another_18f_set(name, others):
     used = set()

@@ -49,8 +49,11 @@ def test_a_requirement_asked_with_have_to_is_the_opposite_of_optional():
     question = "Do I have to attach supporting documents to my review?"
     assert opener(question, "Attaching supporting documents to your review is optional.") == "No."
     assert opener(question, "You must attach supporting documents to your review.") == "Yes."
-    # the rest of what is asked unnamed ("attach"): optional says nothing of it, no opener
-    assert opener(question, "Supporting documentation is optional for the review process.") == ""
+    # the asked verb unnamed ("attach") but every word of the thing named: optional is said of that thing, "No."
+    # (s16: grounding.yesno_fit.requirement_flip_fits; dev_s15's ds15-021 had no opener); a word of the thing unnamed
+    # ("outside") still leaves no opener
+    assert opener(question, "Supporting documentation is optional for the review process.") == "No."
+    assert opener("Do I have to wear a helmet outside?", "Helmets are optional inside.") == ""
 
 
 @pytest.mark.parametrize("clause,words", [
