@@ -1,0 +1,78 @@
+"""A near miss: a sentence as close as the quoted one names what the question asks about and the quoted ones do not
+(18F calibration: "How long is the probationary period?" was answered with a six-month check-in)."""
+
+from __future__ import annotations
+
+from grounding.asked_attribute import missed_specifics
+from grounding.context import plan_context
+from grounding.extractive import ExtractiveAnswerer
+from grounding.tokens import counter_for
+from grounding.types import Candidate, Chunk
+
+ONBOARDING = ("TTS will remind you to do a check-in with the new employee six months after their start date.\n"
+              "You will be asked if the new employee should continue past their probationary period.")
+
+
+def _plan(question: str, text: str, title: str = "Onboarding new staff"):
+    page = Candidate(Chunk(chunk_id=1, document_id=1, title=title, section="", version="v1", date="", text=text,
+                           tokens=40, version_id=1), score=0.03, dense=0.6)
+    return plan_context(question=question, candidates=[page], system_prompt="Answer.",
+                        counter=counter_for("extractive"))
+
+
+def test_a_thing_named_by_a_close_sentence_but_not_by_the_quoted_one_is_missed():
+    source = _plan("How long is the probationary period?", ONBOARDING).sources[0]
+    check_in, probation = ONBOARDING.splitlines()
+    assert missed_specifics("How long is the probationary period for new employees?", [(check_in, source)],
+                            [(probation, source)]) == ["probationary period"]
+    # nothing close names it: the quoted sentence may say it in other words
+    assert missed_specifics("How long is the probationary period for new employees?", [(check_in, source)], []) == []
+    # the quoted sentence names it
+    assert missed_specifics("How long is the probationary period?", [(probation, source)], [(check_in, source)]) == []
+
+
+def test_a_missed_thing_is_a_noun_not_a_verb_a_name_in_capitals_or_a_pricing_word():
+    source = _plan("q", ONBOARDING).sources[0]
+    quoted = [("Keep in mind the $35 fee for using AdTrav.", source)]
+    close = [("There is no additional charge if you call the airline or fix it yourself.", source)]
+    # "call" after a pronoun, "charge" a verb of pricing, "fixing" a gerund
+    assert missed_specifics("If I call AdTrav, what do they charge?", quoted, close) == []
+    assert missed_specifics("How many hours can I spend fixing it?", quoted, close) == []
+    fares = [("SFO to Civic Center Station is $8.65.", source)]
+    assert missed_specifics("What is the BART fare to Civic Center?", fares,
+                            [("It's a 25 minute ride to Civic Center BART station.", source)]) == []
+    # a capitalised name within the sentence is a thing even after an auxiliary
+    assert missed_specifics("Which code do Centers of Excellence staff use?", quoted,
+                            [("COEs (Centers of Excellence)", source)]) == ["Centers", "Excellence"]
+
+
+def test_a_thing_is_named_by_the_quoted_sentences_page_title_or_section():
+    source = _plan("q", ONBOARDING, title="Probationary period").sources[0]
+    check_in, probation = ONBOARDING.splitlines()
+    assert missed_specifics("How long is the probationary period?", [(check_in, source)], [(probation, source)]) == []
+
+
+CHECK_IN = ("Supervisors hold a check-in with each new employee after a period of 6 months.\n"
+            "Supervisors are asked whether the new employee should continue past the probationary period.")
+RELIGIOUS = ("Request annual leave at least 14 days ahead.\n"
+             "You can earn religious comp time by working extra hours before a religious observance.")
+
+
+def test_the_offline_answer_refuses_a_near_miss_and_says_what_the_documents_cover(embedder):
+    question = "How long is the probationary period for new employees?"
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, CHECK_IN))
+    assert "6 months" not in answer, answer
+    assert answer == ("INSUFFICIENT_EVIDENCE: The documents describe Onboarding new staff [S1], but they do not state "
+                      "the duration or time limit for probationary period."), answer
+    question = "How many days ahead must I request religious comp time?"
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, RELIGIOUS))
+    assert "14 days" not in answer and answer.startswith("INSUFFICIENT_EVIDENCE"), answer
+
+
+def test_the_offline_answer_still_quotes_the_sentence_about_the_asked_thing(embedder):
+    question = "How many days ahead must I request annual leave?"
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, RELIGIOUS))
+    assert answer.startswith("Request annual leave at least 14 days ahead [S1]"), answer
+    question = "How often do supervisors hold a check-in with a new employee?"
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, CHECK_IN))
+    assert "6 months [S1]" in answer, answer
