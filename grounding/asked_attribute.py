@@ -48,13 +48,31 @@ def _acronym(word: str) -> bool:
     return len(word) > 1 and word.isupper()
 
 
-def _phrases(asking: str, terms: frozenset[str], subject: frozenset[str]) -> list[str]:
-    """Each word of ``asking`` among ``terms`` (first occurrence, not a verb), with the subject words right after it
-    ("printer", "home office"), in question order."""
+def _in_said_name(words: Sequence[str], i: int, said: frozenset[str]) -> bool:
+    """True when ``words[i]`` is one word of a name of several capitalised words within the sentence, another of which
+    is said ("When was Altrincham Grammar School established?" / "founded as Altrincham County High School": a name
+    changes, and the sentence is about the same school)."""
+    def cap(j: int) -> bool:
+        return j > 0 and words[j][:1].isupper()
+    if not cap(i):
+        return False
+    start, end = i, i
+    while start - 1 > 0 and cap(start - 1):
+        start -= 1
+    while end + 1 < len(words) and cap(end + 1):
+        end += 1
+    return any(content_terms(words[j]) & said for j in range(start, end + 1) if j != i)
+
+
+def _phrases(asking: str, terms: frozenset[str], subject: frozenset[str],
+             said: frozenset[str] = frozenset()) -> list[str]:
+    """Each word of ``asking`` among ``terms`` (first occurrence, not a verb, an acronym or a word of a name partly
+    ``said``), with the subject words right after it ("printer", "home office"), in question order."""
     words = _WORD.findall(asking)
     out: list[str] = []
     for i, word in enumerate(words):
-        if not content_terms(word) & terms or _verb(words, i) or _acronym(word) or any(word in p.split() for p in out):
+        if not content_terms(word) & terms or _verb(words, i) or _acronym(word) or _in_said_name(words, i, said) \
+                or any(word in p.split() for p in out):
             continue
         span = [word]
         for j, nxt in enumerate(words[i + 1:i + 3], i + 1):
@@ -82,8 +100,9 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
     (grounding.subject_check) and words read as verbs (after a pronoun or an auxiliary, gerunds) do not count."""
     asking = question_sentence(question)
     subject = subject_terms(asking) - ACTIONS
-    missing = subject - _named(quoted)
+    said = _named(quoted)
+    missing = subject - said
     if not missing or not close:
         return []
     elsewhere = missing & frozenset().union(*(content_terms(text) for text, _ in close))
-    return _phrases(asking, elsewhere, subject) if elsewhere else []
+    return _phrases(asking, elsewhere, subject, said) if elsewhere else []

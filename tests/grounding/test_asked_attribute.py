@@ -76,3 +76,15 @@ def test_the_offline_answer_still_quotes_the_sentence_about_the_asked_thing(embe
     question = "How often do supervisors hold a check-in with a new employee?"
     answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, CHECK_IN))
     assert "6 months [S1]" in answer, answer
+
+
+def test_a_word_of_a_name_whose_other_words_are_said_is_not_missed():
+    """Public abstention set (ramdocs, calibration half): "When was Altrincham Grammar School established?" is
+    answered by "The school was founded as Altrincham County High School for Boys in 1912": a name changes."""
+    source = _plan("q", ONBOARDING, title="Document 1").sources[0]
+    quoted = [("The school was founded as Altrincham County High School for Boys in 1912.", source)]
+    close = [("Altrincham Grammar School for Boys is a selective grammar school.", source)]
+    assert missed_specifics("When was Altrincham Grammar School established?", quoted, close) == []
+    # no word of the name said: it is missed
+    assert missed_specifics("When was Sale Grammar School established?",
+                            [("The academy opened in 1912.", source)], close) == ["Grammar School"]
