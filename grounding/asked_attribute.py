@@ -106,3 +106,24 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
         return []
     elsewhere = missing & frozenset().union(*(content_terms(text) for text, _ in close))
     return _phrases(asking, elsewhere, subject, said) if elsewhere else []
+
+
+#: A question asking a lead time: how far ahead of something ("How far in advance ...?", "How many days ahead of a
+#: religious holiday ...?", "How long before my term ends ...?").
+_LEAD_ASKED = re.compile(r"\bhow\s+(?:far|long|much\s+time|many\s+(?:business\s+|working\s+|calendar\s+)?"
+                         r"(?:minutes|hours|days|weeks|months|years))\s+(?:ahead|in\s+advance|before(?:hand)?|"
+                         r"prior)\b", re.I)
+#: A sentence stating a lead time: "at least three business days in advance", "3 months before your leave expires",
+#: "two weeks' notice", "prior to", "ahead of", "earlier".
+_LEAD_STATED = re.compile(r"\b(?:before(?:hand)?|in\s+advance|advance\s+notice|ahead|prior|notice|earlier)\b", re.I)
+
+
+def asks_lead_time(question: str) -> bool:
+    """True when the question's asking clause asks how far ahead of something a thing is done (:data:`_LEAD_ASKED`)."""
+    return bool(_LEAD_ASKED.search(question_sentence(question)))
+
+
+def states_lead_time(sentence: str) -> bool:
+    """True when ``sentence`` states a time ahead of something (:data:`_LEAD_STATED`): a duration without it ("you
+    will receive 8 hours for a holiday") does not answer "How many days ahead of a religious holiday ...?"."""
+    return bool(_LEAD_STATED.search(sentence))

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from grounding.asked_attribute import missed_specifics
+from grounding.asked_attribute import asks_lead_time, missed_specifics, states_lead_time
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
 from grounding.tokens import counter_for
@@ -88,3 +88,29 @@ def test_a_word_of_a_name_whose_other_words_are_said_is_not_missed():
     # no word of the name said: it is missed
     assert missed_specifics("When was Sale Grammar School established?",
                             [("The academy opened in 1912.", source)], close) == ["Grammar School"]
+
+
+def test_a_lead_time_question_is_told_apart_from_a_duration_question():
+    assert asks_lead_time("How many days ahead of a religious holiday do I have to request religious comp time?")
+    assert asks_lead_time("How far in advance am I supposed to put in a leave request?")
+    assert asks_lead_time("How long before my term ends does PeopleOps contact my supervisor?")
+    # "before" far from "how long" is a condition, not a lead time
+    assert not asks_lead_time("How long do I need to have been at my GS grade before I can apply?")
+    assert not asks_lead_time("How long is paid parental leave?")
+    assert states_lead_time("Submit leave requests at least three business days in advance.")
+    assert states_lead_time("HR Links sends a reminder 3 months before your leave expires.")
+    assert not states_lead_time("If you are on a flexible schedule, you will receive 8 hours for a holiday.")
+
+
+HOLIDAYS = ("If you are on a flexible schedule, you will receive 8 hours for a holiday.\n"
+            "Religious comp time lets you work extra hours to make up for time off for a religious observance.")
+
+
+def test_a_lead_time_question_is_not_answered_with_a_duration_that_is_no_lead_time(embedder):
+    """18F calibration: "How many days ahead of a religious holiday ...?" was answered "8 hours for a holiday"."""
+    question = "How many days ahead of a religious holiday must I request religious comp time?"
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, HOLIDAYS, title="Work schedules"))
+    assert "8 hours" not in answer and answer.startswith("INSUFFICIENT_EVIDENCE"), answer
+    leave = "Submit religious comp time requests at least 14 days in advance.\n" + HOLIDAYS
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, leave, title="Work schedules"))
+    assert answer.startswith("Submit religious comp time requests at least 14 days in advance [S1]"), answer
