@@ -56,8 +56,9 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     asked for (grounding.periods.other_period: a 24-hour pass for an annual membership). A label whose value is
     the next short list item ("Conference events that cost more than $2,500" / "Three to five weeks") is read
     with it. A question asking a lead time ("How many days ahead ...?") is not answered by a prose sentence
-    stating none (grounding.asked_attribute.states_lead_time). ``threshold``, ``spread`` and ``type_spread`` are the answerer's
-    (grounding.extractive.ExtractiveAnswerer), in the ranking's score units (grounding.sentence_rank)."""
+    stating none (grounding.asked_attribute.states_lead_time). ``threshold``, ``spread`` and ``type_spread`` are
+    the answerer's (grounding.extractive.ExtractiveAnswerer), in the ranking's score units
+    (grounding.sentence_rank)."""
     if not ranked:
         return []
     best = ranked[0].score
