@@ -28,13 +28,14 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: what no rule was written from, evaluation/golden/18f_fresh.jsonl in the s11 round, evaluation/golden/18f_fresh2.jsonl
 #: in the s12 round, evaluation/golden/18f_fresh3.jsonl in the s14 round, evaluation/golden/18f_fresh5.jsonl in the s15
 #: round, evaluation/golden/18f_fresh6.jsonl (24 questions) in the s15 round's second yes/no pass, "fresh8"
-#: (evaluation/golden/18f_fresh8.jsonl, 30 questions) in the s16 round's yes/no pass;
+#: (evaluation/golden/18f_fresh8.jsonl, 30 questions) in the s16 round's yes/no pass, "fresh7"
+#: (evaluation/golden/18f_fresh7.jsonl, 30 near misses and 15 answerable controls) in the s16 refusal round;
 #: after that measurement they may serve as development questions), "fresh4" (24 comparison questions,
 #: evaluation/golden/18f_fresh4.jsonl, written in the s15 round before its comparison changes and asked once before
 #: and once after them), or "fresh-versions" (questions about values that changed between dated revisions,
 #: evaluation/golden/18f_versions.jsonl, written in the s13 round before its version-note changes).
-ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh8",
-               "fresh-versions")
+ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+               "fresh8", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from grounding.asked_attribute import asks_lead_time, states_lead_time
 from grounding.answer_types import CHECKED_TYPES, question_sentence, states
 from grounding.counted import counted_noun, counts
 from grounding.denials import denies
@@ -54,8 +55,10 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     leaves blank the column the question names states nothing, nor an amount per another period than the one
     asked for (grounding.periods.other_period: a 24-hour pass for an annual membership). A label whose value is
     the next short list item ("Conference events that cost more than $2,500" / "Three to five weeks") is read
-    with it. ``threshold``, ``spread`` and ``type_spread`` are the answerer's (grounding.extractive.ExtractiveAnswerer),
-    in the ranking's score units (grounding.sentence_rank)."""
+    with it. A question asking a lead time ("How many days ahead ...?") is not answered by a prose sentence
+    stating none (grounding.asked_attribute.states_lead_time). ``threshold``, ``spread`` and ``type_spread`` are
+    the answerer's (grounding.extractive.ExtractiveAnswerer), in the ranking's score units
+    (grounding.sentence_rank)."""
     if not ranked:
         return []
     best = ranked[0].score
@@ -66,6 +69,11 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text))
             and not (s.kind == "row" and blank_cell(question, s.text))
             and not (kind == "amount" and other_period(question, s.text))
+            # a duration that is no lead time, for a question asking how far ahead ("8 hours for a holiday"); a list
+            # item or a table row is read under a lead-in or a header that may state it ("Request approval ahead
+            # of time:")
+            and not (kind == "duration" and s.kind == "sentence" and asks_lead_time(question)
+                     and not states_lead_time(s.text))
             # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
             and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
     if not pool:

@@ -120,9 +120,9 @@ def specifics(question: str) -> list[str]:
     """The names and codes a question pins its fact with: capitalised words and runs of them that do not open a
     sentence ("Denver", "San Francisco", "SmarTrip", "CoE"; not all-capital acronyms), product names in mixed case
     ("1Password", "iPhone"; not "18F"), grade and fiscal-year codes ("GS-12", "FY26"), and a group of people the
-    question asks about ("contractors", "interns", "part-time"; lower case, as written: :data:`_GROUP`). When the
-    asking sentence (grounding.answer_types.question_sentence) names any, only its own are returned. (Read once
-    per question: the answerer asks for them per candidate sentence.)"""
+    question asks about ("contractors", "interns", "part-time", "non-supervisors"; lower case, as written:
+    :data:`_GROUP`). When the asking sentence (grounding.answer_types.question_sentence) names any, only its own are
+    returned. (Read once per question: the answerer asks for them per candidate sentence.)"""
     return list(_specifics(question))
 
 
@@ -166,7 +166,7 @@ def _specifics(question: str) -> tuple[str, ...]:
 _GROUP = re.compile(r"(?:(?<=\bas an )|(?<=\bas a )|(?<=\bI'm a )|(?<=\bI am a )|(?<=\bI'm an )|(?<=\bI am an )|"
                     r"(?<!\bmy )(?<!\byour )(?<!\bour )(?<!\btheir )(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bhis )"
                     r"(?<!\bher )(?<!-))\b(contractors?|interns?|volunteers?|supervisors?|detailees?|appointees?|"
-                    r"part-time|hybrid)\b", re.I)
+                    r"part-time|hybrid|non-supervisors?|non-supervisory)\b", re.I)
 
 
 def is_group(name: str) -> bool:

@@ -38,6 +38,15 @@ _ACTIONS = content_terms("spend spent pay buy bought get take use need request s
                          "find see ask apply file order")
 
 
+#: The asker's action verbs (:data:`_ACTIONS`), for modules that leave them out of what a question asks about.
+ACTIONS = _ACTIONS
+
+
+def subject_terms(question: str) -> frozenset[str]:
+    """The subject terms of ``question``: its content terms less the generic ones and its predicate's."""
+    return _subject(question)
+
+
 def _written(question: str, subject: frozenset[str]) -> list[str]:
     """The words of ``question`` (as written, in order, once each) that are among the ``subject`` terms, without the
     asker's action verbs when other words remain (:data:`_ACTIONS`)."""

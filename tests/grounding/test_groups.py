@@ -131,3 +131,17 @@ def test_a_yes_no_answer_quoting_a_page_that_never_names_the_group_says_so_first
                             PTO.replace("Part-time employees accrue PTO pro rata based on their scheduled hours. ",
                                         "")), security)
     assert answer.startswith("The documents do not say this for contractors; they say:")
+
+
+def test_non_supervisors_are_a_group_a_rule_for_supervisors_does_not_answer(embedder):
+    """18F calibration: "Non-supervisors buy professional liability insurance too. How much of it can I, as a regular
+    employee, get reimbursed?" was answered with the supervisors' reimbursement."""
+    question = ("Non-supervisors buy professional liability insurance too. How much of it can I, as a regular "
+                "employee, get reimbursed?")
+    assert specifics(question) == ["non-supervisors"] and is_group("non-supervisory")
+    assert not mentions("Supervisors may be reimbursed for up to half the cost.", "non-supervisors")
+    assert mentions("Non-supervisory staff may apply.", "non-supervisors")
+    text = offline_answer(embedder, question, make_page(1, "Insurance", "Liability insurance",
+                                                        "Supervisors may be reimbursed for up to half the cost of "
+                                                        "professional liability insurance, up to $150."))
+    assert "$150" not in text and "non-supervisors" in text, text

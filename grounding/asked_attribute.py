@@ -1,0 +1,129 @@
+"""Whether the sentences an answer rests on are about the thing a question asks, when a sentence just as close names
+that thing and they do not: a near miss. "How long is the probationary period for new TTS employees?" was answered
+with the six-month check-in, while a closer sentence names the probationary period and states no length; "How much
+will GSA pay toward a printer for my home office?" with the maximum GSA salary, while the printer sentences state no
+amount. Written on the calibration half and the development set of the 18F golden set. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from grounding.answer_types import question_sentence
+from grounding.lexical import content_terms
+from grounding.subject_check import ACTIONS, subject_terms
+from grounding.types import Source
+
+__all__ = ["NEAR", "missed_specifics"]
+
+#: How far below the first quoted sentence's score a sentence naming an asked word that nothing quoted names may be
+#: and still count as just as close (in grounding.sentence_rank score units). On the 18F calibration half and the
+#: development set such sentences of the near misses scored -0.02 to +0.14 against the quoted one; those of right
+#: answers (words said in other words: "renewal" / "extension", "grade" / "GS level") -0.05 or lower, all but two
+#: verbs ("what do they charge", "spend fixing"), which :func:`_verb` leaves out.
+NEAR = 0.03
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+#: Words after which a question's word is a verb, not a thing asked about ("what do they *charge*", "I *call*").
+_DOER = frozenset("i you we they he she it to do does did can could will would should may might must".split())
+
+
+#: Verbs of what a value is ("What does AdTrav *charge*?", "How much does a pass *cost*?"): they name no thing.
+_PRICING = content_terms("charge charges charged cost costs")
+
+
+def _verb(words: Sequence[str], i: int) -> bool:
+    """True when ``words[i]`` reads as a verb: after a pronoun, "to" or an auxiliary, a gerund ("fixing"), or a verb
+    of pricing (:data:`_PRICING`); never a capitalised word within the sentence (a name)."""
+    if i > 0 and words[i][0].isupper():
+        return False  # a name within the sentence ("do Centers of Excellence staff use")
+    return (words[i].lower().endswith("ing") or (i > 0 and words[i - 1].lower() in _DOER)
+            or bool(content_terms(words[i]) & _PRICING))
+
+
+def _acronym(word: str) -> bool:
+    """True for a word written in capitals ("BART", "CTA"): the page on a service often names it only in its
+    title or in full, and its fare sentences never ("SFO to Civic Center Station is $8.65")."""
+    return len(word) > 1 and word.isupper()
+
+
+def _in_said_name(words: Sequence[str], i: int, said: frozenset[str]) -> bool:
+    """True when ``words[i]`` is one word of a name of several capitalised words within the sentence, another of which
+    is said ("When was Altrincham Grammar School established?" / "founded as Altrincham County High School": a name
+    changes, and the sentence is about the same school)."""
+    def cap(j: int) -> bool:
+        return j > 0 and words[j][:1].isupper()
+    if not cap(i):
+        return False
+    start, end = i, i
+    while start - 1 > 0 and cap(start - 1):
+        start -= 1
+    while end + 1 < len(words) and cap(end + 1):
+        end += 1
+    return any(content_terms(words[j]) & said for j in range(start, end + 1) if j != i)
+
+
+def _phrases(asking: str, terms: frozenset[str], subject: frozenset[str],
+             said: frozenset[str] = frozenset()) -> list[str]:
+    """Each word of ``asking`` among ``terms`` (first occurrence, not a verb, an acronym or a word of a name partly
+    ``said``), with the subject words right after it ("printer", "home office"), in question order."""
+    words = _WORD.findall(asking)
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if not content_terms(word) & terms or _verb(words, i) or _acronym(word) or _in_said_name(words, i, said) \
+                or any(word in p.split() for p in out):
+            continue
+        span = [word]
+        for j, nxt in enumerate(words[i + 1:i + 3], i + 1):
+            if not content_terms(nxt) & subject or _verb(words, j):
+                break
+            span.append(nxt)
+        out.append(" ".join(span))
+    return out
+
+
+def _named(pairs: Sequence[tuple[str, Source]]) -> frozenset[str]:
+    """The content terms of (text, its source) pairs: the text, the source's title and section path."""
+    out: set[str] = set()
+    for text, source in pairs:
+        out |= content_terms(f"{source.title}\n{source.section}\n{text}")
+    return frozenset(out)
+
+
+def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
+                     close: Sequence[tuple[str, Source]]) -> list[str]:
+    """The things the question's asking clause names (each a word with the subject words after it, as written) that
+    no ``quoted`` pair names (sentence, title or section path) but one of ``close`` names in its text: ``close``
+    holds the sentences not quoted that score within :data:`NEAR` of the first quoted one. The documents tell that
+    thing apart, and the quoted sentences are about another one. [] when there is none. The asker's action verbs
+    (grounding.subject_check) and words read as verbs (after a pronoun or an auxiliary, gerunds) do not count."""
+    asking = question_sentence(question)
+    subject = subject_terms(asking) - ACTIONS
+    said = _named(quoted)
+    missing = subject - said
+    if not missing or not close:
+        return []
+    elsewhere = missing & frozenset().union(*(content_terms(text) for text, _ in close))
+    return _phrases(asking, elsewhere, subject, said) if elsewhere else []
+
+
+#: A question asking a lead time: how far ahead of something ("How far in advance ...?", "How many days ahead of a
+#: religious holiday ...?", "How long before my term ends ...?").
+_LEAD_ASKED = re.compile(r"\bhow\s+(?:far|long|much\s+time|many\s+(?:business\s+|working\s+|calendar\s+)?"
+                         r"(?:minutes|hours|days|weeks|months|years))\s+(?:ahead|in\s+advance|before(?:hand)?|"
+                         r"prior)\b", re.I)
+#: A sentence stating a lead time: "at least three business days in advance", "3 months before your leave expires",
+#: "two weeks' notice", "prior to", "ahead of", "earlier".
+_LEAD_STATED = re.compile(r"\b(?:before(?:hand)?|in\s+advance|advance\s+notice|ahead|prior|notice|earlier)\b", re.I)
+
+
+def asks_lead_time(question: str) -> bool:
+    """True when the question's asking clause asks how far ahead of something a thing is done (:data:`_LEAD_ASKED`)."""
+    return bool(_LEAD_ASKED.search(question_sentence(question)))
+
+
+def states_lead_time(sentence: str) -> bool:
+    """True when ``sentence`` states a time ahead of something (:data:`_LEAD_STATED`): a duration without it ("you
+    will receive 8 hours for a holiday") does not answer "How many days ahead of a religious holiday ...?"."""
+    return bool(_LEAD_STATED.search(sentence))
