@@ -30,3 +30,13 @@ def heading_of(data: SentenceData, i: int, section: str = "") -> str:
         if data.kinds[j] == "heading":
             return data.texts[j]
     return section_heading(section).split(" · ")[0].strip()
+
+
+#: The typed values (grounding.sentence_data.SentenceData.values, "type:value") that make a lead-in worth quoting.
+_VALUE_TYPES = ("amount:", "duration:", "percent:")
+
+
+def states_value(values: tuple[str, ...]) -> bool:
+    """True when a sentence's typed values hold an amount, a duration or a percentage (a count alone, "the 3 most
+    common scenarios:", names no answer)."""
+    return any(v.startswith(_VALUE_TYPES) for v in values)

@@ -44,7 +44,7 @@ from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE
                                      QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
                                      names_row_key, numbers)
 from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
-from grounding.sentence_leads import heading_of, lead_of
+from grounding.sentence_leads import heading_of, lead_of, states_value
 from grounding.types import ContextPlan, Source
 
 @dataclass(frozen=True)
@@ -133,6 +133,13 @@ def quoted_text(data: SentenceData, i: int) -> str:
     text, kind = data.texts[i], data.kinds[i]
     if quotable(text, kind, screened=data.screened):
         return text
+    if kind == "lead" and i + 1 < len(data.texts) and data.kinds[i + 1] == "item" and states_value(data.values[i]) \
+            and not only_bounds(text) and not ASKS_EXAMPLE.search(text) \
+            and quotable(text.rstrip(": "), "sentence", screened=data.screened) \
+            and quotable(data.texts[i + 1], "row", screened=data.screened):
+        # a lead-in stating a value ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period
+        # for the following:") is quoted with its first item, not left out for its colon
+        return f"{text.rstrip(' :;')}: {data.texts[i + 1]}"
     if kind != "item" or not text[:1].islower() or is_placeholder(text) \
             or (not data.screened and looks_injected(text)):
         return ""
@@ -186,7 +193,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     predicate, not the case.)
     A question asking what a term covers ("What counts as confidential data?") gives a sentence defining it
     ("Confidential – customer contracts, ...", grounding.sentence_cues.defines) ``definition_bonus``, over one
-    naming it inside another statement ("Sending Confidential data to the wrong person").
+    naming it inside another statement ("Sending Confidential data to the wrong person"); a sentence under a heading
+    asking what another term covers ("What counts as an incident") loses it: it is an instance of that term.
     When the question asks for a quantity, a list item stating one under a lead-in (grounding.sentence_leads) is also
     scored as read with its lead-in (the larger of the two cosines, the question's terms found in either), less
     ``lead_discount``, and keeps the better score: "Fewer than 3 years: 4 hours per pay period" under "Annual leave
@@ -276,6 +284,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus -= example_penalty + (example_quantity_penalty if wants_quantity else 0.0)
         if term and defines(term, text):
             bonus += definition_bonus
+        elif term and (other := defined_term(heading_of(data, i, source.section).rstrip("?") + "?")) \
+                and content_terms(other) != content_terms(term):  # an instance of another term: "What counts as
+            bonus -= definition_bonus  # an incident" > "Sending Confidential data to the wrong person"
         heading = content_terms(heading_of(data, i, source.section)) if wants_quantity else frozenset()
         if heading and heading <= q_terms:  # its section is about what is asked, nothing else
             bonus += heading_bonus

@@ -60,3 +60,36 @@ def test_the_demo_laptop_question_quotes_what_happens_to_unreturned_equipment_fi
                         "deducted from your final pay where local law allows.")
     answer = offline_answer(embedder, "What happens if I don't return my laptop?", laptop, leaving)
     assert answer.startswith("Unreturned equipment may be deducted from your final pay"), answer
+
+
+def test_a_lead_in_stating_a_duration_is_quoted_with_its_first_item(embedder):
+    """"Can a detail be extended beyond its first 120 days?" (the development set): the sentence saying so ends with
+    a colon ("... for another 120 days (240 days total), provided that:") and was never a candidate."""
+    from grounding.sentence_rank import quoted_text
+
+    details = ("Details typically last for 120 days. The detail can be extended for another 120 days (240 days "
+               "total), provided that:\n- The detailee and both supervisors all agree\n- The detail is not a "
+               "temporary promotion\nIf you typically work more than 8 hours on a day which falls on a holiday, you "
+               "have a few options:\n- Take annual leave for the extra hours")
+    data = sentence_data([[(details, "")]], embedder)[0][0]
+    quoted = [quoted_text(data, i) for i in range(len(data.texts))]
+    assert ("The detail can be extended for another 120 days (240 days total), provided that: The detailee and both "
+            "supervisors all agree") in quoted
+    assert not any(q.startswith("If you typically work") for q in quoted)  # its 8 hours only bound the case
+    answer = offline_answer(embedder, "Can a detail be extended beyond its first 120 days?",
+                            make_page(1, "Details", "Extending a detail", details))
+    assert "can be extended for another 120 days" in answer, answer
+
+
+def test_a_definition_question_is_not_answered_by_an_instance_of_another_term(embedder):
+    """The demo handbook's "What counts as confidential data?" opened with "Sending Confidential data to the wrong
+    person", an item of the section "What counts as an incident"; the classification's definition came second."""
+    incidents = make_page(1, "Security", "Reporting a security incident > What counts as an incident",
+                          "- A lost or stolen laptop, phone or YubiKey\n- Sending Confidential data to the wrong "
+                          "person\n- Any malware warning on a company device")
+    classes = make_page(2, "Security", "Data classification",
+                        "Every document has a classification.\n- Public – press releases, the website.\n- "
+                        "Confidential – customer contracts, unreleased robot designs.\n- Restricted – firmware "
+                        "signing keys, employee medical data.")
+    answer = offline_answer(embedder, "What counts as confidential data?", incidents, classes)
+    assert answer.replace("**", "").startswith("Confidential – customer contracts"), answer
