@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 from typing import NamedTuple
 
 from grounding.lexical import stem
 
-__all__ = ["Event", "asked_event", "states_event", "without_event"]
+__all__ = ["Event", "asked_event", "failures_first", "states_event", "without_event"]
 
 _MARKER = r"(?:when|whenever|if|once|after|before|upon|while|in case)"
 #: The subject of a question's condition clause: a pronoun or a person ("when I leave", "if an employee resigns"),
@@ -127,3 +128,17 @@ def states_event(sentence: str, verb: str, negated: bool = False) -> bool:
                 if i == 0 or words[i - 1].lower() in _BEFORE_VERB:
                     return True
     return False
+
+
+def failures_first(scored: list, verb: str, margin: float = 0.15) -> list:
+    """``scored`` (grounding.sentence_rank.ScoredSentence, each with ``text`` and ``score``) with the sentences
+    stating the negative of the event whose stem is ``verb`` ("Unreturned equipment ...", "If you do not return
+    ...": :func:`states_event`) scored ``margin`` above the best of the others, keeping their order: for "What
+    happens if I don't return my laptop?" they are the answer, not the rule that it must be returned. The margin is
+    more than the extractive answerer's spread (0.12), so the rule does not join them as padding."""
+    failing = [s for s in scored if states_event(s.text, verb, True)]
+    others = [s.score for s in scored if not states_event(s.text, verb, True)]
+    if not failing or not others:
+        return scored
+    lift = max(0.0, max(others) + margin - max(s.score for s in failing))
+    return [replace(s, score=s.score + lift) if states_event(s.text, verb, True) else s for s in scored]

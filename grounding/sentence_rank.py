@@ -36,7 +36,7 @@ from grounding.answer_types import question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
-from grounding.event_cases import asked_event, states_event, without_event
+from grounding.event_cases import asked_event, failures_first, states_event, without_event
 from grounding.injection import looks_injected
 from grounding.lexical import content_terms
 from grounding.quarantine import is_placeholder
@@ -44,6 +44,7 @@ from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE
                                      QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
                                      names_row_key, numbers)
 from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
+from grounding.sentence_leads import heading_of, lead_of, states_value
 from grounding.types import ContextPlan, Source
 
 @dataclass(frozen=True)
@@ -132,6 +133,13 @@ def quoted_text(data: SentenceData, i: int) -> str:
     text, kind = data.texts[i], data.kinds[i]
     if quotable(text, kind, screened=data.screened):
         return text
+    if kind == "lead" and i + 1 < len(data.texts) and data.kinds[i + 1] == "item" and states_value(data.values[i]) \
+            and not only_bounds(text) and not ASKS_EXAMPLE.search(text) \
+            and quotable(text.rstrip(": "), "sentence", screened=data.screened) \
+            and quotable(data.texts[i + 1], "row", screened=data.screened):
+        # a lead-in stating a value ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period
+        # for the following:") is quoted with its first item, not left out for its colon
+        return f"{text.rstrip(' :;')}: {data.texts[i + 1]}"
     if kind != "item" or not text[:1].islower() or is_placeholder(text) \
             or (not data.screened and looks_injected(text)):
         return ""
@@ -156,7 +164,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    period_bonus: float = 0.1, row_key_bonus: float = 0.1,
                    phone_bonus: float = 0.3, case_bonus: float = 0.15, asked: str = "",
                    example_penalty: float = 0.15, allotment_bonus: float = 0.1,
-                   definition_bonus: float = 0.15) -> list[ScoredSentence]:
+                   definition_bonus: float = 0.15, lead_discount: float = 0.02,
+                   heading_bonus: float = 0.1, example_quantity_penalty: float = 0.1) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -172,7 +181,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     applies to gets ``case_bonus`` when the quantity the question states falls in it, minus twice ``case_bonus`` (and
     no ``number_bonus``) when it does not (grounding.conditions): the quantity of ``asked`` (what is asked, when
     ``question`` is a query carrying a follow-up's previous question too), else of ``question``. A sentence of a
-    worked example (:func:`example_sentences`) loses ``example_penalty`` unless the question asks for an example.
+    worked example (:func:`example_sentences`) loses ``example_penalty`` unless the question asks for an example,
+    and ``example_quantity_penalty`` more when the question asks for a quantity (the example's numbers are those of
+    its one case: "You will earn 56 more annual leave hours (14 pay periods x 4 hours ...)").
     A question asking how much of something one gets and a sentence stating an allotment ("accrue", "are entitled
     to", "adds up to") give the sentence ``allotment_bonus``; for such a question a sentence whose only numbers bound
     the case a rule applies to ("sick for more than 3 consecutive working days") gets no ``quantity_bonus``.
@@ -182,7 +193,20 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     predicate, not the case.)
     A question asking what a term covers ("What counts as confidential data?") gives a sentence defining it
     ("Confidential – customer contracts, ...", grounding.sentence_cues.defines) ``definition_bonus``, over one
-    naming it inside another statement ("Sending Confidential data to the wrong person").
+    naming it inside another statement ("Sending Confidential data to the wrong person"); a sentence under a heading
+    asking what another term covers ("What counts as an incident") loses it: it is an instance of that term.
+    When the question asks for a quantity, a list item stating one under a lead-in (grounding.sentence_leads) is also
+    scored as read with its lead-in (the larger of the two cosines, the question's terms found in either), less
+    ``lead_discount``, and keeps the better score: "Fewer than 3 years: 4 hours per pay period" under "Annual leave
+    accrues based on how long you've worked ...:" answers "How much annual leave do I earn?".
+    A question asking what happens when an event does not happen ("What happens if I don't return my laptop?")
+    puts the sentences stating the event's negative ("Unreturned equipment may be deducted ...") first: they say
+    what happens then; the rule that the event must happen ("You must return your old laptop within 14 days") does
+    not.
+    For a question asking a quantity, a sentence under a heading whose every content term the question holds ("Annual
+    leave" for "How much annual leave do I earn?"; not "Advanced annual leave") gets ``heading_bonus``: its section
+    is about what is asked (not for other questions: "What happens to my annual leave balance ...?" then quoted a
+    sentence of the "Annual leave" section on leave transferred from another agency).
     ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
@@ -256,13 +280,31 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         if period and (source.date.startswith(year) or year in source.version if year else
                      source.status == "superseded"):
             bonus += period_bonus
-        if (source.label, i) in examples:
-            bonus -= example_penalty
+        if (source.label, i) in examples:  # more so when a quantity is asked: the example's are its case's
+            bonus -= example_penalty + (example_quantity_penalty if wants_quantity else 0.0)
         if term and defines(term, text):
             bonus += definition_bonus
+        elif term and (other := defined_term(heading_of(data, i, source.section).rstrip("?") + "?")) \
+                and content_terms(other) != content_terms(term):  # an instance of another term: "What counts as
+            bonus -= definition_bonus  # an incident" > "Sending Confidential data to the wrong person"
+        heading = content_terms(heading_of(data, i, source.section)) if wants_quantity else frozenset()
+        if heading and heading <= q_terms:  # its section is about what is asked, nothing else
+            bonus += heading_bonus
+        score = float(c) + overlap_weight * overlap + bonus
+        lead = lead_of(data, i) if wants_quantity and HAS_QUANTITY.search(text) else None
+        if lead is not None and q_weight > 0:  # the item read with its lead-in: the lead-in names what it counts
+            both = t | content_terms(data.texts[lead])
+            granted = allotment_bonus if wants_allotment and not ALLOTMENT.search(text) and ALLOTMENT.search(
+                data.texts[lead]) else 0.0  # "Annual leave accrues ...:" states the allotment its items count
+            read = max(float(c), float(data.vectors[lead] @ q)) + overlap_weight * sum(
+                idf[w] for w in q_terms & both) / q_weight + bonus + granted - lead_discount
+            score = max(score, read)
         own = sum(idf[w] for w in t)
         precision = sum(idf[w] for w in t & q_terms) / own if own > 0 else 0.0
-        scored.append(ScoredSentence(text, source.label, float(c) + overlap_weight * overlap + bonus,
-                                     data.kinds[i], float(c), overlap, data.values[i], i, precision))
+        scored.append(ScoredSentence(text, source.label, score, data.kinds[i], float(c), overlap, data.values[i], i,
+                                     precision))
+    if event and event.negated:
+        scored = failures_first(scored, event.stem)
     scored.sort(key=lambda s: -s.score)
     return scored
+

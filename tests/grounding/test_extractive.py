@@ -349,8 +349,9 @@ def test_a_question_after_a_long_story_is_matched_by_its_asking_sentence_when_th
                                   date="", text=MEALS[2], tokens=30, version_id=1), score=0.03, dense=0.6)]
     plan = plan_context(question=story, candidates=candidates, system_prompt="Answer.",
                         counter=counter_for("extractive"))
-    strict = ExtractiveAnswerer(embedder, threshold=0.9)  # the whole message scores about 0.8 here, the question 1.2
-    assert strict.rank(story, plan)[0].score < 0.9
+    # the whole message scores about 0.9 here, the question 1.3 (both with the section heading "Meals" bonus)
+    strict = ExtractiveAnswerer(embedder, threshold=1.0)
+    assert strict.rank(story, plan)[0].score < 1.0
     text = strict.compose(story, plan)
     assert text.startswith("The daily meal allowance is $65") and "[S1]" in text
     assert ExtractiveAnswerer(embedder, threshold=1.5).compose(story, plan).startswith(ABSTAIN_TOKEN)

@@ -151,7 +151,7 @@ class Command(BaseCommand):
             [x for x in SUITES if x != "golden" or file] if name == "all" else [name])))
         if "golden" in chosen and file is None:
             raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
-        if split in ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8",
+        if split in ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
                      "fresh-versions") \
                 and chosen != ["golden"]:
             raise CommandError(f"--split {split} applies to --suite golden only (the public sets have calibration "

@@ -1,0 +1,42 @@
+"""List items read with their lead-in, for the sentence ranking (grounding.sentence_rank).
+
+A list item under a lead-in often states the value and leaves the subject to the lead-in: "Annual leave accrues based
+on how long you've worked for the federal government:" / "Fewer than 3 years: 4 hours per pay period". Ranked on its
+own words, such an item matched nothing of "How much annual leave do I earn?" and never came near the top, while a
+worked example naming "annual leave hours" did (the s16 round). The heading a sentence sits under says what it is
+about: under "Annual leave", not under "Advanced annual leave". No Django imports.
+"""
+
+from __future__ import annotations
+
+from grounding.sentence_data import SentenceData, section_heading
+
+
+def lead_of(data: SentenceData, i: int) -> int | None:
+    """The index of the lead-in (a sentence ending with ":") that list item ``i`` of ``data`` belongs to: the lead
+    right before the run of items holding it; None when ``i`` is not an item or its list has no lead-in."""
+    if data.kinds[i] != "item":
+        return None
+    j = i - 1
+    while j >= 0 and data.kinds[j] == "item":
+        j -= 1
+    return j if j >= 0 and data.kinds[j] == "lead" else None
+
+
+def heading_of(data: SentenceData, i: int, section: str = "") -> str:
+    """The heading sentence ``i`` of ``data`` sits under: the last heading before it in ``data``, else the last part
+    of its source's section path (``section``; of merged chunks "A > B · C", the first one's: "B")."""
+    for j in range(i - 1, -1, -1):
+        if data.kinds[j] == "heading":
+            return data.texts[j]
+    return section_heading(section).split(" · ")[0].strip()
+
+
+#: The typed values (grounding.sentence_data.SentenceData.values, "type:value") that make a lead-in worth quoting.
+_VALUE_TYPES = ("amount:", "duration:", "percent:")
+
+
+def states_value(values: tuple[str, ...]) -> bool:
+    """True when a sentence's typed values hold an amount, a duration or a percentage (a count alone, "the 3 most
+    common scenarios:", names no answer)."""
+    return any(v.startswith(_VALUE_TYPES) for v in values)
