@@ -45,7 +45,8 @@ from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.quoting import repeats
-from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
+from grounding.sentence_leads import lead_of
+from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, source_sentences, with_sentences
 from grounding.types import ContextPlan, Source
 from grounding.subject_check import names_in_source, pins, unnamed_existent, unnamed_subject, unsaid_subject
 from grounding.yesno import compared_count
@@ -207,7 +208,8 @@ class ExtractiveAnswerer:
         close = [(s.text, sources[s.label]) for s in ranked
                  if s not in chosen and s.score >= max(self.threshold, chosen[0].score - NEAR)]
         if kind in CHECKED_TYPES and not context and question_sentence(asked) == asked.strip() and \
-                (missed := missed_specifics(asked, [(s.text, sources[s.label]) for s in chosen], close)):
+                (missed := missed_specifics(asked, [(_with_lead(s, sources[s.label], self.embedder), sources[s.label])
+                                                    for s in chosen], close)):
             # a sentence as close as the quoted one names what is asked about ("the probationary period") and they
             # do not: they answer another thing (a six-month check-in), and the documents do not state the fact
             return compose.topic_only(self._covering(ranked, sources),
@@ -289,3 +291,13 @@ class ExtractiveAnswerer:
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
         yield Done()
+
+
+def _with_lead(sentence: ScoredSentence, source: Source, embedder: Embedder | None) -> str:
+    """A quoted sentence's text, read with its list's lead-in when it is a list item ("Fewer than 3 years: 4 hours per
+    pay period" under "Full-time employees accrue annual leave as follows:"): what the item is about is said there."""
+    data = source_sentences(source, embedder)
+    i = sentence.position
+    if not (0 <= i < len(data.texts)) or data.texts[i] != sentence.text or (lead := lead_of(data, i)) is None:
+        return sentence.text
+    return f"{data.texts[lead]} {sentence.text}"
