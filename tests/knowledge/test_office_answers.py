@@ -257,5 +257,8 @@ def test_fmla_weeks_are_answered_by_the_rule_not_by_its_worked_example(office_do
     domains, _ = office_domains
     for slug in ("office-docx", "office-pdf"):
         answer = ask(domains[slug], "How many weeks of leave does FMLA give?")
-        assert answer["answer"].startswith("You can use 12 unpaid weeks of FMLA every 52 weeks"), answer["answer"]
+        # the rule, or (since the s16 round's lead-in rule) the entitlement's lead-in, which states the same 12 weeks;
+        # in the DOCX and PDF the lead-in is quoted without its items, its cut marked with "…"
+        assert answer["answer"].startswith(("You can use 12 unpaid weeks of FMLA every 52 weeks",
+                                            "FMLA entitles you to take up to 12 weeks of unpaid leave")), answer["answer"]
         assert "4 weeks" not in answer["answer"] and "For example" not in answer["answer"]
