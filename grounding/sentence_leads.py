@@ -40,3 +40,33 @@ def states_value(values: tuple[str, ...]) -> bool:
     """True when a sentence's typed values hold an amount, a duration or a percentage (a count alone, "the 3 most
     common scenarios:", names no answer)."""
     return any(v.startswith(_VALUE_TYPES) for v in values)
+
+
+#: Most words a lead-in quoted with its items runs to; the items past it are left to an ellipsis.
+ITEMS_WORDS = 60
+
+
+def with_items(data: SentenceData, i: int, ok, limit: int = ITEMS_WORDS) -> str:
+    """Lead-in ``i`` of ``data`` quoted with the items of its list, joined with "; ": "FMLA entitles you to take up to
+    12 weeks of unpaid leave per 12 month period for the following: The birth or care of a child; An adoption ...;
+    Your serious health condition." (a whole sentence, ending with a full stop), as many items as fit in ``limit``
+    words (at least the first), items past them or past the first one ``ok(text)`` refuses marked with "; …". Quoting
+    only the first item made a longer lead-in a fragment, cut back to its colon (the s16 FMLA answer in the DOCX and
+    PDF: "... for the following … [S1]."), and a list of conditions read as one condition. "" when the item after the
+    lead-in is not quotable."""
+    lead = data.texts[i].rstrip(" :;")
+    items: list[str] = []
+    words = len(lead.split())
+    j = i + 1
+    while j < len(data.texts) and data.kinds[j] == "item":
+        text = data.texts[j].rstrip(" ;,")
+        n = len(text.split())
+        if not ok(text) or (items and words + n > limit):
+            break
+        items.append(text.rstrip("."))
+        words += n
+        j += 1
+    if not items:
+        return ""
+    more = j < len(data.texts) and data.kinds[j] == "item"
+    return f"{lead}: {'; '.join(items)}" + ("; …" if more else ".")

@@ -44,7 +44,7 @@ from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE
                                      QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
                                      names_row_key, numbers)
 from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
-from grounding.sentence_leads import heading_of, lead_of, states_value
+from grounding.sentence_leads import heading_of, lead_of, states_value, with_items
 from grounding.types import ContextPlan, Source
 
 @dataclass(frozen=True)
@@ -126,8 +126,9 @@ def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
 
 
 def quoted_text(data: SentenceData, i: int) -> str:
-    """How sentence ``i`` of a source's sentence data is quoted, "" when it may not be (:func:`quotable`). A list item
-    opening in lower case continues its list's lead-in ("PIV + PIN authentication will be required:" / "when running
+    """How sentence ``i`` of a source's sentence data is quoted, "" when it may not be (:func:`quotable`). A lead-in
+    stating an amount, a duration or a percentage is quoted with its items (grounding.sentence_leads.with_items). A
+    list item opening in lower case continues its list's lead-in ("PIV + PIN authentication will be required:" / "when running
     the sudo command in the terminal"): it is quoted after that lead-in ("PIV + PIN authentication will be required:
     when running the sudo command in the terminal"), not dropped as a fragment; without a lead-in it is one."""
     text, kind = data.texts[i], data.kinds[i]
@@ -136,10 +137,10 @@ def quoted_text(data: SentenceData, i: int) -> str:
     if kind == "lead" and i + 1 < len(data.texts) and data.kinds[i + 1] == "item" and states_value(data.values[i]) \
             and not only_bounds(text) and not ASKS_EXAMPLE.search(text) \
             and quotable(text.rstrip(": "), "sentence", screened=data.screened) \
-            and quotable(data.texts[i + 1], "row", screened=data.screened):
+            and (whole := with_items(data, i, lambda t: quotable(t, "row", screened=data.screened))):
         # a lead-in stating a value ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period
-        # for the following:") is quoted with its first item, not left out for its colon
-        return f"{text.rstrip(' :;')}: {data.texts[i + 1]}"
+        # for the following:") is quoted with its items, not left out for its colon
+        return whole
     if kind != "item" or not text[:1].islower() or is_placeholder(text) \
             or (not data.screened and looks_injected(text)):
         return ""

@@ -76,7 +76,7 @@ def test_a_lead_in_stating_a_duration_is_quoted_with_its_first_item(embedder):
     data = sentence_data([[(details, "")]], embedder)[0][0]
     quoted = [quoted_text(data, i) for i in range(len(data.texts))]
     assert ("The detail can be extended for another 120 days (240 days total), provided that: The detailee and both "
-            "supervisors all agree") in quoted
+            "supervisors all agree; The detail is not a temporary promotion.") in quoted
     assert not any(q.startswith("If you typically work") for q in quoted)  # its 8 hours only bound the case
     answer = offline_answer(embedder, "Can a detail be extended beyond its first 120 days?",
                             make_page(1, "Details", "Extending a detail", details))
@@ -95,3 +95,33 @@ def test_a_definition_question_is_not_answered_by_an_instance_of_another_term(em
                         "signing keys, employee medical data.")
     answer = offline_answer(embedder, "What counts as confidential data?", incidents, classes)
     assert answer.replace("**", "").startswith("Confidential – customer contracts"), answer
+
+
+def test_a_long_lead_in_is_quoted_with_its_items_not_cut_back_to_its_colon(embedder):
+    """The FMLA page in the DOCX and PDF of the 18F office set answered "How many weeks of leave does FMLA give?" with
+    "FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the following … [S1]." (the s16
+    round): its lead-in quoted with its first item only was long enough to be cut back to its colon. The lead-in is
+    now quoted with its items up to a word limit, the rest marked with an ellipsis, and ends as a whole sentence."""
+    from grounding.sentence_leads import with_items
+    from grounding.sentence_rank import quoted_text
+
+    fmla = ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the following:\n"
+            "- The birth or care of a child\n- An adoption or foster care placement of a child\n"
+            "- The care of a spouse/son/daughter/parent with a serious health condition\n"
+            "- Your serious health condition\n- Handling issues that arise when your spouse, child, or parent is on "
+            "active duty in the Armed Forces.\nYou can take up to 26 weeks of unpaid FMLA to care for a servicemember.")
+    data = sentence_data([[(fmla, "")]], embedder)[0][0]
+    quoted = quoted_text(data, 0)
+    assert quoted == ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the following: "
+                      "The birth or care of a child; An adoption or foster care placement of a child; The care of a "
+                      "spouse/son/daughter/parent with a serious health condition; Your serious health condition; …")
+    assert with_items(data, 0, lambda t: True, limit=1000).endswith("in the Armed Forces.")
+    assert with_items(data, 0, lambda t: "adoption" not in t) == (
+        "FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the following: The birth or "
+        "care of a child; …")
+    assert with_items(data, 0, lambda t: False) == ""
+    answer = offline_answer(embedder, "How many weeks of leave does FMLA give?",
+                            make_page(1, "Family Medical Leave Act (FMLA)", "About FMLA", fmla))
+    assert answer.startswith("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the "
+                             "following: The birth or care of a child;"), answer
+    assert "following … [S1]" not in answer

@@ -257,8 +257,11 @@ def test_fmla_weeks_are_answered_by_the_rule_not_by_its_worked_example(office_do
     domains, _ = office_domains
     for slug in ("office-docx", "office-pdf"):
         answer = ask(domains[slug], "How many weeks of leave does FMLA give?")
-        # the rule, or (since the s16 round's lead-in rule) the entitlement's lead-in, which states the same 12 weeks;
-        # in the DOCX and PDF the lead-in is quoted without its items, its cut marked with "…"
-        assert answer["answer"].startswith(("You can use 12 unpaid weeks of FMLA every 52 weeks",
-                                            "FMLA entitles you to take up to 12 weeks of unpaid leave")), answer["answer"]
+        # the rule, or the entitlement's lead-in with its items (which states the same 12 weeks), whole: never the
+        # lead-in cut back to its colon ("... for the following … [S1].", the s16 round's DOCX and PDF answer)
+        assert answer["answer"].startswith((
+            "You can use 12 unpaid weeks of FMLA every 52 weeks",
+            "FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the following: The birth "
+            "or care of a child;")), answer["answer"]
+        assert "following …" not in answer["answer"]
         assert "4 weeks" not in answer["answer"] and "For example" not in answer["answer"]
