@@ -205,16 +205,17 @@ class ExtractiveAnswerer:
             # value that holds for one case comes with the other cases the source states
             chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
                                       threshold=self.threshold)
-        close = [(s.text, sources[s.label]) for s in ranked
-                 if s not in chosen and s.score >= max(self.threshold, chosen[0].score - NEAR)]
-        if kind in CHECKED_TYPES and not context and question_sentence(asked) == asked.strip() and \
-                (missed := missed_specifics(asked, [(_with_lead(s, sources[s.label], self.embedder), sources[s.label])
-                                                    for s in chosen], close)):
-            # a sentence as close as the quoted one names what is asked about ("the probationary period") and they
-            # do not: they answer another thing (a six-month check-in), and the documents do not state the fact
-            return compose.topic_only(self._covering(ranked, sources),
-                                      f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")
-        if kind != "yesno" and not context and question_sentence(asked) == asked.strip() and \
+        alone = not context and question_sentence(asked) == asked.strip()
+        if kind in CHECKED_TYPES and alone:
+            close = [(s.text, sources[s.label]) for s in ranked
+                     if s not in chosen and s.score >= max(self.threshold, chosen[0].score - NEAR)]
+            quoted = [(_with_lead(s, sources[s.label], self.embedder), sources[s.label]) for s in chosen]
+            if missed := missed_specifics(asked, quoted, close):
+                # a sentence as close as the quoted one names what is asked about ("the probationary period") and
+                # they do not: they answer another thing (a six-month check-in), and the documents do not state it
+                return compose.topic_only(self._covering(ranked, sources),
+                                          f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")
+        if kind != "yesno" and alone and \
                 (unsaid := unsaid_subject(asked, [(s.text, sources[s.label]) for s in chosen])):
             # nothing quoted, nor its page or section, names what a question standing alone asks about: the
             # office's core hours do not say when its cafeteria opens (a yes/no question, or one after a story,

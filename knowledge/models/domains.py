@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
@@ -15,6 +17,33 @@ from grounding.prompt import default_prompt_raw
 from grounding.prompt_sources import FORMAT_STYLES, SourceFormat
 from grounding.token_pieces import raw_count
 from knowledge.access import readable_ids
+
+
+def counted_digest(text: str) -> str:
+    """The sha256 hex digest (64 characters) of ``text`` as counted, stored beside its token count so that a count
+    is used only for the text it was made from."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def count_on_save(instance: models.Model, kwargs: dict, watched: set[str], text: str, tokens_field: str,
+                  digest_field: str) -> None:
+    """Before ``instance`` is saved with ``kwargs``: store the cl100k tokens (grounding.token_pieces.raw_count) of
+    ``text`` in ``tokens_field`` and its digest (:func:`counted_digest`) in ``digest_field`` when the save writes
+    one of the ``watched`` fields (a save naming ``update_fields`` without them leaves the count as it is; one naming
+    them writes the count too)."""
+    fields = kwargs.get("update_fields")
+    if fields is None or watched & set(fields):
+        setattr(instance, tokens_field, raw_count(text))
+        setattr(instance, digest_field, counted_digest(text))
+        if fields is not None:
+            kwargs["update_fields"] = {*fields, tokens_field, digest_field}
+
+
+def stored_count(tokens: int | None, digest: str, text: str) -> int | None:
+    """A stored count (tokens) when it was made from ``text`` (its digest matches), else None: a text changed
+    without a save (a queryset update) or a conflict rule changed in the code since the save is counted again when
+    an answer is planned, never budgeted with a stale count."""
+    return tokens if tokens is not None and digest == counted_digest(text) else None
 
 
 class DomainQuerySet(models.QuerySet):
@@ -79,6 +108,8 @@ class Domain(models.Model):
     instructions_tokens = models.PositiveIntegerField(null=True, blank=True, editable=False,
                                                       help_text="cl100k tokens of the instructions with the conflict "
                                                                 "rule, counted at save")
+    #: counted_digest of the text instructions_tokens counted ("" before the s17 round): the count is read only for it.
+    instructions_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     CONFLICT_RULES = {
         "prefer_newest": "When sources disagree, answer from the most recent source and say that an older or other "
@@ -95,18 +126,16 @@ class Domain(models.Model):
     def save(self, *args, **kwargs) -> None:
         """Save, counting the instructions as the system prompt will hold them (stored counts follow the text:
         a save naming ``update_fields`` without the instructions or the conflict policy leaves the count as is)."""
-        fields = kwargs.get("update_fields")
-        if fields is None or {"instructions", "conflict_policy"} & set(fields):
-            self.instructions_tokens = raw_count(self.prompt_instructions().strip())
-            if fields is not None:
-                kwargs["update_fields"] = {*fields, "instructions_tokens"}
+        count_on_save(self, kwargs, {"instructions", "conflict_policy"}, self.prompt_instructions().strip(),
+                      "instructions_tokens", "instructions_digest")
         super().save(*args, **kwargs)
 
     def stored_counts(self, prompt: "SystemPrompt | None") -> tuple[int | None, int | None]:
         """The raw counts plan_context's ``stored_counts`` takes: the prompt version's and this domain's
         instructions' (tokens; None where not stored yet). No version active: the built-in default prompt's count,
-        made once per process."""
-        return (prompt.tokens if prompt is not None else default_prompt_raw()), self.instructions_tokens
+        made once per process. A count is read only for the text it was made from (:func:`stored_count`)."""
+        own = stored_count(self.instructions_tokens, self.instructions_digest, self.prompt_instructions().strip())
+        return (prompt.stored_tokens() if prompt is not None else default_prompt_raw()), own
 
     class Meta:
         ordering = ["name"]
@@ -151,15 +180,17 @@ class SystemPrompt(models.Model):
     #: cl100k tokens of the stripped text, counted when the version is saved (grounding.prompt.system_prefix_raw).
     tokens = models.PositiveIntegerField(null=True, blank=True, editable=False,
                                          help_text="cl100k tokens of the text, counted at save")
+    #: counted_digest of the text ``tokens`` counted ("" before the s17 round).
+    digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     def save(self, *args, **kwargs) -> None:
         """Save, counting the text (the count is stored with it whenever the text is saved)."""
-        fields = kwargs.get("update_fields")
-        if fields is None or "text" in fields:
-            self.tokens = raw_count(self.text.strip())
-            if fields is not None:
-                kwargs["update_fields"] = {*fields, "tokens"}
+        count_on_save(self, kwargs, {"text"}, self.text.strip(), "tokens", "digest")
         super().save(*args, **kwargs)
+
+    def stored_tokens(self) -> int | None:
+        """The stored count of the stripped text (tokens), None when it was not made from the text as it is."""
+        return stored_count(self.tokens, self.digest, self.text.strip())
 
     class Meta:
         ordering = ["-version"]

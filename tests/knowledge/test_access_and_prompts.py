@@ -154,9 +154,28 @@ def test_prompt_versions_and_domain_instructions_store_their_token_counts_when_s
     assert stored == raw_count("Quote clauses exactly.\n" + Domain.CONFLICT_RULES["show_both"])
     inputs = answer_inputs(domain=Domain.objects.get(pk=open_domain.pk))
     assert inputs.stored_counts == (version.tokens, stored)
-    # rows saved before the counts existed are counted by the migration that added them
-    Domain.objects.filter(pk=open_domain.pk).update(instructions_tokens=None)
-    SystemPrompt.objects.filter(pk=version.pk).update(tokens=None)
-    import_module("knowledge.migrations.0014_prompt_token_counts").count_saved(apps, None)
+    # rows saved before the counts existed are counted by the migration that added them, with their digests
+    Domain.objects.filter(pk=open_domain.pk).update(instructions_tokens=None, instructions_digest="")
+    SystemPrompt.objects.filter(pk=version.pk).update(tokens=None, digest="")
+    import_module("knowledge.migrations.0015_prompt_count_digests").count_with_digests(apps, None)
     assert Domain.objects.get(pk=open_domain.pk).instructions_tokens == stored
     assert SystemPrompt.objects.get(pk=version.pk).tokens == version.tokens
+    assert answer_inputs(domain=Domain.objects.get(pk=open_domain.pk)).stored_counts == (version.tokens, stored)
+
+
+def test_a_stored_count_is_not_read_for_a_text_it_was_not_made_from(people, monkeypatch):
+    """A text changed without a save (a queryset update) or a conflict rule changed in the code after the domain was
+    saved: the stored count no longer fits the text the prompt holds, and planning counts the text again rather than
+    budgeting with the stale count (the stored counts read None)."""
+    from chat.answering import answer_inputs
+
+    *_, open_domain, _ = people
+    version = system_prompt_save(text=DEFAULT_SYSTEM_PROMPT + "\nAnswer in English.", user=None)
+    open_domain.instructions = "Quote clauses exactly."
+    open_domain.save()
+    fresh = Domain.objects.get(pk=open_domain.pk)
+    assert fresh.stored_counts(version)[0] == version.tokens and fresh.stored_counts(version)[1] is not None
+    monkeypatch.setitem(Domain.CONFLICT_RULES, fresh.conflict_policy, "When sources disagree, say so at length.")
+    assert fresh.stored_counts(version) == (version.tokens, None)
+    SystemPrompt.objects.filter(pk=version.pk).update(text="Answer only in French.")
+    assert answer_inputs(domain=fresh).stored_counts == (None, None)
