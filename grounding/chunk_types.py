@@ -51,6 +51,8 @@ class Chunk:
         outline: the part of its document version's outline the chunk sits in (section paths joined with " > ",
             grounding.list_answers.outline_near): the names of its section's sub-sections, also those written in
             other chunks; () when not known.
+        keywords: its document version's keywords from the front matter (grounding.parsing.keywords_of), lower
+            case; () when none or not known.
     """
 
     chunk_id: int
@@ -72,6 +74,7 @@ class Chunk:
     injection: bool | None = field(default=None, repr=False)
     value_key: str = field(default="", repr=False)
     outline: tuple[str, ...] = field(default=(), repr=False)
+    keywords: tuple[str, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         if self.tokens < 0:

@@ -80,7 +80,7 @@ def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, p
     out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
                         version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
                         position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, location=c.location,
-                        parts=parts, outline=c.outline, sections=sections, chunk_starts=chunk_starts)
+                        parts=parts, outline=c.outline, keywords=c.keywords, sections=sections, chunk_starts=chunk_starts)
     return out
 
 

@@ -37,8 +37,9 @@ FORMAT = 2
 #: planned chunks' layouts), 4 the distinct sentence vectors (a search scans each distinct sentence once), 5 the
 #: sentences' readings (grounding.claim_readings: what contradiction detection reads of them), 6 the chunks' values
 #: (grounding.support_store: what the support check reads of them), 7 the layouts split with inline code whole
-#: (grounding.sentences: "leave a `.` or a note" is one sentence).
-ANSWER_DATA = 7
+#: (grounding.sentences: "leave a `.` or a note" is one sentence), 8 the documents' front matter keywords in the
+#: records (grounding.parsing.keywords_of).
+ANSWER_DATA = 8
 #: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
 #: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
 DISTINCT_SHARE = 0.9

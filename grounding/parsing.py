@@ -189,3 +189,25 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         blocks = tuple(replace(b, section=b.section[1:]) if b.section[:1] == (title,) else b for b in blocks)
     return ParsedDocument(title=title.strip(), metadata=metadata, blocks=blocks,
                           title_from_name=not (metadata.get("title") or heading_title))
+
+
+#: Front matter keys whose values name what a document is about in its author's words.
+KEYWORD_KEYS = ("keywords", "tags")
+
+#: Most keywords kept of one document, and longest keyword (characters): front matter is the author's, not a store.
+MAX_KEYWORDS, MAX_KEYWORD_CHARS = 40, 60
+
+
+def keywords_of(metadata: dict[str, Any]) -> tuple[str, ...]:
+    """The keywords a document's front matter gives (``keywords`` or ``tags``: a comma-separated string, as the 18F
+    handbook writes them, or a list), lower-cased, stripped, in order, once each, at most MAX_KEYWORDS of at most
+    MAX_KEYWORD_CHARS characters; () when there are none or they are neither a string nor a list. The author's words
+    for the page's subject ("vacation" on a page that says "paid time off"), for the check that a planned source
+    names what a question asks about (grounding.subject_check)."""
+    found: list[str] = []
+    for key in KEYWORD_KEYS:
+        value = metadata.get(key)
+        items = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else []
+        found += [" ".join(str(i).split()).lower() for i in items if isinstance(i, (str, int, float))]
+    kept = [k for k in dict.fromkeys(found) if k and len(k) <= MAX_KEYWORD_CHARS]
+    return tuple(kept[:MAX_KEYWORDS])

@@ -45,6 +45,8 @@ class Source:
         outline: the outline of the document around its primary chunk (grounding.types.Chunk.outline): the section
             paths below its section, so a list of sub-sections written across several chunks can be named; () when
             not known. Not part of equality nor of as_dict.
+        keywords: its document's keywords (grounding.types.Chunk.keywords); () when none. Not part of equality nor
+            of as_dict.
         sections: for a source merged from adjacent chunks of more than one section, ((character offset in ``text``,
             section path), ...) in text order, one per chunk: where each chunk's part starts and the section it was
             written in (``section_of``; the rendered passage shows the headings between them); () otherwise, when
@@ -72,6 +74,7 @@ class Source:
     parts: tuple[tuple[int, Location], ...] = ()
     sentences: SentenceData | None = field(default=None, compare=False, repr=False)
     outline: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    keywords: tuple[str, ...] = field(default=(), compare=False, repr=False)
     sections: tuple[tuple[int, str], ...] = ()
     chunk_starts: tuple[tuple[int, int], ...] = ()
 

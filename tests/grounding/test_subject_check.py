@@ -83,3 +83,31 @@ def test_a_refusal_names_the_subject_not_the_askers_action():
                    tokens=12)
     assert unsaid_subject("How much can I spend on a team dinner?", [(meals.text, meals)]) == ["team", "dinner"]
     assert unsaid_subject("What can I buy?", [(meals.text, meals)]) == ["buy"]  # nothing else to name
+
+
+def test_a_subject_named_only_in_the_documents_keywords_is_named():
+    """The demo handbook's "How many vacation days do I get?" was refused ("they do not say anything about
+    vacation"): the paid time off page never writes "vacation", but its front matter lists it among its keywords,
+    the author's words for what the page is about. A keyword of another page does not name it."""
+    from dataclasses import replace
+
+    from grounding.parsing import keywords_of
+
+    text = "Employees accrue 1.5 days of paid time off per month, which adds up to 18 days per calendar year."
+    plan = _plan("How many vacation days do I get?", text, title="Paid Time Off")
+    assert unnamed_subject("How many vacation days do I get?", plan.sources) == ["vacation"]
+    keyworded = [replace(s, keywords=keywords_of({"keywords": ["PTO", "Vacation", "sick days"]})) for s in plan.sources]
+    assert unnamed_subject("How many vacation days do I get?", keyworded) == []
+    assert unsaid_subject("How many vacation days do I get?", [(text, keyworded[0])]) == []
+    assert unnamed_subject("When is the gym open?", keyworded) == ["gym"]
+
+
+def test_front_matter_keywords_are_read_as_a_comma_separated_string_or_a_list():
+    from grounding.parsing import MAX_KEYWORDS, keywords_of
+
+    # the 18F handbook writes them as one string; the demo handbook as a YAML list; "tags" are read too
+    assert keywords_of({"keywords": "leave, request, Parental  Leave,, leave"}) == ("leave", "request", "parental leave")
+    assert keywords_of({"keywords": ["PTO", "vacation"], "tags": ["hr", 2024]}) == ("pto", "vacation", "hr", "2024")
+    assert keywords_of({"title": "No keywords"}) == () and keywords_of({"keywords": {"a": 1}}) == ()
+    assert keywords_of({"keywords": ["x" * 61, None, "ok"]}) == ("ok",)  # too long to be a keyword, or not text
+    assert len(keywords_of({"keywords": [f"k{i}" for i in range(100)]})) == MAX_KEYWORDS

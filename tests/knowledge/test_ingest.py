@@ -256,3 +256,16 @@ def test_a_version_keeps_its_outline_and_each_chunk_record_the_part_it_sits_in(t
     first = chunks[0]  # the start of "Desk types": it names all three sub-sections, also those in later chunks
     assert first.section.startswith("Desk types") and len(chunks) > 2
     assert first.outline[:3] == ("Desk types > Standing", "Desk types > Sitting", "Desk types > Shared")
+
+
+def test_each_chunk_record_carries_its_documents_front_matter_keywords(tmp_path, embedder):
+    """The author's keywords reach the planned source (the check that a source names what a question asks about reads
+    them: grounding.subject_check), from the index records, for every chunk of the version."""
+    domain = domain_get_or_create(slug="keywords-test")
+    page = tmp_path / "pto.md"
+    page.write_text("---\ntitle: Paid Time Off\nkeywords: [PTO, Vacation, sick days]\n---\n\n## Accrual\n\n"
+                    "Employees accrue 1.5 days of paid time off per month.\n\n## Requests\n\nAsk in Meadow.\n")
+    ingest_path(path=page, domain=domain, version="v1")
+    from knowledge.selectors import domain_chunks, domain_index
+    chunks = domain_chunks(keys=domain_index(domain=domain).ids).values()
+    assert chunks and all(c.keywords == ("pto", "vacation", "sick days") for c in chunks)
