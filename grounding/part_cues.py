@@ -1,0 +1,118 @@
+"""What one part of a two-part message asks for, when its answer type is none of the checked ones
+(grounding.answer_types: "where ...?", "what <named attribute> ...?", a prefix quoted as written), and whether a
+sentence states it: the offline answerer quotes, for such a part, the sentence that does when one is close to the
+best (grounding.extractive_parts). "Where do I go to change my ENT password?" was answered with "You must change
+your ENT password ... every 90 days" while "Go to reset.gsa.gov to change your password." was close; "what
+organization code goes in the program application" with "Fill out ..." while "Organization Code: Q - Federal
+Acquisition Service" was.
+
+Rules written on the development set of the 18F golden set (evaluation/golden/18f_dev.jsonl) and its calibration
+half, never on its test half. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from grounding.lexical import content_terms
+from grounding.sentence_rank import ScoredSentence
+
+__all__ = ["CUE_SPREAD", "asked_label", "asks_place", "cued", "quoted_prefixes", "states_label", "states_place"]
+
+#: How far below the best sentence a sentence stating what a part asks for may be and still be quoted for it, in
+#: grounding.sentence_rank score units. On the development set the sentences naming the place a "where" part asks
+#: for scored 0.20 and 0.21 below a best sentence that names none ("You must change your ENT password ... every 90
+#: days" / "Go to reset.gsa.gov to change your password."); the answerer's type_spread (0.2) just missed them.
+CUE_SPREAD = 0.25
+
+#: Words that may open a part before its question word ("and where ...", "so where ...").
+_OPENING = r"^(?:(?:and|so|but|also|then)\s+)?"
+_WHERE = re.compile(_OPENING + r"where\b", re.I)
+#: A place a sentence sends the reader to: a web address or domain, an e-mail address, a Slack channel or handle,
+#: "go to", "visit", "head to", a form or a portal.
+_PLACE = re.compile(r"https?://|\bwww\.|\b[\w-]+(?:\.[\w-]+)*\.(?:gov|com|org|net|io|us|edu|mil)\b|"
+                    r"[\w.+-]+@[\w-]+\.[\w.]+|(?<![\w&])#[a-z][\w-]+|(?<!\w)@[a-z][\w-]+|\bchannels?\b|"
+                    r"\b(?:go|head|navigate|log ?in|sign ?in)\s+(?:to|at|into)\b|\bvisit\b|\bportal\b", re.I)
+
+#: "what/which <named attribute> <verb> ...": the attribute asked for by name ("what organization code goes in ...",
+#: "which form do I ...") - one to three words before the verb or subject that follows them.
+_LABEL_ASKED = re.compile(r"(?:^|[,;]\s+)(?:(?:and|so|but|also|then)\s+)?(?:what|which)\s+(?P<noun>(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)\s+"
+                          r"(?=(?:goes|go|is|are|was|were|do|does|did|should|must|can|could|will|would|i|we|you)\b)",
+                          re.I)
+#: Words that ask nothing by name after "what" ("what else", "what kind of").
+_NOT_NOUN = frozenset("else kind sort type types happens happen exactly".split())
+#: A label opening a sentence or a row: a few words, then a colon and a value ("Organization Code: Q - ...").
+_LABEL = re.compile(r"^\s*(?P<label>[^:;.!?]{2,50}?)\s*:\s*(?P<value>\S.*)$")
+#: A prefix or suffix quoted as written in a question ("channels starting with wg-", "the -dev suffix", "`g-`").
+_AFFIX = re.compile(r"(?<![\w-])(?:[a-z][a-z0-9]{0,9}-|-[a-z][a-z0-9]{1,9})(?![\w-])", re.I)
+
+
+def asks_place(part: str) -> bool:
+    """True when a part asks where ("where do I go to change my ENT password?", "and where do I ask ...?")."""
+    return bool(_WHERE.match(part.strip()))
+
+
+def states_place(sentence: str) -> bool:
+    """True when a sentence names a place to go to or write to (:data:`_PLACE`): "Go to reset.gsa.gov ...", "(Ask
+    #admins-github to) add the members", "email tts-travel@gsa.gov"."""
+    return bool(_PLACE.search(sentence))
+
+
+def asked_label(part: str) -> frozenset[str]:
+    """The content terms of the attribute a part asks for by name ("what organization code goes in the program
+    application" -> {organ, code}); empty when it names none ("what do I click", "what else do I file")."""
+    m = _LABEL_ASKED.search(part.strip())
+    if not m:
+        return frozenset()
+    words = m.group("noun").lower().split()
+    if any(w in _NOT_NOUN for w in words):
+        return frozenset()
+    return content_terms(m.group("noun"))
+
+
+def states_label(label: frozenset[str], sentence: str) -> bool:
+    """True when a sentence is a label naming every term of ``label`` followed by its value ("Organization Code: Q -
+    Federal Acquisition Service"), or a table row read as "column: value" pairs one of whose pairs does."""
+    if not label:
+        return False
+    for pair in sentence.split("; "):
+        m = _LABEL.match(pair)
+        if m and label <= content_terms(m.group("label")):
+            return True
+    return False
+
+
+def quoted_prefixes(part: str) -> list[str]:
+    """The prefixes and suffixes a part quotes as written ("What do Slack channels starting with wg- mean" ->
+    ["wg-"])."""
+    return [m.group(0).lower() for m in _AFFIX.finditer(part)]
+
+
+def _holds_affix(sentence: str, affix: str) -> bool:
+    """True when ``sentence`` holds ``affix`` as written, not inside a longer word ("wg-" in "`wg-` | Working
+    groups", not in "swg-x")."""
+    return bool(re.search(rf"(?<![\w-]){re.escape(affix)}", sentence, re.I))
+
+
+def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD) -> ScoredSentence | None:
+    """The best sentence of ``ranked`` stating what ``part`` asks for, among those within ``spread`` of the best: one
+    holding a prefix the part quotes as written, else a label naming the attribute it asks for by name, else, for
+    "where", one naming a place (:func:`states_place`). None when the part asks none of these or no close sentence
+    states it. (The part's best sentence is above the answerer's threshold already: this chooses among the close
+    ones, so a quoted prefix's row may be just below it: "prefix/suffix: wg-; description: Working groups".)"""
+    if not ranked:
+        return None
+    floor = ranked[0].score - spread
+    close = [s for s in ranked if s.score >= floor]
+    label = asked_label(part)
+    tests = [lambda text, a=affix: _holds_affix(text, a) for affix in quoted_prefixes(part)]
+    if label:
+        tests.append(lambda text: states_label(label, text))
+    if asks_place(part):
+        tests.append(states_place)
+    for test in tests:
+        hit = next((s for s in close if test(s.text)), None)
+        if hit is not None:
+            return hit
+    return None
