@@ -35,6 +35,7 @@ from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC, added_case
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
+from grounding.section_lists import section_list
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
@@ -137,6 +138,10 @@ class ExtractiveAnswerer:
                                        quantity_bonus=self.quantity_bonus)
                 if alone and (not ranked or alone[0].score > ranked[0].score):
                     ranked = alone
+        if ranked and question_type(asked) in ("list", "other") and \
+                (named := section_list(plan, asked, self.embedder, [s.label for s in ranked])):
+            # "What happens on Day 1?": the list under the heading it names, whose items share none of its words
+            return self._finish(plan, named[0], named[1], asked)
         if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)
                                        or unnamed_existent(asked, plan.sources)):
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)

@@ -117,7 +117,7 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
     found: tuple[float, Source, int, int] | None = None
     for source in plan.sources:
         data = source_sentences(source, embedder)
-        for start, end in _item_runs(data.kinds):
+        for start, end in item_runs(data.kinds):
             if end - start < 2:
                 continue
             lead = start - 1 if start > 0 and data.kinds[start - 1] in ("lead", "sentence") else start
@@ -134,7 +134,7 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
     data = source_sentences(source, embedder)
     head = data.texts[lead] if data.kinds[lead] == "lead" or (
         data.kinds[lead] == "sentence" and quotable(data.texts[lead], "sentence")) else ""
-    if not head and data.kinds[lead] == "item" and (heading := _heading_over(source, data, lead)):
+    if not head and data.kinds[lead] == "item" and (heading := heading_over(source, data, lead)):
         head = f"{source.title}, {heading}:" if source.title and source.title != heading else f"{heading}:"
     items = [t for t, k in zip(data.texts[lead:end], data.kinds[lead:end]) if k == "item"]
     return compose.bulleted(head, items, source.label), [ScoredSentence(head or items[0], source.label, 0.0)]
@@ -150,10 +150,10 @@ def _run_heads(source: Source, data: SentenceData, lead: int) -> frozenset[str]:
     out (:func:`_own_words`)."""
     texts, kinds = data.texts, data.kinds
     heads = [_own_words(texts[lead])] if kinds[lead] == "lead" else []
-    return content_terms(" ".join(heads + [_heading_over(source, data, lead)]))
+    return content_terms(" ".join(heads + [heading_over(source, data, lead)]))
 
 
-def _heading_over(source: Source, data: SentenceData, lead: int) -> str:
+def heading_over(source: Source, data: SentenceData, lead: int) -> str:
     """The heading over a run whose first line is at ``lead``: the heading line right before it; when the run opens
     the source, or the part of a merged source where a chunk of another section starts, that section's own
     heading; "" when none."""
@@ -181,7 +181,7 @@ def _own_heading(path: str) -> str:
     return path.split(" > ")[-1].split(" · ")[0]
 
 
-def _item_runs(kinds: Sequence[str]) -> list[tuple[int, int]]:
+def item_runs(kinds: Sequence[str]) -> list[tuple[int, int]]:
     """(start, end) of each run of consecutive list items."""
     runs, start = [], None
     for i, kind in enumerate(list(kinds) + ["end"]):

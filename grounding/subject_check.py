@@ -56,11 +56,13 @@ def _written(question: str, subject: frozenset[str]) -> list[str]:
 
 
 def _named(terms: frozenset[str], quoted: Iterable[tuple[str, Source]]) -> bool:
-    """True when a (text, its source) pair names one of ``terms`` in the text, the source's title or section path,
-    or its document's keywords (Source.keywords: the author's words for what the page is about, "vacation" on a
-    page that says "paid time off"; the demo's "How many vacation days do I get?" was refused)."""
-    return any(terms & content_terms("\n".join((source.title, source.section, text, *source.keywords)))
-               for text, source in quoted)
+    """True when a (text, its source) pair names one of ``terms`` in the text or the source's title or section path,
+    or when its document's keywords name all of them (Source.keywords: the author's words for what the whole page is
+    about, "vacation" on a page that says "paid time off": the demo's "How many vacation days do I get?" was
+    refused). One keyword word is not enough: the remote work page's "office days" does not make "What time does the
+    office cafeteria open?" its question."""
+    return any(terms & content_terms(f"{source.title}\n{source.section}\n{text}")
+               or (source.keywords and terms <= content_terms("\n".join(source.keywords))) for text, source in quoted)
 
 
 def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:

@@ -100,6 +100,10 @@ def test_a_subject_named_only_in_the_documents_keywords_is_named():
     assert unnamed_subject("How many vacation days do I get?", keyworded) == []
     assert unsaid_subject("How many vacation days do I get?", [(text, keyworded[0])]) == []
     assert unnamed_subject("When is the gym open?", keyworded) == ["gym"]
+    # keywords name a subject only as a whole: "office days" does not name the office cafeteria
+    hybrid = [replace(s, keywords=("remote work", "office days")) for s in plan.sources]
+    assert unsaid_subject("What time does the office cafeteria open?", [(text, hybrid[0])]) == ["office", "cafeteria"]
+    assert unnamed_subject("How many office days are required?", hybrid) == []
 
 
 def test_front_matter_keywords_are_read_as_a_comma_separated_string_or_a_list():

@@ -1,0 +1,47 @@
+"""A question naming a numbered section ("What happens on Day 1?") is answered with the list under that heading (the
+demo handbook's onboarding page, s17 round: it was answered with New Year's Day from the holiday table, and "What
+should I do on my first day?" was refused)."""
+
+from __future__ import annotations
+
+from grounding.section_lists import names_numbered_heading, numbered_terms
+from tests.grounding.helpers import make_page, offline_answer
+
+DAY_1 = ("- 9:00 a.m. – Arrive at reception (Lincoln HQ, 4th floor).\n- 9:30 a.m. – IT setup with the IT Help Desk.\n"
+         "- 12:00 p.m. – Team lunch, paid for by Tallgrass.")
+DAY_2 = ("- Company orientation with People Operations (10:00 a.m. – 12:00 p.m.).\n"
+         "- Set up your Slack profile with your name, pronouns, role and time zone.")
+HOLIDAYS = ("Tallgrass observes 11 paid company holidays. New Year's Day is observed on Wednesday, January 1. Labor "
+            "Day is observed on Monday, September 1.")
+
+
+def _pages():
+    return (make_page(1, "Your First Week at Tallgrass", "Day 1 (Monday)", DAY_1),
+            make_page(2, "Your First Week at Tallgrass", "Day 2 (Tuesday)", DAY_2),
+            make_page(3, "Paid Time Off and Holidays", "Company holidays", HOLIDAYS))
+
+
+def test_a_numbered_heading_is_named_by_its_words_and_its_number_written_any_way():
+    assert {"1", "first", "day"} <= numbered_terms("What should I do on my first day?")
+    assert names_numbered_heading(numbered_terms("What happens on Day 1?"), "Day 1 (Monday)")
+    assert names_numbered_heading(numbered_terms("What should I do on day one?"), "Day 1 (Monday)")
+    assert not names_numbered_heading(numbered_terms("What happens on day 2?"), "Day 1 (Monday)")
+    assert not names_numbered_heading(numbered_terms("What happens first?"), "Day 1 (Monday)")  # no "day"
+    assert not names_numbered_heading(numbered_terms("Which Slack channels are there?"), "Slack channels")  # unnumbered
+
+
+def test_a_question_naming_a_numbered_section_gets_its_list(embedder):
+    answer = offline_answer(embedder, "What happens on Day 1?", *_pages())
+    assert answer.startswith("Your First Week at Tallgrass, Day 1 (Monday) [S"), answer
+    assert "Arrive at reception" in answer and "Team lunch" in answer and "New Year" not in answer
+    answer = offline_answer(embedder, "What should I do on my first day?", *_pages())
+    assert "IT setup with the IT Help Desk" in answer and "Company orientation" not in answer, answer
+    answer = offline_answer(embedder, "What happens on day two?", *_pages())
+    assert "Company orientation" in answer and "Arrive at reception" not in answer, answer
+
+
+def test_a_question_asking_one_fact_of_a_numbered_section_is_not_answered_with_its_list(embedder):
+    """A typed question (here a time) keeps its one-sentence answer: the list answer is for questions asking what a
+    section holds."""
+    answer = offline_answer(embedder, "What time is the team lunch on Day 1?", *_pages())
+    assert answer.startswith("12:00 p.m. – Team lunch"), answer
