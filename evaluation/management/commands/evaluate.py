@@ -130,7 +130,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh5.jsonl, fresh6 for "
                                  "evaluation/golden/18f_fresh6.jsonl, fresh7 for "
                                  "evaluation/golden/18f_fresh7.jsonl, fresh8 for "
-                                 "evaluation/golden/18f_fresh8.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_fresh8.jsonl, fresh11 for "
+                                 "evaluation/golden/18f_fresh11.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention "
                                  "suite's public sets (default: all; calibration, test or all); the README reports "
                                  "test")
@@ -152,7 +153,7 @@ class Command(BaseCommand):
         if "golden" in chosen and file is None:
             raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
         if split in ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
-                     "fresh-versions") \
+                     "fresh11", "fresh-versions") \
                 and chosen != ["golden"]:
             raise CommandError(f"--split {split} applies to --suite golden only (the public sets have calibration "
                                "and test halves)")
