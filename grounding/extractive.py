@@ -32,7 +32,7 @@ from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, q
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC, added_case
+from grounding.followup import GENERIC, added_case, asks_its_own, relating
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.section_lists import section_list
@@ -157,7 +157,8 @@ class ExtractiveAnswerer:
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
         kind = question_type(asked)
-        if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1):
+        if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1) \
+                and not asks_its_own(asked):  # "And how does it make decisions?" asks no frequency
             before = question_type(previous)
             kind = before if before in CHECKED_TYPES else kind
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
@@ -234,6 +235,7 @@ class ExtractiveAnswerer:
             if counting and not any(compared_count(asked, s.text) for s in chosen):
                 chosen = [counting[0]] + list(chosen)[:self.max_sentences - 1]
             chosen, opener = decided(self, asked, chosen, sources, plan.notes)
+            opener = "" if context and relating(asked) else opener  # "Is it different for term employees?"
             unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]
             if not opener and unsaid:
                 # "Do contractors get paid time off?" over a page on employees that never names contractors: what

@@ -254,6 +254,40 @@ def _expanded(question: str, previous: str) -> str:
     return f"{question} {' '.join(extra)}".strip() if extra else question
 
 
+#: Words by which a follow-up relates what it asks to the previous question ("Is it different for term employees?",
+#: "a similar limit", "the private ones"): they name nothing a sentence answering it holds.
+RELATING = content_terms("different similar ones")
+_RELATES = re.compile(r"\b(?:different|differ|similar|the same|alike)\b", re.I)
+
+
+#: A word asking for something ("how", "who", "what", ...).
+_ASKING = re.compile(r"\b(?:who|whom|whose|what|when|where|why|how|which)\b", re.I)
+
+
+def asks_its_own(question: str) -> bool:
+    """True when ``question``, after an elliptical opener, holds an asking word of its own ("And how does it make
+    decisions?"): it asks what that word asks, not what the previous question asked (a frequency after "How often
+    does the council meet?"); "And for contractors?", "What about longer projects?" hold none."""
+    return bool(_ASKING.search(_OPENER.sub("", question, count=1)))
+
+
+def relating(question: str) -> bool:
+    """True when ``question`` asks whether its case is like the previous question's ("Is it different for term
+    employees?", "Is there a similar limit for sick leave?", "Is that the same for contractors?"): Yes or No then
+    compares with the previous answer, which the sentences quoted for the new case do not state."""
+    return bool(_RELATES.search(question))
+
+
+def carried_terms(query: str, asked: str) -> frozenset[str]:
+    """The content terms a follow-up's retrieval ``query`` carries from the previous question (:func:`_expanded`:
+    the question ``asked`` followed by the previous question's words it lacks): "slack", "channel", "tts" of "Who
+    can search the private ones? Slack channels TTS"; empty when the query is the question itself, or when
+    ``asked`` already holds the previous question (an elliptical follow-up is ranked with it)."""
+    if not asked or query == asked or not query.startswith(asked):
+        return frozenset()
+    return content_terms(query[len(asked):]) - content_terms(asked)
+
+
 def retrieval_query(question: str, previous_questions: Sequence[str]) -> str:
     """The query retrieval uses for ``question`` (offline; see :func:`follow_up`, without a confidence probe)."""
     return follow_up(question, previous_questions).query

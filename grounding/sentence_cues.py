@@ -7,6 +7,7 @@ of a worked example, a table row's key, a term's definition. No Django imports.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from grounding.lexical import content_terms
 from grounding.sentence_data import SentenceData
@@ -14,7 +15,7 @@ from grounding.types import Source
 
 __all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "EXAMPLE", "HAS_QUANTITY", "PHONE", "PHONE_QUESTION",
            "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "defined_term", "defines", "example_sentences",
-           "names_row_key", "numbers"]
+           "named_page_labels", "names_row_key", "numbers", "on_named_pages"]
 
 #: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
 PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
@@ -118,3 +119,21 @@ def defines(term: str, sentence: str) -> bool:
     m = _DEFINITION.match(sentence)
     head = content_terms(m.group("head")) if m else frozenset()
     return bool(head) and head <= content_terms(term)
+
+
+def named_page_labels(sources: Sequence[Source], q_terms: frozenset[str]) -> frozenset[str]:
+    """The labels of the sources whose page title the question names, every content term of it ("Advanced sick
+    leave" for "What's the most advanced sick leave I can request?"; not "Leave types")."""
+    return frozenset(s.label for s in sources if (title := content_terms(s.title)) and title <= q_terms)
+
+
+def on_named_pages(scores: Sequence[tuple[str, str, float]], named: frozenset[str]) -> list[float]:
+    """The scores of ``scores`` ((text, source label, score) of each ranked sentence) where a sentence that two or
+    more sources state is given, on a page whose title the question names (``named``: :func:`named_page_labels`),
+    the best score of its copies (a hair above it): it is quoted from the page about it rather than from an overview
+    repeating it with other context (the calibration conversation q202 cited "Leave types" for the advanced sick
+    leave limit the "Advanced sick leave" page states in the same words)."""
+    best: dict[str, float] = {}
+    for text, _, score in scores:
+        best[text] = max(best.get(text, score), score)
+    return [best[text] + 1e-6 if label in named and score < best[text] else score for text, label, score in scores]

@@ -36,13 +36,14 @@ from grounding.answer_types import question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
+from grounding.followup import RELATING, carried_terms
 from grounding.event_cases import asked_event, failures_first, states_event, without_event
 from grounding.injection import looks_injected
 from grounding.lexical import content_terms
 from grounding.quarantine import is_placeholder
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, HAS_QUANTITY, PHONE, PHONE_QUESTION,
                                      QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
-                                     names_row_key, numbers)
+                                     named_page_labels, names_row_key, numbers, on_named_pages)
 from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
 from grounding.sentence_leads import heading_of, lead_of, states_value, with_items
 from grounding.types import ContextPlan, Source
@@ -166,7 +167,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    phone_bonus: float = 0.3, case_bonus: float = 0.15, asked: str = "",
                    example_penalty: float = 0.15, allotment_bonus: float = 0.1,
                    definition_bonus: float = 0.15, lead_discount: float = 0.02,
-                   heading_bonus: float = 0.1, example_quantity_penalty: float = 0.1) -> list[ScoredSentence]:
+                   heading_bonus: float = 0.1, example_quantity_penalty: float = 0.1,
+                   carried_weight: float = 0.5) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -208,6 +210,13 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     leave" for "How much annual leave do I earn?"; not "Advanced annual leave") gets ``heading_bonus``: its section
     is about what is asked (not for other questions: "What happens to my annual leave balance ...?" then quoted a
     sentence of the "Annual leave" section on leave transferred from another agency).
+    A follow-up retrieved with the previous question's words (``question`` is ``asked`` followed by them,
+    grounding.followup.carried_terms) counts those words ``carried_weight`` of its own in the overlap, and its words
+    relating it to the previous question ("different", "similar", "the private ones") not at all: the carried words
+    hold the previous topic's sentences, so "Is it different for term employees?" after the advanced sick leave limit
+    quoted "Advanced annual leave and advanced sick leave have different rules." (the s17 calibration q202).
+    A sentence two sources state in the same words is quoted from the one whose page title the question names
+    (grounding.sentence_cues.on_named_pages).
     ``query_vector`` is the question's vector when the caller has it already.
     CPU-bound: call it off the event loop."""
     past = asks_about_past(question)
@@ -248,8 +257,15 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         for w in t:
             df[w] = df.get(w, 0) + 1
     idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
+    # a follow-up retrieved with the previous question's words: those words find the previous topic everywhere, so
+    # they count ``carried_weight`` of a word the question names itself, and its words relating it to the previous
+    # question ("different", "similar", "the private ones") name nothing a sentence holds
+    carried = carried_terms(question, asked)
+    if carried:
+        q_terms = q_terms - RELATING
+    weight = {w: idf[w] * (carried_weight if w in carried else 1.0) for w in q_terms}
     year = period_year(question) if period else ""
-    q_weight = sum(idf[w] for w in q_terms)
+    q_weight = sum(weight.values())
     # "what happens to unused PTO when I leave?": the clause states the case, its "when" does not ask for a time
     wants_quantity = bool(QUANTITY_QUESTION.search(without_event(question))
                           or asked and QUANTITY_QUESTION.search(without_event(asked)))
@@ -260,7 +276,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     term = defined_term(asked or question)
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
-        overlap = sum(idf[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
+        overlap = sum(weight[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
         bonus = quantity_bonus if wants_quantity and HAS_QUANTITY.search(text) and not (
             wants_allotment and only_bounds(text)) else 0.0  # "if you are sick for more than 3 days" says when
         if wants_phone and PHONE.search(text):
@@ -298,12 +314,15 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             granted = allotment_bonus if wants_allotment and not ALLOTMENT.search(text) and ALLOTMENT.search(
                 data.texts[lead]) else 0.0  # "Annual leave accrues ...:" states the allotment its items count
             read = max(float(c), float(data.vectors[lead] @ q)) + overlap_weight * sum(
-                idf[w] for w in q_terms & both) / q_weight + bonus + granted - lead_discount
+                weight[w] for w in q_terms & both) / q_weight + bonus + granted - lead_discount
             score = max(score, read)
         own = sum(idf[w] for w in t)
         precision = sum(idf[w] for w in t & q_terms) / own if own > 0 else 0.0
         scored.append(ScoredSentence(text, source.label, score, data.kinds[i], float(c), overlap, data.values[i], i,
                                      precision))
+    if named := named_page_labels(candidates, q_terms):  # a sentence two pages state: the page about it first
+        scored = [replace(s, score=v) for s, v in zip(scored, on_named_pages(
+            [(s.text, s.label, s.score) for s in scored], named))]
     if event and event.negated:
         scored = failures_first(scored, event.stem)
     scored.sort(key=lambda s: -s.score)

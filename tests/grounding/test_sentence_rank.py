@@ -65,3 +65,32 @@ def test_a_piece_stopping_on_a_comma_is_not_quoted_alone():
     assert not quotable("Submitting and approving timecards and leave approvals: OLU refresh courses,", "sentence")
     assert quotable("Use a hardware security key as your primary MFA method;", "item")
     assert quotable("Prefix: g-; Meaning: guild", "row")
+
+
+def test_a_sentence_two_pages_state_is_quoted_from_the_page_the_question_names(embedder):
+    """s17, the calibration conversation q202 (and q016): "What's the most advanced sick leave I can request?" quoted
+    "You can request up to 240 hours of advanced sick leave." from the "Leave types" overview, whose context made it
+    closer, not from the "Advanced sick leave" page stating it in the same words, which the question names."""
+    from grounding.context import plan_context
+    from grounding.lexical import content_terms
+    from grounding.sentence_cues import named_page_labels, on_named_pages
+    from grounding.sentence_rank import rank_sentences, with_sentences
+    from grounding.tokens import counter_for
+    from tests.grounding.helpers import make_page
+
+    assert on_named_pages([("A.", "S1", 0.9), ("A.", "S2", 0.8), ("B.", "S2", 0.85)], frozenset({"S2"})) == \
+        [0.9, 0.9 + 1e-6, 0.85]  # only a copy of a sentence another page states is raised, to the best copy's score
+    assert on_named_pages([("A.", "S1", 0.9), ("A.", "S2", 0.8)], frozenset()) == [0.9, 0.8]
+    question = "What's the most advanced sick leave I can request?"
+    overview = make_page(1, "Leave types", "Taking advanced leave",
+                         "You may take advanced sick leave when you have run out of sick leave. You can request up "
+                         "to 240 hours of advanced sick leave.")
+    page = make_page(2, "Advanced sick leave", "", "Paperwork is needed. You can request up to 240 hours of "
+                                                   "advanced sick leave.")
+    plan = with_sentences(plan_context(question=question, candidates=[overview, page], system_prompt="Answer.",
+                                       counter=counter_for("extractive")), embedder)
+    named = named_page_labels(plan.sources, content_terms(question))
+    assert [plan.source_map[label].title for label in named] == ["Advanced sick leave"]
+    ranked = rank_sentences(question, plan, embedder)
+    assert ranked[0].text == "You can request up to 240 hours of advanced sick leave."
+    assert plan.source_map[ranked[0].label].title == "Advanced sick leave"

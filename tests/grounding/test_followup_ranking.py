@@ -1,0 +1,71 @@
+"""How the offline answerer ranks and opens the answer to a follow-up retrieved with the previous question's words
+(grounding.followup.carried_terms, grounding.followup.relating, grounding.sentence_rank.rank_sentences).
+
+s17, the calibration conversation q202: "Is it different for term employees?" after "What's the most advanced sick
+leave I can request?" was ranked with "advanced sick leave request" carried from the previous question; those words,
+and "different", chose "Advanced annual leave and advanced sick leave have different rules." over the sentence on term
+employees, and the answer opened "Yes." on it."""
+
+from __future__ import annotations
+
+from grounding.context import plan_context
+from grounding.extractive import ExtractiveAnswerer
+from grounding.followup import carried_terms, relating
+from grounding.lexical import content_terms
+from grounding.memory import MemoryTurn
+from grounding.sentence_rank import rank_sentences, with_sentences
+from grounding.tokens import counter_for
+from tests.grounding.helpers import make_page
+
+PREVIOUS = "What is the most advanced sick leave I can request?"
+ASKED = "Is it different for term employees?"
+QUERY = f"{ASKED} advanced sick leave request"
+PAGE = make_page(1, "Leave", "Advanced leave",
+                 "Advanced annual leave and advanced sick leave have different rules. You can request up to 240 "
+                 "hours of advanced sick leave. If you are a term employee, you can request up to the total amount "
+                 "that you will earn during the rest of your term.")
+
+
+def _plan():
+    counter = counter_for("extractive")
+    return plan_context(question=ASKED, candidates=[PAGE], system_prompt="Answer.", counter=counter,
+                        history=[MemoryTurn("user", PREVIOUS, counter.count(PREVIOUS))])
+
+
+def test_the_words_a_follow_up_carries_from_the_previous_question_are_the_querys_tail():
+    assert carried_terms(QUERY, ASKED) == content_terms("advanced sick leave request")
+    assert carried_terms(ASKED, ASKED) == frozenset()  # a question retrieved on its own carries nothing
+    assert carried_terms(QUERY, "") == frozenset()
+    # an elliptical follow-up is ranked with the previous question as what is asked: nothing is carried beyond it
+    assert carried_terms("And for contractors? leave", "What is the leave? And for contractors?") == frozenset()
+
+
+def test_a_follow_up_is_ranked_by_its_own_words_before_the_words_it_carries(embedder):
+    ranked = rank_sentences(QUERY, with_sentences(_plan(), embedder), embedder, asked=ASKED)
+    assert ranked[0].text.startswith("If you are a term employee"), [s.text for s in ranked]
+
+
+def test_a_follow_up_asking_whether_its_case_differs_gets_no_yes_or_no_opener(embedder):
+    assert relating(ASKED) and relating("Is there a similar limit for sick leave?")
+    assert relating("Is that the same for contractors?") and not relating("Do they expire?")
+    text = ExtractiveAnswerer(embedder).compose(QUERY, _plan())
+    assert not text.startswith(("Yes", "No")), text
+    assert "rest of your term" in text
+
+
+def test_a_follow_up_with_its_own_asking_word_does_not_take_the_previous_questions_answer_type(embedder):
+    """s17, read from the fresh11 conversations after their final run: "And how does it make decisions?" after "How
+    often does the TTS Digital Council meet?" took the previous question's type (a frequency) and was refused ("do
+    not state how often"); "And for contractors?" has no asking word of its own and still asks what was asked."""
+    from grounding.followup import asks_its_own, follow_up
+
+    assert asks_its_own("And how does it make decisions?") and asks_its_own("Who decides?")
+    assert not asks_its_own("And for contractors?") and not asks_its_own("What about longer projects?")
+    previous, asked = "How often does the council meet?", "And how does it make decisions?"
+    page = make_page(1, "Council", "Procedures", "The council meets weekly for an hour. Decisions are made by "
+                                                 "majority rule. Each team has one vote.")
+    counter = counter_for("extractive")
+    plan = plan_context(question=asked, candidates=[page], system_prompt="Answer.", counter=counter,
+                        history=[MemoryTurn("user", previous, counter.count(previous))])
+    text = ExtractiveAnswerer(embedder).compose(follow_up(asked, [previous]).query, plan)
+    assert text.startswith("Decisions are made by majority rule"), text
