@@ -24,7 +24,8 @@ from grounding.embeddings import Embedder
 from grounding.lexical import content_terms
 from grounding.list_answers import MAX_GAP, announced_items, announced_list, asked_plural, headed_list
 from grounding.sentence_data import SentenceData
-from grounding.sentence_rank import ScoredSentence, quotable, source_sentences
+from grounding.quotable import quotable
+from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan, Source
 
 #: How many of the best sentences (those at or above the floor) are looked at for one announcing the list asked for.

@@ -56,7 +56,7 @@ class SentenceData:
         values: the typed values of each sentence (grounding.answer_types.typed_values: "amount:$65", ...).
         screened: True when the text was scanned for text addressed to an AI assistant at ingestion and found free
             of it (grounding.types.Chunk.injection False for every chunk it was read from): its sentences need no
-            scan when quoted (grounding.sentence_rank.quotable).
+            scan when quoted (grounding.quotable.quotable).
     Raises:
         ValueError: the fields disagree in length.
     """

@@ -25,7 +25,6 @@ text changed at ask time: a passage withheld, chunks merged across a table). No 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
@@ -38,14 +37,13 @@ from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.followup import RELATING, carried_terms
 from grounding.event_cases import asked_event, failures_first, states_event, without_event
-from grounding.injection import looks_injected
 from grounding.lexical import content_terms
-from grounding.quarantine import is_placeholder
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, HAS_QUANTITY, PHONE, PHONE_QUESTION,
                                      QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
                                      named_page_labels, names_row_key, numbers, on_named_pages)
-from grounding.sentence_data import QUOTABLE, SentenceData, section_heading, sentence_data
-from grounding.sentence_leads import heading_of, lead_of, states_value, with_items
+from grounding.sentence_data import SentenceData, section_heading, sentence_data
+from grounding.quotable import quoted_text
+from grounding.sentence_leads import heading_of, lead_of
 from grounding.types import ContextPlan, Source
 
 @dataclass(frozen=True)
@@ -96,61 +94,6 @@ def with_sentences(plan: ContextPlan, embedder: Embedder | None = None) -> Conte
     data = {s.label: d[0] for s, d in zip(missing, made)}
     return replace(plan, sources=tuple(s if s.sentences is not None else replace(s, sentences=data[s.label])
                                        for s in plan.sources))
-
-
-#: A sentence about the document it stands in rather than its subject ("This page outlines ...", "This guide
-#: explains ...", "The following section describes ...").
-_ABOUT_THE_DOCUMENT = re.compile(r"^(?:this|the following|the rest of this) (?:page|guide|section|document|article|"
-                                 r"handbook page|handbook|chapter|policy page) (?:outlines|describes|explains|covers|"
-                                 r"lists|provides|contains|summari[sz]es|gives|is about|is for|will (?:walk|help|"
-                                 r"explain|describe|cover|outline|show))\b", re.I)
-
-
-def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
-    """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
-    item of four words or more, or a table row; never a heading, a question, a lead-in ending with a colon, a
-    fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary, or that stops on a
-    comma), a withheld passage's
-    placeholder or a sentence addressed to an AI assistant (not scanned again when ``screened``: its chunk was found
-    free of such text at ingestion, SentenceData.screened). (Short list items are quoted as part of their list,
-    grounding.compose.) Nor a sentence about the document itself ("This page outlines how to sign up for and how to
-    cancel the transit benefit."): it says where the answer is, not what it is."""
-    if kind not in QUOTABLE or is_placeholder(text) or (not screened and looks_injected(text)) \
-            or _ABOUT_THE_DOCUMENT.match(text):
-        return False
-    first = text.split()[0] if text.split() else ""
-    if kind != "row" and first[:1].islower() and first.islower():
-        return False  # a fragment: the end of a sentence cut by a chunk boundary ("unaccrued leave, such as ...")
-    if kind != "row" and text.rstrip().endswith(","):
-        return False  # a fragment cut before its end ("Submitting and approving timecards ...: OLU refresh courses,")
-    return kind == "row" or len(text.split()) >= 4
-
-
-def quoted_text(data: SentenceData, i: int) -> str:
-    """How sentence ``i`` of a source's sentence data is quoted, "" when it may not be (:func:`quotable`). A lead-in
-    stating an amount, a duration or a percentage is quoted with its items (grounding.sentence_leads.with_items). A
-    list item opening in lower case continues its list's lead-in ("PIV + PIN authentication will be required:" / "when running
-    the sudo command in the terminal"): it is quoted after that lead-in ("PIV + PIN authentication will be required:
-    when running the sudo command in the terminal"), not dropped as a fragment; without a lead-in it is one."""
-    text, kind = data.texts[i], data.kinds[i]
-    if quotable(text, kind, screened=data.screened):
-        return text
-    if kind == "lead" and i + 1 < len(data.texts) and data.kinds[i + 1] == "item" and states_value(data.values[i]) \
-            and not only_bounds(text) and not ASKS_EXAMPLE.search(text) \
-            and quotable(text.rstrip(": "), "sentence", screened=data.screened) \
-            and (whole := with_items(data, i, lambda t: quotable(t, "row", screened=data.screened))):
-        # a lead-in stating a value ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period
-        # for the following:") is quoted with its items, not left out for its colon
-        return whole
-    if kind != "item" or not text[:1].islower() or is_placeholder(text) \
-            or (not data.screened and looks_injected(text)):
-        return ""
-    j = i - 1
-    while j >= 0 and data.kinds[j] == "item":
-        j -= 1
-    if j < 0 or data.kinds[j] != "lead" or not quotable(data.texts[j].rstrip(": "), "sentence"):
-        return ""
-    return f"{data.texts[j].rstrip(' :;')}: {text}"
 
 
 def reads_period(question: str, sources: Sequence[Source]) -> bool:

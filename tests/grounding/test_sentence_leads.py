@@ -67,7 +67,7 @@ def test_the_demo_laptop_question_quotes_what_happens_to_unreturned_equipment_fi
 def test_a_lead_in_stating_a_duration_is_quoted_with_its_first_item(embedder):
     """"Can a detail be extended beyond its first 120 days?" (the development set): the sentence saying so ends with
     a colon ("... for another 120 days (240 days total), provided that:") and was never a candidate."""
-    from grounding.sentence_rank import quoted_text
+    from grounding.quotable import quoted_text
 
     details = ("Details typically last for 120 days. The detail can be extended for another 120 days (240 days "
                "total), provided that:\n- The detailee and both supervisors all agree\n- The detail is not a "
@@ -103,7 +103,7 @@ def test_a_long_lead_in_is_quoted_with_its_items_not_cut_back_to_its_colon(embed
     round): its lead-in quoted with its first item only was long enough to be cut back to its colon. The lead-in is
     now quoted with its items up to a word limit, the rest marked with an ellipsis, and ends as a whole sentence."""
     from grounding.sentence_leads import with_items
-    from grounding.sentence_rank import quoted_text
+    from grounding.quotable import quoted_text
 
     fmla = ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the following:\n"
             "- The birth or care of a child\n- An adoption or foster care placement of a child\n"

@@ -1,8 +1,8 @@
-"""Which sentences of a source the offline answerer may quote (grounding.sentence_rank.quotable)."""
+"""Which sentences of a source the offline answerer may quote (grounding.quotable.quotable)."""
 
 from __future__ import annotations
 
-from grounding.sentence_rank import quotable
+from grounding.quotable import quotable
 
 
 def test_a_sentence_about_the_document_itself_is_not_quotable():
@@ -60,7 +60,7 @@ def test_a_question_asking_what_a_term_means_is_answered_by_its_definition(embed
 def test_a_piece_stopping_on_a_comma_is_not_quoted_alone():
     """s15, the 18F handbook: "Who approves my timecard?" opened with "Submitting and approving timecards and leave
     approvals: OLU refresh courses," (a table cell's piece); a list item ending on a semicolon is still quotable."""
-    from grounding.sentence_rank import quotable
+    from grounding.quotable import quotable
 
     assert not quotable("Submitting and approving timecards and leave approvals: OLU refresh courses,", "sentence")
     assert quotable("Use a hardware security key as your primary MFA method;", "item")

@@ -94,7 +94,7 @@ def test_adjacent_chunks_are_read_from_their_layouts_only_where_the_join_reads_t
 
 
 def test_sentences_of_chunks_screened_at_ingestion_are_not_scanned_again(embedder):
-    from grounding.sentence_rank import quotable
+    from grounding.quotable import quotable
 
     def chunk(i, injection):
         return Chunk(chunk_id=i, document_id=1, title="Leave", section="Leave > Accrual", version="v1", date="",
