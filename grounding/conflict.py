@@ -21,7 +21,7 @@ from grounding.lexical import STOP_WORDS
 from grounding.types import Note, Source
 from grounding.values import value_keys
 
-__all__ = ["Conflict", "ConflictKind", "disputed", "newer_first", "note_text", "recency"]
+__all__ = ["Conflict", "ConflictKind", "disputed", "newer_first", "note_text", "past_common_start", "recency"]
 
 ConflictKind = Literal["value_mismatch", "negation", "version_superseded", "judged"]
 
@@ -126,7 +126,26 @@ def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str)
             # x 6 hours)"): the other side's clause, not its first value alone
             other = f'"{_clause(sb, other)}"'
         return f"{who_a} says {said} but {who_b} says {other}."
+    if finding.rule == "reworded":
+        sa, sb = past_common_start(sa, sb)
     return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."
+
+
+def past_common_start(a: str, b: str, limit: int = 160, least: int = 3) -> tuple[str, str]:
+    """Two versions of a sentence, each from the first word they do not share on, marked "…", when either is longer
+    than ``limit`` characters and they open with at least ``least`` words in common: a long rewritten sentence is
+    quoted from where the revision changed it ("…what happens depends on whether you are an exempt or non-exempt
+    employee: If you are non-exempt: you will be paid out the hours" rather than a cut before the old value);
+    otherwise both unchanged."""
+    if max(len(a), len(b)) <= limit:
+        return a, b
+    wa, wb = a.split(), b.split()
+    n = 0
+    while n < min(len(wa), len(wb)) and wa[n].lower() == wb[n].lower():
+        n += 1
+    if n < least or n == len(wa) or n == len(wb):
+        return a, b
+    return "…" + " ".join(wa[n:]), "…" + " ".join(wb[n:])
 
 
 def disputed(sentence: str, label: str, notes: Iterable[Note]) -> bool:

@@ -49,12 +49,12 @@ from grounding.claim_readings import ClaimReading
 from grounding.clash import WEAK_RULES, Finding, clash_read
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
-from grounding.rewording import reworded
+from grounding.rewording import as_cases, merged, reworded
 from grounding.sentence_alignment import COPY, REWORDED, Alignment, PairTest, align, same_document
 from grounding.types import Source
 
-__all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "REWORDED", "STRONG_MARGIN", "ConflictJudge", "PairTest",
-           "claims", "detect_conflicts"]
+__all__ = ["ALIGN_SIMILARITY", "COPY", "MAX_SOURCE_PAIRS", "RELEVANCE_LEAD", "REWORDED", "STRONG_MARGIN",
+           "ConflictJudge", "PairTest", "claims", "detect_conflicts"]
 
 #: An LLM judge: (sentence_a, sentence_b) -> one sentence explaining the conflict, or None when they agree.
 ConflictJudge = Callable[[str, str], "str | None"]
@@ -70,6 +70,9 @@ ALIGN_SIMILARITY = 0.45
 #: cosine 0.55 are different deadlines, not a conflict).
 STRONG_MARGIN = 0.1
 
+#: Between two versions of one document, a change as firm as the pair's first finding replaces it when the question
+#: is this much closer to its sentences (cosine): a clearly better match, not a tie broken by noise.
+RELEVANCE_LEAD = 0.1
 #: Source pairs examined at most (10 planned sources make 45 pairs).
 MAX_SOURCE_PAIRS = 45
 
@@ -79,6 +82,18 @@ def _firmness(finding: Finding, versions: bool = False) -> int:
     (2 between a current version and the one before it: the rewritten sentence sharing most of the question's words
     is the change asked about, not a firm clash elsewhere on the page), 0 for a weak rule (grounding.clash)."""
     return 0 if finding.rule in WEAK_RULES else 1 if finding.rule == "reworded" and not versions else 2
+
+
+def _firmer(finding: Finding, relevance: float, kept: tuple, versions: bool) -> bool:
+    """True when ``finding`` (the question's cosine to its closer sentence: ``relevance``) replaces the pair's kept
+    finding ``kept`` (as _findings stores it): it is firmer, or, between a current version and the one just before it,
+    as firm and about the question clearly more (by RELEVANCE_LEAD): of two changes a revision made on one page, the
+    note reports the one the question is about ("What happens to my comp time when it expires?" is about "When you
+    reach the expiration date, what happens depends on whether you are exempt", not about "If you leave GSA, your comp
+    time will follow the parameters above", which shares more of its words). Otherwise the first of equals stays (the
+    sentences sharing most of the question's words come first)."""
+    mine, theirs = _firmness(finding, versions), _firmness(kept[0], versions)
+    return mine > theirs or (versions and mine == theirs and relevance >= kept[4] + RELEVANCE_LEAD)
 
 
 def _version_rank(s: Source, t: Source) -> tuple:
@@ -193,19 +208,30 @@ def _findings(sources: Sequence[Source], alignment: Alignment, similarity: float
         settled = set(alignment.copies[(current, j if current == i else i)]) if newest_first else set()
         for score, a, b in candidates:
             sa, sb = sentences[i][a], sentences[j][b]
+            lead_row = None  # the row of an old lead-in quoted with its items (grounding.rewording.as_cases)
             finding = clash_read(read[alignment.row(i, a)], read[alignment.row(j, b)],
                                  strong=score >= similarity + STRONG_MARGIN, versions=two_versions)
             if finding is None and newest_first and (a, b) in alignment.counterparts.get(pair, ()):
                 # a revision that rewrote a sentence it kept changed what the sentence says
                 changed = reworded(sa, sb)
+                if changed and (merged(sentences[i], a, sentences[j], b) or merged(sentences[j], b, sentences[i], a)):
+                    changed = None  # the revision joined or split sentences: nothing of substance changed
+                if not changed:  # an old list item read with the lead-in that made it a case of a condition
+                    if current == i:
+                        sb, changed, lead = as_cases(sa, sentences[j], b)
+                        lead_row = alignment.row(j, lead) if changed else None
+                    else:
+                        sa, changed, lead = as_cases(sb, sentences[i], a)
+                        lead_row = alignment.row(i, lead) if changed else None
                 finding = Finding("value_mismatch", changed, rule="reworded") if changed else None
             if finding and finding.rule not in WEAK_RULES:
                 settled.add(a if current == i else b)
-            if finding and (pair not in found or _firmness(finding, newest_first) > _firmness(found[pair][0],
-                                                                                     newest_first)):
+            if finding:
                 relevance = max(float(alignment.asked[alignment.row(i, a)]),
-                                float(alignment.asked[alignment.row(j, b)]))
-                found[pair] = (finding, score, sa, sb, relevance)  # the firmest finding of the pair, first of equals
+                                float(alignment.asked[alignment.row(j, b)]),
+                                float(alignment.asked[lead_row]) if lead_row is not None else 0.0)
+                if pair not in found or _firmer(finding, relevance, found[pair], newest_first):
+                    found[pair] = (finding, score, sa, sb, relevance)  # the firmest finding of the pair
             if pair in found and _firmness(found[pair][0]) == 2 and not newest_first:
                 break
         if newest_first:

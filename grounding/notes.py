@@ -22,8 +22,8 @@ from grounding.types import ContextPlan, Note
 from grounding.values import value_keys
 
 __all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_EDIT_SIMILARITY",
-           "VALUE_RULES", "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "answer_notes", "concerns",
-           "relabel_notes", "relevant_notes"]
+           "VALUE_RULES", "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "answer_notes", "changed_values",
+           "concerns", "relabel_notes", "relevant_notes"]
 
 #: Words that say how much or how often rather than what about ("days per year", "at any one time"): a note sharing
 #: only these with the question is about something else (a meal allowance "per day" under a question on vacation
@@ -201,14 +201,32 @@ def concerns_answer(note: str, answer: str) -> bool:
     """True when a contradiction or version note (its text) is about what ``answer`` (its text, or the sentences it
     quotes) says: the note states no value, or the answer states one of the note's values (grounding.values.
     value_keys; the sources' labels and version dates in the note are not values) or quotes a sentence the note
-    quotes (its first 40 characters, case aside). A page's revision of another of its rules ("Submit expense
+    quotes (its first 40 characters, case and an opening "…" aside). Only the values that changed count
+    (:func:`changed_values`): an answer stating the "15 paid days" both sides of the military leave code's revision
+    state is not about the code (calibration q114, q209). A page's revision of another of its rules ("Submit expense
     reports within 30 days" / 45 days, under an answer on when Finance reimburses: the demo handbook; the military
     leave code's revision under an answer on relocation leave: calibration q007) is not about the answer."""
-    keys = value_keys(_NOTE_FRAME.sub(" ", note))
+    keys = changed_values(note)
     if not keys or keys & value_keys(answer):
         return True
     said = " ".join(answer.lower().split())
-    return any(" ".join(q.lower().split())[:40] in said for q in _QUOTED.findall(note))
+    return any(" ".join(q.lstrip("…").lower().split())[:40] in said for q in _QUOTED.findall(note))
+
+
+#: Where a note's second side starts ("... but S2 (2024-01-01, superseded) says ...").
+_SECOND_SIDE = re.compile(r"\bbut (?=S\d{1,3}\b)")
+
+
+def changed_values(note: str) -> frozenset:
+    """The values (grounding.values.value_keys) a note's text gives on one side only: what changed between its two
+    sentences ("Code 51" / "Code 50", not the "15 paid days" both sentences state), else every value it states (a
+    note with one side, or with the same values on both). The sources' labels and version dates are not values."""
+    sides = _SECOND_SIDE.split(note, maxsplit=1)
+    keys = value_keys(_NOTE_FRAME.sub(" ", note))
+    if len(sides) == 2:
+        first, second = (value_keys(_NOTE_FRAME.sub(" ", side)) for side in sides)
+        return frozenset(first ^ second) or frozenset(keys)
+    return frozenset(keys)
 
 
 def answer_notes(notes: Sequence[Mapping[str, Any]], cited: Iterable[str], answer: str = ""

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
 
-__all__ = ["reworded", "word_key"]
+__all__ = ["as_cases", "conditional", "merged", "reworded", "word_key"]
 
 #: Typographic apostrophes read as the ASCII one: "GSA’s" and "GSA's" (a page and its copy typed with other quotes)
 #: are one word, not a swapped name.
@@ -22,6 +22,9 @@ def word_key(token: str) -> str:
 
 
 
+#: How a list item's sentence starts, as the sentence store keeps it ("- If you are exempt: ...").
+_ITEM_MARKS = ("- ", "* ", "+ ")
+
 #: Longest span (words) a reworded note quotes from each side; a longer change is cut with "…".
 _MAX_REWORDED = 16
 
@@ -30,6 +33,12 @@ _MAX_REWORDED = 16
 #: rule applies to ("your comp time will be paid out" / "... either forfeited or paid out, depending on your
 #: exemption status", the 18F overtime page, 2023 -> 2024).
 _CONDITIONS = frozenset({"depending", "depends", "depend", "whether", "unless", "either"})
+
+
+def conditional(text: str) -> bool:
+    """True when ``text`` holds a condition word ("depends", "whether", "unless", ...: _CONDITIONS): what it states
+    holds only in some cases ("what happens depends on whether you are an exempt or non-exempt employee:")."""
+    return any(word_key(m.group(0)) in _CONDITIONS for m in TOKEN.finditer(fold_accents(text)))
 
 
 def reworded(a: str, b: str) -> tuple[str, str] | None:
@@ -77,3 +86,49 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
 
     sa, sb = span(a, ma, i1, i2), span(b, mb, j1, j2)
     return (sa, sb) if sa and sb else None
+
+
+def merged(one: Sequence[str], m: int, other: Sequence[str], n: int) -> bool:
+    """True when sentence ``one[m]`` states what ``other[n]`` states together with a sentence next to it (the one
+    before or after), with no substantive rewording (:func:`reworded`): a revision that joined two sentences into
+    one (or split one in two) changed nothing of substance, though ``one[m]`` holds a negation or a
+    number ``other[n]`` lacks ("You are not required to stay late, but if you are in a productive headspace ..., you
+    can ask your supervisor about working 1 more hour" / "You are not required to stay late, but you are in a
+    productive headspace ..." + "You can talk to your supervisor and ask to work 1 more hour")."""
+    for k in (n - 1, n + 1):
+        if 0 <= k < len(other):
+            joined = f"{other[k]} {other[n]}" if k < n else f"{other[n]} {other[k]}"
+            if reworded(one[m], joined) is None:
+                return True
+    return False
+
+
+def as_cases(now: str, old: Sequence[str], k: int) -> tuple[str, tuple[str, str] | None, int]:
+    """The old version's item ``old[k]`` read as one case of a condition its lead-in states, against the current
+    sentence ``now``: (the old side to quote, what changed, the lead-in's index), or (``old[k]``, None, k) when
+    ``old[k]`` is no list item after a lead-in ending with a colon that states a condition ("depends on whether":
+    :func:`conditional`), when ``now`` is itself a list item, or when the lead-in with the other items is no
+    substantive rewording of ``now`` (:func:`reworded`). A revision that states one case for everyone ("When you
+    reach the expiration date, you will forfeit the leave.") dropped the condition its old lead-in set ("... what
+    happens depends on whether you are an exempt or non-exempt employee:" with "- If you are exempt: you will
+    forfeit the leave." and "- If you are non-exempt: you will be paid out the hours"): the note quotes the lead-in
+    with the other items (the cases the current sentence no longer states); an item without siblings is read
+    alone."""
+    if not old[k].lstrip().startswith(_ITEM_MARKS):
+        return old[k], None, k
+    start = k
+    while start > 0 and old[start].lstrip().startswith(_ITEM_MARKS):
+        start -= 1
+    lead = old[start]
+    if lead.lstrip().startswith(_ITEM_MARKS) or not lead.rstrip().endswith(":") \
+            or not conditional(lead) or now.lstrip().startswith(_ITEM_MARKS):
+        return old[k], None, k
+    end = k
+    while end + 1 < len(old) and old[end + 1].lstrip().startswith(_ITEM_MARKS):
+        end += 1
+    others = [x.strip().lstrip("-*+ ").strip() for n, x in enumerate(old[start + 1:end + 1], start + 1) if n != k]
+    if not others:
+        return old[k], None, k
+    cases = " ".join([lead.strip()] + others)  # the cases the current sentence no longer states
+    changed = reworded(now, cases)
+    return (cases, changed, start) if changed else (old[k], None, k)
