@@ -33,6 +33,7 @@ from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC, added_case, asks_its_own, relating
+from grounding.yesno_count import share_answer
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.section_lists import section_list
@@ -235,7 +236,8 @@ class ExtractiveAnswerer:
             if counting and not any(compared_count(asked, s.text) for s in chosen):
                 chosen = [counting[0]] + list(chosen)[:self.max_sentences - 1]
             chosen, opener = decided(self, asked, chosen, sources, plan.notes)
-            opener = "" if context and relating(asked) else opener  # "Is it different for term employees?"
+            if context and relating(asked) and not any(share_answer(asked, s.text) for s in chosen):
+                opener = ""  # "Is it different for term employees?" (a share of the whole settles it: "75% of")
             unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]
             if not opener and unsaid:
                 # "Do contractors get paid time off?" over a page on employees that never names contractors: what

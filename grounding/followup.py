@@ -278,6 +278,16 @@ def relating(question: str) -> bool:
     return bool(_RELATES.search(question))
 
 
+#: A pronoun standing for people named before ("Do they get internet reimbursed?" after "and for remote employees?").
+_PEOPLE_PRONOUN = re.compile(r"\b(?:they|them|their|theirs)\b", re.I)
+
+
+def stands_for_carried(question: str) -> bool:
+    """True when ``question`` refers to people named in an earlier question by a pronoun ("Do they get internet
+    reimbursed?"): the words it carries from there are what the pronoun says, and count as its own."""
+    return bool(_PEOPLE_PRONOUN.search(question))
+
+
 def carried_terms(query: str, asked: str) -> frozenset[str]:
     """The content terms a follow-up's retrieval ``query`` carries from the previous question (:func:`_expanded`:
     the question ``asked`` followed by the previous question's words it lacks): "slack", "channel", "tts" of "Who

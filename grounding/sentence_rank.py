@@ -35,7 +35,7 @@ from grounding.answer_types import question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
-from grounding.followup import RELATING, carried_terms
+from grounding.followup import RELATING, carried_terms, stands_for_carried
 from grounding.event_cases import asked_event, failures_first, states_event, without_event
 from grounding.lexical import content_terms
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, HAS_QUANTITY, PHONE, PHONE_QUESTION,
@@ -206,7 +206,10 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     carried = carried_terms(question, asked)
     if carried:
         q_terms = q_terms - RELATING
-    weight = {w: idf[w] * (carried_weight if w in carried else 1.0) for w in q_terms}
+    # ... unless a pronoun of the question stands for them ("Do they get internet reimbursed?" after "and for remote
+    # employees?": "remote employees" is what the question asks about, the demo's s14 new-user run)
+    halved = frozenset() if stands_for_carried(asked) else carried
+    weight = {w: idf[w] * (carried_weight if w in halved else 1.0) for w in q_terms}
     year = period_year(question) if period else ""
     q_weight = sum(weight.values())
     # "what happens to unused PTO when I leave?": the clause states the case, its "when" does not ask for a time

@@ -69,3 +69,30 @@ def test_a_follow_up_with_its_own_asking_word_does_not_take_the_previous_questio
                         history=[MemoryTurn("user", previous, counter.count(previous))])
     text = ExtractiveAnswerer(embedder).compose(follow_up(asked, [previous]).query, plan)
     assert text.startswith("Decisions are made by majority rule"), text
+
+
+def test_a_pronoun_standing_for_people_named_before_is_detected():
+    """The demo's s14 conversation "What is the home office stipend?", "and for remote employees?", "Do they get
+    internet reimbursed?": with the carried words at half weight the hybrid employees' sentence came first and the
+    answer opened "No."; "they" stands for the remote employees, whose carried words then count fully (the whole
+    conversation is tests/chat/test_demo_answers.py::test_a_follow_up_on_remote_employees_is_answered_for_remote_
+    employees, on the demo handbook's pages)."""
+    from grounding.followup import stands_for_carried
+
+    assert stands_for_carried("Do they get internet reimbursed?") and stands_for_carried("Is their leave paid?")
+    assert not stands_for_carried("Is it different for term employees?") and not stands_for_carried("Then what?")
+
+
+def test_a_follow_up_asking_whether_its_case_is_the_same_is_answered_no_by_a_share_of_the_whole(embedder):
+    """"Is it the same on the first day?" after "What is the meal allowance?" (the demo's s14 run): a sentence giving
+    the case a share of the whole ("75% of the daily allowance") settles it, so the relating follow-up keeps "No."."""
+    from grounding.followup import follow_up
+
+    previous, asked = "What is the meal allowance?", "Is it the same on the first day?"
+    page = make_page(1, "Travel", "Meals", "The daily meal allowance is $65 per day of travel. On the first and last "
+                     "day of a trip you receive 75% of the daily allowance.")
+    counter = counter_for("extractive")
+    plan = plan_context(question=asked, candidates=[page], system_prompt="Answer.", counter=counter,
+                        history=[MemoryTurn("user", previous, counter.count(previous))])
+    text = ExtractiveAnswerer(embedder).compose(follow_up(asked, [previous]).query, plan)
+    assert text.startswith("No. On the first and last day of a trip you receive 75%"), text
