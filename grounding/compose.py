@@ -19,7 +19,7 @@ import re
 from typing import Sequence
 
 from grounding.lexical import asks_about_future, asks_about_past, period_year
-from grounding.notes import concerns_answer
+from grounding.notes import concerns_answer, names_what_changed
 from grounding.prompt import ABSTAIN_TOKEN
 from grounding.prompt_sources import neutralise_markers
 from grounding.types import ContextPlan, Source
@@ -151,7 +151,7 @@ def _future_gap(year: str, quoted: Sequence[tuple[str, Source]]) -> str:
     return f"The documents do not state a value for {year}; what follows is from the current version{dated}."
 
 
-def note_lines(plan: ContextPlan, labels: set[str], quoted: Sequence[str] = ()) -> list[str]:
+def note_lines(plan: ContextPlan, labels: set[str], quoted: Sequence[str] = (), asked: str = "") -> list[str]:
     """The offline answer's word on the contradiction notes that concern the sources it quotes: "Note that the
     sources disagree: ... [S1][S2]." between two documents, "Note that this changed: ... [S1][S2]." between a
     document and its superseded version (a revision is not a disagreement of the sources; the superseded side is
@@ -159,13 +159,16 @@ def note_lines(plan: ContextPlan, labels: set[str], quoted: Sequence[str] = ()) 
     ... $225 ... but S3 (a superseded version) says $200"; dates are in the chips and the notes).
 
     ``quoted``: the sentences the answer quotes; when given, a note is said only when it concerns what they say
-    (grounding.notes.concerns_answer), else whenever it concerns a quoted source."""
+    (grounding.notes.concerns_answer) or names what the question ``asked`` names and they do not (a version note
+    on a name a revision rewrote or removed: grounding.notes.names_what_changed), else whenever it concerns a quoted
+    source."""
     said = " ".join(quoted)
     out = []
     for note in plan.notes:
         if note.kind == "injection" or not labels & set(note.labels):
             continue
-        if quoted and not concerns_answer(note.text, said):
+        if quoted and not concerns_answer(note.text, said) and not (
+                note.kind == "version_superseded" and names_what_changed(note.text, asked, said)):
             continue  # a disagreement about another of the source's values
         markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
         said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)([^)]*)\)",

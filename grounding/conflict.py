@@ -115,7 +115,15 @@ def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str)
         said = split_sentences(" ".join(finding.explanation.split()))
         why = said[0].rstrip(".") if said else "they disagree"
         return f"{who_a} and {who_b} disagree: {why}."
-    if finding.kind == "value_mismatch" and finding.rule != "reworded":
+    if finding.rule == "list":  # sa, sb: the list's lead-in; the values: the items added and those removed
+        added, removed = finding.values
+        head = sa.strip()
+        if added and removed:
+            return f'{who_a} lists "{added}" but {who_b} listed "{removed}" under "{head}".'
+        if removed:
+            return f'{who_b} lists "{head} {removed}", which {who_a} no longer states.'
+        return f'{who_a} lists "{head} {added}", which {who_b} did not.'
+    if finding.kind == "value_mismatch" and finding.rule not in ("reworded", "rewritten"):
         said = _clause(sa, finding.values[0])
         if said[:1].isupper():  # "Submit expense reports ...", a name: quoted rather than reported mid-sentence
             said = f'"{said}"'
@@ -126,7 +134,7 @@ def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str)
             # x 6 hours)"): the other side's clause, not its first value alone
             other = f'"{_clause(sb, other)}"'
         return f"{who_a} says {said} but {who_b} says {other}."
-    if finding.rule == "reworded":
+    if finding.rule in ("reworded", "rewritten"):
         sa, sb = past_common_start(sa, sb)
     return f"{who_a} says \"{_clause(sa, '')}\" but {who_b} says \"{_clause(sb, '')}\"."
 

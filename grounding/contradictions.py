@@ -14,6 +14,9 @@ about one subject.
          Boston is $75" / "in Denver is $60"); between two versions, a counterpart reworded in a value or a negation
       -> per source pair the firmest finding (WEAK_RULES only when nothing firmer; between versions a reworded
          sentence counts as firm), the first of equals
+      -> between a current version and the one before it, a change found by position (grounding.positional: names
+         swapped in a passage rewritten between kept sentences, list items removed or added) when the pair has no
+         finding, or the question is clearly closer to it (RELEVANCE_LEAD)
       -> versions: pairs with the newest superseded version first; a current sentence that a newer version copies
          or contradicts is not compared with older versions (a note compares with the version just before)
       -> optional LLM judge on the best unflagged candidate pairs only (at most ``max_judged`` calls)
@@ -34,8 +37,9 @@ over these conflicts, the offline answerer, 18F handbook with the golden set's r
 
 Known limits: ConflictQA recall rests mostly on the negation-cue rule (about nine in ten of its hits), which is too
 loose to make a note; claims that disagree without a value, a negation or an antonym ("raw carrots are better" /
-"cooked carrots have more"), and revisions that reword a rule without a value ("will be paid out" / "either forfeited
-or paid out") or rewrite a list ("1Password and KeePassX" / "KeePassXC"), are left to the judge. Subjects are read
+"cooked carrots have more"), and revisions that reword a rule without a value, a condition or a swapped name, are
+left to the judge (a passage rewritten in its place with other names, "1Password and KeePassX" / "KeePassXC", and a
+list whose items changed are found by position: grounding.positional). Subjects are read
 off the words (names, qualifiers, self-reference, dates), without a parser. A superseded version is compared only
 when retrieval brings its passage: when the version just before the current one was not retrieved, an older one is.
 """
@@ -49,6 +53,7 @@ from grounding.claim_readings import ClaimReading
 from grounding.clash import WEAK_RULES, Finding, clash_read
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
+from grounding.positional import positional_finding
 from grounding.rewording import as_cases, merged, reworded
 from grounding.sentence_alignment import COPY, REWORDED, Alignment, PairTest, align, same_document
 from grounding.types import Source
@@ -234,6 +239,14 @@ def _findings(sources: Sequence[Source], alignment: Alignment, similarity: float
                     found[pair] = (finding, score, sa, sb, relevance)  # the firmest finding of the pair
             if pair in found and _firmness(found[pair][0]) == 2 and not newest_first:
                 break
+        if newest_first:  # a passage rewritten in its place, or a list whose items changed (grounding.positional)
+            other = j if current == i else i
+            by_place = positional_finding(alignment, current, other, sources[current].text, sources[other].text)
+            if by_place and current != i:
+                finding, score, sa, sb, relevance = by_place
+                by_place = (Finding(finding.kind, finding.values[::-1], rule=finding.rule), score, sb, sa, relevance)
+            if by_place and (pair not in found or _firmer(by_place[0], by_place[4], found[pair], True)):
+                found[pair] = by_place
         if newest_first:
             decided.setdefault(current, set()).update(settled)
         if pair not in found and candidates:

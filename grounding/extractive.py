@@ -285,7 +285,7 @@ class ExtractiveAnswerer:
                                  plan.sources)
         if gap:
             text = gap + ("\n\n" if text.startswith("- ") or "\n" in text else " ") + text
-        notes = compose.note_lines(plan, {s.label for s in chosen}, [s.text for s in chosen])
+        notes = compose.note_lines(plan, {s.label for s in chosen}, [s.text for s in chosen], asked)
         if not notes:
             return text
         return text + ("\n\n" if "\n" in text else " ") + " ".join(notes)

@@ -18,12 +18,13 @@ from typing import Any, Iterable, Mapping, Sequence
 from grounding.clash import WEAK_RULES
 from grounding.conflict import Conflict
 from grounding.lexical import content_terms
+from grounding.positional import POSITIONAL_RULES
 from grounding.types import ContextPlan, Note
 from grounding.values import value_keys
 
 __all__ = ["GENERIC_TERMS", "NEGATION_NOTE_SIMILARITY", "NOTE_SIMILARITY", "UNNOTED_RULES", "VALUE_EDIT_SIMILARITY",
            "VALUE_RULES", "VERSION_NOTE_CLOSE", "VERSION_NOTE_RELEVANCE", "Concerns", "answer_notes", "changed_values",
-           "concerns", "relabel_notes", "relevant_notes"]
+           "concerns", "names_what_changed", "relabel_notes", "relevant_notes"]
 
 #: Words that say how much or how often rather than what about ("days per year", "at any one time"): a note sharing
 #: only these with the question is about something else (a meal allowance "per day" under a question on vacation
@@ -143,7 +144,8 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
 
     def close_enough(c: Conflict) -> bool:
         if c.kind == "version_superseded":  # a changed value is what a revision does; a changed verdict needs
-            return c.rule in VALUE_RULES or c.similarity >= NOTE_SIMILARITY  # the edited sentence to stay close
+            return c.rule in VALUE_RULES | POSITIONAL_RULES or c.similarity >= NOTE_SIMILARITY  # the edited
+            # sentence to stay close, unless it stands in the place of the old one (grounding.positional)
         return c.similarity >= (NEGATION_NOTE_SIMILARITY if c.kind == "negation" else NOTE_SIMILARITY)
 
     def about_the_question(c: Conflict) -> bool:
@@ -160,7 +162,9 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
             # a swapped name the question does not name, on a sentence it is not close to: a renaming elsewhere in
             # the asked passage ("your 18F accounts" / "your TTS accounts" under "Is 1Password approved?")
             return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
-        if c.rule == "reworded" and not all(map(_holds_number, c.values)):
+        if c.rule == "list":  # the items added or removed name what was asked
+            return bool(distinctive & (content_terms(c.values[0]) | content_terms(c.values[1])))
+        if c.rule in ("reworded", "rewritten") and not all(map(_holds_number, c.values)):
             # the words a revision changed, not only their sentence, concern the question; a change without any
             # number (a negation, a condition) also needs the question close to the sentence ("come out of my annual
             # leave" is not about comp time "paid out" when you leave, at cosine 0.49); a number changed on both sides
@@ -211,6 +215,23 @@ def concerns_answer(note: str, answer: str) -> bool:
         return True
     said = " ".join(answer.lower().split())
     return any(" ".join(q.lstrip("…").lower().split())[:40] in said for q in _QUOTED.findall(note))
+
+
+#: A word as names are written: letters and digits run together ("1Password", "18F", "KeePassXC").
+_WORD = re.compile(r"[^\W_]+")
+
+
+def names_what_changed(note: str, question: str, answer: str) -> bool:
+    """True when the question names something (a word after its first that is capitalised or has a capital inside:
+    "1Password", "Google Sheets") that a version note's text states and the answer does not: the question asks
+    about what a revision rewrote or removed ("Is 1Password one of our approved password managers?" under a note
+    that "1Password and KeePassX are password managers approved" became "We recommend using KeePassXC"), and the
+    note is the answer's word on it."""
+    names = {w.lower() for k, w in enumerate(_WORD.findall(question))
+             if k and (w[:1].isupper() or any(ch.isupper() for ch in w[1:]))}
+    said = {w.lower() for w in _WORD.findall(answer)}
+    stated = {w.lower() for w in _WORD.findall(_NOTE_FRAME.sub(" ", note))}
+    return bool((names & stated) - said)
 
 
 #: Where a note's second side starts ("... but S2 (2024-01-01, superseded) says ...").

@@ -63,6 +63,7 @@ class Alignment:
         copies: (i, j) -> the sentences of source i that source j copies (cosine >= COPY); both orders are present
             for every pair with sentences.
         counterparts: (i, j) of two versions of one document -> the aligned pairs that are one sentence reworded.
+        cosine: the sentences' cosine matrix, by flat rows.
     """
 
     sentences: list[list[str]]
@@ -72,6 +73,7 @@ class Alignment:
     aligned: dict[Pair, list[tuple[float, int, int]]] = field(default_factory=dict)
     copies: dict[Pair, set[int]] = field(default_factory=dict)
     counterparts: dict[Pair, set[Pair]] = field(default_factory=dict)
+    cosine: np.ndarray | None = None
 
     def row(self, source: int, sentence: int) -> int:
         """The flat row of a source's sentence."""
@@ -113,7 +115,7 @@ def align(sources: Sequence[Source], pairs: Sequence[Pair], embedder: Embedder, 
     token_sets = [r.token_set for r in read]
     lexical = lexically_aligned_matrix(token_sets)  # near-copies in words, whatever their cosine
     terms = [r.terms for r in read] if focus_terms or concerns is not None else []
-    result = Alignment(sentences=sentences, offsets=offsets, read=read, asked=asked)
+    result = Alignment(sentences=sentences, offsets=offsets, read=read, asked=asked, cosine=cosine)
 
     version_rows: dict[tuple, list[int]] = {}  # (document, version) -> its planned sentences (flat rows)
     for k, src in enumerate(sources):
