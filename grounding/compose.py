@@ -171,13 +171,14 @@ def note_lines(plan: ContextPlan, labels: set[str], quoted: Sequence[str] = (), 
                 note.kind == "version_superseded" and names_what_changed(note.text, asked, said)):
             continue  # a disagreement about another of the source's values
         markers = "".join(f"[{label}]" for label in note.labels if label in plan.source_map)
-        said = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)([^)]*)\)",
+        # the note as said (its own variable: ``said``, the answer's text, is read again for the next note)
+        text = re.sub(r" \((?:\d{4}-\d{2}-\d{2}|undated)([^)]*)\)",
                       lambda m: " (a superseded version)" if "superseded" in m.group(1) else "",
                       neutralise_markers(note.text)).rstrip(".")
         first = plan.source_map.get(note.labels[0])
         if note.kind == "version_superseded" and first is not None and first.status != "superseded":
             # which value is the current one: an answer about a past year quotes both ("$200 ... $225")
-            said = re.sub(rf"^{re.escape(first.label)} says\b", f"{first.label} (the current version) says", said)
+            text = re.sub(rf"^{re.escape(first.label)} says\b", f"{first.label} (the current version) says", text)
         lead = "this changed" if note.kind == "version_superseded" else "the sources disagree"
-        out.append(f"Note that {lead}: {said} {markers}.")
+        out.append(f"Note that {lead}: {text} {markers}.")
     return out
