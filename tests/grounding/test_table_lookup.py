@@ -71,3 +71,25 @@ def test_the_row_whose_key_and_column_the_question_names_outranks_prose_on_the_t
                         counter=counter_for("extractive"))
     ranked = rank_sentences(question, with_sentences(plan, embedder), embedder)
     assert ranked[0].text == "Work type: Business development; CoE feds: 1434; 18F: 1811"
+
+
+def test_a_long_table_row_read_as_pairs_is_quoted_whole_with_its_last_column():
+    # fresh12 (looked at after its final measurement, so development data): "When does the 18F GMT meet?" quoted
+    # "Meeting: 18F GMT ...; Attendees: ...; Timing … [S1]": cut at its last "; " as a piece of a sentence, the row
+    # lost the column asked
+    from grounding.compose import cited, is_row_pairs
+
+    row = ("Meeting: 18F GMT To share updates and work through management issues; Attendees: Supervisors, directors, "
+           "and representatives from Account Management and Acquisitions; Timing: 30 minutes on Thursdays")
+    assert is_row_pairs(row)
+    assert cited(row, "S1") == row + " [S1]."
+
+
+def test_a_long_piece_of_prose_with_a_colon_is_still_cut_and_marked():
+    from grounding.compose import cited, is_row_pairs
+
+    prose = ("Note: the committee meets every week to review the requests it has received, and it decides on each "
+             "of them; the supervisor is told of the decision within a day and then the agreements team, which "
+             "drafts the documents for the agency")
+    assert not is_row_pairs(prose)
+    assert cited(prose, "S1").endswith(" … [S1].")
