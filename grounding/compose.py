@@ -46,13 +46,22 @@ def whole_or_marked(text: str) -> str:
     """``text`` as it may be quoted: unchanged when it is a whole sentence (it ends with closing punctuation) or short
     (a label, a list item); a piece of a longer sentence cut mid-way (CUT_WORDS words or more, no closing
     punctuation) is cut back to its last clause boundary in its second half, or kept whole when it has none, and ends
-    with a visible ellipsis "…", never with a full stop that would pass it off as the whole sentence."""
+    with a visible ellipsis "…", never with a full stop that would pass it off as the whole sentence. A table row
+    read as "column: value" pairs (:func:`is_row_pairs`) is whole: cut at its last "; " it lost the column asked
+    ("Meeting: 18F GMT ...; Attendees: ...; Timing …" for "When does the 18F GMT meet?")."""
     text = text.strip()
-    if not text or _CLOSED.search(text) or len(text.split()) < CUT_WORDS:
+    if not text or _CLOSED.search(text) or len(text.split()) < CUT_WORDS or is_row_pairs(text):
         return text
     boundaries = [m.start() for m in _CLAUSE_END.finditer(text) if m.start() >= len(text) // 2]
     body = text[:boundaries[-1]] if boundaries else text
     return body.rstrip(" ,;:–—-") + " …"
+
+
+def is_row_pairs(text: str) -> bool:
+    """True when ``text`` is a table row read as "column: value" pairs (grounding.sentence_data): two pairs or more,
+    joined by "; ", each a short column name (six words at most) before ": "."""
+    pairs = text.split("; ")
+    return len(pairs) >= 2 and all(": " in p and 0 < len(p.partition(": ")[0].split()) <= 6 for p in pairs)
 
 
 def cited(text: str, label: str) -> str:

@@ -44,6 +44,7 @@ from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE
 from grounding.sentence_data import SentenceData, section_heading, sentence_data
 from grounding.quotable import quoted_text
 from grounding.sentence_leads import heading_of, lead_of
+from grounding.table_lookup import names_row_column
 from grounding.types import ContextPlan, Source
 
 @dataclass(frozen=True)
@@ -123,7 +124,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``; a table row
     whose first cell the question names as written (its part before a comma:
     "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
-    ``row_key_bonus``: the row looked up, not a neighbour that shares more words. A sentence bounding the case a rule
+    ``row_key_bonus``: the row looked up, not a neighbour that shares more words (twice that when the question names
+    one of its other columns too: the cell looked up, grounding.table_lookup). A sentence bounding the case a rule
     applies to gets ``case_bonus`` when the quantity the question states falls in it, minus twice ``case_bonus`` (and
     no ``number_bonus``) when it does not (grounding.conditions): the quantity of ``asked`` (what is asked, when
     ``question`` is a query carrying a follow-up's previous question too), else of ``question``. A sentence of a
@@ -238,8 +240,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus += case_bonus
         if q_numbers and q_numbers & numbers(text) and fit is not False:
             bonus += number_bonus
-        if data.kinds[i] == "row" and names_row_key(question, text):
-            bonus += row_key_bonus
+        if data.kinds[i] == "row" and names_row_key(question, text):  # twice when a column is named too (a cell)
+            bonus += row_key_bonus * (2 if names_row_column(question, text) else 1)
         if period and (source.date.startswith(year) or year in source.version if year else
                      source.status == "superseded"):
             bonus += period_bonus

@@ -17,6 +17,7 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.index_store import StoredIndex
 from grounding.ranking import demote_near_duplicates, drop_off
 from grounding.scheduled import ScheduledVersion
+from grounding.table_lookup import promote_looked_up_rows
 from grounding.types import Candidate
 from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_path
@@ -138,8 +139,9 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     Chunks are ranked by the fusion of their dense, BM25 and best-sentence rankings (grounding.index_store,
     grounding.ranking: each chunk's best sentence from the sentence vectors stored at ingestion); the list is cut
     where the best-sentence relevance drops off (so how many sources an answer gets follows what was found and the
-    token budget, not ``k``), and passages that repeat a higher-ranked passage of another document are moved behind
-    the distinct ones.
+    token budget, not ``k``), passages that repeat a higher-ranked passage of another document are moved behind
+    the distinct ones, and a chunk holding the table row the query looks up by its row and column is moved up behind
+    the first candidate (grounding.table_lookup).
     """
     index = domain_index(domain=domain, token=token)
     old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED, token=token) if superseded else None
@@ -152,7 +154,7 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
                             sentence=h.sentence,
                             sentence_pos=h.sentence_pos)
                   for idx, h in found]
-    return demote_near_duplicates(drop_off(candidates))
+    return promote_looked_up_rows(query, demote_near_duplicates(drop_off(candidates)), lambda c: c.chunk.text)
 
 
 def chunk_layouts(*, domain: Domain | int, chunk_ids: Sequence[int], token: str | None = None) -> dict[int, list]:

@@ -1,0 +1,81 @@
+"""Table lookups in retrieval: a retrieved chunk holding the table row a question looks up, by its row and its
+column, moved up among the candidates so the plan reads it (issue 18 point 4). No Django imports.
+
+A table lookup ("Which Tock code should 18F staff use for business development time?") names the row's key cell
+("Business development") and a column ("18F") of a table whose rows say little else: the chunk holding it matches
+the question's words (BM25) better than any other but its meaning less than prose about the same topic does, and
+the fusion left it below the sources a plan reads (rank 13 of 20).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence, TypeVar
+
+__all__ = ["looked_up_row", "names_row_column", "promote_looked_up_rows"]
+
+T = TypeVar("T")
+
+#: Where a candidate holding the looked-up row is moved to (0-based): behind the best candidate, whose order the
+#: rest of the ranking decided; a candidate already at or above it stays.
+PROMOTE_TO = 1
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a table line as chunks hold it ("a | b | c"; a piped Markdown row alike), emphasis stripped."""
+    body = line.strip()
+    if body.startswith("|") and body.endswith("|") and len(body) > 1:
+        body = body[1:-1]
+    return [c.strip().strip("*_").strip() for c in body.split("|")]
+
+
+def _named(question: str, cell: str) -> bool:
+    """True when ``question`` names ``cell`` as written (case-insensitive, whole words), the cell two characters or
+    more and not a plain number (numbers name too many rows)."""
+    key = cell.split(",")[0].strip().rstrip(".")
+    if len(key) < 2 or key.replace(".", "").replace(" ", "").isdigit():
+        return False
+    return bool(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I))
+
+
+def looked_up_row(question: str, text: str) -> str:
+    """The first table row of a chunk ``text`` that ``question`` looks up: the question names the row's key (its
+    first cell) and a column of the table's header line other than the key's (the table read from the line before
+    its first row: lines of three cells or more, " | "-separated); "" when none. "Which Tock code should 18F staff
+    use for business development time?" looks up "Business development | 1434 | 1811" under "Work type | CoE feds |
+    18F"; a question naming the row but no column of it (a topic, not a cell) looks up nothing."""
+    header: list[str] = []
+    for line in text.split("\n"):
+        cells = _cells(line) if " | " in line or line.strip().startswith("|") else []
+        if len(cells) < 3:
+            header = []
+            continue
+        if not header:
+            header = cells
+            continue
+        if set("".join(cells)) <= set("-: "):  # a Markdown separator line
+            continue
+        if _named(question, cells[0]) and any(_named(question, name) for name in header[1:]):
+            return line
+    return ""
+
+
+def promote_looked_up_rows(question: str, candidates: Sequence[T], text_of, *, to: int = PROMOTE_TO) -> list[T]:
+    """``candidates`` with the first one whose text (``text_of(candidate)``) holds a row ``question`` looks up
+    (:func:`looked_up_row`) moved to position ``to`` when it stood below it; the others keep their order."""
+    out = list(candidates)
+    for i, c in enumerate(out):
+        if i <= to:
+            if looked_up_row(question, text_of(c)):
+                return out
+            continue
+        if looked_up_row(question, text_of(c)):
+            return out[:to] + [c] + out[to:i] + out[i + 1:]
+    return out
+
+
+def names_row_column(question: str, row: str) -> bool:
+    """True when ``question`` names a column of a table row read as "column: value" pairs other than its first (the
+    key's): "... 18F staff ..." names "18F" of "Work type: Business development; CoE feds: 1434; 18F: 1811"."""
+    columns = [pair.partition(": ")[0] for pair in row.split("; ")[1:] if ": " in pair]
+    return any(_named(question, column) for column in columns)
