@@ -152,10 +152,13 @@ def _signal(question: str, previous: str) -> str:
         # it names its own subject ("How much is a Divvy day pass in Chicago?" after a question on badge days): a
         # generic word shared ("day") does not tie it to the previous question
         return "standalone"
-    if shared - GENERIC or (shared and len(terms) <= SHORT + 1):
-        # a topic word of the previous question; a generic one ("days") only in a short question ("Can I carry
-        # unused days over?")
-        return "shared"
+    if shared - GENERIC:
+        return "shared"  # a topic word of the previous question
+    if shared and len(terms) <= SHORT + 1:
+        # a generic one ("days") in a short question: "Can I carry unused days over?" refers back, "How many vacation
+        # days do I get?" after "What happens on Day 1?" does not (the demo, s17: it was retrieved with "happens 1"
+        # and quoted the sick days credited on "January 1"); how confidently it retrieves alone decides
+        return "bare"
     weak = bool(_WEAK.search(_EXPLETIVE.sub(" ", question)))
     if len(terms) < SHORT:
         # a short question with a weak referring word refers back ("How long does that take?"); without one it may

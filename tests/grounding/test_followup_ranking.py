@@ -96,3 +96,21 @@ def test_a_follow_up_asking_whether_its_case_is_the_same_is_answered_no_by_a_sha
                         history=[MemoryTurn("user", previous, counter.count(previous))])
     text = ExtractiveAnswerer(embedder).compose(follow_up(asked, [previous]).query, plan)
     assert text.startswith("No. On the first and last day of a trip you receive 75%"), text
+
+
+def test_a_question_sharing_only_a_generic_word_with_the_previous_one_is_decided_by_its_own_retrieval():
+    """The demo (s17): "How many vacation days do I get?" after "What happens on Day 1?" shared only "day" and was
+    retrieved with "happens 1", which quoted the sick days credited on "January 1". A generic shared word now leaves
+    the decision to how confidently the question retrieves alone; a topic word still ties it."""
+    from grounding.followup import follow_up
+
+    confident = {"How many vacation days do I get?": 0.55}
+    decided = follow_up("How many vacation days do I get?", ["What happens on Day 1?"],
+                        confidence=lambda q: confident.get(q, 0.56))
+    assert not decided.refers and decided.query == "How many vacation days do I get?"
+    # probed: the carried words add what the question alone lacks, so it refers back
+    probe = {"Can I carry unused days over?": 0.4}
+    assert follow_up("Can I carry unused days over?", ["How many days of military leave do reservists get?"],
+                     confidence=lambda q: probe.get(q, 0.7)).refers
+    assert follow_up("Do they expire?", ["How many vacation days do I get?"]).refers
+    assert follow_up("How many vacation days carry over?", ["How many vacation days do I get?"]).refers
