@@ -139,7 +139,8 @@ class ExtractiveAnswerer:
                                        quantity_bonus=self.quantity_bonus)
                 if alone and (not ranked or alone[0].score > ranked[0].score):
                     ranked = alone
-        if ranked and question_type(asked) in ("list", "other") and \
+        kind = question_type(asked)
+        if ranked and kind in ("list", "other") and \
                 (named := section_list(plan, asked, self.embedder, [s.label for s in ranked])):
             # "What happens on Day 1?": the list under the heading it names, whose items share none of its words
             return self._finish(plan, named[0], named[1], asked)
@@ -157,7 +158,6 @@ class ExtractiveAnswerer:
                 return self._finish(plan, f"{said} {text}" if said else text, chosen, asked)
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
-        kind = question_type(asked)
         if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1) \
                 and not asks_its_own(asked):  # "And how does it make decisions?" asks no frequency
             before = question_type(previous)

@@ -65,12 +65,8 @@ def promote_looked_up_rows(question: str, candidates: Sequence[T], text_of, *, t
     (:func:`looked_up_row`) moved to position ``to`` when it stood below it; the others keep their order."""
     out = list(candidates)
     for i, c in enumerate(out):
-        if i <= to:
-            if looked_up_row(question, text_of(c)):
-                return out
-            continue
         if looked_up_row(question, text_of(c)):
-            return out[:to] + [c] + out[to:i] + out[i + 1:]
+            return out if i <= to else out[:to] + [c] + out[to:i] + out[i + 1:]
     return out
 
 
