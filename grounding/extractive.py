@@ -26,13 +26,13 @@ import re
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
-from grounding.asked_attribute import NEAR, missed_specifics
 from grounding.answer_cases import with_other_cases
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_sentence, question_type
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC, added_case, asks_its_own, relating
+from grounding.followup import GENERIC
+from grounding.followup_reading import added_case, asks_its_own, relating
 from grounding.yesno_count import share_answer
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
@@ -40,17 +40,15 @@ from grounding.section_lists import section_list
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
-from grounding.typed_values import proportional_only
+from grounding.extractive_specifics import covering, missed_case, specific_sentences
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
-from grounding.quoting import repeats
-from grounding.sentence_leads import lead_of
-from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, source_sentences, with_sentences
-from grounding.types import ContextPlan, Source
-from grounding.subject_check import names_in_source, pins, unnamed_existent, unnamed_subject, unsaid_subject
+from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
+from grounding.types import ContextPlan
+from grounding.subject_check import names_in_source, unnamed_existent, unnamed_subject, unsaid_subject
 from grounding.yesno import compared_count
 
 
@@ -147,7 +145,7 @@ class ExtractiveAnswerer:
         if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)
                                        or unnamed_existent(asked, plan.sources)):
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
-            return compose.topic_only(self._covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
+            return compose.topic_only(covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
         sources = plan.source_map
         if is_comparison(asked) and (sides := comparison_sides(asked)):
             chosen = self._sides(plan, sides, context)
@@ -165,40 +163,17 @@ class ExtractiveAnswerer:
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
             # the documents cover it but do not state it; a neighbouring row states another work type's code
-            return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
+            return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
         names = specifics(asked) if kind != "yesno" else []
         groups = [n for n in specifics(asked) if is_group(n)]  # "contractors", "part-time"
         if kind == "yesno" and (unnamed := [n for n in groups if not any(names_in_source(source, n)
                                                                           for source in plan.sources)]):
             # "Do contractors get paid time off?" over a policy for employees: no planned source names the group
             # asked about, so nothing settles it for them (the sentence about employees would say "Yes.")
-            return compose.topic_only(self._covering(ranked, sources), "anything about " + " or ".join(unnamed))
-        # the sentences that name the question's specifics (a city, a grade, a fiscal year), or whose source does,
-        # are preferred when one of them is close to the best
-        pinned = [s for s in ranked if all(pins(sources[s.label], s.text, n) for n in names)]
-        chosen = []
-        if names and pinned and pinned[0].score >= ranked[0].score - self.type_spread \
-                and not proportional_only(pinned[0].text):  # a share ("pro rata") is quoted with what it is a share of
-            chosen = self._typed(pinned, kind, limit=self.max_sentences, question=asked, plan=plan)
-        if not chosen:
-            chosen = self._typed(ranked, kind, limit=self.max_sentences, question=asked, plan=plan)
-            if not chosen:
-                return compose.topic_only(self._covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
-            missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]
-            if missing:
-                # a sentence naming the group asked about on the asked topic ("Part-time employees accrue PTO pro
-                # rata ...") answers with the general value it qualifies ("Employees accrue 1.5 days ..."); without
-                # one, the documents do not say it for them
-                own = content_terms(asked) - GENERIC - content_terms(" ".join(missing))
-                related = [s for s in pinned if s.score >= self.threshold and content_terms(s.text) & own]
-                if not (related and all(is_group(n) for n in missing)):
-                    # "anything about X" only for a name no planned source names; one a planned source names
-                    # (another page of the New York office) lacks the asked fact: "the amount for New York"
-                    unsaid = [n for n in missing if not any(names_in_source(src, n) for src in plan.sources)]
-                    return compose.topic_only(self._covering(ranked, sources),
-                                              "anything about " + " or ".join(unsaid) if unsaid else
-                                              f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missing)}")
-                chosen = [related[0]] + [s for s in chosen if not repeats(s.text, [related[0]])][:1]
+            return compose.topic_only(covering(ranked, sources), "anything about " + " or ".join(unnamed))
+        chosen = specific_sentences(self, ranked, kind, asked, names, plan)
+        if isinstance(chosen, str):
+            return chosen
         if kind == "list":
             listed = list_answer(plan, asked, question, vector, chosen[0], ranked,
                                  floor=ranked[0].score - self.spread, embedder=self.embedder,
@@ -213,21 +188,14 @@ class ExtractiveAnswerer:
             chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
                                       threshold=self.threshold)
         alone = not context and question_sentence(asked) == asked.strip()
-        if kind in CHECKED_TYPES and alone:
-            close = [(s.text, sources[s.label]) for s in ranked
-                     if s not in chosen and s.score >= max(self.threshold, chosen[0].score - NEAR)]
-            quoted = [(_with_lead(s, sources[s.label], self.embedder), sources[s.label]) for s in chosen]
-            if missed := missed_specifics(asked, quoted, close):
-                # a sentence as close as the quoted one names what is asked about ("the probationary period") and
-                # they do not: they answer another thing (a six-month check-in), and the documents do not state it
-                return compose.topic_only(self._covering(ranked, sources),
-                                          f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")
+        if kind in CHECKED_TYPES and alone and (missed := missed_case(self, asked, kind, chosen, ranked, plan)):
+            return missed
         if kind != "yesno" and alone and \
                 (unsaid := unsaid_subject(asked, [(s.text, sources[s.label]) for s in chosen])):
             # nothing quoted, nor its page or section, names what a question standing alone asks about: the
             # office's core hours do not say when its cafeteria opens (a yes/no question, or one after a story,
             # often names its subject in other words: "Can I still get the trip approved?" / "travel")
-            return compose.topic_only(self._covering(ranked, sources), "anything about " + " ".join(unsaid))
+            return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(unsaid))
         opener = ""
         if kind == "yesno":
             # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:
@@ -270,11 +238,6 @@ class ExtractiveAnswerer:
         rankings = [self.rank(f"{query} {context}".strip(), plan) for query in sides.queries]
         return side_sentences(rankings, sides, plan, threshold=self.threshold, type_spread=self.type_spread)
 
-    def _covering(self, ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> list[Source]:
-        """The sources of the best sentences (at most two), which a topic-only abstention names."""
-        labels = list(dict.fromkeys(s.label for s in ranked[:4]))[:2]
-        return [sources[label] for label in labels if label in sources]
-
     # --- writing ---------------------------------------------------------------------------------------------------
 
     def _finish(self, plan: ContextPlan, text: str, chosen: Sequence[ScoredSentence], asked: str = "") -> str:
@@ -302,12 +265,3 @@ class ExtractiveAnswerer:
             await asyncio.sleep(0)
         yield Done()
 
-
-def _with_lead(sentence: ScoredSentence, source: Source, embedder: Embedder | None) -> str:
-    """A quoted sentence's text, read with its list's lead-in when it is a list item ("Fewer than 3 years: 4 hours per
-    pay period" under "Full-time employees accrue annual leave as follows:"): what the item is about is said there."""
-    data = source_sentences(source, embedder)
-    i = sentence.position
-    if not (0 <= i < len(data.texts)) or data.texts[i] != sentence.text or (lead := lead_of(data, i)) is None:
-        return sentence.text
-    return f"{data.texts[lead]} {sentence.text}"

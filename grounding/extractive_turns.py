@@ -4,7 +4,7 @@ for it with what it refers to, and when the previous topic must not answer it.
 - An elliptical follow-up ("and for contractors?", "And what about sick days?") asks for what the question before it
   asked for (a length, how much one gets), not for whatever sentence is closest: it is ranked with that question.
 - One adding a case ("And in high-cost cities?" after "What is the meal allowance?") keeps the subject asked before:
-  the sentences holding it (grounding.followup.previous_subject).
+  the sentences holding it (grounding.followup_reading.previous_subject).
 - A question retrieved with the previous question's words whose best sentence names none of its own was taken over
   by the previous topic ("How much is the mileage rate?" after a hotel question got the hotel limit): when its own
   words alone find a sentence, the answer rests on them; "Do they expire?" has no words of its own and keeps the
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from grounding.followup import GENERIC, elliptical, previous_subject, refers_back
+from grounding.followup import GENERIC, elliptical, refers_back
+from grounding.followup_reading import previous_subject
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence, rank_sentences
 from grounding.types import ContextPlan

@@ -24,7 +24,7 @@ from grounding.lexical import content_terms
 from grounding.question_parts import specifics
 
 #: An elliptical opener: the question continues the previous one ("and for contractors?", "what about Denver?").
-_OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b|"
+OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b|"
                      # a fragment opening with a preposition: "For contractors?", "In Denver?", "For how long?"
                      r"^\s*(?:for|in|at|on|with|without|during|from|to|outside|abroad)\b(?:\s+\S+){0,3}\s*[?.!]?\s*$",
                      re.I)
@@ -84,44 +84,14 @@ class FollowUp:
     signal: str
 
 
-#: An elliptical follow-up that adds a case to the question before it ("And in high-cost cities?", "and for
-#: contractors?", "What about in Denver?"): a phrase opening with a preposition, after an opener or none.
-_MODIFIER = re.compile(r"^\s*(?:(?:and|but|also|or|so|then|what about|how about|and what about|same)\s+)?"
-                       r"(?:for|in|at|on|with|without|during|from|outside|inside|abroad|within|under|over)\b", re.I)
-
-
-def modifies_previous(question: str) -> bool:
-    """True when ``question`` is an elliptical follow-up adding a case to the one before it (:data:`_MODIFIER`):
-    "And in high-cost cities?" after "What is the meal allowance?" asks for the meal allowance there, so its
-    answer is about the meal allowance, not the hotel limit stated for those cities. "And what about sick days?"
-    names another subject instead (False)."""
-    return elliptical(question) and bool(_MODIFIER.search(question))
-
-
-def added_case(question: str) -> str:
-    """The case a follow-up adds (:func:`modifies_previous`), as written: "high-cost cities" for "And in high-cost
-    cities?"; "" for any other question."""
-    m = _MODIFIER.search(question) if elliptical(question) else None
-    return question[m.end():].strip(" ?.!") if m else ""
-
-
 #: Words that ask rather than name a subject ("What is ...", "How much ...").
-_ASKING_WORDS = content_terms("what which who whom when where why how much many long often soon far")
+ASKING_WORDS = content_terms("what which who whom when where why how much many long often soon far")
 
 
 def own_terms(question: str) -> frozenset[str]:
     """The content terms a question names of its own subject: not its asking words nor GENERIC ones ("Can I work
     from home?" -> {"home"}; "Do they expire?" -> {"expir"})."""
-    return content_terms(question) - GENERIC - _ASKING_WORDS
-
-
-def previous_subject(question: str, previous: str) -> frozenset[str]:
-    """The content terms of what ``previous`` asked about that a follow-up adding a case (:func:`modifies_previous`)
-    keeps: "meal", "allow" for "And in high-cost cities?" after "What is the meal allowance?" (not its asking words,
-    GENERIC ones, or terms of the follow-up itself); empty for any other follow-up."""
-    if not modifies_previous(question):
-        return frozenset()
-    return content_terms(previous) - GENERIC - content_terms(question) - _ASKING_WORDS
+    return content_terms(question) - GENERIC - ASKING_WORDS
 
 
 def refers_back(question: str) -> bool:
@@ -134,7 +104,7 @@ def refers_back(question: str) -> bool:
 def elliptical(question: str) -> bool:
     """True when ``question`` continues the one before it with an elliptical opener ("and for contractors?", "what
     about sick days?", "In Denver?"): it asks what that question asked, of something else."""
-    return bool(_OPENER.search(question))
+    return bool(OPENER.search(question))
 
 
 def _signal(question: str, previous: str) -> str:
@@ -144,7 +114,7 @@ def _signal(question: str, previous: str) -> str:
     add to it, decide)."""
     terms = content_terms(question)
     shared = terms & content_terms(previous) - content_terms("after before until")
-    if _OPENER.search(question):
+    if OPENER.search(question):
         return "opener"
     if _REFERRING.search(question):
         return "referring"
@@ -255,50 +225,6 @@ def _expanded(question: str, previous: str) -> str:
     extra = [w for w in dict.fromkeys(w for w in words if content_terms(w) and not _CONTRACTION.match(w))
              if not (content_terms(w) & terms) and w.lower() not in replaced]
     return f"{question} {' '.join(extra)}".strip() if extra else question
-
-
-#: Words by which a follow-up relates what it asks to the previous question ("Is it different for term employees?",
-#: "a similar limit", "the private ones"): they name nothing a sentence answering it holds.
-RELATING = content_terms("different similar ones")
-_RELATES = re.compile(r"\b(?:different|differ|similar|the same|alike)\b", re.I)
-
-
-#: A word asking for something ("how", "who", "what", ...).
-_ASKING = re.compile(r"\b(?:who|whom|whose|what|when|where|why|how|which)\b", re.I)
-
-
-def asks_its_own(question: str) -> bool:
-    """True when ``question``, after an elliptical opener, holds an asking word of its own ("And how does it make
-    decisions?"): it asks what that word asks, not what the previous question asked (a frequency after "How often
-    does the council meet?"); "And for contractors?", "What about longer projects?" hold none."""
-    return bool(_ASKING.search(_OPENER.sub("", question, count=1)))
-
-
-def relating(question: str) -> bool:
-    """True when ``question`` asks whether its case is like the previous question's ("Is it different for term
-    employees?", "Is there a similar limit for sick leave?", "Is that the same for contractors?"): Yes or No then
-    compares with the previous answer, which the sentences quoted for the new case do not state."""
-    return bool(_RELATES.search(question))
-
-
-#: A pronoun standing for people named before ("Do they get internet reimbursed?" after "and for remote employees?").
-_PEOPLE_PRONOUN = re.compile(r"\b(?:they|them|their|theirs)\b", re.I)
-
-
-def stands_for_carried(question: str) -> bool:
-    """True when ``question`` refers to people named in an earlier question by a pronoun ("Do they get internet
-    reimbursed?"): the words it carries from there are what the pronoun says, and count as its own."""
-    return bool(_PEOPLE_PRONOUN.search(question))
-
-
-def carried_terms(query: str, asked: str) -> frozenset[str]:
-    """The content terms a follow-up's retrieval ``query`` carries from the previous question (:func:`_expanded`:
-    the question ``asked`` followed by the previous question's words it lacks): "slack", "channel", "tts" of "Who
-    can search the private ones? Slack channels TTS"; empty when the query is the question itself, or when
-    ``asked`` already holds the previous question (an elliptical follow-up is ranked with it)."""
-    if not asked or query == asked or not query.startswith(asked):
-        return frozenset()
-    return content_terms(query[len(asked):]) - content_terms(asked)
 
 
 def retrieval_query(question: str, previous_questions: Sequence[str]) -> str:

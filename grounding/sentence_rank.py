@@ -35,7 +35,7 @@ from grounding.answer_types import question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
-from grounding.followup import RELATING, carried_terms, stands_for_carried
+from grounding.followup_reading import RELATING, carried_terms, stands_for_carried
 from grounding.event_cases import asked_event, failures_first, states_event, without_event
 from grounding.lexical import content_terms
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, HAS_QUANTITY, PHONE, PHONE_QUESTION,
@@ -156,7 +156,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     is about what is asked (not for other questions: "What happens to my annual leave balance ...?" then quoted a
     sentence of the "Annual leave" section on leave transferred from another agency).
     A follow-up retrieved with the previous question's words (``question`` is ``asked`` followed by them,
-    grounding.followup.carried_terms) counts those words ``carried_weight`` of its own in the overlap, and its words
+    grounding.followup_reading.carried_terms) counts those words ``carried_weight`` of its own in the overlap, and its words
     relating it to the previous question ("different", "similar", "the private ones") not at all: the carried words
     hold the previous topic's sentences, so "Is it different for term employees?" after the advanced sick leave limit
     quoted "Advanced annual leave and advanced sick leave have different rules." (the s17 calibration q202).

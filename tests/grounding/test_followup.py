@@ -174,7 +174,7 @@ def test_a_chain_of_follow_ups_is_retrieved_with_what_the_first_question_asked()
 def test_a_follow_up_adding_a_case_keeps_the_previous_subject():
     """"And in high-cost cities?" after "What is the meal allowance?" asks for the meal allowance there; "And what
     about sick days?" names another subject."""
-    from grounding.followup import added_case, modifies_previous, previous_subject
+    from grounding.followup_reading import added_case, modifies_previous, previous_subject
 
     assert modifies_previous("And in high-cost cities?") and modifies_previous("and for contractors?")
     assert modifies_previous("What about in Denver?") and not modifies_previous("And what about sick days?")

@@ -1,5 +1,5 @@
 """How the offline answerer ranks and opens the answer to a follow-up retrieved with the previous question's words
-(grounding.followup.carried_terms, grounding.followup.relating, grounding.sentence_rank.rank_sentences).
+(grounding.followup_reading.carried_terms, grounding.followup_reading.relating, grounding.sentence_rank.rank_sentences).
 
 s17, the calibration conversation q202: "Is it different for term employees?" after "What's the most advanced sick
 leave I can request?" was ranked with "advanced sick leave request" carried from the previous question; those words,
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
-from grounding.followup import carried_terms, relating
+from grounding.followup_reading import carried_terms, relating
 from grounding.lexical import content_terms
 from grounding.memory import MemoryTurn
 from grounding.sentence_rank import rank_sentences, with_sentences
@@ -57,7 +57,8 @@ def test_a_follow_up_with_its_own_asking_word_does_not_take_the_previous_questio
     """s17, read from the fresh11 conversations after their final run: "And how does it make decisions?" after "How
     often does the TTS Digital Council meet?" took the previous question's type (a frequency) and was refused ("do
     not state how often"); "And for contractors?" has no asking word of its own and still asks what was asked."""
-    from grounding.followup import asks_its_own, follow_up
+    from grounding.followup import follow_up
+    from grounding.followup_reading import asks_its_own
 
     assert asks_its_own("And how does it make decisions?") and asks_its_own("Who decides?")
     assert not asks_its_own("And for contractors?") and not asks_its_own("What about longer projects?")
@@ -77,7 +78,7 @@ def test_a_pronoun_standing_for_people_named_before_is_detected():
     answer opened "No."; "they" stands for the remote employees, whose carried words then count fully (the whole
     conversation is tests/chat/test_demo_answers.py::test_a_follow_up_on_remote_employees_is_answered_for_remote_
     employees, on the demo handbook's pages)."""
-    from grounding.followup import stands_for_carried
+    from grounding.followup_reading import stands_for_carried
 
     assert stands_for_carried("Do they get internet reimbursed?") and stands_for_carried("Is their leave paid?")
     assert not stands_for_carried("Is it different for term employees?") and not stands_for_carried("Then what?")

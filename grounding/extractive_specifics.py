@@ -1,0 +1,92 @@
+"""What the extractive answerer (grounding.extractive) checks of the specifics a question names: the sentences that
+name its city, grade or group, the abstention that names what the documents cover when none does, and the check
+that no sentence as close as the quoted ones names what is asked about while they do not. No Django imports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from grounding import compose
+from grounding.asked_attribute import NEAR, missed_specifics
+from grounding.embeddings import Embedder
+from grounding.followup import GENERIC
+from grounding.lexical import content_terms
+from grounding.question_parts import is_group
+from grounding.quoting import repeats
+from grounding.sentence_leads import lead_of
+from grounding.sentence_rank import ScoredSentence, source_sentences
+from grounding.subject_check import names_in_source, pins
+from grounding.typed_values import proportional_only
+from grounding.types import ContextPlan, Source
+
+if TYPE_CHECKING:
+    from grounding.extractive import ExtractiveAnswerer
+
+
+def covering(ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> list[Source]:
+    """The sources of the best sentences (at most two, from the best four), which a topic-only abstention names."""
+    labels = list(dict.fromkeys(s.label for s in ranked[:4]))[:2]
+    return [sources[label] for label in labels if label in sources]
+
+
+def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSentence], kind: str, asked: str,
+                       names: Sequence[str], plan: ContextPlan) -> list[ScoredSentence] | str:
+    """The sentences an answer rests on (at most ``answerer.max_sentences``), preferring those that name the
+    question's specifics ``names`` (a city, a grade, a fiscal year: grounding.question_parts.specifics), or whose
+    source does, when one of them is within ``answerer.type_spread`` of the best; or the topic-only abstention text
+    (a str) when no close sentence states the asked type (``kind``), or the sentence that does is not said of a
+    name asked about."""
+    sources = plan.source_map
+    pinned = [s for s in ranked if all(pins(sources[s.label], s.text, n) for n in names)]
+    chosen: list[ScoredSentence] = []
+    if names and pinned and pinned[0].score >= ranked[0].score - answerer.type_spread \
+            and not proportional_only(pinned[0].text):  # a share ("pro rata") is quoted with what it is a share of
+        chosen = answerer._typed(pinned, kind, limit=answerer.max_sentences, question=asked, plan=plan)
+    if chosen:
+        return chosen
+    chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan)
+    if not chosen:
+        return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
+    missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]
+    if not missing:
+        return chosen
+    # a sentence naming the group asked about on the asked topic ("Part-time employees accrue PTO pro rata ...")
+    # answers with the general value it qualifies ("Employees accrue 1.5 days ..."); without one, the documents do
+    # not say it for them
+    own = content_terms(asked) - GENERIC - content_terms(" ".join(missing))
+    related = [s for s in pinned if s.score >= answerer.threshold and content_terms(s.text) & own]
+    if not (related and all(is_group(n) for n in missing)):
+        # "anything about X" only for a name no planned source names; one a planned source names (another page of
+        # the New York office) lacks the asked fact: "the amount for New York"
+        unsaid = [n for n in missing if not any(names_in_source(src, n) for src in plan.sources)]
+        return compose.topic_only(covering(ranked, sources),
+                                  "anything about " + " or ".join(unsaid) if unsaid else
+                                  f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missing)}")
+    return [related[0]] + [s for s in chosen if not repeats(s.text, [related[0]])][:1]
+
+
+def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Sequence[ScoredSentence],
+                ranked: Sequence[ScoredSentence], plan: ContextPlan) -> str | None:
+    """The topic-only abstention text when a sentence as close as the quoted ones (within
+    grounding.asked_attribute.NEAR of the first, and above ``answerer.threshold``) names what is asked about ("the
+    probationary period") and they do not: they answer another thing (a six-month check-in), and the documents do
+    not state it (grounding.asked_attribute.missed_specifics); None when the quoted sentences stand."""
+    sources = plan.source_map
+    close = [(s.text, sources[s.label]) for s in ranked
+             if s not in chosen and s.score >= max(answerer.threshold, chosen[0].score - NEAR)]
+    quoted = [(with_lead(s, sources[s.label], answerer.embedder), sources[s.label]) for s in chosen]
+    if missed := missed_specifics(asked, quoted, close):
+        return compose.topic_only(covering(ranked, sources),
+                                  f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")
+    return None
+
+
+def with_lead(sentence: ScoredSentence, source: Source, embedder: Embedder | None) -> str:
+    """A quoted sentence's text, read with its list's lead-in when it is a list item ("Fewer than 3 years: 4 hours per
+    pay period" under "Full-time employees accrue annual leave as follows:"): what the item is about is said there."""
+    data = source_sentences(source, embedder)
+    i = sentence.position
+    if not (0 <= i < len(data.texts)) or data.texts[i] != sentence.text or (lead := lead_of(data, i)) is None:
+        return sentence.text
+    return f"{data.texts[lead]} {sentence.text}"

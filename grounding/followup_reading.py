@@ -1,0 +1,86 @@
+"""How the answer reads a follow-up once retrieval has taken it as one (grounding.followup decides that): the case an
+elliptical follow-up adds ("And in high-cost cities?"), what of the previous question it keeps, whether it asks
+its own thing ("And how does it make decisions?") or relates to the previous answer ("Is it different for term
+employees?"), and which words of its retrieval query were carried from the previous question. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.followup import ASKING_WORDS, GENERIC, OPENER, elliptical
+from grounding.lexical import content_terms
+
+
+#: An elliptical follow-up that adds a case to the question before it ("And in high-cost cities?", "and for
+#: contractors?", "What about in Denver?"): a phrase opening with a preposition, after an opener or none.
+_MODIFIER = re.compile(r"^\s*(?:(?:and|but|also|or|so|then|what about|how about|and what about|same)\s+)?"
+                       r"(?:for|in|at|on|with|without|during|from|outside|inside|abroad|within|under|over)\b", re.I)
+
+
+def modifies_previous(question: str) -> bool:
+    """True when ``question`` is an elliptical follow-up adding a case to the one before it (:data:`_MODIFIER`):
+    "And in high-cost cities?" after "What is the meal allowance?" asks for the meal allowance there, so its
+    answer is about the meal allowance, not the hotel limit stated for those cities. "And what about sick days?"
+    names another subject instead (False)."""
+    return elliptical(question) and bool(_MODIFIER.search(question))
+
+
+def added_case(question: str) -> str:
+    """The case a follow-up adds (:func:`modifies_previous`), as written: "high-cost cities" for "And in high-cost
+    cities?"; "" for any other question."""
+    m = _MODIFIER.search(question) if elliptical(question) else None
+    return question[m.end():].strip(" ?.!") if m else ""
+
+
+def previous_subject(question: str, previous: str) -> frozenset[str]:
+    """The content terms of what ``previous`` asked about that a follow-up adding a case (:func:`modifies_previous`)
+    keeps: "meal", "allow" for "And in high-cost cities?" after "What is the meal allowance?" (not its asking words,
+    GENERIC ones, or terms of the follow-up itself); empty for any other follow-up."""
+    if not modifies_previous(question):
+        return frozenset()
+    return content_terms(previous) - GENERIC - content_terms(question) - ASKING_WORDS
+
+
+#: Words by which a follow-up relates what it asks to the previous question ("Is it different for term employees?",
+#: "a similar limit", "the private ones"): they name nothing a sentence answering it holds.
+RELATING = content_terms("different similar ones")
+_RELATES = re.compile(r"\b(?:different|differ|similar|the same|alike)\b", re.I)
+
+
+#: A word asking for something ("how", "who", "what", ...).
+_ASKING = re.compile(r"\b(?:who|whom|whose|what|when|where|why|how|which)\b", re.I)
+
+
+def asks_its_own(question: str) -> bool:
+    """True when ``question``, after an elliptical opener, holds an asking word of its own ("And how does it make
+    decisions?"): it asks what that word asks, not what the previous question asked (a frequency after "How often
+    does the council meet?"); "And for contractors?", "What about longer projects?" hold none."""
+    return bool(_ASKING.search(OPENER.sub("", question, count=1)))
+
+
+def relating(question: str) -> bool:
+    """True when ``question`` asks whether its case is like the previous question's ("Is it different for term
+    employees?", "Is there a similar limit for sick leave?", "Is that the same for contractors?"): Yes or No then
+    compares with the previous answer, which the sentences quoted for the new case do not state."""
+    return bool(_RELATES.search(question))
+
+
+#: A pronoun standing for people named before ("Do they get internet reimbursed?" after "and for remote employees?").
+_PEOPLE_PRONOUN = re.compile(r"\b(?:they|them|their|theirs)\b", re.I)
+
+
+def stands_for_carried(question: str) -> bool:
+    """True when ``question`` refers to people named in an earlier question by a pronoun ("Do they get internet
+    reimbursed?"): the words it carries from there are what the pronoun says, and count as its own."""
+    return bool(_PEOPLE_PRONOUN.search(question))
+
+
+def carried_terms(query: str, asked: str) -> frozenset[str]:
+    """The content terms a follow-up's retrieval ``query`` carries from the previous question (grounding.followup's query expansion:
+    the question ``asked`` followed by the previous question's words it lacks): "slack", "channel", "tts" of "Who
+    can search the private ones? Slack channels TTS"; empty when the query is the question itself, or when
+    ``asked`` already holds the previous question (an elliptical follow-up is ranked with it)."""
+    if not asked or query == asked or not query.startswith(asked):
+        return frozenset()
+    return content_terms(query[len(asked):]) - content_terms(asked)
