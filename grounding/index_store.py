@@ -44,13 +44,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence, TypeVar
 
 import bm25s
 import numpy as np
 
 from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, build_directory
 from grounding.index_search import Hit, Searching
+
+T = TypeVar("T")
 
 __all__ = ["Hit", "StoredIndex"]
 
@@ -116,6 +118,7 @@ class StoredIndex(Searching):
         self._values: np.ndarray | None = None
         self._value_offsets: np.ndarray | None = None
         self._values_read: dict[int, dict | None] = {}  # rows parsed (StoredIndex.values)
+        self._made: dict[int, object] = {}  # what StoredIndex.made made of a row's record
         if (self.path / "value_offsets.npy").is_file():
             self._value_offsets = _mapped(self.path / "value_offsets.npy")
             self._values = _mapped_bytes(self.path / "values.bin", self._value_offsets)
@@ -169,6 +172,16 @@ class StoredIndex(Searching):
         """The stored record of a row (the JSON object given to :meth:`build`; {} when none was given)."""
         start, end = int(self.offsets[row]), int(self.offsets[row + 1])
         return json.loads(bytes(self._records[start:end])) if end > start else {}
+
+    def made(self, row: int, make: Callable[[dict], T]) -> T:
+        """What ``make`` makes of a row's record (:meth:`record`), made once per process and index: every retrieval
+        reads its candidates' records, and the same chunks come back for question after question. ``make`` must
+        return an immutable value (it is shared) and be the same function on every call for this index (the
+        retrieval's record reader)."""
+        found = self._made.get(row)
+        if found is None:
+            found = self._made[row] = make(self.record(row))
+        return found  # type: ignore[return-value]
 
     def sentence_vectors(self, row: int) -> np.ndarray | None:
         """The sentence vectors stored for a row, float32 (k, dim) (a view into the memory map); None when the

@@ -44,6 +44,8 @@ def looked_up_row(question: str, text: str) -> str:
     its first row: lines of three cells or more, " | "-separated); "" when none. "Which Tock code should 18F staff
     use for business development time?" looks up "Business development | 1434 | 1811" under "Work type | CoE feds |
     18F"; a question naming the row but no column of it (a topic, not a cell) looks up nothing."""
+    if "|" not in text:  # no table: most candidates of most questions (checked for each on every retrieval)
+        return ""
     header: list[str] = []
     for line in text.split("\n"):
         cells = _cells(line) if " | " in line or line.strip().startswith("|") else []

@@ -148,7 +148,7 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     found = [(index, h) for h in index.search(query, vector, k=k)] if len(index) else []
     if old is not None and len(old):
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
-    candidates = [Candidate(chunk=chunk_from_record(idx.record(h.row)), score=h.score, dense=h.dense,
+    candidates = [Candidate(chunk=idx.made(h.row, chunk_from_record), score=h.score, dense=h.dense,
                             lexical=h.lexical, rank=h.rank, vector=np.asarray(idx.vector(h.row)),
                             sentence_vectors=idx.sentence_vectors(h.row), unit_vectors=idx.unit_vectors(h.row),
                             sentence=h.sentence,

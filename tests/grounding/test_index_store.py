@@ -152,3 +152,22 @@ def test_repeated_sentences_are_scanned_once_with_the_same_results(tmp_path):
             [h.__dict__ for h in full.search(WORDS[i % len(WORDS)], q, k=10)]
         (r1, b1, p1), (r2, b2, p2) = index.sentence_best(q), full.sentence_best(q)
         assert r1.tolist() == r2.tolist() and b1.tobytes() == b2.tobytes() and p1.tolist() == p2.tolist()
+
+
+def test_a_row_record_is_made_into_a_chunk_once_per_index_and_shared(tmp_path):
+    chunks, matrix = corpus(4)
+    records = [{"chunk_id": c.chunk_id, "text": c.text} for c in chunks]
+    stored = StoredIndex.build(tmp_path / "idx", [c.chunk_id for c in chunks], matrix, [c.text for c in chunks],
+                               records=records)
+    made = []
+
+    def make(record):
+        made.append(record["chunk_id"])
+        return (record["chunk_id"], record["text"])
+
+    first = stored.made(2, make)
+    assert first == (chunks[2].chunk_id, chunks[2].text)
+    assert stored.made(2, make) is first and made == [chunks[2].chunk_id]  # read and made once
+    assert stored.made(0, make)[0] == chunks[0].chunk_id and len(made) == 2
+    reopened = StoredIndex(tmp_path / "idx")  # another index object (a swapped-in build) makes its own
+    assert reopened.made(2, make) == first and len(made) == 3

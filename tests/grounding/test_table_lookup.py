@@ -93,3 +93,9 @@ def test_a_long_piece_of_prose_with_a_colon_is_still_cut_and_marked():
              "drafts the documents for the agency")
     assert not is_row_pairs(prose)
     assert cited(prose, "S1").endswith(" … [S1].")
+
+
+def test_a_text_without_any_table_looks_up_no_row():
+    from grounding.table_lookup import looked_up_row
+    assert looked_up_row("Which Tock code should 18F staff use for business development?",
+                         "Business development time is logged under its own code for 18F staff.") == ""
