@@ -15,7 +15,7 @@ from grounding.lexical import content_terms
 from grounding.subject_check import ACTIONS, subject_terms
 from grounding.types import Source
 
-__all__ = ["NEAR", "missed_specifics"]
+__all__ = ["NEAR", "missed_specifics", "other_kind"]
 
 #: How far below the first quoted sentence's score a sentence naming an asked word that nothing quoted names may be
 #: and still count as just as close (in grounding.sentence_rank score units). On the 18F calibration half and the
@@ -127,3 +127,37 @@ def states_lead_time(sentence: str) -> bool:
     """True when ``sentence`` states a time ahead of something (:data:`_LEAD_STATED`): a duration without it ("you
     will receive 8 hours for a holiday") does not answer "How many days ahead of a religious holiday ...?"."""
     return bool(_LEAD_STATED.search(sentence))
+
+
+#: Number words: "any one time" and "any given time" name no two kinds of time.
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve first second third fourth "
+                          "fifth last next".split())
+
+
+def _kind_pairs(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(modifier terms, head terms) of each two adjacent words of ``text`` that are both content words without a
+    digit or a number word, within one run of words without punctuation: "vacation days" -> ({"vacat"}, {"day"})."""
+    pairs = []
+    for span in re.split(r"[^\w\s'’-]", text):  # not across punctuation ("Item: Self-assessment")
+        words = re.findall(r"[A-Za-z0-9][\w'’-]*", span)
+        terms = [frozenset() if any(ch.isdigit() for ch in w) or w.lower() in _NUMBER_WORDS else content_terms(w)
+                 for w in words]
+        pairs += [(a, b) for a, b in zip(terms, terms[1:]) if a and b]
+    return pairs
+
+
+def other_kind(question: str, sentence: str) -> bool:
+    """True when ``sentence`` names the thing the question's asking clause asks about with another word in front of
+    it, and never the question's own: "Every employee receives 10 paid *sick days* ..." for "How many *vacation days*
+    do I get?", "a *substitute day* off" for the same; the sentence is about another kind of that thing. "Employees
+    accrue 1.5 days of paid time off" is not (a number is no kind), nor any sentence naming the question's word
+    ("vacation"), nor one whose word in front is a word of the question ("a remote kit" for "the remote worker
+    home kit", "using Code 51" for "Which code do I use"). Used to put the quoted sentences about the asked kind first (the demo handbook's new-user run of
+    the s17 round quoted the sick days and the substitute day before the paid-time-off accrual)."""
+    asked = _kind_pairs(question_sentence(question))
+    if not asked:
+        return False
+    said, mine = content_terms(sentence), content_terms(question)
+    stated = _kind_pairs(sentence)
+    return any(not (modifier & said) and any(head & h and not m & mine for m, h in stated)
+               for modifier, head in asked)

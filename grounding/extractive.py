@@ -27,6 +27,7 @@ from typing import AsyncIterator, Sequence
 
 from grounding import compose
 from grounding.answer_cases import with_other_cases
+from grounding.asked_attribute import other_kind
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_sentence, question_type
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
@@ -196,6 +197,8 @@ class ExtractiveAnswerer:
             # office's core hours do not say when its cafeteria opens (a yes/no question, or one after a story,
             # often names its subject in other words: "Can I still get the trip approved?" / "travel")
             return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(unsaid))
+        if kind != "yesno":  # the sentences about the asked kind first ("sick days" after "paid time off")
+            chosen = sorted(chosen, key=lambda s: other_kind(asked, s.text))
         opener = ""
         if kind == "yesno":
             # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:

@@ -114,3 +114,33 @@ def test_a_lead_time_question_is_not_answered_with_a_duration_that_is_no_lead_ti
     leave = "Submit religious comp time requests at least 14 days in advance.\n" + HOLIDAYS
     answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, leave, title="Work schedules"))
     assert answer.startswith("Submit religious comp time requests at least 14 days in advance [S1]"), answer
+
+
+def test_a_sentence_naming_another_kind_of_the_asked_thing_is_told_apart():
+    from grounding.asked_attribute import other_kind
+    question = "How many vacation days do I get?"
+    assert other_kind(question, "Every employee receives 10 paid sick days per calendar year.")
+    assert other_kind(question, "Working on a holiday, you receive a substitute day off within 60 days.")
+    # a number is no kind; the asked word itself makes it the asked kind
+    assert not other_kind(question, "Employees accrue 1.5 days of paid time off per month, 18 days per year.")
+    assert not other_kind(question, "Vacation days and sick days are requested in Meadow.")
+    assert not other_kind("How many sick days do I get?", "Every employee receives 10 paid sick days per year.")
+    # not across punctuation, nor a number word against another word ("any one time" / "any given time")
+    assert not other_kind("When is the end-of-year self-assessment due?",
+                          "Date: October 17, 2025; Item: Self-assessment submittal due date.")
+    # the word in front is the question's own
+    assert not other_kind("What comes in the remote worker home kit?", "GSA IT can provide you with a remote kit.")
+    assert not other_kind("How many credit hours can I have banked at any one time?",
+                          "You can have up to 24 credit hours accrued, at any given time.")
+
+
+def test_the_answer_quotes_the_sentence_about_the_asked_kind_first():
+    # the demo handbook's sentences (the s17 new-user run quoted the sick days first)
+    text = ("If your manager asks you to work on a company holiday (for example, to support a customer robot "
+            "deployment), you receive a substitute day off that must be taken within 60 days.\n"
+            "Every employee receives 10 paid sick days per calendar year, credited on January 1 (or pro rata on your "
+            "start date).\n"
+            "Employees accrue 1.5 days of paid time off per month, which adds up to 18 days per calendar year.")
+    question = "How many vacation days do I get?"
+    answer = ExtractiveAnswerer().compose(question, _plan(question, text, title="Vacation, sick days and holidays"))
+    assert answer.startswith("Employees accrue 1.5 days of paid time off per month"), answer
