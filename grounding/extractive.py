@@ -140,7 +140,8 @@ class ExtractiveAnswerer:
                     ranked = alone
         kind = question_type(asked)
         if ranked and kind in ("list", "other") and \
-                (named := section_list(plan, asked, self.embedder, [s.label for s in ranked])):
+                (named := section_list(plan, asked, self.embedder, [s.label for s in ranked],
+                                      best=ranked[0].text)):
             # "What happens on Day 1?": the list under the heading it names, whose items share none of its words
             return self._finish(plan, named[0], named[1], asked)
         if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)

@@ -16,6 +16,7 @@ from typing import Sequence
 from grounding import compose
 from grounding.embeddings import Embedder
 from grounding.extractive_lists import ListAnswer, heading_over, item_runs
+from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan
@@ -25,6 +26,10 @@ _NUMBERS = {w: str(i) for i, w in enumerate("zero one two three four five six se
                                             .split())}
 _NUMBERS |= {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth "
                                              "tenth eleventh twelfth".split())}
+#: Verbs asking what a section holds ("What happens on Day 1?", "What should I expect in week 2?").
+_ASKING = content_terms("happen happens expect")
+#: The content terms of the number words and ordinals.
+_NUMBER_TERMS = frozenset().union(*(content_terms(w) for w in _NUMBERS))
 _WORD = re.compile(r"[a-z]+")
 _PARENTHESIS = re.compile(r"\([^)]*\)")
 
@@ -43,12 +48,22 @@ def names_numbered_heading(terms: frozenset[str], heading: str) -> bool:
     return len(own) >= 2 and any(t.isdigit() for t in own) and own <= terms
 
 
+def _own_words(question: str, heading: str) -> frozenset[str]:
+    """The content terms of ``question`` that are not ``heading``'s, a number (or number word) or generic
+    (grounding.followup.GENERIC: "day", "need", ...), nor a verb asking what a section holds ("happens")."""
+    return frozenset(t for t in content_terms(question) - numbered_terms(heading) - GENERIC - _ASKING
+                      if not t.isdigit() and t not in _NUMBER_TERMS)
+
+
 def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = None,
-                 labels: Sequence[str] = ()) -> ListAnswer | None:
+                 labels: Sequence[str] = (), best: str = "") -> ListAnswer | None:
     """The list of items (two or more) under the numbered heading ``question`` names (:func:`names_numbered_heading`),
     from the first source that has one (in the order of ``labels``, the sources' labels best first, then the plan's
     order), introduced by its lead-in when it has one, else by "<title>, <heading>:", each item cited; None when the
-    question names no numbered heading over a list of a planned source."""
+    question names no numbered heading over a list of a planned source, or when ``best`` (the best-ranked sentence)
+    is not an item of that list and holds a word of the question besides the heading's, its number and generic
+    ones: "What do I need to bring on my first day?" is answered by "Remember to bring an unexpired passport ... on
+    your first day", not by the Day 1 timetable (the s18 new-user run)."""
     terms = numbered_terms(question)
     if not any(t.isdigit() for t in terms):
         return None
@@ -66,5 +81,7 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
             head = data.texts[lead] if lead < start else (
                 f"{source.title}, {heading}:" if source.title and source.title != heading else f"{heading}:")
             items = list(data.texts[start:end])
+            if best and best not in items and _own_words(question, heading) & content_terms(best):
+                return None
             return compose.bulleted(head, items, label), [ScoredSentence(head, label, 0.0)]
     return None

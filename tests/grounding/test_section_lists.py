@@ -45,3 +45,15 @@ def test_a_question_asking_one_fact_of_a_numbered_section_is_not_answered_with_i
     section holds."""
     answer = offline_answer(embedder, "What time is the team lunch on Day 1?", *_pages())
     assert answer.startswith("12:00 p.m. – Team lunch"), answer
+
+
+def test_a_question_whose_own_word_the_best_sentence_states_is_not_answered_with_the_list(embedder):
+    """"What do I need to bring on my first day?": the sentence saying what to bring answers it, not the Day 1
+    timetable (the s18 new-user run on the demo handbook got the timetable)."""
+    before = make_page(4, "Your First Week at Tallgrass", "Before day one",
+                       "Remember to bring an unexpired passport, or a driver's license plus a Social Security card, on "
+                       "your first day so that People Operations can complete your I-9 employment verification.")
+    answer = offline_answer(embedder, "What do I need to bring on my first day?", *_pages(), before)
+    assert answer.startswith("Remember to bring an unexpired passport"), answer
+    answer = offline_answer(embedder, "What should I do on my first day?", *_pages(), before)
+    assert "IT setup with the IT Help Desk" in answer, answer
