@@ -26,6 +26,7 @@ import re
 from typing import AsyncIterator, Sequence
 
 from grounding import compose
+from grounding.action_answers import action_first, asks_action
 from grounding.answer_cases import with_other_cases
 from grounding.asked_attribute import other_kind
 from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_sentence, question_type
@@ -200,6 +201,10 @@ class ExtractiveAnswerer:
             return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(unsaid))
         if kind != "yesno":  # the sentences about the asked kind first ("sick days" after "paid time off")
             chosen = sorted(chosen, key=lambda s: other_kind(asked, s.text))
+        if kind == "other" and asks_action(asked):  # "What should I do?": a sentence saying what to do first
+            chosen = action_first(chosen, ranked, lambda s: s.text, max(self.threshold, ranked[0].score -
+                                                                        self.type_spread), lambda s: s.score,
+                                  self.max_sentences)
         opener = ""
         if kind == "yesno":
             # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:
