@@ -26,6 +26,7 @@ from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only,
                                  orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
                                  unasked_contrast, unneeded_other_act)
 from grounding.yesno_kind import other_subject, substituted_in
+from grounding.yesno_negation import joins_contrasted, rejected_alternative, without_idioms
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, restricts_everyone,
@@ -134,14 +135,16 @@ def says_no(question: str, sentence: str) -> bool:
     Exactly one of the two is negated ("Is award leave paid out?" / "Award leave is not paid out." -> True; "Can't I
     ...?" / "You cannot ..." -> False), the question read without its conditions and noun-describing clauses
     (:func:`asking_clause`), the sentence without a leading condition the question is not about
-    (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", and a
-    "without" phrase naming nothing the question does, grounding.yesno_reach.unasked_without, negate nothing); or
+    (:func:`deciding_clause`; a noun phrase set against another, "as a guest and not an anonymous user", a
+    "without" phrase naming nothing the question does, grounding.yesno_reach.unasked_without, and "not just",
+    "whether or not", "no later than", grounding.yesno_negation.without_idioms, negate nothing); or
     the sentence states a limit the question asks to pass (:func:`over_limit`); or the sentence states a
     requirement of more time than the question says the asker has ("I joined six months ago. Can I use it?" / "You
     need to have been an employee for 12 months")."""
     if requirement_unmet(question, sentence) or over_limit(question, sentence):
         return True
-    asking = asking_clause(question)
+    # "not just", "whether or not", "no later than" negate no predicate (grounding.yesno_negation)
+    asking, sentence = without_idioms(asking_clause(question)), without_idioms(sentence)
     # a relative clause set off by commas describes its noun: its negation is not the main clause's
     # (grounding.yesno_clauses.RELATIVE_CLAUSE)
     clause = unasked_without(asking, NOUN_CONTRAST.sub(" ", STRANDED_NEGATION.sub("", RELATIVE_CLAUSE.sub(
@@ -177,6 +180,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - a sentence opening as the alternative to the one before ("Instead, ...") or whose main clause's subject is
       another than the question's ("your comp time" for "my award leave") settles nothing
       (grounding.yesno_scope.contrasted, grounding.yesno_kind.other_subject);
+    - a sentence naming the asked thing only as the alternative it rejects ("... to Talent rather than to the
+      managers"), or setting the question's subject and what it asks in two clauses against each other ("X does A,
+      whereas Y does B" for "Does X do B?"), says "No." (grounding.yesno_negation);
     - otherwise :func:`says_no` (or a prohibition of what a question asking permission asks: grounding.yesno_scope.
       prohibits_asked), unless the sentence names nothing of what a negated question negates
       (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
@@ -222,6 +228,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             return ""
     if contrasted(sentence) or other_subject(clause, sentence):
         return ""  # an alternative to what the sentence before says; or a predicate said of another subject
+    if rejected_alternative(clause, sentence) or joins_contrasted(clause, sentence):
+        return "No."  # "... to Talent rather than to the managers"; "X does A, whereas Y does B" (yesno_negation)
     answering = answering_clause(clause, sentence)
     no = says_no(question, sentence) != (flip is not None) or (flip is None and prohibits_asked(clause, answering))
     if no:

