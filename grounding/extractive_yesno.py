@@ -26,6 +26,12 @@ if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
 
 
+#: A question asking whether a thing exists or is offered at all ("Is there an internet reimbursement?", "Are there
+#: standing desks?", "Does Tallgrass offer a stipend?").
+_EXISTENTIAL = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:\w+\s+){1,2}?(?:offer|provide|have)\b",
+                          re.I)
+
+
 def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[ScoredSentence], sources: dict[str, Source],
             notes: Sequence[Note] = ()) -> tuple[list[ScoredSentence], str]:
     """A yes/no question's sentences with the deciding one first, and its opener ("Yes.", "No." or "" when no
@@ -65,6 +71,14 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     clause = asking_clause(question)
     said = settles(answerer, question, deciding, sources, notes) \
         if deciding.score >= answerer.settle and _statement(deciding.text) and not stating else ""
+    if said == "No." and _EXISTENTIAL.search(clause):
+        # "Is there an internet reimbursement?": a chosen sentence granting it to some ("Fully remote employees are
+        # reimbursed up to $50 per month for home internet") says there is one, whatever another denies to others
+        # ("Hybrid employees are not eligible for the internet reimbursement": the s18 new-user run's wrong "No.")
+        for s in ordered[1:]:
+            if s.score >= answerer.settle and _statement(s.text) \
+                    and settles(answerer, question, s, sources, notes) == "Yes.":
+                return _focused(question, [s] + [o for o in ordered if o is not s], sources, "Yes."), "Yes."
     if said or counted:
         return _focused(question, ordered, sources, said), said
     # the closest sentence settles nothing: another chosen one that matches the question as well, names at

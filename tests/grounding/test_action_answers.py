@@ -40,3 +40,4 @@ def test_i_lost_my_laptop_what_should_i_do_is_answered_with_what_to_do(embedder)
                      "the IT Help Desk. IT will remotely lock and wipe the device.")
     answer = offline_answer(embedder, "I lost my laptop. What should I do?", page)
     assert answer.startswith("Report it in #sec-incidents within 1 hour"), answer
+
