@@ -13,9 +13,10 @@ from typing import Sequence
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.subject_check import ACTIONS, subject_terms
+from grounding.typed_values import person_mentions
 from grounding.types import Source
 
-__all__ = ["NEAR", "missed_specifics", "other_kind"]
+__all__ = ["NEAR", "missed_specifics", "names_another_person", "other_kind"]
 
 #: How far below the first quoted sentence's score a sentence naming an asked word that nothing quoted names may be
 #: and still count as just as close (in grounding.sentence_rank score units). On the 18F calibration half and the
@@ -161,3 +162,34 @@ def other_kind(question: str, sentence: str) -> bool:
     stated = _kind_pairs(sentence)
     return any(not (modifier & said) and any(head & h and not m & mine for m, h in stated)
                for modifier, head in asked)
+
+
+#: A name of two capitalised words or more opening a sentence ("Jane Doe is the HR Specialist"), which
+#: grounding.typed_values does not read as a name (a sentence's first word is capitalised anyway).
+_OPENING_NAME = re.compile(r"^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+#: "Contact" used as a verb ("Contact your HR Specialist", "contact the team"): it names nobody.
+_CONTACT_VERB = re.compile(r"\bcontact\s+(?:your|the|us|them|our|their|a|an|him|her|me|you)\b", re.I)
+
+
+def names_another_person(question: str, sentence: str) -> bool:
+    """True when ``sentence`` states a person or team (grounding.typed_values.person_mentions) that is more than the
+    words of the question's asking clause: "Our Workforce Relations HR Specialist can help" names only the role
+    that "Who is the Workforce Relations HR Specialist?" asks to be named, and "the GSA Incident Response team will
+    contact you" only the team "Who leads the GSA Incident Response team?" asks the leader of. An e-mail address
+    not in the question always counts; "contact" as a verb ("Contact your ...") does not."""
+    asking = question_sentence(question)
+    asked = content_terms(asking)
+    words = _WORD.findall(asking)
+    initials = {"".join(w[0] for w in words[i:j]).upper() for i in range(len(words))
+                for j in range(i + 2, min(i + 7, len(words) + 1))}
+    text = _CONTACT_VERB.sub(lambda m: m.group(0)[len("contact"):], sentence)
+    pieces = person_mentions(text) + [m.group(0) for m in _OPENING_NAME.finditer(text)]
+    for piece in pieces:
+        if "@" in piece and piece.lower() not in question.lower():
+            return True
+        if piece.isupper() and piece in initials:
+            continue  # "IR" for the question's "Incident Response"
+        terms = content_terms(piece)
+        if terms and not terms <= asked:
+            return True
+    return False

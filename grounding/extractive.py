@@ -42,7 +42,7 @@ from grounding.section_lists import section_list
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
-from grounding.extractive_specifics import covering, missed_case, specific_sentences
+from grounding.extractive_specifics import covering, missed_case, specific_sentences, unstated_form
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
@@ -193,6 +193,8 @@ class ExtractiveAnswerer:
         alone = not context and question_sentence(asked) == asked.strip()
         if kind in CHECKED_TYPES and alone and (missed := missed_case(self, asked, kind, chosen, ranked, plan)):
             return missed
+        if kind != "yesno" and alone and (unstated := unstated_form(asked, kind, chosen, ranked, plan)):
+            return unstated  # a phone number asked, none quoted
         if kind != "yesno" and alone and \
                 (unsaid := unsaid_subject(asked, [(s.text, sources[s.label]) for s in chosen])):
             # nothing quoted, nor its page or section, names what a question standing alone asks about: the

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
 from grounding.asked_attribute import NEAR, missed_specifics
+from grounding.asked_forms import asked_form, asked_thing, asks_what_it_is, contrasted_phrase, points_elsewhere, states_form
 from grounding.embeddings import Embedder
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
@@ -71,7 +72,9 @@ def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Seq
     """The topic-only abstention text when a sentence as close as the quoted ones (within
     grounding.asked_attribute.NEAR of the first, and above ``answerer.threshold``) names what is asked about ("the
     probationary period") and they do not: they answer another thing (a six-month check-in), and the documents do
-    not state it (grounding.asked_attribute.missed_specifics); None when the quoted sentences stand."""
+    not state it (grounding.asked_attribute.missed_specifics); or when the first quoted sentence is about the other
+    end of a pair the question asks one end of ("first paycheck" for "final paycheck":
+    grounding.asked_forms.contrasted); None when the quoted sentences stand."""
     sources = plan.source_map
     close = [(s.text, sources[s.label]) for s in ranked
              if s not in chosen and s.score >= max(answerer.threshold, chosen[0].score - NEAR)]
@@ -79,6 +82,29 @@ def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Seq
     if missed := missed_specifics(asked, quoted, close):
         return compose.topic_only(covering(ranked, sources),
                                   f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")
+    if other := contrasted_phrase(asked, quoted[0][0]):
+        # "final paycheck" asked, "your first paycheck" quoted: the other end of the pair (grounding.asked_forms)
+        return compose.topic_only(covering(ranked, sources), f"{compose.MISSING.get(kind, 'the answer')} for {other}")
+    return None
+
+
+def unstated_form(asked: str, kind: str, chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
+                  plan: ContextPlan) -> str | None:
+    """The topic-only abstention text when the question asks for a phone number or an e-mail address
+    (grounding.asked_forms.asked_form) and no quoted sentence holds one ("you can phone the IR team via the numbers
+    listed in Section 3.1.1 of the guide"), or when a question of ``kind`` "other" asks what a thing is and every
+    quoted sentence naming it only says where it is found (grounding.asked_forms.points_elsewhere); None
+    otherwise."""
+    form = asked_form(asked)
+    if form is not None and not any(states_form(form, s.text) for s in chosen):
+        return compose.topic_only(covering(ranked, plan.source_map), f"the {form}")
+    thing = content_terms(asked_thing(asked)) - GENERIC if kind == "other" and asks_what_it_is(asked) else set()
+    naming = [s for s in chosen if thing and thing <= content_terms(s.text)]
+    if naming and all(points_elsewhere(s.text) for s in naming):
+        # "the registration code can be found on the GSA InSight page": where it is, not what it is (the other
+        # quoted sentences do not name it)
+        return compose.topic_only(covering(ranked, plan.source_map),
+                                  f"the {asked_thing(asked)} itself, only where it is found")
     return None
 
 

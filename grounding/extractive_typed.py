@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from grounding.asked_attribute import asks_lead_time, states_lead_time
+from grounding.asked_attribute import asks_lead_time, names_another_person, states_lead_time
+from grounding.asked_forms import measures_other
 from grounding.answer_types import CHECKED_TYPES, question_sentence, states
 from grounding.counted import counted_noun, counts
 from grounding.denials import denies
@@ -15,6 +16,7 @@ from grounding.lexical import content_terms
 from grounding.periods import other_period
 from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value
+from grounding.sentence_leads import heading_of, lead_of
 from grounding.sentence_rank import ScoredSentence
 from grounding.typed_values import proportional_only
 from grounding.types import ContextPlan
@@ -47,6 +49,20 @@ def measures_asked(question: str, sentence: str) -> bool:
     return bool(asked) and any(asked <= content_terms(m.group(1)) for m in _MEASURE_OF.finditer(sentence))
 
 
+def _read_under(sentence: ScoredSentence, plan: ContextPlan | None) -> str:
+    """A sentence's text; a list item's with its list's lead-in and the heading it sits under (either may state
+    what the item leaves implicit: "Request approval ahead of time:" / "Two weeks")."""
+    if sentence.kind != "item" or plan is None or (source := plan.source_map.get(sentence.label)) is None \
+            or (data := source.sentences) is None:
+        return sentence.text
+    i = sentence.position
+    if not (0 <= i < len(data.texts)) or not (data.texts[i] in sentence.text or sentence.text in data.texts[i]):
+        return sentence.text  # (a label read with its value, grounding.quoting.with_value, holds its own text)
+    lead = lead_of(data, i)
+    return "\n".join(t for t in (heading_of(data, i, source.section), data.texts[lead] if lead is not None else "",
+                                  sentence.text) if t)
+
+
 def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",
                     plan: ContextPlan | None = None, threshold: float, spread: float,
                     type_spread: float) -> list[ScoredSentence]:
@@ -56,7 +72,9 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     asked for (grounding.periods.other_period: a 24-hour pass for an annual membership). A label whose value is
     the next short list item ("Conference events that cost more than $2,500" / "Three to five weeks") is read
     with it. A question asking a lead time ("How many days ahead ...?") is not answered by a prose sentence
-    stating none (grounding.asked_attribute.states_lead_time). ``threshold``, ``spread`` and ``type_spread`` are
+    stating none (grounding.asked_attribute.states_lead_time), nor by a list item that states none, read with its
+    lead-in and heading ("You are entitled to 12 weeks of paid time off for the birth" does not say how many days
+    before the birth to ask). ``threshold``, ``spread`` and ``type_spread`` are
     the answerer's (grounding.extractive.ExtractiveAnswerer), in the ranking's score units
     (grounding.sentence_rank)."""
     if not ranked:
@@ -72,8 +90,13 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             # a duration that is no lead time, for a question asking how far ahead ("8 hours for a holiday"); a list
             # item or a table row is read under a lead-in or a header that may state it ("Request approval ahead
             # of time:")
-            and not (kind == "duration" and s.kind == "sentence" and asks_lead_time(question)
-                     and not states_lead_time(s.text))
+            and not (kind == "duration" and s.kind in ("sentence", "item") and asks_lead_time(question)
+                     and not states_lead_time(_read_under(s, plan)))
+            # a person or team who is only the one the question names ("Who is the HR Specialist?" / "Contact your
+            # HR Specialist"): nobody is named
+            and not (kind == "person" and not names_another_person(question, s.text))
+            # the hours of another thing than the one asked ("24 credit hours" for "hours of comp time")
+            and not (kind in ("duration", "quantity", "count") and measures_other(question, s.text))
             # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
             and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
     if not pool:

@@ -143,11 +143,31 @@ _EVERYONE = re.compile(r"\b(?:all|every|each|any)\s+(?:employees?|staff(?:\s+mem
                        r"require|requires|are|is|have|has|should|will)\b", re.I)
 
 
+#: A code that pins a version or a level: a fiscal year or a GS grade, its letters and its number apart.
+_PINNED_CODE = re.compile(r"\b(FY|GS)[\s-]?(\d{1,4})\b", re.I)
+
+
+def names_other_code(sentence: str, name: str) -> bool:
+    """True when ``name`` is a fiscal year or a GS grade ("FY26", "GS-12") and ``sentence`` names another one of the
+    same kind ("FY25", "GS-13") but not it: the sentence is about that other year or grade, whatever else its source
+    names ("Mid-year due date for FY25" does not answer "When are FY26 mid-year reviews due?", though the page
+    names FY26 performance plans elsewhere)."""
+    asked = _PINNED_CODE.fullmatch(name.strip())
+    if not asked or mentions(sentence, name):
+        return False
+    prefix, number = asked.group(1).upper(), int(asked.group(2)) % 100
+    return any(m.group(1).upper() == prefix and int(m.group(2)) % 100 != number
+               for m in _PINNED_CODE.finditer(sentence))
+
+
 def pins(source: Source, sentence: str, name: str) -> bool:
     """True when a quoted ``sentence`` of ``source`` holds for what a question pins its fact with: a name or a code
     named in the sentence or anywhere in its source (:func:`names_in_source`); a group of people
     (grounding.question_parts.is_group) named in the sentence or its section path, or a sentence about everyone
-    (:data:`_EVERYONE`): a page that names contractors elsewhere does not make "Employees accrue 1.5 days" theirs."""
+    (:data:`_EVERYONE`): a page that names contractors elsewhere does not make "Employees accrue 1.5 days" theirs.
+    A sentence naming another fiscal year or grade than the one asked (:func:`names_other_code`) does not."""
     if is_group(name):
         return mentions(f"{source.section}\n{sentence}", name) or bool(_EVERYONE.search(sentence))
+    if names_other_code(sentence, name):
+        return False  # "FY25" in the sentence: about another year than the FY26 its page names elsewhere
     return mentions(sentence, name) or names_in_source(source, name)

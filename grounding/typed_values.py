@@ -138,6 +138,15 @@ def _names_weekdays(text: str) -> bool:
     return len({m.group(1).lower() for m in _WEEKDAY.finditer(text)}) >= 2
 
 
+def person_mentions(text: str) -> list[str]:
+    """The pieces of ``text`` that state a person or team (what :func:`states` checks for a "person" question): an
+    e-mail address, a word naming a role, a team or a group of people, a name written in capitals. Read NFKC-folded;
+    in text order."""
+    text = nfkc_fold(text)
+    found = [m for pattern in (_PATTERNS["email"], _TEAM, _PROPER) for m in pattern.finditer(text)]
+    return [m.group(0) for m in sorted(found, key=lambda m: m.start())]
+
+
 def states(answer_type: str, text: str) -> bool:
     """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a

@@ -135,7 +135,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh10.jsonl, fresh11 for "
                                  "evaluation/golden/18f_fresh11.jsonl, fresh12 for "
                                  "evaluation/golden/18f_fresh12.jsonl, fresh13 for "
-                                 "evaluation/golden/18f_fresh13.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_fresh13.jsonl, fresh13r for "
+                                 "evaluation/golden/18f_fresh13r.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention "
                                  "suite's public sets (default: all; calibration, test or all); the README reports "
                                  "test")
@@ -156,9 +157,7 @@ class Command(BaseCommand):
             [x for x in SUITES if x != "golden" or file] if name == "all" else [name])))
         if "golden" in chosen and file is None:
             raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
-        if split in ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
-                     "fresh10", "fresh11", "fresh12", "fresh13", "fresh-versions") \
-                and chosen != ["golden"]:
+        if split not in (None, "calibration", "test", "all") and chosen != ["golden"]:
             raise CommandError(f"--split {split} applies to --suite golden only (the public sets have calibration "
                                "and test halves)")
         if corpus is not None and not corpus.exists():

@@ -1,0 +1,164 @@
+"""Two checks that the quoted sentence states the asked fact, not a neighbouring one (s18 refusal pass, written on
+the 18F calibration half, the development set and the fresh7 near misses):
+
+- a question that asks for one end of a pair that excludes the other (the *final* paycheck, the *maximum* amount,
+  *part-time* staff, *international* travel) is not answered by a sentence about the other end only ("You'll receive
+  your first paycheck about three weeks after your start date" for "How many days after my last day will I receive
+  my final paycheck?"): :func:`contrasted`;
+- a question asking for a phone number or an e-mail address is not answered by a sentence that states none ("you
+  can phone the IR team via the numbers listed in Section 3.1.1 of the guide"): :func:`asked_form`, :func:`states_form`;
+- a question asking how many hours (days, ...) of one thing is not answered by a sentence that counts the hours of
+  another thing and never names the asked one ("up to 24 credit hours" for "How many hours of comp time ...?"):
+  :func:`measures_other`;
+- a question asking what a thing is or amounts to is not answered by sentences that only say where it is found
+  ("the registration code can be found on the GSA InSight page"): :func:`asks_what_it_is`, :func:`points_elsewhere`.
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.answer_types import question_sentence
+from grounding.followup import GENERIC
+from grounding.lexical import content_terms
+from grounding.typed_values import typed_values
+
+__all__ = ["asked_form", "asked_thing", "asks_what_it_is", "measures_other", "contrasted", "contrasted_phrase", "points_elsewhere", "states_form"]
+
+#: Pairs of sides that exclude each other, each side a set of words (lower case, as written). A question word of
+#: one side and a sentence naming the other side but no word of the asked side: the sentence is about the other end.
+_SIDES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (frozenset({"first", "start", "starting", "begin", "beginning", "initial"}),
+     frozenset({"last", "final", "end", "ending"})),
+    (frozenset({"minimum", "min", "lowest", "smallest", "fewest"}),
+     frozenset({"maximum", "max", "highest", "largest", "biggest"})),
+    (frozenset({"full-time", "fulltime"}), frozenset({"part-time", "parttime"})),
+    (frozenset({"domestic"}), frozenset({"international", "foreign", "overseas"})),
+    (frozenset({"incoming", "inbound"}), frozenset({"outgoing", "outbound"})),
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+def _words(text: str) -> frozenset[str]:
+    """The words of ``text``, lower case; "full time" and "part time" read as one word each."""
+    text = re.sub(r"\b(full|part)\s+time\b", r"\1-time", text, flags=re.I)
+    return frozenset(w.lower() for w in _WORD.findall(text))
+
+
+def contrasted_phrase(question: str, sentence: str) -> str | None:
+    """:func:`contrasted`'s word with the question's next word when that is not a stop word ("final paycheck"), as
+    a refusal names it."""
+    word = contrasted(question, sentence)
+    if word is None:
+        return None
+    m = re.search(rf"\b{re.escape(word)}\s+([A-Za-z][\w-]*)", question_sentence(question), re.I)
+    follower = m.group(1) if m else ""
+    return f"{word} {follower}" if follower and follower.lower() not in _STOP else word
+
+
+_STOP = frozenset("a an the of for to in on at is are do does did can i my we you it be".split())
+
+
+def contrasted(question: str, sentence: str) -> str | None:
+    """The question's word for one side of an excluding pair (:data:`_SIDES`) when ``sentence`` names the other side
+    and no word of the asked side ("final" for "... my final paycheck?" / "your first paycheck ... after your start
+    date"); None when there is none, when the question names both sides, or the sentence names the asked side."""
+    asked = _words(question_sentence(question))
+    said = _words(sentence)
+    for one, other in _SIDES:
+        for mine, theirs in ((one, other), (other, one)):
+            words = asked & mine
+            if words and not asked & theirs and said & theirs and not said & mine:
+                return sorted(words)[0]
+    return None
+
+
+#: What a question asks in a form that a sentence must hold: a phone number, an e-mail address.
+_FORM_ASKED = {"phone number": re.compile(r"\b(?:phone|telephone|fax)\s+(?:number|no\.?|#)s?\b", re.I),
+               "e-mail address": re.compile(r"\be-?mail\s+address(?:es)?\b", re.I)}
+_FORM_STATED = {"phone number": re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b|"
+                                           r"\b1-8\d\d-[A-Z0-9-]{7,}\b"),
+                "e-mail address": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")}
+_ASKING = re.compile(r"^(?:what|which|where)(?:'s| is| are)?\b", re.I)
+
+
+def asked_form(question: str) -> str | None:
+    """"phone number" or "e-mail address" when the question's asking clause asks for one ("What is the phone number
+    of the GSA IR team?", "Which e-mail address do I send it to?"); None otherwise (yes/no questions, other asks)."""
+    asking = question_sentence(question).strip()
+    if not _ASKING.match(asking):
+        return None
+    return next((form for form, pattern in _FORM_ASKED.items() if pattern.search(asking)), None)
+
+
+def states_form(form: str, sentence: str) -> bool:
+    """True when ``sentence`` holds a ``form`` (:func:`asked_form`): digits shaped as a phone number, an e-mail
+    address."""
+    return bool(_FORM_STATED[form].search(sentence))
+
+
+#: A sentence that says where a thing is stated instead of stating it: "can be found on", "is available on",
+#: "are listed in", "see the ... page", "refer to".
+_POINTER = re.compile(r"\b(?:can|could|may|will)\s+be\s+found\b|\b(?:is|are)\s+(?:available|listed|posted|"
+                      r"published|given|provided)\s+(?:on|in|at|through|via)\b|\blisted\s+(?:on|in)\b|"
+                      r"\b(?:see|refer\s+to|check|consult|visit)\s+(?:the|our|your|this|that)\b|"
+                      r"\b(?:is|are)\s+available\b", re.I)
+#: "What is the X ...?", "What's the X?", "Which X ...": asks what the thing is, not where or how to find it.
+_WHAT_IT_IS = re.compile(r"^(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the|my|our|its|their)\b", re.I)
+_FINDING = re.compile(r"\b(?:find|found|look\s+up|get\s+to|access|where)\b", re.I)
+#: The thing a "What is the X ...?" question asks: the words after the determiner up to a preposition, a verb or the
+#: end ("What is the registration code for the EAP website?" -> "registration code").
+_THING = re.compile(r"^(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the|my|our|its|their)\s+"
+                    r"((?:[\w'’-]+\s+){0,3}?[\w'’-]+?)(?=\s+(?:for|of|on|in|at|to|from|with|that|which|i|we|you|do|"
+                    r"does|did|is|are|can|should|must|will)\b|\s*[?.]|\s*$)", re.I)
+
+
+def asks_what_it_is(question: str) -> bool:
+    """True when the question's asking clause asks what a thing is ("What is the registration code for the EAP
+    website?"), not where to find it or how to get to it."""
+    asking = question_sentence(question).strip()
+    return bool(_WHAT_IT_IS.match(asking)) and not _FINDING.search(asking)
+
+
+def asked_thing(question: str) -> str:
+    """The thing a "What is the X ...?" question asks (:data:`_THING`), as written; "" when there is none."""
+    m = _THING.match(question_sentence(question).strip())
+    return m.group(1) if m else ""
+
+
+def points_elsewhere(sentence: str) -> bool:
+    """True when ``sentence`` says where something is stated (:data:`_POINTER`: "can be found on the GSA InSight
+    page", "are listed in Section 3.1.1") and states no value of its own (an amount, a percentage, a duration, a
+    date, an e-mail address: grounding.typed_values; a section number is none)."""
+    return bool(_POINTER.search(sentence)) and not any(not v.startswith("count:") for v in typed_values(sentence))
+
+
+_UNIT = r"(?:minutes?|hours?|days?|weeks?|months?|years?)"
+#: "How many hours of comp time ...": the thing whose time is asked, up to an auxiliary, a pronoun or a preposition.
+_OF_ASKED = re.compile(rf"\bhow\s+(?:many|much)\s+{_UNIT}\s+of\s+((?:[\w'’-]+\s+){{0,3}}?[\w'’-]+?)"
+                       r"(?=\s+(?:do|does|did|can|could|is|are|was|were|will|would|should|may|might|must|i|we|you|"
+                       r"they|per|for|in|on|at|to|if|when|before|after|each|every|a|an)\b|\s*[?.,]|\s*$)", re.I)
+#: A number, one word, and a unit of time: "24 credit hours", "10 telework days".
+_MEASURED = re.compile(rf"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                       rf"fifteen|twenty|thirty|forty)\s+([A-Za-z][A-Za-z-]+)\s+{_UNIT}\b", re.I)
+#: Words between a number and its unit that say what kind of time, not what it is of ("3 business days").
+_PLAIN = content_terms("business work working workdays calendar consecutive additional extra total more full paid "
+                       "unpaid straight separate whole entire straight regular normal more fewer less")
+
+
+def measures_other(question: str, sentence: str) -> bool:
+    """True when the question asks how many hours (days, ...) of a thing ("How many hours of comp time can I carry
+    over?") and ``sentence`` names none of that thing's words but counts the time of another ("up to 24 credit
+    hours": a word between the number and its unit that the question does not have); False otherwise."""
+    m = _OF_ASKED.search(question_sentence(question))
+    if not m:
+        return False
+    thing = content_terms(m.group(1)) - GENERIC
+    said = content_terms(sentence)
+    if not thing or thing & said:
+        return False
+    asked = content_terms(question_sentence(question))
+    return any((kind := content_terms(n.group(1))) and not kind <= asked and not kind <= _PLAIN
+               for n in _MEASURED.finditer(sentence))
