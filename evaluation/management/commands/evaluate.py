@@ -134,7 +134,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh9.jsonl, fresh10 for "
                                  "evaluation/golden/18f_fresh10.jsonl, fresh11 for "
                                  "evaluation/golden/18f_fresh11.jsonl, fresh12 for "
-                                 "evaluation/golden/18f_fresh12.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_fresh12.jsonl, fresh15 for "
+                                 "evaluation/golden/18f_fresh15.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention "
                                  "suite's public sets (default: all; calibration, test or all); the README reports "
                                  "test")
@@ -156,7 +157,7 @@ class Command(BaseCommand):
         if "golden" in chosen and file is None:
             raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
         if split in ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
-                     "fresh10", "fresh11", "fresh12", "fresh-versions") \
+                     "fresh10", "fresh11", "fresh12", "fresh15", "fresh-versions") \
                 and chosen != ["golden"]:
             raise CommandError(f"--split {split} applies to --suite golden only (the public sets have calibration "
                                "and test halves)")
