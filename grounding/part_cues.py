@@ -54,6 +54,11 @@ _LABEL = re.compile(r"^\s*(?P<label>[^:;.!?]{2,50}?)\s*:\s*(?P<value>\S.*)$")
 _AFFIX = re.compile(r"(?<![\w-])(?:[a-z][a-z0-9]{0,9}-|-[a-z][a-z0-9]{1,9})(?![\w-])", re.I)
 
 
+#: A part asking for an e-mail address ("what address reaches the team", "who do I email"), and an e-mail address.
+_ASKS_EMAIL = re.compile(r"\b(?:e-?mail|address)\b", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[a-z]{2,}", re.I)
+
+
 def asks_place(part: str) -> bool:
     """True when a part asks where ("where do I go to change my ENT password?", "and where do I ask ...?") or how to
     reach someone ("what address do I email with travel questions", "how do I reach the Talent team ...?")."""
@@ -148,6 +153,8 @@ def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD
     if noun := asked_noun(part):
         tests.append(lambda text: names_instance(noun, text))
     if asks_place(part):
+        if _ASKS_EMAIL.search(part):  # "what address do I email ...": an e-mail address before a channel or a link
+            tests.append(lambda text: bool(_EMAIL.search(text)))
         tests.append(states_place)
     for test in tests:
         hit = next((s for s in close if test(s.text)), None)

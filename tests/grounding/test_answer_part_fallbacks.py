@@ -110,3 +110,13 @@ def test_a_which_part_is_answered_by_the_sentence_naming_an_instance_of_its_noun
     ranked = scored(("There is also a shared calendar.", 0.70),
                     ('18F Out of office: add an event on the Google calendar "18F Out of Office".', 0.63))
     assert cued(ranked, "Which shared calendar should I put my time off on").text.startswith("18F Out of office")
+
+
+def test_a_part_asking_an_email_address_prefers_a_sentence_holding_one_over_a_channel():
+    # "..., and what address reaches the whole Outreach team?" quoted ": This channel is not managed by ..."
+    part = "what address reaches the whole Outreach team?"
+    ranked = scored((": This channel is not managed by the Outreach team.", 0.80),
+                    ("You can also reach the whole team at tts-outreach@gsa.gov.", 0.70))
+    assert cued(ranked, part).text.endswith("tts-outreach@gsa.gov.")
+    # a "where" part not asking for an e-mail takes the best place
+    assert cued(ranked, "where do I ask the Outreach team?").text.startswith(": This channel")
