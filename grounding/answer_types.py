@@ -63,6 +63,8 @@ _VALUE_PLURAL = (r"(?:seconds|minutes|hours|days|weeks|months|years|nights|dolla
 #: Verbs ending in -s that follow "what" ("What does ...", "What happens ...", "What was ..."): not a plural noun.
 _VERB_S = (r"(?:does|was|has|is|happens|goes|says|makes|takes|means|applies|counts|comes|needs|requires|includes|"
            r"covers|gets|keeps|lets|helps|matters|remains|becomes|seems|looks|belongs|stays|works|uses|pays)")
+#: The auxiliary opening a question's clause after its asked noun ("Which interfaces *does* TTSC use?").
+_AUX_WORD = r"(?:do|does|did|should|must|can|could|will|would|may|might|are|were|is|was|has|have)"
 _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics|documents|paperwork|forms|steps|"
                    r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
                    r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"
@@ -79,7 +81,14 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    # ..."), not a unit or a value (hours, dollars, rates, limits ask for one value)
                    rf"^(?:what|which) (?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)[a-z]+[^su\W]s\b(?! (?:is|was|has)\b)|"
                    rf"^(?:what|which) (?:are|were) (?:the|my|our|your|its|their) (?:[a-z]+(?:-[a-z]+)? )??"
-                   rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b",
+                   rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b|"
+                   # a possessive for the determiner ("What are SOL's initiatives?", "What are the team's services?")
+                   rf"^(?:what|which) (?:are|were) (?:the )?[\w.-]+['’]s (?:[a-z]+(?:-[a-z]+)? )??"
+                   rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b|"
+                   # a plural noun after one or two words naming its kind, then the verb of its clause ("Which
+                   # AirTable interfaces does TTSC use?", "What federal holidays does GSA observe?")
+                   rf"^(?:what|which) (?!{_AUX_WORD}\b)(?:[\w-]+ ){{1,2}}(?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)"
+                   rf"[a-z]+[^su\W]s (?={_AUX_WORD}\b)",
                    re.I)
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
 _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much longer)\b|"

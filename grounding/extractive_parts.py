@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
-from grounding.answer_types import CHECKED_TYPES, question_type
+from grounding.answer_types import CHECKED_TYPES, question_type, states
 from grounding.followup import follow_up
 from grounding.lexical import content_terms
 from grounding.part_cues import cued
@@ -21,6 +21,7 @@ from grounding.quoting import repeats
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 
+from grounding.extractive_typed import typed_sentences
 from grounding.extractive_yesno import decided
 from grounding.subject_check import names_in_source
 
@@ -48,44 +49,47 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
     chosen: list[ScoredSentence] = []
     openers: dict[int, str] = {}  # position in ``chosen`` -> the yes/no opener of its part
     parts = with_ellipsis_filled(parts)
-    for i, part in enumerate(parts):
-        asked = with_referent(part, parts[:i])
-        ranked = answerer.rank(f"{context} {asked}".strip(), plan)
-        if context and decisive(alone := answerer.rank(asked, plan), ranked):
-            # the part's own words single out one sentence the preamble drowned ("We're inviting an outside speaker
-            # ... who do we coordinate with for after-hours security?"): it is matched on its own
-            ranked = alone
-        if not ranked or ranked[0].score < answerer.threshold:
-            continue
-        names = specifics(part) if question_type(part) != "yesno" else []
-        pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(plan.source_map[s.label], n)
-                                           for n in names)]
-        if names and pinned and pinned[0].score >= ranked[0].score - answerer.type_spread:
-            ranked = pinned  # the part names a place or a program ("355 McAllister"): what is said of it
-        if situation:
-            ranked = sorted((replace(s, score=s.score + answerer.condition_bonus)
-                             if condition_matches(situation, s.text) else s for s in ranked),
-                            key=lambda s: -s.score)
-        # a sentence naming this part's own subject (a term of what it asks that the other parts and the
-        # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
-        # other part, when one is close to the best; else the part's whole ranking
-        own = asked_terms(part, [*parts[:i], *parts[i + 1:], context])
-        naming = [s for s in ranked if content_terms(s.text) & own]
-        close = bool(naming) and naming[0].score >= max(answerer.threshold, ranked[0].score - answerer.type_spread)
-        for pool in ([naming] if close else []) + [ranked]:
-            # the part's best sentence that another part has not taken already: each part asks its own fact ("...,
-            # and by when?" is answered by the deadline sentence below the carry-over one the first part took)
-            untaken = [s for s in pool if not repeats(s.text, chosen)]
-            hit = cued(untaken, part) if question_type(part) not in (*CHECKED_TYPES, "yesno") else None
-            # "where ...?", "what <named attribute> ...?", a quoted prefix: the close sentence stating it
-            fresh = [hit] if hit is not None else answerer._typed(untaken, question_type(part),
-                                                                   limit=answerer.max_sentences, question=part,
-                                                                   plan=plan)
-            if fresh:
-                if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
-                    fresh, openers[len(chosen)] = decided(answerer, part, fresh, plan.source_map, plan.notes)
-                chosen.append(fresh[0])
-                break
+    answered: dict[int, list[ScoredSentence]] = {}
+    deferred: list[int] = []  # parts whose best sentence is just under the threshold (:data:`PART_MARGIN`)
+    for rounds, floor in ((range(len(parts)), answerer.threshold), (deferred, answerer.threshold - PART_MARGIN)):
+        for i in list(rounds):
+            part = parts[i]
+            asked = with_referent(part, parts[:i])
+            ranked = answerer.rank(f"{context} {asked}".strip(), plan)
+            alone = answerer.rank(asked, plan) if context else []
+            if context and decisive(alone, ranked):
+                # the part's own words single out one sentence the preamble drowned ("We're inviting an outside
+                # speaker ... who do we coordinate with for after-hours security?"): it is matched on its own
+                ranked, alone = alone, []
+            # the part with the preamble first; when no sentence close to its best states what the part asks, the
+            # part on its own words ("I pushed an API key to GitHub. How fast do I have to report it, ...?": the
+            # preamble's words rank the GitHub advice above the one-hour rule)
+            hit = None
+            for n, ranking in enumerate((ranked, alone)):
+                if not ranking or ranking[0].score < floor:
+                    continue
+                # a fallback (the part's own words, or a part just under the threshold) reads the sentences within
+                # ``type_spread`` of its best, as the threshold's own pass reads those above the threshold
+                relaxed = n > 0 or floor < answerer.threshold
+                hit = _part_sentence(answerer, plan, parts, i, context, situation, ranking,
+                                     [s for got in answered.values() for s in got[:1]],
+                                     floor=min(floor, ranking[0].score - answerer.type_spread) if relaxed
+                                     else answerer.threshold,
+                                     strict=all(not r or r[0].score < answerer.threshold for r in (ranked, alone)))
+                if hit:
+                    break
+            if hit:
+                answered[i] = hit
+            elif floor == answerer.threshold and any(
+                    r and answerer.threshold - PART_MARGIN <= r[0].score < answerer.threshold for r in (ranked, alone)):
+                deferred.append(i)
+        if not answered:
+            return None  # a part just under the threshold is answered only beside a part above it
+    for i in sorted(answered):
+        part, fresh = parts[i], answered[i]
+        if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
+            fresh, openers[len(chosen)] = decided(answerer, part, fresh, plan.source_map, plan.notes)
+        chosen.append(fresh[0])
     if not chosen:
         return None
     return " ".join(compose.sentences([(s.text, s.label)], openers.get(i, "")) for i, s in enumerate(chosen)), chosen
@@ -119,3 +123,77 @@ def with_referent(part: str, before: Sequence[str]) -> str:
         return part
     decision = follow_up(part, [before[-1]])
     return decision.query if decision.signal in ("opener", "referring", "short") else part
+
+
+#: How far under the answerer's threshold the best sentence of a part may be when another part of the message is
+#: answered above it: the message is on the documents' topic, and the part is answered only by a sentence stating
+#: what it asks (its type, a place, a named attribute). "..., and where do technical questions about Concur go?"
+#: (best 0.58: the Business Applications Service Desk sentence, written "*Please direct technical questions ...",
+#: has a low cosine); "How fast do I have to report it" on its own words (best 0.57: the one-hour rule).
+PART_MARGIN = 0.06
+#: The share of a part's own terms a sentence must hold to answer it when no ranking of the part reaches the
+#: threshold (``strict`` in :func:`_part_sentence`).
+STRICT_SHARE = 0.75
+
+
+def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequence[str], i: int, context: str,
+                   situation: str, ranked: list[ScoredSentence],
+                   taken: Sequence[ScoredSentence], floor: float, strict: bool = False) -> list[ScoredSentence]:
+    """The sentences answering part ``i`` from ``ranked``, best first (see :func:`parts_answer`); [] when none states
+    what it asks. No sentence under ``floor`` is quoted (the threshold, or under it for a fallback); ``strict``: only
+    one holding :data:`STRICT_SHARE` of the part's own terms (grounding.question_parts.asked_terms)."""
+    part = parts[i]
+    names = specifics(part) if question_type(part) != "yesno" else []
+    pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(plan.source_map[s.label], n)
+                                       for n in names)]
+    if names and pinned and pinned[0].score >= ranked[0].score - answerer.type_spread:
+        ranked = pinned  # the part names a place or a program ("355 McAllister"): what is said of it
+    if situation:
+        ranked = sorted((replace(s, score=s.score + answerer.condition_bonus)
+                         if condition_matches(situation, s.text) else s for s in ranked),
+                        key=lambda s: -s.score)
+    # a sentence naming this part's own subject (a term of what it asks that the other parts and the
+    # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
+    # other part, when one is close to the best; else the part's whole ranking
+    own = asked_terms(part, [*parts[:i], *parts[i + 1:], context])
+    if strict:
+        # no ranking of the part reaches the threshold: only a sentence naming most of what it asks about answers
+        # it ("where do technical questions about Concur go?" / "*Please direct technical questions about Concur
+        # to the Business Applications Service Desk ...", not "go to the Travel tab of Concur")
+        ranked = [s for s in ranked if len(content_terms(s.text) & own) >= STRICT_SHARE * len(own)]
+        if not ranked:
+            return []
+    naming = [s for s in ranked if content_terms(s.text) & own]
+    close = bool(naming) and naming[0].score >= max(floor, ranked[0].score - answerer.type_spread)
+    kind = question_type(part)
+    for pool in ([naming] if close else []) + [ranked]:
+        # the part's best sentence that another part has not taken already: each part asks its own fact ("...,
+        # and by when?" is answered by the deadline sentence below the carry-over one the first part took)
+        untaken = [s for s in pool if not repeats(s.text, taken)]
+        hit = cued(untaken, part) if kind not in (*CHECKED_TYPES, "yesno") else None
+        # "where ...?", "what <named attribute> ...?", a quoted prefix: the close sentence stating it
+        fresh = [hit] if hit is not None else typed_sentences(
+            untaken, kind, limit=answerer.max_sentences, question=part, plan=plan, threshold=floor,
+            spread=answerer.spread, type_spread=answerer.type_spread)
+        if fresh:
+            return fresh
+    return following(ranked, kind)
+
+
+def following(ranked: Sequence[ScoredSentence], kind: str) -> list[ScoredSentence]:
+    """A sentence right after the best one in its source, of its kind (within :data:`FOLLOWING`), when the best names what a part asks about but states
+    no value of the part's checked ``kind`` and the next one does: the subject, then its attribute ("TTSC pulse check
+    surveys have been conducted separately within 18F and CoE. These help us ... Surveys are conducted three or four times per
+    year." for "How often are the TTSC pulse check surveys run"); [] otherwise."""
+    if kind not in CHECKED_TYPES or not ranked or states(kind, ranked[0].text):
+        return []
+    top = ranked[0]
+    after = sorted((s for s in ranked if s.label == top.label and s.kind == top.kind
+                    and top.position < s.position <= top.position + FOLLOWING), key=lambda s: s.position)
+    return next(([s] for s in after if states(kind, s.text)), [])
+
+
+#: How many sentences after the best one :func:`following` reads (one list item or paragraph of a few sentences:
+#: "TTSC pulse check surveys have been conducted ... These help us identify ... Surveys are conducted three or four
+#: times per year.").
+FOLLOWING = 2

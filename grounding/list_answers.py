@@ -39,9 +39,10 @@ MAX_GAP = 2
 
 
 #: The plural noun a list question asks for: "What are the channels for ...?" -> channels, "What types of card
-#: readers ...?" -> readers (the first plural word after the question word, a determiner and a "kinds of" left out;
-#: words in -ss or -us and verbs in -s are no plurals).
+#: readers ...?" -> readers, "What are SOL's initiatives?" -> initiatives (the first plural word after the question
+#: word, a determiner, a possessive and a "kinds of" left out; words in -ss or -us and verbs in -s are no plurals).
 _ASKED_PLURAL = re.compile(r"^(?:what|which)\s+(?:(?:are|were)\s+)?(?:(?:the|my|our|your|its|their|some|all)\s+)?"
+                           r"(?:[\w.-]+['’]s\s+)?"
                            r"(?:(?:kinds|types|sorts|forms|categories)\s+of\s+)?(?:[\w-]+\s+){0,3}?"
                            r"(?!(?:does|is|was|has|goes|says)\b)([a-z]+[^su\W]s)\b", re.I)
 

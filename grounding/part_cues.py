@@ -18,7 +18,8 @@ from typing import Sequence
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence
 
-__all__ = ["CUE_SPREAD", "asked_label", "asks_place", "cued", "quoted_prefixes", "states_label", "states_place"]
+__all__ = ["CUE_SPREAD", "asked_label", "asked_noun", "asks_place", "cued", "names_instance", "quoted_prefixes",
+           "states_label", "states_place"]
 
 #: How far below the best sentence a sentence stating what a part asks for may be and still be quoted for it, in
 #: grounding.sentence_rank score units. On the development set the sentences naming the place a "where" part asks
@@ -29,6 +30,11 @@ CUE_SPREAD = 0.25
 #: Words that may open a part before its question word ("and where ...", "so where ...").
 _OPENING = r"^(?:(?:and|so|but|also|then)\s+)?"
 _WHERE = re.compile(_OPENING + r"where\b", re.I)
+#: A part asking how to reach someone, which a place to write to answers as "where" does: "what address do I email
+#: ...", "what e-mail should I use ...", "how do I reach / contact / get in touch with the Talent team ...".
+_CONTACT = re.compile(_OPENING + r"(?:(?:what|which)\s+(?:(?:e-?mail\s+)?address|e-?mail|phone(?:\s+number)?|"
+                      r"(?:slack\s+)?channel)\b|how\s+(?:do|can|should|would)\s+(?:i|we|you)\s+(?:reach|contact|"
+                      r"get\s+in\s+touch\s+with|get\s+hold\s+of|email|e-mail|write\s+to)\b)", re.I)
 #: A place a sentence sends the reader to: a web address or domain, an e-mail address, a Slack channel or handle,
 #: "go to", "visit", "head to", a form or a portal.
 _PLACE = re.compile(r"https?://|\bwww\.|\b[\w-]+(?:\.[\w-]+)*\.(?:gov|com|org|net|io|us|edu|mil)\b|"
@@ -48,9 +54,15 @@ _LABEL = re.compile(r"^\s*(?P<label>[^:;.!?]{2,50}?)\s*:\s*(?P<value>\S.*)$")
 _AFFIX = re.compile(r"(?<![\w-])(?:[a-z][a-z0-9]{0,9}-|-[a-z][a-z0-9]{1,9})(?![\w-])", re.I)
 
 
+#: A part asking for an e-mail address ("what address reaches the team", "who do I email"), and an e-mail address.
+_ASKS_EMAIL = re.compile(r"\b(?:e-?mail|address)\b", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[a-z]{2,}", re.I)
+
+
 def asks_place(part: str) -> bool:
-    """True when a part asks where ("where do I go to change my ENT password?", "and where do I ask ...?")."""
-    return bool(_WHERE.match(part.strip()))
+    """True when a part asks where ("where do I go to change my ENT password?", "and where do I ask ...?") or how to
+    reach someone ("what address do I email with travel questions", "how do I reach the Talent team ...?")."""
+    return bool(_WHERE.match(part.strip()) or _CONTACT.match(part.strip()))
 
 
 def states_place(sentence: str) -> bool:
@@ -83,6 +95,35 @@ def states_label(label: frozenset[str], sentence: str) -> bool:
     return False
 
 
+def asked_noun(part: str) -> str:
+    """The head noun of the thing a part asks for by name ("which shared calendar should I put my time off on" ->
+    "calendar", "which line do I put vacation days on?" -> "line"); "" when it names none."""
+    m = _LABEL_ASKED.search(part.strip())
+    if not m or any(w in _NOT_NOUN for w in m.group("noun").lower().split()):
+        return ""
+    words = [w for w in m.group("noun").lower().split() if w not in _AUX]
+    return words[-1] if words else ""
+
+
+#: Verbs and subjects the noun of :data:`_LABEL_ASKED` may run into ("which shared calendar should I ...").
+_AUX = frozenset("goes go is are was were do does did should must can could will would i we you".split())
+#: A name given right after or before a noun: a quoted name, a number or a "#" code ("the Google calendar "18F Out of
+#: Office"", "Tock line #670", "the "18F Out of Office" calendar").
+_NAME_AFTER = r"\s*:?\s*(?:[\"“‘][^\"”’]{2,60}[\"”’]|#?\d[\w-]*|#[a-z][\w-]+)"
+_NAME_BEFORE = r"(?:[\"“‘][^\"”’]{2,60}[\"”’]|#?\d[\w-]*)\s+"
+
+
+def names_instance(noun: str, sentence: str) -> bool:
+    """True when ``sentence`` names an instance of ``noun`` (the thing a "which ...?" part asks for) by a quoted name,
+    a number or a "#" code written next to it: "Tock line #670" for "line", 'the Google calendar "18F Out of
+    Office"' for "calendar"; "There is also a shared calendar." names none."""
+    if not noun:
+        return False
+    word = re.escape(noun) + r"s?\b"
+    return bool(re.search(r"\b" + word + _NAME_AFTER, sentence, re.I)
+                or re.search(_NAME_BEFORE + r"(?:\w+\s+)?" + word, sentence, re.I))
+
+
 def quoted_prefixes(part: str) -> list[str]:
     """The prefixes and suffixes a part quotes as written ("What do Slack channels starting with wg- mean" ->
     ["wg-"])."""
@@ -109,7 +150,11 @@ def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD
     tests = [lambda text, a=affix: _holds_affix(text, a) for affix in quoted_prefixes(part)]
     if label:
         tests.append(lambda text: states_label(label, text))
+    if noun := asked_noun(part):
+        tests.append(lambda text: names_instance(noun, text))
     if asks_place(part):
+        if _ASKS_EMAIL.search(part):  # "what address do I email ...": an e-mail address before a channel or a link
+            tests.append(lambda text: bool(_EMAIL.search(text)))
         tests.append(states_place)
     for test in tests:
         hit = next((s for s in close if test(s.text)), None)

@@ -15,7 +15,11 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms, nfkc_fold
 from grounding.yesno import CONDITION
 
-_PART_BREAK = re.compile(r",?\s+and\s+(?=(?:(?:by|until|till|from|for|in|at|to|since)\s+(?=(?:what|how|who|whom|when|"
+#: A preposition that may stand before the question word opening a part ("..., and by when ...?", "..., and above what
+#: contract size ...?", "..., and on which days ...?").
+_PART_PREPOSITION = (r"(?:by|until|till|from|for|in|at|to|since|above|below|over|under|on|with|within|about|after|"
+                     r"before|into|through|during|between|beyond)")
+_PART_BREAK = re.compile(r",?\s+and\s+(?=(?:" + _PART_PREPOSITION + r"\s+(?=(?:what|how|who|whom|when|"
                          r"which|where)\b))?(?:what|how|who|whom|when|which|where|if|is|are|do|does|can|will|with)\b)|"
                          r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
 

@@ -199,3 +199,19 @@ def test_a_sentence_continued_by_a_lead_in_that_refers_back_announces_its_list(e
     assert text.startswith("Assume everything you share in chat will be made public. Treat chat as a public forum. "
                            "This includes [S1]:") or "This includes [S1]:" in text
     assert "- Emoji reactions [S1]." in text
+
+
+def test_a_list_question_with_a_possessive_or_a_kind_word_before_its_plural_noun_asks_for_a_list():
+    # s18: "What are SOL's initiatives?" quoted "Welcome to SOL's team page!" (read as "other", no list looked for)
+    from grounding.answer_types import question_type
+    from grounding.lexical import content_terms
+
+    assert question_type("What are SOL's initiatives?") == "list"
+    assert question_type("Which AirTable interfaces does TTSC use?") == "list"
+    assert question_type("What federal holidays does GSA observe?") == "list"
+    # a plural asking one value, or a verb after "what", is no list
+    assert question_type("What office hours does the gym keep?") != "list"
+    assert question_type("What do new hires need?") != "list"
+    assert question_type("What is the team's address?") != "list"
+    # the run headed "Our Initiatives" gets the bonus for naming what is asked
+    assert asked_plural("What are SOL's initiatives?") == content_terms("initiatives")
