@@ -38,11 +38,13 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: asked once before and once after them), "fresh11" (16 two-turn conversations, evaluation/golden/18f_fresh11.jsonl,
 #: written in the s17 round before its follow-up changes and asked once before and once after them), "fresh12" (15 table
 #: questions, evaluation/golden/18f_fresh12.jsonl, written in the s17 round before its table-lookup changes and asked
-#: once before and once after them), or
+#: once before and once after them), "fresh16" (16 two-turn conversations, evaluation/golden/18f_fresh16.jsonl, written
+#: in the s18 round before its follow-up changes and asked once before and once after them), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-               "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh-versions")
+               "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh16",
+               "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

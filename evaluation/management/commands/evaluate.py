@@ -156,7 +156,7 @@ class Command(BaseCommand):
         if "golden" in chosen and file is None:
             raise CommandError("--suite golden needs --file QUESTIONS.jsonl")
         if split in ("dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9",
-                     "fresh10", "fresh11", "fresh12", "fresh-versions") \
+                     "fresh10", "fresh11", "fresh12", "fresh16", "fresh-versions") \
                 and chosen != ["golden"]:
             raise CommandError(f"--split {split} applies to --suite golden only (the public sets have calibration "
                                "and test halves)")
