@@ -49,10 +49,10 @@ def _flat(text: str) -> str:
 
 
 def said_before(text: str, history: Sequence[Turn]) -> bool:
-    """True when the last answer of ``history`` quoted ``text`` (its first 80 characters, whitespace and citation
-    markers aside)."""
+    """True when the last answer of ``history`` quoted ``text`` (whole, whitespace and citation markers aside: two
+    versions' sentences "In high-cost cities ... the limit is $300" / "... $325" differ only at the end)."""
     answer = next((t.text for t in reversed(history) if t.role == "assistant"), "")
-    head = _flat(text)[:80].rstrip(".!?")
+    head = _flat(text).rstrip(".!?")  # whole: versions' sentences differ only by their value
     return bool(head) and head in _flat(answer)
 
 

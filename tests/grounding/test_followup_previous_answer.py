@@ -110,3 +110,16 @@ def test_that_or_it_as_the_subject_of_the_question_refers_back_however_confident
 def test_an_it_standing_for_what_follows_or_later_in_the_question_leaves_a_confident_question_alone(question):
     decided = follow_up(question, ["How many credit hours can I bank?"], confidence=lambda q: 0.9)
     assert not decided.refers
+
+
+def test_a_sentence_differing_from_a_quoted_one_only_in_its_value_was_not_said_before():
+    """The demo's "And what was it in 2024?" after "What about in Seattle?": the 2024 version's "... the limit is
+    $300 per night" is not the current "... $325 per night" the previous answer quoted (an 80-character head of the
+    sentence took them for one, and the old value was put last)."""
+    answer = ("In high-cost cities (New York, San Francisco, Boston, Seattle and Washington, D.C.) the limit is $325 "
+              "per night (source: Travel policy).")
+    history = [Turn("user", "What about in Seattle?", 5), Turn("assistant", answer, 30)]
+    assert said_before("In high-cost cities (New York, San Francisco, Boston, Seattle and Washington, D.C.) the limit "
+                       "is $325 per night.", history)
+    assert not said_before("In high-cost cities (New York, San Francisco, Boston, Seattle and Washington, D.C.) the "
+                           "limit is $300 per night.", history)
