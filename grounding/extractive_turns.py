@@ -3,6 +3,11 @@ for it with what it refers to, and when the previous topic must not answer it.
 
 - An elliptical follow-up ("and for contractors?", "And what about sick days?") asks for what the question before it
   asked for (a length, how much one gets), not for whatever sentence is closest: it is ranked with that question.
+- One naming another case instead of one of the previous question's ("What about travel comp time?" after "Is comp
+  time paid out if I leave GSA?", "What about the public one?") is answered by a sentence holding that case
+  (grounding.followup_reading.new_case), when one matches well enough.
+- Any follow-up is answered, among sentences that match about equally, from the page the previous answer rested on,
+  and not by repeating what it already quoted (grounding.followup_anchor).
 - One adding a case ("And in high-cost cities?" after "What is the meal allowance?") keeps the subject asked before:
   the sentences holding it (grounding.followup_reading.previous_subject).
 - A question retrieved with the previous question's words whose best sentence names none of its own was taken over
@@ -20,8 +25,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from grounding.followup_anchor import anchored
 from grounding.followup import GENERIC, elliptical, refers_back
-from grounding.followup_reading import previous_subject
+from grounding.followup_reading import asks_its_own, new_case, previous_subject
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence, rank_sentences
 from grounding.types import ContextPlan
@@ -64,6 +70,12 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
     if continues and (topic := previous_subject(asked, previous)):
         kept = [s for s in ranked if topic & content_terms(s.text)]
         ranked, topic = (kept, topic) if kept and kept[0].score >= answerer.threshold else (ranked, frozenset())
+    if continues and not topic and not asks_its_own(asked) and (case := new_case(asked, previous)):
+        # "What about travel comp time?" after "Is comp time paid out if I leave GSA?": the answer is said of the
+        # case named ("any unused travel comp time will be forfeited"), not the previous answer again
+        kept = [s for s in ranked if case & content_terms(s.text)]
+        if kept and kept[0].score >= answerer.threshold:
+            ranked = kept
     mine = content_terms(asked) - GENERIC
     if context and ranked and not topic and len(mine) >= answerer.own_terms \
             and not mine & content_terms(ranked[0].text):
@@ -73,4 +85,7 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
             ranked, question = own, asked
         elif not refers_back(asked):
             return None
+    if context or continues:  # the previous answer's page first, what it already said last (near ties only)
+        ranked = anchored(ranked, plan, answerer.threshold)
     return Turn(ranked, question, previous, continues, topic)
+

@@ -30,7 +30,12 @@ OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what i
                      re.I)
 #: Words that refer to something said before ("do they expire?", "is it different ...", "a similar limit").
 _REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her|its|similar|same|different|"
-                        r"instead|either|too|as well|the other|that one|this one|such|ones)\b", re.I)
+                        r"instead|either|too|as well|the other|that one|this one|such|ones)\b|"
+                        # "one" standing for a thing named before: "Do I still need one to request a training?",
+                        # "What about the public one?" (not "no one", "one of", "one day", "a one-time fee")
+                        r"(?<!\bno )\bone\b(?=\s*(?:[?.!,]|$)|\s+(?:to|for|in|at|on|with|from|if|when|too|again|"
+                        r"there|here|now|yet|is|was|are|does|do|can|will|would|should|has|have|cost|costs|take|"
+                        r"takes|last|lasts)\b)", re.I)
 #: Words that may refer or may not ("it" in "is it OK to ...", "that" as a conjunction, existential "there").
 _WEAK = re.compile(r"\b(?:it|that|this|there)\b", re.I)
 _EXPLETIVE = re.compile(r"\b(?:is|was|will|would|does|do) it (?:ok|okay|possible|allowed|true|necessary|required|"
@@ -40,6 +45,13 @@ _EXPLETIVE = re.compile(r"\b(?:is|was|will|would|does|do) it (?:ok|okay|possible
                         r"\b(?:is|are|was|were) there\b(?! similar| same)(?=\s+\w)|"
                         # "How many company holidays are there?", "What parking options are there?": existential
                         r"\b(?:is|are|was|were) there\s*(?:[?.!]|$)", re.I)
+#: "it", "that" or "this" as the subject of the question's own verb ("Is that paid out if I leave GSA?", "Could it
+#: go faster if ...?", "How long does that take?"): the thing asked about is one named before (not "How much does
+#: it cost to park?", "Does it matter which ...", where "it" stands for what follows).
+_SUBJECT = re.compile(r"^\s*(?:(?:how|what|when|where|why|who|which)(?:\s+\w+){0,2}?\s+)?(?:is|are|was|were|does|do|"
+                      r"did|can|could|will|would|should|has|have|must|may)\s+(?:that|this|it\b(?!\s+(?:take|takes|"
+                      r"cost|costs|make|makes|help|hurt|pay|mean|matter|better|best|easier|easy|hard|harder|likely|"
+                      r"wise|common|normal|usual|appropriate|acceptable|recommended|advisable|against)\b))\b", re.I)
 #: Terms that say how much or how long rather than what about: sharing one does not tie two questions together.
 GENERIC = content_terms("day days week weeks month months year years time times hour hours many much long often "
                         "get gets need needs use work employee employees staff gsa tts after before until")
@@ -117,6 +129,10 @@ def _signal(question: str, previous: str) -> str:
     if OPENER.search(question):
         return "opener"
     if _REFERRING.search(question):
+        return "referring"
+    if _SUBJECT.search(_EXPLETIVE.sub(" ", question)):
+        # "Is that paid out if I leave GSA?" after a question on credit hours: alone it retrieves the comp time
+        # sentence confidently, so its confidence cannot say it stands alone; what it asks about is named before
         return "referring"
     if not shared - GENERIC and set(specifics(question)) - set(specifics(previous)):
         # it names its own subject ("How much is a Divvy day pass in Chicago?" after a question on badge days): a

@@ -42,6 +42,19 @@ def previous_subject(question: str, previous: str) -> frozenset[str]:
     return content_terms(previous) - GENERIC - content_terms(question) - ASKING_WORDS
 
 
+def new_case(question: str, previous: str) -> frozenset[str]:
+    """The content terms of the case an elliptical follow-up names instead of one of the previous question's
+    ("travel" for "What about travel comp time?" after "Is comp time paid out if I leave GSA?", "organ" for "And as
+    an organ donor?" after the bone marrow donor's leave): what the question names that the previous question did
+    not, less asking, GENERIC and relating words ("the public one": "public"); empty for any other question."""
+    if not elliptical(question):
+        return frozenset()
+    return content_terms(question) - content_terms(previous) - GENERIC - ASKING_WORDS - RELATING - _PRONOUN_ONE
+
+
+_PRONOUN_ONE = content_terms("one")
+
+
 #: Words by which a follow-up relates what it asks to the previous question ("Is it different for term employees?",
 #: "a similar limit", "the private ones"): they name nothing a sentence answering it holds.
 RELATING = content_terms("different similar ones")

@@ -42,7 +42,10 @@ def test_a_weak_referring_word_is_decided_by_how_confidently_the_question_alone_
         asked.append(text)
         return 0.8
 
-    question = "Does that apply when I work abroad for two weeks?"
+    # s18: "that" or "it" as the question's subject ("Does that apply when I work abroad?") refers back however
+    # confidently the question retrieves (tests/grounding/test_followup_previous_answer.py); an "it" elsewhere is
+    # still decided by the probe
+    question = "Who do I tell about it when I telework abroad for two weeks?"
     decided = follow_up(question, ["Can I claim the home office stipend?"], confidence=sure)
     assert (decided.refers, decided.signal, asked) == (False, "confident", [question])
     unsure = follow_up(question, ["Can I claim the home office stipend?"], confidence=lambda text: 0.3)
@@ -77,9 +80,10 @@ def test_a_short_question_that_retrieves_confidently_on_its_own_is_a_topic_switc
                       confidence=lambda text: 0.36 if text == "How long?" else 0.6)
     assert (vague.refers, vague.signal) == (True, "weak") and "vacation" in vague.query
     assert follow_up(question, before).signal == "short"  # no probe: a short question refers back
-    # a short question with a weak referring word refers back without a probe (18F calibration half, q208)
+    # a short question with a weak referring word refers back without a probe (18F calibration half, q208); since
+    # s18 its "that", the subject of its verb, is a sure reference
     that = follow_up("How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"])
-    assert (that.refers, that.signal) == (True, "short") and not needs_confidence(
+    assert (that.refers, that.signal) == (True, "referring") and not needs_confidence(
         "How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"])
 
 
@@ -133,9 +137,11 @@ def test_a_short_question_the_previous_words_do_not_help_to_retrieve_changes_the
     # a weak referring word is decided by the question alone ("How long does that take?", q208): no second probe
     assert probe_queries("How long does that take?", ["What's the easiest way from O'Hare to the Chicago office?"]) \
         == ()
+    assert probe_queries("Who do I tell about it when I telework abroad for two weeks?", [
+        "Can I claim the home office stipend?"]) == ("Who do I tell about it when I telework abroad for two weeks?",)
+    # ... but "that" as the subject of its verb refers back without a probe (s18)
     assert probe_queries("Does that apply when I work abroad for two weeks?", ["Can I claim the home office "
-                                                                               "stipend?"]) == (
-        "Does that apply when I work abroad for two weeks?",)
+                                                                               "stipend?"]) == ()
     # without the measures, such a question refers back as before
     assert follow_up("What is the mileage rate?", pto).refers
 
@@ -165,10 +171,13 @@ def test_a_chain_of_follow_ups_is_retrieved_with_what_the_first_question_asked()
     # a previous question that stood alone is not read with the one before it
     switched = follow_up("And for contractors?", ["What is the hotel limit?", "How long must passwords be?"])
     assert "hotel" not in switched.query and "passwords" in switched.query
-    # a previous question that referred back only by a weak word ("it", decided by a probe history does not keep)
-    # is read as written
+    # a previous question that referred back only by a weak word (decided by a probe history does not keep) is read
+    # as written; "it" as the subject of its verb ("Does it carry over?") is a sure reference since s18, read with
+    # what it refers to
+    assert follow_up("Do they expire?", ["How much paid time off do I earn?", "Who approves it?"]).query \
+        == "Do they expire? approves"
     assert follow_up("Do they expire?", ["How much paid time off do I earn?", "Does it carry over?"]).query == \
-        "Do they expire? carry"
+        "Do they expire? carry paid time off earn"
 
 
 def test_a_follow_up_adding_a_case_keeps_the_previous_subject():

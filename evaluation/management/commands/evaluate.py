@@ -137,7 +137,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh12.jsonl, fresh13 for "
                                  "evaluation/golden/18f_fresh13.jsonl, fresh13r for "
                                  "evaluation/golden/18f_fresh13r.jsonl, fresh15 for "
-                                 "evaluation/golden/18f_fresh15.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_fresh15.jsonl, fresh16 for "
+                                 "evaluation/golden/18f_fresh16.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention "
                                  "suite's public sets (default: all; calibration, test or all); the README reports "
                                  "test")

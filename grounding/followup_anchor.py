@@ -1,0 +1,72 @@
+"""The page a follow-up's answer is anchored to: the one the previous answer rested on.
+
+A question that refers back ("Could it go faster if I already have an active clearance?" after "If my project needs
+me to hold a clearance, who starts the request?") asks about what the previous answer was about, so among sentences
+that match it about equally, the one on the page that answer quoted first is the one it refers to, not a page the
+previous question's carried words happen to find ("Fast Track PRA clearance" for "clearance request"). The previous
+answer's citations are read from its history form, in which an answer's [S#] markers became "(source: Title)"
+(grounding.memory.rewrite_stale_labels). No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from grounding.sentence_rank import ScoredSentence
+from grounding.types import ContextPlan, Turn
+
+__all__ = ["ANCHOR_BONUS", "REPEAT_PENALTY", "anchor_title", "anchored", "said_before"]
+
+#: What a sentence of the previous answer's page gains in a follow-up's ranking: enough to settle near ties
+#: between pages (a sentence of another page the carried words find), not to outrank a clearly better sentence.
+ANCHOR_BONUS = 0.05
+
+#: What a sentence the previous answer quoted loses in a follow-up's order: the follow-up asks something the
+#: previous answer did not say ("Can I carry unused days over?" is not answered by the 15 days a year again).
+REPEAT_PENALTY = 0.1
+
+_MARKER = re.compile(r"\(source: ")
+
+
+def anchor_title(history: Sequence[Turn], titles: Sequence[str]) -> str:
+    """The title (one of ``titles``, the current sources' titles) of the page the last answer of ``history`` cited
+    first, "" when that answer cites none of them (or there is no answer)."""
+    answer = next((t.text for t in reversed(history) if t.role == "assistant"), "")
+    names = sorted(set(titles), key=len, reverse=True)  # the longest title a marker opens with
+    for m in _MARKER.finditer(answer):
+        rest = answer[m.end():]
+        for name in names:
+            if name and rest.startswith(name) and rest[len(name):len(name) + 1] in (")", ";"):
+                return name
+    return ""
+
+
+def _flat(text: str) -> str:
+    """``text`` without citation markers, in lower case, its whitespace collapsed and none before punctuation."""
+    flat = " ".join(re.sub(r"\(source: [^)]*\)|\[S\d+\]", " ", text).split()).lower()
+    return re.sub(r" (?=[.,;:!?])", "", flat)
+
+
+def said_before(text: str, history: Sequence[Turn]) -> bool:
+    """True when the last answer of ``history`` quoted ``text`` (whole, whitespace and citation markers aside: two
+    versions' sentences "In high-cost cities ... the limit is $300" / "... $325" differ only at the end)."""
+    answer = next((t.text for t in reversed(history) if t.role == "assistant"), "")
+    head = _flat(text).rstrip(".!?")  # whole: versions' sentences differ only by their value
+    return bool(head) and head in _flat(answer)
+
+
+def anchored(ranked: list[ScoredSentence], plan: ContextPlan, threshold: float, bonus: float = ANCHOR_BONUS,
+             repeat: float = REPEAT_PENALTY) -> list[ScoredSentence]:
+    """``ranked`` (best first) reordered for a follow-up: a sentence of the page the previous answer cited first
+    (:func:`anchor_title`) counts ``bonus`` more, one the previous answer quoted (:func:`said_before`) ``repeat``
+    less. Only the order changes, not the scores (which sentences are quoted beside the first stays decided by
+    theirs), and a sentence below ``threshold`` is never put before one at or above it."""
+    title = anchor_title(plan.history, [s.title for s in plan.sources])
+    on_page = {s.label for s in plan.sources if s.title == title} if title else set()
+
+    def key(s: ScoredSentence) -> tuple[bool, float]:
+        moved = s.score + (bonus if s.label in on_page else 0.0) - (repeat if said_before(s.text, plan.history) else 0.0)
+        return s.score >= threshold, moved
+
+    return sorted(ranked, key=key, reverse=True)
