@@ -30,8 +30,8 @@ __all__ = ["asked_form", "asked_thing", "asks_what_it_is", "measures_other", "co
 #: Pairs of sides that exclude each other, each side a set of words (lower case, as written). A question word of
 #: one side and a sentence naming the other side but no word of the asked side: the sentence is about the other end.
 _SIDES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
-    (frozenset({"first", "start", "starting", "begin", "beginning", "initial"}),
-     frozenset({"last", "final", "end", "ending"})),
+    (frozenset({"first", "start", "starts", "started", "starting", "begin", "begins", "began", "beginning", "initial"}),
+     frozenset({"last", "final", "end", "ends", "ended", "ending"})),
     (frozenset({"minimum", "min", "lowest", "smallest", "fewest"}),
      frozenset({"maximum", "max", "highest", "largest", "biggest"})),
     (frozenset({"full-time", "fulltime"}), frozenset({"part-time", "parttime"})),

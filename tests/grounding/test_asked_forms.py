@@ -39,6 +39,14 @@ def test_a_sentence_naming_the_asked_end_or_no_end_is_not_contrasted():
     assert contrasted("What are the first and last days of the pay period?", "The first day is a Sunday.") is None
 
 
+def test_a_question_naming_both_ends_in_any_inflection_is_not_contrasted():
+    """"... before a term appointment ends does PeopleOps start reaching out ...?" names both ends ("ends", "start"):
+    the sentence saying "whose terms are about to end" answers it (tests/chat/test_acceptance_18f found it refused)."""
+    assert contrasted("How many months before a term appointment ends does TTS PeopleOps start reaching out?",
+                      "6-7 months before an employee's term ends, TTS PeopleOps will reach out with a list of staff "
+                      "whose terms are about to end.") is None
+
+
 def test_the_offline_answer_refuses_a_question_about_the_other_end(embedder):
     text = ("You'll receive your first paycheck about three weeks after your start date.\n"
             "Make sure your direct deposit details are correct in Employee Express.")
