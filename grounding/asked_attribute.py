@@ -130,14 +130,16 @@ def states_lead_time(sentence: str) -> bool:
     return bool(_LEAD_STATED.search(sentence))
 
 
-#: Number words: "any one time" and "any given time" name no two kinds of time.
+#: Number words and words of time: "any one time" and "any given time" name no two kinds of time, nor "the old hotel
+#: limit" and "the nightly hotel limit" two kinds of limit.
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve first second third fourth "
-                          "fifth last next".split())
+                          "fifth last next old new current previous former latest earlier original prior".split())
 
 
 def _kind_pairs(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
     """(modifier terms, head terms) of each two adjacent words of ``text`` that are both content words without a
-    digit or a number word, within one run of words without punctuation: "vacation days" -> ({"vacat"}, {"day"})."""
+    digit or a number word (or word of time), within one run of words without punctuation: "vacation days" ->
+    ({"vacat"}, {"day"})."""
     pairs = []
     for span in re.split(r"[^\w\s'’-]", text):  # not across punctuation ("Item: Self-assessment")
         words = re.findall(r"[A-Za-z0-9][\w'’-]*", span)

@@ -128,6 +128,8 @@ def test_a_sentence_naming_another_kind_of_the_asked_thing_is_told_apart():
     # not across punctuation, nor a number word against another word ("any one time" / "any given time")
     assert not other_kind("When is the end-of-year self-assessment due?",
                           "Date: October 17, 2025; Item: Self-assessment submittal due date.")
+    # no word of time ("the old hotel limit" / "the nightly hotel limit")
+    assert not other_kind("What was the old hotel limit?", "The nightly hotel limit is $200 per night.")
     # the word in front is the question's own
     assert not other_kind("What comes in the remote worker home kit?", "GSA IT can provide you with a remote kit.")
     assert not other_kind("How many credit hours can I have banked at any one time?",
