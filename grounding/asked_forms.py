@@ -145,7 +145,7 @@ _MEASURED = re.compile(rf"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight
                        rf"fifteen|twenty|thirty|forty)\s+([A-Za-z][A-Za-z-]+)\s+{_UNIT}\b", re.I)
 #: Words between a number and its unit that say what kind of time, not what it is of ("3 business days").
 _PLAIN = content_terms("business work working workdays calendar consecutive additional extra total more full paid "
-                       "unpaid straight separate whole entire straight regular normal more fewer less")
+                       "unpaid straight separate whole entire regular normal fewer less")
 
 
 def measures_other(question: str, sentence: str) -> bool:

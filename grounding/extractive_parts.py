@@ -51,16 +51,19 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
     parts = with_ellipsis_filled(parts)
     answered: dict[int, list[ScoredSentence]] = {}
     deferred: list[int] = []  # parts whose best sentence is just under the threshold (:data:`PART_MARGIN`)
+    rankings: dict[int, tuple[list[ScoredSentence], list[ScoredSentence]]] = {}  # a part's, made once
     for rounds, floor in ((range(len(parts)), answerer.threshold), (deferred, answerer.threshold - PART_MARGIN)):
         for i in list(rounds):
-            part = parts[i]
-            asked = with_referent(part, parts[:i])
-            ranked = answerer.rank(f"{context} {asked}".strip(), plan)
-            alone = answerer.rank(asked, plan) if context else []
-            if context and decisive(alone, ranked):
-                # the part's own words single out one sentence the preamble drowned ("We're inviting an outside
-                # speaker ... who do we coordinate with for after-hours security?"): it is matched on its own
-                ranked, alone = alone, []
+            if i not in rankings:  # a deferred part is not ranked again (each ranking embeds its query)
+                asked = with_referent(parts[i], parts[:i])
+                ranked = answerer.rank(f"{context} {asked}".strip(), plan)
+                alone = answerer.rank(asked, plan) if context else []
+                if context and decisive(alone, ranked):
+                    # the part's own words single out one sentence the preamble drowned ("We're inviting an outside
+                    # speaker ... who do we coordinate with for after-hours security?"): it is matched on its own
+                    ranked, alone = alone, []
+                rankings[i] = ranked, alone
+            ranked, alone = rankings[i]
             # the part with the preamble first; when no sentence close to its best states what the part asks, the
             # part on its own words ("I pushed an API key to GitHub. How fast do I have to report it, ...?": the
             # preamble's words rank the GitHub advice above the one-hour rule)

@@ -29,10 +29,15 @@ REPEAT_PENALTY = 0.1
 _MARKER = re.compile(r"\(source: ")
 
 
+def _last_answer(history: Sequence[Turn]) -> str:
+    """The text of the last answer in ``history`` ("" when there is none)."""
+    return next((t.text for t in reversed(history) if t.role == "assistant"), "")
+
+
 def anchor_title(history: Sequence[Turn], titles: Sequence[str]) -> str:
     """The title (one of ``titles``, the current sources' titles) of the page the last answer of ``history`` cited
     first, "" when that answer cites none of them (or there is no answer)."""
-    answer = next((t.text for t in reversed(history) if t.role == "assistant"), "")
+    answer = _last_answer(history)
     names = sorted(set(titles), key=len, reverse=True)  # the longest title a marker opens with
     for m in _MARKER.finditer(answer):
         rest = answer[m.end():]
@@ -51,9 +56,13 @@ def _flat(text: str) -> str:
 def said_before(text: str, history: Sequence[Turn]) -> bool:
     """True when the last answer of ``history`` quoted ``text`` (whole, whitespace and citation markers aside: two
     versions' sentences "In high-cost cities ... the limit is $300" / "... $325" differ only at the end)."""
-    answer = next((t.text for t in reversed(history) if t.role == "assistant"), "")
+    return _in_flat(text, _flat(_last_answer(history)))
+
+
+def _in_flat(text: str, flat_answer: str) -> bool:
+    """True when ``text`` (flattened: :func:`_flat`) is in ``flat_answer``, an answer already flattened."""
     head = _flat(text).rstrip(".!?")  # whole: versions' sentences differ only by their value
-    return bool(head) and head in _flat(answer)
+    return bool(head) and head in flat_answer
 
 
 def anchored(ranked: list[ScoredSentence], plan: ContextPlan, threshold: float, bonus: float = ANCHOR_BONUS,
@@ -64,9 +73,10 @@ def anchored(ranked: list[ScoredSentence], plan: ContextPlan, threshold: float, 
     theirs), and a sentence below ``threshold`` is never put before one at or above it."""
     title = anchor_title(plan.history, [s.title for s in plan.sources])
     on_page = {s.label for s in plan.sources if s.title == title} if title else set()
+    previous = _flat(_last_answer(plan.history))  # once, not once per ranked sentence
 
     def key(s: ScoredSentence) -> tuple[bool, float]:
-        moved = s.score + (bonus if s.label in on_page else 0.0) - (repeat if said_before(s.text, plan.history) else 0.0)
+        moved = s.score + (bonus if s.label in on_page else 0.0) - (repeat if _in_flat(s.text, previous) else 0.0)
         return s.score >= threshold, moved
 
     return sorted(ranked, key=key, reverse=True)
