@@ -73,10 +73,33 @@ def _announced(plan: ContextPlan, best: ScoredSentence, embedder: Embedder | Non
     if items:
         return compose.bulleted(best.text, items, best.label), [best]
     lead = _continued_by(data, best.position)
+    if lead is not None:
+        head = f"{best.text} {data.texts[lead]}"
+        return compose.bulleted(head, announced_items(data.texts, data.kinds, lead), best.label), [best]
+    lead = referred_lead(data, best.position)
     if lead is None:
         return None
-    head = f"{best.text} {data.texts[lead]}"
-    return compose.bulleted(head, announced_items(data.texts, data.kinds, lead), best.label), [best]
+    return compose.bulleted(data.texts[lead], announced_items(data.texts, data.kinds, lead), best.label), [best]
+
+
+def referred_lead(data: SentenceData, position: int) -> int | None:
+    """The position of the lead-in of a list that the sentence at ``position`` refers back to ("Here are several
+    dimensions ... to consider:" - items - "Oftentimes, you will have to weigh each of these dimensions."): the
+    sentence names "these"/"those" and a noun the lead-in names, and at most MAX_GAP sentences of running text
+    stand between the end of that list and the sentence; None otherwise."""
+    nouns = set().union(*(content_terms(m.group(0)) for m in _REFERRING.finditer(data.texts[position])))
+    if not nouns:
+        return None
+    at, gap = position - 1, 0
+    while at >= 0 and data.kinds[at] == "sentence" and gap < MAX_GAP:
+        at, gap = at - 1, gap + 1
+    if at < 0 or data.kinds[at] != "item":
+        return None
+    while at >= 0 and data.kinds[at] == "item":
+        at -= 1
+    if at < 0 or data.kinds[at] != "lead" or not nouns & content_terms(data.texts[at]):
+        return None
+    return at if len(announced_items(data.texts, data.kinds, at)) >= 2 else None
 
 
 def _continued_by(data: SentenceData, position: int) -> int | None:

@@ -72,6 +72,33 @@ def announces_list(text: str) -> int | None:
     return None
 
 
+#: A paragraph opening with a numbered label ("1. Organizational level: Practices and activities ..."): a list written
+#: as numbered paragraphs, each with its own text (and list items) under the label.
+_NUMBERED_LABEL = re.compile(r"^(\d{1,2})[.)]\s+([^:.?!]{2,60}?):\s")
+#: A count before any plural noun ("four sources of inclusiveness"): a list announced only when numbered labels
+#: follow it (:func:`numbered_labels`), since "14 pay periods" counts no list.
+_COUNTED_ANY = re.compile(rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?[a-z]+[^su\W]s\b", re.I)
+
+
+def numbered_labels(texts: Sequence[str], kinds: Sequence[str], position: int) -> list[str]:
+    """The labels of numbered paragraphs right after the sentence at ``position`` ("1. Organizational level: ...",
+    "2. Management: ...", with list items or sentences of their own between them): the first one next to it, the
+    others numbered on in order, up to a heading or a number out of sequence; [] when fewer than two."""
+    labels: list[str] = []
+    for at in range(position + 1, len(texts)):
+        if kinds[at] == "heading":
+            break
+        m = _NUMBERED_LABEL.match(texts[at]) if kinds[at] in ("sentence", "lead") else None
+        if m is None:
+            if not labels:
+                break  # the first label must follow the announcing sentence directly
+            continue
+        if int(m.group(1)) != len(labels) + 1:
+            break
+        labels.append(m.group(2).strip())
+    return labels if len(labels) >= 2 else []
+
+
 def _following(texts: Sequence[str], kinds: Sequence[str], position: int) -> tuple[str, list[str]]:
     """What follows the sentence at ``position`` (at most MAX_GAP sentences of running text between): ("item", the
     run of consecutive list items), ("row", the rows of a table, its header row left out: "Tallgrass observes the
@@ -98,6 +125,12 @@ def _following(texts: Sequence[str], kinds: Sequence[str], position: int) -> tup
     return "heading", headings
 
 
+def _count_of(word: str) -> int:
+    """A count word or number as an int (0 outside 2..12: no list's count)."""
+    count = int(word) if word.isdigit() else _COUNT_WORDS.get(word.lower(), 0)
+    return count if 2 <= count <= 12 else 0
+
+
 def announced_items(texts: Sequence[str], kinds: Sequence[str], position: int) -> list[str]:
     """The items the sentence at ``position`` announces, read from the sentences that follow it in the same source
     (``texts`` and ``kinds`` as grounding.sentence_data gives them):
@@ -105,11 +138,20 @@ def announced_items(texts: Sequence[str], kinds: Sequence[str], position: int) -
     - list items right after it (at most MAX_GAP sentences of running text between): the run of consecutive items;
       or the rows of a table right after it;
     - else sub-headings after it: each heading that has text of its own under it, its text skipped, in order,
-      without repeats (a heading repeated where two chunks were merged), up to the announced count.
+      without repeats (a heading repeated where two chunks were merged), up to the announced count;
+    - numbered paragraphs right after it (:func:`numbered_labels`) come first: their labels, up to the count; a
+      count before any plural noun ("four sources of inclusiveness") announces them too.
 
     [] when the sentence announces no list (:func:`announces_list`), or fewer than two items follow it.
     """
-    count = announces_list(texts[position]) if 0 <= position < len(texts) else None
+    if not 0 <= position < len(texts):
+        return []
+    count = announces_list(texts[position])
+    if count is not None or (m := _COUNTED_ANY.search(texts[position])):
+        labels = numbered_labels(texts, kinds, position)
+        if labels:  # numbered paragraphs: their labels, not the list items under the first of them
+            wanted = count if count is not None else _count_of(m.group(1))
+            return labels[:wanted] if wanted else labels
     if count is None:
         return []
     _, items = _following(texts, kinds, position)
@@ -176,6 +218,8 @@ def announced_list(texts: Sequence[str], kinds: Sequence[str], position: int, *,
     three in the next ones).
     [] when the sentence announces no list or none is found."""
     items = announced_items(texts, kinds, position)
+    if items and numbered_labels(texts, kinds, position):
+        return items  # numbered paragraphs' labels: the list is written here, not as sub-sections
     count = announces_list(texts[position]) if 0 <= position < len(texts) else None
     shape, found = _following(texts, kinds, position) if count is not None else ("", [])
     if count is None or not outline or shape in ("item", "row") or (count == 0 and not found):

@@ -3,10 +3,13 @@ answered by the list items or the sub-headings that follow it in the same source
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from grounding.list_answers import (announced_items, announced_list, announces_list, asked_plural, headed_list,
                                      outline_near, outline_of, sub_headings)
+from grounding.extractive_lists import referred_lead
 from grounding.types import Candidate, Chunk
 from tests.grounding.helpers import make_page, offline_answer
 
@@ -215,3 +218,39 @@ def test_a_list_question_with_a_possessive_or_a_kind_word_before_its_plural_noun
     assert question_type("What is the team's address?") != "list"
     # the run headed "Our Initiatives" gets the bonus for naming what is asked
     assert asked_plural("What are SOL's initiatives?") == content_terms("initiatives")
+
+
+def test_numbered_paragraphs_after_a_counted_sentence_are_its_list_by_their_labels():
+    # 18F development set fresh15 (f15-l02): "four sources" is no collective noun of a list, but numbered labelled
+    # paragraphs follow it; their labels are the list, not the list items under the first of them
+    texts = ["We see three layers of safety at every site, and we plan for each.",
+             "1. Building level: Doors, alarms and badges.", "Badges are checked daily.", "Alarms are tested.",
+             "2. Team level: How a team watches out for each other.", "Buddy checks at night.",
+             "3. Personal level: What each of us does.", "Lock your screen."]
+    kinds = ["sentence", "sentence", "item", "item", "sentence", "item", "sentence", "item"]
+    assert announced_items(texts, kinds, 0) == ["Building level", "Team level", "Personal level"]
+    assert announced_list(texts, kinds, 0) == ["Building level", "Team level", "Personal level"]
+
+
+@pytest.mark.parametrize("texts, kinds", [
+    # a count of a value, not of a list: numbered paragraphs must follow it
+    (["You earn 4 hours per pay period for 14 pay periods.", "Leave is credited at the end."], ["sentence"] * 2),
+    # numbered paragraphs out of sequence are no list
+    (["We have two kinds of sites.", "2. Annex: Small.", "1. Main: Large."], ["sentence"] * 3),
+])
+def test_a_count_without_numbered_paragraphs_in_sequence_announces_no_labels(texts, kinds):
+    assert announced_items(texts, kinds, 0) == []
+
+
+def test_a_sentence_referring_back_to_a_listed_noun_finds_that_lists_lead_in():
+    # 18F development set fresh15 (f15-l03): the best sentence ("weigh each of these dimensions") comes after the list
+    # its lead-in announces, with a sentence of running text between
+    texts = ["There is no single best route.", "Here are several factors you can consider when you choose a route:",
+             "Cost: how much the tickets are.", "Time: how long the trip takes.", "None of this is fixed.",
+             "Usually you will have to balance each of these factors against the others.",
+             "Each of these trips is booked online."]
+    kinds = ["sentence", "lead", "item", "item", "sentence", "sentence", "sentence"]
+    data = SimpleNamespace(texts=texts, kinds=kinds)
+    assert referred_lead(data, 5) == 1
+    assert referred_lead(data, 6) is None  # "these trips": the lead-in names no trips, and the list is further back
+    assert referred_lead(data, 0) is None  # refers to nothing
