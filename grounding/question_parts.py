@@ -58,6 +58,7 @@ def question_parts(question: str) -> tuple[str, list[str]]:
         asked = [asking]
     pieces = [p.strip(" ,") for sentence in asked for p in _PART_BREAK.split(_JOINING.sub("", sentence))
               if p and (len(p.split()) >= 3 or _ELLIPTICAL.match(p.strip(" ,")))]
+    pieces = _embedded_ellipsis_joined(pieces)
     if len(pieces) < 2:
         return "", [text]
     frame = _SHARED_FRAME.match(pieces[0])
@@ -65,6 +66,24 @@ def question_parts(question: str) -> tuple[str, list[str]]:
         lead = f"{lead} {frame.group('frame')}".strip()
         pieces[0] = pieces[0][frame.end():]
     return lead, pieces
+
+
+#: A part ending with an embedded infinitival question ("... when deciding what to delegate", "... how to apply"):
+#: an elliptical part after it ("and to whom?") continues that embedded question, not the message's question.
+_EMBEDDED_INFINITIVE = re.compile(r"\b(?:what|which|who|whom|where|when|how)\s+to\s+[a-z]+\s*$", re.I)
+
+
+def _embedded_ellipsis_joined(pieces: list[str]) -> list[str]:
+    """``pieces`` with each elliptical piece ("to whom?") joined back, with "and", to a piece before it that ends
+    with an embedded infinitival question ("What dimensions can I weigh when deciding what to delegate and to
+    whom?" is one question)."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _ELLIPTICAL.match(piece) and _EMBEDDED_INFINITIVE.search(out[-1]):
+            out[-1] = f"{out[-1]} and {piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 _AUX_OR_SUBJECT = r"(?:can|could|do|does|did|will|would|should|must|may|might|is|are|was|were|have|has|i|you|we|they)"

@@ -41,6 +41,17 @@ def test_a_preposition_before_the_question_word_opens_a_part():
     assert question_parts("What is the rate for hotels and meals?")[1] == ["What is the rate for hotels and meals?"]
 
 
+def test_an_elliptical_part_after_an_embedded_infinitival_question_continues_it():
+    # 18F development set fresh15 (f15-l03): "what to delegate and to whom" is one embedded question, not two parts
+    assert question_parts("What dimensions can I weigh when deciding what to delegate and to whom?")[1] == [
+        "What dimensions can I weigh when deciding what to delegate and to whom?"]
+    assert question_parts("Can you tell me how to apply and by when?")[1] == [
+        "Can you tell me how to apply and by when?"]
+    # an elliptical part after a main question still asks it of that question
+    assert question_parts("How do I apply for telework, and by when?")[1] == ["How do I apply for telework",
+                                                                             "by when?"]
+
+
 def test_a_part_the_preamble_ranks_nothing_for_is_answered_on_its_own_words():
     # "I pushed an API key to GitHub. How fast do I have to report it, ...": the preamble's words rank the GitHub
     # advice first and no sentence close to it states a duration; on its own words the one-hour rule is close
