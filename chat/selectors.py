@@ -15,6 +15,8 @@ from django.utils import timezone
 from chat.errors import AskError
 from chat.models import Conversation, Message
 from grounding.citation_labels import labels_as_footnotes
+from grounding.citation_strip import strip_markers
+from grounding.citations import parse_markers
 from grounding.notes import answer_notes
 from knowledge.access import domain_readable
 from knowledge.models import Domain
@@ -155,7 +157,12 @@ def conversation_list(*, user, query: str = "", limit: int = CONVERSATIONS_LISTE
 
 
 def _excerpt(text: str, query: str, width: int = 120) -> str:
-    """About ``width`` characters of ``text`` around the first case-insensitive occurrence of ``query``."""
+    """About ``width`` characters of ``text`` around the first case-insensitive occurrence of ``query``, read without
+    the answer's citation markers (grounding.citation_strip.strip_markers): "[S1]" means nothing in a search result
+    (the s19 new-user run); a query that holds a marker itself is found in the text as stored."""
+    plain = strip_markers(text)
+    if query.lower() in plain.lower() or not parse_markers(query):
+        text = plain
     at = text.lower().find(query.lower())
     if at < 0:
         return ""

@@ -15,7 +15,9 @@ from chat.frames import DoneFrame, DroppedJSON, NoteJSON, PartialFrame, PlanFram
 from chat.models import Message
 from chat.selectors import answer_markdown
 from grounding.citation_stream import CitationStreamParser
+from grounding.note_sentences import without_note_sentences
 from grounding.notes import answer_notes
+from grounding.rendering import render_html
 from grounding.source_rendering import render_source_html
 from grounding.types import BudgetJSON, ContextPlan
 
@@ -158,6 +160,19 @@ def stream_cites(text: str) -> list[tuple[int, int]]:
     return parser.citations_in(0, parser.released)
 
 
+def shown_html(message: Message, notes: list[dict[str, Any]]) -> str:
+    """The HTML the page shows for a stored message: its stored HTML, or, when its text has the offline answerer's
+    sentence on a note the note box shows (``notes``, :func:`shown_notes`), the text rendered without that sentence
+    (grounding.note_sentences): the note is shown once, in the box. The stored text and HTML keep it."""
+    text = message.text or ""
+    if message.role != Message.Role.ASSISTANT or not notes or not message.html:
+        return message.html
+    shown = without_note_sentences(text, notes)
+    if shown == text:
+        return message.html
+    return render_html(shown, {str(s.get("label", "")) for s in message.sources or () if isinstance(s, dict)})
+
+
 def message_json(message: Message, question: Message | None = None) -> dict[str, Any]:
     """A stored message as the page and the API's conversation endpoint show it (the frozen sources, text
     included, make chips work after a reload): id, role, text, html, status, error, abstained, provider, sources
@@ -170,13 +185,14 @@ def message_json(message: Message, question: Message | None = None) -> dict[str,
     if question is None and message.reply_to_id and Message._meta.get_field("reply_to").is_cached(message):
         question = message.reply_to
     trace = message.trace or {}
+    notes = shown_notes(message)
     out = {
-        "id": message.pk, "role": message.role, "text": message.text, "html": message.html,
+        "id": message.pk, "role": message.role, "text": message.text, "html": shown_html(message, notes),
         "status": message.status, "error": message.error, "abstained": message.abstained,
         "provider": message.provider, "sources": message.sources,
         "citations": message.citations,
         "invalid": message.invalid_citations, "spans": message.spans, "support": message.support,
-        "notes": shown_notes(message), "usage": trace.get("usage", {}),
+        "notes": notes, "usage": trace.get("usage", {}),
         "client_id": message.client_id or (question.client_id if question is not None else ""),
     }
     if message.role == Message.Role.ASSISTANT:

@@ -26,6 +26,7 @@ from grounding.providers import is_abstention
 from grounding.rawhtml import escape_raw_html
 from grounding.rendering import render_html
 from grounding.answer_sentences import sentence_spans
+from grounding.lead_spans import lead_in_span
 from grounding.types import Citation, ContextPlan, Source
 
 __all__ = ["ABSTAIN_MESSAGE", "AbstainFilter", "QuoteFilter", "VerifiedAnswer", "citing_claims", "cited_span",
@@ -96,7 +97,11 @@ def cited_span(claim: str, source: Source) -> str:
 
     The sentences are the source's stored reading when it carries one (``source.sentences``: the spans ingestion
     found, grounding.sentence_store), so no sentence splitting runs when an answer is finalised; else its text is
-    split here."""
+    split here. A lead-in the answerer wrote itself, naming a section of the source ("<title>, <heading>:", which
+    quotes nothing), stands for the text under that heading (grounding.lead_spans.lead_in_span)."""
+    named = lead_in_span(claim, source)
+    if named is not None:
+        return named
     data = source.sentences
     if data is not None and data.spans and all(0 <= a < b <= len(source.text) for a, b in data.spans):
         pieces = [source.text[a:b] for a, b in data.spans]

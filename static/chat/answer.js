@@ -14,6 +14,8 @@ const STAGES = {
 const SUPPORT_TEXT = {weak: "Weakly supported", unsupported: "Not supported by its source", uncited: "No citation"};
 const SENTENCE_END = /[.!?]["')\]]*(\s|$)|\n/;
 const TICK_MS = 35; // the pace at which queued deltas are shown, so that even a burst of them is seen growing
+// The start of the offline answerer's sentence on a note, which the note box shows (grounding/note_sentences.py).
+const NOTE_LEAD = /\s*Note that (?:this changed|the sources disagree):/;
 
 // Keep the newest text in view while it grows, unless the reader scrolled up to read something else.
 function followEnd(list) {
@@ -112,6 +114,18 @@ export class Answer {
   // sentence (as the server renders it); anything else stays text.
   append(text, cites) {
     this.typing.hidden = true;
+    if (this.noteCut) return;
+    // the offline answerer's own sentence on a note ("Note that this changed: ...") is left to the note box: the
+    // streamed text stops where it begins (the page's rendered answer leaves it out likewise)
+    this.streamed = (this.streamed || "") + text;
+    const note = NOTE_LEAD.exec(this.streamed);
+    if (note) {
+      const at = note.index - (this.streamed.length - text.length);
+      this.noteCut = true;
+      if (at <= 0) return;
+      text = text.slice(0, at);
+      cites = cites.filter(([start]) => start < at);
+    }
     let last = 0;
     for (const [start, end] of cites) {
       const labels = (text.slice(start, end).match(/[Ss]?\d{1,3}/g) || []).map((x) => x.toUpperCase());

@@ -17,9 +17,29 @@ export function chip(label, span) {
   return button;
 }
 
-// "Title › Section › Sub-section" of a source snapshot.
+// The headings of the sections a source snapshot spans: one merged from adjacent chunks of several sections
+// (`sections`: [[offset, section path], ...]) names them all, as grounding.chunking.section_label names a chunk
+// covering several: their common path, then the distinct next headings joined by " · " ("Travel > Meals" and
+// "Travel > Hotels" -> ["Travel", "Meals · Hotels"]); a parent whose own text is there names the whole. Else the
+// source's own section ("Travel > Meals" -> ["Travel", "Meals"]).
+export function spannedSection(source) {
+  const paths = [...new Set((source.sections || []).map((part) => part[1]).filter(Boolean))]
+    .map((path) => path.split(" > "));
+  if (paths.length <= 1) {
+    const only = paths.length ? paths[0].join(" > ") : source.section;
+    return only ? only.split(" > ") : [];
+  }
+  const prefix = [];
+  while (paths.every((p) => p.length > prefix.length && p[prefix.length] === paths[0][prefix.length])) {
+    prefix.push(paths[0][prefix.length]);
+  }
+  if (paths.some((p) => p.length === prefix.length)) return prefix;
+  return [...prefix, [...new Set(paths.map((p) => p[prefix.length]))].join(" · ")];
+}
+
+// "Title › Section › Sub-section" of a source snapshot, naming every section a merged source spans.
 export function sourceName(source) {
-  return [source.title, ...(source.section ? source.section.split(" > ") : [])].filter(Boolean).join(" › ");
+  return [source.title, ...spannedSection(source)].filter(Boolean).join(" › ");
 }
 
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;

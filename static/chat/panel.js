@@ -2,7 +2,7 @@
 // highlighted and scrolled to, links to the whole document version and the original file), and the short preview
 // a chip shows on hover or focus.
 
-import {el, sourceName} from "./dom.js";
+import {el, sourceName, spannedSection} from "./dom.js";
 
 const panel = document.getElementById("source-panel");
 const box = document.getElementById("source-text");
@@ -26,9 +26,13 @@ export function openSource(answer, label, span, from, refreshing = false) {
   const cited = citedOf(answer, label, span);
   document.getElementById("source-label").textContent = label;
   document.getElementById("source-title").textContent = s.title;
-  // the cited sentence's own section (a source merged from adjacent chunks spans several), else the source's
-  const section = (cited && cited.section) || s.section;
-  document.getElementById("source-section").textContent = section ? section.split(" > ").join(" › ") : "—";
+  // every section the passage spans (a source merged from adjacent chunks spans several), then the cited
+  // sentence's own section when it is one of several
+  const spanned = spannedSection(s).join(" › ");
+  const own = cited && cited.section ? cited.section.split(" > ").join(" › ") : "";
+  const field = document.getElementById("source-section");
+  field.replaceChildren(spanned || own || "—");
+  if (own && spanned && own !== spanned) field.append(el("span", "cited-section", ` (cited: ${own})`));
   document.getElementById("source-version").textContent = s.version || "—";
   document.getElementById("source-date").textContent = s.date || "undated";
   document.getElementById("source-status").textContent = s.status || "current";
@@ -155,7 +159,8 @@ export function showPreview(answer, chipEl) {
   const cited = citedOf(answer, label, chipEl.dataset.span === undefined ? -1 : Number(chipEl.dataset.span));
   const quote = (cited && cited.cited_text) || s.text || "";
   const short = quote.length > 220 ? quote.slice(0, 217).replace(/\s+\S*$/, "") + "…" : quote;
-  const named = {...s, section: (cited && cited.section) || s.section}; // the cited sentence's own section
+  // the cited sentence's own section
+  const named = {...s, section: (cited && cited.section) || s.section, sections: cited && cited.section ? [] : s.sections};
   preview.replaceChildren(el("strong", "", `${label} · ${sourceName(named)}`), el("span", "", short.replace(/\s+/g, " ")));
   preview.hidden = false;
   const rect = chipEl.getBoundingClientRect();
