@@ -38,6 +38,7 @@ from grounding.followup_reading import added_case, asks_its_own, relating
 from grounding.yesno_count import share_answer
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
+from grounding.keyed_items import looked_up_item
 from grounding.section_lists import section_list
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
@@ -177,6 +178,9 @@ class ExtractiveAnswerer:
         chosen = specific_sentences(self, ranked, kind, asked, names, plan)
         if isinstance(chosen, str):
             return chosen
+        if kind not in ("yesno", "list") and (looked := looked_up_item(plan, chosen[0], asked, self.embedder)):
+            # "Who is the point person for Solutions?": the keyed item after the sentence, "Solutions - Kristina Britt"
+            chosen = [chosen[0], looked] + [s for s in chosen[1:] if s.text != looked.text][:self.max_sentences - 2]
         if kind == "list":
             listed = list_answer(plan, asked, question, vector, chosen[0], ranked,
                                  floor=ranked[0].score - self.spread, embedder=self.embedder,

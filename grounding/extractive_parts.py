@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
+from grounding.keyed_items import looked_up_item
 from grounding.answer_types import CHECKED_TYPES, question_type, states
 from grounding.followup import follow_up
 from grounding.lexical import content_terms
@@ -93,6 +94,9 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
         if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
             fresh, openers[len(chosen)] = decided(answerer, part, fresh, plan.source_map, plan.notes)
         chosen.append(fresh[0])
+        if question_type(part) not in ("yesno", "list") and (
+                looked := looked_up_item(plan, fresh[0], part, answerer.embedder)):
+            chosen.append(looked)  # the keyed item the part looks up ("... for Solutions": "Solutions - ...")
     if not chosen:
         return None
     return " ".join(compose.sentences([(s.text, s.label)], openers.get(i, "")) for i, s in enumerate(chosen)), chosen

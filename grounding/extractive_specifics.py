@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
+from grounding.keyed_items import looked_up_item
 from grounding.asked_attribute import NEAR, missed_specifics
 from grounding.asked_forms import asked_form, asked_thing, asks_what_it_is, contrasted_phrase, points_elsewhere, states_form
 from grounding.embeddings import Embedder
@@ -46,6 +47,10 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
         chosen = answerer._typed(pinned, kind, limit=answerer.max_sentences, question=asked, plan=plan)
     if chosen:
         return chosen
+    if kind not in ("yesno", "list") and ranked and (looked := looked_up_item(plan, ranked[0], asked,
+                                                                              answerer.embedder)):
+        # the keyed item the question looks up after the best sentence states what is asked ("South - Ben Okafor")
+        ranked = [ranked[0], looked] + [s for s in ranked[1:] if (s.label, s.text) != (looked.label, looked.text)]
     chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan)
     if not chosen:
         return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))

@@ -1,0 +1,73 @@
+"""The item of a keyed list a question looks up, for the offline extractive answerer (grounding.extractive): a
+sentence followed by list items that each pair a key with a value ("The Outreach team has a point person for each of
+the main business units" then "- 18F - Dahianna Salazar Foreman", "- Solutions - Kristina Britt", ...) answers "Who
+is the Outreach point person for Solutions?" only with the item whose key the question names. That item shares one
+word with the question, so it never ranks near the sentence that announces the list; it is read like a table row
+looked up by its first cell (grounding.table_lookup).
+
+    keyed_item(texts, kinds, 0, "Who is the point person for Solutions?")  -> 2 (the position of "Solutions - ...")
+
+Written from the shape of such lists in Markdown pages (a key, a dash or a colon, a value); no rule names a word of a
+particular document. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from grounding.embeddings import Embedder
+from grounding.lexical import content_terms
+from grounding.sentence_rank import ScoredSentence, source_sentences
+from grounding.types import ContextPlan
+
+__all__ = ["MAX_GAP", "item_key", "keyed_item", "looked_up_item"]
+
+#: Sentences of running text allowed between the sentence and the keyed items.
+MAX_GAP = 1
+#: An item's key: at most five words before " - ", " – ", " — " or ": " and a value after it.
+_KEYED = re.compile(r"^(?P<key>[^\s:–—-](?:[^:–—]{0,48}?[^\s:–—-])?)(?:\s+[-–—]\s+|:\s+)(?=\S)")
+
+
+def item_key(text: str) -> str:
+    """The key of a keyed list item ("Solutions - Kristina Britt" -> "Solutions", "Fax: 202-555-0100" -> "Fax"), ""
+    when the item pairs no key with a value or its key is longer than five words."""
+    m = _KEYED.match(text.strip())
+    return m.group("key").strip() if m and len(m.group("key").split()) <= 5 else ""
+
+
+def keyed_item(texts: Sequence[str], kinds: Sequence[str], position: int, question: str) -> int | None:
+    """The position of the list item a question looks up among the keyed items after the sentence at ``position``
+    (at most MAX_GAP sentences of running text between): a run of at least three items, most of them keyed
+    (:func:`item_key`), exactly one of whose keys has all its content terms in the question; None otherwise (also
+    when the sentence is itself an item: the list is its own answer then)."""
+    if not 0 <= position < len(texts) or kinds[position] == "item":
+        return None
+    start, gap = position + 1, 0
+    while start < len(kinds) and kinds[start] == "sentence" and gap < MAX_GAP:
+        start, gap = start + 1, gap + 1
+    end = start
+    while end < len(kinds) and kinds[end] == "item":
+        end += 1
+    if end - start < 3:
+        return None
+    keys = [item_key(texts[i]) for i in range(start, end)]
+    if sum(bool(k) for k in keys) * 3 < (end - start) * 2:  # a list of keyed items, not prose items
+        return None
+    asked = content_terms(question)
+    named = [start + n for n, key in enumerate(keys) if key and (own := content_terms(key)) and own <= asked]
+    return named[0] if len(named) == 1 else None
+
+
+def looked_up_item(plan: ContextPlan, best: ScoredSentence, question: str,
+                   embedder: Embedder | None = None) -> ScoredSentence | None:
+    """The keyed item (:func:`keyed_item`) after ``best`` in its source that ``question`` looks up, scored as
+    ``best`` (it is quoted right after it), or None."""
+    source = plan.source_map.get(best.label)
+    if source is None:
+        return None
+    data = source_sentences(source, embedder)
+    if not (0 <= best.position < len(data)) or data.texts[best.position] != best.text:
+        return None
+    at = keyed_item(data.texts, data.kinds, best.position, question)
+    return None if at is None else ScoredSentence(data.texts[at], best.label, best.score, kind="item", position=at)
