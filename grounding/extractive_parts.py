@@ -95,7 +95,7 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
             fresh, openers[len(chosen)] = decided(answerer, part, fresh, plan.source_map, plan.notes)
         chosen.append(fresh[0])
         if question_type(part) not in ("yesno", "list") and (
-                looked := looked_up_item(plan, fresh[0], part, answerer.embedder)):
+                looked := looked_up_item(plan, fresh[0], part, getattr(answerer, "embedder", None))):
             chosen.append(looked)  # the keyed item the part looks up ("... for Solutions": "Solutions - ...")
     if not chosen:
         return None

@@ -48,7 +48,7 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
     if chosen:
         return chosen
     if kind not in ("yesno", "list") and ranked and (looked := looked_up_item(plan, ranked[0], asked,
-                                                                              answerer.embedder)):
+                                                                              getattr(answerer, "embedder", None))):
         # the keyed item the question looks up after the best sentence states what is asked ("South - Ben Okafor")
         ranked = [ranked[0], looked] + [s for s in ranked[1:] if (s.label, s.text) != (looked.label, looked.text)]
     chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan)
