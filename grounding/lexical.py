@@ -194,7 +194,10 @@ def is_negation(word: str) -> bool:
 
 # --- the past-question cue -----------------------------------------------------------------------------------------
 
-_PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|before|earlier|in the past|history|"
+_PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|earlier|in the past|history|"
+                   # "before" a time or a version, not before an action or an event of one's own ("before enabling
+                   # a plugin", "before I travel", "before my trip"): those ask what to do first
+                   r"before(?!\s+(?:\w+ing|i|you|we|they|he|she|my|your|our|their|a|an)\b)|"
                    r"historical|changed?|last year|originally|back then|back in|was the|were the|(19|20)\d\d|"
                    r"fy\s?\d\d)\b", re.I)
 

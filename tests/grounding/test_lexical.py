@@ -66,6 +66,11 @@ def test_negation_cues_read_contractions_and_not_number_abbreviations():
 @pytest.mark.parametrize("question,past", [
     ("What was the meal allowance in 2024?", True), ("What was the previous hotel limit?", True),
     ("Has the deadline changed?", True), ("What is the meal allowance?", False),
+    # "before" a time or a version asks about the past; before an action or one's own event asks what to do first
+    # (18F fresh15 m04, development data: "Who should I check with before enabling a Slack-to-Google Docs plugin?")
+    ("What was the limit before the update?", True), ("What did it say before 2020?", True),
+    ("Who should I check with before enabling a plugin?", False), ("Who do I tell before I travel?", False),
+    ("What must I file before my trip?", False),
 ])
 def test_the_past_question_cue(question, past):
     assert asks_about_past(question) is past
