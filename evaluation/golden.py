@@ -44,12 +44,14 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: "fresh15" (10 multi_section and 6 list questions, evaluation/golden/18f_fresh15.jsonl, written in the s18 round before its
 #: two-part and list answer changes and asked once before and once after them), "fresh16" (16 two-turn
 #: conversations, evaluation/golden/18f_fresh16.jsonl, written in the s18 round before its follow-up changes and asked
-#: once before and once after them), or
+#: once before and once after them), "fresh19" (12 new-user questions on the demo handbook, domain ``handbook``,
+#: evaluation/golden/fresh19_demo.jsonl, written in the s19 round before its demo-answer changes and asked once before
+#: and once after them), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
-               "fresh-versions")
+               "fresh19", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

@@ -61,7 +61,10 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
     # answers with the general value it qualifies ("Employees accrue 1.5 days ..."); without one, the documents do
     # not say it for them
     own = content_terms(asked) - GENERIC - content_terms(" ".join(missing))
-    related = [s for s in pinned if s.score >= answerer.threshold and content_terms(s.text) & own]
+    # (or, a share stated on the page of the value it is a share of: "vacation days" asked, "PTO" stated)
+    related = [s for s in pinned if s.score >= answerer.threshold and (
+        content_terms(s.text) & own or proportional_only(s.text)
+        and sources[s.label].title == sources[chosen[0].label].title)]
     if not (related and all(is_group(n) for n in missing)):
         # "anything about X" only for a name no planned source names; one a planned source names (another page of
         # the New York office) lacks the asked fact: "the amount for New York"

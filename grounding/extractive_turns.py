@@ -28,14 +28,15 @@ import numpy as np
 from grounding.followup_anchor import anchored
 from grounding.followup import GENERIC, elliptical, refers_back
 from grounding.followup_reading import asks_its_own, new_case, previous_subject
-from grounding.lexical import content_terms
+from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.sentence_rank import ScoredSentence, rank_sentences
 from grounding.types import ContextPlan
+from grounding.typed_values import proportional_only
 
 if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
 
-__all__ = ["Turn", "in_conversation"]
+__all__ = ["Turn", "in_conversation", "own_subject"]
 
 
 class Turn(NamedTuple):
@@ -74,9 +75,11 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         # "What about travel comp time?" after "Is comp time paid out if I leave GSA?": the answer is said of the
         # case named ("any unused travel comp time will be forfeited"), not the previous answer again
         kept = [s for s in ranked if case & content_terms(s.text)]
-        if kept and kept[0].score >= answerer.threshold:
+        if kept and kept[0].score >= answerer.threshold and not proportional_only(kept[0].text):
             ranked = kept
-    mine = content_terms(asked) - GENERIC
+        # ... but a case said only as a share ("Part-time employees accrue PTO pro rata ...", after "How many
+        # vacation days do I get per year?") is quoted with the value it is a share of: the ranking stays whole
+    mine = own_subject(asked)
     if context and ranked and not topic and len(mine) >= answerer.own_terms \
             and not mine & content_terms(ranked[0].text):
         own = rank_sentences(asked, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
@@ -86,6 +89,23 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         elif not refers_back(asked):
             return None
     if context or continues:  # the previous answer's page first, what it already said last (near ties only)
-        ranked = anchored(ranked, plan, answerer.threshold)
+        named = new_case(asked, previous) if continues else frozenset()
+        ranked = anchored(ranked, plan, answerer.threshold, case=named)
     return Turn(ranked, question, previous, continues, topic)
+
+
+#: Words by which a question asking about the past names the version rather than a subject ("What was it before the
+#: current policy?", "under the old rules").
+VERSION_WORDS = content_terms("current policy policies version versions handbook document documents rule rules "
+                              "guideline guidelines page")
+
+
+def own_subject(asked: str) -> frozenset[str]:
+    """The content terms of what ``asked`` names of its own, less GENERIC ones; for a question asking about the past
+    (grounding.lexical.asks_about_past), less the words naming the period or the version too ("What was it before the
+    current policy?" names nothing of its own: it asks the previous question's subject's earlier value, and its own
+    words alone matched "It replaces the January 2024 version of this policy", the s19 demo run)."""
+    if not asks_about_past(asked):
+        return content_terms(asked) - GENERIC
+    return content_terms(without_period(asked)) - GENERIC - VERSION_WORDS
 

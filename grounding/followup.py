@@ -54,7 +54,7 @@ _SUBJECT = re.compile(r"^\s*(?:(?:how|what|when|where|why|who|which)(?:\s+\w+){0
                       r"wise|common|normal|usual|appropriate|acceptable|recommended|advisable|against)\b))\b", re.I)
 #: Terms that say how much or how long rather than what about: sharing one does not tie two questions together.
 GENERIC = content_terms("day days week weeks month months year years time times hour hours many much long often "
-                        "get gets need needs use work employee employees staff gsa tts after before until")
+                        "get gets need needs use work employee employees staff gsa tts after before until per")
 #: Words of a question that are never carried into a follow-up's query ("What's", "I'm").
 _CONTRACTION = re.compile(r"^(?:what|who|where|when|how|why|which|it|that|there|i|you|we|they)['’](?:s|m|re|ve|d|ll)$",
                           re.I)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan, Turn
 
@@ -66,17 +67,22 @@ def _in_flat(text: str, flat_answer: str) -> bool:
 
 
 def anchored(ranked: list[ScoredSentence], plan: ContextPlan, threshold: float, bonus: float = ANCHOR_BONUS,
-             repeat: float = REPEAT_PENALTY) -> list[ScoredSentence]:
+             repeat: float = REPEAT_PENALTY, case: frozenset[str] = frozenset()) -> list[ScoredSentence]:
     """``ranked`` (best first) reordered for a follow-up: a sentence of the page the previous answer cited first
     (:func:`anchor_title`) counts ``bonus`` more, one the previous answer quoted (:func:`said_before`) ``repeat``
     less. Only the order changes, not the scores (which sentences are quoted beside the first stays decided by
-    theirs), and a sentence below ``threshold`` is never put before one at or above it."""
+    theirs), and a sentence below ``threshold`` is never put before one at or above it. A sentence holding a term of
+    ``case``, the case a follow-up names instead of the previous one's (grounding.followup_reading.new_case), is
+    not a repeat: the previous answer quoted it beside its own ("... 10 paid sick days per calendar year" after the
+    vacation days), and "And what about sick days?" asks for it (it led with the sick days' usage rules, the s19
+    demo run)."""
     title = anchor_title(plan.history, [s.title for s in plan.sources])
     on_page = {s.label for s in plan.sources if s.title == title} if title else set()
     previous = _flat(_last_answer(plan.history))  # once, not once per ranked sentence
 
     def key(s: ScoredSentence) -> tuple[bool, float]:
-        moved = s.score + (bonus if s.label in on_page else 0.0) - (repeat if _in_flat(s.text, previous) else 0.0)
+        again = _in_flat(s.text, previous) and not (case and case & content_terms(s.text))
+        moved = s.score + (bonus if s.label in on_page else 0.0) - (repeat if again else 0.0)
         return s.score >= threshold, moved
 
     return sorted(ranked, key=key, reverse=True)

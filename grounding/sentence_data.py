@@ -98,8 +98,21 @@ _SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
 _CLOSING = ".!?:;)\"”。！？：；）」』"
 
 
+#: A short line's closing parenthetical with no sentence punctuation in it: "Day 5 (Friday)", "Annual leave (AL)".
+_TRAILING_ASIDE = re.compile(r"\s*\([^()]*\)$")
+
+
 def _heading_like(s: str) -> bool:
-    return len(s.split()) < 8 and s[-1:] not in _CLOSING
+    """A line read as a heading: under 8 words, with no closing punctuation; a closing parenthetical holding none
+    either ("Day 5 (Friday)", a heading a packed chunk carries on its own line) is read past. Rejecting every line
+    that ends with ")" read "Day 5 (Friday)" as a sentence, so the list under it stood under the chunk's first heading
+    ("Day 4 (Thursday)") and "What happens on Day 3?" quoted Day 5's items (the s19 demo run)."""
+    if len(s.split()) >= 8:
+        return False
+    aside = _TRAILING_ASIDE.search(s)
+    if aside and not any(c in _CLOSING for c in aside.group(0)[:-1]) and aside.start() > 0:
+        s = s[:aside.start()]
+    return s[-1:] not in _CLOSING
 
 
 _NEW_ITEM = re.compile(r"^(?:[-*+]\s|\d{1,3}[.)]\s)")

@@ -9,6 +9,8 @@ about: under "Annual leave", not under "Advanced annual leave". No Django import
 
 from __future__ import annotations
 
+import re
+
 from grounding.sentence_data import SentenceData, section_heading
 
 
@@ -70,3 +72,21 @@ def with_items(data: SentenceData, i: int, ok, limit: int = ITEMS_WORDS) -> str:
         return ""
     more = j < len(data.texts) and data.kinds[j] == "item"
     return f"{lead}: {'; '.join(items)}" + ("; …" if more else ".")
+
+
+#: A numbered part named by a word and its number: "Day 3", "Step 2", "Phase 4", "Part 1" (not "3 days").
+_NUMBERED = re.compile(r"\b([A-Za-z]{3,})\s+(\d{1,3})\b(?![:.,]\d)")
+
+
+def numbered_parts(text: str) -> set[tuple[str, str]]:
+    """The numbered parts ``text`` names, as (word in lower case, number): {("day", "3")} for "What happens on Day
+    3?"; a clock time ("at 3:00") or a decimal is not a part's number."""
+    return {(m.group(1).lower(), m.group(2)) for m in _NUMBERED.finditer(text)}
+
+
+def other_part(question: str, heading: str) -> bool:
+    """True when ``heading`` names a numbered part of the kind ``question`` names, with another number, and not the
+    asked one ("Day 5 (Friday)" for "What happens on Day 3?"): a sentence under it is about another part."""
+    asked, named = numbered_parts(question), numbered_parts(heading)
+    words = {w for w, _ in asked}
+    return bool(asked) and not asked & named and any(w in words for w, _ in named)

@@ -43,7 +43,7 @@ from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE
                                      named_page_labels, names_row_key, numbers, on_named_pages)
 from grounding.sentence_data import SentenceData, section_heading, sentence_data
 from grounding.quotable import quoted_text
-from grounding.sentence_leads import heading_of, lead_of
+from grounding.sentence_leads import heading_of, lead_of, numbered_parts, other_part
 from grounding.table_lookup import names_row_column
 from grounding.types import ContextPlan, Source
 
@@ -112,7 +112,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    example_penalty: float = 0.15, allotment_bonus: float = 0.1,
                    definition_bonus: float = 0.15, lead_discount: float = 0.02,
                    heading_bonus: float = 0.1, example_quantity_penalty: float = 0.1,
-                   carried_weight: float = 0.5) -> list[ScoredSentence]:
+                   carried_weight: float = 0.5, heading_share: float = 0.5,
+                   heading_floor: float = 0.5) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -222,9 +223,16 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     term = defined_term(asked or question)
+    parts = numbered_parts(question)
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
         overlap = sum(weight[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
+        if overlap >= heading_floor and not wants_quantity:
+            # the heading it stands under names the rest of what is asked: "What training do I need to complete in
+            # my first week?" / "Robot safety training" > "All new employees ... must complete the 2-hour Robot
+            # Safety Fundamentals course on Wednesday of their first week" (a quantity question has heading_bonus)
+            under = (q_terms & content_terms(heading_of(data, i, source.section))) - t
+            overlap += heading_share * sum(weight[w] for w in under) / q_weight
         bonus = quantity_bonus if wants_quantity and HAS_QUANTITY.search(text) and not (
             wants_allotment and only_bounds(text)) else 0.0  # "if you are sick for more than 3 days" says when
         if wants_phone and PHONE.search(text):
@@ -252,6 +260,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         elif term and (other := defined_term(heading_of(data, i, source.section).rstrip("?") + "?")) \
                 and content_terms(other) != content_terms(term):  # an instance of another term: "What counts as
             bonus -= definition_bonus  # an incident" > "Sending Confidential data to the wrong person"
+        if parts and other_part(question, heading_of(data, i, source.section)):
+            bonus -= 2 * case_bonus  # under "Day 5 (Friday)" for "What happens on Day 3?": another part's
         heading = content_terms(heading_of(data, i, source.section)) if wants_quantity else frozenset()
         if heading and heading <= q_terms:  # its section is about what is asked, nothing else
             bonus += heading_bonus

@@ -34,6 +34,7 @@ from grounding.claim_readings import READINGS_VERSION, stored_readings, stored_r
 from grounding.index_files import ANSWER_DATA
 from grounding.index_store import StoredIndex
 from grounding.injection import injection_signals
+from grounding.sentence_store import chunk_layout
 from grounding.support_store import chunk_values, values_current
 from knowledge.models import Chunk, DocumentVersion, Domain
 from knowledge.records import chunk_record
@@ -67,7 +68,8 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
     """Write one index directory from the database: vectors, ids, BM25 over title > section + text, records, and
     the chunks' sentence vectors. Chunks stored before ingestion embedded their sentences (checked them for passages
     addressed to an AI assistant, gave them their value key) get theirs here, once (saved to their rows, so the next
-    build reads them)."""
+    build reads them); so does a chunk whose stored layout an answering rule now reads otherwise (a short line ending
+    with a parenthetical read as a heading, ANSWER_DATA 9): its layout and answer units are made again and saved."""
     rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
             .select_related("version__document"))
     ids, blobs, texts, records, sentence_sets, missing, backfilled = [], [], [], [], [], [], []
@@ -84,6 +86,8 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
             missing.append((len(ids) - 1, chunk))
             said = np.zeros((0, dim), dtype=np.float32)
         sentence_sets.append(said)
+        if chunk.layout is not None and chunk.layout != chunk_layout(chunk.text):
+            chunk.layout = None  # read by an older rule (ANSWER_DATA counted up): made again with its units below
         units = chunk.unit_matrix(dim)
         if units is None or chunk.layout is None:
             no_units.append((len(ids) - 1, chunk))

@@ -305,3 +305,22 @@ def test_the_support_check_reads_the_planned_sources_stored_vectors_and_embeds_o
     assert support_texts(answer, sources) != support_texts(answer, sources, prepared.source_vectors)  # else: all
     report = check_support(answer, sources, embedder, source_vectors=prepared.source_vectors)
     assert [s.status for s in report.sentences] == ["supported", "supported"]
+
+
+def test_a_chunk_whose_stored_layout_an_answering_rule_now_reads_otherwise_gets_it_made_again(tmp_path, embedder):
+    """ANSWER_DATA 9: "Day 5 (Friday)" is now read as a heading; a chunk stored with it as a sentence (an older
+    rule) has its layout and answer units made again when the index is built (a worker starting after the count
+    went up), not only when it is ingested again."""
+    from knowledge.indexing import index_publish
+    from knowledge.models import Chunk
+
+    domain = domain_get_or_create(slug="units4", name="Units 4")
+    ingest_path(path=page(tmp_path, "week", "# Week\n\n## Day 4 (Thursday)\n\n- Shadow a teammate.\n\nDay 5 (Friday)"
+                                            "\n\n- Attend the Demo Hour.\n"), domain=domain, embedder=embedder)
+    chunk = next(c for c in Chunk.objects.filter(version__document__domain=domain) if "Day 5 (Friday)" in c.text)
+    made = chunk.layout
+    assert "heading" in [u[2] for u in made]
+    stale = [[*u[:2], "sentence" if u[2] == "heading" else u[2], *u[3:]] for u in made]
+    Chunk.objects.filter(pk=chunk.pk).update(layout=stale)
+    index_publish(domain=domain)
+    assert Chunk.objects.get(pk=chunk.pk).layout == made
