@@ -38,9 +38,10 @@ FORMAT = 2
 #: sentences' readings (grounding.claim_readings: what contradiction detection reads of them), 6 the chunks' values
 #: (grounding.support_store: what the support check reads of them), 7 the layouts split with inline code whole
 #: (grounding.sentences: "leave a `.` or a note" is one sentence), 8 the documents' front matter keywords in the
-#: records (grounding.parsing.keywords_of), 9 the layouts reading a short line that ends with a parenthetical ("Day 5
-#: (Friday)") as a heading (grounding.sentence_data._heading_like).
-ANSWER_DATA = 9
+#: records (grounding.parsing.keywords_of), 10 the layouts reading a short line that ends with a parenthetical ("Day 5
+#: (Friday)") as a heading (grounding.sentence_data._heading_like; 9 was taken by an unmerged branch's indexes on
+#: shared machines, so such an index is built again too).
+ANSWER_DATA = 10
 #: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
 #: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
 DISTINCT_SHARE = 0.9

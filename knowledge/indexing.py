@@ -64,12 +64,14 @@ def _domain_lock(domain: Domain) -> Iterator[None]:
         yield
 
 
-def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
+def _build(*, domain: Domain, status: str, path: Path, relayout: bool = False) -> StoredIndex:
     """Write one index directory from the database: vectors, ids, BM25 over title > section + text, records, and
     the chunks' sentence vectors. Chunks stored before ingestion embedded their sentences (checked them for passages
     addressed to an AI assistant, gave them their value key) get theirs here, once (saved to their rows, so the next
-    build reads them); so does a chunk whose stored layout an answering rule now reads otherwise (a short line ending
-    with a parenthetical read as a heading, ANSWER_DATA 9): its layout and answer units are made again and saved."""
+    build reads them). With ``relayout`` (the index it replaces was built before the current ANSWER_DATA), so does a
+    chunk whose stored layout an answering rule now reads otherwise (a short line ending with a parenthetical read as
+    a heading, ANSWER_DATA 10): its layout and answer units are made again and saved. (Checking every chunk's layout
+    costs about 5 ms a chunk, so it is done once per upgrade, not on every publish.)"""
     rows = (Chunk.objects.filter(version__document__domain=domain, version__status=status).order_by("pk")
             .select_related("version__document"))
     ids, blobs, texts, records, sentence_sets, missing, backfilled = [], [], [], [], [], [], []
@@ -86,7 +88,7 @@ def _build(*, domain: Domain, status: str, path: Path) -> StoredIndex:
             missing.append((len(ids) - 1, chunk))
             said = np.zeros((0, dim), dtype=np.float32)
         sentence_sets.append(said)
-        if chunk.layout is not None and chunk.layout != chunk_layout(chunk.text):
+        if relayout and chunk.layout is not None and chunk.layout != chunk_layout(chunk.text):
             chunk.layout = None  # read by an older rule (ANSWER_DATA counted up): made again with its units below
         units = chunk.unit_matrix(dim)
         if units is None or chunk.layout is None:
@@ -211,7 +213,8 @@ def index_publish(*, domain: Domain) -> str:
     with _domain_lock(domain):
         previous = Domain.objects.filter(pk=domain.pk).values_list("index_token", flat=True).first() or ""
         for status in STATUSES:
-            _build(domain=domain, status=status, path=index_path(domain=domain, status=status, token=token))
+            _build(domain=domain, status=status, path=index_path(domain=domain, status=status, token=token),
+                   relayout=_built_before(index_path(domain=domain, status=status, token=previous)))
         Domain.objects.filter(pk=domain.pk).update(index_token=token)
         domain.index_token = token
         keep = {token, previous or "initial"}
@@ -224,6 +227,15 @@ def index_publish(*, domain: Domain) -> str:
             if old.is_dir() and stale and old.name.rsplit("-", 1)[-1] not in keep:
                 shutil.rmtree(old, ignore_errors=True)
     return token
+
+
+def _built_before(path: Path) -> bool:
+    """Whether the index directory at ``path`` (the one a publish replaces) is missing or was built before the
+    current ANSWER_DATA: its chunks' stored layouts may then be read otherwise by the current rules."""
+    try:
+        return StoredIndex.carries(path)[0] < ANSWER_DATA
+    except (OSError, ValueError):
+        return True
 
 
 def _outdated(answer_data: int, readings_version: int) -> bool:
@@ -251,7 +263,7 @@ def index_ensure(*, domain: Domain) -> bool:
             path = index_path(domain=domain, status=status, token=token)
             if not path.is_dir():
                 log.info("building the %s index of domain %s (token %s)", status, domain.slug, token or "initial")
-                _build(domain=domain, status=status, path=path)
+                _build(domain=domain, status=status, path=path, relayout=True)
     return True
 
 
