@@ -19,6 +19,7 @@ from grounding.types import Note, Source
 from grounding.yesno import asking_clause, asking_coverage, compared_count
 from grounding.yesno_action import action_unstated
 from grounding.yesno_clauses import excepts_asked
+from grounding.yesno_anchor import anchored_negation
 from grounding.yesno_count import states_asked_unit
 from grounding.yesno import opener as yes_no_opener
 
@@ -91,6 +92,17 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
             said = settles(answerer, question, s, sources, notes)
             if said:
                 return _focused(question, [s] + [o for o in ordered if o is not s], sources, said), said
+    # or one matching the question about as closely as the closest (within ``scan_margin`` of its score) that says
+    # no by a negation whose scope names what is asked (grounding.yesno_anchor): a paraphrase names few of the
+    # question's words ("Team members who contributed editing ... should not be included as authors" for "Should
+    # teammates who only edited my blog post be credited as authors?"). Only "No.": on the dev, calibration and
+    # spent fresh yes/no sets a "Yes." or a "No." read this way without an anchored negation is wrong as often as
+    # right (s19).
+    for s in ordered[1:]:
+        if s.score >= max(answerer.settle, deciding.score - answerer.scan_margin) and _statement(s.text) \
+                and not (stating and action_unstated(clause, s.text)) and anchored_negation(clause, s.text) \
+                and settles(answerer, question, s, sources, notes) == "No.":
+            return _focused(question, [s] + [o for o in ordered if o is not s], sources, "No."), "No."
     return ordered, ""
 
 

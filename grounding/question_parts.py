@@ -198,7 +198,8 @@ def is_group(name: str) -> bool:
 
 
 def mentions(text: str, name: str) -> bool:
-    """True when ``text`` names ``name`` (case-insensitive, as whole words; "GS-12" also as "GS 12" or "GS12"). A
+    """True when ``text`` names ``name`` (case-insensitive, as whole words, or its plural: "Google Docs" names "Google
+    Doc"; "GS-12" also as "GS 12" or "GS12"). A
     name of several capitalised words is also named when each of its words is ("Ryan was offered a rookie spot ...
     Davis made his debut" names Ryan Davis: a text calls a person or a place by part of its name after the first
     mention, and a chunk may hold only the later mentions). Both are read NFKC-folded ("ＦＹ２５" names FY25)."""
@@ -210,7 +211,8 @@ def mentions(text: str, name: str) -> bool:
     parts = [w for w in re.split(r"[\s-]+", name) if w]
     words = [re.escape(w) for w in parts]
     code = bool(_CODE.fullmatch(name))
-    pattern = r"[\s-]?".join(words) if code else r"\s+".join(words)
+    # a name is named by its plural too ("Google Docs" names a Google Doc); a code is not ("FY25s" is no form)
+    pattern = r"[\s-]?".join(words) if code else r"\s+".join(words) + r"(?:e?s)?"
     if re.search(rf"(?<!\w){pattern}(?!\w)", text, re.I):
         return True
     return len(parts) > 1 and not code and all(w[:1].isupper() for w in parts) and all(

@@ -3,7 +3,7 @@
 
 - Words that look like negation but negate no predicate: an additive "not just / not only / not merely" ("Referrals
   are welcome any time, not just when positions are open" affirms the asked case), "but not limited to", "whether
-  or not", and a bound ("no later than", "no more than", "not to exceed") that states a limit, not a denial
+  or not", "no matter", and a bound ("no later than", "no more than", "not to exceed") that states a limit, not a denial
   (:func:`without_idioms`; the limits themselves are read by grounding.yesno_count).
 - A rejected alternative: "X rather than Y", "instead of Y", "in place of Y". When the question names, in its own
   words, something the sentence names only as the rejected alternative, and shares something else with the rest
@@ -26,10 +26,12 @@ from grounding.lexical import content_terms
 
 #: Negation words that negate no predicate: additive "not just/only/merely/simply" (affirms more than the case it
 #: names), "but not limited to" (a list left open), "whether or not" (both cases), and bounds ("no later than 30 days",
-#: "no more than 5", "not to exceed 240 days": a limit the sentence states, read by the limit rules).
+#: "no more than 5", "not to exceed 240 days": a limit the sentence states, read by the limit rules), and "no matter
+#: what/how/the ..." (every case, as "regardless of" says: "no matter the length of time").
 NON_NEGATING = re.compile(r"\bnot\s+(?:just|only|merely|simply|solely)\b|\b(?:but\s+)?not\s+limited\s+to\b|"
                           r"\bwhether\s+or\s+not\b|\b(?:no|not)\s+(?:later|earlier|sooner|more|less|fewer|greater)\s+"
-                          r"than\b|\bnot\s+to\s+exceed\b", re.I)
+                          r"than\b|\bnot\s+to\s+exceed\b|"
+                          r"\bno\s+matter\s+(?=(?:what|how|the|which|who|when|where|whether|if)\b)", re.I)
 
 
 def without_idioms(text: str) -> str:

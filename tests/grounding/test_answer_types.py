@@ -216,6 +216,12 @@ def test_a_name_keeps_its_inner_common_words_and_is_named_by_its_parts():
     assert not mentions("The Denver office is closed.", "San Francisco")
 
 
+def test_a_name_is_named_by_its_plural_but_a_code_is_not():
+    # dev d008: "Google Docs" on the page pins a question about a "Google Doc"
+    assert mentions("If another agency employs Google Docs, documents can be shared", "Google Doc")
+    assert not mentions("Google Doctors", "Google Doc") and not mentions("FY25s", "FY25")
+
+
 def test_a_blank_cell_for_the_asked_column_states_nothing():
     assert blank_cell("Which Tock code do CoE staff use for training?", "Work type: Training; CoE feds: ?; 18F: 1811")
     assert not blank_cell("Which Tock code do 18F staff use for training?", "Work type: Training; 18F: 1811")

@@ -204,8 +204,9 @@ def test_when_the_closest_sentence_settles_nothing_another_chosen_one_naming_the
                "S3": _source("S3", "Tock", "Tocking for Out of Office time")}
     ordered, said = decided(ExtractiveAnswerer(scan_coverage=0.75), question, chosen, sources)
     assert said == "No." and ordered[0].label == "S3" and len(ordered) == 3
-    # the closest sentence (about annual leave, on a page that does not name Tock) settles nothing by itself
-    ordered, said = decided(ExtractiveAnswerer(scan_coverage=2.0), question, chosen, sources)
+    # the closest sentence (about annual leave, on a page that does not name Tock) settles nothing by itself (the
+    # scan by a denial's anchored negation, scan_margin, turned off too: it finds the same sentence)
+    ordered, said = decided(ExtractiveAnswerer(scan_coverage=2.0, scan_margin=-1.0), question, chosen, sources)
     assert said == "" and ordered[0].label == "S1"
 
 
@@ -232,3 +233,38 @@ def test_a_settled_question_quotes_the_deciding_sentence_without_unrelated_ones(
     ordered, said = decided(ExtractiveAnswerer(), question, chosen, sources)
     assert said == "No."
     assert [s.text for s in ordered] == [chosen[0].text, chosen[2].text]  # the one naming the question stays
+
+
+def test_a_close_sentence_denying_what_is_asked_decides_no_when_the_closest_settles_nothing():
+    # dev d112: the denial holds few of the question's words ("teammates", "credited"), so no coverage rule finds
+    # it; its negation names "authors" right after it, and it scores within scan_margin of the closest
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.extractive_yesno import decided
+
+    question = "Should teammates who only edited my blog post be credited as authors?"
+    chosen = [_scored("The authors listed on a blog post should be only the people who have actively contributed "
+                      "significant portions of text to the blog post.", "S1", 0.788, 0.15),
+              _scored("Team members who contributed editing, criticism, quotes, images, or small amounts of text "
+                      "should not be included as authors.", "S2", 0.707, 0.10)]
+    sources = {"S1": _source("S1", "Blogging guide", "Authorship"), "S2": _source("S2", "Blogging guide", "Authorship")}
+    ordered, said = decided(ExtractiveAnswerer(), question, chosen, sources)
+    assert said == "No." and ordered[0].label == "S2"
+    # farther below the closest than scan_margin, it decides nothing
+    ordered, said = decided(ExtractiveAnswerer(scan_margin=0.05), question, chosen, sources)
+    assert said == "" and ordered[0].label == "S1"
+
+
+def test_a_close_sentence_denying_something_beside_the_question_does_not_decide_it():
+    # the s11 fresh set's f007: "cannot access the rest of the TTS workspace" is no answer to whether adding
+    # partners is free (a wrong "No." when any close negated sentence could decide)
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.extractive_yesno import decided
+
+    question = "Is it free to add our agency partners to our Mural workspace?"
+    chosen = [_scored("The benefit of adding your partner as a guest and not an anonymous user is that you will be "
+                      "able to see what contributions they are making to a Mural.", "S1", 0.800, 0.17),
+              _scored("They cannot access the rest of the TTS workspace, but you can invite them to view and edit "
+                      "your Mural.", "S1", 0.784, 0.14)]
+    sources = {"S1": _source("S1", "Mural", "Inviting partners")}
+    ordered, said = decided(ExtractiveAnswerer(), question, chosen, sources)
+    assert said == ""

@@ -82,3 +82,14 @@ def test_an_alternative_sharing_one_word_in_passing_or_only_with_the_askers_situ
                 "the employee home.")
     assert not rejected_alternative("On a long trip, do I pay for the hotel myself", sentence)
     assert not rejected_alternative("Do I pay for the hotel on a long trip home", sentence)
+
+
+def test_no_matter_negates_nothing():
+    # "no matter the length of time" says every case, as "regardless of" does; read as a negation it turned the
+    # sentence's polarity (a spent fresh set's f13-y04, seen in the s19 simulation of anchored negations)
+    from grounding.yesno_negation import without_idioms
+    from grounding.yesno_scope import NEGATION
+
+    text = "If you are called to active duty, no matter the length of time, contact the FAS Benefits Specialist."
+    assert not NEGATION.search(without_idioms(text))
+    assert NEGATION.search(without_idioms("There is no matter pending."))  # "no" before a noun still negates
