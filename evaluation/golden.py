@@ -44,12 +44,13 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: "fresh15" (10 multi_section and 6 list questions, evaluation/golden/18f_fresh15.jsonl, written in the s18 round before its
 #: two-part and list answer changes and asked once before and once after them), "fresh16" (16 two-turn
 #: conversations, evaluation/golden/18f_fresh16.jsonl, written in the s18 round before its follow-up changes and asked
-#: once before and once after them), or
+#: once before and once after them), "fresh19r" (20 near misses and 10 value controls,
+#: evaluation/golden/18f_fresh19_nearmiss.jsonl, written in the s19 refusal pass before its changes), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
-               "fresh-versions")
+               "fresh19r", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

@@ -138,7 +138,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh13.jsonl, fresh13r for "
                                  "evaluation/golden/18f_fresh13r.jsonl, fresh15 for "
                                  "evaluation/golden/18f_fresh15.jsonl, fresh16 for "
-                                 "evaluation/golden/18f_fresh16.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_fresh16.jsonl, fresh19r for "
+                                 "evaluation/golden/18f_fresh19_nearmiss.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention "
                                  "suite's public sets (default: all; calibration, test or all); the README reports "
                                  "test")
