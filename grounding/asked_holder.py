@@ -120,8 +120,10 @@ def thin_cover(question: str, subject: frozenset[str], quoted: Iterable[tuple[st
     """The words of ``question``'s asking clause among its ``subject`` terms that the quoted (sentence, source) pairs
     do not name (in the sentence, its source's title, section path or keywords), when the pairs name at most one
     subject term and miss two or more that are not the asker's action or a filler word
-    (grounding.subject_check.ACTIONS, :data:`_FILLER`), one of which no planned source of ``sources`` names at all
-    (the documents do not talk about it); [] otherwise."""
+    (grounding.subject_check.ACTIONS, :data:`_FILLER`), none of which any planned source of ``sources`` names (the
+    documents do not talk about them at all: "As a new supervisor, should I keep doing my old job?" misses "new",
+    "keep", "old" and "job" in a sentence on a transition plan, but its pages say "old job" elsewhere); []
+    otherwise."""
     quoted = list(quoted)
     if len(subject) < 2 or not quoted:
         return []
@@ -130,7 +132,7 @@ def thin_cover(question: str, subject: frozenset[str], quoted: Iterable[tuple[st
     if len(missing) < 2 or len(subject & said) > 1:
         return []
     anywhere = content_terms("\n".join(f"{s.title}\n{s.section}\n{' '.join(s.keywords)}\n{s.text}" for s in sources))
-    if sources and not missing - anywhere:
+    if sources and missing & anywhere:
         return []
     words = re.findall(r"[A-Za-z0-9][\w()’'-]*", question_sentence(question))
     return list(dict.fromkeys(w for w in words if content_terms(w) & missing))

@@ -303,3 +303,14 @@ def test_a_new_question_its_own_words_find_nothing_for_is_not_answered_from_the_
     gift, date = _ask(capsys, "What's the gift limit?", "Can I date a coworker?")
     assert "$75" in gift["answer"]
     assert date["abstained"] and "gift" not in date["answer"], date["answer"]
+
+
+def test_questions_on_what_the_handbook_never_states_are_refused(demo_domain, capsys):
+    """The s19 new-user run: "Does Tallgrass match 401(k) contributions?" was answered with the parental-leave
+    top-up ("Tallgrass tops up your pay so you receive 100% of your base salary"), and "What is the dress code?" with
+    an unrelated sentence. No page of the demo handbook states either (no 401(k), retirement, match or dress code)."""
+    match, dress = _ask(capsys, "Does Tallgrass match 401(k) contributions?", "What is the dress code?")
+    assert match["abstained"] and "100% of your base salary" not in match["answer"], match["answer"]
+    assert dress["abstained"], dress["answer"]
+    (alone,) = _ask(capsys, "What is the dress code?")
+    assert alone["abstained"], alone["answer"]
