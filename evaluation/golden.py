@@ -47,12 +47,14 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: once before and once after them), "fresh19" (12 new-user questions on the demo handbook, domain ``handbook``,
 #: evaluation/golden/fresh19_demo.jsonl, written in the s19 round before its demo-answer changes and asked once before
 #: and once after them), "fresh19y" (17 yes/no questions and 3 yes/no questions the pages do not settle,
-#: evaluation/golden/fresh19_yesno.jsonl, written in the s19 round before its yes/no opener changes), or
+#: evaluation/golden/fresh19_yesno.jsonl, written in the s19 round before its yes/no opener changes), "fresh19r" (20
+#: near misses and 10 value controls, evaluation/golden/18f_fresh19_nearmiss.jsonl, written in the s19 round before its
+#: refusal changes), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
-               "fresh19", "fresh19y", "fresh-versions")
+               "fresh19", "fresh19y", "fresh19r", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

@@ -51,7 +51,9 @@ from grounding.comparison_verdict import verdict
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan
-from grounding.subject_check import names_in_source, unnamed_existent, unnamed_subject, unsaid_subject
+from grounding.asked_holder import thin_cover, unheld, unsettled_requirement
+from grounding.subject_check import (names_in_source, subject_terms, unnamed_existent, unnamed_subject,
+                                     unsaid_subject)
 from grounding.yesno import compared_count
 
 
@@ -204,6 +206,8 @@ class ExtractiveAnswerer:
             return missed
         if kind != "yesno" and alone and (unstated := unstated_form(asked, kind, chosen, ranked, plan)):
             return unstated  # a phone number asked, none quoted
+        if kind != "yesno" and alone and (unheld_what := unheld(asked, kind, [s.text for s in chosen])):
+            return compose.topic_only(covering(ranked, sources), unheld_what)  # "Who leads ...?": nobody named
         if kind != "yesno" and alone and \
                 (unsaid := unsaid_subject(asked, [(s.text, sources[s.label]) for s in chosen])):
             # nothing quoted, nor its page or section, names what a question standing alone asks about: the
@@ -226,6 +230,14 @@ class ExtractiveAnswerer:
             chosen, opener = decided(self, asked, chosen, sources, plan.notes)
             if context and relating(asked) and not any(share_answer(asked, s.text) for s in chosen):
                 opener = ""  # "Is it different for term employees?" (a share of the whole settles it: "75% of")
+            quoted = [(s.text, sources[s.label]) for s in chosen]
+            if not opener and alone and \
+                    (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):
+                # nothing settles it and the sentences are about something else ("Does Tallgrass match 401(k)
+                # contributions?" / topping up parental-leave pay)
+                return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(thin))
+            if not opener and alone and unsettled_requirement(asked, [s.text for s in chosen]):
+                return compose.topic_only(covering(ranked, sources), "whether it is required")
             unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]
             if not opener and unsaid:
                 # "Do contractors get paid time off?" over a page on employees that never names contractors: what

@@ -344,3 +344,14 @@ def test_the_training_of_the_first_week_is_answered_from_the_section_its_heading
     0.566 under the 0.62 threshold): the sentence holds every asked word but "training", its heading's word."""
     (answer,) = _ask(capsys, "What training do I need to complete in my first week?")
     assert not answer["abstained"] and "Robot Safety Fundamentals" in answer["answer"], answer["answer"]
+
+
+def test_questions_on_what_the_handbook_never_states_are_refused(demo_domain, capsys):
+    """The s19 new-user run: "Does Tallgrass match 401(k) contributions?" was answered with the parental-leave
+    top-up ("Tallgrass tops up your pay so you receive 100% of your base salary"), and "What is the dress code?" with
+    an unrelated sentence. No page of the demo handbook states either (no 401(k), retirement, match or dress code)."""
+    match, dress = _ask(capsys, "Does Tallgrass match 401(k) contributions?", "What is the dress code?")
+    assert match["abstained"] and "100% of your base salary" not in match["answer"], match["answer"]
+    assert dress["abstained"], dress["answer"]
+    (alone,) = _ask(capsys, "What is the dress code?")
+    assert alone["abstained"], alone["answer"]

@@ -139,7 +139,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh13r.jsonl, fresh15 for "
                                  "evaluation/golden/18f_fresh15.jsonl, fresh16 for "
                                  "evaluation/golden/18f_fresh16.jsonl, fresh19y for "
-                                 "evaluation/golden/fresh19_yesno.jsonl, fresh-versions for "
+                                 "evaluation/golden/fresh19_yesno.jsonl, fresh19r for "
+                                 "evaluation/golden/18f_fresh19_nearmiss.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention "
                                  "suite's public sets (default: all; calibration, test or all); the README reports "
                                  "test")
