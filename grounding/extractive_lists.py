@@ -144,7 +144,8 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
         for start, end in item_runs(data.kinds):
             if end - start < 2:
                 continue
-            lead = start - 1 if start > 0 and data.kinds[start - 1] in ("lead", "sentence") else start
+            lead = start - 1 if start > 0 and data.kinds[start - 1] in ("lead", "sentence") \
+                and not opens_part(source, data, start) else start
             cos = max(float(max(data.vectors[i] @ vector, data.context[i] @ vector)) for i in range(lead, end))
             shared = terms & content_terms(" ".join(data.texts[lead:end]))
             score = cos + overlap_weight * len(shared) / (len(terms) or 1)
@@ -175,6 +176,17 @@ def _run_heads(source: Source, data: SentenceData, lead: int) -> frozenset[str]:
     texts, kinds = data.texts, data.kinds
     heads = [_own_words(texts[lead])] if kinds[lead] == "lead" else []
     return content_terms(" ".join(heads + [heading_over(source, data, lead)]))
+
+
+def opens_part(source: Source, data: SentenceData, at: int) -> bool:
+    """True when the line at ``at`` opens the part of a merged source where a chunk of another section starts: the
+    line before it stands in another section, so it is no lead-in of what follows ("Remember to bring an unexpired
+    passport ... on your first day." ends "Before day one", and "Day 1 (Monday)"'s timetable follows it)."""
+    if at <= 0 or at >= len(data.spans):
+        return False
+    begin, end = data.spans[at - 1][1], data.spans[at][0]
+    return any(begin <= start <= end and path != before[1]
+               for (start, path), before in zip(source.sections[1:], source.sections))
 
 
 def heading_over(source: Source, data: SentenceData, lead: int) -> str:

@@ -355,3 +355,12 @@ def test_questions_on_what_the_handbook_never_states_are_refused(demo_domain, ca
     assert dress["abstained"], dress["answer"]
     (alone,) = _ask(capsys, "What is the dress code?")
     assert alone["abstained"], alone["answer"]
+
+
+def test_what_to_bring_on_the_first_day_is_not_followed_by_the_next_sections_timetable(demo_domain, capsys):
+    """The s19 new-user run: "What do I need to bring on my first day?" quoted the passport sentence and then the
+    whole Day 1 timetable as its list: the two chunks were merged into one source, where the sentence ending "Before
+    day one" stands right before "Day 1 (Monday)"'s items and was read as their lead-in."""
+    (answer,) = _ask(capsys, "What do I need to bring on my first day?")
+    assert answer["answer"].startswith("Remember to bring an unexpired passport"), answer["answer"]
+    assert "9:00 a.m." not in answer["answer"] and "Team lunch" not in answer["answer"], answer["answer"]
