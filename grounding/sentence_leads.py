@@ -84,9 +84,11 @@ def numbered_parts(text: str) -> set[tuple[str, str]]:
     return {(m.group(1).lower(), m.group(2)) for m in _NUMBERED.finditer(text)}
 
 
-def other_part(question: str, heading: str) -> bool:
+def other_part(question: str, heading: str, asked: set[tuple[str, str]] | None = None) -> bool:
     """True when ``heading`` names a numbered part of the kind ``question`` names, with another number, and not the
-    asked one ("Day 5 (Friday)" for "What happens on Day 3?"): a sentence under it is about another part."""
-    asked, named = numbered_parts(question), numbered_parts(heading)
+    asked one ("Day 5 (Friday)" for "What happens on Day 3?"): a sentence under it is about another part. ``asked``:
+    numbered_parts(question) when the caller has it already (it asks of every sentence)."""
+    asked = numbered_parts(question) if asked is None else asked
+    named = numbered_parts(heading)
     words = {w for w, _ in asked}
     return bool(asked) and not asked & named and any(w in words for w, _ in named)

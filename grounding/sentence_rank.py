@@ -224,14 +224,18 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     term = defined_term(asked or question)
     parts = numbered_parts(question)
+    heading_terms: dict[str, frozenset[str]] = {}  # a heading's content terms, read once per heading
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
+        head = heading_of(data, i, source.section)
+        if head not in heading_terms:
+            heading_terms[head] = content_terms(head)
         overlap = sum(weight[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
         if overlap >= heading_floor and not wants_quantity:
             # the heading it stands under names the rest of what is asked: "What training do I need to complete in
             # my first week?" / "Robot safety training" > "All new employees ... must complete the 2-hour Robot
             # Safety Fundamentals course on Wednesday of their first week" (a quantity question has heading_bonus)
-            under = (q_terms & content_terms(heading_of(data, i, source.section))) - t
+            under = (q_terms & heading_terms[head]) - t
             overlap += heading_share * sum(weight[w] for w in under) / q_weight
         bonus = quantity_bonus if wants_quantity and HAS_QUANTITY.search(text) and not (
             wants_allotment and only_bounds(text)) else 0.0  # "if you are sick for more than 3 days" says when
@@ -257,12 +261,12 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus -= example_penalty + (example_quantity_penalty if wants_quantity else 0.0)
         if term and defines(term, text):
             bonus += definition_bonus
-        elif term and (other := defined_term(heading_of(data, i, source.section).rstrip("?") + "?")) \
+        elif term and (other := defined_term(head.rstrip("?") + "?")) \
                 and content_terms(other) != content_terms(term):  # an instance of another term: "What counts as
             bonus -= definition_bonus  # an incident" > "Sending Confidential data to the wrong person"
-        if parts and other_part(question, heading_of(data, i, source.section)):
+        if parts and other_part(question, head, asked=parts):
             bonus -= 2 * case_bonus  # under "Day 5 (Friday)" for "What happens on Day 3?": another part's
-        heading = content_terms(heading_of(data, i, source.section)) if wants_quantity else frozenset()
+        heading = heading_terms[head] if wants_quantity else frozenset()
         if heading and heading <= q_terms:  # its section is about what is asked, nothing else
             bonus += heading_bonus
         score = float(c) + overlap_weight * overlap + bonus
