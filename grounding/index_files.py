@@ -40,8 +40,9 @@ FORMAT = 2
 #: (grounding.sentences: "leave a `.` or a note" is one sentence), 8 the documents' front matter keywords in the
 #: records (grounding.parsing.keywords_of), 10 the layouts reading a short line that ends with a parenthetical ("Day 5
 #: (Friday)") as a heading (grounding.sentence_data._heading_like; 9 was taken by an unmerged branch's indexes on
-#: shared machines, so such an index is built again too).
-ANSWER_DATA = 10
+#: shared machines, so such an index is built again too), 11 the BM25 index holding single digits as terms
+#: (grounding.lexical.BM25_TOKEN_PATTERN: "Day 3").
+ANSWER_DATA = 11
 #: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
 #: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
 DISTINCT_SHARE = 0.9

@@ -133,12 +133,18 @@ def content_terms(text: str) -> frozenset[str]:
     return frozenset(_stemmer.stemWords([w.replace("’", "'").removesuffix("'s") for w in words - CONTENT_STOP_WORDS]))
 
 
+#: bm25s's token pattern (words of two or more characters) plus single digits: "Day 3", "Step 2" and "Tier 1" name
+#: what they number, and the default pattern drops the number ("Step 2 of the form" was the terms "step", "form").
+BM25_TOKEN_PATTERN = r"(?u)\b(?:\w\w+|\d)\b"
+
+
 def bm25_tokens(texts: Sequence[str]) -> list[list[str]]:
-    """BM25 tokens of each text (bm25s's tokenizer: lower-cased words of two or more characters, BM25_STOP_WORDS removed,
-    stemmed with the same stemmer as ``stem``), each text read NFKC-folded (``nfkc_fold``: "ＦＹ２０２５" is the token
-    "fy2025"). The index and its queries must be cut by this one function."""
-    return bm25s.tokenize([nfkc_fold(t) for t in texts], stopwords=BM25_STOP_WORDS, stemmer=_stemmer, return_ids=False,
-                          show_progress=False)
+    """BM25 tokens of each text (bm25s's tokenizer with BM25_TOKEN_PATTERN: lower-cased words of two or more characters
+    and single digits, BM25_STOP_WORDS removed, stemmed with the same stemmer as ``stem``), each text read NFKC-folded
+    (``nfkc_fold``: "ＦＹ２０２５" is the token "fy2025"). The index and its queries must be cut by this one function
+    (an index built before single digits were tokens is built again: grounding.index_files.ANSWER_DATA 11)."""
+    return bm25s.tokenize([nfkc_fold(t) for t in texts], token_pattern=BM25_TOKEN_PATTERN, stopwords=BM25_STOP_WORDS,
+                          stemmer=_stemmer, return_ids=False, show_progress=False)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -52,6 +52,13 @@ def test_bm25_tokens_use_lucenes_stop_list_and_the_same_stemmer():
     assert bm25_tokens(["within 30 days"]) == [["within", "30", "day"]]
 
 
+def test_bm25_tokens_keep_single_digits_that_number_a_thing():
+    # bm25s's default pattern keeps words of two or more characters: "Day 3" was the term "day" alone
+    assert bm25_tokens(["What happens on Day 3?"]) == [["what", "happen", "day", "3"]]
+    assert bm25_tokens(["Step 2 of form SF-50, a 5% raise"]) == [["step", "2", "form", "sf", "50", "5", "rais"]]
+    assert bm25_tokens(["a b I x 7"]) == [["7"]]  # single letters are still not terms
+
+
 def test_negation_cues_read_contractions_and_not_number_abbreviations():
     assert negation_cues("Contractors may not use the lounge and can't park.") == 2
     assert negation_cues("It is n't allowed.") == 1  # tokenised text
