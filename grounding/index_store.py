@@ -118,6 +118,7 @@ class StoredIndex(Searching):
         self._values: np.ndarray | None = None
         self._value_offsets: np.ndarray | None = None
         self._values_read: dict[int, dict | None] = {}  # rows parsed (StoredIndex.values)
+        self._layouts_read: dict[int, list | None] = {}  # rows parsed (StoredIndex.layout)
         self._made: dict[int, object] = {}  # what StoredIndex.made made of a row's record
         if (self.path / "value_offsets.npy").is_file():
             self._value_offsets = _mapped(self.path / "value_offsets.npy")
@@ -191,11 +192,16 @@ class StoredIndex(Searching):
         return self._sentences[int(self._sentence_offsets[row]):int(self._sentence_offsets[row + 1])]
 
     def layout(self, row: int) -> list | None:
-        """The layout stored for a row (grounding.sentence_store.chunk_layout), parsed; None when none is kept."""
+        """The layout stored for a row (grounding.sentence_store.chunk_layout), parsed once per process and index
+        (a shared list: never change it; the planned chunks of one question are planned again by the next);
+        None when none is kept."""
         if self._layout_offsets is None:
             return None
-        start, end = int(self._layout_offsets[row]), int(self._layout_offsets[row + 1])
-        return json.loads(bytes(self._layouts[start:end])) if end > start else None
+        found = self._layouts_read.get(row, False)
+        if found is False:
+            start, end = int(self._layout_offsets[row]), int(self._layout_offsets[row + 1])
+            found = self._layouts_read[row] = json.loads(bytes(self._layouts[start:end])) if end > start else None
+        return found
 
     def readings(self, row: int) -> list | None:
         """The readings stored for a row's sentences (one grounding.claim_readings.reading_row each, in the order

@@ -171,3 +171,16 @@ def test_a_row_record_is_made_into_a_chunk_once_per_index_and_shared(tmp_path):
     assert stored.made(0, make)[0] == chunks[0].chunk_id and len(made) == 2
     reopened = StoredIndex(tmp_path / "idx")  # another index object (a swapped-in build) makes its own
     assert reopened.made(2, make) == first and len(made) == 3
+
+
+def test_a_rows_layout_is_parsed_once_per_index_and_shared(tmp_path):
+    chunks, matrix = corpus(6)
+    layouts = [[[0, 5, "prose", "Hello", []], [6, 12, "item", "world.", [["money", "$5"]]]], None, [], None,
+               [[0, 3, "prose", "Abc", []]], None]
+    stored = StoredIndex.build(tmp_path / "idx", [c.chunk_id for c in chunks], matrix, [c.text for c in chunks],
+                               layouts=layouts)
+    first = stored.layout(0)
+    assert first == layouts[0] and stored.layout(0) is first  # parsed once, the same list on the next ask
+    assert stored.layout(4) == layouts[4] and stored.layout(1) is None and not stored.layout(2)
+    reopened = StoredIndex(tmp_path / "idx")
+    assert reopened.layout(0) == first and reopened.layout(0) is not first  # per index object
