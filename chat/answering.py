@@ -31,6 +31,7 @@ from grounding.lexical import nfkc_fold
 from grounding.llm_checks import LLMConflictJudge, LLMQueryRewriter, LLMSufficiencyJudge
 from grounding.memory import MemoryTurn, Summary
 from grounding.notes import concerns, relabel_notes, relevant_notes
+from grounding.part_retrieval import part_queries, with_part_candidates
 from grounding.prompt import Prompt
 from grounding.providers import Provider, completer_for, counter_of
 from grounding.scheduled import ScheduledVersion, scheduled_matches
@@ -156,6 +157,11 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
     history = history or []
     candidates = retrieve_vector(domain=inputs.domain.pk, query=query, vector=vector, token=inputs.token,
                                  superseded=5)
+    parts = part_queries(question) if query.strip() == question.strip() else []
+    if parts:  # a message asking two things: each part's own best passage is planned too (grounding.part_retrieval)
+        found = [retrieve_vector(domain=inputs.domain.pk, query=p, vector=v, token=inputs.token)
+                 for p, v in zip(parts, default_embedder().embed(parts))]
+        candidates = with_part_candidates(candidates, found, key=lambda c: c.chunk.chunk_id)
     counter = counter_of(provider)
     turns = [t.as_turn() for t in history]
     stored_summary, summary = summary, summary_in(history, summary)  # history may be only the turns a plan can use

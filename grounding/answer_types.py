@@ -75,6 +75,8 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    # "what should I fill in / bring / include?": the things to give
                    r"^what (?:should|must|do|can) (?:i|we|you) (?:\w+ )?(?:bring|include|fill in|provide|submit|"
                    r"prepare|pack|gather)\b|"
+                   # "what can the Outreach team help me with?": the things it helps with
+                   r"^what (?:can|could|does|do|will|would) (?:[\w.'’-]+ ){1,5}?help (?:\w+ )?(?:out )?with\b|"
                    # "what information / details does X need?": the pieces of it
                    r"^(?:what|which) (?:information|details|data|fields)\b|"
                    # a plural noun asked for ("What rules ...", "What are the usual goals of ...", "Which things

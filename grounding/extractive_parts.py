@@ -16,10 +16,10 @@ from grounding.keyed_items import looked_up_item
 from grounding.answer_types import CHECKED_TYPES, question_type, states
 from grounding.followup import follow_up
 from grounding.lexical import content_terms
-from grounding.part_cues import cued
+from grounding.part_cues import cued, named_item
 from grounding.question_parts import asked_terms, condition_matches, mentions, specifics, with_ellipsis_filled
 from grounding.quoting import repeats
-from grounding.sentence_rank import ScoredSentence
+from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan
 
 from grounding.extractive_typed import typed_sentences
@@ -93,6 +93,11 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
         part, fresh = parts[i], answered[i]
         if question_type(part) == "yesno":  # its deciding sentence, and the opener that says so
             fresh, openers[len(chosen)] = decided(answerer, part, fresh, plan.source_map, plan.notes)
+        source = plan.source_map.get(fresh[0].label)
+        data = source_sentences(source, getattr(answerer, "embedder", None)) if source is not None else None
+        if data is not None and (name := named_item(data.texts, data.kinds, fresh[0], part)) is not None:
+            # "TTSC calendar" before the item describing it (grounding.part_cues.named_item)
+            chosen.append(replace(fresh[0], text=name, position=fresh[0].position - 1))
         chosen.append(fresh[0])
         if question_type(part) not in ("yesno", "list") and (
                 looked := looked_up_item(plan, fresh[0], part, getattr(answerer, "embedder", None))):

@@ -18,8 +18,8 @@ from typing import Sequence
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence
 
-__all__ = ["CUE_SPREAD", "asked_label", "asked_noun", "asks_place", "cued", "names_instance", "quoted_prefixes",
-           "states_label", "states_place"]
+__all__ = ["CUE_SPREAD", "asked_label", "asked_noun", "asks_name", "asks_place", "cued", "named_item", "names_instance",
+           "quoted_prefixes", "states_label", "states_name", "states_place"]
 
 #: How far below the best sentence a sentence stating what a part asks for may be and still be quoted for it, in
 #: grounding.sentence_rank score units. On the development set the sentences naming the place a "where" part asks
@@ -124,6 +124,27 @@ def names_instance(noun: str, sentence: str) -> bool:
                 or re.search(_NAME_BEFORE + r"(?:\w+\s+)?" + word, sentence, re.I))
 
 
+#: A part asking what something is called ("what is the COR called in relation to ...", "what do we call ...", "what
+#: is it known as", "what term / name is used for ..."): a term the sentence gives in quotes answers it.
+_ASKS_NAME = re.compile(_OPENING + r"(?:what|how)\s+(?:(?:is|are|was|were)\s+(?:[\w'’-]+\s+){1,6}?(?:called|known\s+as|"
+                        r"referred\s+to\s+as|described\s+as)|(?:do|does|did)\s+(?:[\w'’-]+\s+){1,4}?call|"
+                        r"(?:term|name|nickname)\s+(?:is|do|does))\b", re.I)
+#: A term given in quotes: one to six words between quotation marks.
+_QUOTED_TERM = re.compile(r"[\"“‘](?:[^\"”’\s]+\s+){0,5}[^\"”’\s]+[\"”’]")
+
+
+def asks_name(part: str) -> bool:
+    """True when a part asks what something is called ("what is the COR called in relation to the contracting
+    officer?")."""
+    return bool(_ASKS_NAME.match(part.strip()))
+
+
+def states_name(sentence: str) -> bool:
+    """True when a sentence gives a term in quotes ('The COR serves as the contracting officer’s “eyes and
+    ears.”')."""
+    return bool(_QUOTED_TERM.search(sentence))
+
+
 def quoted_prefixes(part: str) -> list[str]:
     """The prefixes and suffixes a part quotes as written ("What do Slack channels starting with wg- mean" ->
     ["wg-"])."""
@@ -152,6 +173,8 @@ def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD
         tests.append(lambda text: states_label(label, text))
     if noun := asked_noun(part):
         tests.append(lambda text: names_instance(noun, text))
+    if asks_name(part):  # "what is the COR called ...?": the close sentence giving a term in quotes
+        tests.append(states_name)
     if asks_place(part):
         if _ASKS_EMAIL.search(part):  # "what address do I email ...": an e-mail address before a channel or a link
             tests.append(lambda text: bool(_EMAIL.search(text)))
@@ -161,3 +184,29 @@ def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD
         if hit is not None:
             return hit
     return None
+
+
+#: A part asking which thing ("which AirTable interface lets me ...").
+_WHICH = re.compile(_OPENING + r"which\s+[a-z]", re.I)
+#: Most words of a list item read as the name that the item after it describes ("- TTSC calendar" / "- Staff to see
+#: TTSC events, organizational milestones, etc.").
+NAME_WORDS = 4
+
+
+def named_item(texts: Sequence[str], kinds: Sequence[str], hit: ScoredSentence, part: str) -> str | None:
+    """The list item right before ``hit`` in its source (its sentences ``texts`` and their ``kinds``,
+    grounding.sentence_data) when it names what ``hit`` describes and ``part`` asks which thing ("which AirTable
+    interface lets me see TTSC events?": "TTSC calendar" before "Staff to see TTSC events, organizational milestones,
+    etc."): ``hit`` is an item of more than :data:`NAME_WORDS` words naming no instance of the asked noun, the one
+    before it an item of at most that many without closing punctuation. None otherwise."""
+    noun = asked_noun(part)
+    if not (noun or _WHICH.match(part.strip())) or hit.kind != "item" or len(hit.text.split()) <= NAME_WORDS \
+            or names_instance(noun, hit.text):
+        return None
+    at = hit.position - 1
+    if not (0 <= at < len(texts) and hit.position < len(texts)) or texts[hit.position] != hit.text:
+        return None
+    name = texts[at].strip()
+    if kinds[at] != "item" or len(name.split()) > NAME_WORDS or not name or name[-1] in ".!?:;":
+        return None
+    return name

@@ -84,3 +84,35 @@ def test_a_where_part_of_a_message_quotes_the_sentence_naming_where_to_go(embedd
     text = offline_answer(embedder, "What format is my account name in, and where do I go to change my password?",
                           page)
     assert "FirstnameLastname" in text and "reset.example.gov" in text
+
+
+def test_a_part_asking_what_something_is_called_is_answered_by_the_close_sentence_giving_a_term_in_quotes():
+    # s20 (fresh15 m06): "..., and what is the COR called in relation to the contracting officer?" quoted the COR's
+    # duties; the sentence naming it the contracting officer's "eyes and ears" was close
+    from grounding.part_cues import asks_name, states_name
+    assert asks_name("what is the COR called in relation to the contracting officer?")
+    assert asks_name("and what do we call the weekly check-in?")
+    assert not asks_name("What is the COR?") and not asks_name("how long is the review?")
+    assert states_name("The COR serves as the contracting officer’s “eyes and ears.”")
+    assert not states_name("The COR helps the CO administer the contract.")
+    ranked = scored(("The COR helps the Contracting Officer administer and manage the contract.", 0.90),
+                    ("The COR serves as the contracting officer’s “eyes and ears.”", 0.80))
+    assert "eyes and ears" in cued(ranked, "what is the COR called in relation to the contracting officer?").text
+
+
+def test_a_which_part_answered_by_an_item_describing_a_thing_gets_the_item_naming_it_first():
+    # s20 (fresh15 m08): "..., and which AirTable interface lets me see TTSC events and milestones?" quoted only the
+    # description item under "- TTSC calendar"
+    from grounding.part_cues import named_item
+    texts = ["TTSC combined base", "Viewing data about 18F and CoE operations together.", "TTSC calendar",
+             "Staff to see TTSC events, organizational milestones, etc."]
+    kinds = ["item"] * 4
+    hit = ScoredSentence(text=texts[3], label="S1", score=0.9, kind="item", position=3)
+    part = "which AirTable interface lets me see TTSC events and milestones?"
+    assert named_item(texts, kinds, hit, part) == "TTSC calendar"
+    # a description after a sentence, a "how often" part, or a short hit: nothing added
+    assert named_item(texts, kinds, ScoredSentence(text=texts[1], label="S1", score=0.9, kind="item", position=1),
+                      "how often is the base updated?") is None
+    assert named_item(texts[:2] + ["The calendar is shared."] + texts[3:], kinds, hit, part) is None
+    assert named_item(texts, kinds, ScoredSentence(text=texts[2], label="S1", score=0.9, kind="item", position=2),
+                      part) is None

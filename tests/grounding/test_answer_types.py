@@ -456,3 +456,12 @@ def test_how_much_pto_part_time_employees_earn_is_answered_by_their_pro_rata_rul
                      "Submit all PTO requests in Meadow under Time Off > New Request.")
     answer = offline_answer(embedder, "How much PTO do part-time employees earn?", page)
     assert answer.startswith("Part-time employees accrue PTO pro rata based on their scheduled hours [S1].")
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("What can the TTS Outreach team help me with?", "list"),  # s20: fresh15 l01, the team's services
+    ("What does People Ops help with?", "list"),
+    ("How can the team help with my taxes?", "other"),  # a how: a procedure, not the things helped with
+])
+def test_a_question_asking_what_someone_helps_with_is_a_list_question(question, kind):
+    assert question_type(question) == kind
