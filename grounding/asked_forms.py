@@ -102,17 +102,19 @@ def states_form(form: str, sentence: str) -> bool:
 #: A sentence that says where a thing is stated instead of stating it: "can be found on", "is available on",
 #: "are listed in", "see the ... page", "refer to".
 _POINTER = re.compile(r"\b(?:can|could|may|will)\s+be\s+found\b|\b(?:is|are)\s+(?:available|listed|posted|"
-                      r"published|given|provided)\s+(?:on|in|at|through|via)\b|\blisted\s+(?:on|in)\b|"
+                      r"pinned|kept|stored|published|given|provided)\s+(?:on|in|at|through|via)\b|"
+                      r"\blisted\s+(?:on|in)\b|"
                       r"\b(?:see|refer\s+to|check|consult|visit)\s+(?:the|our|your|this|that)\b|"
                       r"\b(?:is|are)\s+available\b", re.I)
 #: "What is the X ...?", "What's the X?", "Which X ...": asks what the thing is, not where or how to find it.
 _WHAT_IT_IS = re.compile(r"^(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the|my|our|its|their)\b", re.I)
 _FINDING = re.compile(r"\b(?:find|found|look\s+up|get\s+to|access|where)\b", re.I)
 #: The thing a "What is the X ...?" question asks: the words after the determiner up to a preposition, a verb or the
-#: end ("What is the registration code for the EAP website?" -> "registration code").
+#: end ("What is the registration code for the EAP website?" -> "registration code"), or an article opening a clause
+#: about it ("What is the largest honorarium a GSA employee may accept ...?" -> "largest honorarium").
 _THING = re.compile(r"^(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:the|my|our|its|their)\s+"
-                    r"((?:[\w'’-]+\s+){0,3}?[\w'’-]+?)(?=\s+(?:for|of|on|in|at|to|from|with|that|which|i|we|you|do|"
-                    r"does|did|is|are|can|should|must|will)\b|\s*[?.]|\s*$)", re.I)
+                    r"((?:[\w'’-]+\s+){0,3}?[\w'’-]+?)(?=\s+(?:for|of|on|in|at|to|from|with|that|which|a|an|the|i|we|"
+                    r"you|do|does|did|is|are|can|should|must|will)\b|\s*[?.]|\s*$)", re.I)
 
 
 def asks_what_it_is(question: str) -> bool:

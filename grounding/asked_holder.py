@@ -8,6 +8,10 @@ on a test half):
   Incident Response team at gsa-ir@gsa.gov" say what the role does or where the team is reached, not who holds it;
 - a question whose asked noun implies a value ("What budget ...?" an amount, "What GS grade ...?" a grade) is answered
   only by a sentence stating such a value (:func:`implied_value`, :func:`states_implied`);
+- a question asking what a thing is ("What is the largest *honorarium* a GSA employee may accept ...?") is answered
+  only by sentences of which one, or its page's title or section, names a word of that thing, or states a value
+  (:func:`unnamed_thing`): the sentence on free attendance at a conference names the event and the speaker, not
+  the honorarium;
 - a yes/no question that no quoted sentence settles is refused when the sentences, their pages' titles, sections and
   keywords name at most one of the words its asking clause is about and miss two or more (:func:`thin_cover`): "Does
   Tallgrass match 401(k) contributions?" was answered with a sentence on topping up parental-leave pay that names
@@ -27,13 +31,14 @@ import re
 from typing import Iterable, Sequence
 
 from grounding.answer_types import question_sentence
+from grounding.asked_forms import asked_thing, asks_what_it_is
 from grounding.lexical import content_terms
 from grounding.source_types import Source
 from grounding.subject_check import ACTIONS
 from grounding.typed_values import typed_values
 from grounding.yesno_scope import STATES_REQUIREMENT
 
-__all__ = ["asks_role_holder", "implied_value", "names_a_person", "states_implied", "thin_cover", "unheld",
+__all__ = ["asks_role_holder", "unnamed_thing", "implied_value", "names_a_person", "states_implied", "thin_cover", "unheld",
            "unsettled_requirement"]
 
 #: Nouns naming a role one person holds.
@@ -136,6 +141,23 @@ def thin_cover(question: str, subject: frozenset[str], quoted: Iterable[tuple[st
         return []
     words = re.findall(r"[A-Za-z0-9][\w()’'-]*", question_sentence(question))
     return list(dict.fromkeys(w for w in words if content_terms(w) & missing))
+
+
+def unnamed_thing(question: str, quoted: Iterable[tuple[str, Source]]) -> str | None:
+    """The thing a "What is the X ...?" question asks (grounding.asked_forms.asked_thing, as written: "largest
+    honorarium") when none of its words is named by the quoted (sentence, source) pairs, in the sentence or its
+    source's title or section path, and none of them states a value with a figure (grounding.typed_values; "the
+    day" is none): they are about
+    something else on the topic; None otherwise. A sentence stating a value often gives the asked thing without
+    naming it ("230 S. Dearborn St. 60604" for "What's the ZIP code ...?", "$10.35" for "What's the BART fare
+    ...?")."""
+    thing = asked_thing(question) if asks_what_it_is(question) else ""
+    terms = content_terms(thing)
+    quoted = list(quoted)
+    if not terms or not quoted or any(re.search(r"\d", v) for text, _ in quoted for v in typed_values(text)):
+        return None
+    said = content_terms("\n".join(f"{s.title}\n{s.section}\n{text}" for text, s in quoted))
+    return None if terms & said else thing
 
 
 def unheld(question: str, kind: str, sentences: Sequence[str]) -> str | None:

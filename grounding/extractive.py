@@ -43,7 +43,8 @@ from grounding.section_lists import section_list
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
-from grounding.extractive_specifics import covering, missed_case, specific_sentences, unstated_form
+from grounding.extractive_specifics import (covering, missed_case, specific_sentences, unstated_form,
+                                             value_about_other)
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
@@ -204,6 +205,8 @@ class ExtractiveAnswerer:
         alone = not context and question_sentence(asked) == asked.strip()
         if kind in CHECKED_TYPES and alone and (missed := missed_case(self, asked, kind, chosen, ranked, plan)):
             return missed
+        if alone and (other := value_about_other(asked, kind, chosen, ranked, plan)):
+            return other  # "in a single pay period" asked, "at any given time" quoted
         if kind != "yesno" and alone and (unstated := unstated_form(asked, kind, chosen, ranked, plan)):
             return unstated  # a phone number asked, none quoted
         if kind != "yesno" and alone and (unheld_what := unheld(asked, kind, [s.text for s in chosen])):

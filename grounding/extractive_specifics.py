@@ -8,8 +8,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
+from grounding.answer_types import CHECKED_TYPES
 from grounding.keyed_items import looked_up_item
 from grounding.asked_attribute import NEAR, missed_specifics
+from grounding.asked_frame import clashing_frame
+from grounding.asked_holder import unnamed_thing
 from grounding.asked_forms import asked_form, asked_thing, asks_what_it_is, contrasted_phrase, points_elsewhere, states_form
 from grounding.embeddings import Embedder
 from grounding.followup import GENERIC
@@ -19,7 +22,7 @@ from grounding.quoting import repeats
 from grounding.sentence_leads import lead_of
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.subject_check import names_in_source, pins
-from grounding.typed_values import proportional_only
+from grounding.typed_values import proportional_only, typed_values
 from grounding.types import ContextPlan, Source
 
 if TYPE_CHECKING:
@@ -93,6 +96,26 @@ def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Seq
     if other := contrasted_phrase(asked, quoted[0][0]):
         # "final paycheck" asked, "your first paycheck" quoted: the other end of the pair (grounding.asked_forms)
         return compose.topic_only(covering(ranked, sources), f"{compose.MISSING.get(kind, 'the answer')} for {other}")
+    return None
+
+
+def value_about_other(asked: str, kind: str, chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
+                      plan: ContextPlan) -> str | None:
+    """The topic-only abstention text when a question of a checked type (an amount, a duration, a count, ...) is
+    answered by sentences about a neighbouring thing: none of them, nor its title or section, names a word of the
+    thing a "What is the X ...?" question asks and none states a value with a figure ("the largest honorarium"
+    asked, free attendance at the event quoted: grounding.asked_holder.unnamed_thing); or the first value they state
+    holds over another period than the asked rate's ("How many credit hours can I earn in a single pay period?" /
+    "up to 24 credit hours accrued, at any given time": grounding.asked_frame.clashing_frame). None when the quoted
+    sentences stand."""
+    if kind not in CHECKED_TYPES:
+        return None
+    sources = plan.source_map
+    if thing := unnamed_thing(asked, [(s.text, sources[s.label]) for s in chosen]):
+        return compose.topic_only(covering(ranked, sources), f"anything about the {thing}")
+    valued = [s.text for s in chosen if typed_values(s.text)]
+    if valued and (period := clashing_frame(asked, valued)):
+        return compose.topic_only(covering(ranked, sources), f"{compose.MISSING.get(kind, 'the answer')} per {period}")
     return None
 
 

@@ -111,3 +111,15 @@ def test_the_hours_of_another_thing_do_not_answer_how_many_hours_of_the_asked_on
     assert not measures_other(question, "Comp time must be used within 26 pay periods.")
     assert not measures_other("How many days of leave do I need to give notice?", "Give 3 business days notice.")
     assert not measures_other("How long is the probationary period?", "It lasts 12 calendar months.")
+
+
+def test_a_sentence_saying_a_thing_is_pinned_somewhere_only_says_where_it_is():
+    """fresh19r's "What is the keycode for the TTS Chicago office?" was answered "The keycode is pinned in #chitown"."""
+    assert points_elsewhere("The keycode is pinned in #chitown.")
+    assert not points_elsewhere("The keycode is 4521.")
+
+
+def test_the_asked_thing_ends_where_an_article_opens_a_clause_about_it():
+    question = "What is the largest honorarium a GSA employee may accept for speaking at a conference?"
+    assert asked_thing(question) == "largest honorarium"
+    assert asked_thing("What is the registration code for the EAP website?") == "registration code"

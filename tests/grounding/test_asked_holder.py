@@ -5,7 +5,7 @@ about."""
 from __future__ import annotations
 
 from grounding.asked_holder import (asks_role_holder, implied_value, names_a_person, states_implied, thin_cover,
-                                    unheld, unsettled_requirement)
+                                    unheld, unnamed_thing, unsettled_requirement)
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
 from grounding.source_types import Source
@@ -115,3 +115,44 @@ def test_a_question_asking_whether_something_is_mandatory_needs_a_sentence_stati
     assert not unsettled_requirement(question, ["Every departing employee must fill out the questionnaire."])
     # a question asking no requirement is not checked
     assert not unsettled_requirement("Is the questionnaire anonymous?", ["Provide the questionnaire."])
+
+
+def test_a_what_is_question_needs_a_quoted_sentence_naming_a_word_of_the_asked_thing():
+    """fresh19r's "What is the largest honorarium ...?" was answered with free attendance at a conference."""
+    question = "What is the largest honorarium a GSA employee may accept for speaking at a conference?"
+    attendance = ("The employee's acceptance of an offer of free attendance at the event on the day of the "
+                  "presentation is permissible.")
+    assert unnamed_thing(question, [(attendance, _source(attendance, "Speaking at events", "Conference fees"))]) \
+        == "largest honorarium"
+    named = "Employees may not accept an honorarium for speaking on their official duties."
+    assert unnamed_thing(question, [(named, _source(named, "Speaking at events", "Gifts"))]) is None
+    # the source's section naming it counts too
+    assert unnamed_thing(question, [(attendance, _source(attendance, "Speaking at events", "Honorarium rules"))]) \
+        is None
+    # nor does a sentence stating a value, which often gives the thing without naming it (an address for a ZIP code)
+    address = "Address: 230 S. Dearborn St. 60604"
+    assert unnamed_thing("What's the ZIP code of the Chicago office?", [(address, _source(address, "Offices"))]) is None
+    # only "What is the X ...?" questions are read
+    assert unnamed_thing("How much can I accept for speaking?", [(attendance, _source(attendance))]) is None
+
+
+def test_the_offline_answer_refuses_a_what_is_question_no_quoted_sentence_names_the_thing_of(embedder):
+    question = "What is the largest honorarium a GSA employee may accept for speaking at a conference?"
+    text = ("A GSA employee speaking at a conference on behalf of the agency may accept free attendance at the "
+            "conference on the day of the presentation. Conference speaking requests need approval.")
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, text, "Speaking at conferences"))
+    assert answer.startswith("INSUFFICIENT_EVIDENCE") and "largest honorarium" in answer, answer
+    stated = text + " The largest honorarium a GSA employee may accept for speaking at a conference is $200."
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, stated, "Speaking at conferences"))
+    assert "$200" in answer and not answer.startswith("INSUFFICIENT_EVIDENCE"), answer
+
+
+def test_the_offline_answer_refuses_a_rate_question_answered_by_a_cap_at_any_time(embedder):
+    question = "How many credit hours can I earn in a single pay period?"
+    text = ("Only people on flexible work schedules can earn and use credit hours. You can have up to 24 credit "
+            "hours accrued, at any given time.")
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, text, "Credit hours"))
+    assert answer.startswith("INSUFFICIENT_EVIDENCE") and "per pay period" in answer, answer
+    stated = text + " You can earn up to 8 credit hours in a single pay period."
+    answer = ExtractiveAnswerer(embedder).compose(question, _plan(question, stated, "Credit hours"))
+    assert "8 credit hours" in answer and not answer.startswith("INSUFFICIENT_EVIDENCE"), answer
