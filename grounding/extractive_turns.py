@@ -90,7 +90,7 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
             return None
     if context or continues:  # the previous answer's page first, what it already said last (near ties only)
         named = new_case(asked, previous) if continues else frozenset()
-        ranked = anchored(ranked, plan, answerer.threshold, case=named)
+        ranked = anchored(ranked, plan, answerer.threshold, case=named, goes_on=not continues)
     return Turn(ranked, question, previous, continues, topic)
 
 

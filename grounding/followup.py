@@ -138,6 +138,14 @@ def _signal(question: str, previous: str) -> str:
         # it names its own subject ("How much is a Divvy day pass in Chicago?" after a question on badge days): a
         # generic word shared ("day") does not tie it to the previous question
         return "standalone"
+    weak = bool(_WEAK.search(_EXPLETIVE.sub(" ", question)))
+    if shared - GENERIC and not weak and len(terms) >= SHORT + 2 \
+            and set(specifics(question)) - set(specifics(previous)):
+        # a long question naming a subject of its own that the previous one did not name, with no referring word,
+        # and one topic word in common ("What does an 18F Path Analysis usually deliver?" after "How often does 18F
+        # leadership review the project health reports?"): the shared word may only be the setting both are asked
+        # in, so how confidently it alone retrieves decides
+        return "uncertain"
     if shared - GENERIC:
         return "shared"  # a topic word of the previous question
     if shared and len(terms) <= SHORT + 1:
@@ -145,7 +153,6 @@ def _signal(question: str, previous: str) -> str:
         # days do I get?" after "What happens on Day 1?" does not (the demo, s17: it was retrieved with "happens 1"
         # and quoted the sick days credited on "January 1"); how confidently it retrieves alone decides
         return "bare"
-    weak = bool(_WEAK.search(_EXPLETIVE.sub(" ", question)))
     if len(terms) < SHORT:
         # a short question with a weak referring word refers back ("How long does that take?"); without one it may
         # stand on its own ("How long must passwords be?", "How many sick days do I get?"): how confidently it

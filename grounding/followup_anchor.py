@@ -11,13 +11,14 @@ answer's citations are read from its history form, in which an answer's [S#] mar
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Sequence
 
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan, Turn
 
-__all__ = ["ANCHOR_BONUS", "REPEAT_PENALTY", "anchor_title", "anchored", "said_before"]
+__all__ = ["ANCHOR_BONUS", "NEXT_BONUS", "NEXT_REACH", "REPEAT_PENALTY", "anchor_title", "anchored", "said_before"]
 
 #: What a sentence of the previous answer's page gains in a follow-up's ranking: enough to settle near ties
 #: between pages (a sentence of another page the carried words find), not to outrank a clearly better sentence.
@@ -26,6 +27,12 @@ ANCHOR_BONUS = 0.05
 #: What a sentence the previous answer quoted loses in a follow-up's order: the follow-up asks something the
 #: previous answer did not say ("Can I carry unused days over?" is not answered by the 15 days a year again).
 REPEAT_PENALTY = 0.1
+
+#: What a sentence right after one the previous answer quoted (at most NEXT_REACH places on, in the same source)
+#: gains in a follow-up's order: the passage goes on with what the follow-up asks next ("Who reviews it?" after the
+#: account manager writes the proposal: "They then send it off for the partner agency to review.").
+NEXT_BONUS = 0.1
+NEXT_REACH = 3
 
 _MARKER = re.compile(r"\(source: ")
 
@@ -67,7 +74,8 @@ def _in_flat(text: str, flat_answer: str) -> bool:
 
 
 def anchored(ranked: list[ScoredSentence], plan: ContextPlan, threshold: float, bonus: float = ANCHOR_BONUS,
-             repeat: float = REPEAT_PENALTY, case: frozenset[str] = frozenset()) -> list[ScoredSentence]:
+             repeat: float = REPEAT_PENALTY, case: frozenset[str] = frozenset(),
+             goes_on: bool = True) -> list[ScoredSentence]:
     """``ranked`` (best first) reordered for a follow-up: a sentence of the page the previous answer cited first
     (:func:`anchor_title`) counts ``bonus`` more, one the previous answer quoted (:func:`said_before`) ``repeat``
     less. Only the order changes, not the scores (which sentences are quoted beside the first stays decided by
@@ -75,10 +83,23 @@ def anchored(ranked: list[ScoredSentence], plan: ContextPlan, threshold: float, 
     ``case``, the case a follow-up names instead of the previous one's (grounding.followup_reading.new_case), is
     not a repeat: the previous answer quoted it beside its own ("... 10 paid sick days per calendar year" after the
     vacation days), and "And what about sick days?" asks for it (it led with the sick days' usage rules, the s19
-    demo run)."""
+    demo run).
+    One rule changes a score: a prose sentence up to NEXT_REACH places after a prose sentence the previous answer
+    quoted, in the same source, scores NEXT_BONUS more (so it may pass ``threshold``): the passage goes on with what
+    the follow-up asks next ("Who reviews it?" after "... the account manager writes up a short proposal ...": "They
+    then send it off for the partner agency to review."; s20). Not a table row or list item: the next row or item
+    is another case. Nor for an elliptical follow-up (``goes_on`` False): it names another case ("And what about sick
+    days?", "and for remote employees?"), which the passage going on is not."""
     title = anchor_title(plan.history, [s.title for s in plan.sources])
     on_page = {s.label for s in plan.sources if s.title == title} if title else set()
     previous = _flat(_last_answer(plan.history))  # once, not once per ranked sentence
+    quoted = {(s.label, s.position) for s in ranked if _in_flat(s.text, previous)}
+    # prose only: the next row of a table or item of a list is another case, not the passage going on
+    after = {(s.label, s.position + k) for s in ranked if s.kind == "sentence" and (s.label, s.position) in quoted
+             for k in range(1, NEXT_REACH + 1)} - quoted
+    if after and goes_on:  # the passage going on: scored higher, not only moved
+        ranked = [replace(s, score=s.score + NEXT_BONUS) if s.kind == "sentence" and (s.label, s.position) in after
+                  else s for s in ranked]
 
     def key(s: ScoredSentence) -> tuple[bool, float]:
         again = _in_flat(s.text, previous) and not (case and case & content_terms(s.text))

@@ -198,3 +198,19 @@ def test_a_sure_sign_of_referring_back():
 
     assert refers_back("Do they expire?") and refers_back("and for contractors?") and refers_back("Is that taxed?")
     assert not refers_back("Can I date a coworker?") and not refers_back("Is it OK to work abroad?")
+
+
+def test_a_long_question_naming_its_own_subject_and_sharing_one_topic_word_is_decided_by_the_probe():
+    # s20: "What does an 18F Path Analysis usually deliver?" after a question on 18F leadership reviews was
+    # retrieved with the review words and refused; the shared word is the setting both questions are asked in
+    previous = ["How often does Acme leadership review the project health reports?"]
+    question = "What does an Acme Path Analysis usually deliver?"
+    assert probe_queries(question, previous) == (question,)
+    alone = follow_up(question, previous, confidence=lambda text: 0.8)
+    assert (alone.refers, alone.signal, alone.query) == (False, "confident", question)
+    unsure = follow_up(question, previous, confidence=lambda text: 0.3)
+    assert (unsure.refers, unsure.signal) == (True, "weak")
+    # a referring word, or no subject of its own, keeps the shared topic word's verdict
+    assert follow_up("If I come back part-time while on it, do I start earning leave again?",
+                     ["How much negative leave balance do I need for donated leave?"]).signal == "shared"
+    assert follow_up("Does Acme leadership review the budget reports too?", previous).refers

@@ -123,3 +123,31 @@ def test_a_sentence_differing_from_a_quoted_one_only_in_its_value_was_not_said_b
                        "is $325 per night.", history)
     assert not said_before("In high-cost cities (New York, San Francisco, Boston, Seattle and Washington, D.C.) the "
                            "limit is $300 per night.", history)
+
+
+def test_a_follow_up_prefers_the_sentence_that_goes_on_from_the_one_the_previous_answer_quoted():
+    """f16-c09 of the s18 fresh conversations (development data in s20): "Who reviews it?" after the account manager
+    writes the proposal quoted another page's "This document will be reviewed at least annually ..."; the passage
+    goes on "They then send it off for the partner agency to review."."""
+    previous = "Who writes the proposal once an opportunity is qualified?"
+    answer = "The account manager writes up a short proposal (source: Project lifecycle)."
+    pages = [make_page(1, "Project lifecycle", "", "The account manager writes up a short proposal. Directors may "
+                       "help. They then send it off for the partner agency to review."),
+             make_page(2, "Policy", "About", "This document will be reviewed at least annually.")]
+    plan = _plan("Who reviews it?", pages, previous, answer)
+    ranked = [ScoredSentence("The account manager writes up a short proposal.", "S1", 0.75, position=0),
+              ScoredSentence("This document will be reviewed at least annually.", "S2", 0.74, position=0),
+              ScoredSentence("They then send it off for the partner agency to review.", "S1", 0.61, position=2),
+              ScoredSentence("Directors may help.", "S1", 0.50, position=1)]
+    out = anchored(ranked, plan, threshold=0.62)
+    assert out[0].text == "They then send it off for the partner agency to review."
+    assert out[0].score == pytest.approx(0.71)  # scored higher, so it may pass the threshold
+    # an elliptical follow-up names another case: the passage going on is not what it asks
+    assert anchored(ranked, plan, threshold=0.62, goes_on=False)[0].text != out[0].text
+    # a table row or list item after a quoted one is another case, not the passage going on
+    rows = [ScoredSentence("Date: Oct 17; Item: self-assessment due", "S1", 0.75, kind="row", position=0),
+            ScoredSentence("Date: Dec 10; Item: awards paid", "S1", 0.70, kind="row", position=5),
+            ScoredSentence("Date: Oct 20; Item: audit", "S1", 0.66, kind="row", position=1)]
+    plan = _plan("And when are awards paid?", pages, "When is the self-assessment due?",
+                 "Date: Oct 17; Item: self-assessment due (source: Project lifecycle).")
+    assert [s.score for s in anchored(rows, plan, threshold=0.62)] == [0.70, 0.66, 0.75]
