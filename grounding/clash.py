@@ -159,6 +159,10 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
             if i1 == j1 == 0 and _labels(fa, ma[i2 - 1][1]) and _labels(fb, mb[j2 - 1][1]):
                 continue  # the label of a "Key: value" line or a row swapped: two subjects, not two values
+            if i1 == j1 == 0 and max(i2, j2) <= 3 and i2 < len(la) and j2 < len(lb) \
+                    and la[i2] in _DETERMINERS and lb[j2] in _DETERMINERS:
+                continue  # "Acknowledge a Mid-Year Progress Review" / "Create & Submit a Performance plan": words
+                # opening a line before an article are capitalised because they open it: verbs (two steps), not names
             # the swapped word with the rest of its name, which both sides share ("FAS-Transit Subsidy" / "CO-Transit
             # Subsidy", not "FAS-Transit" / "CO-Transit")
             def spaced(f: str, m: tuple, k: int) -> bool:  # only spaces between token k - 1 and token k
@@ -172,6 +176,11 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
                 i2, j2 = i2 + 1, j2 + 1
             return fa[ma[i1][0]:ma[i2 - 1][1]], fb[mb[j1][0]:mb[j2 - 1][1]]
     return None
+
+
+#: Words that open a noun phrase: after a sentence's first word, they show it is a verb ("Submit the form", "Complete
+#: a review"), not a name ("Apple acquired ...").
+_DETERMINERS = frozenset("a an the your my our their his her its this that these those each every all any".split())
 
 
 def _labels(text: str, end: int) -> bool:

@@ -26,7 +26,7 @@ _RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\
                                 r"|(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
                                 r"\s+(?:I|you|we|they|he|she)(?:['’](?:re|s|m)\s+not|\s+(?:are|is|am|was|were)"
                                 r"(?:n['’]t|\s+not))\b", re.I)
-_TRAILINGCONDITION = re.compile(r"[,\s]+(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
+_TRAILINGCONDITION = re.compile(r"[,\s]+(?:even\s+)?(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
 
 
 #: A negation in a relative clause describing a noun ("a fed who isn't on our project", "staff that do not travel"):
@@ -59,3 +59,17 @@ def asking_coverage(question: str, sentence: str) -> float:
     asked = content_terms(asking_clause(question))
     return len(asked & content_terms(sentence)) / len(asked) if asked else 1.0
 
+
+def negated_head(negated: str) -> str | None:
+    """The stemmed first content word after "without" that is not an adverb in "-ly" ("directly contacting our
+    employer" -> "contact"), or None when there is none."""
+    for word in _PLAIN_WORD.findall(negated):
+        if word.lower().endswith("ly"):
+            continue
+        terms = content_terms(word)
+        if terms:
+            return next(iter(terms))
+    return None
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.lexical import content_terms
+from grounding.lexical import content_terms, stem
 # the modality and negation cues are grounding.yesno_scope's
 from grounding.yesno_scope import ASKS_PERMISSION, NEGATION, STATES_REQUIREMENT
 
@@ -139,3 +139,28 @@ def only_if_unmet(question: str, sentence: str) -> bool:
     only, before = _ONLY_IF.search(sentence), _BEFORE.search(question)
     return bool(only and before) and bool(_case_words(before.group("situation"))
                                           & _case_words(only.group("condition")))
+
+
+def only_if_unstated(question: str, sentence: str) -> bool:
+    """True when ``sentence`` holds its rule only under a condition ("You can only make a new claim for Housing
+    Benefit if either of the following apply: you're in supported ...") whose content words the question (with the
+    situation it states) names none of: whether the asker meets it is not known, so the sentence settles no "Yes."
+    (ConditionalQA calibration record 19, where the asker did not). A condition of approval is left to
+    :func:`approval_required` ("Yes, with approval.")."""
+    only = _ONLY_IF.search(sentence) or _ONLY_THEN_IF.search(sentence)
+    if not only:
+        return False
+    condition = content_terms(only.group("condition")) - _NO_CONDITION
+    if not condition or condition & _APPROVAL_TERMS:
+        return False
+    return not condition & content_terms(question)
+
+
+#: "only" then its rule then the condition ("You can only make a new claim for Housing Benefit if ...").
+_ONLY_THEN_IF = re.compile(r"\bonly\s+(?:[\w’'-]+\s+){3,8}?(?:if|when|once)\s+(?P<condition>[^,;.]+)", re.I)
+#: Words of a condition that name no case ("if either of the following apply", "if one of these is true").
+_NO_CONDITION = frozenset(stem(w) for w in "either following follow apply applies one these those true met".split())
+#: Words of a condition of approval.
+_APPROVAL_TERMS = frozenset(stem(w) for w in "approved approval authorised authorized authorization permission "
+                            "consent agreed agreement".split())
+

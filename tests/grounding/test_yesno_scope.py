@@ -107,6 +107,19 @@ def test_a_negated_question_is_not_answered_no_by_a_sentence_silent_on_what_it_n
         == "No."
 
 
+def test_a_negated_question_needs_its_negated_predicate_named_not_only_a_noun_after_it():
+    # ConditionalQA calibration record 241: "employer" is named, "contacting" is not
+    from grounding.yesno_scope import negated_part_unstated
+    asking = "Can we request this agreement without directly contacting our employer?"
+    sentence = "If more than 40% of employees have requested an agreement, your employer must start negotiating."
+    assert negated_part_unstated(asking, sentence)
+    assert opener(asking, sentence) == ""
+    assert not negated_part_unstated(asking, "You can request it by writing to the committee, so your employer is "
+                                             "contacted by them.")
+    assert opener("Can I archive a repository without approval?", "Archiving a repository requires approval.") \
+        == "No."
+
+
 def test_an_abbreviation_of_the_asked_word_is_not_another_kind():
     assert not substituted("Can my manager make an accommodation request for me?",
                            "Your manager can make the RA request on your behalf.")
@@ -357,3 +370,21 @@ def test_a_permission_said_only_after_something_else_or_in_the_condition_grants_
                 "an email informing you that this software will need to be purchased before it can be used.")
     assert opener("If GSA has no spare licenses, can I use the software right away?", sentence) == ""
     assert opener("Can I use the tool?", "You can use the tool before your training starts.") == "Yes."
+
+
+def test_a_rule_holding_only_under_a_condition_the_question_names_nothing_of_settles_no_yes():
+    # ConditionalQA calibration record 19: the asker (working part time, renting privately) is not in supported
+    # housing, and the question says nothing of it: "Yes." told them the opposite of the page
+    from grounding.yesno_reach import only_if_unstated
+    sentence = ("You can only make a new claim for Housing Benefit if either of the following apply: you’re in "
+                "supported, sheltered or temporary housing.")
+    question = ("I am 24, single and currently working only part time. I am unable to meet my private housing rent. "
+                "Would I be entitled to claim Housing Benefit?")
+    assert only_if_unstated(question, sentence)
+    assert opener(question, sentence) == ""
+    # the question names the condition: the rule answers it
+    assert not only_if_unstated("I live in supported housing. Can I claim Housing Benefit?", sentence)
+    # a condition of approval is the approval rule's ("Yes, with approval.")
+    assert not only_if_unstated("Can I work remotely?", "You may work remotely only if your manager approves it.")
+    assert opener("Can I bring my dog to the office?",
+                  "You can bring a dog to the office only if it is registered with facilities.") == ""

@@ -48,3 +48,12 @@ def test_a_negation_saying_where_someone_is_not_describes_a_noun():
     assert opener(question, "You cannot mention teammates in channels they are not in.") == "No."
     # a main clause negated by its own subject stays negated
     assert opener("Can I mention a teammate in a channel?", "You are not in a position to mention them.") == "No."
+
+
+def test_a_trailing_even_if_condition_is_left_out_of_the_asking_clause_with_its_even():
+    # ConditionalQA calibration record 61: "even" was left behind as a content word the sentence had to name
+    from grounding.yesno_asking import asking_clause, asking_coverage
+    question = "Can i nominate her for honorary award even if she does not live in UK?"
+    assert asking_clause(question) == "Can i nominate her for honorary award?"
+    assert asking_coverage(question, "Anyone can nominate someone for an honour.") == 0.25
+    assert asking_clause("Do I get paid if I don't finish?") == "Do I get paid?"
