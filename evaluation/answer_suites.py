@@ -1,10 +1,12 @@
-"""The answer suites of ``manage.py evaluate``, asked through the pipeline: abstention, answers and citations.
+"""The answer suites of ``manage.py evaluate``, asked through the pipeline: abstention, answers, citations and yes/no.
 
-Owns, for each of the three, which cases it asks (RAMDocs, ConditionalQA, RGB; evaluation.data) and how its metrics
+Owns, for each of the four, which cases it asks (RAMDocs, ConditionalQA, RGB; evaluation.data) and how its metrics
 are computed from the answers (evaluation.runner asks them; answers and citations share the answers).
 """
 
 from __future__ import annotations
+
+import re
 
 from evaluation import data
 from evaluation.data import Case
@@ -12,7 +14,8 @@ from evaluation.metrics import SuiteResult, Tally, contains, contains_all, exact
 from evaluation.runner import Runner, suite_info
 from evaluation.suites import target_of
 
-__all__ = ["abstention_cases", "answer_cases", "citation_cases", "run_abstention", "run_answers", "run_citations"]
+__all__ = ["abstention_cases", "answer_cases", "citation_cases", "opener", "run_abstention", "run_answers",
+           "run_citations", "run_yesno"]
 
 
 # --- abstention ---------------------------------------------------------------------------------------------------
@@ -130,3 +133,49 @@ def run_citations(runner: Runner, limit: int | None, targets: dict | None = None
     ]
     answered = sum(1 for o in outcomes if not o.error and not o.abstained)
     return SuiteResult("citations", metrics, records, suite_info(outcomes, limit=limit, answered=answered))
+
+
+# --- yes/no -------------------------------------------------------------------------------------------------------
+
+_OPENER = re.compile(r"\s*(Yes|No)\b")
+
+
+def opener(answer: str) -> str | None:
+    """"yes" or "no" when the answer opens with that word as the golden suite reads it (evaluation.golden_run:
+    "Yes," / "No." / "No [S1]" at the very start, capitalised), else None."""
+    m = _OPENER.match(answer)
+    return m.group(1).lower() if m else None
+
+
+def run_yesno(runner: Runner, limit: int | None, targets: dict | None = None, split: str = "all") -> SuiteResult:
+    """How yes/no questions on unseen policy pages are opened: ConditionalQA's answerable questions whose gold
+    answers are all "yes" or all "no" (evaluation.data.conditionalqa_yesno_cases), each asked of the domain of every
+    page. ``opener_right``: the answer opens with the gold Yes or No; ``opener_wrong``: with the other one (the
+    worst outcome: a reader told the opposite of the documents); ``no_opener``: neither, the answer quoting without
+    settling it (a refusal counts here and in ``abstained`` too). Rates over the questions asked, per gold answer
+    ("conditionalqa yes", "conditionalqa no"). ``split`` picks a half (evaluation.data.record_split)."""
+    outcomes = runner.run(data.conditionalqa_yesno_cases(limit, split=split), "yesno")
+    right, wrong, none, refused = Tally(), Tally(), Tally(), Tally()
+    records = []
+    for o in outcomes:
+        if o.error:
+            records.append(o.record())
+            continue
+        gold = o.case.answers[0][0]
+        group = f"{o.case.dataset} {gold}"
+        said = None if o.abstained else opener(o.answer)
+        right.add(group, said == gold)
+        wrong.add(group, said is not None and said != gold)
+        none.add(group, said is None)
+        refused.add(group, o.abstained)
+        records.append(o.record(gold=gold, opener=said, ok=said == gold))
+    metrics = [
+        right.metric("opener_right", "yes/no questions whose answer opens with the gold Yes or No",
+                     **target_of("yesno", "opener_right", targets)),
+        wrong.metric("opener_wrong", "yes/no questions whose answer opens with the opposite of the gold answer",
+                     **target_of("yesno", "opener_wrong", targets)),
+        none.metric("no_opener", "yes/no questions answered without a Yes or No (refusals included)",
+                    **target_of("yesno", "no_opener", targets)),
+        refused.metric("abstained", "yes/no questions refused", **target_of("yesno", "abstained", targets)),
+    ]
+    return SuiteResult("yesno", metrics, records, suite_info(outcomes, limit=limit, split=split))

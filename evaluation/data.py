@@ -192,6 +192,25 @@ def conditionalqa_cases(limit: int | None, *, answerable: bool | None = None, sp
     return sorted(cases, key=lambda c: c.record)
 
 
+def conditionalqa_yesno_cases(limit: int | None, *, split: str = "all") -> list[Case]:
+    """ConditionalQA's answerable yes/no questions of ``split`` (see record_split): every gold answer "yes", or every
+    one "no" (a record answered "yes" under one condition and "no" under another is left out: no opener is right
+    for it), the first ``limit`` of them, each asked of the domain of all pages. ``answers`` is (("yes",),) or
+    (("no",),)."""
+    pages = conditionalqa_pages()
+    cases = []
+    for i, r in enumerate(_conditionalqa()):
+        if r.get("not_answerable") or not _in_split("conditionalqa", i, split):
+            continue
+        said = {a[0].strip().lower() for a in r.get("answers", []) if a and isinstance(a[0], str)}
+        if len(said) != 1 or not said <= {"yes", "no"}:
+            continue
+        cases.append(Case("conditionalqa", i, "pages", conditionalqa_question(r), pages, answers=((said.pop(),),)))
+        if limit is not None and len(cases) >= limit:
+            break
+    return cases
+
+
 # --- RGB en_fact ------------------------------------------------------------------------------------------------
 
 def rgb_records() -> list[dict]:

@@ -49,12 +49,16 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: and once after them), "fresh19y" (17 yes/no questions and 3 yes/no questions the pages do not settle,
 #: evaluation/golden/fresh19_yesno.jsonl, written in the s19 round before its yes/no opener changes), "fresh19r" (20
 #: near misses and 10 value controls, evaluation/golden/18f_fresh19_nearmiss.jsonl, written in the s19 round before its
-#: refusal changes), or
+#: refusal changes), "fresh20m" (8 multi_section and 8 list questions, evaluation/golden/18f_fresh20_multi.jsonl,
+#: written in the s20 round before its two-part and list changes and asked once before and once after them),
+#: "fresh20r" (16 near misses and 10 value controls, evaluation/golden/18f_fresh20_nearmiss.jsonl, written in the s20
+#: near-miss pass before its changes), "fresh20c" (14 two-turn conversations on pages no other conversation uses,
+#: evaluation/golden/18f_fresh20_conv.jsonl, written in the s20 round before its follow-up changes), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
-               "fresh19", "fresh19y", "fresh19r", "fresh-versions")
+               "fresh19", "fresh19y", "fresh19r", "fresh20m", "fresh20r", "fresh20c", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

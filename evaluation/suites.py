@@ -31,6 +31,7 @@ TARGETS: dict[str, dict[str, tuple[str, float]]] = {
     "conflicts": {"conflictqa_recall": (">=", 0.80), "rgb_recall": (">=", 0.80), "ramdocs_false_flags": ("<=", 0.10)},
     "golden": {"pass_rate": (">=", 1.0), **LABELLED_TARGETS},
     "injection": dict(injection.TARGETS),
+    "yesno": {"opener_right": (">=", 0.90), "opener_wrong": ("<=", 0.05)},
 }
 
 #: The metrics of each suite, in report order.
@@ -42,6 +43,7 @@ METRICS: dict[str, tuple[str, ...]] = {
     "conflicts": ("conflictqa_recall", "rgb_recall", "ramdocs_false_flags", "note_recall", "false_notes"),
     "golden": BASE_METRICS,
     "injection": injection.METRICS,
+    "yesno": ("opener_right", "opener_wrong", "no_opener", "abstained"),
 }
 
 #: Metrics a suite reports only on some inputs (golden: a labelled set such as evaluation/golden/18f.jsonl).
@@ -50,7 +52,7 @@ EXTRA_METRICS: dict[str, tuple[str, ...]] = {"golden": LABELLED_METRICS}
 #: Records per data set when --limit is not given: a run of every suite (abstention and answers ask about 130 and 80
 #: questions, citations reuses their answers) takes 8 minutes on 2 cores.
 DEFAULT_LIMITS = {"abstention": 40, "answers": 40, "citations": 25, "support": 60, "conflicts": 60, "golden": None,
-                  "injection": None}
+                  "injection": None, "yesno": None}
 
 
 def target_of(suite: str, metric: str, targets: dict | None = None) -> dict[str, Any]:

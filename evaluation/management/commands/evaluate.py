@@ -18,6 +18,8 @@ code path as a chat answer, and writes DIR/results.json and DIR/report.html (one
                 (>= 0.90), notes
     injection   BIPIA and CyberSecEval payloads in documents (held-apart half; --half development for the other):
                 flag rate (>= 0.95), answers repeating a payload's goal (<= 0), false flags on clean contexts
+    yesno       ConditionalQA's yes/no questions (--split calibration|test|all): answers opening with the gold Yes or
+                No (>= 0.90), with the opposite one (<= 0.05), with neither
     all         every suite above (golden only with --file)
 
 Passages are ingested into a temporary domain that is deleted at the end of the run; the user's domains are only
@@ -41,7 +43,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation import report, suites
-from evaluation.answer_suites import run_abstention, run_answers, run_citations
+from evaluation.answer_suites import run_abstention, run_answers, run_citations, run_yesno
 from evaluation.check_suites import run_conflicts, run_support
 from evaluation.common import EvaluationError
 from evaluation.golden import SPLITS as GOLDEN_SPLITS
@@ -50,7 +52,7 @@ from evaluation.injection import run_injection
 from evaluation.pipeline import PROVIDERS, make_provider
 from evaluation.runner import Runner
 
-SUITES = ("abstention", "answers", "citations", "support", "conflicts", "golden", "injection")
+SUITES = ("abstention", "answers", "citations", "support", "conflicts", "golden", "injection", "yesno")
 _TARGET = re.compile(r"^(\w+)\.(\w+)\s*(>=|<=|=)\s*(-?[0-9]*\.?[0-9]+)$")
 
 
@@ -140,9 +142,12 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh15.jsonl, fresh16 for "
                                  "evaluation/golden/18f_fresh16.jsonl, fresh19y for "
                                  "evaluation/golden/fresh19_yesno.jsonl, fresh19r for "
-                                 "evaluation/golden/18f_fresh19_nearmiss.jsonl, fresh-versions for "
-                                 "evaluation/golden/18f_versions.jsonl) and the abstention "
-                                 "suite's public sets (default: all; calibration, test or all); the README reports "
+                                 "evaluation/golden/18f_fresh19_nearmiss.jsonl, fresh20m for "
+                                 "evaluation/golden/18f_fresh20_multi.jsonl, fresh20r for "
+                                 "evaluation/golden/18f_fresh20_nearmiss.jsonl, fresh20c for "
+                                 "evaluation/golden/18f_fresh20_conv.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_versions.jsonl) and the abstention and yesno "
+                                 "suites' public sets (default: all; calibration, test or all); the README reports "
                                  "test")
         parser.add_argument("--domain", default="",
                             help="golden: ask every question of this existing domain (read only)")
@@ -191,6 +196,8 @@ class Command(BaseCommand):
                                                   targets=targets, progress=progress))
                     elif name == "abstention":
                         results.append(run_abstention(runner, n, targets, split=split or "all"))
+                    elif name == "yesno":
+                        results.append(run_yesno(runner, n, targets, split=split or "all"))
                     else:
                         run = {"answers": run_answers, "citations": run_citations, "conflicts": run_conflicts}[name]
                         results.append(run(runner, n, targets))
