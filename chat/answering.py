@@ -9,7 +9,7 @@ help), the context plan under the one token budget, contradiction and injection 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from django.conf import settings
@@ -135,9 +135,17 @@ def answer_inputs(*, domain: Domain, token: str | None = None) -> AnswerInputs:
                                         if v.date > timezone.localdate().isoformat()) if scheduled else ())
 
 
+def part_queries_of(question: str, query: str) -> list[str]:
+    """The retrieval queries of the parts of a message asking several things (grounding.part_retrieval.part_queries),
+    or [] when it asks one thing or is retrieved with other words than its own (a follow-up's query carries the
+    previous question's terms, which belong to no one part)."""
+    return part_queries(question) if query.strip() == question.strip() else []
+
+
 def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, provider: Provider,
                 history: list[MemoryTurn] | None = None, summary: Summary | None = None, judge=None,
-                conflict_judge=None, checks: dict[str, Any] | None = None) -> PreparedAnswer:
+                conflict_judge=None, checks: dict[str, Any] | None = None,
+                part_vectors: Sequence | None = None) -> PreparedAnswer:
     """Search the domain's index and plan the answer (CPU-bound; reads no database: run it on the CPU pool).
 
     Args:
@@ -149,6 +157,9 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         judge: an optional sufficiency check (sync) run inside planning; conflict_judge: an optional contradiction
             judge (sync) for pairs the rules leave unflagged.
         checks: what model-backed checks did before planning (for the trace).
+        part_vectors: the unit vectors of :func:`part_queries_of` (question, query), in its order, when the caller
+            embedded them (chat.pipeline: through the worker's micro-batcher, beside the query); None embeds them
+            here (the blocking path).
     Contradictions among the planned sources and passages addressed to an AI assistant become notes; the plan is
     made again with the notes counted in the budget.
     Raises:
@@ -157,10 +168,14 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
     history = history or []
     candidates = retrieve_vector(domain=inputs.domain.pk, query=query, vector=vector, token=inputs.token,
                                  superseded=5)
-    parts = part_queries(question) if query.strip() == question.strip() else []
+    parts = part_queries_of(question, query)
     if parts:  # a message asking two things: each part's own best passage is planned too (grounding.part_retrieval)
+        if part_vectors is None:
+            part_vectors = default_embedder().embed(parts)
+        if len(part_vectors) != len(parts):
+            raise ValueError(f"{len(part_vectors)} part vectors for {len(parts)} parts")
         found = [retrieve_vector(domain=inputs.domain.pk, query=p, vector=v, token=inputs.token)
-                 for p, v in zip(parts, default_embedder().embed(parts))]
+                 for p, v in zip(parts, part_vectors)]
         candidates = with_part_candidates(candidates, found, key=lambda c: c.chunk.chunk_id)
     counter = counter_of(provider)
     turns = [t.as_turn() for t in history]
@@ -184,6 +199,8 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             planned_candidates = [c for c in candidates if c.chunk.chunk_id in planned]
             sentences = KnownVectors.of_candidates(default_embedder(), planned_candidates)
             sentences.known.setdefault(query, np.asarray(vector, dtype=np.float32))  # the focus: embedded already
+            for part, part_vector in zip(parts, part_vectors or ()):  # the offline answerer reads each part's too
+                sentences.known.setdefault(part, np.asarray(part_vector, dtype=np.float32))
             remember = getattr(default_embedder(), "remember", None)
             if remember is not None:  # the offline answerer and the support check read them from its cache
                 remember(sentences.known)

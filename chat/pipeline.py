@@ -1,7 +1,8 @@
 """The preparation of one answer as stages, each on the executor it belongs on (issue 20):
 
     rewrite a follow-up      the provider's async client (model call; no thread held) or offline
-    embed the query          the worker's micro-batcher (one encode call for the questions arriving together)
+    embed the query          the worker's micro-batcher (one encode call for the questions arriving together; a
+                             message asking two things adds each part's query to the same batch)
     search, plan, notes      the CPU pool (chat.answering.answer_plan: reads the index, never the database)
     contradiction judge      the provider's async client, on the pairs planning found (planned again if one clashes)
     sufficiency check        the provider's async client (model call), after planning
@@ -19,7 +20,7 @@ from typing import Awaitable, Callable
 
 from django.conf import settings
 
-from chat.answering import AnswerInputs, PreparedAnswer, answer_plan
+from chat.answering import AnswerInputs, PreparedAnswer, answer_plan, part_queries_of
 from chat.followup_query import followup_probe, offline_query, previous_questions
 from chat.runtime import Runtime
 from grounding.followup import probe_queries
@@ -67,10 +68,13 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
             confidences = await runtime.cpu(followup_probe, domain=inputs.domain.pk, token=inputs.token,
                                             queries=probes, vectors=vectors)
         query = offline_query(question, history, confidences)
-    vector = await runtime.batcher.embed(query)
+    # the query and, for a message asking several things, each part's query: one micro-batch (issue 20 point 2)
+    vector, *part_vectors = await asyncio.gather(
+        *(runtime.batcher.embed(q) for q in (query, *part_queries_of(question, query))))
     await status("planning")
     plan = functools.partial(answer_plan, inputs=inputs, question=question, query=query, vector=vector,
-                             provider=provider, history=history, summary=summary, checks={"rewrite": rewritten})
+                             provider=provider, history=history, summary=summary, checks={"rewrite": rewritten},
+                             part_vectors=part_vectors)
     if acomplete is not None and settings.LLM_CONFLICT_JUDGE:
         # the contradiction judge's model calls never hold a pool thread: plan once to learn the pairs to judge,
         # judge them concurrently on the async client, plan again only when a verdict found a contradiction

@@ -369,3 +369,60 @@ async def test_the_writer_keeps_its_connection_through_a_burst_and_closes_it_whe
 
     assert await runtime.write(connection_after) is None  # closed after the last one
     assert not runtime.writes_waiting()
+
+
+async def test_a_two_part_messages_part_queries_are_embedded_in_the_batch_not_on_the_pool(ingest_demo, user,
+                                                                                         monkeypatch):
+    """A message asking two things retrieves each part on its own words too (grounding.part_retrieval): the parts'
+    queries go through the worker's micro-batcher beside the message's query (issue 20 point 2), never through a
+    blocking encode inside planning on the CPU pool. The user gets both answers."""
+    from chat import pipeline
+    from chat.answering import answer_plan, part_queries_of
+    from chat.runtime import runtime
+    from grounding.embeddings import default_embedder
+    from grounding.extractive import ExtractiveAnswerer
+
+    registry.configure(answerer=ExtractiveAnswerer(default_embedder()))  # the offline answerer
+    batcher = runtime.batcher
+    batched: list[str] = []
+    planned: list[str] = []
+
+    class Recording:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def embed(self, texts):
+            batched.extend(texts)
+            return self.inner.embed(texts)
+
+    shared = default_embedder()
+    encode = shared.embed
+    planning = threading.local()
+
+    def spy(texts, *args, **kwargs):
+        if getattr(planning, "on", False):
+            planned.extend(texts)
+        return encode(texts, *args, **kwargs)
+
+    def plan_spy(*args, **kwargs):
+        planning.on = True
+        try:
+            return answer_plan(*args, **kwargs)
+        finally:
+            planning.on = False
+
+    monkeypatch.setattr(batcher, "embedder", Recording(batcher.embedder))
+    monkeypatch.setattr(shared, "embed", spy)
+    monkeypatch.setattr(pipeline, "answer_plan", plan_spy)
+    question = "How often are company laptops replaced, and how many sick days do I get?"
+    parts = part_queries_of(question, question)
+    assert len(parts) == 2
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": question})
+    frames = await frames_until(comm, "done")
+    await comm.disconnect()
+    assert frames[-1]["status"] == "complete"
+    assert "36-month" in frames[-1]["text"] and "10 paid sick days" in frames[-1]["text"]  # both parts answered
+    assert set(parts) <= set(batched)  # embedded through the batcher
+    assert not set(parts) & set(planned)  # and not again by a blocking encode while planning
