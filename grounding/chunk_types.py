@@ -101,6 +101,8 @@ class Candidate:
         sentence: cosine of the chunk's best-matching sentence to the query (grounding.ranking, from the sentence
             vectors of ``chunk.sentences`` stored at ingestion); 0.0 unknown.
         sentence_pos: position of that sentence in ``chunk.sentences`` and ``sentence_vectors`` (-1: unknown).
+        looked_up: True when retrieval found it by the numbered section label the question names ("Day 3",
+            grounding.heading_lookup), not by its scores: planning keeps it whatever its relevance.
     """
 
     chunk: Chunk
@@ -113,3 +115,4 @@ class Candidate:
     unit_vectors: np.ndarray | None = field(default=None, compare=False, repr=False)
     sentence: float = 0.0
     sentence_pos: int = -1
+    looked_up: bool = False

@@ -180,10 +180,12 @@ def plan_context(
                            dropped=tuple(Dropped(c.chunk.chunk_id, "below_threshold", f"score {c.dense:.2f}")
                                          for c in candidates) + tuple(version_dropped), budget=budget(),
                            ordering=settings.ordering)
+    # a chunk found by the numbered section the question names ("Day 3") passes whatever its score: its heading,
+    # not its text, matches the question (grounding.heading_lookup)
     dropped: list[Dropped] = list(version_dropped) + [
         Dropped(c.chunk.chunk_id, "below_threshold", f"score {r:.2f}")
-        for c, r in zip(candidates, relevance) if not r >= policy.source_min_score]  # a NaN score included
-    passing = [c for c, r in zip(candidates, relevance) if r >= policy.source_min_score]
+        for c, r in zip(candidates, relevance) if not (r >= policy.source_min_score or c.looked_up)]  # NaN included
+    passing = [c for c, r in zip(candidates, relevance) if r >= policy.source_min_score or c.looked_up]
     clean = frozenset(c.chunk.chunk_id for c in passing if c.chunk.injection is False)  # checked at ingestion
 
     # 2. deduplication [18.7] and adjacent merge

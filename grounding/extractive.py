@@ -39,7 +39,7 @@ from grounding.yesno_count import share_answer
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.keyed_items import looked_up_item
-from grounding.section_lists import section_list
+from grounding.section_lists import section_list, section_passage
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
@@ -150,9 +150,10 @@ class ExtractiveAnswerer:
                     ranked = alone
         kind = question_type(asked)
         if ranked and kind in ("list", "other") and \
-                (named := section_list(plan, asked, self.embedder, [s.label for s in ranked],
-                                      best=ranked[0].text)):
-            # "What happens on Day 1?": the list under the heading it names, whose items share none of its words
+                (named := section_list(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)
+                 or section_passage(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)):
+            # "What happens on Day 1?": the list under the heading it names, whose items share none of its words;
+            # "What happens on Day 3?": the prose of its sub-sections
             return self._finish(plan, named[0], named[1], asked)
         if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)
                                        or unnamed_existent(asked, plan.sources)):

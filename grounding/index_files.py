@@ -19,6 +19,7 @@ import bm25s
 import numpy as np
 
 from grounding.claim_readings import READINGS_VERSION
+from grounding.heading_lookup import label_map
 from grounding.lexical import bm25_tokens
 from grounding.ranking import context_scale, context_vectors
 
@@ -58,6 +59,9 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
     np.save(tmp / "vectors.npy", matrix)
     np.save(tmp / "ids.npy", ids_array)
     _save_json_rows(tmp, "records.bin", "offsets.npy", records if records is not None else [None] * len(texts))
+    # the numbered section labels ("day 3") and their rows (grounding.heading_lookup), read by every search
+    (tmp / "section_labels.json").write_text(json.dumps(label_map(str((r or {}).get("section") or "")
+                                                                  for r in records or ())))
     dim = matrix.shape[1] if matrix.ndim == 2 else 0
     if sentence_vectors is not None:
         sets = _save_sets(tmp, "sentences", "sentence_offsets", sentence_vectors, dim)

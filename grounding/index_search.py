@@ -12,6 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
+from grounding.heading_lookup import MAX_LOOKED_UP, looked_up_rows
 from grounding.lexical import bm25_query_tokens
 from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_maxima, fuse, row_best, row_max, top_order
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
@@ -33,6 +34,7 @@ class Hit:
         sentence: cosine of the chunk's best-matching sentence (sentence alone or with the previous one) to the
             query; 0.0 without sentence data.
         sentence_pos: that sentence's position among the chunk's sentences (-1 without sentence data).
+        looked_up: found by the numbered section label the query names (:meth:`Searching.label_hits`), not ranked.
     """
 
     key: int
@@ -43,6 +45,7 @@ class Hit:
     rank: int
     sentence: float = 0.0
     sentence_pos: int = -1
+    looked_up: bool = False
 
 
 
@@ -75,6 +78,27 @@ class Searching:
         scores = np.asarray(self.bm25.get_scores(q), dtype=np.float32)
         rows, top = top_k_inner_scores(scores, k)
         return [int(r) for r, s in zip(rows, top) if s > 0], scores
+
+    def label_hits(self, query: str, query_vector: np.ndarray) -> list[Hit]:
+        """Hits for the rows whose section heading carries a numbered label the query names ("What happens on Day
+        3?" -> the chunk under "Day 3 (Wednesday)"; grounding.heading_lookup), at most MAX_LOOKED_UP of them, best
+        cosine first; [] when it names none. Scored as :meth:`search` scores its hits except that they have no
+        fused score or rank (0.0 and 0) and their BM25 score is not computed (0.0): they are found by their label."""
+        labels = getattr(self, "section_labels", None)
+        rows = looked_up_rows(query, labels()) if labels is not None and len(self) else []
+        if not rows:
+            return []
+        q = np.asarray(query_vector, dtype=np.float32)
+        dense = {r: float(self.vectors[r] @ q) for r in rows}
+        rows = sorted(rows, key=lambda r: (-dense[r], r))[:MAX_LOOKED_UP]
+        sentence: dict[int, tuple[float, int]] = {}
+        if self._sentences is not None and len(self._sentences):
+            found, best, pos = self.sentence_best(q, rows)
+            sentence = {int(r): (float(b), int(p)) for r, b, p in zip(found, best, pos)}
+        return [Hit(key=int(self.ids[r]), row=r, score=0.0, dense=dense[r], lexical=0.0, rank=0,
+                    sentence=sentence.get(r, (0.0, -1))[0], sentence_pos=sentence.get(r, (0.0, -1))[1],
+                    looked_up=True)
+                for r in rows]
 
     def sentence_best(self, query_vector: np.ndarray,
                       rows: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -5,6 +5,7 @@ One index is a directory written once and never modified (a changed domain gets 
     vectors.npy   float32 (n, dim) L2-normalised embeddings; row i belongs to ids[i]   (np.load, mmap_mode="r")
     ids.npy       int64 (n,) the chunks' primary keys
     bm25/         the bm25s lexical index (sparse CSC arrays, loaded with mmap=True)
+    section_labels.json  numbered section labels -> rows (grounding.heading_lookup)
     ann.usearch   an HNSW graph (usearch, inner product) when n >= ann_threshold, opened as a view (mmap)
     records.bin   the chunks' records (JSON objects, UTF-8, one after another; row i is
                   records.bin[offsets[i]:offsets[i + 1]]), so that retrieval reads what it returns from the index,
@@ -49,6 +50,7 @@ from typing import Callable, Sequence, TypeVar
 import bm25s
 import numpy as np
 
+from grounding.heading_lookup import label_map
 from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, build_directory
 from grounding.index_search import Hit, Searching
 
@@ -120,6 +122,7 @@ class StoredIndex(Searching):
         self._values_read: dict[int, dict | None] = {}  # rows parsed (StoredIndex.values)
         self._layouts_read: dict[int, list | None] = {}  # rows parsed (StoredIndex.layout)
         self._made: dict[int, object] = {}  # what StoredIndex.made made of a row's record
+        self._labels: dict[str, list[int]] | None = None  # StoredIndex.section_labels, once read
         if (self.path / "value_offsets.npy").is_file():
             self._value_offsets = _mapped(self.path / "value_offsets.npy")
             self._values = _mapped_bytes(self.path / "values.bin", self._value_offsets)
@@ -173,6 +176,16 @@ class StoredIndex(Searching):
         """The stored record of a row (the JSON object given to :meth:`build`; {} when none was given)."""
         start, end = int(self.offsets[row]), int(self.offsets[row + 1])
         return json.loads(bytes(self._records[start:end])) if end > start else {}
+
+    def section_labels(self) -> dict[str, list[int]]:
+        """The numbered section labels of the rows and the rows each heads (grounding.heading_lookup.label_map:
+        "day 3" -> [42]), read once per process and index from section_labels.json, or made from the records of
+        an index built before that file was written."""
+        if self._labels is None:
+            path = self.path / "section_labels.json"
+            self._labels = (json.loads(path.read_text()) if path.is_file()
+                            else label_map(str(self.record(r).get("section") or "") for r in range(len(self))))
+        return self._labels
 
     def made(self, row: int, make: Callable[[dict], T]) -> T:
         """What ``make`` makes of a row's record (:meth:`record`), made once per process and index: every retrieval

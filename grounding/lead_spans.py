@@ -35,7 +35,8 @@ def lead_in_span(claim: str, source: Source) -> str | None:
     - a source merged from chunks of several sections (``source.sections``): the text of the part written in the
       section whose last heading it names, up to the next part of another section;
     - a heading line inside the text (a chunk covering "Day 4 (Thursday) · Day 5 (Friday)"): that line;
-    - a source whose own section ends with that heading: its whole text.
+    - a source whose own section ends with that heading: its whole text;
+    - else the parts (or the source) whose section path holds that heading at any level: the text written under it.
 
     The span is taken from ``source.text`` as written, so Source.section_of and Source.chunk_of find its part."""
     head = _named_heading(claim, source.title).lower()
@@ -55,4 +56,18 @@ def lead_in_span(claim: str, source: Source) -> str | None:
             return line.strip()
     if _last_heading(source.section).lower() == head and not parts and text.strip():
         return text.strip()
+    # a heading the parts nest in ("Day 3 (Wednesday)" over "Robot safety training · Security training",
+    # grounding.section_lists.section_passage): the parts written under it, up to the first that is not
+    for k, (start, section) in enumerate(parts or [(0, source.section)]):
+        if head not in _levels(section):
+            continue
+        end = next((s for s, other in parts[k + 1:] if head not in _levels(other)), len(text))
+        span = text[start:end].strip()
+        if span:
+            return span
     return None
+
+
+def _levels(section: str) -> list[str]:
+    """Every heading of a section path, lower case ("A > B · C" -> ["a", "b", "c"])."""
+    return [h.strip().lower() for level in section.split(" > ") for h in level.split(" · ") if h.strip()]

@@ -17,35 +17,32 @@ from grounding import compose
 from grounding.embeddings import Embedder
 from grounding.extractive_lists import ListAnswer, heading_over, item_runs
 from grounding.followup import GENERIC
+from grounding.heading_lookup import NUMBER_WORDS, named_labels, numbered_terms, section_labels
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan
 
-#: Number words and ordinals read as their digit ("day one", "the first day" -> "1").
-_NUMBERS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve"
-                                            .split())}
-_NUMBERS |= {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth "
-                                             "tenth eleventh twelfth".split())}
 #: Verbs asking what a section holds ("What happens on Day 1?", "What should I expect in week 2?").
 _ASKING = content_terms("happen happens expect")
 #: The content terms of the number words and ordinals.
-_NUMBER_TERMS = frozenset().union(*(content_terms(w) for w in _NUMBERS))
-_WORD = re.compile(r"[a-z]+")
+_NUMBER_TERMS = frozenset().union(*(content_terms(w) for w in NUMBER_WORDS))
 _PARENTHESIS = re.compile(r"\([^)]*\)")
+#: The most sentences a section answer quotes (grounding.section_lists.section_passage).
+MAX_SECTION_SENTENCES = 6
 
 
-def numbered_terms(text: str) -> frozenset[str]:
-    """The content terms of ``text`` (grounding.lexical.content_terms) and the digit of each number word or ordinal
-    in it: "What should I do on my first day?" -> {"first", "day", "1", ...}."""
-    return content_terms(text) | {_NUMBERS[w] for w in _WORD.findall(text.lower()) if w in _NUMBERS}
-
-
-def names_numbered_heading(terms: frozenset[str], heading: str) -> bool:
+def names_numbered_heading(terms: frozenset[str], heading: str, named: frozenset[str] | None = None) -> bool:
     """True when ``heading`` is numbered and all its content words (its parenthesis left out, numbers as digits) are
     among a question's ``terms`` (:func:`numbered_terms`), and it has a word besides its number: "Day 1 (Monday)" is
-    named by "What happens on Day 1?" and by "my first day", not by "What happens on day 2?" nor by "the 1st"."""
+    named by "What happens on Day 1?" and by "my first day", not by "What happens on day 2?" nor by "the 1st". When
+    the heading opens with a label ("Day 1") and the question's labels ``named`` are given
+    (grounding.heading_lookup.named_labels), that label must be among them: "day three of the first week" names
+    "Day 3", not "Day 1"."""
     own = numbered_terms(_PARENTHESIS.sub(" ", heading))
-    return len(own) >= 2 and any(t.isdigit() for t in own) and own <= terms
+    if not (len(own) >= 2 and any(t.isdigit() for t in own) and own <= terms):
+        return False
+    opening = section_labels(heading)
+    return named is None or not opening or bool(opening & named)
 
 
 def _own_words(question: str, heading: str) -> frozenset[str]:
@@ -64,7 +61,7 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
     is not an item of that list and holds a word of the question besides the heading's, its number and generic
     ones: "What do I need to bring on my first day?" is answered by "Remember to bring an unexpired passport ... on
     your first day", not by the Day 1 timetable (the s18 new-user run)."""
-    terms = numbered_terms(question)
+    terms, named = numbered_terms(question), named_labels(question)
     if not any(t.isdigit() for t in terms):
         return None
     order = list(dict.fromkeys([*labels, *(s.label for s in plan.sources)]))
@@ -76,7 +73,7 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
         for start, end in item_runs(data.kinds):
             lead = start - 1 if start > 0 and data.kinds[start - 1] == "lead" else start
             heading = heading_over(source, data, lead)
-            if end - start < 2 or not heading or not names_numbered_heading(terms, heading):
+            if end - start < 2 or not heading or not names_numbered_heading(terms, heading, named):
                 continue
             head = data.texts[lead] if lead < start else (
                 f"{source.title}, {heading}:" if source.title and source.title != heading else f"{heading}:")
@@ -85,3 +82,73 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
                 return None
             return compose.bulleted(head, items, label), [ScoredSentence(head, label, 0.0)]
     return None
+
+
+def section_passage(plan: ContextPlan, question: str, embedder: Embedder | None = None,
+                    labels: Sequence[str] = (), best: str = "") -> ListAnswer | None:
+    """The prose under the numbered heading ``question`` names (:func:`names_numbered_heading`) when it holds no list
+    but sub-sections ("Day 3 (Wednesday)" over "Robot safety training" and "Security training", the demo handbook):
+    one cited line per sub-section, "<sub-heading>: <its sentences>" (a line per sentence where it has none), at
+    most MAX_SECTION_SENTENCES sentences, introduced by "<title>, <heading>:". The first source holding such prose
+    (in the order of ``labels``, then the plan's) answers. None when no planned source has prose under a named
+    numbered heading, or when ``best`` (the best-ranked sentence) is not among it and holds a word of the question
+    besides the heading's, its number and generic ones that the section's sub-headings and sentences do not (as
+    for :func:`section_list`; "What training do I do on Day 3?" is answered by Day 3's "Robot safety training")."""
+    terms, labelled = numbered_terms(question), named_labels(question)
+    if not any(t.isdigit() for t in terms):
+        return None
+    order = list(dict.fromkeys([*labels, *(s.label for s in plan.sources)]))
+    for label in order:
+        source = plan.source_map.get(label)
+        if source is None:
+            continue
+        data = source_sentences(source, embedder)
+        groups: dict[str, list[str]] = {}
+        named = ""
+        sub = ""
+        for i, (text, kind) in enumerate(zip(data.texts, data.kinds)):
+            path = source.section_of(text)
+            heading = _named_in(terms, labelled, path)
+            if not heading:
+                sub = ""
+                if groups:
+                    break  # the named section ended
+                continue
+            named = named or heading
+            if kind == "heading":
+                sub = text
+                continue
+            if kind not in ("sentence", "item", "lead"):
+                continue
+            own = path.split(" > ")[-1].split(" · ")[0]
+            groups.setdefault(sub or (own if own != heading else ""), []).append(text)
+        quoted = [t for texts in groups.values() for t in texts][:MAX_SECTION_SENTENCES]
+        if not quoted:
+            continue
+        own = _own_words(question, named)
+        if best and best not in quoted and own & content_terms(best) \
+                and not own & content_terms(" ".join([*groups, *quoted])):
+            return None  # the best sentence holds what else the question asks, and the section does not
+        lines, left = [], set(quoted)
+        for sub, texts in groups.items():
+            kept = [t for t in texts if t in left]
+            if not kept:
+                continue
+            lines += [f"{sub}: {' '.join(kept)}"] if sub else kept
+        head = f"{source.title}, {named}:" if source.title and source.title != named else f"{named}:"
+        return compose.bulleted(head, lines, label), [ScoredSentence(head, label, 0.0)]
+    return None
+
+
+def _named_in(terms: frozenset[str], named: frozenset[str], path: str) -> str:
+    """The heading of the section path ``path`` that ``terms`` name (:func:`names_numbered_heading`) and that holds
+    the whole part: a heading the path nests in (" > "), or its last heading when not merged with others (" · ");
+    "" when none."""
+    levels = [p.strip() for p in path.split(" > ")] if path else []
+    for i, level in enumerate(levels):
+        if " · " in level and i == len(levels) - 1:
+            continue  # merged sections ("Day 4 (Thursday) · Day 5 (Friday)"): which one a sentence is under is
+            # read from the text's heading lines, which grounding.section_lists.section_list does for lists
+        if names_numbered_heading(terms, level, named):
+            return level
+    return ""

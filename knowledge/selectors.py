@@ -14,6 +14,7 @@ import numpy as np
 
 from grounding.claim_readings import ClaimReading, known_readings
 from grounding.embeddings import Embedder, default_embedder
+from grounding.heading_lookup import with_looked_up
 from grounding.index_store import StoredIndex
 from grounding.ranking import demote_near_duplicates, drop_off
 from grounding.scheduled import ScheduledVersion
@@ -141,18 +142,21 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     where the best-sentence relevance drops off (so how many sources an answer gets follows what was found and the
     token budget, not ``k``), passages that repeat a higher-ranked passage of another document are moved behind
     the distinct ones, and a chunk holding the table row the query looks up by its row and column is moved up behind
-    the first candidate (grounding.table_lookup).
+    the first candidate (grounding.table_lookup), as is a chunk under a numbered heading the query names ("Day 3",
+    grounding.heading_lookup), found among all the chunks.
     """
     index = domain_index(domain=domain, token=token)
     old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED, token=token) if superseded else None
-    found = [(index, h) for h in index.search(query, vector, k=k)] if len(index) else []
+    hits = index.search(query, vector, k=k) if len(index) else []
+    # a numbered section the question names ("Day 3") is looked up by its heading (grounding.heading_lookup)
+    hits = with_looked_up(hits, index.label_hits(query, vector) if len(index) else [], key=lambda h: h.row)
+    found = [(index, h) for h in hits]
     if old is not None and len(old):
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
     candidates = [Candidate(chunk=idx.made(h.row, chunk_from_record), score=h.score, dense=h.dense,
                             lexical=h.lexical, rank=h.rank, vector=np.asarray(idx.vector(h.row)),
                             sentence_vectors=idx.sentence_vectors(h.row), unit_vectors=idx.unit_vectors(h.row),
-                            sentence=h.sentence,
-                            sentence_pos=h.sentence_pos)
+                            sentence=h.sentence, sentence_pos=h.sentence_pos, looked_up=h.looked_up)
                   for idx, h in found]
     return promote_looked_up_rows(query, demote_near_duplicates(drop_off(candidates)), lambda c: c.chunk.text)
 

@@ -364,3 +364,21 @@ def test_what_to_bring_on_the_first_day_is_not_followed_by_the_next_sections_tim
     (answer,) = _ask(capsys, "What do I need to bring on my first day?")
     assert answer["answer"].startswith("Remember to bring an unexpired passport"), answer["answer"]
     assert "9:00 a.m." not in answer["answer"] and "Team lunch" not in answer["answer"], answer["answer"]
+
+
+def test_what_happens_on_day_3_is_answered_from_the_section_its_heading_names(demo_domain, capsys):
+    """"What happens on Day 3?" was refused: the Day 3 chunk (a robot safety course and a security module under "Day 3
+    (Wednesday)") never says "Day 3" in its text, ranked 22nd of 46, and its relevance (0.14 for "my third day") was
+    below what planning keeps. Retrieval now looks the section up by its heading's label (grounding.heading_lookup)
+    and the answer quotes its sub-sections; in a conversation the next day asked gets its own section."""
+    day3, day1, day5 = _ask(capsys, "What happens on Day 3?", "What happens on Day 1?", "And on day five?")
+    for answer in (day3, day1, day5):
+        assert not answer["abstained"], answer["answer"]
+    assert day3["answer"].startswith("Your First Week at Tallgrass, Day 3 (Wednesday) [S"), day3["answer"]
+    assert "Robot Safety Fundamentals" in day3["answer"] and "Security Basics" in day3["answer"]
+    # the citation points at the Day 3 section (a merged source's part), where the reader checks it
+    assert {c["section"].split(" > ")[0] for c in day3["citations"]} == {"Day 3 (Wednesday)"}, day3["citations"]
+    assert "Team lunch" in day1["answer"] and "2:00 p.m." in day1["answer"], day1["answer"]  # the whole timetable
+    assert "Friday Demo Hour" in day5["answer"] and "Robot" not in day5["answer"], day5["answer"]
+    (third,) = _ask(capsys, "What do I do on my third day?")
+    assert "Robot Safety Fundamentals" in third["answer"] and "Team lunch" not in third["answer"], third["answer"]

@@ -4,6 +4,7 @@ should I do on my first day?" was refused)."""
 
 from __future__ import annotations
 
+from grounding.heading_lookup import named_labels
 from grounding.section_lists import names_numbered_heading, numbered_terms
 from tests.grounding.helpers import make_page, offline_answer
 
@@ -57,3 +58,38 @@ def test_a_question_whose_own_word_the_best_sentence_states_is_not_answered_with
     assert answer.startswith("Remember to bring an unexpired passport"), answer
     answer = offline_answer(embedder, "What should I do on my first day?", *_pages(), before)
     assert "IT setup with the IT Help Desk" in answer, answer
+
+
+DAY_3 = ("All new employees must complete the 2-hour Robot Safety Fundamentals course on Wednesday of their first "
+         "week. You may not enter the test floor until you pass its final quiz.\nSecurity training\nComplete the "
+         "45-minute Security Basics module in the learning portal by the end of Wednesday.")
+
+
+def _day_3():
+    page = make_page(5, "Your First Week at Tallgrass", "Day 3 (Wednesday) > Robot safety training", DAY_3)
+    # the chunk spans two sub-sections, as the demo handbook's does
+    return page
+
+
+def test_a_numbered_section_of_prose_is_answered_by_its_sub_sections(embedder):
+    """"What happens on Day 3?" over sub-sections of prose (no list): one cited line per sub-section, introduced by
+    the page and the heading (the demo handbook refused it)."""
+    answer = offline_answer(embedder, "What happens on Day 3?", *_pages(), _day_3())
+    lines = answer.splitlines()
+    assert lines[0] == "Your First Week at Tallgrass, Day 3 (Wednesday) [S4]:", answer
+    assert lines[2].startswith("- Robot safety training: All new employees must complete the 2-hour"), answer
+    assert "You may not enter the test floor" in lines[2]
+    assert lines[3] == ("- Security training: Complete the 45-minute Security Basics module in the learning portal by "
+                        "the end of Wednesday [S4]."), answer
+    assert "New Year" not in answer and "orientation" not in answer
+    # a word of the question that only the section's sub-heading holds ("training") still names it
+    answer = offline_answer(embedder, "What training do I do on my third day?", *_pages(), _day_3())
+    assert answer.startswith("Your First Week at Tallgrass, Day 3 (Wednesday) [S"), answer
+
+
+def test_an_ordinal_naming_another_noun_does_not_name_a_numbered_heading():
+    """"day three of the first week": "first" counts the week; the heading named is Day 3, not Day 1."""
+    question = "What happens on day three of the first week?"
+    terms, named = numbered_terms(question), named_labels(question)
+    assert names_numbered_heading(terms, "Day 3 (Wednesday)", named)
+    assert not names_numbered_heading(terms, "Day 1 (Monday)", named)
