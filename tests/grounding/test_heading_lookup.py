@@ -73,3 +73,22 @@ def test_an_index_built_before_the_label_file_reads_its_labels_from_the_records(
     StoredIndex.build(tmp_path / "idx", [1, 2], _unit_rows(2), texts, records=records)
     (tmp_path / "idx" / "section_labels.json").unlink()
     assert StoredIndex(tmp_path / "idx").section_labels() == {"day 1": [0], "day 3": [1]}
+
+
+def test_planning_keeps_a_looked_up_chunk_whatever_its_relevance():
+    """"What do I do on my third day?" matched the Day 3 chunk at a cosine of 0.14, below the 0.2 a planned source
+    needs: found by its heading, it is kept; another chunk as weak is still left out."""
+    from dataclasses import replace
+
+    from grounding.context import plan_context
+    from grounding.tokens import counter_for
+    from tests.grounding.helpers import make_page
+
+    best = make_page(1, "Paid Time Off and Holidays", "Company holidays", "Tallgrass observes 11 paid holidays.")
+    day3 = replace(make_page(2, "Your First Week", "Day 3 (Wednesday)", "Complete the robot safety course."),
+                   dense=0.14, looked_up=True)
+    weak = replace(make_page(3, "Travel", "Meals", "The daily meal allowance is $65."), dense=0.14)
+    plan = plan_context(question="What do I do on my third day?", candidates=[best, day3, weak],
+                        system_prompt="Answer.", counter=counter_for("extractive"))
+    assert [s.section for s in plan.sources] == ["Company holidays", "Day 3 (Wednesday)"]
+    assert [d.chunk_id for d in plan.dropped if d.reason == "below_threshold"] == [3]
