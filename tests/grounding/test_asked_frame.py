@@ -3,7 +3,8 @@ pass): "How many credit hours can I earn in a single pay period?" is not answere
 
 from __future__ import annotations
 
-from grounding.asked_frame import asked_period, clashing_frame, stated_periods
+from grounding.asked_frame import clashing_frame
+from grounding.periods import asked_period, stated_periods
 
 
 def test_a_question_asking_a_rate_names_its_period():
