@@ -58,7 +58,7 @@ def list_answer(plan: ContextPlan, question: str, query: str, query_vector: np.n
     """
     close = [best] + [s for s in ranked[:ANNOUNCING_LOOKS] if s.score >= floor and s != best]
     return (next(filter(None, (_announced(plan, s, embedder) for s in close)), None)
-            or _headed(plan, question, ranked) or _best_run(plan, query, query_vector, floor, embedder, overlap_weight))
+            or _headed(plan, question, ranked, embedder) or _best_run(plan, query, query_vector, floor, embedder, overlap_weight))
 
 
 def _announced(plan: ContextPlan, best: ScoredSentence, embedder: Embedder | None) -> ListAnswer | None:
@@ -114,15 +114,37 @@ def _continued_by(data: SentenceData, position: int) -> int | None:
     return None
 
 
-def _headed(plan: ContextPlan, question: str, ranked: Sequence[ScoredSentence]) -> ListAnswer | None:
+def _headed(plan: ContextPlan, question: str, ranked: Sequence[ScoredSentence],
+            embedder: Embedder | None = None) -> ListAnswer | None:
     """"<title>, <heading>:" then the sub-headings of the section the question names, from the outline of the first
-    source (in ranking order) that has one, cited to that source; None when no source has one."""
+    source (in ranking order) that has one, cited to that source; None when no source has one. When the source
+    writes a list announced by a lead-in under one of those sub-headings, the sub-headings are topics and that list
+    (its lead-in and items) is the answer ("What are the ways I can report a harassment concern?": "You can report a concern through any
+    of these channels: ..." under "Reporting channels", not the headings "Reporting channels", "Anonymous
+    reporting", "Managers' duty to report"; the s21 new-user run)."""
     for label in dict.fromkeys(s.label for s in ranked):
         source = plan.source_map.get(label)
         found = headed_list(question, source.outline, source.title) if source is not None else None
+        if found and (written := _list_under(source, found[1], embedder)) is not None:
+            lead, items = written
+            return compose.bulleted(lead, items, label), [ScoredSentence(lead, label, 0.0)]
         if found:
             head = ScoredSentence(f"{source.title}, {found[0]}:", label, 0.0)
             return compose.bulleted(head.text, found[1], label), [head]
+    return None
+
+
+def _list_under(source: Source, headings: Sequence[str], embedder: Embedder | None) -> tuple[str, list[str]] | None:
+    """The first list of two or more items announced by a lead-in that ``source`` writes under one of ``headings``
+    (the heading line before the lead-in, or the section of the part it opens): (lead-in, items); None when there is
+    none."""
+    data = source_sentences(source, embedder)
+    wanted = {h.strip().lower() for h in headings}
+    for start, end in item_runs(data.kinds):
+        if end - start < 2 or start == 0 or data.kinds[start - 1] != "lead":
+            continue
+        if heading_over(source, data, start - 1).strip().lower() in wanted:
+            return data.texts[start - 1], list(data.texts[start:end])
     return None
 
 

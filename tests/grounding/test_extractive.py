@@ -297,6 +297,30 @@ def test_a_question_naming_a_glossary_gets_the_glossarys_sub_headings(embedder):
                                    "- Soundness [S1]."]
 
 
+def test_sub_headings_over_a_written_list_give_way_to_that_list(embedder):
+    """The s21 new-user run: "What are the ways I can report a harassment concern?" was answered with the headings
+    under "How to report" ("Reporting channels", "Anonymous reporting", "Managers' duty to report") quoted as its
+    items, while the list of channels is written under the first of them."""
+    outline = ("How to report > Reporting channels", "How to report > Anonymous reporting",
+               "How to report > Managers' duty to report")
+    text = ("You can report a concern through any of these channels; choose the one you are most comfortable with:\n"
+            "- Your manager, or any manager you trust.\n- People Operations, at conduct@tallgrass.example.\n"
+            "- The EthicsLine, an independent third-party hotline.\nAnonymous reporting\nYou can report harassment "
+            "anonymously through the EthicsLine.\nManagers' duty to report\nAny manager who receives a report must "
+            "forward it to People Operations within 24 hours.")
+    answer = _outlined(embedder, "What are the ways I can report a harassment concern?",
+                       "Code of Conduct and Harassment Reporting",
+                       "How to report > Reporting channels · Anonymous reporting · Managers' duty to report", text,
+                       outline)
+    lines = answer.splitlines()
+    assert lines[0] == ("You can report a concern through any of these channels; choose the one you are most "
+                        "comfortable with [S1]:"), answer
+    assert lines[2:] == ["- Your manager, or any manager you trust [S1].",
+                         "- People Operations, at conduct@tallgrass.example [S1].",
+                         "- The EthicsLine, an independent third-party hotline [S1]."], answer
+    assert "- Anonymous reporting" not in answer
+
+
 def test_a_question_about_an_earlier_version_is_answered_from_that_version_first(embedder):
     # a new user's "What was the mileage rate under the January 2024 travel policy?" was refused: the sentence
     # "It replaces the January 2024 version" matched the period's words better than any stated rate
