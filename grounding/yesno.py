@@ -29,8 +29,8 @@ from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_negation import joins_contrasted, rejected_alternative, without_idioms
 from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
-from grounding.yesno_reach import (approval_required, illustrates, matching_case, only_if_unmet, only_if_unstated,
-                                   restricts_everyone, unasked_without)
+from grounding.yesno_reach import (approval_required, if_unstated, illustrates, matching_case, only_if_unmet,
+                                   only_if_unstated, restricts_everyone, unasked_without)
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, answering_clause, as_must,
                                    concession_or_main, condition_unmet, contrasted, modality_unstated,
                                    negated_part_unstated, negates_terms, prohibits_asked, requirement_unstated)
@@ -197,7 +197,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       requirement and the sentence's answering clause states neither (grounding.yesno_scope.modality_unstated:
       "Can I commit an API key?" / "Signing your commits requires a pair of keys"), nor from an example
       (grounding.yesno_reach.illustrates: the case it tells holds under its own conditions), nor from a rule holding
-      only under a condition the question names nothing of (grounding.yesno_reach.only_if_unstated);
+      only, or holding if, under a condition the question names nothing of (grounding.yesno_reach.only_if_unstated,
+      if_unstated);
     - a yes to a permission that the sentence makes depend on an approval the question does not name opens "Yes,
       with approval." (grounding.yesno_reach.approval_required).
     """
@@ -254,7 +255,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             or (modality_unstated(clause, answering) and not orders_asked_act(clause, sentence)) \
             or purpose_elsewhere(question, sentence) or subject_only_acted_on(clause, sentence) \
             or illustrates(sentence) or other_act_ordered(clause, sentence) or defines_only(clause, sentence) \
-            or only_if_unstated(question, sentence):
+            or only_if_unstated(question, sentence) or if_unstated(question, sentence):
         return ""
     if names_excluded(clause, sentence):
         return "No."  # "somewhere other than GSA's Online University?" / "... conducted through GSA's Online University"

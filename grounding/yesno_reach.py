@@ -156,6 +156,27 @@ def only_if_unstated(question: str, sentence: str) -> bool:
     return not condition & content_terms(question)
 
 
+def if_unstated(question: str, sentence: str) -> bool:
+    """True when ``sentence`` states a rule (a requirement or a permission: "must", "have to", "may", "can", ...)
+    followed by the condition it holds under ("You must change it immediately if you suspect it has been exposed,
+    if the Security team asks you to, or if you typed it into a phishing page") whose content words the question
+    names none of: the rule is about another case than the one asked ("Do I have to change my password every 90
+    days?"), so it settles no "Yes." nor "No." (the s21 new-user run on the demo handbook: "Yes." from that
+    sentence, while "You do not need to change your password on a schedule." answers no). Only "if": "when" and
+    "unless" mostly say when or except when the rule holds. A condition of approval is left to
+    :func:`approval_required`."""
+    m = _RULE_IF.search(sentence)
+    if not m:
+        return False
+    condition = content_terms(m.group("condition")) - _NO_CONDITION
+    if not condition or condition & _APPROVAL_TERMS:
+        return False
+    return not condition & content_terms(question)
+
+
+#: A rule, then "if" and the condition it holds under, in one clause ("You must change it immediately if you ...").
+_RULE_IF = re.compile(r"\b(?:must|have\s+to|has\s+to|need\s+to|needs\s+to|required\s+to|may|can|should)\b"
+                      r"[^,;.:]*?\sif\s+(?P<condition>[^;.]+)", re.I)
 #: "only" then its rule then the condition ("You can only make a new claim for Housing Benefit if ...").
 _ONLY_THEN_IF = re.compile(r"\bonly\s+(?:[\w’'-]+\s+){3,8}?(?:if|when|once)\s+(?P<condition>[^,;.]+)", re.I)
 #: Words of a condition that name no case ("if either of the following apply", "if one of these is true").

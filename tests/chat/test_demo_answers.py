@@ -382,3 +382,15 @@ def test_what_happens_on_day_3_is_answered_from_the_section_its_heading_names(de
     assert "Friday Demo Hour" in day5["answer"] and "Robot" not in day5["answer"], day5["answer"]
     (third,) = _ask(capsys, "What do I do on my third day?")
     assert "Robot Safety Fundamentals" in third["answer"] and "Team lunch" not in third["answer"], third["answer"]
+
+
+def test_the_s21_new_user_runs_password_and_reporting_questions(demo_domain, capsys):
+    """The s21 new-user run: "Do I have to change my password every 90 days?" opened "Yes." from the rule on when a
+    password must be changed (if exposed, ...), while the handbook says "You do not need to change your password on
+    a schedule."; "What are the ways I can report a harassment concern?" listed the three sub-headings of "How to
+    report" as its items instead of the channels written under the first of them."""
+    (password,) = _ask(capsys, "Do I have to change my password every 90 days?")
+    (ways,) = _ask(capsys, "What are the ways I can report a harassment concern?")
+    assert password["answer"].startswith("No. You do not need to change your password on a schedule"), password
+    assert "Your manager, or any manager you trust" in ways["answer"], ways["answer"]
+    assert "EthicsLine" in ways["answer"] and "- Anonymous reporting" not in ways["answer"], ways["answer"]

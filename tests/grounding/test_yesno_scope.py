@@ -388,3 +388,21 @@ def test_a_rule_holding_only_under_a_condition_the_question_names_nothing_of_set
     assert not only_if_unstated("Can I work remotely?", "You may work remotely only if your manager approves it.")
     assert opener("Can I bring my dog to the office?",
                   "You can bring a dog to the office only if it is registered with facilities.") == ""
+
+
+def test_a_rule_holding_if_a_condition_the_question_names_nothing_of_settles_neither_way():
+    """The s21 new-user run on the demo handbook: "Do I have to change my password every 90 days?" opened "Yes." from
+    "You must change it immediately if you suspect it has been exposed, ...": the rule holds in other cases than the
+    one asked; "You do not need to change your password on a schedule." answers no."""
+    from grounding.yesno_reach import if_unstated
+    rule = ("You must change it immediately if you suspect it has been exposed, if the Security team asks you to, or "
+            "if you typed it into a phishing page.")
+    question = "Do I have to change my password every 90 days?"
+    assert if_unstated(question, rule) and opener(question, rule) == ""
+    assert opener(question, "You do not need to change your password on a schedule.") == "No."
+    # the question names the condition: the rule answers it
+    assert not if_unstated("Do I have to change my password if I typed it into a phishing page?", rule)
+    # "when" says when the rule holds, not whether: left alone
+    assert not if_unstated("Do I have to wear a badge?", "You must wear your badge when you are in the office.")
+    # a condition of approval is the approval rule's ("Yes, with approval.")
+    assert not if_unstated("Can I work from abroad?", "You may work from abroad if your manager approves it.")
