@@ -14,7 +14,7 @@ from grounding.embeddings import default_embedder
 from grounding.lexical import content_terms
 from grounding.question_parts import specifics
 from grounding.sentence_rank import ScoredSentence
-from grounding.subject_check import pins
+from grounding.subject_check import existent_unsaid, pins
 from grounding.types import Note, Source
 from grounding.yesno import asking_clause, asking_coverage, compared_count
 from grounding.yesno_action import action_unstated
@@ -155,8 +155,15 @@ def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentenc
         return ""
     # grounding.yesno: a limit passed says no; a rule on one side of the asker's quantity, another kind of what
     # is asked or too little of it named settles nothing (quoted without an opener)
-    return yes_no_opener(question, sentence.text, yes_coverage=answerer.yes_coverage, context=source.section,
+    said = yes_no_opener(question, sentence.text, yes_coverage=answerer.yes_coverage, context=source.section,
                          similarity=_similarity(answerer))
+    if said and existent_unsaid(question, f"{source.section_of(sentence.text)}\n{sentence.text}",
+                                head_only=not said.startswith("Yes")):
+        # a sentence not naming what an existential question asks exists settles it neither way: "Is there a
+        # monthly phone stipend?" / "... $50 per month for home internet" (under "Stipend"); a no needs its head
+        # noun named ("Is there a limit on ...?" is not answered no by a sentence saying some cannot join)
+        return ""
+    return said
 
 
 def _similarity(answerer: ExtractiveAnswerer) -> Callable[[str, str], float]:

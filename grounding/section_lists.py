@@ -54,16 +54,17 @@ def _own_words(question: str, heading: str) -> frozenset[str]:
 
 def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = None,
                  labels: Sequence[str] = (), best: str = "") -> ListAnswer | None:
-    """The list of items (two or more) under the numbered heading ``question`` names (:func:`names_numbered_heading`),
-    from the first source that has one (in the order of ``labels``, the sources' labels best first, then the plan's
+    """The list of items (two or more) under the numbered heading ``question`` names (:func:`names_numbered_heading`)
+    or under a heading phrased as the question itself (:func:`asked_by_heading`), from the first source that has one (in the order of ``labels``, the sources' labels best first, then the plan's
     order), introduced by its lead-in when it has one, else by "<title>, <heading>:", each item cited; None when the
     question names no numbered heading over a list of a planned source, or when ``best`` (the best-ranked sentence)
     is not an item of that list and holds a word of the question besides the heading's, its number and generic
     ones: "What do I need to bring on my first day?" is answered by "Remember to bring an unexpired passport ... on
-    your first day", not by the Day 1 timetable (the s18 new-user run)."""
+    your first day", not by the Day 1 timetable (the s18 new-user run); under a heading phrased as the question,
+    unless the source's title, section or the items name those words too ("What counts as a security incident?"
+    under "Security, Passwords and Incident Reporting")."""
     terms, named = numbered_terms(question), named_labels(question)
-    if not any(t.isdigit() for t in terms):
-        return None
+    numbered = any(t.isdigit() for t in terms)
     order = list(dict.fromkeys([*labels, *(s.label for s in plan.sources)]))
     for label in order:
         source = plan.source_map.get(label)
@@ -73,15 +74,32 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
         for start, end in item_runs(data.kinds):
             lead = start - 1 if start > 0 and data.kinds[start - 1] == "lead" else start
             heading = heading_over(source, data, lead)
-            if end - start < 2 or not heading or not names_numbered_heading(terms, heading, named):
+            if end - start < 2 or not heading:
+                continue
+            asking = not (numbered and names_numbered_heading(terms, heading, named))
+            if asking and not asked_by_heading(question, heading):
                 continue
             head = data.texts[lead] if lead < start else (
                 f"{source.title}, {heading}:" if source.title and source.title != heading else f"{heading}:")
             items = list(data.texts[start:end])
-            if best and best not in items and _own_words(question, heading) & content_terms(best):
+            own = _own_words(question, heading)
+            if best and best not in items and own & content_terms(best) and not (
+                    asking and own & content_terms(" ".join([source.title, source.section, *items]))):
                 return None
             return compose.bulleted(head, items, label), [ScoredSentence(head, label, 0.0)]
     return None
+
+
+#: A heading phrased as a question ("What counts as an incident", "How do I request leave?").
+_ASKING_HEADING = re.compile(r"^(?:what|which|who|how|when|where|why)\b", re.I)
+
+
+def asked_by_heading(question: str, heading: str) -> bool:
+    """True when ``heading`` is phrased as a question and all its content words (two or more) are among the
+    question's: "What counts as an incident" asks "What counts as a security incident?" (the s21 new-user run on
+    the demo handbook got one sentence on lost laptops instead of the five items under that heading)."""
+    own = content_terms(heading)
+    return bool(_ASKING_HEADING.match(heading.strip())) and len(own) >= 2 and own <= content_terms(question)
 
 
 def section_passage(plan: ContextPlan, question: str, embedder: Embedder | None = None,

@@ -98,6 +98,24 @@ def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
     return _written(m.group("thing"), thing)
 
 
+def existent_unsaid(question: str, text: str, *, head_only: bool = False) -> list[str]:
+    """The words of what an existential question asks exists ("Is there a monthly phone stipend for remote
+    employees?" -> phone, stipend) that ``text`` (a sentence with its section path) does not name, as written; []
+    when it names them all or the question is not existential. A sentence naming only some of them is about
+    another such thing ("Fully remote employees are reimbursed up to $50 per month for home internet" under
+    "Stipend · Internet": no phone stipend), which settles no "Yes." (the s21 new-user run on the demo handbook).
+    With ``head_only``, only the thing's last word counts (its head noun: "paperwork" of "extra approval
+    paperwork"): a sentence denying the thing may name it in other words ("does not have this additional
+    paperwork"), but not without its head."""
+    m = _EXISTENTIAL.search(question_sentence(question))
+    thing = _subject(m.group("thing")) - _VAGUE if m else frozenset()
+    if head_only and thing:
+        words = _WORD.findall(m.group("thing"))
+        thing = thing & content_terms(words[-1]) if words else frozenset()
+    missing = thing - content_terms(text)
+    return _written(m.group("thing"), missing) if missing else []
+
+
 def unsaid_subject(question: str, quoted: Sequence[tuple[str, Source]]) -> list[str]:
     """The subject words of the question's asking clause (grounding.answer_types.question_sentence: a story before
     it is not what is asked about) when none of them is named by the ``quoted`` (sentence, its source) pairs, in the

@@ -394,3 +394,15 @@ def test_the_s21_new_user_runs_password_and_reporting_questions(demo_domain, cap
     assert password["answer"].startswith("No. You do not need to change your password on a schedule"), password
     assert "Your manager, or any manager you trust" in ways["answer"], ways["answer"]
     assert "EthicsLine" in ways["answer"] and "- Anonymous reporting" not in ways["answer"], ways["answer"]
+
+
+def test_the_s21_new_user_runs_stipend_and_incident_questions(demo_domain, capsys):
+    """The s21 new-user run: "Is there a monthly phone stipend for remote employees?" opened "Yes." from the home
+    internet reimbursement (the handbook has no phone stipend); "What counts as a security incident?" got one
+    sentence on lost laptops instead of the five items under the heading "What counts as an incident"."""
+    (phone,) = _ask(capsys, "Is there a monthly phone stipend for remote employees?")
+    assert not phone["answer"].startswith(("Yes", "No")), phone["answer"]
+    (incident,) = _ask(capsys, "What counts as a security incident?")
+    for item in ("A lost or stolen laptop, phone or YubiKey", "Sending Confidential data to the wrong person",
+                 "Any malware warning on a company device"):
+        assert item in incident["answer"], incident["answer"]

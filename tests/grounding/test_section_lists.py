@@ -93,3 +93,23 @@ def test_an_ordinal_naming_another_noun_does_not_name_a_numbered_heading():
     terms, named = numbered_terms(question), named_labels(question)
     assert names_numbered_heading(terms, "Day 3 (Wednesday)", named)
     assert not names_numbered_heading(terms, "Day 1 (Monday)", named)
+
+
+def test_a_heading_phrased_as_the_question_gives_its_list(embedder):
+    """The s21 new-user run on the demo handbook: "What counts as a security incident?" got one sentence on lost
+    laptops, not the five items under "What counts as an incident"."""
+    from grounding.section_lists import asked_by_heading
+
+    incidents = make_page(6, "Security, Passwords and Incident Reporting",
+                          "Reporting a security incident > What counts as an incident",
+                          "- A lost or stolen laptop, phone or YubiKey\n- Clicking a suspicious link\n"
+                          "- Any malware warning on a company device")
+    laptop = make_page(7, "Equipment and Laptop Policy", "Loss or theft", "A lost or stolen laptop is a security "
+                       "incident. Report it within 1 hour.")
+    answer = offline_answer(embedder, "What counts as a security incident?", laptop, incidents)
+    assert answer.splitlines()[0] == ("Security, Passwords and Incident Reporting, What counts as an incident "
+                                      "[S2]:"), answer
+    assert "- Any malware warning on a company device [S2]." in answer.splitlines()
+    assert asked_by_heading("What counts as a security incident?", "What counts as an incident")
+    assert not asked_by_heading("What counts as a security incident?", "Security incidents")  # not a question
+    assert not asked_by_heading("What happens next?", "What happens")  # one content word is no question of its own
