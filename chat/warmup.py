@@ -19,8 +19,8 @@ log = logging.getLogger("grounded.warmup")
 def warm() -> dict[str, float | int]:
     """Limit native threads per task (chat.runtime.limit_compute_threads), load and run the embedding model once, load
     the token counter and the language identifier (grounding.language), make current the scheduled versions whose
-    date has come (knowledge.services.versions), build any missing domain index and map every domain's index
-    (knowledge.indexing, knowledge.selectors). A database that is not ready (not migrated yet) is logged and
+    date has come (knowledge.services.versions), build any missing domain index and map every domain's index with
+    its numbered section labels (knowledge.indexing, knowledge.selectors, grounding.heading_lookup). A database that is not ready (not migrated yet) is logged and
     skipped: asks then map indexes on first use.
 
     Last, what start-up made is frozen out of the cyclic garbage collector (``gc.freeze``: the technique of Instagram's
@@ -50,7 +50,8 @@ def warm() -> dict[str, float | int]:
         built = index_ensure_all()
         for domain in Domain.objects.all():
             for status in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED):
-                domain_index(domain=domain, status=status)
+                # its numbered section labels too (read from the records of an index built before they were kept)
+                domain_index(domain=domain, status=status).section_labels()
             domains += 1
     except DatabaseError as exc:
         log.warning("indexes not mapped at start (%s); they are mapped on first use", exc)
