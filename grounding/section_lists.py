@@ -11,7 +11,7 @@ the digit. Only numbered headings ("Day 1", "Step 2", "Week 3", "Phase 1"): an u
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from grounding import compose
 from grounding.embeddings import Embedder
@@ -20,7 +20,8 @@ from grounding.followup import GENERIC
 from grounding.heading_lookup import NUMBER_WORDS, named_labels, numbered_terms, section_labels
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence, source_sentences
-from grounding.types import ContextPlan
+from grounding.sentence_data import SentenceData
+from grounding.types import ContextPlan, Source
 
 #: Verbs asking what a section holds ("What happens on Day 1?", "What should I expect in week 2?").
 _ASKING = content_terms("happen happens expect")
@@ -65,12 +66,7 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
     under "Security, Passwords and Incident Reporting")."""
     terms, named = numbered_terms(question), named_labels(question)
     numbered = any(t.isdigit() for t in terms)
-    order = list(dict.fromkeys([*labels, *(s.label for s in plan.sources)]))
-    for label in order:
-        source = plan.source_map.get(label)
-        if source is None:
-            continue
-        data = source_sentences(source, embedder)
+    for label, source, data in _in_order(plan, labels, embedder):
         for start, end in item_runs(data.kinds):
             lead = start - 1 if start > 0 and data.kinds[start - 1] == "lead" else start
             heading = heading_over(source, data, lead)
@@ -115,12 +111,7 @@ def section_passage(plan: ContextPlan, question: str, embedder: Embedder | None 
     terms, labelled = numbered_terms(question), named_labels(question)
     if not any(t.isdigit() for t in terms):
         return None
-    order = list(dict.fromkeys([*labels, *(s.label for s in plan.sources)]))
-    for label in order:
-        source = plan.source_map.get(label)
-        if source is None:
-            continue
-        data = source_sentences(source, embedder)
+    for label, source, data in _in_order(plan, labels, embedder):
         groups: dict[str, list[str]] = {}
         named = ""
         sub = ""
@@ -156,6 +147,16 @@ def section_passage(plan: ContextPlan, question: str, embedder: Embedder | None 
         head = f"{source.title}, {named}:" if source.title and source.title != named else f"{named}:"
         return compose.bulleted(head, lines, label), [ScoredSentence(head, label, 0.0)]
     return None
+
+
+def _in_order(plan: ContextPlan, labels: Sequence[str], embedder: Embedder | None) -> Iterator[tuple[str, Source,
+                                                                                                SentenceData]]:
+    """(label, source, its sentence data) of the planned sources in the order of ``labels`` (the sources' labels,
+    best first), then the plan's."""
+    for label in dict.fromkeys([*labels, *(s.label for s in plan.sources)]):
+        source = plan.source_map.get(label)
+        if source is not None:
+            yield label, source, source_sentences(source, embedder)
 
 
 def _named_in(terms: frozenset[str], named: frozenset[str], path: str) -> str:

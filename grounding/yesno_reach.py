@@ -148,12 +148,7 @@ def only_if_unstated(question: str, sentence: str) -> bool:
     (ConditionalQA calibration record 19, where the asker did not). A condition of approval is left to
     :func:`approval_required` ("Yes, with approval.")."""
     only = _ONLY_IF.search(sentence) or _ONLY_THEN_IF.search(sentence)
-    if not only:
-        return False
-    condition = content_terms(only.group("condition")) - _NO_CONDITION
-    if not condition or condition & _APPROVAL_TERMS:
-        return False
-    return not condition & content_terms(question)
+    return bool(only) and _condition_unnamed(question, only.group("condition"))
 
 
 def if_unstated(question: str, sentence: str) -> bool:
@@ -166,12 +161,14 @@ def if_unstated(question: str, sentence: str) -> bool:
     "unless" mostly say when or except when the rule holds. A condition of approval is left to
     :func:`approval_required`."""
     m = _RULE_IF.search(sentence)
-    if not m:
-        return False
-    condition = content_terms(m.group("condition")) - _NO_CONDITION
-    if not condition or condition & _APPROVAL_TERMS:
-        return False
-    return not condition & content_terms(question)
+    return bool(m) and _condition_unnamed(question, m.group("condition"))
+
+
+def _condition_unnamed(question: str, condition: str) -> bool:
+    """True when the ``condition`` a rule holds under names a case (not "if either of the following apply") that is
+    not approval, and the question names none of its content words."""
+    terms = content_terms(condition) - _NO_CONDITION
+    return bool(terms) and not terms & _APPROVAL_TERMS and not terms & content_terms(question)
 
 
 #: A rule, then "if" and the condition it holds under, in one clause ("You must change it immediately if you ...").
