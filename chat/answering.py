@@ -199,7 +199,7 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             planned_candidates = [c for c in candidates if c.chunk.chunk_id in planned]
             sentences = KnownVectors.of_candidates(default_embedder(), planned_candidates)
             sentences.known.setdefault(query, np.asarray(vector, dtype=np.float32))  # the focus: embedded already
-            for part, part_vector in zip(parts, part_vectors or ()):  # the offline answerer reads each part's too
+            for part, part_vector in zip(parts, () if part_vectors is None else part_vectors):  # each part's too
                 sentences.known.setdefault(part, np.asarray(part_vector, dtype=np.float32))
             remember = getattr(default_embedder(), "remember", None)
             if remember is not None:  # the offline answerer and the support check read them from its cache
