@@ -145,7 +145,7 @@ def part_queries_of(question: str, query: str) -> list[str]:
 def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, provider: Provider,
                 history: list[MemoryTurn] | None = None, summary: Summary | None = None, judge=None,
                 conflict_judge=None, checks: dict[str, Any] | None = None,
-                part_vectors: Sequence | None = None) -> PreparedAnswer:
+                parts: Sequence[tuple[str, Any]] | None = None) -> PreparedAnswer:
     """Search the domain's index and plan the answer (CPU-bound; reads no database: run it on the CPU pool).
 
     Args:
@@ -157,9 +157,9 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         judge: an optional sufficiency check (sync) run inside planning; conflict_judge: an optional contradiction
             judge (sync) for pairs the rules leave unflagged.
         checks: what model-backed checks did before planning (for the trace).
-        part_vectors: the unit vectors of :func:`part_queries_of` (question, query), in its order, when the caller
-            embedded them (chat.pipeline: through the worker's micro-batcher, beside the query); None embeds them
-            here (the blocking path).
+        parts: (query, unit vector) of each part of a message asking several things (:func:`part_queries_of`), when
+            the caller embedded them (chat.pipeline: through the worker's micro-batcher, beside the query); None
+            reads and embeds them here (the blocking path).
     Contradictions among the planned sources and passages addressed to an AI assistant become notes; the plan is
     made again with the notes counted in the budget.
     Raises:
@@ -168,14 +168,11 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
     history = history or []
     candidates = retrieve_vector(domain=inputs.domain.pk, query=query, vector=vector, token=inputs.token,
                                  superseded=5)
-    parts = part_queries_of(question, query)
+    if parts is None:
+        queries = part_queries_of(question, query)
+        parts = list(zip(queries, default_embedder().embed(queries))) if queries else []
     if parts:  # a message asking two things: each part's own best passage is planned too (grounding.part_retrieval)
-        if part_vectors is None:
-            part_vectors = default_embedder().embed(parts)
-        if len(part_vectors) != len(parts):
-            raise ValueError(f"{len(part_vectors)} part vectors for {len(parts)} parts")
-        found = [retrieve_vector(domain=inputs.domain.pk, query=p, vector=v, token=inputs.token)
-                 for p, v in zip(parts, part_vectors)]
+        found = [retrieve_vector(domain=inputs.domain.pk, query=p, vector=v, token=inputs.token) for p, v in parts]
         candidates = with_part_candidates(candidates, found, key=lambda c: c.chunk.chunk_id)
     counter = counter_of(provider)
     turns = [t.as_turn() for t in history]
@@ -199,7 +196,7 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
             planned_candidates = [c for c in candidates if c.chunk.chunk_id in planned]
             sentences = KnownVectors.of_candidates(default_embedder(), planned_candidates)
             sentences.known.setdefault(query, np.asarray(vector, dtype=np.float32))  # the focus: embedded already
-            for part, part_vector in zip(parts, () if part_vectors is None else part_vectors):  # each part's too
+            for part, part_vector in parts:  # the offline answerer reads each part's too
                 sentences.known.setdefault(part, np.asarray(part_vector, dtype=np.float32))
             remember = getattr(default_embedder(), "remember", None)
             if remember is not None:  # the offline answerer and the support check read them from its cache

@@ -69,12 +69,12 @@ async def prepare_staged(*, inputs: AnswerInputs, question: str, provider: Provi
                                             queries=probes, vectors=vectors)
         query = offline_query(question, history, confidences)
     # the query and, for a message asking several things, each part's query: one micro-batch (issue 20 point 2)
-    vector, *part_vectors = await asyncio.gather(
-        *(runtime.batcher.embed(q) for q in (query, *part_queries_of(question, query))))
+    queries = part_queries_of(question, query)
+    vector, *part_vectors = await asyncio.gather(*(runtime.batcher.embed(q) for q in (query, *queries)))
     await status("planning")
     plan = functools.partial(answer_plan, inputs=inputs, question=question, query=query, vector=vector,
                              provider=provider, history=history, summary=summary, checks={"rewrite": rewritten},
-                             part_vectors=part_vectors)
+                             parts=list(zip(queries, part_vectors)))
     if acomplete is not None and settings.LLM_CONFLICT_JUDGE:
         # the contradiction judge's model calls never hold a pool thread: plan once to learn the pairs to judge,
         # judge them concurrently on the async client, plan again only when a verdict found a contradiction

@@ -20,8 +20,8 @@ def warm() -> dict[str, float | int]:
     """Limit native threads per task (chat.runtime.limit_compute_threads), load and run the embedding model once, load
     the token counter and the language identifier (grounding.language), make current the scheduled versions whose
     date has come (knowledge.services.versions), build any missing domain index and map every domain's index with
-    its numbered section labels (knowledge.indexing, knowledge.selectors, grounding.heading_lookup). A database that is not ready (not migrated yet) is logged and
-    skipped: asks then map indexes on first use.
+    its numbered section labels (knowledge.indexing, knowledge.selectors, grounding.heading_lookup). A database that
+    is not ready (not migrated yet) is logged and skipped: asks then map indexes on first use.
 
     Last, what start-up made is frozen out of the cyclic garbage collector (``gc.freeze``: the technique of Instagram's
     "Dismissing Python Garbage Collection at Instagram", 2017, and of CPython's gc documentation for pre-fork

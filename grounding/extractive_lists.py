@@ -58,7 +58,8 @@ def list_answer(plan: ContextPlan, question: str, query: str, query_vector: np.n
     """
     close = [best] + [s for s in ranked[:ANNOUNCING_LOOKS] if s.score >= floor and s != best]
     return (next(filter(None, (_announced(plan, s, embedder) for s in close)), None)
-            or _headed(plan, question, ranked, embedder) or _best_run(plan, query, query_vector, floor, embedder, overlap_weight))
+            or _headed(plan, question, ranked, embedder)
+            or _best_run(plan, query, query_vector, floor, embedder, overlap_weight))
 
 
 def _announced(plan: ContextPlan, best: ScoredSentence, embedder: Embedder | None) -> ListAnswer | None:
@@ -119,9 +120,9 @@ def _headed(plan: ContextPlan, question: str, ranked: Sequence[ScoredSentence],
     """"<title>, <heading>:" then the sub-headings of the section the question names, from the outline of the first
     source (in ranking order) that has one, cited to that source; None when no source has one. When the source
     writes a list announced by a lead-in under one of those sub-headings, the sub-headings are topics and that list
-    (its lead-in and items) is the answer ("What are the ways I can report a harassment concern?": "You can report a concern through any
-    of these channels: ..." under "Reporting channels", not the headings "Reporting channels", "Anonymous
-    reporting", "Managers' duty to report"; the s21 new-user run)."""
+    (its lead-in and items) is the answer ("What are the ways I can report a harassment concern?": "You can report a
+    concern through any of these channels: ..." under "Reporting channels", not the headings "Reporting channels",
+    "Anonymous reporting", "Managers' duty to report"; the s21 new-user run)."""
     for label in dict.fromkeys(s.label for s in ranked):
         source = plan.source_map.get(label)
         found = headed_list(question, source.outline, source.title) if source is not None else None
@@ -218,11 +219,11 @@ def heading_over(source: Source, data: SentenceData, lead: int) -> str:
     if lead > 0 and data.kinds[lead - 1] == "heading":
         return data.texts[lead - 1]
     if lead == 0:
-        return _own_heading(source.section) if source.section else ""
+        return own_heading(source.section) if source.section else ""
     at = data.spans[lead][0]
     for (start, path), before in zip(source.sections[1:], source.sections):
         if start <= at and not source.text[start:at].strip(" \t\n-*") and path != before[1]:
-            return _own_heading(path)
+            return own_heading(path)
     return ""
 
 
@@ -234,7 +235,7 @@ def _own_words(lead: str) -> str:
     return _REFERRING.sub(" ", fronted) + comma + rest if comma else lead
 
 
-def _own_heading(path: str) -> str:
+def own_heading(path: str) -> str:
     """The last heading of a section path ("Leave > Annual leave · Taking leave" -> "Annual leave")."""
     return path.split(" > ")[-1].split(" · ")[0]
 

@@ -19,7 +19,8 @@ from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from grounding.lexical import content_terms
 
-__all__ = ["MAX_LOOKED_UP", "NUMBER_WORDS", "label_map", "numbered_terms", "looked_up_rows", "named_labels", "section_labels", "with_looked_up"]
+__all__ = ["MAX_LOOKED_UP", "NUMBER_WORDS", "label_map", "looked_up_rows", "named_labels", "numbered_terms",
+           "section_labels", "with_looked_up"]
 
 T = TypeVar("T")
 
@@ -27,13 +28,14 @@ T = TypeVar("T")
 #: several documents: "Step 2" of two procedures).
 MAX_LOOKED_UP = 2
 
+_CARDINALS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve"
+                                               .split())}
+_ORDINALS = {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth tenth "
+                                             "eleventh twelfth".split())}
 #: Number words and ordinals read as their digit ("day one", "the first day" -> "1").
-NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve"
-                                                 .split())}
-NUMBER_WORDS |= {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth "
-                                                 "tenth eleventh twelfth".split())}
-_CARDINAL = r"(\d{1,3}|" + "|".join(list(NUMBER_WORDS)[:13]) + r")"
-_ORDINAL = r"(\d{1,2}(?:st|nd|rd|th)|" + "|".join(list(NUMBER_WORDS)[13:]) + r")"
+NUMBER_WORDS = _CARDINALS | _ORDINALS
+_CARDINAL = r"(\d{1,3}|" + "|".join(_CARDINALS) + r")"
+_ORDINAL = r"(\d{1,2}(?:st|nd|rd|th)|" + "|".join(_ORDINALS) + r")"
 #: How a question names a numbered thing: a word and a number ("on Day 3", "in step two") or an ordinal and a word
 #: ("my first day", "the 2nd week").
 _NAMED = re.compile(r"\b([A-Za-z]{2,})\s+" + _CARDINAL + r"\b", re.I)

@@ -10,6 +10,7 @@ or the whole passage when the source is that section. No Django imports.
 
 from __future__ import annotations
 
+from grounding.source_rendering import subheadings
 from grounding.types import Source
 
 __all__ = ["lead_in_span"]
@@ -59,15 +60,15 @@ def lead_in_span(claim: str, source: Source) -> str | None:
     # a heading the parts nest in ("Day 3 (Wednesday)" over "Robot safety training · Security training",
     # grounding.section_lists.section_passage): the parts written under it, up to the first that is not
     for k, (start, section) in enumerate(parts or [(0, source.section)]):
-        if head not in _levels(section):
+        if head not in _headings(section):
             continue
-        end = next((s for s, other in parts[k + 1:] if head not in _levels(other)), len(text))
+        end = next((s for s, other in parts[k + 1:] if head not in _headings(other)), len(text))
         span = text[start:end].strip()
         if span:
             return span
     return None
 
 
-def _levels(section: str) -> list[str]:
-    """Every heading of a section path, lower case ("A > B · C" -> ["a", "b", "c"])."""
-    return [h.strip().lower() for level in section.split(" > ") for h in level.split(" · ") if h.strip()]
+def _headings(section: str) -> set[str]:
+    """Every heading of a section path, lower case (grounding.source_rendering.subheadings)."""
+    return {h.lower() for h in subheadings(section)}

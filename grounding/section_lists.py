@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 from grounding import compose
 from grounding.embeddings import Embedder
-from grounding.extractive_lists import ListAnswer, heading_over, item_runs
+from grounding.extractive_lists import ListAnswer, heading_over, item_runs, own_heading
 from grounding.followup import GENERIC
 from grounding.heading_lookup import NUMBER_WORDS, named_labels, numbered_terms, section_labels
 from grounding.lexical import content_terms
@@ -56,7 +56,8 @@ def _own_words(question: str, heading: str) -> frozenset[str]:
 def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = None,
                  labels: Sequence[str] = (), best: str = "") -> ListAnswer | None:
     """The list of items (two or more) under the numbered heading ``question`` names (:func:`names_numbered_heading`)
-    or under a heading phrased as the question itself (:func:`asked_by_heading`), from the first source that has one (in the order of ``labels``, the sources' labels best first, then the plan's
+    or under a heading phrased as the question itself (:func:`asked_by_heading`), from the first source that has one
+    (in the order of ``labels``, the sources' labels best first, then the plan's
     order), introduced by its lead-in when it has one, else by "<title>, <heading>:", each item cited; None when the
     question names no numbered heading over a list of a planned source, or when ``best`` (the best-ranked sentence)
     is not an item of that list and holds a word of the question besides the heading's, its number and generic
@@ -115,7 +116,7 @@ def section_passage(plan: ContextPlan, question: str, embedder: Embedder | None 
         groups: dict[str, list[str]] = {}
         named = ""
         sub = ""
-        for i, (text, kind) in enumerate(zip(data.texts, data.kinds)):
+        for text, kind in zip(data.texts, data.kinds):
             path = source.section_of(text)
             heading = _named_in(terms, labelled, path)
             if not heading:
@@ -129,7 +130,7 @@ def section_passage(plan: ContextPlan, question: str, embedder: Embedder | None 
                 continue
             if kind not in ("sentence", "item", "lead"):
                 continue
-            own = path.split(" > ")[-1].split(" · ")[0]
+            own = own_heading(path)
             groups.setdefault(sub or (own if own != heading else ""), []).append(text)
         quoted = [t for texts in groups.values() for t in texts][:MAX_SECTION_SENTENCES]
         if not quoted:
