@@ -18,7 +18,8 @@ from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 from grounding.values import value_keys
 
-__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "repeats", "same_words", "with_value"]
+__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "repeats", "same_words", "under_heading",
+           "with_value"]
 
 
 def same_words(text: str) -> str:
@@ -77,6 +78,34 @@ def with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentenc
     if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
         return s
     return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")
+
+
+def under_heading(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence:
+    """``s`` read after the heading of its list when it is a bare noun phrase that only that heading gives a
+    meaning; else ``s`` unchanged.
+
+    A list item with no lead-in of its own and no closing punctuation ("Upgrades to business or first class (except
+    as allowed above)" under "Non-reimbursable expenses", the demo handbook) is no statement: quoted alone for "Can I
+    fly business class?" it read as if upgrades were allowed (the s22 round's new-user run). It is quoted as
+    "<heading>: <item>", the heading being the last one written before it in its source's text (not the section path,
+    which names only the first section of a merged source), unless the item already holds every content word of the
+    heading or the heading is a question. An item ending with a full stop is a sentence and is quoted as it stands.
+    """
+    source = plan.source_map.get(s.label)
+    data = source.sentences if source is not None else None
+    text = s.text.rstrip()
+    if data is None or s.kind != "item" or text.endswith((".", "!", "?", ":", ";")) \
+            or s.position >= len(data.texts) or data.texts[s.position] != s.text:
+        return s
+    i = s.position - 1
+    while i >= 0 and data.kinds[i] == "item":
+        i -= 1
+    if i < 0 or data.kinds[i] != "heading":
+        return s  # a lead-in introduces it (grounding.quotable.quoted_text), or nothing does
+    heading = data.texts[i].strip().lstrip("#").strip().rstrip(":")
+    if not heading or heading.endswith("?") or content_terms(heading) <= content_terms(text):
+        return s
+    return replace(s, text=f"{heading}: {text}")
 
 
 #: How many sentences after one naming a subject its value may come, in the same paragraph (:func:`continuation`).

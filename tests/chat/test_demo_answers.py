@@ -406,3 +406,11 @@ def test_the_s21_new_user_runs_stipend_and_incident_questions(demo_domain, capsy
     for item in ("A lost or stolen laptop, phone or YubiKey", "Sending Confidential data to the wrong person",
                  "Any malware warning on a company device"):
         assert item in incident["answer"], incident["answer"]
+
+
+def test_a_bare_list_item_is_quoted_with_the_heading_that_gives_its_meaning(demo_domain, capsys):
+    """The s22 round: "Can I fly business class?" quoted "Upgrades to business or first class (except as allowed
+    above)" alone, as if upgrades were allowed; the handbook lists it under "Non-reimbursable expenses"."""
+    (answer,) = _ask(capsys, "Can I fly business class?")
+    assert "Non-reimbursable expenses: Upgrades to business or first class" in answer["answer"], answer["answer"]
+    assert not answer["abstained"]

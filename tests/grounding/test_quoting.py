@@ -4,7 +4,7 @@ under or with. Pages here are written for the tests."""
 from __future__ import annotations
 
 from grounding.context import plan_context
-from grounding.quoting import with_value
+from grounding.quoting import under_heading, with_value
 from grounding.sentence_rank import ScoredSentence, with_sentences
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Chunk
@@ -44,3 +44,24 @@ def test_a_person_is_never_read_from_a_lead_in(embedder):
                            "- Have completed the approval paperwork for advanced leave")
     item = _item(plan, "Have completed the approval paperwork for advanced leave")
     assert with_value(item, plan, "person").text == item.text
+
+
+def test_a_bare_noun_phrase_item_is_read_after_its_heading(embedder):
+    # the demo handbook's "Non-reimbursable expenses" list: quoted alone, "Upgrades to business or first class"
+    # read as if upgrades were allowed
+    plan = _plan(embedder, "## Flights\n\n- Book economy class for all flights.\n\n## Non-reimbursable expenses\n\n"
+                           "- Upgrades to business or first class\n- Traffic or parking fines")
+    assert under_heading(_item(plan, "Upgrades to business or first class"), plan).text == (
+        "Non-reimbursable expenses: Upgrades to business or first class")
+    assert under_heading(_item(plan, "Traffic or parking fines"), plan).text == (
+        "Non-reimbursable expenses: Traffic or parking fines")
+    # an item written as a sentence (its full stop) stands as it is
+    assert under_heading(_item(plan, "Book economy class for all flights."), plan).text == (
+        "Book economy class for all flights.")
+
+
+def test_an_item_is_not_read_after_a_heading_it_repeats_a_question_heading_or_a_lead_in(embedder):
+    plan = _plan(embedder, "## Parking fines\n\n- Parking fines you get on a trip\n\n## Can I get a refund?\n\n"
+                           "- Refunds for unused tickets\n\nThese are paid back:\n- Taxi fares within the city")
+    for item in ("Parking fines you get on a trip", "Refunds for unused tickets", "Taxi fares within the city"):
+        assert under_heading(_item(plan, item), plan).text == item
