@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from grounding.lexical import content_terms
+from grounding.sentence_leads import heading_of as part_heading
 from grounding.sentence_rank import ScoredSentence
 from grounding.source_types import Source
 from grounding.types import ContextPlan
@@ -25,20 +26,13 @@ __all__ = ["asks_limit", "heading_of", "named_terms", "states_limit", "under_sid
 def heading_of(source: Source, position: int) -> str:
     """The heading the sentence at ``position`` (its index in ``source.sentences``) stands under: the last heading
     line before it within its chunk's part of the text (a heading absorbed into the chunk: "Variable Day"), else
-    the last part of its section path ("Standard schedule" of "Schedule types ... > Standard schedule"). "" when the
-    source has neither. Never raises: a position outside the sentence data reads the source's section."""
+    the last part of its section path ("Standard schedule" of "Schedule types ... > Standard schedule")
+    (grounding.sentence_leads.heading_of). "" when the source has neither. Never raises: a position outside the
+    sentence data reads the source's section."""
     data = source.sentences
     if data is None or not 0 <= position < len(data.texts):
         return source.section.split(" > ")[-1]
-    start = data.spans[position][0]
-    part_start = max((offset for offset, _ in source.sections if offset <= start), default=0)
-    for i in range(position - 1, -1, -1):
-        if data.spans[i][0] < part_start:
-            break
-        if data.kinds[i] == "heading":
-            return data.texts[i]
-    section = next((path for offset, path in reversed(source.sections) if offset <= start), source.section)
-    return section.split(" > ")[-1]
+    return part_heading(data, position, source.section, source.sections)
 
 
 def named_terms(plan: ContextPlan, s: ScoredSentence) -> frozenset[str]:

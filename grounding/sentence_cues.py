@@ -13,7 +13,8 @@ from grounding.lexical import content_terms
 from grounding.sentence_data import SentenceData
 from grounding.types import Source
 
-__all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "EXAMPLE", "HAS_QUANTITY", "PHONE", "PHONE_QUESTION",
+__all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "CLOCK", "CLOCK_QUESTION", "EXAMPLE", "HAS_QUANTITY",
+           "PHONE", "PHONE_QUESTION",
            "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "defined_term", "defines", "example_sentences",
            "named_page_labels", "names_row_key", "numbers", "on_named_pages"]
 
@@ -23,6 +24,12 @@ PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w
 #: A phone number: "1-800-555-0147", "(202) 555-0147", "+1 202 555 0147", "extension 4357".
 PHONE = re.compile(r"(?<![\w-])(?:\+?\d{1,3}[\s.-])?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w-])|"
                    r"\b(?:ext(?:ension)?\.?|x)\s?\d{3,5}\b", re.I)
+#: A question asking for a time of day ("What time does my first day start?", "By what time ...?") and a sentence
+#: stating one ("9:00 a.m. – Arrive at reception", "at noon", "16:00"): a date or a duration ("5 business days before
+#: your start date") states when, not at what time (the s22 round's new-user run on the demo handbook).
+CLOCK_QUESTION = re.compile(r"\bwhat time\b|\bwhat hour\b", re.I)
+CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b(?:noon|midnight)\b",
+                   re.I)
 #: A question asking how much of something one is given ("How many PTO days do I get?", "How much leave do new
 #: employees earn?") and a sentence stating an allotment ("Employees accrue 1.5 days ... which adds up to 18 days"):
 #: the sentence with the question's words but another predicate ("Up to 5 unused PTO days carry over") is a rule

@@ -25,12 +25,26 @@ def lead_of(data: SentenceData, i: int) -> int | None:
     return j if j >= 0 and data.kinds[j] == "lead" else None
 
 
-def heading_of(data: SentenceData, i: int, section: str = "") -> str:
-    """The heading sentence ``i`` of ``data`` sits under: the last heading before it in ``data``, else the last part
-    of its source's section path (``section``; of merged chunks "A > B · C", the first one's: "B")."""
+def heading_of(data: SentenceData, i: int, section: str = "",
+               sections: tuple[tuple[int, str], ...] = ()) -> str:
+    """The heading sentence ``i`` of ``data`` sits under: the last heading before it in ``data`` within its chunk's
+    part of the text, else the last part of the section path of that part (``sections``: a merged source's
+    (character offset, section path) per chunk, grounding.source_types.Source.sections) or of ``section``.
+
+    Of a source merged from chunks of several sections ("Day 2 (Tuesday)" for a source holding the first week's Day 1
+    to Day 5, whose chunks do not repeat their heading lines), each part's own section names its heading: reading the
+    source's one section path gave every sentence before the first heading line the heading "Day 2 (Tuesday)" (the
+    s22 round's new-user run). Without ``sections`` the whole text is one part and ``section`` its path (of merged
+    chunks "A > B · C", the first one's: "B")."""
+    start = data.spans[i][0] if sections and i < len(data.spans) else 0
+    part_start = max((offset for offset, _ in sections if offset <= start), default=0)
     for j in range(i - 1, -1, -1):
+        if sections and data.spans[j][0] < part_start:
+            break
         if data.kinds[j] == "heading":
             return data.texts[j]
+    if sections:
+        section = next((path for offset, path in reversed(sections) if offset <= start), section)
     return section_heading(section).split(" · ")[0].strip()
 
 

@@ -38,11 +38,12 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.followup_reading import RELATING, carried_terms, stands_for_carried
 from grounding.event_cases import asked_event, failures_first, states_event, without_event
 from grounding.lexical import content_terms
-from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, HAS_QUANTITY, PHONE, PHONE_QUESTION,
+from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, CLOCK, CLOCK_QUESTION, HAS_QUANTITY, PHONE, PHONE_QUESTION,
                                      QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
                                      named_page_labels, names_row_key, numbers, on_named_pages)
 from grounding.sentence_data import SentenceData, section_heading, sentence_data
 from grounding.quotable import quoted_text
+from grounding.heading_lookup import named_labels
 from grounding.sentence_leads import heading_of, lead_of, numbered_parts, other_part
 from grounding.table_lookup import names_row_column
 from grounding.types import ContextPlan, Source
@@ -113,7 +114,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
                    definition_bonus: float = 0.15, lead_discount: float = 0.02,
                    heading_bonus: float = 0.1, example_quantity_penalty: float = 0.1,
                    carried_weight: float = 0.5, heading_share: float = 0.5,
-                   heading_floor: float = 0.5) -> list[ScoredSentence]:
+                   heading_floor: float = 0.5, clock_bonus: float = 0.1) -> list[ScoredSentence]:
     """The quotable sentences of the plan's sources (or of ``sources``), best first. Superseded sources are left out
     unless the question asks about the past (they are in the context for a note, not to be quoted as the answer);
     when it does and superseded versions are planned (:func:`reads_period`), the words naming the period are not
@@ -161,6 +162,11 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     relating it to the previous question ("different", "similar", "the private ones") not at all: the carried words
     hold the previous topic's sentences, so "Is it different for term employees?" after the advanced sick leave limit
     quoted "Advanced annual leave and advanced sick leave have different rules." (the s17 calibration q202).
+    A question naming a numbered part ("Day 1", "my first day", grounding.heading_lookup.named_labels) gives a
+    sentence under that part's heading (of a merged source, its own chunk's: grounding.sentence_leads.heading_of)
+    ``case_bonus``, and one under another part's heading of the same kind minus twice that. A question asking for a
+    time of day ("What time does my first day start?") gives a sentence stating one ("9:00 a.m. – Arrive at
+    reception") ``clock_bonus`` (grounding.sentence_cues.CLOCK).
     A sentence two sources state in the same words is quoted from the one whose page title the question names
     (grounding.sentence_cues.on_named_pages).
     ``query_vector`` is the question's vector when the caller has it already.
@@ -219,15 +225,16 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     wants_quantity = bool(QUANTITY_QUESTION.search(without_event(question))
                           or asked and QUANTITY_QUESTION.search(without_event(asked)))
     wants_phone = bool(PHONE_QUESTION.search(question))
+    wants_clock = bool(CLOCK_QUESTION.search(asked or question))
     wants_allotment = bool(ALLOTMENT_QUESTION.search(asked or question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     term = defined_term(asked or question)
-    parts = numbered_parts(question)
+    parts = numbered_parts(question) | {tuple(label.split()) for label in named_labels(question)}  # "my first day"
     heading_terms: dict[str, frozenset[str]] = {}  # a heading's content terms, read once per heading
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
-        head = heading_of(data, i, source.section)
+        head = heading_of(data, i, source.section, source.sections)
         if head not in heading_terms:
             heading_terms[head] = content_terms(head)
         overlap = sum(weight[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
@@ -266,6 +273,10 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus -= definition_bonus  # an incident" > "Sending Confidential data to the wrong person"
         if parts and other_part(question, head, asked=parts):
             bonus -= 2 * case_bonus  # under "Day 5 (Friday)" for "What happens on Day 3?": another part's
+        elif parts and parts & numbered_parts(head):
+            bonus += case_bonus  # under "Day 1 (Monday)" for "What time does my first day start?"
+        if wants_clock and CLOCK.search(text):
+            bonus += clock_bonus  # "9:00 a.m. – Arrive at reception", not "5 business days before your start date"
         heading = heading_terms[head] if wants_quantity else frozenset()
         if heading and heading <= q_terms:  # its section is about what is asked, nothing else
             bonus += heading_bonus

@@ -414,3 +414,12 @@ def test_a_bare_list_item_is_quoted_with_the_heading_that_gives_its_meaning(demo
     (answer,) = _ask(capsys, "Can I fly business class?")
     assert "Non-reimbursable expenses: Upgrades to business or first class" in answer["answer"], answer["answer"]
     assert not answer["abstained"]
+
+
+def test_a_time_asked_of_my_first_day_is_read_from_the_day_1_timetable(demo_domain, capsys):
+    """The s22 round: "What time does my first day start?" quoted when the laptop ships and the guide's
+    introduction; the first week's source is merged from its Day 1 and Day 2 chunks, and every sentence of it was read
+    as standing under "Day 2 (Tuesday)"."""
+    (answer,) = _ask(capsys, "What time does my first day start?")
+    assert answer["answer"].startswith("9:"), answer["answer"]
+    assert "a.m." in answer["answer"] and "5 business days" not in answer["answer"], answer["answer"]

@@ -115,3 +115,25 @@ def test_a_source_of_one_chunk_cites_that_chunk():
     assert source.chunk_starts == () and source.chunk_of(MEALS) == 1 and source.chunk_of("") == 1
     verified = finalize_answer("Meals are reimbursed at a daily allowance of $65 [S1].", plan)
     assert verified.citations[0].chunk_id == 1 and verified.spans[0]["chunk_id"] == 1
+
+
+def test_each_sentence_of_a_merged_source_stands_under_its_own_chunks_heading(embedder):
+    # the s22 new-user run: the demo's first-week source, merged from Day 1 and Day 2 chunks that do not repeat their
+    # heading lines, read "Day 2 (Tuesday)" as the heading of every sentence
+    from grounding.sentence_leads import heading_of
+    from grounding.sentence_rank import with_sentences
+
+    day1 = replace(chunk(1, "- 9:00 a.m. – Arrive at reception.\n- 9:30 a.m. – IT setup with the help desk.",
+                         section="First week > Day 1 (Monday)"), ordinal=0, version_id=7)
+    day2 = replace(chunk(2, "- Company orientation from 10:00 a.m. to noon.", section="First week > Day 2 (Tuesday)"),
+                   ordinal=1, version_id=7)
+    plan = with_sentences(plan_context(question="What happens on Tuesday?", candidates=[
+        Candidate(chunk=day2, score=0.03, dense=0.8), Candidate(chunk=day1, score=0.02, dense=0.7)],
+        system_prompt=DEFAULT_SYSTEM_PROMPT, counter=counter_for("extractive")), embedder)
+    [source] = plan.sources
+    data = source.sentences
+    headings = {data.texts[i]: heading_of(data, i, source.section, source.sections) for i in range(len(data.texts))}
+    assert headings["9:00 a.m. – Arrive at reception."] == "Day 1 (Monday)"
+    assert headings["Company orientation from 10:00 a.m. to noon."] == "Day 2 (Tuesday)"
+    # without the parts, the source's one section path stands for every sentence (as before)
+    assert heading_of(data, 0, source.section) == "Day 2 (Tuesday)"

@@ -125,3 +125,18 @@ def test_a_long_lead_in_is_quoted_with_its_items_not_cut_back_to_its_colon(embed
     assert answer.startswith("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period for the "
                              "following: The birth or care of a child;"), answer
     assert "following … [S1]" not in answer
+
+
+#: a first-week timetable (written for the test, after the demo handbook's): the day's times sit under "Day 1", the
+#: sentences before it name the start date with durations
+WEEK = ("Before day one\nYour laptop ships 5 business days before your start date. Your buddy meets you every day "
+        "of your first week.\nDay 1 (Monday)\n- 9:00 a.m. – Arrive at reception.\n- 11:00 a.m. – Badge photo.\n"
+        "Day 2 (Tuesday)\n- 10:00 a.m. – Company orientation.")
+
+
+def test_a_question_naming_its_day_by_an_ordinal_and_asking_a_time_is_answered_from_that_days_times(embedder):
+    # the s22 new-user run: "What time does my first day start?" quoted the laptop's shipping date and the guide's
+    # introduction; "my first day" names Day 1, and "what time" asks for a time of day
+    answer = offline_answer(embedder, "What time does my first day start?", make_page(1, "Your first week", "", WEEK))
+    assert answer.startswith(("9:00 a.m.", "11:00 a.m.")), answer
+    assert "10:00 a.m." not in answer and "5 business days" not in answer, answer
