@@ -44,7 +44,7 @@ from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
 from grounding.extractive_specifics import (covering, missed_case, specific_sentences, unstated_form,
-                                             value_about_other)
+                                             value_about_other, with_named_follower)
 from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
@@ -205,6 +205,8 @@ class ExtractiveAnswerer:
             chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
                                       threshold=self.threshold)
         alone = not context and question_sentence(asked) == asked.strip()
+        if kind in CHECKED_TYPES and alone:  # "The allowance covers breakfast, lunch, dinner ..." after the $65
+            chosen = with_named_follower(self, asked, chosen, ranked, plan)
         if kind in CHECKED_TYPES and alone and (missed := missed_case(self, asked, kind, chosen, ranked, plan)):
             return missed
         if alone and (other := value_about_other(asked, kind, chosen, ranked, plan)):

@@ -18,7 +18,7 @@ from grounding.embeddings import Embedder
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.question_parts import is_group
-from grounding.quoting import repeats
+from grounding.quoting import goes_on, repeats
 from grounding.sentence_leads import lead_of
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.subject_check import names_in_source, pins
@@ -76,6 +76,29 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
                                   "anything about " + " or ".join(unsaid) if unsaid else
                                   f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missing)}")
     return [related[0]] + [s for s in chosen if not repeats(s.text, [related[0]])][:1]
+
+
+def with_named_follower(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[ScoredSentence],
+                        ranked: Sequence[ScoredSentence], plan: ContextPlan) -> list[ScoredSentence]:
+    """``chosen`` with the close sentence (as :func:`missed_case` reads closeness) that names what the question asks
+    about, which no chosen sentence names, when it goes on in the paragraph of a chosen one
+    (grounding.quoting.goes_on): placed right after that one, the last chosen sentences giving way to keep at most
+    ``answerer.max_sentences``. Such a sentence does not tell another thing apart from the quoted one; it says what
+    the quoted one covers: "The daily meal allowance is $65 per day of travel." / "The allowance covers breakfast,
+    lunch, dinner and snacks ..." answers "How much can I spend on dinner when travelling?", which was refused as
+    "the amount for dinner" not stated (the s22 round's new-user run on the demo handbook). ``chosen`` unchanged when
+    there is none."""
+    sources = plan.source_map
+    quoted = [(s.text, sources[s.label]) for s in chosen]
+    floor = max(answerer.threshold, chosen[0].score - NEAR)
+    for s in ranked:
+        if s.score < floor:
+            break
+        before = next((k for k, c in enumerate(chosen) if goes_on(c, s, plan)), None)
+        if before is None or s in chosen or not missed_specifics(asked, quoted, [(s.text, sources[s.label])]):
+            continue
+        return (list(chosen[:before + 1]) + [s] + list(chosen[before + 1:]))[:max(answerer.max_sentences, before + 2)]
+    return list(chosen)
 
 
 def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Sequence[ScoredSentence],

@@ -18,8 +18,8 @@ from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 from grounding.values import value_keys
 
-__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "repeats", "same_words", "under_heading",
-           "with_value"]
+__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "refers_back", "repeats",
+           "same_words", "under_heading", "with_value"]
 
 
 def same_words(text: str) -> str:
@@ -128,11 +128,46 @@ def continuation(s: ScoredSentence, plan: ContextPlan, kind: str,
     if data is None or states(kind, s.text) or s.position >= len(data.spans):
         return None
     by_position = {c.position: c for c in ranked if c.label == s.label}
-    end = data.spans[s.position][1]
     for position in range(s.position + 1, min(s.position + 1 + CONTINUATION_REACH, len(data.spans))):
-        if "\n\n" in source.text[end:data.spans[position][0]]:
+        if not _in_paragraph(source, s.position, position):
             return None  # another paragraph
         following = by_position.get(position)
         if following is not None and following.kind == "sentence" and states(kind, following.text):
             return replace(following, score=max(s.score, following.score))
     return None
+
+
+def _in_paragraph(source, first: int, then: int) -> bool:
+    """True when sentence ``then`` of ``source``'s sentence data is written in the same paragraph as sentence
+    ``first`` before it (no blank line between them)."""
+    spans = source.sentences.spans
+    return "\n\n" not in source.text[spans[first][1]:spans[then][0]]
+
+
+#: The words a sentence opens with when it refers back to the subject of the sentence before it.
+_BACK = frozenset({"it", "this", "that", "these", "those", "they", "such"})
+
+
+def refers_back(then: str, first: str) -> bool:
+    """True when sentence ``then`` opens by naming the subject of ``first`` again: a pronoun or a demonstrative ("It
+    covers ...", "This limit ..."), or "The" and a noun ``first`` names ("The allowance covers ..." after "The daily
+    meal allowance is $65 ..."). "You'll be asked if ..." refers back to nothing."""
+    words = re.findall(r"[A-Za-z']+", then)[:2]
+    if not words:
+        return False
+    if words[0].lower() in _BACK:
+        return True
+    return words[0].lower() == "the" and len(words) > 1 and bool(content_terms(words[1]) & content_terms(first))
+
+
+def goes_on(first: ScoredSentence, then: ScoredSentence, plan: ContextPlan) -> bool:
+    """True when ``then`` is one of the CONTINUATION_REACH sentences after ``first`` in the same source and the same
+    paragraph, and opens by naming ``first``'s subject again (:func:`refers_back`): it goes on about what ``first`` is
+    about ("The daily meal allowance is $65 per day of travel." / "The allowance covers breakfast, lunch, dinner and
+    snacks ..."). False when either is not a sentence of its source's sentence data."""
+    source = plan.source_map.get(first.label)
+    data = source.sentences if source is not None else None
+    if data is None or then.label != first.label or not first.position < then.position < len(data.spans) \
+            or then.position - first.position > CONTINUATION_REACH:
+        return False
+    return _in_paragraph(source, first.position, then.position) and refers_back(then.text, first.text)

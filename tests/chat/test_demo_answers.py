@@ -423,3 +423,10 @@ def test_a_time_asked_of_my_first_day_is_read_from_the_day_1_timetable(demo_doma
     (answer,) = _ask(capsys, "What time does my first day start?")
     assert answer["answer"].startswith("9:"), answer["answer"]
     assert "a.m." in answer["answer"] and "5 business days" not in answer["answer"], answer["answer"]
+
+
+def test_an_amount_for_what_the_allowance_covers_is_the_allowance(demo_domain, capsys):
+    """The s22 round: "How much can I spend on dinner when travelling?" was refused ("they do not state the amount
+    for dinner"); the handbook's next sentence says the $65 daily allowance covers dinner."""
+    (answer,) = _ask(capsys, "How much can I spend on dinner when travelling?")
+    assert not answer["abstained"] and "$65" in answer["answer"] and "dinner" in answer["answer"], answer["answer"]

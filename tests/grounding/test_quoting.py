@@ -65,3 +65,28 @@ def test_an_item_is_not_read_after_a_heading_it_repeats_a_question_heading_or_a_
                            "- Refunds for unused tickets\n\nThese are paid back:\n- Taxi fares within the city")
     for item in ("Parking fines you get on a trip", "Refunds for unused tickets", "Taxi fares within the city"):
         assert under_heading(_item(plan, item), plan).text == item
+
+
+def test_a_sentence_refers_back_by_a_pronoun_or_the_noun_of_the_one_before():
+    from grounding.quoting import refers_back
+
+    first = "The daily meal allowance is $65 per day of travel."
+    assert refers_back("The allowance covers breakfast, lunch, dinner and snacks.", first)
+    assert refers_back("It covers breakfast, lunch and dinner.", first)
+    assert not refers_back("The hotel limit is $225.", first)
+    # the 18F calibration half's probationary period (q181): the check-in's next item names the period, not the
+    # check-in
+    assert not refers_back("You’ll be asked if the new employee should continue past their probationary period.",
+                           "TTS will remind you to do a check-in with the new employee six months after their start.")
+
+
+def test_an_amount_asked_of_what_the_next_sentence_says_it_covers_is_answered_not_refused(embedder):
+    # the s22 new-user run: "the amount for dinner" was said not to be stated
+    from tests.grounding.helpers import make_page, offline_answer
+
+    meals = ("The daily meal allowance is $65 per day of travel. The allowance covers breakfast, lunch and dinner when "
+             "travelling.\n\nAlcohol is not reimbursed.")
+    answer = offline_answer(embedder, "How much can I spend on dinner when travelling?",
+                            make_page(1, "Travel and Expenses Policy", "Meals", meals))
+    assert answer == ("The daily meal allowance is $65 per day of travel [S1]. The allowance covers breakfast, lunch "
+                      "and dinner when travelling [S1]."), answer
