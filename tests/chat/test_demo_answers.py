@@ -430,3 +430,11 @@ def test_an_amount_for_what_the_allowance_covers_is_the_allowance(demo_domain, c
     for dinner"); the handbook's next sentence says the $65 daily allowance covers dinner."""
     (answer,) = _ask(capsys, "How much can I spend on dinner when travelling?")
     assert not answer["abstained"] and "$65" in answer["answer"] and "dinner" in answer["answer"], answer["answer"]
+
+
+def test_receipts_for_everything_are_needed_only_past_the_bound(demo_domain, capsys):
+    """The s22 round: "Do I need receipts for everything?" opened "Yes." from "An itemised receipt is required for any
+    expense of $25 or more."."""
+    (answer,) = _ask(capsys, "Do I need receipts for everything?")
+    assert answer["answer"].startswith("In some cases. An itemised receipt is required for any expense of $25 or more"), \
+        answer["answer"]

@@ -268,3 +268,19 @@ def test_a_close_sentence_denying_something_beside_the_question_does_not_decide_
     sources = {"S1": _source("S1", "Mural", "Inviting partners")}
     ordered, said = decided(ExtractiveAnswerer(), question, chosen, sources)
     assert said == ""
+
+
+@pytest.mark.parametrize("question, sentence, expected", [
+    # the s22 new-user run on the demo handbook: "Yes." dropped the $25 bound
+    ("Do I need receipts for everything?", "An itemised receipt is required for any expense of $25 or more.",
+     "In some cases."),
+    ("Does every trip need approval from Finance?",
+     "Trips with an estimated total cost above $3,000 also need approval from Finance.", "In some cases."),
+    # a rule for everyone, bounded by nothing, stays a plain yes; a question stating its quantity is not this rule's
+    # (the threshold rules leave this one without an opener, as before)
+    ("Do all employees get paid sick days?", "Every employee receives 10 paid sick days per calendar year.", "Yes."),
+    ("Do I need receipts for every expense over $30?",
+     "An itemised receipt is required for any expense of $25 or more.", ""),
+])
+def test_a_rule_for_everything_held_only_past_a_quantity_opens_in_some_cases(question, sentence, expected):
+    assert opener(question, sentence) == expected
