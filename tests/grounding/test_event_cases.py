@@ -18,7 +18,8 @@ PAYOUT = ("Up to 5 unused PTO days carry over into the next calendar year; any b
 @pytest.mark.parametrize("question, expected", [
     ("What happens to unused PTO when I leave?", ("leav", "when I leave", False)),
     ("What should I do if I lose my badge?", ("lose", "if I lose", False)),
-    ("What happens to my benefits after I resign?", ("resign", "after I resign", False)),
+    # resigning is the event of leaving (s22): "When you leave Tallgrass, ..." states it
+    ("What happens to my benefits after I resign?", ("leav", "after I resign", False)),
     ("Do I get paid if I'm late?", ("late", "if I'm late", False)),
     ("What happens if I don't return my laptop?", ("return", "if I don't return", True)),
     ("When do I get my laptop?", None),  # the question's own "When" asks for a time: no condition clause
@@ -61,6 +62,19 @@ def test_unused_pto_when_i_leave_is_answered_by_the_payout_rule(embedder):
     "Sick leave is separate from PTO" ("leave" the noun) were quoted before the payout sentence; the answer is now
     the payout rule alone."""
     answer = offline_answer(embedder, "What happens to unused PTO when I leave?",
+                            make_page(1, "Paid Time Off and Holidays", "Carryover and payout", PAYOUT))
+    assert answer.startswith("When you leave Tallgrass, any accrued and unused PTO is paid out in your final paycheck")
+    assert "carry over" not in answer and "Sick leave" not in answer
+
+
+def test_quitting_and_resigning_are_the_event_of_leaving(embedder):
+    """The s22 new-user run: "What happens to my unused PTO if I quit?" quoted the carry-over rule and "Sick leave is
+    separate from PTO" after the payout rule, which states the event as "When you leave Tallgrass"."""
+    assert asked_event("What happens to my unused PTO if I quit?").stem == "leav"
+    assert asked_event("Do I keep my badge if I resign?").stem == "leav"
+    assert states_event("When you leave Tallgrass, return your laptop.", "leav")
+    assert states_event("If you quit, return your laptop.", "leav") and states_event("If you resign, ...", "leav")
+    answer = offline_answer(embedder, "What happens to my unused PTO if I quit?",
                             make_page(1, "Paid Time Off and Holidays", "Carryover and payout", PAYOUT))
     assert answer.startswith("When you leave Tallgrass, any accrued and unused PTO is paid out in your final paycheck")
     assert "carry over" not in answer and "Sick leave" not in answer
