@@ -28,7 +28,7 @@ from grounding.types import ContextPlan, Source
 MISSING = {"amount": "the amount", "percent": "the percentage", "duration": "the duration or time limit",
            "frequency": "how often", "date": "the date or deadline", "count": "the number",
            "quantity": "the amount or limit", "person": "the person or team", "list": "the list",
-           "yesno": "whether it does", "other": "the answer"}
+           "yesno": "whether the answer is yes or no", "other": "the answer"}
 
 
 #: A sentence ending with an abbreviation ("4:00 p.m.", "U.S.", "etc."): its last full stop belongs to the word.
