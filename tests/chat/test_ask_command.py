@@ -116,3 +116,19 @@ def test_a_question_the_chat_would_refuse_is_refused_before_the_model_loads(demo
     with pytest.raises(CommandError, match="the limit is 4,000 characters"):
         call_command("ask", "What is PTO?", "x" * 5000, "--domain", demo_domain.slug)
     assert unloaded.loads == 0 and "Loading the embedding model" not in capsys.readouterr().err
+
+
+def test_a_client_id_too_long_for_the_follow_ups_is_refused_before_anything_is_asked(demo_domain, capsys):
+    """The s22 break run: with a 63-character --client-id, the first question was answered and stored, then the
+    second failed on its derived id "<id>:1" (65 characters), blaming the user's id; the derived ids are checked
+    first, and the message says how long the id may be."""
+    from chat.models import Message
+
+    before = Message.objects.count()
+    with pytest.raises(CommandError, match=r"With 2 questions, --client-id may have at most 62 characters"):
+        call_command("ask", "What is the meal allowance?", "And for customers?", "--domain", demo_domain.slug,
+                     "--json", "--client-id", "c" * 63)
+    assert Message.objects.count() == before and capsys.readouterr().out == ""
+    out = ask(capsys, "What is the meal allowance?", "And for customers?", "--domain", demo_domain.slug, "--json",
+              "--client-id", "c" * 62)
+    assert len(out.strip().splitlines()) == 2

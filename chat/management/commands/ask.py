@@ -12,7 +12,7 @@ from chat.orchestration import ask_sync
 from chat.persistence import operator_user
 from chat.selectors import domain_get
 from chat.serializers import answer_payload
-from chat.validation import validate_question
+from chat.validation import CLIENT_ID_MAX, validate_client_id, validate_question
 from grounding.location import Location, location_text
 
 
@@ -45,13 +45,22 @@ class Command(BaseCommand):
                 validate_question(question)
             except AskError as exc:
                 raise CommandError(exc.message)
+        client_ids = [turn_client_id(client_id, i) for i in range(len(questions))]
+        for turn_id in client_ids:  # the follow-ups' ids too ("<id>:1"), before anything is asked or stored
+            try:
+                validate_client_id(turn_id)
+            except AskError as exc:
+                more = (f" With {len(questions)} questions, --client-id may have at most "
+                        f"{CLIENT_ID_MAX - len(f':{len(questions) - 1}')} characters (each follow-up's id is "
+                        f"\"<id>:<n>\").") if turn_id != client_id else ""
+                raise CommandError(exc.message + more)
         _load_model(self.stderr)
         conversation = None
         for i, question in enumerate(questions):
             try:
                 answer, frames = ask_sync(user=asker, text=question, conversation_id=conversation,
                                           domain_slug=target.slug if conversation is None else None,
-                                          client_id=f"{client_id}:{i}" if client_id and i else client_id,
+                                          client_id=client_ids[i],
                                           access=False)
             except AskError as exc:
                 raise CommandError(exc.message)
@@ -70,6 +79,12 @@ class Command(BaseCommand):
                 self.stdout.write(f"  [{c['label']}] {citation_line(c)}")
             for label in result["invalid_citations"]:
                 self.stdout.write(f"  [{label}] invalid citation (no such source)")
+
+
+def turn_client_id(client_id: str, i: int) -> str:
+    """The idempotency key of question ``i`` (0 for the first) of one ``ask`` run: ``client_id`` itself for the
+    first, "<client_id>:<i>" for each follow-up, "" without one."""
+    return f"{client_id}:{i}" if client_id and i else client_id
 
 
 def citation_line(citation: dict) -> str:
