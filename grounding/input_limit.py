@@ -66,8 +66,9 @@ def fit_to_limit(chunks: Sequence[Draft], counter: TokenCounter, limit: InputLim
         if room <= 0 < widest:  # a header too wide to repeat (a 60-column sheet): the parts go without it
             headers, room = [], room + widest
         if room <= 0:
-            raise ValueError(f"the section path {' > '.join(chunk.section)!r} alone fills the embedder's input "
-                             f"of {limit.max_tokens} tokens")
+            shown = " ".join(limit.prefix(chunk.section).split())
+            raise ValueError(f"the title and section path ({shown[:60]}…) alone fill the embedder's input of "
+                             f"{limit.max_tokens} tokens; shorten the document's title or headings")
         pending = _split_parts(chunk.text, limit, room)
         at = 0  # where the next part starts in the chunk's text
         while pending:

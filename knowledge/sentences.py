@@ -15,7 +15,7 @@ instead of encoding them:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -53,24 +53,44 @@ def answer_units(layout: list[list], section: str, said: Sequence[str]) -> list[
     return [t for t in layout_texts(layout, section_heading(section)) if t not in known]
 
 
-def _embed_groups(groups: Sequence[Sequence[str]], embedder: Embedder) -> list[bytes]:
+#: Texts per embedding call when an ingestion reports its progress (several calls only past this many).
+PROGRESS_BATCH = 2048
+
+
+def embed_reporting(embedder: Embedder, texts: Sequence[str],
+                    progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+    """The vectors of ``texts`` (float32, (n, dim)), in calls of PROGRESS_BATCH texts with ``progress(done, total)``
+    after each when more than one call is needed and ``progress`` is given; else in one call. A 5 MB text (some
+    50,000 sentences) takes tens of minutes on two cores: the s22 break run's ingest printed nothing meanwhile."""
+    if progress is None or len(texts) <= PROGRESS_BATCH:
+        return np.asarray(embedder.embed(list(texts)), dtype="<f4")
+    parts = []
+    for start in range(0, len(texts), PROGRESS_BATCH):
+        parts.append(np.asarray(embedder.embed(list(texts[start:start + PROGRESS_BATCH])), dtype="<f4"))
+        progress(min(start + PROGRESS_BATCH, len(texts)), len(texts))
+    return np.concatenate(parts)
+
+
+def _embed_groups(groups: Sequence[Sequence[str]], embedder: Embedder,
+                  progress: Callable[[int, int], None] | None = None) -> list[bytes]:
     """Each group's vectors as float32 little-endian bytes, (len(group), dim); every distinct text of all groups
-    embedded once, in one call."""
+    embedded once (:func:`embed_reporting`)."""
     flat = list(dict.fromkeys(t for g in groups for t in g))
-    vectors = np.asarray(embedder.embed(flat), dtype="<f4") if flat else np.zeros((0, 0), dtype="<f4")
+    vectors = embed_reporting(embedder, flat, progress) if flat else np.zeros((0, 0), dtype="<f4")
     row = {t: i for i, t in enumerate(flat)}
     return [vectors[[row[t] for t in g]].tobytes() if g else b"" for g in groups]
 
 
-def sentences_embed(*, texts: Sequence[str], embedder: Embedder,
-                    sections: Sequence[str] | None = None) -> list[StoredSentences]:
+def sentences_embed(*, texts: Sequence[str], embedder: Embedder, sections: Sequence[str] | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> list[StoredSentences]:
     """For each chunk text (with its section path in ``sections``, "" each when None): its claims and answer units
-    with their vectors, every text of every chunk embedded once, in one call."""
+    with their vectors, every text of every chunk embedded once (in one call, or with ``progress(done, total)``
+    sentences after each batch: :func:`embed_reporting`)."""
     sections = list(sections) if sections is not None else [""] * len(texts)
     groups = [claims(t) for t in texts]
     layouts = [chunk_layout(t) for t in texts]
     units = [answer_units(lay, s, g) for lay, s, g in zip(layouts, sections, groups)]
-    packed = _embed_groups(groups + units, embedder)
+    packed = _embed_groups(groups + units, embedder, progress)
     n = len(groups)
     return [StoredSentences(g, packed[i], u, packed[n + i], lay, stored_readings(g))
             for i, (g, u, lay) in enumerate(zip(groups, units, layouts))]

@@ -23,7 +23,7 @@ from grounding.types import Chunk as GChunk
 from knowledge.indexing import index_publish
 from knowledge.models import Chunk, Document, DocumentVersion, Domain
 from knowledge.originals import original_content_type, original_save
-from knowledge.sentences import sentences_embed
+from knowledge.sentences import embed_reporting, sentences_embed
 from knowledge.services.preparing import Pending, folder_files, prepare
 from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
 from knowledge.services.versions import (document_statuses_refresh, version_next_label, version_older_than_current,
@@ -199,9 +199,10 @@ def _commit(*, domain: Domain, pending: list[Pending], report: IngestReport, emb
     embedder = embedder or default_embedder()
     texts = [index_text(GChunk(0, 0, p.parsed.title, " > ".join(d.section), "", "", d.text, d.tokens))
              for p, _ in to_embed for d in p.drafts]
-    vectors = embedder.embed(texts)
+    vectors = embed_reporting(embedder, texts, _counting(progress, "chunks"))
     sentences = sentences_embed(texts=[d.text for p, _ in to_embed for d in p.drafts], embedder=embedder,
-                                sections=[" > ".join(d.section) for p, _ in to_embed for d in p.drafts])
+                                sections=[" > ".join(d.section) for p, _ in to_embed for d in p.drafts],
+                                progress=_counting(progress, "sentences"))
     offset = 0
     with transaction.atomic():
         for p, fr in to_embed:
@@ -220,21 +221,24 @@ def _commit(*, domain: Domain, pending: list[Pending], report: IngestReport, emb
 
 def _store_version(domain: Domain, p: Pending, vectors, sentences) -> DocumentVersion:
     document, created = Document.objects.get_or_create(
-        domain=domain, key=p.key, defaults={"title": p.parsed.title, "source_path": p.rel})
+        domain=domain, key=p.key, defaults={"title": _clip(p.parsed.title, Document, "title"),
+                                            "source_path": _clip(p.rel, Document, "source_path")})
     # a revision that names no title of its own (a plain text file) keeps the document's title, not its file name
     title = document.title if p.parsed.title_from_name and not created else p.parsed.title
     data = p.original if isinstance(p.original, bytes) else p.original.read_bytes()
     name = Path(p.rel).name
-    version = DocumentVersion.objects.create(document=document, title=title,
+    version = DocumentVersion.objects.create(document=document, title=_clip(title, DocumentVersion, "title"),
                                              label=p.label or version_next_label(document=document),
                                              effective_date=p.date,
                                              content_hash=p.content_hash, metadata=p.parsed.metadata,
                                              outline=list(outline_of(b.section for b in p.parsed.blocks)),
-                                             original_name=name, original_hash=original_save(data=data),
+                                             original_name=_clip(name, DocumentVersion, "original_name"),
+                                             original_hash=original_save(data=data),
                                              original_type=original_content_type(name=name),
                                              original_size=len(data))
     Chunk.objects.bulk_create([
-        Chunk(version=version, ordinal=i, section=" > ".join(d.section), text=d.text, tokens=d.tokens,
+        Chunk(version=version, ordinal=i, section=_clip(" > ".join(d.section), Chunk, "section"), text=d.text,
+              tokens=d.tokens,
               embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
               sentences=sentences[i].claims, sentence_vectors=sentences[i].claim_vectors,
               units=sentences[i].units, unit_vectors=sentences[i].unit_vectors, layout=sentences[i].layout,
@@ -246,3 +250,19 @@ def _store_version(domain: Domain, p: Pending, vectors, sentences) -> DocumentVe
     return version
 
 
+
+
+def _counting(progress: Callable[[str], None] | None, what: str) -> Callable[[int, int], None] | None:
+    """A progress(done, total) that writes "embedding: 2,048 of 7,500 chunks" lines to ``progress``; None without
+    one."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(f"embedding: {done:,} of {total:,} {what}")
+
+
+def _clip(text: str, model, field: str) -> str:
+    """``text`` cut to what ``model``'s column ``field`` holds, its end marked with "…": a title, a section path or a
+    file name longer than that (a 2,000-character heading) is shown cut rather than failing the ingestion on
+    PostgreSQL (SQLite stored it whole)."""
+    limit = model._meta.get_field(field).max_length
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

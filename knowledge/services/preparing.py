@@ -18,7 +18,7 @@ from grounding.extract import SUFFIXES, extract_document, supported_suffixes
 from grounding.parsing import ParsedDocument, ParseError
 from grounding.retrieve import input_limit
 from grounding.tokens import counter_for
-from knowledge.models import Document, Domain
+from knowledge.models import Document, DocumentVersion, Domain
 from knowledge.services.reports import FileReport
 
 
@@ -84,7 +84,8 @@ def prepare(*, domain: Domain, rel: str, data: bytes, original: Path | bytes, si
             version: str | None, date: dt.date | None, key: str | None, embedder: Embedder,
             progress: Callable[[int, int], None] | None = None) -> Pending:
     """Extract and chunk one file (nothing stored yet): chunks the embedder sees whole, none longer than its input,
-    title and section included (B13). Raises ParseError with the file's own message."""
+    title and section included (B13). Raises ParseError with the file's own message (as well for a document id or a
+    version label longer than its column holds)."""
     parsed = extract_document(data, rel, progress=progress, ocr=django_settings.OCR_ENABLED,
                               ocr_languages=django_settings.OCR_LANGUAGES)
     doc_key = key or document_key(domain, rel, single_file, parsed.metadata)
@@ -93,6 +94,11 @@ def prepare(*, domain: Domain, rel: str, data: bytes, original: Path | bytes, si
     digest = _content_hash(parsed)
     # no label given, in front matter or by a date: numbered per document when stored (version_next_label)
     label = version or str(meta.get("version") or (eff.isoformat() if eff else ""))
+    for what, value, limit in (("document id", doc_key, Document._meta.get_field("key").max_length),
+                               ("version label", label, DocumentVersion._meta.get_field("label").max_length)):
+        if len(value) > limit:  # SQLite stored it whole; PostgreSQL failed the whole ingestion on it
+            raise ParseError(f"{rel}: its {what} has {len(value)} characters; the limit is {limit}. Give a shorter "
+                             f"one (front matter doc_id or version, or the ingest command's --doc-id or --version).")
     return Pending(original, rel, parsed, doc_key, label, eff, digest,
                    chunk_blocks(parsed.blocks, counter_for("extractive"),
                                 limit=input_limit(embedder, title=parsed.title)))

@@ -269,3 +269,68 @@ def test_each_chunk_record_carries_its_documents_front_matter_keywords(tmp_path,
     from knowledge.selectors import domain_chunks, domain_index
     chunks = domain_chunks(keys=domain_index(domain=domain).ids).values()
     assert chunks and all(c.keywords == ("pto", "vacation", "sick days") for c in chunks)
+
+
+def test_option_values_longer_than_their_columns_are_refused_clearly(tmp_path, embedder):
+    """The s22 break run: a 300-character --domain, a 1,000-character --name, a 2,000-character --doc-id and a
+    500-character --version were stored whole on SQLite (PostgreSQL refuses them with a database error), the label
+    then shown in every answer's sources; each is now refused, naming its limit, and nothing is stored."""
+    (tmp_path / "a.md").write_text("# Lockers\n\nLockers are on level 3.\n")
+    with pytest.raises(CommandError, match="The domain slug must be at most 50 characters; this one has 300"):
+        call_command("ingest", str(tmp_path), "--domain", "s" * 300)
+    with pytest.raises(CommandError, match="The domain name must be at most 200 characters"):
+        call_command("ingest", str(tmp_path), "--domain", "long-name", "--name", "N" * 1000)
+    for option, value, what, limit in (("--doc-id", "d" * 2000, "document id", 500),
+                                       ("--version", "v" * 500, "version label", 100)):
+        with pytest.raises(CommandError, match="no file could be ingested"):
+            call_command("ingest", str(tmp_path), "--domain", "long-values", option, value)
+    assert not Domain.objects.filter(slug__in=["long-name", "long-values"]).exists()
+    report = ingest_path(path=tmp_path, domain=domain_get_or_create(slug="long-values"), version="v" * 500)
+    assert report.files[0].status == "failed"
+    assert report.files[0].error == ("a.md: its version label has 500 characters; the limit is 100. Give a shorter one "
+                                     "(front matter doc_id or version, or the ingest command's --doc-id or --version).")
+
+
+def test_a_title_or_section_path_longer_than_its_column_is_stored_cut(tmp_path, embedder):
+    title = "Rules " * 90  # 540 characters (the column holds 500); 90 tokens, within the embedder's input
+    (tmp_path / "long.md").write_text(f"# {title}\n\nLockers are on level 3.\n")
+    (tmp_path / "deep.md").write_text("# Deep\n\n## " + "Lockers " * 66 + "\n\n### " + "Showers " * 66
+                                      + "\n\nTowels are provided.\n")  # a section path of 1,051 characters
+    ingest_path(path=tmp_path, domain=domain_get_or_create(slug="long-heading"))
+    long = DocumentVersion.objects.get(document__domain__slug="long-heading", document__key="long.md")
+    assert len(long.title) == 500 and long.title.endswith("…") and long.title.startswith("Rules Rules")
+    deep = Chunk.objects.filter(version__document__key="deep.md").last()
+    assert len(deep.section) == 1000 and deep.section.endswith("…") and " > Showers" in deep.section
+
+
+def test_an_interrupted_ingest_leaves_no_empty_domain_and_says_so(tmp_path, embedder, monkeypatch):
+    """The s22 break run: a 5 MB one-line file, killed by `timeout` while embedding, left an empty domain every user
+    saw in the domain list (always refusing)."""
+    from knowledge.services import ingestion
+
+    (tmp_path / "a.md").write_text("# Lockers\n\nLockers are on level 3.\n")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingestion, "embed_reporting", interrupted)
+    with pytest.raises(CommandError, match="interrupted: no new version was stored by this run"):
+        call_command("ingest", str(tmp_path), "--domain", "killed")
+    assert not Domain.objects.filter(slug="killed").exists()
+
+
+def test_a_long_ingest_reports_its_embedding_progress(tmp_path, capsys, monkeypatch):
+    """The s22 break run: the 5 MB file printed nothing for half an hour; past one batch of texts, each batch
+    embedded prints a line."""
+    from knowledge import sentences
+
+    monkeypatch.setattr(sentences, "PROGRESS_BATCH", 4)
+    (tmp_path / "a.md").write_text("# Lockers\n\n" + " ".join(f"Locker {i} is on level {i % 5}." for i in range(12))
+                                   + "\n\n## Showers\n\nThe showers are on level 2. Towels are provided.\n")
+    call_command("ingest", str(tmp_path), "--domain", "progress")
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if line.startswith("embedding: ") and line.endswith(" sentences")]
+    assert len(lines) >= 2, out  # more sentences than one batch of 4: a line after each batch
+    assert lines[0] == f"embedding: 4 of {lines[-1].split()[-2]} sentences", lines
+    done, _, rest = lines[-1].removeprefix("embedding: ").partition(" of ")
+    assert done == rest.split()[0], lines  # the last line says all of them

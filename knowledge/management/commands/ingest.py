@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import signal
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -47,7 +48,11 @@ class Command(BaseCommand):
         if not target.exists():
             raise CommandError(f"{path}: no such file or folder")
         existed = Domain.objects.filter(slug=domain.strip()).exists()
-        dom = domain_get_or_create(slug=domain.strip(), name=name)
+        try:
+            dom = domain_get_or_create(slug=domain.strip(), name=name)
+        except ValueError as exc:
+            raise CommandError(str(exc))
+        previous = signal.signal(signal.SIGTERM, _interrupted)  # `timeout`, `kill`: stop as Ctrl-C does
         try:
             report = ingest_path(path=target, domain=dom, version=version_label, date=effective, key=doc_id,
                                  progress=lambda line: self.stdout.write(line))
@@ -55,9 +60,21 @@ class Command(BaseCommand):
             if not existed:
                 dom.delete()
             raise CommandError(str(exc))
+        except KeyboardInterrupt:
+            # the new versions are stored in one transaction at the end; a domain this run created is not left empty
+            if not existed and not dom.documents.exists():
+                dom.delete()
+            raise CommandError("interrupted: no new version was stored by this run")
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         if len(report.failed) == len(report.read):  # a skipped file (not a document) is no failure
             if not existed:
                 dom.delete()  # nothing ingested: leave no empty domain behind
             raise CommandError(f"no file could be ingested ({report.summary()})")
         summary = report.summary()
         self.stdout.write(self.style.WARNING(summary) if report.failed else self.style.SUCCESS(summary))
+
+
+def _interrupted(signum, frame):
+    """SIGTERM read as an interruption (KeyboardInterrupt), so the command cleans up as on Ctrl-C."""
+    raise KeyboardInterrupt
