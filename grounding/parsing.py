@@ -134,11 +134,31 @@ def _why_empty(raw: str, metadata: dict[str, Any], html: str) -> str:
     return "nothing in the file reads as text (only markup or comments); add a file with the document's text"
 
 
+def utf16_without_bom(data: bytes) -> str | None:
+    """``data`` decoded as UTF-16 when it is UTF-16 text written without a byte-order mark (as some Windows tools
+    save it), else None. Read so when its length is even and one byte of each pair is NUL for at least 90% of the
+    pairs, always the same one (little-endian: the second; big-endian: the first), as for text in the Latin
+    alphabet, and it decodes to text without NUL characters. (Such a file was refused as "binary content (NUL
+    bytes)", the s22 break run; UTF-8 text never holds a NUL byte.)"""
+    if len(data) < 4 or len(data) % 2 or b"\x00" not in data:
+        return None
+    pairs = len(data) // 2
+    for encoding, nul_at in (("utf-16-le", 1), ("utf-16-be", 0)):
+        if data[nul_at::2].count(0) >= 0.9 * pairs and data[1 - nul_at::2].count(0) == 0:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+            return text if "\x00" not in text else None
+    return None
+
+
 def parse_document(data: bytes, filename: str) -> ParsedDocument:
     """Parse one file's bytes.
 
     Args:
-        data: raw file content (UTF-8, a BOM is accepted).
+        data: raw file content (UTF-8, a BOM is accepted; UTF-16 with a byte-order mark, or without one:
+            :func:`utf16_without_bom`).
         filename: used for the format (by suffix) and as the fallback title.
     Returns:
         ParsedDocument with at least one block.
@@ -153,12 +173,13 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
             raw = data.decode("utf-16")  # a UTF-16 file announces itself with a byte-order mark
         else:
-            raw = data.decode("utf-8-sig")
+            raw = utf16_without_bom(data) or data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}): {exc.reason}; save the file as UTF-8 "
                          "and ingest it again") from exc
     if "\x00" in raw:
-        raise ParseError(f"{filename}: binary content (NUL bytes), not a text document")
+        raise ParseError(f"{filename}: binary content (NUL bytes), not a text document; if it is text, save it as "
+                         "UTF-8 without NUL characters and ingest it again")
     metadata: dict[str, Any] = {}
     html = ""
     if kind == "markdown":

@@ -106,6 +106,20 @@ def test_utf16_with_a_byte_order_mark_is_read():
     assert doc.title == "Café" and [b.text for b in doc.blocks] == ["Le menu est à 12 €."]
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_read(encoding):
+    """The s22 break run: UTF-16 text saved without a byte-order mark was refused as "binary content (NUL bytes), not a
+    text document"."""
+    doc = parse_document("# Lockers\n\nThe shower room is on level 3. Café.".encode(encoding), "lockers.md")
+    assert doc.title == "Lockers" and [b.text for b in doc.blocks] == ["The shower room is on level 3. Café."]
+
+
+def test_a_nul_byte_in_text_is_refused_saying_what_to_do():
+    with pytest.raises(ParseError, match=r"^notes.md: binary content \(NUL bytes\), not a text document; if it is "
+                                         r"text, save it as UTF-8 without NUL characters and ingest it again$"):
+        parse_document(b"# Notes\n\nThe office\x00 opens at 8.", "notes.md")
+
+
 def test_angle_bracket_text_that_is_not_html_is_kept():
     doc = parse_document(b"If a<b and c>d then x. Use List<String>. Put a <source> element inside. "
                          b"Use <b>bold</b> here.", "code.md")
