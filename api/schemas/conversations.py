@@ -14,9 +14,13 @@ from api.schemas.common import MAX_ID, Id, MessageStatus, Open
 
 
 def _query_digits(value: Any) -> Any:
-    """A query-string integer written with ASCII digits only (int() would also take "+5", " 5", "5_0" and "５")."""
-    if isinstance(value, str) and not re.fullmatch(r"[0-9]{1,9}", value, re.ASCII):
+    """A query-string integer written with ASCII digits only (int() would also take "+5", " 5", "5_0" and "５"); one
+    of more than 18 digits is refused as too large (the field's own bounds say how large it may be: "limit=1000000000"
+    was refused as not written with digits, the s22 break run)."""
+    if isinstance(value, str) and not re.fullmatch(r"[0-9]+", value, re.ASCII):
         raise PydanticCustomError("digits", "must be an integer written with the digits 0-9")
+    if isinstance(value, str) and len(value) > 18:
+        raise PydanticCustomError("too_large", "is too large")
     return value
 
 

@@ -349,6 +349,13 @@ def test_conversations_lists_own_ones_newest_first_in_pages(demo_domain, api, al
     assert [c["title"] for c in rest["conversations"]] == ["Mine 0"] and rest["next_offset"] is None
     for bad in ({"limit": 0}, {"limit": 101}, {"limit": "ten"}, {"offset": -1}, {"limit": "１"}):
         assert error_of(api.get("/api/v1/conversations", bad)) == (400, "invalid_request")
+    # the s22 break run: a page size of ten digits was refused as "not written with the digits 0-9"
+    for bad, says in (({"limit": "1000000000"}, "limit: Input should be less than or equal to 100"),
+                      ({"offset": "9223372036854775807"}, "offset: is too large"),
+                      ({"limit": "1e3"}, "limit: must be an integer written with the digits 0-9")):
+        response = api.get("/api/v1/conversations", bad)
+        assert error_of(response) == (400, "invalid_request") and says in response.json()["error"]["message"], \
+            response.json()
 
 
 def test_a_conversation_has_its_turns_with_frozen_sources(demo_domain, api, scripted):
