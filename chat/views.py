@@ -13,6 +13,7 @@ JSON endpoints (session login, CSRF-protected like any form of the site; errors 
 from __future__ import annotations
 
 import json
+import re
 from functools import wraps
 from typing import Any, Callable
 
@@ -33,7 +34,8 @@ from chat.validation import websocket_message_limit
 from knowledge.models import Domain
 
 #: HTTP status of each error code the page's JSON endpoints return (others: 400).
-ERROR_STATUS = {"not_found": 404, "forbidden": 403, "busy": 409, "login_required": 401, "bad_json": 400}
+ERROR_STATUS = {"not_found": 404, "forbidden": 403, "busy": 409, "login_required": 401, "bad_json": 400,
+                "csrf_failed": 403}
 
 
 def _own_conversation(request: HttpRequest, conversation_id: int) -> Conversation:
@@ -100,6 +102,23 @@ def _error(code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=ERROR_STATUS.get(code, 400))
 
 
+#: The page's JSON endpoints (chat.urls): a request to one that fails the CSRF check gets a JSON error too.
+_JSON_PATHS = re.compile(r"^/(?:conversations/|answers/)")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Django's CSRF_FAILURE_VIEW: for the page's JSON endpoints, a 403 JSON error the page shows (``csrf_failed``:
+    the security token is missing or stale; reload), as their other errors are; for any other page, Django's own
+    403 page. (A POST without the token to /conversations/<id>/rename returned Django's HTML page, the s22 break
+    run.)"""
+    if _JSON_PATHS.match(request.path_info):
+        return _error("csrf_failed", "The page's security token is missing or out of date. Reload the page and try "
+                                     "again.")
+    from django.views.csrf import csrf_failure as django_csrf_failure
+
+    return django_csrf_failure(request, reason=reason)
+
+
 def json_endpoint(view: Callable[..., dict[str, Any]]) -> Callable[..., JsonResponse]:
     """A page endpoint: 401 JSON for anonymous requests, the view's dict as JSON, an AskError as its error."""
     @wraps(view)
@@ -123,7 +142,9 @@ def _body(request: HttpRequest) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(request.body)
-    except (ValueError, RecursionError):
+    except RecursionError:  # valid JSON, nested deeper than the parser follows
+        raise AskError("bad_json", "The request body is nested too deeply.")
+    except ValueError:
         raise AskError("bad_json", "The request body is not valid JSON.")
     if not isinstance(data, dict):
         raise AskError("bad_json", "The request body must be a JSON object.")

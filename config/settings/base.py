@@ -26,6 +26,7 @@ SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+CSRF_FAILURE_VIEW = "chat.views.csrf_failure"  # JSON for the page's JSON endpoints, Django's page elsewhere
 
 INSTALLED_APPS = [
     # servestatic first: its runserver wraps Daphne's without Django's static handler, so development serves static

@@ -73,8 +73,29 @@ def test_rename_refuses_empty_and_over_long_names_and_changes_nothing(alice_clie
     assert error(alice_client, url, {"title": "a\x00b"})[:2] == (400, "invalid_text")
     r = alice_client.post(url, data="{not json", content_type="application/json")
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+    # valid JSON nested too deep to parse is said as such (the s22 break run: "not valid JSON")
+    r = alice_client.post(url, data="[" * 20_000 + "]" * 20_000, content_type="application/json")
+    assert r.status_code == 400 and r.json()["error"] == {"code": "bad_json",
+                                                          "message": "The request body is nested too deeply."}
     conv.refresh_from_db()
     assert conv.title == "Kept"
+
+
+def test_a_page_endpoint_without_the_security_token_gets_a_json_error(users, demo_domain):
+    """The s22 break run: a POST to /conversations/<id>/rename without the CSRF token got Django's HTML 403 page,
+    which the page cannot show; it gets the endpoints' JSON error, saying to reload. Other pages keep Django's."""
+    conv = Conversation.objects.create(user=users[0], domain=demo_domain, title="Kept")
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(users[0])
+    r = strict.post(f"/conversations/{conv.pk}/rename", data=json.dumps({"title": "New"}),
+                    content_type="application/json")
+    assert r.status_code == 403 and r.json() == {"error": {
+        "code": "csrf_failed",
+        "message": "The page's security token is missing or out of date. Reload the page and try again."}}
+    conv.refresh_from_db()
+    assert conv.title == "Kept"
+    r = strict.post("/login/", {"username": "alice", "password": "pw-alice-123"})
+    assert r.status_code == 403 and r["Content-Type"].startswith("text/html")
 
 
 def test_rename_of_an_unknown_or_another_users_conversation_is_404_alike(alice_client, users, demo_domain):
