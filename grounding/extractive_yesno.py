@@ -22,6 +22,7 @@ from grounding.yesno_clauses import excepts_asked
 from grounding.yesno_anchor import anchored_negation
 from grounding.yesno_count import states_asked_unit
 from grounding.yesno import opener as yes_no_opener
+from grounding.yesno_asking import names_set_apart
 
 if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
@@ -53,6 +54,18 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     valued = [s for s in chosen if states_asked_unit(question, s.text)]
     if not counted and valued and not states_asked_unit(question, deciding.text):
         deciding = valued[0]
+    # a question about a case set apart ("from another country") is decided by the chosen sentence naming it so
+    # ("Working from another country ... requires approval"), not by the closest one on the usual case ("anywhere in
+    # the country where you are employed")
+    apart = [s for s in chosen if names_set_apart(question, s.text) and _statement(s.text)]
+    if not counted and not valued and apart:
+        # ... and only by such a sentence: the usual case's rule says nothing of it (when the one naming it does
+        # not settle the question, the answer quotes it first, without an opener)
+        for s in sorted(apart, key=lambda s: -(s.score + answerer.precision_weight * s.precision)):
+            said = settles(answerer, question, s, sources, notes) if s.score >= answerer.settle else ""
+            if said:
+                return _focused(question, [s] + [o for o in chosen if o is not s], sources, said), said
+        return [apart[0]] + [o for o in chosen if o is not apart[0]], ""
     ordered = [deciding] + [s for s in chosen if s is not deciding]
     # a chosen sentence stating a rule of everything but what is asked ("All federal information systems (except
     # ... national security systems) are subject to NIST's RMF") says the rule does not reach it: no other chosen

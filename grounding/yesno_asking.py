@@ -73,3 +73,25 @@ def negated_head(negated: str) -> str | None:
 
 
 _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+#: A noun the asking clause sets apart from the usual one ("another country", "a different team", "a foreign bank"):
+#: the sentence naming it so is about the asked case. (Not "other": "do the other recipients sign it before I do?"
+#: names the rest of a known group, not another case; on the fresh5 yes/no set it chose a sentence that said
+#: "Yes." wrongly.)
+_SET_APART = re.compile(r"\b(another|different|foreign)\s+([a-z][\w-]+)", re.I)
+
+
+def names_set_apart(question: str, sentence: str) -> bool:
+    """True when the asking clause names a noun set apart from the usual one (:data:`_SET_APART`: "Can I work
+    remotely from another country?") and ``sentence`` names it the same way ("Working from another country, even
+    for one day, requires approval ..."; its plural or singular too), not only the noun ("anywhere in the country
+    where you are employed", the s22 break run's wrong "Yes.")."""
+    found = _SET_APART.findall(asking_clause(question))
+    for word, noun in found:
+        stem = noun.lower().rstrip("s")
+        if re.search(rf"\b{re.escape(word)}\s+{re.escape(stem)}(?:s|es)?\b", sentence, re.I) or (
+                stem.endswith("ie") and re.search(rf"\b{re.escape(word)}\s+{re.escape(stem[:-2])}y\b", sentence,
+                                                  re.I)):
+            return True
+    return False

@@ -438,3 +438,13 @@ def test_receipts_for_everything_are_needed_only_past_the_bound(demo_domain, cap
     (answer,) = _ask(capsys, "Do I need receipts for everything?")
     assert answer["answer"].startswith("In some cases. An itemised receipt is required for any expense of $25 or more"), \
         answer["answer"]
+
+
+def test_working_from_another_country_is_not_answered_by_the_rule_for_ones_own(demo_domain, capsys):
+    """The s22 break run: "Can I work remotely from another country?" opened "Yes." from "You may work from anywhere
+    in the country where you are employed ..."; the rule for another country needs approval 3 weeks ahead."""
+    (answer,) = _ask(capsys, "Can I work remotely from another country?")
+    assert answer["answer"].startswith("Working from another country, even for one day, requires approval"), \
+        answer["answer"]
+    (plain,) = _ask(capsys, "Can I work from another country?")
+    assert plain["answer"].startswith("Yes, with approval. Working from another country"), plain["answer"]

@@ -284,3 +284,15 @@ def test_a_close_sentence_denying_something_beside_the_question_does_not_decide_
 ])
 def test_a_rule_for_everything_held_only_past_a_quantity_opens_in_some_cases(question, sentence, expected):
     assert opener(question, sentence) == expected
+
+
+def test_a_case_set_apart_is_named_only_by_a_sentence_naming_it_so():
+    from grounding.yesno_asking import names_set_apart
+
+    question = "Can I work remotely from another country?"
+    assert names_set_apart(question, "Working from another country, even for one day, requires approval.")
+    assert names_set_apart("Can I move to a different team?", "Moving to different teams needs a manager's yes.")
+    assert not names_set_apart(question, "You may work from anywhere in the country where you are employed.")
+    # "the other recipients" is the rest of a known group, not a case set apart
+    assert not names_set_apart("Do the other recipients sign it before I do?",
+                               "The form is sent to the other recipients in order.")
