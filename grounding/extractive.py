@@ -49,7 +49,7 @@ from grounding.extractive_yesno import decided
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
-from grounding.quoting import under_heading
+from grounding.quoting import list_after, repeats, under_heading
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan
@@ -262,6 +262,10 @@ class ExtractiveAnswerer:
         mine = content_terms(asked) - GENERIC
         if topic and not opener and not any(mine & content_terms(s.text) for s in chosen):
             opener = f"The documents say nothing specific about {added_case(asked)}; in general:"  # a general rule
+        if kind == "other" and (listed := list_after(chosen[0], plan)) and not repeats(listed.text, chosen):
+            # "Every employee receives one company laptop ..." / "The standard models are: ...": the list it leads to
+            chosen = [chosen[0], listed] + [c for c in chosen[1:] if c.position != listed.position or
+                                            c.label != listed.label][:self.max_sentences - 2]
         chosen = [under_heading(s, plan) for s in chosen]  # "Non-reimbursable expenses: Upgrades to business ..."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 

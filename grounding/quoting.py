@@ -14,12 +14,14 @@ from typing import Sequence
 
 from grounding.answer_types import states
 from grounding.lexical import content_terms
+from grounding.quotable import quotable
+from grounding.sentence_leads import with_items
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 from grounding.values import value_keys
 
-__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "refers_back", "repeats",
-           "same_words", "under_heading", "with_value"]
+__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "list_after", "refers_back",
+           "repeats", "same_words", "under_heading", "with_value"]
 
 
 def same_words(text: str) -> str:
@@ -171,3 +173,21 @@ def goes_on(first: ScoredSentence, then: ScoredSentence, plan: ContextPlan) -> b
             or then.position - first.position > CONTINUATION_REACH:
         return False
     return _in_paragraph(source, first.position, then.position) and refers_back(then.text, first.text)
+
+
+def list_after(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence | None:
+    """The list that ``s`` goes on into, quoted as its lead-in with its items ("The standard models are:
+    Engineering and robotics roles: 16-inch MacBook Pro ...; All other roles: 14-inch MacBook Air ...", grounding.
+    sentence_leads.with_items), when the sentence right after ``s`` in its source, in the same paragraph, is a
+    lead-in followed by items; else None. "What laptop will I get?" quoted "Every employee receives one company
+    laptop on their first day." and a sentence on returning an old laptop, not the models listed after it (the
+    s22 round's new-user run on the demo handbook)."""
+    source = plan.source_map.get(s.label)
+    data = source.sentences if source is not None else None
+    i = s.position + 1
+    if data is None or s.kind != "sentence" or i + 1 >= len(data.texts) or data.texts[s.position] != s.text \
+            or data.kinds[i] != "lead" or data.kinds[i + 1] != "item" or not _in_paragraph(source, s.position, i) \
+            or not quotable(data.texts[i].rstrip(": "), "sentence", screened=data.screened):
+        return None
+    text = with_items(data, i, lambda t: quotable(t, "row", screened=data.screened))
+    return replace(s, text=text, kind="lead", position=i) if text else None

@@ -448,3 +448,10 @@ def test_working_from_another_country_is_not_answered_by_the_rule_for_ones_own(d
         answer["answer"]
     (plain,) = _ask(capsys, "Can I work from another country?")
     assert plain["answer"].startswith("Yes, with approval. Working from another country"), plain["answer"]
+
+
+def test_what_laptop_i_get_is_answered_with_the_models_listed(demo_domain, capsys):
+    """The s22 round: "What laptop will I get?" quoted that every employee gets one and the refresh's return rule,
+    not the standard models the handbook lists right after."""
+    (answer,) = _ask(capsys, "What laptop will I get?")
+    assert "16-inch MacBook Pro" in answer["answer"] and "14-inch MacBook Air" in answer["answer"], answer["answer"]

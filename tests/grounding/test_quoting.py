@@ -90,3 +90,18 @@ def test_an_amount_asked_of_what_the_next_sentence_says_it_covers_is_answered_no
                             make_page(1, "Travel and Expenses Policy", "Meals", meals))
     assert answer == ("The daily meal allowance is $65 per day of travel [S1]. The allowance covers breakfast, lunch "
                       "and dinner when travelling [S1]."), answer
+
+
+def test_a_sentence_going_on_into_a_list_is_answered_with_the_list(embedder):
+    # the s22 new-user run on the demo handbook: "What laptop will I get?" quoted the first sentence and a sentence on
+    # returning an old laptop, not the models listed after it
+    from tests.grounding.helpers import make_page, offline_answer
+
+    laptops = ("Every employee receives one company laptop on their first day. The standard models are:\n"
+               "- Engineering roles: 16-inch MacBook Pro with 36 GB of memory.\n"
+               "- All other roles: 14-inch MacBook Air with 16 GB of memory.\n\n"
+               "You must return your old laptop within 14 days of receiving a new one.")
+    answer = offline_answer(embedder, "What laptop will I get?", make_page(1, "Equipment", "Laptops", laptops))
+    assert answer.startswith("Every employee receives one company laptop on their first day [S1]. The standard models "
+                             "are: Engineering roles: 16-inch MacBook Pro with 36 GB of memory; All other roles: "
+                             "14-inch MacBook Air with 16 GB of memory [S1]."), answer
