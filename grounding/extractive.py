@@ -34,8 +34,7 @@ from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC
-from grounding.followup_reading import added_case, asks_its_own, relating
-from grounding.yesno_count import share_answer
+from grounding.followup_reading import added_case, asks_its_own
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.keyed_items import looked_up_item
@@ -45,7 +44,7 @@ from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
 from grounding.extractive_specifics import (covering, missed_case, specific_sentences, unstated_form,
                                              value_about_other, with_named_follower)
-from grounding.extractive_yesno import decided
+from grounding.extractive_yesno import yes_no_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
@@ -53,10 +52,8 @@ from grounding.quoting import list_after, repeats, under_heading
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan
-from grounding.asked_holder import thin_cover, unheld, unsettled_requirement
-from grounding.subject_check import (names_in_source, subject_terms, unnamed_existent, unnamed_subject,
-                                     unsaid_subject)
-from grounding.yesno import compared_count
+from grounding.asked_holder import unheld
+from grounding.subject_check import names_in_source, unnamed_existent, unnamed_subject, unsaid_subject
 
 
 class ExtractiveAnswerer:
@@ -238,27 +235,10 @@ class ExtractiveAnswerer:
                                   self.max_sentences)
         opener = ""
         if kind == "yesno":
-            # a count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count:
-            # one that matches well enough to be quoted at all joins the chosen when none of them states it
-            counting = [s for s in ranked if s.score >= self.threshold and compared_count(asked, s.text)]
-            if counting and not any(compared_count(asked, s.text) for s in chosen):
-                chosen = [counting[0]] + list(chosen)[:self.max_sentences - 1]
-            chosen, opener = decided(self, asked, chosen, sources, plan.notes)
-            if context and relating(asked) and not any(share_answer(asked, s.text) for s in chosen):
-                opener = ""  # "Is it different for term employees?" (a share of the whole settles it: "75% of")
-            quoted = [(s.text, sources[s.label]) for s in chosen]
-            if not opener and alone and \
-                    (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):
-                # nothing settles it and the sentences are about something else ("Does Tallgrass match 401(k)
-                # contributions?" / topping up parental-leave pay)
-                return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(thin))
-            if not opener and alone and unsettled_requirement(asked, [s.text for s in chosen]):
-                return compose.topic_only(covering(ranked, sources), "whether it is required")
-            unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]
-            if not opener and unsaid:
-                # "Do contractors get paid time off?" over a page on employees that never names contractors: what
-                # is quoted is not said of them
-                opener = f"The documents do not say this for {' or '.join(unsaid)}; they say:"
+            settled = yes_no_answer(self, asked, chosen, ranked, plan, context=context, alone=alone, groups=groups)
+            if isinstance(settled, str):
+                return settled
+            chosen, opener = settled
         mine = content_terms(asked) - GENERIC
         if topic and not opener and not any(mine & content_terms(s.text) for s in chosen):
             opener = f"The documents say nothing specific about {added_case(asked)}; in general:"  # a general rule

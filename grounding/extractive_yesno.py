@@ -1,5 +1,6 @@
 """Yes/no questions in the offline answer: which of the chosen sentences decides the question, and the opener it
-gives ("Yes.", "No." or "" when none settles it; what a sentence says is read by grounding.yesno).
+gives ("Yes.", "No." or "" when none settles it; what a sentence says is read by grounding.yesno), or the refusal
+when nothing settles it and the sentences are about something else.
 
 No Django imports.
 """
@@ -9,18 +10,23 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from grounding import compose
+from grounding.answer_types import question_sentence
+from grounding.asked_holder import thin_cover, unsettled_requirement
 from grounding.conflict import disputed
 from grounding.embeddings import default_embedder
+from grounding.extractive_specifics import covering
+from grounding.followup_reading import relating
 from grounding.lexical import content_terms
 from grounding.question_parts import specifics
 from grounding.sentence_rank import ScoredSentence
-from grounding.subject_check import existent_unsaid, pins
-from grounding.types import Note, Source
+from grounding.subject_check import existent_unsaid, names_in_source, pins, subject_terms
+from grounding.types import ContextPlan, Note, Source
 from grounding.yesno import asking_clause, asking_coverage, compared_count
 from grounding.yesno_action import action_unstated
 from grounding.yesno_clauses import excepts_asked
 from grounding.yesno_anchor import anchored_negation
-from grounding.yesno_count import states_asked_unit
+from grounding.yesno_count import share_answer, states_asked_unit
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import names_set_apart
 
@@ -242,3 +248,35 @@ _GERUND_PREDICATE = re.compile(r"\b(?:requires|needs|counts|means|includes|invol
                                r"makes|gives|lets|remains|becomes|qualifies|violates|constitutes|depends|triggers)\b",
                                re.I)
 
+
+def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[ScoredSentence],
+                  ranked: Sequence[ScoredSentence], plan: ContextPlan, *, context: str, alone: bool,
+                  groups: Sequence[str]) -> tuple[list[ScoredSentence], str] | str:
+    """A yes/no question's sentences and opener (:func:`decided`), or the topic-only abstention text (a str) when
+    nothing settles it and the sentences are about something else.
+
+    A count compared with a number ("more than 100 spaces?") is decided by the sentence stating the count: one that
+    matches well enough to be quoted at all joins the chosen when none of them states it. A follow-up asking whether
+    its case differs ("Is it different for term employees?", ``context`` the previous question) gets no opener
+    unless a share of the whole settles it ("75% of"). A question standing alone (``alone``) that nothing settles is
+    refused when the sentences are about something else (grounding.asked_holder.thin_cover: "Does Tallgrass match
+    401(k) contributions?" / topping up parental-leave pay) or leave a requirement unsettled; a group the question
+    names (``groups``: "contractors") that no quoted source names opens "The documents do not say this for
+    contractors; they say:"."""
+    sources = plan.source_map
+    counting = [s for s in ranked if s.score >= answerer.threshold and compared_count(asked, s.text)]
+    if counting and not any(compared_count(asked, s.text) for s in chosen):
+        chosen = [counting[0]] + list(chosen)[:answerer.max_sentences - 1]
+    chosen, opener = decided(answerer, asked, chosen, sources, plan.notes)
+    if context and relating(asked) and not any(share_answer(asked, s.text) for s in chosen):
+        opener = ""
+    quoted = [(s.text, sources[s.label]) for s in chosen]
+    if not opener and alone and \
+            (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):
+        return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(thin))
+    if not opener and alone and unsettled_requirement(asked, [s.text for s in chosen]):
+        return compose.topic_only(covering(ranked, sources), "whether it is required")
+    unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]
+    if not opener and unsaid:  # a page on employees that never names contractors: not said of them
+        opener = f"The documents do not say this for {' or '.join(unsaid)}; they say:"
+    return chosen, opener
