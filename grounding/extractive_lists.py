@@ -25,6 +25,7 @@ from grounding.lexical import content_terms
 from grounding.list_answers import MAX_GAP, announced_items, announced_list, asked_plural, headed_list
 from grounding.sentence_data import SentenceData
 from grounding.quotable import quotable
+from grounding.sentence_leads import heading_of
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan, Source
 
@@ -131,8 +132,30 @@ def _headed(plan: ContextPlan, question: str, ranked: Sequence[ScoredSentence],
             return compose.bulleted(lead, items, label), [ScoredSentence(lead, label, 0.0)]
         if found:
             head = ScoredSentence(f"{source.title}, {found[0]}:", label, 0.0)
-            return compose.bulleted(head.text, found[1], label), [head]
+            told = _told_under(source, found[1], embedder)
+            return compose.bulleted(head.text, told or found[1], label), [head]
     return None
+
+
+def _told_under(source: Source, headings: Sequence[str], embedder: Embedder | None) -> list[str]:
+    """"<sub-heading>: <the first sentence written under it>" for each of ``headings`` that ``source`` writes prose
+    under (its sentences' own headings: grounding.sentence_leads.heading_of; of a source of one section, only after
+    a heading line of its text), in their order; [] unless every one of them has a quotable sentence (a list of
+    sub-sections written across chunks stays whole, as headings). "What are the password rules?" listed the three
+    sub-headings of "Passwords" as its answer, none of the rules (the s22 round's new-user run): "Password
+    requirements: All Tallgrass passwords must be at least 14 characters long.", and so on."""
+    data = source_sentences(source, embedder)
+    wanted = {h.strip().lower(): h.strip() for h in headings}
+    first: dict[str, str] = {}
+    seen_heading = False
+    for i, (text, kind) in enumerate(zip(data.texts, data.kinds)):
+        seen_heading = seen_heading or kind == "heading"
+        if kind not in ("sentence", "item") or not (seen_heading or source.sections):
+            continue
+        under = heading_of(data, i, source.section, source.sections).strip().lower()
+        if under in wanted and under not in first and quotable(text, kind, screened=data.screened):
+            first[under] = text
+    return [f"{wanted[h]}: {first[h]}" for h in wanted] if len(first) == len(wanted) >= 2 else []
 
 
 def _list_under(source: Source, headings: Sequence[str], embedder: Embedder | None) -> tuple[str, list[str]] | None:

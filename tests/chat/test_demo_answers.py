@@ -455,3 +455,13 @@ def test_what_laptop_i_get_is_answered_with_the_models_listed(demo_domain, capsy
     not the standard models the handbook lists right after."""
     (answer,) = _ask(capsys, "What laptop will I get?")
     assert "16-inch MacBook Pro" in answer["answer"] and "14-inch MacBook Air" in answer["answer"], answer["answer"]
+
+
+def test_the_password_rules_are_given_not_the_sub_headings(demo_domain, capsys):
+    """The s22 new-user run: "What are the password rules?" listed "Password requirements", "Password manager" and
+    "Password changes", none of the rules written under them."""
+    (answer,) = _ask(capsys, "What are the password rules?")
+    for rule in ("Password requirements: All Tallgrass passwords must be at least 14 characters long",
+                 "Password manager: Every employee must store work passwords in 1Password",
+                 "Password changes: You do not need to change your password on a schedule"):
+        assert rule in answer["answer"], answer["answer"]

@@ -432,3 +432,19 @@ def test_a_question_just_under_the_threshold_is_refused_by_naming_where_the_docu
                     "[S1], but they do not state whether the answer is yes or no.")
     assert finalize_answer(near, plan).abstained is True
     assert ExtractiveAnswerer(embedder, threshold=best + 0.2).compose(question, plan) == ABSTAIN_TOKEN
+
+
+def test_sub_headings_with_prose_under_them_are_given_with_their_first_sentences(embedder):
+    """The s22 new-user run: "What are the password rules?" listed the three sub-headings of "Passwords" and none of
+    the rules written under them."""
+    outline = ("Passwords > Password requirements", "Passwords > Password manager", "Passwords > Password changes")
+    text = ("Password requirements\nAll passwords must be at least 14 characters long. Use a passphrase.\n"
+            "Password manager\nEvery employee must store work passwords in 1Password.\n"
+            "Password changes\nYou do not need to change your password on a schedule.")
+    answer = _outlined(embedder, "What are the password rules?", "Security and Passwords",
+                       "Passwords > Password requirements · Password manager · Password changes", text, outline)
+    assert answer.splitlines() == [
+        "Security and Passwords, Passwords [S1]:", "",
+        "- Password requirements: All passwords must be at least 14 characters long [S1].",
+        "- Password manager: Every employee must store work passwords in 1Password [S1].",
+        "- Password changes: You do not need to change your password on a schedule [S1]."], answer
