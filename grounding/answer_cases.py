@@ -57,15 +57,28 @@ ADDED_NEARBY = 3
 CASE_KINDS = frozenset({"amount", "percent", "count", "quantity"})
 
 
+def _sibling_item(s: ScoredSentence, best: ScoredSentence) -> bool:
+    """True when ``s`` is a list item right before or after the list item ``best`` in the same source, opening with
+    the same word (two cases of one rule written alike): "Requests longer than three days need at least 4 weeks'
+    notice." after "Requests of three days or fewer need at least 5 business days' notice." (the s22 round's new-user
+    run: durations are no CASE_KINDS, and the answer gave half the rule)."""
+    if s.label != best.label or not s.kind == best.kind == "item" or abs(s.position - best.position) != 1:
+        return False
+    first, other = s.text.split(), best.text.split()
+    return bool(first and other) and first[0].lower() == other[0].lower()  # written alike: "Requests ..."
+
+
 def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence], kind: str, question: str,
                      *, reach: float, threshold: float, limit: int) -> list[ScoredSentence]:
     """``chosen`` (the answer's sentences, best first) and, after them, the sentences of ``ranked`` (best first) that
     state the asked value for another case, scored at least ``threshold`` and within ``reach`` of the best, or the
     rule a best sentence saying "also" adds to (within ``reach`` of the best and ADDED_NEARBY sentences of it in its
     source, whatever the threshold: the rule is needed however well it matches; placed first when the source states
-    it first; see the module docstring), up to ``limit`` sentences in all. ``kind`` is the question's answer type (grounding.answer_types.question_type; "other" is read as
-    the amount or percentage the best sentence states, if any); other kinds than CASE_KINDS (and CHECKED_TYPES for an
-    additive best sentence), and an empty ``chosen``, are returned as they are."""
+    it first; see the module docstring), up to ``limit`` sentences in all. ``kind`` is the question's answer type
+    (grounding.answer_types.question_type; "other" is read as the amount or percentage the best sentence states, if
+    any); for other checked kinds than CASE_KINDS (a duration, a frequency) only the list item written alike next to
+    a best list item joins (:func:`_sibling_item`, within ``reach``, whatever the threshold); other kinds, and an
+    empty ``chosen``, are returned as they are."""
     out = list(chosen)
     if not out or len(out) >= limit:
         return out
@@ -74,7 +87,10 @@ def with_other_cases(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSe
         kind = next((k for k in ("amount", "percent") if states(k, best.text)), kind)
     additive = bool(_ALSO.search(best.text))
     if kind not in CASE_KINDS and not (additive and kind in CHECKED_TYPES):
-        return out
+        # a duration or a frequency: only the parallel list item next to the best one, however well it matches
+        sibling = next((s for s in ranked if s.score >= best.score - reach and _sibling_item(s, best)
+                        and states(kind, s.text) and not repeats(s.text, out)), None)
+        return out + [sibling] if sibling is not None and kind in CHECKED_TYPES else out
     attribute = (content_terms(question) - GENERIC) & content_terms(best.text)
     if not attribute:
         return out

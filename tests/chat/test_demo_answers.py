@@ -466,3 +466,10 @@ def test_the_password_rules_are_given_not_the_sub_headings(demo_domain, capsys):
                  "Password manager: Every employee must store work passwords in 1Password",
                  "Password changes: You do not need to change your password on a schedule"):
         assert rule in answer["answer"], answer["answer"]
+
+
+def test_the_notice_for_time_off_is_given_for_both_lengths_of_request(demo_domain, capsys):
+    """The s22 new-user run: "How much notice do I need to give before taking vacation?" gave the 5 business days of
+    short requests only, not the 4 weeks of longer ones in the next item."""
+    (answer,) = _ask(capsys, "How much notice do I need to give before taking vacation?")
+    assert "5 business days' notice" in answer["answer"] and "4 weeks' notice" in answer["answer"], answer["answer"]

@@ -44,3 +44,20 @@ def test_an_also_sentence_comes_with_the_rule_it_adds_to():
     ranked = [also, far, base]
     assert with_other_cases([also], ranked, "person", "Who approves a trip abroad?", reach=0.24, threshold=0.62,
                             limit=3) == [base, also]
+
+
+def test_a_duration_for_one_case_comes_with_the_list_item_written_alike_next_to_it():
+    """The s22 new-user run: "How much notice do I need to give before taking vacation?" gave the notice for short
+    requests only; the item for longer ones (scored under the threshold) stands next to it, written alike. Durations
+    are no CASE_KINDS: another duration of the page, or an item not written alike, stays out."""
+    short = ScoredSentence("Requests of three days or fewer need at least 5 business days' notice.", "S1", 0.62,
+                           kind="item", position=4)
+    long = ScoredSentence("Requests longer than three days need at least 4 weeks' notice.", "S1", 0.59, kind="item",
+                          position=5)
+    manager = ScoredSentence("Your manager answers within 3 business days.", "S1", 0.58, kind="item", position=6)
+    other = ScoredSentence("Laptops are replaced every 36 months.", "S1", 0.61, kind="sentence", position=9)
+    question = "How much notice do I need to give before taking vacation?"
+    assert with_other_cases([short], [short, other, long, manager], "duration", question, reach=0.24, threshold=0.62,
+                            limit=3) == [short, long]
+    assert with_other_cases([long], [long, manager], "duration", question, reach=0.24, threshold=0.62,
+                            limit=3) == [long]  # "Your manager ..." is not written alike
