@@ -86,9 +86,10 @@ class ExtractiveAnswerer:
         cover_margin: a question whose best sentence scores under ``threshold`` by at most this is refused by naming
             the sources of the best sentences (grounding.compose.topic_only: "The documents describe Equipment and
             Laptop Policy (Care and acceptable use) [S1], but they do not state whether the answer is yes or no."),
-            not with the bare refusal: the documents come near it, and the reader can check where. 0.05: the s22 round's new-user run
-            on the demo handbook (its questions on installing software, coworking and a company car scored
-            0.59-0.61; a dress code and bringing a partner on a trip, 0.50-0.54, keep the bare refusal).
+            not with the bare refusal: the documents come near it, and the reader can check where. 0.05: the s22
+            round's new-user run on the demo handbook (its questions on installing software, coworking and a
+            company car scored 0.59-0.61; a dress code and bringing a partner on a trip, 0.50-0.54, keep the bare
+            refusal).
         condition_bonus: added to a sentence, for a part of a two-part message, when its leading condition matches
             what the message's preamble says of the asker (grounding.question_parts.condition_matches).
         overlap_weight, quantity_bonus: see grounding.sentence_rank.

@@ -59,8 +59,8 @@ def _read_under(sentence: ScoredSentence, plan: ContextPlan | None) -> str:
     if not (0 <= i < len(data.texts)) or not (data.texts[i] in sentence.text or sentence.text in data.texts[i]):
         return sentence.text  # (a label read with its value, grounding.quoting.with_value, holds its own text)
     lead = lead_of(data, i)
-    return "\n".join(t for t in (heading_of(data, i, source.section, source.sections), data.texts[lead] if lead is not None else "",
-                                  sentence.text) if t)
+    heading = heading_of(data, i, source.section, source.sections)
+    return "\n".join(t for t in (heading, data.texts[lead] if lead is not None else "", sentence.text) if t)
 
 
 def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",

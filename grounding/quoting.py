@@ -17,7 +17,7 @@ from grounding.lexical import content_terms
 from grounding.quotable import quotable
 from grounding.sentence_leads import with_items
 from grounding.sentence_rank import ScoredSentence
-from grounding.types import ContextPlan
+from grounding.types import ContextPlan, Source
 from grounding.values import value_keys
 
 __all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "list_after", "refers_back",
@@ -139,7 +139,7 @@ def continuation(s: ScoredSentence, plan: ContextPlan, kind: str,
     return None
 
 
-def _in_paragraph(source, first: int, then: int) -> bool:
+def _in_paragraph(source: Source, first: int, then: int) -> bool:
     """True when sentence ``then`` of ``source``'s sentence data is written in the same paragraph as sentence
     ``first`` before it (no blank line between them)."""
     spans = source.sentences.spans

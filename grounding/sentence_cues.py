@@ -28,8 +28,8 @@ PHONE = re.compile(r"(?<![\w-])(?:\+?\d{1,3}[\s.-])?\(?\d{3}\)?[\s.-]\d{3}[\s.-]
 #: stating one ("9:00 a.m. – Arrive at reception", "at noon", "16:00"): a date or a duration ("5 business days before
 #: your start date") states when, not at what time (the s22 round's new-user run on the demo handbook).
 CLOCK_QUESTION = re.compile(r"\bwhat time\b|\bwhat hour\b", re.I)
-CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\b(?:noon|midnight)\b",
-                   re.I)
+CLOCK = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:[01]?\d|2[0-3]):[0-5]\d\b|"
+                   r"\b(?:noon|midnight)\b", re.I)
 #: A question asking how much of something one is given ("How many PTO days do I get?", "How much leave do new
 #: employees earn?") and a sentence stating an allotment ("Employees accrue 1.5 days ... which adds up to 18 days"):
 #: the sentence with the question's words but another predicate ("Up to 5 unused PTO days carry over") is a rule

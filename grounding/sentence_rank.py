@@ -38,9 +38,9 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.followup_reading import RELATING, carried_terms, stands_for_carried
 from grounding.event_cases import asked_event, failures_first, states_event, without_event
 from grounding.lexical import content_terms
-from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, CLOCK, CLOCK_QUESTION, HAS_QUANTITY, PHONE, PHONE_QUESTION,
-                                     QUANTITY_QUESTION, asked_numbers, defined_term, defines, example_sentences,
-                                     named_page_labels, names_row_key, numbers, on_named_pages)
+from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, CLOCK, CLOCK_QUESTION, HAS_QUANTITY,
+                                     PHONE, PHONE_QUESTION, QUANTITY_QUESTION, asked_numbers, defined_term, defines,
+                                     example_sentences, named_page_labels, names_row_key, numbers, on_named_pages)
 from grounding.sentence_data import SentenceData, section_heading, sentence_data
 from grounding.quotable import quoted_text
 from grounding.heading_lookup import named_labels

@@ -286,9 +286,9 @@ def conditional_on_threshold(question: str, sentence: str) -> bool:
 
 #: A quantity bounding the things a rule holds for: "any expense of $25 or more", "trips above $3,000", "more than 3
 #: days", "at least 12 months".
-_BOUNDING = re.compile(r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*)\s*(?:\w+\s+)?(?:or more|or over|or above|or longer|and (?:up|"
-                       r"over|above))\b|\b(?:over|above|more than|longer than|at least|exceeding|in excess of)\s+"
-                       r"(?:[$€£]\s?)?\d", re.I)
+_BOUNDING = re.compile(r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*)\s*(?:\w+\s+)?"
+                       r"(?:or more|or over|or above|or longer|and (?:up|over|above))\b|"
+                       r"\b(?:over|above|more than|longer than|at least|exceeding|in excess of)\s+(?:[$€£]\s?)?\d", re.I)
 
 
 def bounded_unstated(question: str, sentence: str) -> bool:

@@ -109,7 +109,8 @@ def test_b13_lines_stay_lines_and_a_runaway_sentence_is_cut_at_words():
     assert all(_words([c.text])[0] <= 10 for c in chunks)
     # within the limit: unchanged, the same object
     assert fit_to_limit([chunks[0]], counter, limit) == [chunks[0]]
-    with pytest.raises(ValueError, match="alone fill the embedder.s input of 10 tokens; shorten the document.s title or headings"):
+    with pytest.raises(ValueError, match="alone fill the embedder.s input of 10 tokens; shorten the document.s title "
+                                         "or headings"):
         fit_to_limit([ChunkDraft(("S",), "a b c d e f g h i j k", 11)], counter,
                       InputLimit(max_tokens=10, count=_words, prefix=lambda s: "x " * 10 + "\n"))
 
