@@ -247,7 +247,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             or predicate_unstated(clause, f"{context}\n{sentence}") or restriction_unstated(clause, sentence) \
             or nominal_unstated(clause, f"{context}\n{sentence}"):
         return ""
-    if conditional_on_threshold(question, sentence) or bounded_unstated(question, sentence):
+    if conditional_on_threshold(question, sentence) or bounded_for_all(question, sentence):
         return SOME_CASES
     if listed_as_kind(clause, sentence):
         return "Yes."  # "Can emails count as supporting documentation?" / "Examples of ... include emails, ..."
@@ -284,17 +284,23 @@ def conditional_on_threshold(question: str, sentence: str) -> bool:
     return bool(stated) and not stated.keys() & _most(question_sentence(question)).keys()
 
 
+#: A question asking whether a rule holds for everything of a kind ("Do I need receipts for everything?", "... for
+#: every trip?", "... for all expenses?", "Do I always need ...?").
+_FOR_ALL = re.compile(r"\b(?:everything|every\s+\w+|all\s+(?!of\b)\w+|always)\b", re.I)
 #: A quantity bounding the things a rule holds for: "any expense of $25 or more", "trips above $3,000", "more than 3
-#: days", "at least 12 months".
+#: days". Not "at least": it states what a rule requires ("at least 3 weeks in advance", "at least 14 characters
+#: long"), not which cases it holds for ("Can I work from another country?" stays "Yes, with approval.").
 _BOUNDING = re.compile(r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*)\s*(?:\w+\s+)?"
                        r"(?:or more|or over|or above|or longer|and (?:up|over|above))\b|"
-                       r"\b(?:over|above|more than|longer than|at least|exceeding|in excess of)\s+(?:[$€£]\s?)?\d", re.I)
+                       r"\b(?:over|above|more than|longer than|exceeding|in excess of)\s+(?:[$€£]\s?)?\d", re.I)
 
 
-def bounded_unstated(question: str, sentence: str) -> bool:
-    """True when ``sentence`` holds its rule only past a quantity (:data:`_BOUNDING`: "for any expense of $25 or
-    more") and the question states no quantity: "Do I need receipts for everything?" and "Do I need a receipt for
-    small expenses like a coffee?" are answered "In some cases." (SOME_CASES), not "Yes." (the s22 round's new-user
-    runs on the demo handbook; the leading-condition form is :func:`conditional_on_threshold`)."""
+def bounded_for_all(question: str, sentence: str) -> bool:
+    """True when the question asks whether a rule holds for everything of a kind (:data:`_FOR_ALL`) and ``sentence``
+    holds it only past a quantity (:data:`_BOUNDING`) the question does not state: "An itemised receipt is required
+    for any expense of $25 or more." answers "Do I need receipts for everything?" with SOME_CASES, not "Yes." (the
+    s22 round's new-user run on the demo handbook). Any question stating no quantity was tried: "Can I carry over
+    unused PTO?" then lost its right "Yes." to "... any balance above 5 days is forfeited"."""
     asking = question_sentence(question)
-    return bool(_BOUNDING.search(sentence)) and not _BOUNDING.search(asking) and not typed_values(asking)
+    return bool(_FOR_ALL.search(asking)) and bool(_BOUNDING.search(sentence)) and not _BOUNDING.search(asking) \
+        and not typed_values(asking)

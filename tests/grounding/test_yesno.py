@@ -274,8 +274,6 @@ def test_a_close_sentence_denying_something_beside_the_question_does_not_decide_
     # the s22 new-user run on the demo handbook: "Yes." dropped the $25 bound
     ("Do I need receipts for everything?", "An itemised receipt is required for any expense of $25 or more.",
      "In some cases."),
-    ("Do I need a receipt for small expenses like a coffee?",
-     "An itemised receipt is required for any expense of $25 or more.", "In some cases."),
     ("Does every trip need approval from Finance?",
      "Trips with an estimated total cost above $3,000 also need approval from Finance.", "In some cases."),
     # a rule for everyone, bounded by nothing, stays a plain yes; a question stating its quantity is not this rule's
@@ -284,7 +282,7 @@ def test_a_close_sentence_denying_something_beside_the_question_does_not_decide_
     ("Do I need receipts for every expense over $30?",
      "An itemised receipt is required for any expense of $25 or more.", ""),
 ])
-def test_a_rule_held_only_past_a_quantity_the_question_does_not_state_opens_in_some_cases(question, sentence, expected):
+def test_a_rule_for_everything_held_only_past_a_quantity_opens_in_some_cases(question, sentence, expected):
     assert opener(question, sentence) == expected
 
 
