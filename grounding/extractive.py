@@ -83,13 +83,6 @@ class ExtractiveAnswerer:
             a negation naming what is asked (grounding.yesno_anchor). 0.1: on dev, calibration and the spent fresh
             yes/no sets, 0.05 finds 2 such "No." openers, 0.1 finds 6 (all right), 0.2 adds a wrong one.
         max_sentences: most sentences quoted for one question (or one part of it).
-        cover_margin: a question whose best sentence scores under ``threshold`` by at most this is refused by naming
-            the sources of the best sentences (grounding.compose.topic_only: "The documents describe Equipment and
-            Laptop Policy (Care and acceptable use) [S1], but they do not state whether the answer is yes or no."),
-            not with the bare refusal: the documents come near it, and the reader can check where. 0.05: the s22
-            round's new-user run on the demo handbook (its questions on installing software, coworking and a
-            company car scored 0.59-0.61; a dress code and bringing a partner on a trip, 0.50-0.54, keep the bare
-            refusal).
         condition_bonus: added to a sentence, for a part of a two-part message, when its leading condition matches
             what the message's preamble says of the asker (grounding.question_parts.condition_matches).
         overlap_weight, quantity_bonus: see grounding.sentence_rank.
@@ -102,7 +95,7 @@ class ExtractiveAnswerer:
     def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.62, spread: float = 0.12,
                  type_spread: float = 0.2, settle: float = 0.62, yes_coverage: float = 0.25, own_terms: int = 2,
                  precision_weight: float = 0.3, scan_coverage: float = 0.75, scan_margin: float = 0.1,
-                 max_sentences: int = 3, cover_margin: float = 0.05,
+                 max_sentences: int = 3,
                  condition_bonus: float = 0.05,
                  overlap_weight: float = 0.3, quantity_bonus: float = 0.08, piece_words: int = 3) -> None:
         self.embedder = embedder
@@ -116,7 +109,6 @@ class ExtractiveAnswerer:
         self.scan_coverage = scan_coverage
         self.scan_margin = scan_margin
         self.max_sentences = max_sentences
-        self.cover_margin = cover_margin
         self.condition_bonus = condition_bonus
         self.overlap_weight = overlap_weight
         self.quantity_bonus = quantity_bonus
@@ -174,8 +166,6 @@ class ExtractiveAnswerer:
                 said = verdict(asked, sides, chosen)
                 return self._finish(plan, f"{said} {text}" if said else text, chosen, asked)
         if not ranked or ranked[0].score < self.threshold:
-            if ranked and ranked[0].score >= self.threshold - self.cover_margin:  # near: say where the documents come
-                return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
             return ABSTAIN_TOKEN
         if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1) \
                 and not asks_its_own(asked):  # "And how does it make decisions?" asks no frequency

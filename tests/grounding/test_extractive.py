@@ -9,7 +9,6 @@ import functools
 
 import pytest
 
-from grounding.answer import finalize_answer
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
 from grounding.prompt import ABSTAIN_TOKEN
@@ -413,25 +412,6 @@ def test_the_asking_parts_of_a_message():
     assert asking_parts("<b>What is the mileage rate?</b>") == ["What is the mileage rate?"]
     assert asking_parts("I joined six months ago. Can I use parental leave?") == ["Can I use parental leave?"]
     assert asking_parts("What is the mileage rate?") == []
-
-
-def test_a_question_just_under_the_threshold_is_refused_by_naming_where_the_documents_come_near(embedder):
-    """The s22 new-user run: "Can I install my own software on my work laptop?" scored 0.60 on the demo handbook's
-    acceptable-use rules (threshold 0.62) and got the bare refusal; within ``cover_margin`` of the threshold the
-    refusal names and cites the sources of the best sentences (an abstention still), further under it stays bare."""
-    care = ("Equipment and Laptop Policy", "Care and acceptable use",
-            "- Do not install unlicensed software.\n- Approved software is available in the Self Service app.")
-    question = "Can I install my own software on my work laptop?"
-    candidates = [Candidate(Chunk(chunk_id=1, document_id=1, title=care[0], section=care[1], version="v1", date="",
-                                  text=care[2], tokens=20, version_id=1), score=0.03, dense=0.6)]
-    plan = plan_context(question=question, candidates=candidates, system_prompt="Answer.",
-                        counter=counter_for("extractive"))
-    best = ExtractiveAnswerer(embedder).rank(question, plan)[0].score
-    near = ExtractiveAnswerer(embedder, threshold=best + 0.02).compose(question, plan)
-    assert near == (f"{ABSTAIN_TOKEN}: The documents describe Equipment and Laptop Policy (Care and acceptable use) "
-                    "[S1], but they do not state whether the answer is yes or no.")
-    assert finalize_answer(near, plan).abstained is True
-    assert ExtractiveAnswerer(embedder, threshold=best + 0.2).compose(question, plan) == ABSTAIN_TOKEN
 
 
 def test_sub_headings_with_prose_under_them_are_given_with_their_first_sentences(embedder):
