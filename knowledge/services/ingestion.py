@@ -250,8 +250,6 @@ def _store_version(domain: Domain, p: Pending, vectors, sentences) -> DocumentVe
     return version
 
 
-
-
 def _counting(progress: Callable[[str], None] | None, what: str) -> Callable[[int, int], None] | None:
     """A progress(done, total) that writes "embedding: 2,048 of 7,500 chunks" lines to ``progress``; None without
     one."""
