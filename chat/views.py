@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.http import require_GET, require_POST
 
 from chat import selectors, services
@@ -114,8 +115,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if _JSON_PATHS.match(request.path_info):
         return _error("csrf_failed", "The page's security token is missing or out of date. Reload the page and try "
                                      "again.")
-    from django.views.csrf import csrf_failure as django_csrf_failure
-
     return django_csrf_failure(request, reason=reason)
 
 

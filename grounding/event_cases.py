@@ -45,17 +45,16 @@ _IRREGULAR = {"left": "leave", "lost": "lose", "quit": "quit", "got": "get", "fe
               "forgot": "forget", "took": "take", "went": "go", "became": "become", "fired": "fire"}
 
 
-#: Verbs naming the same event as another: leaving one's employer ("when I quit", "if an employee resigns" / "When you
-#: leave Tallgrass, ...", the s22 round's new-user run on the demo handbook).
-_SAME_EVENT = {"quit": "leave", "resign": "leave", "resigned": "leave", "resigning": "leave", "resigns": "leave",
-               "quits": "leave", "quitting": "leave"}
+#: Stems of verbs naming the same event as another verb: leaving one's employer ("when I quit", "if an employee
+#: resigns" / "When you leave Tallgrass, ...", the s22 round's new-user run on the demo handbook).
+_SAME_EVENT = {stem(verb): stem("leave") for verb in ("quit", "resign")}
 
 
 def _stem(verb: str) -> str:
     """A verb's Snowball stem (grounding.lexical.stem), an irregular past read as its verb and a verb of the same
-    event as that event's (:data:`_SAME_EVENT`): "leaves", "leaving", "left", "quit" and "resign" -> "leav"."""
-    verb = _IRREGULAR.get(verb.lower(), verb.lower())
-    return stem(_SAME_EVENT.get(verb, verb))
+    event as that event's (:data:`_SAME_EVENT`): "leaves", "leaving", "left", "quitting" and "resigned" -> "leav"."""
+    stemmed = stem(_IRREGULAR.get(verb.lower(), verb.lower()))
+    return _SAME_EVENT.get(stemmed, stemmed)
 
 
 class Event(NamedTuple):

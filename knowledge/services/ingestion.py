@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from django.db import transaction
+from django.utils.text import Truncator
 
 from grounding.list_answers import outline_of
 from grounding.dedup import value_key
@@ -259,8 +260,7 @@ def _counting(progress: Callable[[str], None] | None, what: str) -> Callable[[in
 
 
 def _clip(text: str, model, field: str) -> str:
-    """``text`` cut to what ``model``'s column ``field`` holds, its end marked with "…": a title, a section path or a
-    file name longer than that (a 2,000-character heading) is shown cut rather than failing the ingestion on
-    PostgreSQL (SQLite stored it whole)."""
-    limit = model._meta.get_field(field).max_length
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+    """``text`` cut to what ``model``'s column ``field`` holds, its end marked with "…" (Django's Truncator): a title,
+    a section path or a file name longer than that (a 2,000-character heading) is shown cut rather than failing the
+    ingestion on PostgreSQL (SQLite stored it whole)."""
+    return Truncator(text).chars(model._meta.get_field(field).max_length)
