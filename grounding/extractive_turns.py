@@ -27,7 +27,7 @@ import numpy as np
 
 from grounding.followup_anchor import anchored
 from grounding.followup import GENERIC, elliptical, refers_back
-from grounding.followup_reading import asks_its_own, new_case, previous_subject
+from grounding.followup_reading import asks_its_own, modifies_previous, new_case, previous_subject
 from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.sentence_rank import ScoredSentence, rank_sentences
 from grounding.types import ContextPlan
@@ -67,8 +67,8 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
     previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "") if context or continues else ""
     ranked = rank_sentences(question, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
                             quantity_bonus=answerer.quantity_bonus, query_vector=vector,
-                            asked=f"{previous} {asked}".strip() if continues else asked)
-    if continues and (topic := previous_subject(asked, previous)):
+                            asked=f"{previous} {asked}".strip() if continues or modifies_previous(asked) else asked)
+    if previous and (topic := previous_subject(asked, previous)):
         kept = [s for s in ranked if topic & content_terms(s.text)]
         ranked, topic = (kept, topic) if kept and kept[0].score >= answerer.threshold else (ranked, frozenset())
     if continues and not topic and not asks_its_own(asked) and (case := new_case(asked, previous)):

@@ -18,17 +18,29 @@ _MODIFIER = re.compile(r"^\s*(?:(?:and|but|also|or|so|then|what about|how about|
                        r"(?:for|in|at|on|with|without|during|from|outside|inside|abroad|within|under|over)\b", re.I)
 
 
+#: A follow-up asking whether what was asked before holds for a case too ("Does that apply to remote staff?", "Does
+#: it also apply to contractors?", "Do those rules apply to interns as well?"): the yes/no form of "And for remote
+#: staff?". Its subject is a pronoun or a demonstrative standing for the previous question's.
+_APPLIES = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:does|do|would|will|could)\s+(?:that|this|it|these|those|they|"
+                      r"the same(?:\s+\w+)?|(?:this|that|these|those)\s+\w+)\s+(?:also\s+)?(?:apply|applies|hold)\s+"
+                      r"(?:to|for)\s+(?P<case>.+?)(?:\s+(?:too|as well|also))?\s*[?.!]*\s*$", re.I)
+
+
 def modifies_previous(question: str) -> bool:
-    """True when ``question`` is an elliptical follow-up adding a case to the one before it (:data:`_MODIFIER`):
-    "And in high-cost cities?" after "What is the meal allowance?" asks for the meal allowance there, so its
-    answer is about the meal allowance, not the hotel limit stated for those cities. "And what about sick days?"
-    names another subject instead (False)."""
-    return elliptical(question) and bool(_MODIFIER.search(question))
+    """True when ``question`` is a follow-up adding a case to the one before it: an elliptical one
+    (:data:`_MODIFIER`), or one asking whether that applies to the case (:data:`_APPLIES`). "And in high-cost cities?"
+    after "What is the meal allowance?" asks for the meal allowance there, so its answer is about the meal allowance,
+    not the hotel limit stated for those cities; "Does that apply to remote staff?" after "How many PTO days do I
+    get?" is answered by what is said of PTO, not by the remote work policy's approval rule. "And what about sick
+    days?" names another subject instead (False)."""
+    return (elliptical(question) and bool(_MODIFIER.search(question))) or bool(_APPLIES.match(question))
 
 
 def added_case(question: str) -> str:
     """The case a follow-up adds (:func:`modifies_previous`), as written: "high-cost cities" for "And in high-cost
-    cities?"; "" for any other question."""
+    cities?", "remote staff" for "Does that apply to remote staff?"; "" for any other question."""
+    if applies := _APPLIES.match(question):
+        return applies["case"].strip(" ?.!")
     m = _MODIFIER.search(question) if elliptical(question) else None
     return question[m.end():].strip(" ?.!") if m else ""
 

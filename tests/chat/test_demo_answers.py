@@ -472,3 +472,13 @@ def test_the_notice_for_time_off_is_given_for_both_lengths_of_request(demo_domai
     short requests only, not the 4 weeks of longer ones in the next item."""
     (answer,) = _ask(capsys, "How much notice do I need to give before taking vacation?")
     assert "5 business days' notice" in answer["answer"] and "4 weeks' notice" in answer["answer"], answer["answer"]
+
+
+def test_whether_that_applies_to_a_case_is_answered_of_the_previous_subject(demo_domain, capsys):
+    """The s22 helper's new-user run: "Does that apply to remote staff?" after "How many PTO days do I get?" opened
+    "Yes." on the remote work policy's approval rule ("Fully remote status must be approved ..."). It is the yes/no
+    form of "And for remote staff?": answered by what the handbook says of PTO, which names no rule for remote staff."""
+    _, remote = _ask(capsys, "How many PTO days do I get?", "Does that apply to remote staff?")
+    assert remote["answer"].startswith("The documents say nothing specific about remote staff; in general:"), \
+        remote["answer"]
+    assert "PTO" in remote["answer"] and "Fully remote status" not in remote["answer"]

@@ -193,6 +193,19 @@ def test_a_follow_up_adding_a_case_keeps_the_previous_subject():
     assert previous_subject("And what about sick days?", "How many PTO days do I get?") == frozenset()
 
 
+def test_asking_whether_that_applies_to_a_case_adds_the_case_to_the_previous_question():
+    """"Does that apply to remote staff?" is the yes/no form of "And for remote staff?" (the s22 new-user run)."""
+    from grounding.followup_reading import added_case, modifies_previous, previous_subject
+
+    assert modifies_previous("Does that apply to remote staff?") and modifies_previous("Do those rules apply to "
+                                                                                       "interns as well?")
+    assert added_case("Does it also apply to contractors too?") == "contractors"
+    assert added_case("Does that apply to remote staff?") == "remote staff"
+    assert previous_subject("Does that apply to remote staff?", "How many PTO days do I get?") == {"pto"}
+    # no case named, or a subject of its own: not this form
+    assert not modifies_previous("Does it apply?") and not modifies_previous("Does the policy apply to me?")
+
+
 def test_a_sure_sign_of_referring_back():
     from grounding.followup import refers_back
 
