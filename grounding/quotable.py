@@ -26,7 +26,7 @@ _ABOUT_THE_DOCUMENT = re.compile(r"^(?:this|the following|the rest of this) (?:p
 
 def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
-    item of four words or more, or a table row; never a heading, a question, a lead-in ending with a colon, a
+    item of four words or more, or a table row; never a heading, a question (a list item asking one too), a lead-in ending with a colon, a
     fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary, or that stops on a
     comma), a withheld passage's
     placeholder or a sentence addressed to an AI assistant (not scanned again when ``screened``: its chunk was found
@@ -41,6 +41,8 @@ def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
         return False  # a fragment: the end of a sentence cut by a chunk boundary ("unaccrued leave, such as ...")
     if kind != "row" and text.rstrip().endswith(","):
         return False  # a fragment cut before its end ("Submitting and approving timecards ...: OLU refresh courses,")
+    if kind != "row" and text.rstrip(" \"'”’)*_").endswith(("?", "？")):
+        return False  # a question in a list ("- Is there a fee to attend? Is the fee waived for ...?", a checklist)
     return kind == "row" or len(text.split()) >= 4
 
 

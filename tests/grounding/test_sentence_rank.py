@@ -94,3 +94,12 @@ def test_a_sentence_two_pages_state_is_quoted_from_the_page_the_question_names(e
     ranked = rank_sentences(question, plan, embedder)
     assert ranked[0].text == "You can request up to 240 hours of advanced sick leave."
     assert plan.source_map[ranked[0].label].title == "Advanced sick leave"
+
+
+def test_a_list_item_asking_a_question_is_not_quotable():
+    """The s23 conversation set (f23c-21): the FAS speaker guide's checklist item "Is there a fee to attend? Is the
+    fee waived for government attendees/speakers?" was quoted as the answer to "Can we offer them a speaking fee?"."""
+    assert not quotable("Is there a fee to attend?", "item")
+    assert not quotable("Is the fee waived for government attendees/speakers?", "item")
+    assert not quotable('Who approves the "travel request?"', "item")
+    assert quotable("Ask your supervisor whether the fee is waived for government attendees.", "item")
