@@ -4,7 +4,10 @@ Handbooks built with Jekyll or Eleventy carry Liquid statement tags in their sou
 link target, ``{% include x.html %}``, ``{% alert %}...{% endalert %}``. They are template instructions, not text:
 a tag is removed (a line holding only a tag goes away whole), a paired tag keeps the text between its parts, and a
 ``{% comment %}...{% endcomment %}`` goes with its content. Output tags such as ``{{ user.name }}`` are kept
-literally: they are document text, never evaluated.
+literally: they are document text, never evaluated. One statement tag is text: ``{% slack_channel "admins-docker" %}``
+is where the page tells its reader whom to ask, and becomes "#admins-docker", as the rendered page shows it (the 18F
+handbook has 295 of them; removed, "Ask {% slack_channel "admins-docker" %} for access" read "Ask for access", and
+"Who handles Docker Hub access?" was refused).
 
 What a document shows as code is kept literally (B11): tags inside a Markdown code span or code block, or inside an
 HTML ``<pre>``, ``<code>``, ``<kbd>`` or ``<samp>`` element, are what a page about templates shows its reader
@@ -23,12 +26,15 @@ from grounding.code_regions import html_code_ranges, in_ranges, markdown_code_ra
 __all__ = ["strip_liquid", "strip_liquid_html", "strip_liquid_markdown"]
 
 #: One alternative per kind, tried in this order at each position: a raw block (kept, tags removed), a comment
-#: (removed with its content), a line holding only a tag (removed with its line break: a blank line left in its place
-#: would end an HTML block in Markdown), any other statement tag (removed).
+#: (removed with its content), a Slack channel tag (its channel's name, "#name"), a line holding only another tag
+#: (removed with its line break: a blank line left in its place would end an HTML block in Markdown), any other
+#: statement tag (removed).
 _LIQUID = re.compile(
     r"(?P<raw>{%-?\s*raw\s*-?%}(?P<literal>.*?){%-?\s*endraw\s*-?%})"
     r"|(?P<comment>{%-?\s*comment\s*-?%}.*?{%-?\s*endcomment\s*-?%})"
-    r"|(?P<line>^[ \t]*{%-?(?:[^%\n]|%(?!}))*-?%}[ \t]*\n)"  # one tag: "{% alert %}text{% endalert %}" keeps text
+    r"|(?P<channel>{%-?\s*(?:slack_)?channel\s+[\"'](?P<name>[^\"'\n%]+)[\"']\s*-?%})"
+    # one tag: "{% alert %}text{% endalert %}" keeps text
+    r"|(?P<line>^[ \t]*(?!{%-?\s*(?:slack_)?channel\s){%-?(?:[^%\n]|%(?!}))*-?%}[ \t]*\n)"
     r"|(?P<tag>{%-?.*?-?%})",
     re.S | re.M)
 
@@ -48,6 +54,8 @@ def strip_liquid(text: str, *, keep: Sequence[tuple[int, int]] = ()) -> str:
     for m in _LIQUID.finditer(text):
         if m.group("raw") is not None:
             out += [text[pos:m.start()], m.group("literal")]
+        elif m.group("channel") is not None and not in_ranges(ranges, m.start()):
+            out += [text[pos:m.start()], "#" + m.group("name").strip().lstrip("#")]
         elif in_ranges(ranges, m.start()):
             continue  # code: left in place, copied with the text around it
         else:

@@ -259,3 +259,14 @@ def test_a_front_matter_title_with_inline_markup_is_its_text():
     assert doc.title == "Travel for TTS before onboarding"
     doc = parse_document(b"---\ntitle: Pay & leave when 5 < 6\n---\nText.\n", "t.md")
     assert doc.title == "Pay & leave when 5 < 6"
+
+
+def test_a_slack_channel_tag_is_the_channel_name_a_reader_sees():
+    """The 18F handbook names whom to ask with {% slack_channel "..." %} (295 times): removed, "Ask ... for access"
+    lost the channel and "Who handles Docker Hub access?" was refused (the s23 conversation set)."""
+    assert strip_liquid('Ask\n{% slack_channel "admins-docker" %} for access.') == "Ask\n#admins-docker for access."
+    assert strip_liquid('<td>\n  {% slack_channel "dc" %}\n</td>') == "<td>\n  #dc\n</td>"  # a line of its own
+    assert strip_liquid("ask in {% slack_channel '#people-ops' %}.") == "ask in #people-ops."
+    assert strip_liquid("a\n{% include x.html %}\nb") == "a\nb"  # other tags still go
+    # shown as code, it stays as written
+    assert parse_document(b'Write `{% slack_channel "x" %}` to link.\n', "p.md").text.count("{% slack_channel") == 1
