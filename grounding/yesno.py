@@ -124,9 +124,22 @@ def over_limit(question: str, sentence: str) -> bool:
 
 def requirement_unmet(question: str, sentence: str) -> bool:
     """True when the sentence requires more time than the question says the asker has ("I joined six months ago." /
-    "You need to have been an employee for 12 months")."""
+    "You need to have been an employee for 12 months", or "... at least one year of federal service")."""
     mine, required = _durations(question), _durations(sentence)
-    return bool(_REQUIREMENT.search(sentence)) and any(unit in mine and mine[unit] < n for unit, n in required.items())
+    if not _REQUIREMENT.search(sentence):
+        return False
+    if any(unit in mine for unit in required):
+        return any(unit in mine and mine[unit] < n for unit, n in required.items())
+    # another unit ("six months" against "at least one year of federal service"): compared in days, when the
+    # question states one amount of time
+    if len(mine) != 1:
+        return False
+    ((unit, n),) = mine.items()
+    return any(n * _DAYS[unit] < m * _DAYS[u] for u, m in required.items())
+
+
+#: Days in a unit of :data:`_AMOUNT_OF_TIME` (a month as a twelfth of a year).
+_DAYS = {"day": 1.0, "week": 7.0, "month": 365.25 / 12, "year": 365.25}
 
 
 def says_no(question: str, sentence: str) -> bool:

@@ -20,6 +20,11 @@ from grounding.yesno import opener
      "No."),
     ("I joined six months ago. Can I use parental leave?", "You need at least 12 months of service to use it.",
      "No."),
+    # f23c-03 (the s23 conversation set): the requirement in another unit than the asker's time
+    ("I joined the federal government six months ago. Can I go on FMLA yet?",
+     "To be eligible for FMLA, you must have at least one year of federal service.", "No."),
+    ("I joined two years ago. Can I go on FMLA yet?",
+     "To be eligible for FMLA, you must have at least one year of federal service.", "Yes."),
     # an antonym of the asked word turns the answer when the sentence names the rest of what is asked
     ("Is the office open on Sundays?", "The office is closed on Sundays.", "No."),
     ("Is smoking allowed inside the building?", "Smoking is forbidden inside the building.", "No."),
