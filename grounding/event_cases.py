@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from grounding.lexical import stem
 
-__all__ = ["Event", "asked_event", "failures_first", "states_event", "without_event"]
+__all__ = ["POINTS_BACK", "Event", "asked_event", "failures_first", "stating_rows", "states_event", "without_event"]
 
 _MARKER = r"(?:when|whenever|if|once|after|before|upon|while|in case)"
 #: The subject of a question's condition clause: a pronoun or a person ("when I leave", "if an employee resigns"),
@@ -42,7 +42,8 @@ _NOT_VERB = frozenset({"also", "just", "still", "already", "only", "really", "ev
                        "our", "their", "a", "an", "in", "on", "at", "to", "for"})
 #: Irregular past forms, read as their verb.
 _IRREGULAR = {"left": "leave", "lost": "lose", "quit": "quit", "got": "get", "fell": "fall", "broke": "break",
-              "forgot": "forget", "took": "take", "went": "go", "became": "become", "fired": "fire"}
+              "broken": "break", "stolen": "steal", "stole": "steal", "forgot": "forget", "took": "take", "went": "go",
+              "became": "become", "fired": "fire"}
 
 
 #: Stems of verbs naming the same event as another verb: leaving one's employer ("when I quit", "if an employee
@@ -133,7 +134,30 @@ def states_event(sentence: str, verb: str, negated: bool = False) -> bool:
             if _stem(word) == verb:
                 if i == 0 or words[i - 1].lower() in _BEFORE_VERB:
                     return True
-    return False
+    # the event's participle naming the thing it happened to: "A lost or stolen laptop is a security incident."
+    return any(verb in (_stem(m["participle"]), _stem(m["first"] or "")) for m in _PARTICIPLE.finditer(sentence))
+
+
+#: A participle after a determiner, maybe joined to another by "or" or "and", before its noun ("a lost or stolen
+#: laptop", "any damaged equipment", "your broken badge"): "lost", "broken", "stolen" or a word ending in "-ed".
+_PARTICIPLE = re.compile(r"\b(?:a|an|the|any|your|their|his|her|every|each)\s+(?:(?P<first>lost|broken|stolen|\w+ed)"
+                         r"\s+(?:or|and)\s+)?(?P<participle>lost|broken|stolen|\w+ed)\s+[a-z]\w+\b", re.I)
+
+
+#: A sentence opening by pointing back to what the one before it names: "It ...", "This ...", or a verb and its
+#: pronoun object ("Report it in #sec-incidents within 1 hour ...", not "GSA IT can provide ...").
+POINTS_BACK = re.compile(r"^(?:[Ii]t|[Tt]hey|[Tt]his|[Tt]hese|[Tt]hat|[Tt]hose)\b"
+                         r"|^[A-Za-z]+\s+(?:it|them|this|these|those)\b")
+
+
+def stating_rows(rows: Iterable[tuple[str, int, str]], event: Event) -> set[tuple[str, int]]:
+    """The (source label, sentence index) of the ``rows`` ((label, index, text) of a source's sentences) that state
+    ``event`` (:func:`states_event`), and of the sentence right after one of them in its source that points back to
+    it: "A lost or stolen laptop is a security incident." / "Report it in #sec-incidents within 1 hour, ..." is the
+    rule for "What should I do if I lose my laptop?" (the s22 round's new-user run on the demo handbook)."""
+    rows = list(rows)
+    stated = {(label, i) for label, i, text in rows if states_event(text, event.stem, event.negated)}
+    return stated | {(label, i) for label, i, text in rows if (label, i - 1) in stated and POINTS_BACK.match(text)}
 
 
 def failures_first(scored: list, verb: str, margin: float = 0.15) -> list:

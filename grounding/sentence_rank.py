@@ -36,7 +36,7 @@ from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.followup_reading import RELATING, carried_terms, stands_for_carried
-from grounding.event_cases import asked_event, failures_first, states_event, without_event
+from grounding.event_cases import asked_event, failures_first, stating_rows, states_event, without_event
 from grounding.lexical import content_terms
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, CLOCK, CLOCK_QUESTION, HAS_QUANTITY,
                                      PHONE, PHONE_QUESTION, QUANTITY_QUESTION, asked_numbers, defined_term, defines,
@@ -232,6 +232,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     term = defined_term(asked or question)
     parts = numbered_parts(question) | {tuple(label.split()) for label in named_labels(question)}  # "my first day"
     heading_terms: dict[str, frozenset[str]] = {}  # a heading's content terms, read once per heading
+    stated = stating_rows(((s.label, i, text) for s, _, i, text in rows), event) if event else set()
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
         head = heading_of(data, i, source.section, source.sections)
@@ -255,7 +256,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus -= 2 * case_bonus
         elif fit and case_fit(text, *case, convert=False):  # ... or for its own, stated in its unit
             bonus += case_bonus
-        if event and (source.label in in_event or states_event(text, event.stem, event.negated)):  # a rule for the asked event
+        if event and (source.label in in_event or (source.label, i) in stated):  # a rule for the asked event
             bonus += case_bonus
         if q_numbers and q_numbers & numbers(text) and fit is not False:
             bonus += number_bonus

@@ -78,3 +78,24 @@ def test_quitting_and_resigning_are_the_event_of_leaving(embedder):
                             make_page(1, "Paid Time Off and Holidays", "Carryover and payout", PAYOUT))
     assert answer.startswith("When you leave Tallgrass, any accrued and unused PTO is paid out in your final paycheck")
     assert "carry over" not in answer and "Sick leave" not in answer
+
+
+def test_the_events_participle_naming_what_it_happened_to_states_it():
+    """The s22 new-user run: "What should I do if I lose my laptop?" quoted the laptop refresh rules; the handbook says
+    "A lost or stolen laptop is a security incident. Report it in #sec-incidents within 1 hour, ..."."""
+    assert states_event("A lost or stolen laptop is a security incident.", "lose")
+    assert states_event("A lost or stolen laptop is a security incident.", "steal")  # "stolen" read as its verb
+    assert states_event("Any damaged equipment goes back to the IT Help Desk.", "damag")
+    assert not states_event("Lost baggage is not reimbursed.", "lose")  # no determiner: a compound noun's use
+    assert not states_event("Report it within 1 hour.", "lose")
+
+
+def test_the_sentence_pointing_back_to_one_stating_the_event_states_it_too():
+    from grounding.event_cases import stating_rows
+
+    event = asked_event("What should I do if I lose my laptop?")
+    rows = [("S1", 4, "A lost or stolen laptop is a security incident."),
+            ("S1", 5, "Report it in #sec-incidents within 1 hour, then file a police report."),
+            ("S1", 6, "IT provides a loaner laptop within 1 business day."),
+            ("S2", 5, "Report it to your manager.")]  # another source's sentence 5: not after S1's 4
+    assert stating_rows(rows, event) == {("S1", 4), ("S1", 5)}
