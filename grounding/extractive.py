@@ -48,7 +48,7 @@ from grounding.extractive_yesno import yes_no_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
-from grounding.quoting import list_after, repeats, under_heading
+from grounding.quoting import in_reading_order, list_after, repeats, under_heading
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan
@@ -237,7 +237,7 @@ class ExtractiveAnswerer:
             # "Every employee receives one company laptop ..." / "The standard models are: ...": the list it leads to
             chosen = [chosen[0], listed] + [c for c in chosen[1:] if c.position != listed.position or
                                             c.label != listed.label][:self.max_sentences - 2]
-        chosen = [under_heading(s, plan) for s in chosen]  # "Non-reimbursable expenses: Upgrades to business ..."
+        chosen = [under_heading(s, plan) for s in in_reading_order(chosen)]  # "Non-reimbursable expenses: ..."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:

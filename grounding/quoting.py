@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from grounding.answer_types import states
+from grounding.event_cases import POINTS_BACK
 from grounding.lexical import content_terms
 from grounding.quotable import quotable
 from grounding.sentence_leads import with_items
@@ -191,3 +192,19 @@ def list_after(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence | None:
         return None
     text = with_items(data, i, lambda t: quotable(t, "row", screened=data.screened))
     return replace(s, text=text, kind="lead", position=i) if text else None
+
+
+def in_reading_order(chosen: Sequence[ScoredSentence]) -> list[ScoredSentence]:
+    """``chosen`` with each sentence that points back to the one before it in its source (:func:`refers_back`, or a
+    verb and its pronoun object: "Report it in #sec-incidents within 1 hour ...") placed after that one when both are
+    chosen: "A lost or stolen laptop is a security incident. Report it ..." reads as the page does; "Report it ..."
+    first left "it" standing for nothing said. Otherwise the order is kept."""
+    out = list(chosen)
+    for s in chosen:
+        before = next((b for b in out if b.label == s.label and b.position == s.position - 1), None)
+        if before is None or out.index(before) < out.index(s) or \
+                not (refers_back(s.text, before.text) or POINTS_BACK.match(s.text)):
+            continue
+        out.remove(before)
+        out.insert(out.index(s), before)
+    return out

@@ -105,3 +105,18 @@ def test_a_sentence_going_on_into_a_list_is_answered_with_the_list(embedder):
     assert answer.startswith("Every employee receives one company laptop on their first day [S1]. The standard models "
                              "are: Engineering roles: 16-inch MacBook Pro with 36 GB of memory; All other roles: "
                              "14-inch MacBook Air with 16 GB of memory [S1]."), answer
+
+
+def test_a_sentence_pointing_back_is_quoted_after_the_one_it_points_to():
+    """"Report it in #sec-incidents within 1 hour ..." ranked first for "What should I do if I lose my laptop?" (the
+    demo handbook): quoted first, its "it" stood for nothing said."""
+    from grounding.quoting import in_reading_order
+
+    lost = ScoredSentence("A lost or stolen laptop is a security incident.", "S1", 0.9, position=4)
+    report = ScoredSentence("Report it in #sec-incidents within 1 hour.", "S1", 1.0, position=5)
+    kit = ScoredSentence("GSA IT can provide you with a remote kit.", "S2", 0.95, position=3)
+    models = ScoredSentence("The standard models are listed below.", "S2", 0.8, position=2)
+    assert in_reading_order([report, kit, lost]) == [lost, report, kit]
+    # "GSA IT ..." names no pronoun; a sentence of another source or not right after keeps its place
+    assert in_reading_order([kit, models]) == [kit, models]
+    assert in_reading_order([report, ScoredSentence(lost.text, "S2", 0.9, position=4)])[0] is report
