@@ -46,6 +46,11 @@ def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     return kind == "row" or len(text.split()) >= 4
 
 
+#: A lead-in offering a choice among the items after it ("You can report a concern through any of these channels",
+#: "Use one of the following"): the items are what it says, and a question asking whom or how is answered by them.
+_OFFERS_CHOICE = re.compile(r"\b(?:any|one|either) of (?:these|those|the following)\b", re.I)
+
+
 def quoted_text(data: SentenceData, i: int) -> str:
     """How sentence ``i`` of a source's sentence data is quoted, "" when it may not be (:func:`quotable`). A lead-in
     stating an amount, a duration or a percentage is quoted with its items (grounding.sentence_leads.with_items). A
@@ -55,12 +60,13 @@ def quoted_text(data: SentenceData, i: int) -> str:
     text, kind = data.texts[i], data.kinds[i]
     if quotable(text, kind, screened=data.screened):
         return text
-    if kind == "lead" and i + 1 < len(data.texts) and data.kinds[i + 1] == "item" and states_value(data.values[i]) \
-            and not only_bounds(text) and not ASKS_EXAMPLE.search(text) \
-            and quotable(text.rstrip(": "), "sentence", screened=data.screened) \
+    if kind == "lead" and i + 1 < len(data.texts) and data.kinds[i + 1] == "item" \
+            and (states_value(data.values[i]) and not only_bounds(text) or _OFFERS_CHOICE.search(text)) \
+            and not ASKS_EXAMPLE.search(text) and quotable(text.rstrip(": "), "sentence", screened=data.screened) \
             and (whole := with_items(data, i, lambda t: quotable(t, "row", screened=data.screened))):
         # a lead-in stating a value ("FMLA entitles you to take up to 12 weeks of unpaid leave per 12 month period
-        # for the following:") is quoted with its items, not left out for its colon
+        # for the following:") is quoted with its items, not left out for its colon; so is one offering a choice
+        # among them ("You can report a concern through any of these channels; ...:" / "Your manager, ...")
         return whole
     if kind != "item" or not text[:1].islower() or is_placeholder(text) \
             or (not data.screened and looks_injected(text)):

@@ -140,3 +140,21 @@ def test_a_question_naming_its_day_by_an_ordinal_and_asking_a_time_is_answered_f
     answer = offline_answer(embedder, "What time does my first day start?", make_page(1, "Your first week", "", WEEK))
     assert answer.startswith(("9:00 a.m.", "11:00 a.m.")), answer
     assert "10:00 a.m." not in answer and "5 business days" not in answer, answer
+
+
+def test_a_lead_in_offering_a_choice_is_quoted_with_its_items(embedder):
+    """The demo's code of conduct: "You can report a concern through any of these channels; ...:" was never quoted
+    (a lead-in stating no value), so "How can I report a concern?" got only the anonymous EthicsLine; and the 18F
+    accessibility page's "Accessibility Review/Audit via one of the following options:" holds the GSA 508 Coordinator
+    (f23c-18, the s23 conversation set). A lead-in naming no choice stays out."""
+    from grounding.quotable import quoted_text
+
+    text = ("You can report a concern through any of these channels; choose the one you are most comfortable with:\n"
+            "- Your manager, or any manager you trust.\n- People Operations, at conduct@tallgrass.example.\n"
+            "- The EthicsLine, an independent third-party hotline.\nPlease bring the following:\n- Your badge")
+    data = sentence_data([[(text, "")]], embedder)[0][0]
+    quoted = [quoted_text(data, i) for i in range(len(data.texts))]
+    assert quoted[0] == ("You can report a concern through any of these channels; choose the one you are most "
+                         "comfortable with: Your manager, or any manager you trust; People Operations, at "
+                         "conduct@tallgrass.example; The EthicsLine, an independent third-party hotline.")
+    assert not any(q.startswith("Please bring") for q in quoted)
