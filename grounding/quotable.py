@@ -26,13 +26,13 @@ _ABOUT_THE_DOCUMENT = re.compile(r"^(?:this|the following|the rest of this) (?:p
 
 def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
-    item of four words or more, or a table row; never a heading, a question (a list item asking one too), a lead-in ending with a colon, a
-    fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary, or that stops on a
-    comma), a withheld passage's
-    placeholder or a sentence addressed to an AI assistant (not scanned again when ``screened``: its chunk was found
-    free of such text at ingestion, SentenceData.screened). (Short list items are quoted as part of their list,
-    grounding.compose.) Nor a sentence about the document itself ("This page outlines how to sign up for and how to
-    cancel the transit benefit."): it says where the answer is, not what it is."""
+    item of four words or more, or a table row; never a heading, a question (a list item asking one too), a lead-in
+    ending with a colon, a fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary, or
+    that stops on a comma), a withheld passage's placeholder or a sentence addressed to an AI assistant (not scanned
+    again when ``screened``: its chunk was found free of such text at ingestion, SentenceData.screened). (Short list
+    items are quoted as part of their list, grounding.compose.) Nor a sentence about the document itself ("This page
+    outlines how to sign up for and how to cancel the transit benefit."): it says where the answer is, not what it
+    is."""
     if kind not in QUOTABLE or is_placeholder(text) or (not screened and looks_injected(text)) \
             or _ABOUT_THE_DOCUMENT.match(text):
         return False
