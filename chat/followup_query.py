@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from grounding.followup import follow_up, own_terms
+from grounding.followup import ATTRIBUTES, follow_up, own_terms
 from grounding.lexical import content_terms
 from grounding.memory import MemoryTurn
 from grounding.ranking import relevance
@@ -49,7 +49,9 @@ def followup_probe(*, domain: int, token: str, queries: Sequence[str], vectors) 
     The question with the previous question's terms (the second query) counts only what holds a word the question
     names of its own (grounding.followup.own_terms), when it names one: those terms always find the previous topic's
     passage again, so its gain said "Can I work from home?" after a billing question, or "Can I date a coworker?"
-    after the gift limit, referred back (the s15 new-user runs); "Do they expire?" names nothing of its own."""
-    own = own_terms(queries[0]) if queries else frozenset()
+    after the gift limit, referred back (the s15 new-user runs); "Do they expire?" names nothing of its own, nor does
+    "Is there a maximum value?" (an attribute only, grounding.followup.ATTRIBUTES: it was retrieved alone and found
+    nothing after "Can I accept gifts from suppliers?", the s23 new-user run)."""
+    own = own_terms(queries[0]) - ATTRIBUTES if queries else frozenset()
     return {q: question_confidence(domain=domain, token=token, question=q, vector=v, naming=own if i else frozenset())
             for i, (q, v) in enumerate(zip(queries, vectors))}

@@ -13,7 +13,7 @@ for it with what it refers to, and when the previous topic must not answer it.
 - A question retrieved with the previous question's words whose best sentence names none of its own was taken over
   by the previous topic ("How much is the mileage rate?" after a hotel question got the hotel limit): when its own
   words alone find a sentence, the answer rests on them; "Do they expire?" has no words of its own and keeps the
-  conversation's; when they find none and nothing in it refers back ("Can I date a coworker?" after the gift limit:
+  conversation's, as does "Is there a maximum value?", which names only an attribute (grounding.followup.ATTRIBUTES); when they find none and nothing in it refers back ("Can I date a coworker?" after the gift limit:
   "No. Do not accept gifts ..."), it is refused.
 
 No Django imports.
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from grounding.followup_anchor import anchored
-from grounding.followup import GENERIC, elliptical, refers_back
+from grounding.followup import ATTRIBUTES, GENERIC, elliptical, refers_back
 from grounding.followup_reading import asks_its_own, modifies_previous, new_case, previous_subject
 from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.sentence_rank import ScoredSentence, rank_sentences
@@ -80,7 +80,7 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         # ... but a case said only as a share ("Part-time employees accrue PTO pro rata ...", after "How many
         # vacation days do I get per year?") is quoted with the value it is a share of: the ranking stays whole
     mine = own_subject(asked)
-    if context and ranked and not topic and len(mine) >= answerer.own_terms \
+    if context and ranked and not topic and len(mine) >= answerer.own_terms and not mine <= ATTRIBUTES \
             and not mine & content_terms(ranked[0].text):
         own = rank_sentences(asked, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
                              quantity_bonus=answerer.quantity_bonus)

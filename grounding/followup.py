@@ -100,6 +100,12 @@ class FollowUp:
 ASKING_WORDS = content_terms("what which who whom when where why how much many long often soon far")
 
 
+#: Words naming an attribute of a thing rather than the thing ("Is there a maximum value?", "What's the limit?",
+#: "Is there a budget for it?"): a question naming nothing else asks about the previous question's subject.
+ATTRIBUTES = content_terms("maximum minimum limit cap amount value cost price fee deadline total rate budget size "
+                           "length number")
+
+
 def own_terms(question: str) -> frozenset[str]:
     """The content terms a question names of its own subject: not its asking words nor GENERIC ones ("Can I work
     from home?" -> {"home"}; "Do they expire?" -> {"expir"})."""
@@ -221,14 +227,17 @@ CHAIN = 4
 
 def _resolved(previous_questions: Sequence[str]) -> str:
     """The previous question as retrieval read it: with what it referred to when it was itself a follow-up by a sure
-    signal (an elliptical opener, a referring word, a shared topic word: not one a confidence probe decided, which
-    history does not keep), through up to CHAIN questions. "And what was it in 2024?" after "What about in
-    Seattle?" after "What is the hotel limit?" is retrieved with "Seattle" and "hotel limit" (the s13 new-user run:
-    with "Seattle" alone it found nothing and was refused)."""
+    signal (an elliptical opener, a referring word, a shared topic word, a weak referring word in a short question:
+    not one a confidence probe decided, which history does not keep), through up to CHAIN questions. "And what was
+    it in 2024?" after "What about in Seattle?" after "What is the hotel limit?" is retrieved with "Seattle" and
+    "hotel limit" (the s13 new-user run: with "Seattle" alone it found nothing and was refused); "How do I request
+    it?" after "Is there a budget for it?" after "What home office equipment can I get?" with "home office" (the s23
+    new-user run: with "budget" alone it was refused)."""
     chain = list(previous_questions[-CHAIN:])
     text = chain[0]
     for earlier, later in zip(chain, chain[1:]):
-        text = _expanded(later, text) if _signal(later, earlier) in ("opener", "referring", "shared") else later
+        text = _expanded(later, text) if _signal(later, earlier) in ("opener", "referring", "shared", "short") \
+            else later
     return text
 
 

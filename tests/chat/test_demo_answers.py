@@ -491,3 +491,10 @@ def test_what_to_do_about_a_lost_laptop_is_the_incident_rule(demo_domain, capsys
     assert lost["answer"].startswith("A lost or stolen laptop is a security incident [S1]. Report it in "
                                      "#sec-incidents within 1 hour"), lost["answer"]
     assert "return your old laptop" not in lost["answer"]
+
+
+def test_a_follow_up_naming_only_an_attribute_is_asked_of_the_previous_subject(demo_domain, capsys):
+    """The s23 new-user run: "Is there a maximum value?" after "Can I accept gifts from suppliers?" was retrieved on
+    its own, found no source at all and was refused; the code of conduct says "worth more than $75"."""
+    _, limit = _ask(capsys, "Can I accept gifts from suppliers?", "Is there a maximum value?")
+    assert not limit["abstained"] and "$75" in limit["answer"], limit["answer"]

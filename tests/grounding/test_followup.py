@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from grounding.followup import follow_up, needs_confidence, probe_queries, retrieval_query
+from grounding.lexical import content_terms
 
 HOTEL = "What is the nightly hotel limit in New York?"
 
@@ -171,11 +172,11 @@ def test_a_chain_of_follow_ups_is_retrieved_with_what_the_first_question_asked()
     # a previous question that stood alone is not read with the one before it
     switched = follow_up("And for contractors?", ["What is the hotel limit?", "How long must passwords be?"])
     assert "hotel" not in switched.query and "passwords" in switched.query
-    # a previous question that referred back only by a weak word (decided by a probe history does not keep) is read
-    # as written; "it" as the subject of its verb ("Does it carry over?") is a sure reference since s18, read with
-    # what it refers to
+    # a previous question that referred back by a weak word in a short question ("Who approves it?", decided without
+    # a probe since it was asked) is read with what it refers to, since s23 (it was read as written); "it" as the
+    # subject of its verb ("Does it carry over?") is a sure reference since s18
     assert follow_up("Do they expire?", ["How much paid time off do I earn?", "Who approves it?"]).query \
-        == "Do they expire? approves"
+        == "Do they expire? approves paid time off earn"
     assert follow_up("Do they expire?", ["How much paid time off do I earn?", "Does it carry over?"]).query == \
         "Do they expire? carry paid time off earn"
 
@@ -227,3 +228,22 @@ def test_a_long_question_naming_its_own_subject_and_sharing_one_topic_word_is_de
     assert follow_up("If I come back part-time while on it, do I start earning leave again?",
                      ["How much negative leave balance do I need for donated leave?"]).signal == "shared"
     assert follow_up("Does Acme leadership review the budget reports too?", previous).refers
+
+
+def test_a_chain_of_follow_ups_is_resolved_through_a_short_one_with_a_weak_referring_word():
+    """The s23 new-user run: "How do I request it?" after "Is there a budget for it?" after "What home office equipment
+    can I get?" was retrieved with "budget" alone ("Is there a budget for it?" is decided without a probe: short, with
+    "it")."""
+    from grounding.followup import retrieval_query
+
+    query = retrieval_query("How do I request it?", ["What home office equipment can I get?",
+                                                     "Is there a budget for it?"])
+    assert {"home", "offic", "equip", "budget"} <= content_terms(query), query
+
+
+def test_an_attribute_is_not_a_subject_of_its_own():
+    """"Is there a maximum value?" after the gift rule names an attribute only: it is no question of its own."""
+    from grounding.followup import ATTRIBUTES, own_terms
+
+    assert own_terms("Is there a maximum value?") <= ATTRIBUTES
+    assert own_terms("How much is the mileage rate?") - ATTRIBUTES == {"mileag"}
