@@ -13,8 +13,9 @@ for it with what it refers to, and when the previous topic must not answer it.
 - A question retrieved with the previous question's words whose best sentence names none of its own was taken over
   by the previous topic ("How much is the mileage rate?" after a hotel question got the hotel limit): when its own
   words alone find a sentence, the answer rests on them; "Do they expire?" has no words of its own and keeps the
-  conversation's, as does "Is there a maximum value?", which names only an attribute (grounding.followup.ATTRIBUTES); when they find none and nothing in it refers back ("Can I date a coworker?" after the gift limit:
-  "No. Do not accept gifts ..."), it is refused.
+  conversation's, as does "Is there a maximum value?", which names only an attribute (grounding.followup.ATTRIBUTES);
+  when they find none and nothing in it refers back ("Can I date a coworker?" after the gift limit: "No. Do not
+  accept gifts ..."), it is refused.
 
 No Django imports.
 """
