@@ -237,7 +237,9 @@ class ExtractiveAnswerer:
             # "Every employee receives one company laptop ..." / "The standard models are: ...": the list it leads to
             chosen = [chosen[0], listed] + [c for c in chosen[1:] if c.position != listed.position or
                                             c.label != listed.label][:self.max_sentences - 2]
-        chosen = [under_heading(s, plan) for s in in_reading_order(chosen)]  # "Non-reimbursable expenses: ..."
+        if not (kind == "other" and asks_action(asked)):  # "Report it ..." answers "What should I do?" first
+            chosen = in_reading_order(chosen)
+        chosen = [under_heading(s, plan) for s in chosen]  # "Non-reimbursable expenses: Upgrades to business ..."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 
     def _parts(self, plan: ContextPlan, parts: Sequence[str], context: str, situation: str = "") -> str:

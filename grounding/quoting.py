@@ -197,8 +197,9 @@ def list_after(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence | None:
 def in_reading_order(chosen: Sequence[ScoredSentence]) -> list[ScoredSentence]:
     """``chosen`` with each sentence that points back to the one before it in its source (:func:`refers_back`, or a
     verb and its pronoun object: "Report it in #sec-incidents within 1 hour ...") placed after that one when both are
-    chosen: "A lost or stolen laptop is a security incident. Report it ..." reads as the page does; "Report it ..."
-    first left "it" standing for nothing said. Otherwise the order is kept."""
+    chosen: "Details typically last for 120 days. The detail can be extended for another 120 days ..." reads as the
+    page does. Otherwise the order is kept. (The offline answer leaves the order to a question asking what to do:
+    "Report it in #sec-incidents within 1 hour" answers "What should I do if I lose my laptop?" first.)"""
     out = list(chosen)
     for s in chosen:
         before = next((b for b in out if b.label == s.label and b.position == s.position - 1), None)
