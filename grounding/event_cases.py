@@ -19,8 +19,9 @@ from dataclasses import replace
 from typing import Iterable, NamedTuple
 
 from grounding.lexical import stem
+from grounding.sentence_cues import POINTS_BACK
 
-__all__ = ["POINTS_BACK", "Event", "asked_event", "failures_first", "stating_rows", "states_event", "without_event"]
+__all__ = ["Event", "asked_event", "failures_first", "stating_rows", "states_event", "without_event"]
 
 _MARKER = r"(?:when|whenever|if|once|after|before|upon|while|in case)"
 #: The subject of a question's condition clause: a pronoun or a person ("when I leave", "if an employee resigns"),
@@ -142,12 +143,6 @@ def states_event(sentence: str, verb: str, negated: bool = False) -> bool:
 #: laptop", "any damaged equipment", "your broken badge"): "lost", "broken", "stolen" or a word ending in "-ed".
 _PARTICIPLE = re.compile(r"\b(?:a|an|the|any|your|their|his|her|every|each)\s+(?:(?P<first>lost|broken|stolen|\w+ed)"
                          r"\s+(?:or|and)\s+)?(?P<participle>lost|broken|stolen|\w+ed)\s+[a-z]\w+\b", re.I)
-
-
-#: A sentence opening by pointing back to what the one before it names: "It ...", "This ...", or a verb and its
-#: pronoun object ("Report it in #sec-incidents within 1 hour ...", not "GSA IT can provide ...").
-POINTS_BACK = re.compile(r"^(?:[Ii]t|[Tt]hey|[Tt]his|[Tt]hese|[Tt]hat|[Tt]hose)\b"
-                         r"|^[A-Za-z]+\s+(?:it|them|this|these|those)\b")
 
 
 def stating_rows(rows: Iterable[tuple[str, int, str]], event: Event) -> set[tuple[str, int]]:

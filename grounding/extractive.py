@@ -220,7 +220,8 @@ class ExtractiveAnswerer:
             return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(unsaid))
         if kind != "yesno":  # the sentences about the asked kind first ("sick days" after "paid time off")
             chosen = sorted(chosen, key=lambda s: other_kind(asked, s.text))
-        if kind == "other" and asks_action(asked):  # "What should I do?": a sentence saying what to do first
+        acting = kind == "other" and asks_action(asked)
+        if acting:  # "What should I do?": a sentence saying what to do first
             chosen = action_first(chosen, ranked, lambda s: s.text, max(self.threshold, ranked[0].score -
                                                                         self.type_spread), lambda s: s.score,
                                   self.max_sentences)
@@ -237,7 +238,7 @@ class ExtractiveAnswerer:
             # "Every employee receives one company laptop ..." / "The standard models are: ...": the list it leads to
             chosen = [chosen[0], listed] + [c for c in chosen[1:] if c.position != listed.position or
                                             c.label != listed.label][:self.max_sentences - 2]
-        if not (kind == "other" and asks_action(asked)):  # "Report it ..." answers "What should I do?" first
+        if not acting:  # "Report it ..." answers "What should I do?" first
             chosen = in_reading_order(chosen)
         chosen = [under_heading(s, plan) for s in chosen]  # "Non-reimbursable expenses: Upgrades to business ..."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)

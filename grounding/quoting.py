@@ -13,9 +13,9 @@ from dataclasses import replace
 from typing import Sequence
 
 from grounding.answer_types import states
-from grounding.event_cases import POINTS_BACK
 from grounding.lexical import content_terms
 from grounding.quotable import quotable
+from grounding.sentence_cues import POINTS_BACK
 from grounding.sentence_leads import with_items
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan, Source

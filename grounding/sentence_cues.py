@@ -18,6 +18,12 @@ __all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "CLOCK", "CLOCK_QU
            "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "defined_term", "defines", "example_sentences",
            "named_page_labels", "names_row_key", "numbers", "on_named_pages"]
 
+#: A sentence opening by pointing back to what the one before it names: "It ...", "This ...", or a verb and its
+#: pronoun object ("Report it in #sec-incidents within 1 hour ...", not "GSA IT can provide ...").
+POINTS_BACK = re.compile(r"^(?:[Ii]t|[Tt]hey|[Tt]his|[Tt]hese|[Tt]hat|[Tt]hose)\b"
+                         r"|^[A-Za-z]+\s+(?:it|them|this|these|those)\b")
+
+
 #: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
 PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
                             r"\bnumber\b[^?]{0,30}\b(?:call|dial|phone|text)\b", re.I)

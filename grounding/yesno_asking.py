@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from grounding.answer_types import question_sentence
-from grounding.lexical import content_terms
+from grounding.lexical import content_terms, stem
 
 #: A leading condition: "If ...,", "When ...,", "As long as ...," up to the first comma, semicolon or colon.
 CONDITION = re.compile(r"^\s*(?:if|when|whenever|unless|as long as|while|once|provided that|in case)\b[^,;:]*[,;:]\s*",
@@ -87,11 +87,5 @@ def names_set_apart(question: str, sentence: str) -> bool:
     remotely from another country?") and ``sentence`` names it the same way ("Working from another country, even
     for one day, requires approval ..."; its plural or singular too), not only the noun ("anywhere in the country
     where you are employed", the s22 break run's wrong "Yes.")."""
-    found = _SET_APART.findall(asking_clause(question))
-    for word, noun in found:
-        stem = noun.lower().rstrip("s")
-        if re.search(rf"\b{re.escape(word)}\s+{re.escape(stem)}(?:s|es)?\b", sentence, re.I) or (
-                stem.endswith("ie") and re.search(rf"\b{re.escape(word)}\s+{re.escape(stem[:-2])}y\b", sentence,
-                                                  re.I)):
-            return True
-    return False
+    asked = {(word.lower(), stem(noun)) for word, noun in _SET_APART.findall(asking_clause(question))}
+    return bool(asked) and any((word.lower(), stem(noun)) in asked for word, noun in _SET_APART.findall(sentence))
