@@ -58,12 +58,12 @@ class OnnxEncoder:
 
         The export takes about a second and holds the graph's bytes (about 90 MB for MiniLM-L6) to make a session
         per thread count."""
-        try:
-            import onnxruntime  # noqa: F401  (installed: sessions are made from the graph below)
-            import torch
-        except ImportError:
-            log.info("onnxruntime is not installed: sentences are encoded with torch")
+        import importlib.util
+
+        if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
+            log.info("onnxruntime or onnx is not installed: sentences are encoded with torch")
             return None
+        import torch
         modules = list(model)
         if (len(modules) != 3 or getattr(modules[1], "pooling_mode", None) != "mean"
                 or type(modules[2]).__name__ != "Normalize" or getattr(modules[1], "include_prompt", True) is not True):
