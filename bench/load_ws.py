@@ -197,11 +197,12 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system, seconds, all threads) a process has used so far, from /proc (Linux). The servers' CPU
-    per ask is the work an ask costs, which other processes on a shared machine do not change (times do)."""
+def cpu_seconds(pid: int, system: bool = False) -> float:
+    """CPU time (user + system, seconds, all threads) a process has used so far, from /proc (Linux); with ``system``,
+    the system (kernel) part alone. The servers' CPU per ask is the work an ask costs, which other processes on a
+    shared machine do not change (times do)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return (int(fields[12]) + (0 if system else int(fields[11]))) / os.sysconf("SC_CLK_TCK")
 
 
 def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
@@ -222,8 +223,10 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
             listen_s = max(listen_s, started)
         load_before = os.getloadavg()[0]
         cpu_before = sum(cpu_seconds(server.pid) for server in servers)
+        system_before = sum(cpu_seconds(server.pid, system=True) for server in servers)
         total = asyncio.run(run_clients(ports, convs, cookies[:n], args.timeout))
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
+        system_used = sum(cpu_seconds(server.pid, system=True) for server in servers) - system_before
         load_after = os.getloadavg()[0]
         problems = check_database(workdir, convs, database)
     finally:
@@ -256,6 +259,7 @@ def run_once(n: int, cookies: list[str], datadir: Path, args) -> dict:
         "done_p50_s": round(percentile(ttd, 0.50), 3), "done_p95_s": round(percentile(ttd, 0.95), 3),
         "queued_asks": len(queued), "queued_max_position": max(queued, default=0),
         "server_cpu_ms_per_ask": round(cpu_used * 1000 / n, 1),
+        "server_system_cpu_ms_per_ask": round(system_used * 1000 / n, 1),
         "total_s": round(total, 2), "server_start_s": round(listen_s, 1), "workers": args.workers,
         "provider_delay_s": args.delay, "pieces": args.pieces,
         "load_avg_before": round(load_before, 2), "load_avg_after": round(load_after, 2), "cpus": os.cpu_count(),

@@ -115,6 +115,9 @@ class OnnxEncoder:
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
                 options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                # every call has another (batch, tokens) shape: a memory pattern planned per shape is reserved
+                # outside the arena and released after the run; the arena's reused blocks fault fewer fresh pages
+                options.enable_mem_pattern = False
                 session = ort.InferenceSession(self._graph, options, providers=["CPUExecutionProvider"])
                 self._sessions[threads] = session
             return session
@@ -136,8 +139,9 @@ class OnnxEncoder:
                                     max_length=self.max_length, return_tensors="np")
             feed = {name: np.asarray(tokens[name], dtype=np.int64) for name in _INPUTS}
             hidden = session.run(None, feed)[0]
-            mask = feed["attention_mask"][..., None].astype(np.float32)
-            pooled = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
+            mask = feed["attention_mask"].astype(np.float32)
+            # mean pooling as one product per text (no (batch, tokens, dim) temporary)
+            pooled = np.einsum("btd,bt->bd", hidden, mask) / np.clip(mask.sum(axis=1), 1e-9, None)[:, None]
             pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
             if out is None:
                 out = np.empty((len(texts), pooled.shape[1]), dtype=np.float32)
