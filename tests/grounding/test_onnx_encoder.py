@@ -85,3 +85,16 @@ def test_a_model_pooled_otherwise_stays_on_torch(embedder):
 
     assert OnnxEncoder.of([model[0], ClsPooling(), model[2]]) is None
     assert OnnxEncoder.of([model[0], model[1]]) is None
+
+
+def test_an_unknown_runtime_in_the_environment_stops_the_process_with_its_name(monkeypatch):
+    """A deployment that misspells GROUNDED_EMBEDDING_RUNTIME fails at the first embedding (a server's warm-up), naming
+    the value, instead of silently running another runtime."""
+    import grounding.embeddings as embeddings
+
+    monkeypatch.setattr(embeddings, "_default", None)
+    monkeypatch.setenv("GROUNDED_EMBEDDING_RUNTIME", "onxx")
+    with pytest.raises(ValueError, match="'onxx'"):
+        embeddings.default_embedder()
+    monkeypatch.setenv("GROUNDED_EMBEDDING_RUNTIME", " Torch ")
+    assert embeddings.default_embedder().wanted_runtime == "torch"
