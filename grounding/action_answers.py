@@ -44,14 +44,18 @@ def says_action(sentence: str) -> bool:
     return bool(_IMPERATIVE.match(text) or _OBLIGATION.search(text))
 
 
-def action_first(chosen: Sequence[T], ranked: Sequence[T], text_of, floor: float, score_of, limit: int) -> list[T]:
+def action_first(chosen: Sequence[T], ranked: Sequence[T], text_of, floor: float, score_of, limit: int,
+                 continues=None) -> list[T]:
     """``chosen`` (the sentences an answer quotes, best first) with the best sentence of ``ranked`` that says what
-    to do (:func:`says_action`), scoring at least ``floor``, put first when none of ``chosen`` opens with one;
-    at most ``limit`` sentences. ``chosen`` unchanged when its first sentence says what to do or no close sentence
-    does."""
+    to do (:func:`says_action`), scoring at least ``floor`` or continuing a chosen sentence (``continues(s)``, e.g.
+    "Report it in #sec-incidents within 1 hour ..." right after the chosen "A lost or stolen laptop is a security
+    incident.": its pronoun leaves the asked subject to the sentence before it, so its own score is low), put first
+    when none of ``chosen`` opens with one; at most ``limit`` sentences. ``chosen`` unchanged when its first sentence
+    says what to do or no close sentence does."""
     if not chosen or says_action(text_of(chosen[0])):
         return list(chosen)
-    doing = next((s for s in ranked if score_of(s) >= floor and says_action(text_of(s))), None)
+    doing = next((s for s in ranked if (score_of(s) >= floor or (continues is not None and continues(s)))
+                  and says_action(text_of(s))), None)
     if doing is None:
         return list(chosen)
     return [doing] + [s for s in chosen if s is not doing][:limit - 1]
