@@ -106,6 +106,14 @@ ATTRIBUTES = content_terms("maximum minimum limit cap amount value cost price fe
                            "length number")
 
 
+#: Words asking whom to turn to ("Who do I contact?", "Who can I talk to?", "Who do I call?"): a question naming nothing
+#: else asks whom to turn to about the previous question's subject. Alone it retrieves the handbook's general contact
+#: lines, and the previous question's terms, which describe a situation ("I lost my laptop on the train"), need not
+#: retrieve better, so the retrieval gain (GAIN) cannot tell (the s24 round's run on the demo handbook: after the lost
+#: laptop it quoted the People Operations contact). "report" is not one: "Who do I report to?" asks for a manager.
+TURN_TO = content_terms("contact ask call email notify inform reach talk speak")
+
+
 def own_terms(question: str) -> frozenset[str]:
     """The content terms a question names of its own subject: not its asking words nor GENERIC ones ("Can I work
     from home?" -> {"home"}; "Do they expire?" -> {"expir"})."""
@@ -136,6 +144,8 @@ def _signal(question: str, previous: str) -> str:
         return "opener"
     if _REFERRING.search(question):
         return "referring"
+    if (mine := own_terms(question)) and mine <= TURN_TO:
+        return "referring"  # "Who do I contact?": about what the previous question asked
     if _SUBJECT.search(_EXPLETIVE.sub(" ", question)):
         # "Is that paid out if I leave GSA?" after a question on credit hours: alone it retrieves the comp time
         # sentence confidently, so its confidence cannot say it stands alone; what it asks about is named before

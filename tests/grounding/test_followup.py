@@ -247,3 +247,20 @@ def test_an_attribute_is_not_a_subject_of_its_own():
 
     assert own_terms("Is there a maximum value?") <= ATTRIBUTES
     assert own_terms("How much is the mileage rate?") - ATTRIBUTES == {"mileag"}
+
+
+def test_a_question_asking_only_whom_to_turn_to_refers_back():
+    """"Who do I contact?" after "I lost my laptop on the train. What should I do?" asks whom to contact about the
+    laptop (the s24 round's demo run quoted People Operations' contact line); it is taken as referring without a
+    retrieval probe, whose gain the situation's words ("train") can hide."""
+    from grounding.followup import follow_up, probe_queries
+
+    previous = ["I lost my laptop on the train. What should I do?"]
+    for question in ("Who do I contact?", "Who do I call?", "Who can I talk to?"):
+        decided = follow_up(question, previous)
+        assert (decided.refers, decided.signal) == (True, "referring"), question
+        assert "laptop" in decided.query and probe_queries(question, previous) == ()
+    # a subject of its own, or "report to" (a manager), is not asking whom to turn to about the previous question
+    assert follow_up("Who do I contact about payroll?", previous, confidence=lambda q: 0.7).signal != "referring"
+    assert follow_up("Who do I report to?", previous, confidence=lambda q: 0.7).signal == "confident"
+    assert follow_up("Who do I contact?", []).signal == "first"
