@@ -48,7 +48,7 @@ from grounding.extractive_yesno import yes_no_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
-from grounding.quoting import in_reading_order, list_after, repeats, under_heading
+from grounding.quoting import in_reading_order, list_after, repeats, under_heading, with_antecedent
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.sentence_cues import POINTS_BACK
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
@@ -242,7 +242,8 @@ class ExtractiveAnswerer:
             chosen = [chosen[0], listed] + [c for c in chosen[1:] if c.position != listed.position or
                                             c.label != listed.label][:self.max_sentences - 2]
         if not acting:  # "Report it ..." answers "What should I do?" first
-            chosen = in_reading_order(chosen)
+            # the sentence a quoted one's participle stems from, unless a Yes or No rests on the quoted one
+            chosen = in_reading_order(chosen if opener else with_antecedent(chosen, ranked, plan))
         chosen = [under_heading(s, plan) for s in chosen]  # "Non-reimbursable expenses: Upgrades to business ..."
         return self._finish(plan, compose.sentences([(s.text, s.label) for s in chosen], opener), chosen, asked)
 

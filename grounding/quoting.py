@@ -22,6 +22,7 @@ from grounding.types import ContextPlan, Source
 from grounding.values import value_keys
 
 __all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "list_after", "refers_back",
+           "with_antecedent",
            "repeats", "same_words", "under_heading", "with_value"]
 
 
@@ -209,3 +210,36 @@ def in_reading_order(chosen: Sequence[ScoredSentence]) -> list[ScoredSentence]:
         out.remove(before)
         out.insert(out.index(s), before)
     return out
+
+
+#: A sentence opening with a participle adjective of a verb the sentence before it has ("Carried-over days must be
+#: used by March 31" after "Up to 5 unused PTO days carry over ..."): it names that sentence's subject again.
+_PARTICIPLE_OPENING = re.compile(r"^([A-Za-z]+ed)(?:-(?:over|out|in|up|back|off|forward))?\b")
+
+
+def names_again(then: str, first: str) -> bool:
+    """True when sentence ``then`` opens with a participle of a verb ``first`` has ("Carried-over days ..." after
+    "... days carry over ..."): what it is about is what ``first`` says."""
+    opening = _PARTICIPLE_OPENING.match(then.strip())
+    return bool(opening) and bool(content_terms(opening.group(1)) & content_terms(first))
+
+
+def with_antecedent(chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
+                    plan: ContextPlan) -> list[ScoredSentence]:
+    """``chosen`` with the sentence right before its first one in its source put before it, when the first opens
+    with a participle of that sentence's verb (:func:`names_again`) in the same paragraph and it is not quoted
+    already: "Can I carry them over?" after vacation days chose "Carried-over days must be used by March 31 or they
+    expire." alone, without "Up to 5 unused PTO days carry over into the next calendar year ..." (the s24 round's
+    demo run). Nothing chosen gives way. (Any sentence naming the one before it again, "The information above was
+    sourced ...", "It also offers ...", was tried too: it changed 18 development answers and lost two right ones,
+    f20r-v08 and f20c-12.)"""
+    if not chosen:
+        return list(chosen)
+    first = chosen[0]
+    before = next((s for s in ranked if s.label == first.label and s.position == first.position - 1), None)
+    source = plan.source_map.get(first.label)
+    if before is None or source is None or source.sentences is None or before.kind != "sentence" \
+            or any(c.label == before.label and c.position == before.position for c in chosen) \
+            or not _in_paragraph(source, before.position, first.position) or not names_again(first.text, before.text):
+        return list(chosen)
+    return [before] + list(chosen)
