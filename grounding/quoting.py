@@ -21,9 +21,8 @@ from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan, Source
 from grounding.values import value_keys
 
-__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "list_after", "refers_back",
-           "with_antecedent",
-           "repeats", "same_words", "under_heading", "with_value"]
+__all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "list_after", "names_again",
+           "refers_back", "repeats", "same_words", "under_heading", "with_antecedent", "with_value"]
 
 
 def same_words(text: str) -> str:
