@@ -39,7 +39,7 @@ class MiniLMEmbedder:
     contradiction detector, the extractive answerer and the support check, and the next question of the conversation
     usually plans the same sources again, so each sentence is encoded once. Whole chunks at ingestion are not cached.
 
-    Texts are encoded by ONNX Runtime (grounding.onnx_encoder: the same vectors to float32 rounding, about 2.5x less
+    Texts are encoded by ONNX Runtime (grounding.onnx_encoder: the same vectors to float32 rounding, 2.0-2.4x less
     CPU a question) unless ``runtime`` is "torch", or onnxruntime is missing, when sentence-transformers encodes them
     with torch. :attr:`runtime` says which is in use once the model is loaded.
 

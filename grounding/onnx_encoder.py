@@ -10,8 +10,9 @@ caller keeps torch. Tokenisation is the model's own tokenizer with the arguments
 similar length (sorted, as ``SentenceTransformer.encode`` does), so the vectors are the torch path's to float32
 rounding (largest difference about 2e-7 on the 18F questions; tests/grounding/test_onnx_encoder.py).
 
-Measured on this 2-core machine, one thread, 200 questions of the 18F set: 3.9 ms a question one at a time against
-torch's 10.0 ms, 3.2 ms against 7.1 ms in batches of 20 (docs/benchmarks.md). A session's ``run`` releases the
+Measured on this 2-core machine, one thread, 200 questions of the 18F set (bench/bench_embedding.py): 4.7 ms of CPU a
+question one at a time against torch's 11.1 ms, 3.6 ms against 7.2 ms in batches of 20, and 46 ms against 83 ms a
+900-character chunk in batches of 64 (docs/benchmarks.md). A session's ``run`` releases the
 interpreter lock, as torch's kernels do. The technique is ONNX Runtime's transformer graph fusion (attention,
 layer norm and GELU kernels fused at session creation, ``ORT_ENABLE_ALL``); see "Accelerate Hugging Face models"
 in the ONNX Runtime documentation and sentence-transformers' own ONNX backend, which needs optimum (not usable here:
@@ -20,9 +21,11 @@ it pins transformers below 4.58).
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import logging
 import threading
+import warnings
 from typing import Any
 
 import numpy as np
@@ -58,12 +61,11 @@ class OnnxEncoder:
 
         The export takes about a second and holds the graph's bytes (about 90 MB for MiniLM-L6) to make a session
         per thread count."""
-        import importlib.util
-
         if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
             log.info("onnxruntime or onnx is not installed: sentences are encoded with torch")
             return None
         import torch
+
         modules = list(model)
         if (len(modules) != 3 or getattr(modules[1], "pooling_mode", None) != "mean"
                 or type(modules[2]).__name__ != "Normalize" or getattr(modules[1], "include_prompt", True) is not True):
@@ -91,8 +93,6 @@ class OnnxEncoder:
             return None
         graph = io.BytesIO()
         try:
-            import warnings
-
             with warnings.catch_warnings(), torch.no_grad():
                 warnings.simplefilter("ignore")  # the TorchScript exporter's tracer warnings about shapes
                 torch.onnx.export(
@@ -115,8 +115,9 @@ class OnnxEncoder:
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1
                 options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                # every call has another (batch, tokens) shape: a memory pattern planned per shape is reserved
-                # outside the arena and released after the run; the arena's reused blocks fault fewer fresh pages
+                # calls rarely repeat a (batch, tokens) shape, so a memory pattern planned per shape is seldom
+                # reused; without it intermediate buffers come from the session's arena (two workers' system CPU
+                # fell in the one pair of load runs that compared it: docs/benchmarks.md)
                 options.enable_mem_pattern = False
                 session = ort.InferenceSession(self._graph, options, providers=["CPUExecutionProvider"])
                 self._sessions[threads] = session
