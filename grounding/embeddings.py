@@ -195,12 +195,17 @@ def default_embedder() -> MiniLMEmbedder:
     """The process-wide embedder (one model load per process), on the runtime that the environment variable
     GROUNDED_EMBEDDING_RUNTIME names ("onnx", the default, or "torch").
 
+    The value is read without case or surrounding spaces; unset or empty is "onnx".
+
     Raises:
-        ValueError: GROUNDED_EMBEDDING_RUNTIME is set to another value.
+        ValueError: GROUNDED_EMBEDDING_RUNTIME is set to another value (the message names the variable and the value).
     """
     global _default
     if _default is None:
         runtime = os.environ.get("GROUNDED_EMBEDDING_RUNTIME", "").strip().lower() or "onnx"
+        if runtime not in ("onnx", "torch"):
+            raise ValueError(f"GROUNDED_EMBEDDING_RUNTIME must be 'onnx' or 'torch', not "
+                             f"{os.environ['GROUNDED_EMBEDDING_RUNTIME']!r}")
         _default = MiniLMEmbedder(runtime=runtime)
     return _default
 

@@ -94,7 +94,8 @@ def test_an_unknown_runtime_in_the_environment_stops_the_process_with_its_name(m
 
     monkeypatch.setattr(embeddings, "_default", None)
     monkeypatch.setenv("GROUNDED_EMBEDDING_RUNTIME", "onxx")
-    with pytest.raises(ValueError, match="'onxx'"):
+    with pytest.raises(ValueError, match="GROUNDED_EMBEDDING_RUNTIME must be 'onnx' or 'torch', not 'onxx'"):
         embeddings.default_embedder()
     monkeypatch.setenv("GROUNDED_EMBEDDING_RUNTIME", " Torch ")
     assert embeddings.default_embedder().wanted_runtime == "torch"
+

@@ -99,13 +99,21 @@ def citation_line(citation: dict) -> str:
 
 def _load_model(stderr) -> None:
     """Load the embedding model before the first question, saying so on stderr (it takes about 10 s on a small
-    machine; a silent command looked stuck to a new user). stdout stays the answers only (--json stays parseable)."""
+    machine; a silent command looked stuck to a new user). stdout stays the answers only (--json stays parseable).
+
+    Raises:
+        CommandError: the embedding runtime setting is invalid or the model cannot be loaded (its message, no
+            traceback).
+    """
     from grounding.embeddings import default_embedder
 
-    embedder = default_embedder()
-    if not getattr(embedder, "loaded", True):
-        stderr.write("Loading the embedding model (about 10 s)...")
-        embedder.load()
+    try:
+        embedder = default_embedder()
+        if not getattr(embedder, "loaded", True):
+            stderr.write("Loading the embedding model (about 10 s)...")
+            embedder.load()
+    except (RuntimeError, ValueError) as exc:  # a misspelt GROUNDED_EMBEDDING_RUNTIME, the model package missing
+        raise CommandError(str(exc)) from exc
 
 
 def _dumps(data) -> str:
