@@ -77,8 +77,8 @@ def main() -> None:
     for embedder in runtimes.values():
         embedder.load()
         embedder.embed(["warm up"])
-    sets = [("questions, one per call", questions(args.questions), 1),
-            (f"questions, {args.batch} per call", questions(args.questions), args.batch),
+    asked = questions(args.questions)
+    sets = [("questions, one per call", asked, 1), (f"questions, {args.batch} per call", asked, args.batch),
             (f"chunks of {args.chunk_chars} characters, 64 per call", chunks(args.chunks, args.chunk_chars), 64)]
     print(f"threads: {args.threads} (torch {torch.get_num_threads()}, ONNX Runtime intra-op {args.threads}); "
           f"runtimes in use: {', '.join(f'{k}={v.runtime}' for k, v in runtimes.items())}")

@@ -20,6 +20,8 @@ from grounding.onnx_encoder import OnnxEncoder
 
 DIM = 384
 MODEL_NAME = "all-MiniLM-L6-v2"
+#: What can run the model (MiniLMEmbedder's ``runtime``, GROUNDED_EMBEDDING_RUNTIME).
+RUNTIMES = ("onnx", "torch")
 
 
 class Embedder(Protocol):
@@ -53,7 +55,7 @@ class MiniLMEmbedder:
 
     def __init__(self, batch_size: int = 64, cache_size: int = 20_000, cache_chars: int = 1_000,
                  runtime: str = "onnx") -> None:
-        if runtime not in ("onnx", "torch"):
+        if runtime not in RUNTIMES:
             raise ValueError(f"embedding runtime must be 'onnx' or 'torch', not {runtime!r}")
         self.batch_size = batch_size
         self.cache_size = cache_size
@@ -203,7 +205,7 @@ def default_embedder() -> MiniLMEmbedder:
     global _default
     if _default is None:
         runtime = os.environ.get("GROUNDED_EMBEDDING_RUNTIME", "").strip().lower() or "onnx"
-        if runtime not in ("onnx", "torch"):
+        if runtime not in RUNTIMES:
             raise ValueError(f"GROUNDED_EMBEDDING_RUNTIME must be 'onnx' or 'torch', not "
                              f"{os.environ['GROUNDED_EMBEDDING_RUNTIME']!r}")
         _default = MiniLMEmbedder(runtime=runtime)

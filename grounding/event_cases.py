@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Iterable, NamedTuple
 
 from grounding.lexical import stem
-from grounding.sentence_cues import POINTS_BACK
+from grounding.sentence_cues import continues_one
 
 __all__ = ["Event", "asked_event", "failures_first", "stating_rows", "states_event", "without_event"]
 
@@ -152,7 +152,7 @@ def stating_rows(rows: Iterable[tuple[str, int, str]], event: Event) -> set[tupl
     rule for "What should I do if I lose my laptop?" (the s22 round's new-user run on the demo handbook)."""
     rows = list(rows)
     stated = {(label, i) for label, i, text in rows if states_event(text, event.stem, event.negated)}
-    return stated | {(label, i) for label, i, text in rows if (label, i - 1) in stated and POINTS_BACK.match(text)}
+    return stated | {(label, i) for label, i, text in rows if continues_one(stated, label, i, text)}
 
 
 def failures_first(scored: list, verb: str, margin: float = 0.15) -> list:

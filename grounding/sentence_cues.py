@@ -14,14 +14,21 @@ from grounding.sentence_data import SentenceData
 from grounding.types import Source
 
 __all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "CLOCK", "CLOCK_QUESTION", "EXAMPLE", "HAS_QUANTITY",
-           "PHONE", "PHONE_QUESTION",
-           "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "defined_term", "defines", "example_sentences",
-           "named_page_labels", "names_row_key", "numbers", "on_named_pages"]
+           "PHONE", "PHONE_QUESTION", "POINTS_BACK",
+           "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "continues_one", "defined_term", "defines",
+           "example_sentences", "named_page_labels", "names_row_key", "numbers", "on_named_pages"]
 
 #: A sentence opening by pointing back to what the one before it names: "It ...", "This ...", or a verb and its
 #: pronoun object ("Report it in #sec-incidents within 1 hour ...", not "GSA IT can provide ...").
 POINTS_BACK = re.compile(r"^(?:[Ii]t|[Tt]hey|[Tt]his|[Tt]hese|[Tt]hat|[Tt]hose)\b"
                          r"|^[A-Za-z]+\s+(?:it|them|this|these|those)\b")
+
+
+def continues_one(at: set[tuple[str, int]], label: str, position: int, text: str) -> bool:
+    """True when sentence ``text``, at ``position`` among the sentences of the source labelled ``label``, comes right
+    after one of ``at`` ((label, position) pairs) and points back to it (:data:`POINTS_BACK`): "Report it in
+    #sec-incidents within 1 hour ..." after "A lost or stolen laptop is a security incident."."""
+    return (label, position - 1) in at and bool(POINTS_BACK.match(text))
 
 
 #: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
