@@ -7,6 +7,8 @@ grounding.contradictions. No Django imports.
 from __future__ import annotations
 
 import functools
+import itertools
+import threading
 from typing import Sequence
 
 import numpy as np
@@ -29,18 +31,41 @@ def lexically_aligned(a: frozenset[str], b: frozenset[str]) -> bool:
     return shared >= 3 and shared >= 0.6 * min(len(a), len(b))
 
 
-def lexically_aligned_matrix(token_sets: Sequence[frozenset[str]]) -> np.ndarray:
+#: Every token met by :func:`token_codes`, numbered in the order first met (process-wide; as large as the vocabulary
+#: of the sentences aligned so far).
+_CODES: dict[str, int] = {}
+_CODES_LOCK = threading.Lock()
+
+
+def token_codes(words: frozenset[str]) -> tuple[int, ...]:
+    """A token set as integer codes, one per token (in the set's iteration order): each token gets one code for the
+    life of the process, so two sets share as many codes as tokens. A ClaimReading keeps its set's codes (its
+    ``token_codes`` part): an ask aligning sentences met before numbers no token again."""
+    missing = [w for w in words if w not in _CODES]
+    if missing:
+        with _CODES_LOCK:  # a number is taken once, whichever thread meets the token first
+            for w in missing:
+                _CODES.setdefault(w, len(_CODES))
+    return tuple(_CODES[w] for w in words)
+
+
+def lexically_aligned_matrix(token_sets: Sequence[frozenset[str]],
+                             codes: Sequence[Sequence[int]] | None = None) -> np.ndarray:
     """:func:`lexically_aligned` of every pair of n token sets at once: bool (n, n). The shared-token counts are one
-    product of the sets' 0/1 incidence matrix (n x vocabulary) with its transpose, instead of n x n set
-    intersections in Python."""
-    vocabulary: dict[str, int] = {}
-    rows, cols = [], []
-    for r, words in enumerate(token_sets):
-        for w in words:
-            rows.append(r)
-            cols.append(vocabulary.setdefault(w, len(vocabulary)))
-    incidence = np.zeros((len(token_sets), len(vocabulary)), dtype=np.float32)
-    incidence[rows, cols] = 1.0
+    product of the sets' 0/1 incidence matrix (n x tokens met) with its transpose, instead of n x n set
+    intersections in Python. ``codes``: each set's :func:`token_codes` when already known (what a ClaimReading
+    keeps), else made here."""
+    if codes is None:
+        codes = [token_codes(words) for words in token_sets]
+    sizes = np.array([len(c) for c in codes], dtype=np.int64)
+    total = int(sizes.sum())
+    if not total:
+        return np.zeros((len(codes), len(codes)), dtype=bool)
+    # the codes met in these sets, renumbered 0..m-1: the incidence matrix's columns
+    met, columns = np.unique(np.fromiter(itertools.chain.from_iterable(codes), dtype=np.int64, count=total),
+                             return_inverse=True)
+    incidence = np.zeros((len(codes), len(met)), dtype=np.float32)
+    incidence[np.repeat(np.arange(len(codes)), sizes), columns] = 1.0
     shared = incidence @ incidence.T  # exact: small integer counts in float32
-    sizes = np.array([len(w) for w in token_sets], dtype=np.float32)
-    return (shared >= 3) & (shared >= 0.6 * np.minimum(sizes[:, None], sizes[None, :]))
+    smaller = np.minimum(sizes[:, None], sizes[None, :]).astype(np.float32)
+    return (shared >= 3) & (shared >= 0.6 * smaller)

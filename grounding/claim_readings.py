@@ -28,6 +28,7 @@ import threading
 from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
+from grounding.alignment import token_codes
 from grounding.lexical import TOKEN, content_terms, fold_accents, negation_cues, tokens
 from grounding.polarity import Reading, polarity_reading, reading_of
 from grounding.values import StatedValue, typed_values
@@ -57,6 +58,7 @@ class ClaimReading:
         polarity: grounding.polarity.Reading of the text.
         token_set, counts, value_keys: the set of ``tokens``, their counts (a shared Counter: never change it), and
             grounding.values.value_keys of the text.
+        token_codes: ``token_set`` as grounding.alignment.token_codes (what lexical alignment counts with).
     """
 
     def __init__(self, text: str, row: Mapping[str, Any] | None = None) -> None:
@@ -115,6 +117,7 @@ _PARTS: dict[str, _Part] = {
     # derived from the parts above, the same way whichever way those were read
     "token_set": _Part(lambda r: frozenset(r.tokens), lambda r, row: frozenset(r.tokens)),
     "counts": _Part(lambda r: Counter(r.tokens), lambda r, row: Counter(r.tokens)),
+    "token_codes": _Part(lambda r: token_codes(r.token_set), lambda r, row: token_codes(r.token_set)),
     "value_keys": _Part(lambda r: frozenset(k for v in r.values for k in v.keys),
                         lambda r, row: frozenset(k for v in r.values for k in v.keys)),
 }

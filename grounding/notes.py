@@ -15,6 +15,8 @@ import re
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
+import numpy as np
+
 from grounding.clash import WEAK_RULES
 from grounding.conflict import Conflict
 from grounding.lexical import content_terms
@@ -106,6 +108,23 @@ class Concerns:
         if versions:
             return shared or relevance >= VERSION_NOTE_CLOSE or similarity >= VALUE_EDIT_SIMILARITY
         return shared and similarity >= NOTE_SIMILARITY
+
+    def many(self, terms: Sequence[frozenset[str]], a: np.ndarray, b: np.ndarray, *, similarity: np.ndarray,
+             relevance: np.ndarray, versions: np.ndarray) -> np.ndarray:
+        """The test of many sentence pairs at once, exactly as :meth:`__call__` on each: pair k joins sentences
+        ``a[k]`` and ``b[k]`` (indices into ``terms``, each sentence's content words); ``similarity``, ``relevance``
+        (float64) and ``versions`` (bool) are per pair. Returns bool (len(a),). Cost: one membership test per
+        sentence and question word, then array operations (grounding.sentence_alignment calls it once per question
+        on every aligned pair, about 200)."""
+        if not self.terms:
+            return np.ones(len(a), dtype=bool)
+        asked = sorted(self.terms)
+        holds = np.array([[t in words for t in asked] for words in terms], dtype=bool).reshape(len(terms), len(asked))
+        distinct = np.array([not self.distinctive.isdisjoint(words) for words in terms], dtype=bool)
+        shared = (holds[a] | holds[b]).sum(axis=1) >= self.need
+        return (distinct[a] | distinct[b]) & np.where(
+            versions, shared | (relevance >= VERSION_NOTE_CLOSE) | (similarity >= VALUE_EDIT_SIMILARITY),
+            shared & (similarity >= NOTE_SIMILARITY))
 
 
 def concerns(query: str) -> Concerns:

@@ -39,7 +39,9 @@ Pair = tuple[int, int]
 
 
 class PairTest(Protocol):
-    """Whether an aligned sentence pair is worth examining (grounding.notes.Concerns is one)."""
+    """Whether an aligned sentence pair is worth examining (grounding.notes.Concerns is one). A test that also has
+    ``many(terms, a, b, *, similarity, relevance, versions) -> bool array`` (Concerns.many: the test of many pairs
+    at once, arrays per pair) is asked once for every aligned pair of every source pair."""
 
     def __call__(self, terms: frozenset[str], *, similarity: float, relevance: float, versions: bool) -> bool: ...
 
@@ -97,7 +99,9 @@ def align(sources: Sequence[Source], pairs: Sequence[Pair], embedder: Embedder, 
         readings: what the rules read of each sentence, stored at ingestion; a sentence not in it is read here.
     Returns:
         the Alignment, or None when no source has a sentence.
-    Cost: one embed call, one (n_sentences x n_sentences) matrix product.
+    Cost: one embed call, one (n_sentences x n_sentences) matrix product, array operations over all source pairs at
+    once (a row and a column maximum per source, one pass over the matrix for the aligned cells); Python work only
+    for the aligned pairs found (about 200 a question on the 18F handbook), and per pair of two versions.
     """
     sentences = [list(x) for x in sentences]
     flat = [x for group in sentences for x in group]
@@ -113,7 +117,8 @@ def align(sources: Sequence[Source], pairs: Sequence[Pair], embedder: Embedder, 
     known = readings or {}
     read = [known.get(x) or reading(x) for x in flat]
     token_sets = [r.token_set for r in read]
-    lexical = lexically_aligned_matrix(token_sets)  # near-copies in words, whatever their cosine
+    # near-copies in words, whatever their cosine
+    lexical = lexically_aligned_matrix(token_sets, [r.token_codes for r in read])
     terms = [r.terms for r in read] if focus_terms or concerns is not None else []
     result = Alignment(sentences=sentences, offsets=offsets, read=read, asked=asked, cosine=cosine)
 
@@ -140,35 +145,63 @@ def align(sources: Sequence[Source], pairs: Sequence[Pair], embedder: Embedder, 
         y = rows[int(np.argmax(cosine[x, rows]))]
         return y if counterpart(x, y) else None
 
-    for i, j in pairs:
-        block = cosine[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
-        if block.size == 0:
+    # every source pair at once (one pass over the cosine matrix, not one per pair): for each sentence and source,
+    # the closest sentence of that source by row (the sentence against that source's) and by column (that source's
+    # against the sentence), as each pair's block would give them (its row and column maxima, first of equals)
+    n, k = len(flat), len(sources)
+    sizes = np.diff(offsets)
+    source_of = np.repeat(np.arange(k), sizes)
+    local = np.arange(n) - offsets[source_of]
+    top_row, top_col = np.full((n, k), -np.inf, dtype=cosine.dtype), np.full((n, k), -np.inf, dtype=cosine.dtype)
+    best_row, best_col = np.zeros((n, k), dtype=np.int64), np.zeros((n, k), dtype=np.int64)
+    for s in np.flatnonzero(sizes):
+        columns, rows = cosine[:, offsets[s]:offsets[s + 1]], cosine[offsets[s]:offsets[s + 1], :]
+        top_row[:, s], best_row[:, s] = columns.max(axis=1), columns.argmax(axis=1)
+        top_col[:, s], best_col[:, s] = rows.max(axis=0), rows.argmax(axis=0)
+    copy_row, copy_col = (top_row >= COPY).T, (top_col >= COPY).T
+    pair_of = np.full((k, k), -1, dtype=np.int64)
+    for p, (i, j) in enumerate(pairs):
+        pair_of[i, j] = p
+    # the aligned cells of every pair, row-major as each pair's own block lists them
+    xs, ys = np.nonzero(((cosine >= similarity) | lexical) & (pair_of[source_of[:, None], source_of[None, :]] >= 0))
+    si, sj, a_, b_ = source_of[xs], source_of[ys], local[xs], local[ys]
+    # an aligned pair, unless one of its sentences has a copy in the other source that is not the other one
+    kept = ((top_row[xs, sj] < COPY) | (best_row[xs, sj] == b_)) & ((top_col[ys, si] < COPY) | (best_col[ys, si] == a_))
+    xs, ys, si, sj, a_, b_ = xs[kept], ys[kept], si[kept], sj[kept], a_[kept], b_[kept]
+    if concerns is not None and hasattr(concerns, "many"):
+        versions = np.array([[same_document(sources, i, j) for j in range(k)] for i in range(k)],
+                            dtype=bool).reshape(k, k)
+        concerned = concerns.many(terms, xs, ys, similarity=cosine[xs, ys].astype(np.float64),
+                                  relevance=np.maximum(asked[xs], asked[ys]).astype(np.float64),
+                                  versions=versions[si, sj]).tolist()
+    else:
+        concerned = [True] * len(xs)
+    by_pair: dict[int, list[tuple[int, int, bool]]] = {}
+    for p, a, b, ok in zip(pair_of[si, sj].tolist(), a_.tolist(), b_.tolist(), concerned):
+        by_pair.setdefault(p, []).append((a, b, ok))
+
+    for p, (i, j) in enumerate(pairs):
+        if not sizes[i] or not sizes[j]:
             continue
-        mask = (block >= similarity) | lexical[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
-        best_b, best_a = block.argmax(axis=1), block.argmax(axis=0)
-        top_b, top_a = block.max(axis=1), block.max(axis=0)
-        result.copies[(i, j)] = {int(a) for a in np.flatnonzero(top_b >= COPY)}
-        result.copies[(j, i)] = {int(b) for b in np.flatnonzero(top_a >= COPY)}
-        # an aligned pair, unless one of its sentences has a copy in the other source that is not the other one
-        # (one vectorised test over the aligned cells, in their row-major order)
-        cells = np.argwhere(mask)
-        a_, b_ = cells[:, 0], cells[:, 1]
-        kept = ((top_b[a_] < COPY) | (best_b[a_] == b_)) & ((top_a[b_] < COPY) | (best_a[b_] == a_))
-        hits = [(int(a), int(b)) for a, b in cells[kept]]
+        oi, oj = int(offsets[i]), int(offsets[j])
+        result.copies[(i, j)] = set(np.flatnonzero(copy_row[j, oi:oi + sizes[i]]).tolist())
+        result.copies[(j, i)] = set(np.flatnonzero(copy_col[i, oj:oj + sizes[j]]).tolist())
+        cells = by_pair.get(p, [])
         two_versions = same_document(sources, i, j)
         if two_versions:
             # a sentence with a counterpart in the other version (itself, reworded) meets that counterpart only
-            vi, vj = row_version[offsets[i]], row_version[offsets[j]]
-            hits = [(a, b) for a, b in hits if partner(offsets[i] + a, vj) in (None, offsets[j] + b)
-                    and partner(offsets[j] + b, vi) in (None, offsets[i] + a)]
-            result.counterparts[(i, j)] = {(a, b) for a, b in hits if counterpart(offsets[i] + a, offsets[j] + b)}
-        if concerns is not None:
-            hits = [(a, b) for a, b in hits if concerns(
-                terms[offsets[i] + a] | terms[offsets[j] + b], similarity=float(block[a, b]),
-                relevance=max(float(asked[offsets[i] + a]), float(asked[offsets[j] + b])), versions=two_versions)]
+            vi, vj = row_version[oi], row_version[oj]
+            cells = [(a, b, ok) for a, b, ok in cells if partner(oi + a, vj) in (None, oj + b)
+                     and partner(oj + b, vi) in (None, oi + a)]
+            result.counterparts[(i, j)] = {(a, b) for a, b, _ in cells if counterpart(oi + a, oj + b)}
+        if concerns is not None and not hasattr(concerns, "many"):
+            cells = [(a, b, ok) for a, b, ok in cells if concerns(
+                terms[oi + a] | terms[oj + b], similarity=float(cosine[oi + a, oj + b]),
+                relevance=max(float(asked[oi + a]), float(asked[oj + b])), versions=two_versions)]
+        hits = [(a, b) for a, b, ok in cells if ok]
         if hits:
-            ranked = sorted(((float(block[a, b]), a, b) for a, b in hits), key=lambda t: (-t[0], t[1], t[2]))
+            ranked = sorted(((float(cosine[oi + a, oj + b]), a, b) for a, b in hits), key=lambda t: (-t[0], t[1], t[2]))
             if focus_terms:
-                ranked.sort(key=lambda t: -len(focus_terms & (terms[offsets[i] + t[1]] | terms[offsets[j] + t[2]])))
+                ranked.sort(key=lambda t: -len(focus_terms & (terms[oi + t[1]] | terms[oj + t[2]])))
             result.aligned[(i, j)] = ranked
     return result
