@@ -167,10 +167,8 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
         finally:
             admission.leave()
         # the plan frame goes out while the snapshot is saved (a round trip of the database worker less before
-        # it); the answer streams only once the snapshot is stored, and a stop waits for it too. The save waits
-        # for the worker as an acceptance of this ask would (chat.priority), not behind every later ask's
-        with priority.staged(priority.ACCEPTING):
-            saving = asyncio.ensure_future(db(answer_plan_save)(message=answer))
+        # it); the answer streams only once the snapshot is stored, and a stop waits for it too
+        saving = asyncio.ensure_future(db(answer_plan_save)(message=answer))
         try:
             await send(plan_frame(message_id=answer.pk, prepared=prepared, question_id=question.pk))
         finally:

@@ -6,18 +6,14 @@ ask's acceptance, its support check behind every later ask's planning, and all f
 end of the burst. A :class:`PriorityGate` in front of each executor serves the waiting stage of the highest
 priority instead, a priority being ``(stage class, ask order)``:
 
-    ACCEPTING  storing the question (its `accepted` frame tells the user the message is safe),     served first
-               and saving the plan, the last wait before the answer's first words
-    ANSWERING  everything else up to the answer's first delta: memory, planning, the `plan` frame
+    ACCEPTING  storing the question (its `accepted` frame tells the user the message is safe)     served first
+    ANSWERING  everything up to the answer's first delta: memory, planning, the `plan` frame
     FINISHING  after the first delta: the stored outcome, the support check, the summary           served last
 
 and within a class the ask that arrived first (a counter per process). An ask then reaches its first words after
 the acceptance of every ask before it and the planning of those that arrived earlier, not after everybody's; the
 work after the first delta, which the reader does not wait for (the provider streams meanwhile), yields to the
-planning of others. Nothing waits forever: every class drains once no higher class waits. The plan's save is in the
-first class because it is one short write standing between a planned answer and its reader: as ANSWERING it waited
-behind the acceptance of every later ask of a burst, so the first planned answers started streaming only once the
-last ask was accepted (`bench/load_ws.py --users 100`: the first ask's plan at 0.07 s, its first words at 0.82 s).
+planning of others. Nothing waits forever: every class drains once no higher class waits.
 
 Technique: staged event-driven servers with a queue per stage (Welsh, Culler and Brewer 2001, "SEDA: An
 Architecture for Well-Conditioned, Scalable Internet Services", SOSP), with the queues ordered by stage and by age
@@ -30,11 +26,10 @@ The priority travels in a context variable: a generation task started by an ask 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import heapq
 import itertools
-from typing import Awaitable, Callable, Iterator, TypeVar
+from typing import Awaitable, Callable, TypeVar
 
 T = TypeVar("T")
 
@@ -57,19 +52,6 @@ def ask_arrived() -> tuple[int, int]:
 def stage(kind: int) -> None:
     """Move the current context's ask to stage class ``kind`` (ANSWERING, FINISHING), keeping its order."""
     _priority.set((kind, _priority.get()[1]))
-
-
-@contextlib.contextmanager
-def staged(kind: int) -> Iterator[None]:
-    """Within the block, the current context's ask is in stage class ``kind`` (its order kept); its previous class
-    is back after it. A task created in the block (``asyncio.ensure_future``) keeps ``kind`` for its life: it copies
-    the context when made."""
-    previous = _priority.get()
-    _priority.set((kind, previous[1]))
-    try:
-        yield
-    finally:
-        _priority.set(previous)
 
 
 def current() -> tuple[int, int]:

@@ -247,9 +247,8 @@ async def test_the_plan_snapshot_is_rendered_on_the_cpu_pool_and_only_saved_on_t
 
 
 async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monkeypatch):
-    """Storing the question and the answer's reads (in the same visit of the database worker) wait as ACCEPTING, and
-    so does saving the plan, the last wait before the first words (it no longer waits behind every later ask's
-    acceptance); the stored outcome (after the first words) waits as FINISHING (chat.priority): under a burst, a
+    """Storing the question and the answer's reads (in the same visit of the database worker) wait as ACCEPTING,
+    the plan as ANSWERING, the stored outcome (after the first words) as FINISHING (chat.priority): under a burst, a
     later ask's planning goes before an earlier ask's finishing work. The user still gets the whole answer."""
     from chat import generation, orchestration, priority, submission
 
@@ -267,7 +266,7 @@ async def test_an_asks_database_work_waits_by_its_stage(ingest_demo, user, monke
     monkeypatch.setattr(generation, "answer_result_save", stage_spy("finish", generation.answer_result_save))
     frames = await ask_laptops(user)
     assert frames[-1]["status"] == "complete" and "36 months" in frames[-1]["text"]
-    assert seen == {"accept": priority.ACCEPTING, "begin": priority.ACCEPTING, "plan saved": priority.ACCEPTING,
+    assert seen == {"accept": priority.ACCEPTING, "begin": priority.ACCEPTING, "plan saved": priority.ANSWERING,
                     "finish": priority.FINISHING}
 
 

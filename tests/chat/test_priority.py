@@ -118,33 +118,3 @@ async def test_an_ask_is_numbered_on_arrival_and_its_tasks_inherit_its_stage():
     (a, a_task, a_end), (b, _, _) = await asyncio.gather(ask(), ask())
     assert a[0] == ACCEPTING and b[1] > a[1]  # arrival order
     assert a_task == (ANSWERING, a[1]) and a_end == (FINISHING, a[1])
-
-
-async def test_a_stage_set_for_a_block_holds_for_the_tasks_made_in_it_and_ends_with_it():
-    """chat.priority.staged: the plan's save is queued as ACCEPTING by the ask that is ANSWERING; the ask itself is
-    ANSWERING again right after, and the task keeps the class it was made with."""
-    async def save():
-        await asyncio.sleep(0)
-        return priority.current()
-
-    async def ask():
-        mine = priority.ask_arrived()
-        priority.stage(ANSWERING)
-        with priority.staged(ACCEPTING):
-            saving = asyncio.ensure_future(save())
-            inside = priority.current()
-        after = priority.current()
-        return mine, inside, after, await saving
-
-    mine, inside, after, saved_as = await ask()
-    assert inside == (ACCEPTING, mine[1]) and saved_as == (ACCEPTING, mine[1])
-    assert after == (ANSWERING, mine[1])
-
-
-async def test_an_earlier_asks_plan_save_goes_before_a_later_asks_acceptance():
-    """Both wait as ACCEPTING, so the older ask's one short write goes first: its reader gets words before the rest
-    of a burst is accepted."""
-    gate = PriorityGate(1)
-    ran = await _jobs(gate, [("accept 9", (ACCEPTING, 9)), ("save plan 2", (ACCEPTING, 2)),
-                             ("answer 3", (ANSWERING, 3))])
-    assert ran == ["save plan 2", "accept 9", "answer 3"]
