@@ -175,7 +175,7 @@ async def answer_run(*, conversation: Conversation, question: Message, emit: Emi
             await asyncio.shield(saving)
         if prepared.plan.sufficient:
             await status("writing")
-        stream = AnswerStream(prepared, batcher=runtime.batcher, cpu=runtime.cpu)
+        stream = AnswerStream(prepared, batcher=runtime.batcher, cpu=runtime.cpu, pace=runtime.stream_pace)
         message_id = answer.pk
         follow = TextSoFar(message_id, partial_frame)
         await follow.start()

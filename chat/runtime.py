@@ -12,6 +12,9 @@ admission queue (back-pressure).
   age (chat.priority), not first come, first served.
 - Admission: at most settings.ASK_CONCURRENCY asks are planned at once per worker; the others wait in order, and
   each is told its place (`queued` frames) instead of everything slowing down at once. Nothing is dropped.
+- Stream pace: while asks are planned or wait to be, answers already streaming send a delta at most every
+  settings.STREAM_PACE_SECONDS (:meth:`Runtime.stream_pace`), their pieces merged, so that their frames do not take
+  the loop from the planning of others' first words.
 - Connections: a pool thread keeps no database connection. The pool's jobs are not meant to read the database (that
   is the database worker's; best-effort writes are the writer's), but one that does (a blocking call a test or a
   command hands to the loop's default executor) has its connection closed when it ends: a connection left in an idle pool thread would
@@ -236,6 +239,15 @@ class Runtime:
     def admission(self) -> Admission:
         """The running loop's admission gate."""
         return self._loop_state()["admission"]
+
+    def stream_pace(self) -> float:
+        """The least time (seconds) between two deltas of an answer already streaming on the running loop:
+        settings.STREAM_PACE_SECONDS while another ask of this loop is planned or waits to be (grounding.coalescing:
+        an answer whose reader has words yields to those waiting for theirs), else 0 (each piece as soon as it
+        can)."""
+        admission = self.admission
+        busy = admission.active > 0 or any(not turn.done() for turn in admission.waiting)
+        return float(settings.STREAM_PACE_SECONDS) if busy else 0.0
 
     @property
     def db_gate(self) -> PriorityGate:

@@ -41,11 +41,15 @@ class AnswerStream:
         cpu: how the CPU work after the stream (resolving citations, the support check) runs off the event loop:
             ``await cpu(fn, *args, **kwargs)``; the server's is chat.runtime.Runtime.cpu (its pool, by priority);
             None: asyncio.to_thread.
+        pace: the least time (seconds) between two deltas after the first, asked before each (grounding.coalescing:
+            the provider's pieces arriving meanwhile go out together); the server's is
+            chat.runtime.Runtime.stream_pace; None: every piece goes out as soon as it can.
     """
 
     prepared: PreparedAnswer
     batcher: EmbeddingBatcher | None = None
     cpu: Callable[..., Awaitable] | None = None
+    pace: Callable[[], float] | None = None
     raw: list[str] = field(default_factory=list)
     seq: int = 0
     usage: Usage | None = None
@@ -99,8 +103,8 @@ class AnswerStream:
             # aclosing: a cancel (stop) that lands outside the provider's own await (e.g. while a delta is sent)
             # still closes the provider's stream and its HTTP response at once. Pieces that arrive while a delta
             # is being sent go out together in the next one (grounding.coalescing: fewer frames under load)
-            async with contextlib.aclosing(Coalesced(self.prepared.provider.stream(self.prepared.prompt, plan))) \
-                    as events:
+            events = Coalesced(self.prepared.provider.stream(self.prepared.prompt, plan), pace=self.pace)
+            async with contextlib.aclosing(events):
                 async for event in events:
                     if isinstance(event, CitationEvent):
                         native.setdefault(event.label, event.cited_text)

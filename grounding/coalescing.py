@@ -12,6 +12,13 @@ The same idea as Nagle's algorithm for TCP (RFC 896: while an earlier segment is
 collected into one) and as chat front-ends' delta chunking (Open WebUI's CHAT_RESPONSE_STREAM_DELTA_CHUNK_SIZE), but
 adaptive: no delay is added, only pieces that arrived while the reader was busy are merged.
 
+A reader may also ask for a pace (``pace()``: the least time between two text deltas, asked before each): a text
+delta then waits until that long after the previous one, and the pieces arriving meanwhile join it. The first text
+delta never waits (the reader's first words), nor does any other event. The server asks for a pace only while other
+asks wait for their first words (chat.runtime.Runtime.stream_pace): an answer already streaming then costs a frame
+every tenth of a second instead of one per piece, and the work it no longer does goes to the others' planning (the
+same stage-and-age order as chat.priority: work after someone's first words yields to others' first words).
+
 No Django imports.
 """
 
@@ -19,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 from grounding.providers import Event, TextDelta
 
@@ -46,11 +53,16 @@ class Coalesced:
     The provider's stream is read by a task started at the first ``__anext__``. An exception of the provider's stream
     is raised by ``__anext__`` after the events before it. ``aclose()`` (use ``contextlib.aclosing``) stops the
     reading task and closes the provider's stream, so a cancelled answer closes the provider's HTTP response at once.
+    ``pace``: asked before each text delta but the first, the least time (seconds, <= 0 for none) since the previous
+    one (see the module docstring); None: no pace.
     """
 
-    def __init__(self, events: AsyncIterator[Event], *, max_chars: int = MAX_MERGED_CHARS) -> None:
+    def __init__(self, events: AsyncIterator[Event], *, max_chars: int = MAX_MERGED_CHARS,
+                 pace: Callable[[], float] | None = None) -> None:
         self._events = events
         self._max_chars = max(1, max_chars)
+        self._pace = pace
+        self._last_text: float | None = None  # the loop time the previous text delta was given (with a pace)
         self._queue: asyncio.Queue = asyncio.Queue()
         self._reader: asyncio.Task | None = None
         self._held: object | None = None  # an event taken from the queue behind merged text, given next
@@ -80,7 +92,14 @@ class Coalesced:
             raise StopAsyncIteration
         if isinstance(item, _Failure):
             raise item.error
-        if not isinstance(item, TextDelta) or self._queue.empty():
+        if not isinstance(item, TextDelta):
+            return item
+        if self._pace is not None:
+            loop = asyncio.get_running_loop()
+            if self._last_text is not None and (wait := self._last_text + self._pace() - loop.time()) > 0:
+                await asyncio.sleep(wait)  # the pieces arriving meanwhile join this delta
+            self._last_text = loop.time()
+        if self._queue.empty():
             return item
         texts, size = [item.text], len(item.text)
         while not self._queue.empty() and size < self._max_chars:

@@ -426,3 +426,30 @@ async def test_a_two_part_messages_part_queries_are_embedded_in_the_batch_not_on
     assert "36-month" in frames[-1]["text"] and "10 paid sick days" in frames[-1]["text"]  # both parts answered
     assert set(parts) <= set(batched)  # embedded through the batcher
     assert not set(parts) & set(planned)  # and not again by a blocking encode while planning
+
+
+@override_settings(STREAM_PACE_SECONDS=0.05)
+async def test_while_another_ask_is_planned_a_streaming_answer_sends_fewer_larger_deltas(ingest_demo, user):
+    """An answer whose reader already has words yields the loop to asks waiting for theirs (chat.runtime
+    Runtime.stream_pace): while another ask is planned, its deltas come at most every 50 ms, the pieces arriving
+    meanwhile joined; with nobody else waiting, every piece goes out as it comes. Either way the user gets the
+    whole answer in order and the stored text is the streamed one."""
+    from chat.runtime import runtime
+
+    words = [f"word{i} " for i in range(14)] + ["[S1]."]
+
+    async def deltas() -> tuple[list[dict], dict]:
+        frames = await ask_laptops(user, ScriptedProvider(words, delay=0.01))
+        return [f for f in frames if f["type"] == "delta"], frames[-1]
+
+    alone, done = await deltas()
+    assert len(alone) >= 12 and "".join(f["text"] for f in alone) == done["text"] == "".join(words)
+    await runtime.admission.enter()  # another ask is being planned meanwhile
+    try:
+        paced, done = await deltas()
+    finally:
+        runtime.admission.leave()
+    assert 2 <= len(paced) <= 6 and [f["seq"] for f in paced] == list(range(1, len(paced) + 1))
+    assert "".join(f["text"] for f in paced) == done["text"] == "".join(words)
+    stored = await sync_to_async(Message.objects.get)(pk=done["message"])
+    assert stored.text == done["text"] and stored.status == Message.Status.COMPLETE

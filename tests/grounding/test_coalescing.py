@@ -74,3 +74,36 @@ async def test_closing_stops_reading_and_closes_the_providers_stream():
     async with contextlib.aclosing(Coalesced(endless())) as stream:
         assert (await stream.__anext__()).text.startswith("more")
     assert closed.is_set()
+
+
+async def _timed(stream: Coalesced) -> list[tuple[float, object]]:
+    """Every event of the stream with the loop time it was given."""
+    loop = asyncio.get_running_loop()
+    return [(loop.time(), e) async for e in stream]
+
+
+async def test_with_a_pace_text_deltas_come_at_most_that_often_and_pieces_arriving_meanwhile_join_them():
+    pieces = [TextDelta(f"w{i} ") for i in range(12)]
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    got = await _timed(Coalesced(_stream(pieces + [Usage(input_tokens=1, output_tokens=2), Done()], gap=0.01),
+                                 pace=lambda: 0.05))
+    texts = [(t, e) for t, e in got if isinstance(e, TextDelta)]
+    assert texts[0][1] == TextDelta("w0 ") and texts[0][0] - start < 0.04  # the first words never wait
+    assert all(b - a >= 0.049 for (a, _), (b, _) in zip(texts, texts[1:]))
+    assert 3 <= len(texts) <= 5  # about 120 ms of pieces at one delta per 50 ms, not 12 deltas
+    assert "".join(e.text for _, e in texts) == "".join(p.text for p in pieces)
+    assert [e for _, e in got][-2:] == [Usage(input_tokens=1, output_tokens=2), Done()]
+    assert got[-1][0] - texts[-1][0] < 0.03  # the end is not held back by the pace
+
+
+async def test_a_pace_of_zero_changes_nothing():
+    pieces = [TextDelta("Laptops "), TextDelta("are "), TextDelta("replaced "), Done()]
+    asked = []
+
+    def pace() -> float:
+        asked.append(1)
+        return 0.0
+
+    got = [e async for e in Coalesced(_stream(pieces, gap=0.01), pace=pace)]
+    assert got == pieces and len(asked) == 2  # asked before each text delta but the first
