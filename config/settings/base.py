@@ -200,8 +200,8 @@ COMPUTE_THREADS = env.int("GROUNDED_COMPUTE_THREADS", default=1)
 ASK_CONCURRENCY = env.int("GROUNDED_ASK_CONCURRENCY", default=32)
 #: While other asks wait for their first words (planned, or queued for planning), an answer already streaming sends
 #: a delta at most this often (seconds), the provider's pieces arriving meanwhile joined (grounding.coalescing); 0:
-#: every piece as soon as it can. `bench/load_ws.py --users 100`, three runs alternated: first words p95 1.36-1.57 s
-#: at 0.1 against 1.72-1.89 s without.
+#: every piece as soon as it can. `bench/load_ws.py --users 100`, three runs alternated on otherwise equal code: first
+#: words p95 1.36-1.57 s at 0.1 against 1.72-1.89 s without (docs/benchmarks.md, the s25 round).
 STREAM_PACE_SECONDS = env.float("GROUNDED_STREAM_PACE_SECONDS", default=0.1)
 #: Query embeddings of asks arriving while an encode runs share the next encode call (at most EMBED_BATCH texts); a
 #: question arriving while none runs is encoded at once, after waiting this many seconds for company (default 0).
