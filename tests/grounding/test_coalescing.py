@@ -76,25 +76,39 @@ async def test_closing_stops_reading_and_closes_the_providers_stream():
     assert closed.is_set()
 
 
-async def _timed(stream: Coalesced) -> list[tuple[float, object]]:
-    """Every event of the stream with the loop time it was given."""
-    loop = asyncio.get_running_loop()
-    return [(loop.time(), e) async for e in stream]
+async def test_with_a_pace_a_text_delta_waits_its_turn_and_takes_the_pieces_that_arrived_meanwhile():
+    """Deterministic: the test feeds the provider. The first words and the end never wait (the pace is not even
+    asked); a later delta is given no sooner than the pace after the previous one, with every piece that came
+    meanwhile."""
+    feed: asyncio.Queue = asyncio.Queue()
 
+    async def provider():
+        while (event := await feed.get()) is not None:
+            yield event
 
-async def test_with_a_pace_text_deltas_come_at_most_that_often_and_pieces_arriving_meanwhile_join_them():
-    pieces = [TextDelta(f"w{i} ") for i in range(12)]
+    asked = []
+
+    def pace() -> float:
+        asked.append(1)
+        return 0.2
+
     loop = asyncio.get_running_loop()
-    start = loop.time()
-    got = await _timed(Coalesced(_stream(pieces + [Usage(input_tokens=1, output_tokens=2), Done()], gap=0.01),
-                                 pace=lambda: 0.05))
-    texts = [(t, e) for t, e in got if isinstance(e, TextDelta)]
-    assert texts[0][1] == TextDelta("w0 ") and texts[0][0] - start < 0.04  # the first words never wait
-    assert all(b - a >= 0.049 for (a, _), (b, _) in zip(texts, texts[1:]))
-    assert 3 <= len(texts) <= 5  # about 120 ms of pieces at one delta per 50 ms, not 12 deltas
-    assert "".join(e.text for _, e in texts) == "".join(p.text for p in pieces)
-    assert [e for _, e in got][-2:] == [Usage(input_tokens=1, output_tokens=2), Done()]
-    assert got[-1][0] - texts[-1][0] < 0.03  # the end is not held back by the pace
+    stream = Coalesced(provider(), pace=pace)
+    feed.put_nowait(TextDelta("Laptops "))
+    first = await stream.__anext__()
+    given = loop.time()
+    assert first == TextDelta("Laptops ") and asked == []  # the first words: no pace asked, no wait
+    for piece in ("are ", "replaced "):
+        feed.put_nowait(TextDelta(piece))
+    second = asyncio.ensure_future(stream.__anext__())
+    await asyncio.sleep(0.01)
+    feed.put_nowait(TextDelta("every 36 months."))  # arrives while the second delta waits its turn
+    assert await second == TextDelta("are replaced every 36 months.")
+    assert loop.time() - given >= 0.2 and asked == [1]
+    for event in (Usage(input_tokens=1, output_tokens=2), Done(), None):
+        feed.put_nowait(event)
+    assert [e async for e in stream] == [Usage(input_tokens=1, output_tokens=2), Done()]
+    assert asked == [1]  # the end is not paced
 
 
 async def test_a_pace_of_zero_changes_nothing():
