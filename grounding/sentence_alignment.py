@@ -168,12 +168,12 @@ def align(sources: Sequence[Source], pairs: Sequence[Pair], embedder: Embedder, 
     # an aligned pair, unless one of its sentences has a copy in the other source that is not the other one
     kept = ((top_row[xs, sj] < COPY) | (best_row[xs, sj] == b_)) & ((top_col[ys, si] < COPY) | (best_col[ys, si] == a_))
     xs, ys, si, sj, a_, b_ = xs[kept], ys[kept], si[kept], sj[kept], a_[kept], b_[kept]
-    if concerns is not None and hasattr(concerns, "many"):
-        versions = np.array([[same_document(sources, i, j) for j in range(k)] for i in range(k)],
-                            dtype=bool).reshape(k, k)
-        concerned = concerns.many(terms, xs, ys, similarity=cosine[xs, ys].astype(np.float64),
-                                  relevance=np.maximum(asked[xs], asked[ys]).astype(np.float64),
-                                  versions=versions[si, sj]).tolist()
+    many = getattr(concerns, "many", None)  # the test of all aligned pairs in one call, when it has one
+    if many is not None:
+        document = np.array([src.document_id for src in sources], dtype=object)  # as same_document compares
+        concerned = many(terms, xs, ys, similarity=cosine[xs, ys].astype(np.float64),
+                         relevance=np.maximum(asked[xs], asked[ys]).astype(np.float64),
+                         versions=document[si] == document[sj]).tolist()
     else:
         concerned = [True] * len(xs)
     by_pair: dict[int, list[tuple[int, int, bool]]] = {}
@@ -194,7 +194,7 @@ def align(sources: Sequence[Source], pairs: Sequence[Pair], embedder: Embedder, 
             cells = [(a, b, ok) for a, b, ok in cells if partner(oi + a, vj) in (None, oj + b)
                      and partner(oj + b, vi) in (None, oi + a)]
             result.counterparts[(i, j)] = {(a, b) for a, b, _ in cells if counterpart(oi + a, oj + b)}
-        if concerns is not None and not hasattr(concerns, "many"):
+        if concerns is not None and many is None:
             cells = [(a, b, ok) for a, b, ok in cells if concerns(
                 terms[oi + a] | terms[oj + b], similarity=float(cosine[oi + a, oj + b]),
                 relevance=max(float(asked[oi + a]), float(asked[oj + b])), versions=two_versions)]
