@@ -27,7 +27,7 @@ from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only,
                                  unasked_contrast, unneeded_other_act)
 from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_negation import joins_contrasted, rejected_alternative, without_idioms
-from grounding.yesno_predicate import cost_read_as_free, predicate_unstated, restriction_unstated
+from grounding.yesno_predicate import cost_denied, cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, if_unstated, illustrates, matching_case, only_if_unmet,
                                    only_if_unstated, restricts_everyone, unasked_without)
@@ -184,7 +184,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - a limit the question passes (in numbers or in words), or a requirement of more time than the asker has, says
       "No." (:func:`over_limit`, grounding.yesno_count.passes_stated_bound, :func:`requirement_unmet`), as does a
       sentence restricting who to a question about everyone (grounding.yesno_reach.restricts_everyone); any other
-      rule on one side of a quantity of the question's unit settles nothing (:func:`threshold_applies`);
+      rule on one side of a quantity of the question's unit settles nothing (:func:`threshold_applies`); a cost
+      denied ("at no cost") says "No." to whether one must pay (grounding.yesno_predicate.cost_denied);
     - a question asking whether its case is the same (or differs) is answered no (yes) by a sentence giving that case,
       every content word of the asking clause named, a share of something (grounding.yesno_count.share_answer);
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
@@ -225,6 +226,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
             or only_if_unmet(question, sentence) or below_minimum(question, sentence) or some_for_all(clause, sentence):
         return "No."
+    if cost_denied(clause, sentence) and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
+        return "No."  # "Do I have to pay to take the training?" / "... access the training at no cost"
     if threshold_applies(question, sentence) or refers_elsewhere(sentence) or excepts_asked(clause, sentence):
         return ""  # a rule on one side of the asker's quantity; a cross-reference; a rule excepting what is asked
     compared = compared_count(question, sentence)

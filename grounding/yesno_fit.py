@@ -235,11 +235,25 @@ _ASKS_DUTY = re.compile(r"^\s*(?:should|must|shall)\b|\b(?:have|has|need|needs)\
 def orders_asked_act(clause: str, sentence: str) -> bool:
     """True when the asking ``clause`` asks whether an act is required ("Should I still add the card to my Concur
     profile?") and ``sentence`` is an imperative opening with that act's verb ("Add your travel card to your Concur
-    profile"): an instruction states the requirement (dev_s15's ds15-009 had no opener). A negated imperative
-    ("Don't add ...") opens otherwise and is not one."""
+    profile"), after a leading condition or not: an instruction states the requirement (dev_s15's ds15-009 had no
+    opener). A negated imperative ("Don't add ...") opens otherwise and is not one."""
     verbs = _verbs(clause)
-    first = sentence.split(maxsplit=1)[0].lower() if sentence.strip() else ""
+    main = _LEADING_CONDITION.sub("", sentence, count=1)
+    first = main.split(maxsplit=1)[0].lower() if main.strip() else ""
+    if not verbs and (m := _DUTY_VERB.search(clause)):
+        # a light verb ("make") names the act only with its object: the imperative names a word of it too
+        verb = (m.group(1) or m.group(2)).lower()
+        verbs = (verb,) if (content_terms(clause) - {stem(verb)}) & content_terms(main) else ()
     return bool(_ASKS_DUTY.search(clause)) and bool(verbs) and first in verbs
+
+
+#: The verb right after a duty asked of the asker ("Should I *make* the interpreters co-hosts?", "Do I have to *get*
+#: ..."), light verbs included: an imperative opening with it ("Make interpreters co-hosts of the meeting") orders
+#: the act asked (the s12 fresh yes/no set's f2005 had no opener).
+_DUTY_VERB = re.compile(r"^\s*(?:should|must|shall)\s+(?:i|we)\s+([a-z]+)\b|\b(?:i|we)\s+(?:have|need)\s+to\s+"
+                        r"([a-z]+)\b", re.I)
+#: A leading condition with its comma ("If you want to attend a training event, discuss it with ...").
+_LEADING_CONDITION = re.compile(r"^\s*(?:if|when|whenever|before|after)\b[^,;:]*[,;:]\s*", re.I)
 
 
 #: The words a question asks a requirement with, whose antonym ("optional") a sentence may state.

@@ -28,15 +28,19 @@ def _modifiable(word: str) -> bool:
 
 #: Words that stand before a noun or a verb without naming a kind of it: determiners of number ("Both training must
 #: be retaken" is the travel card training too, fresh5's y5-020) and adverbs of frequency or addition ("you should
-#: always create new projects": "always" is no kind of creating, fresh5's y5-001).
+#: always create new projects": "always" is no kind of creating, fresh5's y5-001), and of extent ("share whole
+#: folders" are folders, fresh19y's f19y-y06).
 _NO_KIND = frozenset("both either neither each every such always also often never still just even usually sometimes "
-                     "already ever".split())
+                     "already ever whole entire".split())
 
 
 def _abbreviates(word: str, modifier: str) -> bool:
     """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
-    "accommodation" in "the RA request" for "an accommodation request"): a name for the same thing."""
-    return len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()
+    "accommodation" in "the RA request" for "an accommodation request"), or a compound ending with ``modifier`` (four
+    letters or more: "telephone" / "phone" in "telephone dial-in instructions" for "phone dial-in instructions"): a
+    name for the same thing."""
+    return (len(word) >= 2 and word.isupper() and word[-1].lower() == modifier[:1].lower()) or (
+        len(modifier) >= 4 and len(word) > len(modifier) and word.lower().endswith(modifier.lower()))
 
 
 def substituted_in(asking: str, sentence: str) -> bool:

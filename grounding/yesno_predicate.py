@@ -137,3 +137,15 @@ def restriction_unstated(clause: str, sentence: str) -> bool:
     material costs, plus a fixed overhead amount"): the sentence says what holds, not that nothing else does, and
     settles no "Yes." ("just in case", "just as" restrict nothing)."""
     return bool(_ASKS_ONLY.search(clause)) and not _STATES_ONLY.search(sentence)
+
+
+#: A question asking whether the asker must pay ("Do I have to pay to take the training?", "Will I need to pay for
+#: ...?", "Must we pay ...?").
+_ASKS_PAYMENT = re.compile(r"\b(?:have|has|need|needs)\s+to\s+pay\b|^\s*(?:must|should)\s+\w+\s+pay\b", re.I)
+
+
+def cost_denied(clause: str, sentence: str) -> bool:
+    """True when the asking ``clause`` asks whether the asker must pay (:data:`_ASKS_PAYMENT`) and ``sentence`` denies
+    a cost (:data:`_NO_COST`: "you can access the DoD training at no cost"): the sentence says no, though it states
+    no requirement (the s12 fresh yes/no set's f2008 had no opener)."""
+    return bool(_ASKS_PAYMENT.search(clause)) and bool(_NO_COST.search(sentence))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from grounding.yesno import opener
-from grounding.yesno_predicate import predicate_words, restriction_unstated
+from grounding.yesno_predicate import cost_denied, predicate_words, restriction_unstated
 from grounding.yesno_scope import as_must
 
 
@@ -71,3 +71,20 @@ def test_a_sentence_granting_something_else_than_the_asked_participle_opens_no_y
     assert opener("Do I get paid for working on a holiday?", sentence) == ""
     assert opener("Do I get paid for working on a holiday?",
                   "If you work on a holiday, you get paid double for the hours you work") == "Yes."
+
+
+@pytest.mark.parametrize("clause,sentence,denied", [
+    ("Do I have to pay to take the safety course?", "You can take the safety course at no cost.", True),
+    ("Will I need to pay for the parking pass?", "Parking passes are issued free of charge.", True),
+    ("Do I have to pay to take the safety course?", "The safety course costs $40.", False),
+    ("Do I have to take the safety course?", "You can take the safety course at no cost.", False),  # no payment asked
+])
+def test_a_cost_denied_answers_whether_one_must_pay(clause, sentence, denied):
+    assert cost_denied(clause, sentence) is denied
+
+
+def test_a_cost_denied_opens_no():
+    # the s12 fresh yes/no set's f2008 had no opener (made-up words)
+    assert opener("Do I have to pay to take the safety course?",
+                  "If you are asked to take the safety course, you can take it at no cost here.") == "No."
+    assert opener("Do I have to pay to take the safety course?", "The safety course costs $40.") == ""

@@ -406,3 +406,29 @@ def test_a_rule_holding_if_a_condition_the_question_names_nothing_of_settles_nei
     assert not if_unstated("Do I have to wear a badge?", "You must wear your badge when you are in the office.")
     # a condition of approval is the approval rule's ("Yes, with approval.")
     assert not if_unstated("Can I work from abroad?", "You may work from abroad if your manager approves it.")
+
+
+def test_a_compound_ending_with_the_asked_word_is_the_same_kind():
+    # "telephone" ends with "phone": no other kind of dial-in (the s19 fresh yes/no set's f19y-y02, in made-up words)
+    assert not substituted("Do town hall calls include phone dial-in numbers?",
+                           "All town hall calls include telephone dial-in numbers by default.")
+    assert opener("Do town hall calls include phone dial-in numbers?",
+                  "All town hall calls include telephone dial-in numbers by default.") == "Yes."
+    assert substituted("Do town hall calls include phone dial-in numbers?",
+                       "All town hall calls include video dial-in numbers by default.")
+
+
+def test_a_word_of_extent_before_the_noun_is_no_other_kind():
+    # "whole folders" are folders (f19y-y06)
+    assert not substituted("Do new files in a shared team folder keep the folder's settings?",
+                           "You can share whole folders, and new files in a folder keep the settings of the folder.")
+
+
+@pytest.mark.parametrize("question,sentence,said", [
+    # a prohibition in the imperative inside a parenthesis (the s11 fresh set's f020, in made-up words)
+    ("Should I log in to the wiki with my badge?",
+     "You can log in to the wiki with your staff email (do not log in with your badge).", "No."),
+    ("Should I log in to the wiki with my badge?", "You can log in to the wiki with your staff email.", ""),
+])
+def test_a_prohibition_in_a_parenthesis_says_no(question, sentence, said):
+    assert opener(question, sentence) == said
