@@ -130,7 +130,10 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     negation (that is a polarity clash between two subjects). Accents, apostrophe styles and the punctuation inside a
     name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). Each span is the whole name: the
     swapped words with the capitalised words around them that both sides share ("CO-Transit Subsidy"). A swapped
-    label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap.
+    label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap; nor
+    is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
+    of two classes), nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud: Submit a
+    request": a verb).
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:
@@ -163,6 +166,10 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
                     and la[i2] in _DETERMINERS and lb[j2] in _DETERMINERS:
                 continue  # "Acknowledge a Mid-Year Progress Review" / "Create & Submit a Performance plan": words
                 # opening a line before an article are capitalised because they open it: verbs (two steps), not names
+            if _opens_clause_verb(fa, ma, la, i1, i2) or _opens_clause_verb(fb, mb, lb, j1, j2):
+                continue  # "Adobe Creative Cloud: Submit a Software Request": a verb capitalised after a colon
+            if _quantified_subject(la, i1) and _quantified_subject(lb, j1):
+                continue  # "All GSA employees are responsible ..." / "All TTSC staff are ...": two classes, one rule
             # the swapped word with the rest of its name, which both sides share ("FAS-Transit Subsidy" / "CO-Transit
             # Subsidy", not "FAS-Transit" / "CO-Transit")
             def spaced(f: str, m: tuple, k: int) -> bool:  # only spaces between token k - 1 and token k
@@ -181,6 +188,32 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
 #: Words that open a noun phrase: after a sentence's first word, they show it is a verb ("Submit the form", "Complete
 #: a review"), not a name ("Apple acquired ...").
 _DETERMINERS = frozenset("a an the your my our their his her its this that these those each every all any".split())
+
+
+def _opens_clause_verb(text: str, marks: tuple, lower: tuple, i1: int, i2: int) -> bool:
+    """True when the span of tokens ``i1:i2`` is one word opening a clause after a colon ("Adobe Creative Cloud:
+    *Submit* a Software Request") followed by a determiner: capitalised because it opens the clause, a verb, not a
+    name (the s12 fresh set's f2026 noted "S2 says Submit")."""
+    return i2 - i1 == 1 and 0 < i1 and i2 < len(lower) and lower[i2] in _DETERMINERS \
+        and ":" in text[marks[i1 - 1][1]:marks[i1][0]]
+
+
+#: Determiners that make a subject a whole class ("All GSA employees", "Each Sketch plugin", "Any contractor").
+_QUANTIFIERS = frozenset("all each every any".split())
+#: What may stand before a sentence's subject: a connective adverb ("Otherwise, each Figma plugin ...").
+_CONNECTIVES = frozenset("otherwise however also similarly likewise additionally then so and but".split())
+
+
+def _quantified_subject(lower: tuple, i1: int) -> bool:
+    """True when the swapped place at token ``i1`` stands right after a quantifier opening the sentence (after a
+    connective adverb at most): the sentence states a rule of a whole class ("All TTSC staff are responsible for
+    records management"), and the same rule of another class ("All GSA employees ...") does not contradict it. The
+    issue's rule: different subjects are not a contradiction (the s12 fresh set's f2023 and fresh6's y6-003 had such
+    notes)."""
+    before = lower[:i1]
+    while before and before[0] in _CONNECTIVES:
+        before = before[1:]
+    return len(before) == 1 and before[0] in _QUANTIFIERS
 
 
 def _labels(text: str, end: int) -> bool:

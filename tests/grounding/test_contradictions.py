@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from grounding.clash import clash
 from grounding.conflict import Conflict
 from grounding.contradictions import detect_conflicts
 from grounding.value_compare import same_value
@@ -121,6 +122,38 @@ def test_entity_swapped_in_the_same_sentence_is_flagged(embedder):
         src("S2", "The service was acquired by Apple in February 2014 for approximately US$19.3 billion.", doc=2),
     ], embedder)
     assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Facebook", "Apple"))]
+
+
+def test_one_rule_of_two_whole_classes_is_not_a_swapped_name(embedder):
+    """A subject after "all", "each", "every" or "any" is a whole class: the same rule of another class does not
+    contradict it (the s12 fresh set's f2023 and fresh6's y6-003 noted "S2 says Figma", "S2 says TTSC staff"; made-up
+    words). A name swapped in a subject without a quantifier still swaps."""
+    assert detect_conflicts([
+        src("S1", "All Parks staff are responsible for keeping the visitor log.", doc=1),
+        src("S2", "All Finance employees are responsible for keeping the visitor log.", doc=2),
+    ], embedder) == []
+    assert detect_conflicts([
+        src("S1", "Each Trello board is treated like a new software request, and must undergo a security review.",
+            doc=1),
+        src("S2", "Otherwise, each Miro board is treated like a new software request, and must undergo a security "
+                  "review.", doc=2),
+    ], embedder) == []
+    conflicts = detect_conflicts([
+        src("S1", "The Parks team is responsible for keeping the visitor log.", doc=1),
+        src("S2", "The Finance team is responsible for keeping the visitor log.", doc=2),
+    ], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Parks", "Finance"))]
+
+
+def test_a_verb_opening_a_clause_after_a_colon_is_not_a_swapped_name(embedder):
+    """ "Studio Cloud: Submit a Software Request" is an instruction under a label: "Submit" is capitalised because
+    it opens the clause (the s12 fresh set's f2026 noted "S2 says Submit"; made-up words)."""
+    assert detect_conflicts([
+        src("S1", "- The full Studio Cloud Suite by submitting a Software Request through the IT Help Desk.", doc=1),
+        src("S2", "- Acme Studio Cloud: Submit a Software Request through the IT Help Desk.", doc=2),
+    ], embedder) == []
+    assert clash("- The full Studio Cloud Suite by submitting a Software Request through the IT Help Desk.",
+                 "- Acme Studio Cloud: Submit a Software Request through the IT Help Desk.") is None
 
 
 def test_two_steps_opening_with_different_verbs_are_not_a_swapped_name(embedder):
