@@ -133,7 +133,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap; nor
     is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
     of two classes), nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud: Submit a
-    request": a verb).
+    request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a place across a table's cell
+    separator.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:
@@ -159,6 +160,10 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
         span_a, span_b = ta[i1:i2], tb[j1:j2]
         if "".join(la[i1:i2]) == "".join(lb[j1:j2]):
             continue  # one name in two spellings: "D.C." / "DC", "Wi-Fi" / "WiFi"
+        if ta[i1:i2] and tb[j1:j2] and (ta[i1].startswith(f"{tb[j1]}-") or tb[j1].startswith(f"{ta[i1]}-")):
+            continue  # one name and a compound of it: "18F-themed templates" / "18F templates"
+        if _across_cells(fa, ma, i1, i2) or _across_cells(fb, mb, j1, j2):
+            continue  # a place across a table's cell separator ("Location | 50"): a row's label and value, no name
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
             if i1 == j1 == 0 and _labels(fa, ma[i2 - 1][1]) and _labels(fb, mb[j2 - 1][1]):
                 continue  # the label of a "Key: value" line or a row swapped: two subjects, not two values
@@ -214,6 +219,11 @@ def _quantified_subject(lower: tuple, i1: int) -> bool:
     while before and before[0] in _CONNECTIVES:
         before = before[1:]
     return len(before) == 1 and before[0] in _QUANTIFIERS
+
+
+def _across_cells(text: str, marks: tuple, i1: int, i2: int) -> bool:
+    """True when the tokens ``i1:i2`` (at least one) span a table's cell separator "|"."""
+    return i2 > i1 and "|" in text[marks[i1][0]:marks[i2 - 1][1]]
 
 
 def _labels(text: str, end: int) -> bool:

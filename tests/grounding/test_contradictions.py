@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from grounding.clash import clash
+from grounding.clash import Finding, clash
 from grounding.conflict import Conflict
 from grounding.contradictions import detect_conflicts
 from grounding.value_compare import same_value
@@ -154,6 +154,17 @@ def test_a_verb_opening_a_clause_after_a_colon_is_not_a_swapped_name(embedder):
     ], embedder) == []
     assert clash("- The full Studio Cloud Suite by submitting a Software Request through the IT Help Desk.",
                  "- Acme Studio Cloud: Submit a Software Request through the IT Help Desk.") is None
+
+
+def test_a_compound_of_a_name_and_a_table_row_are_not_a_swapped_name():
+    """ "Acme-themed templates" are Acme templates; a row's label and value ("Location | 50 Main Plaza") is no
+    name (the development set's d067 and the conversation set's dc-03 noted "S6 says San Francisco"; fresh20m's
+    f20-m04 "S5 says F"; made-up words). A swapped name stays a swap."""
+    assert clash("- Acme-themed templates: Access document and slide templates through Acme's Visual Guide.",
+                 "- Acme templates: You can get our document and slide templates through Acme's Visual Guide.") is None
+    assert clash("Location | 50 Main Plaza", "- Springfield (Main Plaza)") is None
+    assert clash("The Springfield office is at 50 Main Plaza.", "The Shelbyville office is at 50 Main Plaza.") \
+        == Finding("value_mismatch", ("Springfield", "Shelbyville"), rule="name")
 
 
 def test_two_steps_opening_with_different_verbs_are_not_a_swapped_name(embedder):
