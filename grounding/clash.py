@@ -24,7 +24,7 @@ from typing import Literal, Sequence
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
 from grounding.claim_readings import ClaimReading, reading
-from grounding.polarity import antonym_read, cue_asymmetry_read, negated_predicate_read
+from grounding.polarity import antonym_read, cue_asymmetry_read, negated_only_in_condition, negated_predicate_read
 from grounding.rewording import word_key
 from grounding.subjects import subject_difference
 from grounding.value_compare import comparable, same_value
@@ -133,8 +133,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap; nor
     is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
     of two classes), nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud: Submit a
-    request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a place across a table's cell
-    separator.
+    request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a name kept with words added
+    ("GSA IR" / "GSA's Incident Response (IR)"), nor a place across a table's cell separator.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:
@@ -162,6 +162,8 @@ def _substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
             continue  # one name in two spellings: "D.C." / "DC", "Wi-Fi" / "WiFi"
         if ta[i1:i2] and tb[j1:j2] and (ta[i1].startswith(f"{tb[j1]}-") or tb[j1].startswith(f"{ta[i1]}-")):
             continue  # one name and a compound of it: "18F-themed templates" / "18F templates"
+        if _kept_within(la[i1:i2], lb[j1:j2]):
+            continue  # "GSA IR" / "GSA's Incident Response (IR)": the name kept, words added around it
         if _across_cells(fa, ma, i1, i2) or _across_cells(fb, mb, j1, j2):
             continue  # a place across a table's cell separator ("Location | 50"): a row's label and value, no name
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
@@ -221,6 +223,12 @@ def _quantified_subject(lower: tuple, i1: int) -> bool:
     return len(before) == 1 and before[0] in _QUANTIFIERS
 
 
+def _kept_within(a: Sequence[str], b: Sequence[str]) -> bool:
+    """True when the words of one place (a possessive "'s" dropped) are all among the other's."""
+    wa, wb = ({w.removesuffix("'s").removesuffix("’s") for w in x} for x in (a, b))
+    return bool(wa) and bool(wb) and (wa <= wb or wb <= wa)
+
+
 def _across_cells(text: str, marks: tuple, i1: int, i2: int) -> bool:
     """True when the tokens ``i1:i2`` (at least one) span a table's cell separator "|"."""
     return i2 > i1 and "|" in text[marks[i1][0]:marks[i2 - 1][1]]
@@ -260,7 +268,9 @@ def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Fin
     together are not one claim). The first rule that fires wins: value mismatch, then a swapped name (reported as a
     value mismatch of the two names), then polarity (negated predicate, antonym, negation cue on one side only). A
     value mismatch or a polarity clash between sentences about different subjects ("the meal allowance in Boston is
-    $75" / "in Denver is $60") is no finding: the sentences are not compared further.
+    $75" / "in Denver is $60") is no finding: the sentences are not compared further; nor is a negation standing only
+    in a sentence's leading condition ("If the software is not approved, submit a request": grounding.polarity.
+    negated_only_in_condition).
     """
     return clash_read(reading(a), reading(b), strong=strong, versions=versions)
 
@@ -287,6 +297,8 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
     for rule, test in (("predicate", lambda: negated_predicate_read(pa, pb)), ("antonym", lambda: antonym_read(pa, pb)),
                        ("cue", lambda: cue_asymmetry_read((ra.cues, rb.cues), (pa, pb), (ra.words, rb.words)))):
         polarity = test()
+        if polarity and rule != "antonym" and negated_only_in_condition(a if polarity[1] == "affirmative" else b):
+            return None  # "If the software is not approved, submit a request": a case, not a denial
         if polarity:
             if subject_difference(a, b, versions=versions, polarity=True, known={a: ra.values, b: rb.values}):
                 return None

@@ -11,6 +11,7 @@ Text", ACL) on aligned sentences; negation cues are grounding.lexical's. No Djan
 
 from __future__ import annotations
 
+import re
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -20,7 +21,7 @@ from typing import Sequence
 from grounding.lexical import STOP_WORDS, is_negation, negation_cues, normalise_negation, stem, tokens
 
 __all__ = ["Reading", "antonym", "antonym_read", "cue_asymmetry", "cue_asymmetry_read", "negated_predicate",
-           "negated_predicate_read", "polarity_reading", "reading_of"]
+           "negated_only_in_condition", "negated_predicate_read", "polarity_reading", "reading_of"]
 
 #: Opposite pairs. Words of position and sequence ("above" / "below", "before" / "after", "first" / "last") are
 #: left out: in procedures they point at other steps ("follow the steps above" / "the steps below") far more often
@@ -207,3 +208,18 @@ def antonym_read(ra: Reading, rb: Reading) -> tuple[str, str] | None:
             if w.startswith(p) and len(w) - len(p) >= 5 and w[len(p):] in only_b:
                 return w, w[len(p):]
     return None
+
+
+#: A leading condition, after a bullet or a label ("*Note: If you don't have a travel card yet, ...", "Note, if you
+#: haven't yet started ...:"), up to its comma, semicolon or colon.
+_LEADING_CONDITION = re.compile(r"^[\W_]*(?:(?:please\s+)?(?:note|important|tip)\s*[:,\-–—]\s*)?"
+                                r"(?:if|when|whenever|unless|once|until)\b[^,;:]*[,;:]", re.I)
+
+
+def negated_only_in_condition(sentence: str) -> bool:
+    """True when every negation cue of ``sentence`` stands in its leading condition ("If the software is not already
+    approved, submit a Software Review Request"): the sentence states what holds in a case, and denies nothing a
+    plain sentence affirms ("GSA has a list of approved software"). Such a pair is no polarity clash (the s11 to s19
+    fresh development sets' y6-011, y5-011 and d037 had such notes)."""
+    m = _LEADING_CONDITION.match(sentence)
+    return bool(m) and negation_cues(m.group(0)) > 0 and negation_cues(sentence[m.end():]) == 0

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grounding.clash import Finding, clash
+from grounding.polarity import negated_only_in_condition
 from grounding.conflict import Conflict
 from grounding.contradictions import detect_conflicts
 from grounding.value_compare import same_value
@@ -165,6 +166,30 @@ def test_a_compound_of_a_name_and_a_table_row_are_not_a_swapped_name():
     assert clash("Location | 50 Main Plaza", "- Springfield (Main Plaza)") is None
     assert clash("The Springfield office is at 50 Main Plaza.", "The Shelbyville office is at 50 Main Plaza.") \
         == Finding("value_mismatch", ("Springfield", "Shelbyville"), rule="name")
+
+
+def test_a_name_kept_with_words_added_is_not_a_swapped_name():
+    """ "Acme IR" / "Acme's Incident Response (IR) team": the name is kept (the fresh23c conversation f23c-32 noted
+    "S2 says GSA"; made-up words)."""
+    assert clash("If you clicked a link, follow these steps to report to Acme's Incident Response (IR) team:",
+                 "If you clicked a link, follow these steps to report to Acme IR:") is None
+
+
+@pytest.mark.parametrize("negated", [
+    "If the tool is not already approved, submit a review request to the IT desk.",
+    "*Note: If you don't have a badge yet, ask the front desk for a visitor pass.",
+])
+def test_a_negation_only_in_a_leading_condition_is_no_polarity_clash(negated):
+    """A sentence whose negations all stand in its leading condition states what holds in a case: it denies nothing
+    (fresh6's y6-011, fresh5's y5-011 and the development set's d037 had such notes; made-up words)."""
+    assert negated_only_in_condition(negated)
+    assert clash("The IT desk keeps a list of approved tools and badges.", negated) is None
+
+
+def test_a_negation_in_the_main_clause_still_clashes():
+    assert not negated_only_in_condition("If you travel, you may not use the lounge.")
+    assert clash("Contractors may use the lounge.", "If they travel, contractors may not use the lounge.") \
+        == Finding("negation", ("affirmative", "not"), rule="predicate")
 
 
 def test_two_steps_opening_with_different_verbs_are_not_a_swapped_name(embedder):
