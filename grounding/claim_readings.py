@@ -9,7 +9,7 @@ A reading holds every per-sentence fact grounding.clash and grounding.contradict
 function named below gives for the sentence, so the rules find the same on a stored reading as on the text:
 
     tokens   lower-cased TOKENs of the accent-folded sentence, repeats kept (grounding.alignment.token_set is their set,
-             grounding.clash._substitution counts them)
+             grounding.name_swap.substitution counts them)
     words    lower-cased TOKENs of the NFKC-folded sentence (grounding.lexical.tokens): its length against
              grounding.clash.MAX_CLAIM_WORDS, the other side of grounding.polarity.cue_asymmetry
     terms    grounding.lexical.content_terms (the question's words a pair shares: grounding.notes.Concerns)
