@@ -22,7 +22,7 @@ from typing import Literal, Sequence
 
 
 from grounding.claim_readings import ClaimReading, reading
-from grounding.polarity import antonym_read, cue_asymmetry_read, negated_only_in_condition, negated_predicate_read
+from grounding.polarity import antonym_read, cue_asymmetry_read, negated_only_in_case, negated_predicate_read
 from grounding.name_swap import substitution
 from grounding.subjects import subject_difference
 from grounding.value_compare import comparable, same_value
@@ -128,7 +128,7 @@ def clash(a: str, b: str, *, strong: bool = True, versions: bool = False) -> Fin
     value mismatch or a polarity clash between sentences about different subjects ("the meal allowance in Boston is
     $75" / "in Denver is $60") is no finding: the sentences are not compared further; nor is a negation standing only
     in a sentence's leading condition ("If the software is not approved, submit a request": grounding.polarity.
-    negated_only_in_condition).
+    negated_only_in_case).
     """
     return clash_read(reading(a), reading(b), strong=strong, versions=versions)
 
@@ -155,7 +155,7 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
     for rule, test in (("predicate", lambda: negated_predicate_read(pa, pb)), ("antonym", lambda: antonym_read(pa, pb)),
                        ("cue", lambda: cue_asymmetry_read((ra.cues, rb.cues), (pa, pb), (ra.words, rb.words)))):
         polarity = test()
-        if polarity and rule != "antonym" and negated_only_in_condition(a if polarity[1] == "affirmative" else b):
+        if polarity and rule != "antonym" and negated_only_in_case(a if polarity[1] == "affirmative" else b):
             return None  # "If the software is not approved, submit a request": a case, not a denial
         if polarity:
             if subject_difference(a, b, versions=versions, polarity=True, known={a: ra.values, b: rb.values}):

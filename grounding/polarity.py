@@ -21,7 +21,7 @@ from typing import Sequence
 from grounding.lexical import STOP_WORDS, is_negation, negation_cues, normalise_negation, stem, tokens
 
 __all__ = ["Reading", "antonym", "antonym_read", "cue_asymmetry", "cue_asymmetry_read", "negated_predicate",
-           "negated_only_in_condition", "negated_predicate_read", "polarity_reading", "reading_of"]
+           "negated_only_in_case", "negated_predicate_read", "polarity_reading", "reading_of"]
 
 #: Opposite pairs. Words of position and sequence ("above" / "below", "before" / "after", "first" / "last") are
 #: left out: in procedures they point at other steps ("follow the steps above" / "the steps below") far more often
@@ -211,15 +211,19 @@ def antonym_read(ra: Reading, rb: Reading) -> tuple[str, str] | None:
 
 
 #: A leading condition, after a bullet or a label ("*Note: If you don't have a travel card yet, ...", "Note, if you
-#: haven't yet started ...:"), up to its comma, semicolon or colon.
+#: haven't yet started ...:"), or a leading phrase naming the cases a rule is for ("For all requests that are not
+#: interviews, ..."), up to its comma, semicolon or colon.
 _LEADING_CONDITION = re.compile(r"^[\W_]*(?:(?:please\s+)?(?:note|important|tip)\s*[:,\-–—]\s*)?"
-                                r"(?:if|when|whenever|unless|once|until)\b[^,;:]*[,;:]", re.I)
+                                r"(?:if|when|whenever|unless|once|until|for\s+(?:all|any|every|each))\b[^,;:]*[,;:]",
+                                re.I)
 
 
-def negated_only_in_condition(sentence: str) -> bool:
+def negated_only_in_case(sentence: str) -> bool:
     """True when every negation cue of ``sentence`` stands in its leading condition ("If the software is not already
-    approved, submit a Software Review Request"): the sentence states what holds in a case, and denies nothing a
-    plain sentence affirms ("GSA has a list of approved software"). Such a pair is no polarity clash (the s11 to s19
-    fresh development sets' y6-011, y5-011 and d037 had such notes)."""
+    approved, submit a Software Review Request", "For all requests that are not interviews, forward ..."): the
+    sentence states what holds in a case, and denies nothing a plain sentence affirms ("GSA has a list of approved
+    software"). Such a pair is no polarity clash (the s11 to s19 fresh development sets' y6-011, y5-011, f15-m01 and
+    the development set's d037 had such notes). A negated relative clause elsewhere was tried too: on ConflictQA's
+    calibration half it carries the claim as often as not ("carrots, which are not root vegetables")."""
     m = _LEADING_CONDITION.match(sentence)
     return bool(m) and negation_cues(m.group(0)) > 0 and negation_cues(sentence[m.end():]) == 0

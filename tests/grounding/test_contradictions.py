@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grounding.clash import Finding, clash
-from grounding.polarity import negated_only_in_condition
+from grounding.polarity import negated_only_in_case
 from grounding.conflict import Conflict
 from grounding.contradictions import detect_conflicts
 from grounding.value_compare import same_value
@@ -178,16 +178,19 @@ def test_a_name_kept_with_words_added_is_not_a_swapped_name():
 @pytest.mark.parametrize("negated", [
     "If the tool is not already approved, submit a review request to the IT desk.",
     "*Note: If you don't have a badge yet, ask the front desk for a visitor pass.",
+    "For all visitors who are not staff, the front desk issues a badge.",   # fresh15's f15-m01
 ])
 def test_a_negation_only_in_a_leading_condition_is_no_polarity_clash(negated):
     """A sentence whose negations all stand in its leading condition states what holds in a case: it denies nothing
     (fresh6's y6-011, fresh5's y5-011 and the development set's d037 had such notes; made-up words)."""
-    assert negated_only_in_condition(negated)
+    assert negated_only_in_case(negated)
     assert clash("The IT desk keeps a list of approved tools and badges.", negated) is None
 
 
 def test_a_negation_in_the_main_clause_still_clashes():
-    assert not negated_only_in_condition("If you travel, you may not use the lounge.")
+    assert not negated_only_in_case("If you travel, you may not use the lounge.")
+    # a negated relative clause outside the leading phrase carries the claim (ConflictQA's calibration half)
+    assert not negated_only_in_case("Rabbits mostly eat carrots, which are not root vegetables.")
     assert clash("Contractors may use the lounge.", "If they travel, contractors may not use the lounge.") \
         == Finding("negation", ("affirmative", "not"), rule="predicate")
 
