@@ -203,11 +203,24 @@ def antonym_read(ra: Reading, rb: Reading) -> tuple[str, str] | None:
                     continue  # a sentence naming both sides ("private channel content can be publicly published")
                 return w, other
         for p in _NEG_PREFIXES:
-            if len(w) >= 5 and p + w in only_b:
+            if len(w) >= 5 and p + w in only_b and not _privative_before(ra.words, w):
                 return w, p + w
-            if w.startswith(p) and len(w) - len(p) >= 5 and w[len(p):] in only_b:
+            if w.startswith(p) and len(w) - len(p) >= 5 and w[len(p):] in only_b \
+                    and not _privative_before(rb.words, w[len(p):]):
                 return w, w[len(p):]
     return None
+
+
+#: Words that deny what follows them without a negation cue ("outside of a dedicated workspace" is a non-workspace).
+_PRIVATIVE = frozenset("outside without beyond other except away".split())
+
+
+def _privative_before(words: Sequence[str], word: str, reach: int = 4) -> bool:
+    """True when every use of ``word`` in ``words`` has a privative word (:data:`_PRIVATIVE`) within ``reach`` words
+    before it: "from transit or outside of a dedicated workspace" says what "from a non-workspace" says (fresh8's
+    y8-008 noted them as opposed)."""
+    at = [i for i, w in enumerate(words) if w == word]
+    return bool(at) and all(any(x in _PRIVATIVE for x in words[max(0, i - reach):i]) for i in at)
 
 
 #: A leading condition, after a bullet or a label ("*Note: If you don't have a travel card yet, ...", "Note, if you

@@ -513,3 +513,12 @@ def test_concerns_asks_what_relevant_notes_asks():
     assert test(frozenset({"hotel", "book"}), similarity=0.3, relevance=0.65, versions=True)  # a version, close
     assert not test(frozenset({"hotel", "book"}), similarity=0.9, relevance=0.5, versions=True)
     assert not test(frozenset({"meal", "allow"}), similarity=0.99, relevance=0.9, versions=True)  # nothing asked
+
+
+def test_a_word_after_a_privative_is_not_opposed_to_its_negative_prefixed_form():
+    """ "outside of a dedicated workspace" says what "a non-workspace" says (fresh8's y8-008 noted them as opposed;
+    made-up words); a plain word and its negative-prefixed form still are."""
+    assert clash("You may join a call from a bus or from a non-workspace; that should be rare.",
+                 "Joining calls from a bus or outside of a dedicated workspace should be rare.") is None
+    assert clash("Contractors are eligible.", "Contractors are ineligible.") \
+        == Finding("negation", ("eligible", "ineligible"), rule="antonym")
