@@ -81,8 +81,11 @@ _EXISTENTIAL = re.compile(r"\b(?:is|are|was|were)\s+there\s+(?:an?\s+|any\s+|som
                           r"available|here|there)\b|\s*[?,.;:]|\s*$)", re.I)
 
 
-#: Words of an existential question that name no particular thing ("Is there a way ...?", "a similar limit").
-_VAGUE = content_terms("way ways option options similar same other")
+#: Words of an existential question that name no thing of their own: a manner or an alternative ("Is there a way
+#: ...?"), or a remedy for the trouble the asker told ("My meetings get cut off at 40 minutes. Is there a fix?": the
+#: fresh23c conversation f23c-08 was refused "they do not say anything about fix").
+_VAGUE = content_terms("way ways option options similar same other fix fixes solution solutions workaround "
+                       "workarounds remedy remedies alternative alternatives")
 
 
 def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
