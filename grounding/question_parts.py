@@ -130,6 +130,7 @@ _MIXED_CASE = re.compile(r"(?<![\w-])[a-z0-9]\w*[A-Z]\w*")
 _COMMON = frozenset("""I I'm I've If Is Are Can Could Do Does Did Will Would Should Must May Might Has Have What What's
 Which Who Whom Whose When Where Why How And But Or So For After Before During While Once Back OK Okay Non My Our The A
 An In On At To Alongside Around About Also Then Yes No Please Hi Hello Hey Thanks Thank Dear Sorry Quick Question
+Everyone Everybody Anyone Anybody Someone Somebody Nobody
 Monday Tuesday Wednesday Thursday Friday Saturday Sunday
 January February March April May June July August September October November December""".split())
 
@@ -173,12 +174,19 @@ def _specifics(question: str) -> tuple[str, ...]:
                 parts.pop(0)
             while parts and _pins_nothing(parts[-1]):
                 parts.pop()
-            if parts:
+            if parts and not _OWN_NAME.search(sentence[:m.start()]):
                 found.append(" ".join(parts))
         found += [m.group(0) for m in _CODE.finditer(sentence)]
         found += [m.group(0) for m in _MIXED_CASE.finditer(sentence) if any(c.islower() for c in m.group(0))]
         found += [m.group(1).lower() for m in _GROUP.finditer(sentence)]
     return tuple(dict.fromkeys(found))
+
+
+#: What stands before a person's own name ("Everyone's systems call me Jonathan but I go by Jon", "my name is Ana"):
+#: the asker's name pins no fact of the documents (the fresh23c conversation f23c-31 was refused "they do not say
+#: anything about Jonathan or Jon" for "How do I set my preferred name?").
+_OWN_NAME = re.compile(r"\b(?:call(?:s|ed)?\s+me|go(?:es)?\s+by|goes\s+by|my\s+(?:legal\s+|preferred\s+)?name\s+is|"
+                       r"i\s+am\s+called|named|i['’]m\s+called)\s*$", re.I)
 
 
 #: A group of people a rule may hold for and not for the others ("Do contractors get paid time off?" is not settled

@@ -426,6 +426,13 @@ def test_the_asking_sentences_own_specifics_pin_the_fact_not_the_askers_situatio
     assert specifics("I work in the Denver office. What is the hotel limit?") == ["Denver"]
 
 
+def test_the_askers_own_name_pins_no_fact():
+    # the fresh23c conversation f23c-31 was refused "they do not say anything about Jonathan or Jon"
+    assert specifics("Everyone's systems call me Jonathan but I go by Jon. How do I set my preferred name?") == []
+    assert specifics("My name is Ana Lopez. How do I change my display name?") == []
+    assert specifics("My manager Ana Lopez is away. Who approves my leave?") == ["Ana Lopez"]
+
+
 def test_a_question_after_a_situation_naming_another_city_is_answered_for_the_asked_one(embedder):
     from tests.grounding.helpers import make_page, offline_answer
 
