@@ -139,11 +139,9 @@ def test_one_rule_of_two_whole_classes_is_not_a_swapped_name(embedder):
         src("S2", "Otherwise, each Miro board is treated like a new software request, and must undergo a security "
                   "review.", doc=2),
     ], embedder) == []
-    conflicts = detect_conflicts([
-        src("S1", "The Parks team is responsible for keeping the visitor log.", doc=1),
-        src("S2", "The Finance team is responsible for keeping the visitor log.", doc=2),
-    ], embedder)
-    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Parks", "Finance"))]
+    assert clash("The Parks team is responsible for keeping the visitor log.",
+                 "The Finance team is responsible for keeping the visitor log.") \
+        == Finding("value_mismatch", ("Parks", "Finance"), rule="name")
 
 
 def test_a_verb_opening_a_clause_after_a_colon_is_not_a_swapped_name(embedder):
