@@ -117,7 +117,7 @@ _DETERMINERS = frozenset("a an the your my our their his her its this that these
 def _opens_clause_verb(text: str, marks: tuple, lower: tuple, i1: int, i2: int) -> bool:
     """True when the span of tokens ``i1:i2`` is one word opening a clause after a colon ("Adobe Creative Cloud:
     *Submit* a Software Request") followed by a determiner: capitalised because it opens the clause, a verb, not a
-    name (the s12 fresh set's f2026 noted "S2 says Submit")."""
+    name (fresh2's f2026 noted "S2 says Submit")."""
     return i2 - i1 == 1 and 0 < i1 and i2 < len(lower) and lower[i2] in _DETERMINERS \
         and ":" in text[marks[i1 - 1][1]:marks[i1][0]]
 
@@ -132,7 +132,7 @@ def _quantified_subject(lower: tuple, i1: int) -> bool:
     """True when the swapped place at token ``i1`` stands right after a quantifier opening the sentence (after a
     connective adverb at most): the sentence states a rule of a whole class ("All TTSC staff are responsible for
     records management"), and the same rule of another class ("All GSA employees ...") does not contradict it. The
-    issue's rule: different subjects are not a contradiction (the s12 fresh set's f2023 and fresh6's y6-003 had such
+    issue's rule: different subjects are not a contradiction (fresh2's f2023 and fresh6's y6-003 had such
     notes)."""
     before = lower[:i1]
     while before and before[0] in _CONNECTIVES:

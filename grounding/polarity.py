@@ -11,8 +11,8 @@ Text", ACL) on aligned sentences; negation cues are grounding.lexical's. No Djan
 
 from __future__ import annotations
 
-import re
 import functools
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from dataclasses import dataclass
@@ -235,8 +235,8 @@ def negated_only_in_case(sentence: str) -> bool:
     """True when every negation cue of ``sentence`` stands in its leading condition ("If the software is not already
     approved, submit a Software Review Request", "For all requests that are not interviews, forward ..."): the
     sentence states what holds in a case, and denies nothing a plain sentence affirms ("GSA has a list of approved
-    software"). Such a pair is no polarity clash (the s11 to s19 fresh development sets' y6-011, y5-011, f15-m01 and
-    the development set's d037 had such notes). A negated relative clause elsewhere was tried too: on ConflictQA's
+    software"). Such a pair is no polarity clash (fresh6's y6-011, fresh5's y5-011, fresh15's f15-m01 and the
+    development set's d037 had such notes). A negated relative clause elsewhere was tried too: on ConflictQA's
     calibration half it carries the claim as often as not ("carrots, which are not root vegetables")."""
     m = _LEADING_CONDITION.match(sentence)
     return bool(m) and negation_cues(m.group(0)) > 0 and negation_cues(sentence[m.end():]) == 0

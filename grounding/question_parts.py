@@ -185,8 +185,8 @@ def _specifics(question: str) -> tuple[str, ...]:
 #: What stands before a person's own name ("Everyone's systems call me Jonathan but I go by Jon", "my name is Ana"):
 #: the asker's name pins no fact of the documents (the fresh23c conversation f23c-31 was refused "they do not say
 #: anything about Jonathan or Jon" for "How do I set my preferred name?").
-_OWN_NAME = re.compile(r"\b(?:call(?:s|ed)?\s+me|go(?:es)?\s+by|goes\s+by|my\s+(?:legal\s+|preferred\s+)?name\s+is|"
-                       r"i\s+am\s+called|named|i['’]m\s+called)\s*$", re.I)
+_OWN_NAME = re.compile(r"\b(?:call(?:s|ed)?\s+me|i\s+go\s+by|my\s+(?:legal\s+|preferred\s+)?name\s+is|"
+                       r"(?:i\s+am|i['’]m)\s+(?:called|named))\s*$", re.I)
 
 
 #: A group of people a rule may hold for and not for the others ("Do contractors get paid time off?" is not settled

@@ -249,7 +249,7 @@ def orders_asked_act(clause: str, sentence: str) -> bool:
 
 #: The verb right after a duty asked of the asker ("Should I *make* the interpreters co-hosts?", "Do I have to *get*
 #: ..."), light verbs included: an imperative opening with it ("Make interpreters co-hosts of the meeting") orders
-#: the act asked (the s12 fresh yes/no set's f2005 had no opener).
+#: the act asked (fresh2's f2005 had no opener).
 _DUTY_VERB = re.compile(r"^\s*(?:should|must|shall)\s+(?:i|we)\s+([a-z]+)\b|\b(?:i|we)\s+(?:have|need)\s+to\s+"
                         r"([a-z]+)\b", re.I)
 #: A leading condition with its comma ("If you want to attend a training event, discuss it with ...").

@@ -147,5 +147,5 @@ _ASKS_PAYMENT = re.compile(r"\b(?:have|has|need|needs)\s+to\s+pay\b|^\s*(?:must|
 def cost_denied(clause: str, sentence: str) -> bool:
     """True when the asking ``clause`` asks whether the asker must pay (:data:`_ASKS_PAYMENT`) and ``sentence`` denies
     a cost (:data:`_NO_COST`: "you can access the DoD training at no cost"): the sentence says no, though it states
-    no requirement (the s12 fresh yes/no set's f2008 had no opener)."""
+    no requirement (fresh2's f2008 had no opener)."""
     return bool(_ASKS_PAYMENT.search(clause)) and bool(_NO_COST.search(sentence))

@@ -266,7 +266,7 @@ def requirement_unstated(asking: str, sentence: str) -> bool:
 def _prohibits(sentence: str) -> bool:
     """True when ``sentence``'s main clause (after a leading condition) is a prohibition in the imperative: "If you
     detect unusual activity on your computer, DO NOT turn off your computer"; or when a parenthesis of it is one:
-    "You can sign into your account using your GSA email login credentials (do not sign in with SSO)" (the s11 fresh
+    "You can sign into your account using your GSA email login credentials (do not sign in with SSO)" (the fresh
     yes/no set's f020, fresh2's f2021)."""
     return bool(_PROHIBITION.match(_CONDITION_OPENING.sub("", sentence, count=1))) \
         or any(_PROHIBITION.match(inner) for inner in _PARENTHESIS.findall(sentence))

@@ -127,7 +127,7 @@ def test_entity_swapped_in_the_same_sentence_is_flagged(embedder):
 
 def test_one_rule_of_two_whole_classes_is_not_a_swapped_name(embedder):
     """A subject after "all", "each", "every" or "any" is a whole class: the same rule of another class does not
-    contradict it (the s12 fresh set's f2023 and fresh6's y6-003 noted "S2 says Figma", "S2 says TTSC staff"; made-up
+    contradict it (fresh2's f2023 and fresh6's y6-003 noted "S2 says Figma", "S2 says TTSC staff"; made-up
     words). A name swapped in a subject without a quantifier still swaps."""
     assert detect_conflicts([
         src("S1", "All Parks staff are responsible for keeping the visitor log.", doc=1),
@@ -146,7 +146,7 @@ def test_one_rule_of_two_whole_classes_is_not_a_swapped_name(embedder):
 
 def test_a_verb_opening_a_clause_after_a_colon_is_not_a_swapped_name(embedder):
     """ "Studio Cloud: Submit a Software Request" is an instruction under a label: "Submit" is capitalised because
-    it opens the clause (the s12 fresh set's f2026 noted "S2 says Submit"; made-up words)."""
+    it opens the clause (fresh2's f2026 noted "S2 says Submit"; made-up words)."""
     assert detect_conflicts([
         src("S1", "- The full Studio Cloud Suite by submitting a Software Request through the IT Help Desk.", doc=1),
         src("S2", "- Acme Studio Cloud: Submit a Software Request through the IT Help Desk.", doc=2),

@@ -206,7 +206,7 @@ def test_a_thing_listed_among_what_a_kind_includes_opens_yes():
     ("Can I add the badge to my locker profile?", "Add your badge to your locker profile", False),   # permission
     ("Should I still add the badge to my locker profile?", "Don't add your badge to your locker profile", False),
     ("Should I still add the badge to my locker profile?", "Remove your badge from your locker profile", False),
-    # a light verb with a word of its object named; after a leading condition (the s12 fresh set's f2005)
+    # a light verb with a word of its object named; after a leading condition (fresh2's f2005)
     ("Should I make the sign-language interpreters panelists?", "Make interpreters panelists of the webinar.", True),
     ("Should I file the form?", "If you travel abroad, file the form with your manager.", True),
     ("Do I have to make a reservation?", "Make sure you bring a badge.", False),   # nothing of the object named

@@ -84,7 +84,7 @@ def test_a_cost_denied_answers_whether_one_must_pay(clause, sentence, denied):
 
 
 def test_a_cost_denied_opens_no():
-    # the s12 fresh yes/no set's f2008 had no opener (made-up words)
+    # fresh2's f2008 had no opener (made-up words)
     assert opener("Do I have to pay to take the safety course?",
                   "If you are asked to take the safety course, you can take it at no cost here.") == "No."
     assert opener("Do I have to pay to take the safety course?", "The safety course costs $40.") == ""

@@ -425,7 +425,7 @@ def test_a_word_of_extent_before_the_noun_is_no_other_kind():
 
 
 @pytest.mark.parametrize("question,sentence,said", [
-    # a prohibition in the imperative inside a parenthesis (the s11 fresh set's f020, in made-up words)
+    # a prohibition in the imperative inside a parenthesis (the fresh set's f020, in made-up words)
     ("Should I log in to the wiki with my badge?",
      "You can log in to the wiki with your staff email (do not log in with your badge).", "No."),
     ("Should I log in to the wiki with my badge?", "You can log in to the wiki with your staff email.", ""),
