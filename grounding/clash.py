@@ -155,9 +155,9 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
     for rule, test in (("predicate", lambda: negated_predicate_read(pa, pb)), ("antonym", lambda: antonym_read(pa, pb)),
                        ("cue", lambda: cue_asymmetry_read((ra.cues, rb.cues), (pa, pb), (ra.words, rb.words)))):
         polarity = test()
-        if polarity and rule != "antonym" and negated_only_in_case(a if polarity[1] == "affirmative" else b):
-            return None  # "If the software is not approved, submit a request": a case, not a denial
         if polarity:
+            if rule != "antonym" and negated_only_in_case(a if polarity[1] == "affirmative" else b):
+                return None  # "If the software is not approved, submit a request": a case, not a denial
             if subject_difference(a, b, versions=versions, polarity=True, known={a: ra.values, b: rb.values}):
                 return None
             return Finding("negation", polarity, rule=rule)

@@ -77,7 +77,7 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
         span_a, span_b = ta[i1:i2], tb[j1:j2]
         if "".join(la[i1:i2]) == "".join(lb[j1:j2]):
             continue  # one name in two spellings: "D.C." / "DC", "Wi-Fi" / "WiFi"
-        if ta[i1:i2] and tb[j1:j2] and (ta[i1].startswith(f"{tb[j1]}-") or tb[j1].startswith(f"{ta[i1]}-")):
+        if span_a and span_b and (span_a[0].startswith(f"{span_b[0]}-") or span_b[0].startswith(f"{span_a[0]}-")):
             continue  # one name and a compound of it: "18F-themed templates" / "18F templates"
         if _kept_within(la[i1:i2], lb[j1:j2]):
             continue  # "GSA IR" / "GSA's Incident Response (IR)": the name kept, words added around it

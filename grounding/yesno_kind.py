@@ -34,7 +34,7 @@ _NO_KIND = frozenset("both either neither each every such always also often neve
                      "already ever whole entire".split())
 
 
-def _abbreviates(word: str, modifier: str) -> bool:
+def _names_same_kind(word: str, modifier: str) -> bool:
     """True when ``word`` is an abbreviation in capitals whose last letter is the initial of ``modifier`` ("RA" /
     "accommodation" in "the RA request" for "an accommodation request"), or a compound ending with ``modifier`` (four
     letters or more: "telephone" / "phone" in "telephone dial-in instructions" for "phone dial-in instructions"): a
@@ -49,9 +49,10 @@ def substituted_in(asking: str, sentence: str) -> bool:
     word than the question puts before it, and the question's word does not qualify it there ("business class" /
     "Book economy class", "sick days" / "Up to 5 unused PTO days", "an internet stipend" / "a one-time stipend"; "my
     personal laptop" / "Limited personal use ... but company laptops are company property", where "personal"
-    qualifies another noun); a word the question says too ("a full Slack member" / "full members") or an
-    abbreviation of the question's word ("RA request" / "accommodation request") is not another kind. Such a
-    sentence settles nothing about what was asked."""
+    qualifies another noun); a word the question says too ("a full Slack member" / "full members"), an
+    abbreviation of the question's word ("RA request" / "accommodation request") or a compound ending with it
+    ("telephone dial-in" / "phone dial-in") is not another kind. Such a sentence settles nothing about what was
+    asked."""
     asked = [w.lower() for w in _WORD.findall(asking)]
     raw = _WORD.findall(sentence)
     words = [w.lower() for w in raw]
@@ -74,7 +75,7 @@ def substituted_in(asking: str, sentence: str) -> bool:
             # full Slack member" / "added as full members"; "collect survey data" / "collect data"); a word the
             # question says of another noun does not count ("my personal tablet to check work email" / "personal
             # email")
-            if _modifiable(words[i - 1]) and stems[i - 1] not in mine and not _abbreviates(raw[i - 1], modifier):
+            if _modifiable(words[i - 1]) and stems[i - 1] not in mine and not _names_same_kind(raw[i - 1], modifier):
                 return True
     return False
 
