@@ -190,12 +190,21 @@ def answer_markdown(*, answer: Message) -> str:
     lines = [text.strip(), "", "Sources:"]
     for number, label in enumerate(order, 1):
         s = by_label[label]
-        name = ", ".join(p for p in (s.get("title", ""), " › ".join(p for p in (s.get("section") or "").split(" > ")
-                                                                      if p)) if p)
+        section = _cited_section(answer, label, s)
+        name = ", ".join(p for p in (s.get("title", ""), " › ".join(p for p in section.split(" > ") if p)) if p)
         meta = ", ".join(p for p in (s.get("version", ""), s.get("date", ""), s.get("status", ""))
                          if p and p != "current")
         lines.append(f"[{number}] {name}" + (f" ({meta})" if meta else ""))
     return "\n".join(lines) + "\n"
+
+
+def _cited_section(answer: Message, label: str, source: dict) -> str:
+    """The section an answer's citation of ``label`` names (the cited sentence's own: a source merged from chunks of
+    several sections, or one chunk spanning several, has one section per sentence, grounding.types.Source.section_of),
+    else the section of the stored ``source``."""
+    cited = next((c.get("section") for c in answer.citations or () if isinstance(c, dict) and c.get("label") == label
+                  and c.get("section") is not None), None)
+    return str(cited if cited is not None else source.get("section") or "")
 
 
 def conversation_markdown(*, conversation: Conversation) -> str:
@@ -227,7 +236,7 @@ def conversation_markdown(*, conversation: Conversation) -> str:
             lines.append("Sources:")
             for label in cited:
                 s = by_label.get(label, {})
-                where = " > ".join(p for p in (s.get("title", ""), s.get("section", "")) if p)
+                where = " > ".join(p for p in (s.get("title", ""), _cited_section(m, label, s)) if p)
                 meta = ", ".join(p for p in (s.get("version", ""), s.get("date", ""), s.get("status", ""))
                                  if p and p != "current")
                 quote = next((c.get("cited_text", "") for c in m.citations if c.get("label") == label), "")

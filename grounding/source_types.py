@@ -13,7 +13,7 @@ from grounding.location import Location, merge_locations, source_label
 if TYPE_CHECKING:
     from grounding.sentence_data import SentenceData
 
-__all__ = ["Source"]
+__all__ = ["Source", "merged_section"]
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,16 @@ class Source:
 
     def section_of(self, span: str) -> str:
         """The section path of ``span`` (a sentence of this source's text): the section of the chunk whose part of
-        the text it starts in, else ``section`` (span "" or not found, or a source of one section)."""
-        return self._part_at(span, self.sections, self.section)
+        the text it starts in, else ``section`` (span "" or not found, or a source of one section). Of a chunk
+        spanning several sections ("Travel > Meals · Hotels"), the one whose heading line comes last before the span
+        (:func:`merged_section`)."""
+        path = self._part_at(span, self.sections, self.section)
+        at = self.text.find(span) if span and " · " in path else -1
+        if at < 0:
+            return path
+        start = max((offset for offset, _ in self.sections if offset <= at), default=0)
+        end = next((offset for offset, _ in self.sections if offset > at), len(self.text))
+        return merged_section(path, self.text[start:at], self.text[at:end])
 
     def chunk_of(self, span: str) -> int:
         """The id of the chunk whose part of the text ``span`` (a sentence of this source's text) starts in, else the
@@ -146,3 +154,27 @@ class Source:
             "sections": [[start, section] for start, section in self.sections],
             "chunk_starts": [[start, chunk] for start, chunk in self.chunk_starts],
         }
+
+
+def merged_section(path: str, before: str, after: str = "") -> str:
+    """The section of a place in a chunk spanning several sections, whose ``path`` names them by its last step
+    ("Travel > Meals · Hotels", grounding.chunking.section_label): the one whose heading line (a line holding the
+    heading alone, as ingestion stores it) is the last in ``before`` (the chunk's text before the place). Before
+    any of them: the first one when its heading line is not in the text (the chunk starts inside it), else the
+    path's prefix ("" for text before a document's first heading, which the label leaves out: "Snacks cost $1.50"
+    before "Refunds" in a chunk labelled "Refunds · Restocking"). ``path`` itself when it names one section or no
+    heading line of it is found (``after``: the text from the place to the end of the chunk)."""
+    prefix, _, last = path.rpartition(" > ")
+    names = [name.strip() for name in last.split(" · ")]
+    if len(names) < 2:
+        return path
+    lines = [line.strip() for line in before.split("\n")]
+    seen = next((line for line in reversed(lines) if line in names), None)
+    if seen is not None:
+        return f"{prefix} > {seen}" if prefix else seen
+    later = {line.strip() for line in after.split("\n")}
+    if not later & set(names):
+        return path
+    if names[0] in later:
+        return prefix
+    return f"{prefix} > {names[0]}" if prefix else names[0]

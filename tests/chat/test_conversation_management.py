@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from chat.models import Conversation, ConversationSummary, Message
-from chat.selectors import answer_markdown, answer_of, conversation_list
+from chat.selectors import answer_markdown, answer_of, conversation_list, conversation_markdown
 from chat.services import NAME_CHARS, REASON_CHARS
 
 pytestmark = pytest.mark.django_db
@@ -269,3 +269,19 @@ def test_copy_markdown_numbers_citations_as_footnotes_and_lists_the_sources(user
     assert answer_markdown(answer=answer) == (
         "Meals are $65 a day [1]. It was $50 [2].\n\nSources:\n"
         "[1] Travel, Meals › Daily (2025-03, 2025-03-01)\n[2] Travel (2024-01, 2024-01-15, superseded)\n")
+
+
+def test_copy_and_export_name_the_cited_sentences_own_section(users, demo_domain):
+    # the s27 new-user run: a source merged from chunks of two sections was listed under its primary chunk's section
+    # ("Parental Leave Policy > Eligibility") though its citation, and the passage shown, quote "Phased return"
+    conv = Conversation.objects.create(user=users[0], domain=demo_domain, title="T")
+    sources = [{"label": "S1", "title": "Parental Leave Policy", "section": "Eligibility", "version": "v1",
+                "date": "", "status": "current", "text": "Eligible after 90 days.\nYou may work 60% for 4 weeks."}]
+    citations = [{"label": "S1", "section": "Returning to work > Phased return",
+                  "cited_text": "You may work 60% for 4 weeks."}]
+    _, answer = turn(conv, "Can I split it up?", "You may work 60% for 4 weeks [S1].", sources=sources,
+                     citations=citations)
+    assert answer_markdown(answer=answer).endswith(
+        "Sources:\n[1] Parental Leave Policy, Returning to work › Phased return (v1)\n")
+    assert ('- [S1] Parental Leave Policy > Returning to work > Phased return (v1): "You may work 60% for 4 weeks."'
+            in conversation_markdown(conversation=conv))

@@ -11,7 +11,8 @@ from grounding.context import plan_context
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT
 from grounding.source_rendering import render_source_html
 from grounding.tokens import counter_for
-from grounding.types import Candidate
+from grounding.source_types import merged_section
+from grounding.types import Candidate, Source
 
 from .helpers import chunk
 
@@ -137,3 +138,30 @@ def test_each_sentence_of_a_merged_source_stands_under_its_own_chunks_heading(em
     assert headings["Company orientation from 10:00 a.m. to noon."] == "Day 2 (Tuesday)"
     # without the parts, the source's one section path stands for every sentence (as before)
     assert heading_of(data, 0, source.section) == "Day 2 (Tuesday)"
+
+
+VENDING = ("Snacks cost $1.50 each. Drinks cost $2.00 each.\nRefunds\nIf a machine keeps your money, email "
+           "facilities@example.com for a refund within 7 days.\nRestocking\nMachines are restocked every Monday.")
+
+
+def test_one_chunk_spanning_sections_names_each_sentence_by_the_heading_line_before_it():
+    # the s27 new-user run: in a document without front matter, the text before its first subheading was cited under
+    # "Refunds · Restocking" (the chunk's label, which leaves out the intro's empty section path)
+    source = Source(label="S1", chunk_ids=(1,), document_id=1, title="Vending machines", section="Refunds · Restocking",
+                    version="v1", date="", text=VENDING, score=0.5, tokens=60)
+    assert source.section_of("Snacks cost $1.50 each.") == ""
+    assert source.section_of("If a machine keeps your money, email facilities@example.com for a refund within 7 "
+                             "days.") == "Refunds"
+    assert source.section_of("Machines are restocked every Monday.") == "Restocking"
+    verified = finalize_answer("Snacks cost $1.50 each [S1].", replace(merged_plan(), sources=(source,)))
+    assert [span["section"] for span in verified.spans] == [""]
+
+
+def test_the_section_of_a_place_in_a_chunk_of_several_sections():
+    path = "Travel > Meals · Hotels"
+    assert merged_section(path, "Breakfast is included.\n", "Hotels\nRooms up to $180.") == "Travel > Meals", (
+        "a chunk starting inside Meals (its heading line not in the text): the text before Hotels is Meals'")
+    assert merged_section(path, "Intro.\nMeals\nBreakfast.\nHotels\n", "Rooms up to $180.") == "Travel > Hotels"
+    assert merged_section(path, "", "Overview.\nMeals\nBreakfast.\nHotels\nRooms.") == "Travel"
+    assert merged_section(path, "", "No heading line of it here.") == path
+    assert merged_section("Travel > Meals", "x", "y") == "Travel > Meals"
