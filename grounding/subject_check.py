@@ -23,6 +23,9 @@ from grounding.types import Source
 from grounding.yesno_predicate import predicate_words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+#: A word as the asker wrote it, digits included: "401k" and "401(k)" whole, not "k" (the s27 new-user run: "they do not
+#: say anything about k match").
+_WRITTEN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*(?:\([A-Za-z0-9]\))?")
 
 
 def _subject(question: str) -> frozenset[str]:
@@ -50,7 +53,7 @@ def subject_terms(question: str) -> frozenset[str]:
 def _written(question: str, subject: frozenset[str]) -> list[str]:
     """The words of ``question`` (as written, in order, once each) that are among the ``subject`` terms, without the
     asker's action verbs when other words remain (:data:`_ACTIONS`)."""
-    words = list(dict.fromkeys(w for w in _WORD.findall(question) if content_terms(w) & subject))
+    words = list(dict.fromkeys(w for w in _WRITTEN_WORD.findall(question) if content_terms(w) & subject))
     named = [w for w in words if not content_terms(w) <= _ACTIONS]
     return named or words
 

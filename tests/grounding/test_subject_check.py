@@ -118,3 +118,11 @@ def test_front_matter_keywords_are_read_as_a_comma_separated_string_or_a_list():
     assert keywords_of({"title": "No keywords"}) == () and keywords_of({"keywords": {"a": 1}}) == ()
     assert keywords_of({"keywords": ["x" * 61, None, "ok"]}) == ("ok",)  # too long to be a keyword, or not text
     assert len(keywords_of({"keywords": [f"k{i}" for i in range(100)]})) == MAX_KEYWORDS
+
+
+def test_a_subject_with_digits_is_named_as_the_asker_wrote_it():
+    # the s27 new-user run on the demo handbook: "How much is the 401k match?" was refused as "they do not say
+    # anything about k match"
+    plan = _plan("How much is the 401k match?", CAFETERIA)
+    assert unnamed_subject("How much is the 401k match?", plan.sources) == ["401k", "match"]
+    assert unnamed_subject("Is there a 401(k) plan?", plan.sources) == ["401(k)", "plan"]
