@@ -47,6 +47,9 @@ _PATTERNS: dict[str, re.Pattern] = {
     # subsequent time")
     "frequency": re.compile(r"\b(?:(?:every|each)(?: other| \d+| few| two| three| six)? (?:business |work |calendar )?"
                             r"(?:minute|hour|day|night|week|month|quarter|year|pay period|fiscal year|semester)s?|"
+                            # a day of the week or a time of day recurring ("restocked every Monday morning")
+                            r"(?:every|each) (?:other )?(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|weekday|"
+                            r"weekend|morning|afternoon|evening)|"
                             # "once a year", not the conjunction ("Once the repository is active, ...")
                             r"once(?=\s+(?:a|an|per|every|each|in a)\b)|"
                             r"twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
