@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from api.errors import ApiError
 from api.models import ApiToken
+from chat.validation import storable, visible
 
 #: Most live (not revoked) tokens one user may hold.
 MAX_ACTIVE_TOKENS = 20
@@ -34,10 +35,12 @@ def token_create(*, user, name: str) -> tuple[ApiToken, str]:
     """A new token for ``user``. Returns (stored token, the token itself): the only time the token is available.
 
     Raises:
-        TokenError: empty name, name over 100 characters, or the user already has MAX_ACTIVE_TOKENS live tokens.
+        TokenError: empty or invisible name, a name holding a NUL or an unpaired surrogate, name over 100 characters, or the user already has MAX_ACTIVE_TOKENS live tokens.
     """
     name = (name or "").strip()
-    if not name:
+    if not storable(name):  # PostgreSQL refuses a NUL (the settings page answered 500)
+        raise TokenError("The name holds a character that is not text (a NUL or an unpaired surrogate).")
+    if not visible(name):
         raise TokenError("Give the token a name, e.g. what will use it.")
     if len(name) > 100:
         raise TokenError("The name is too long: at most 100 characters.")

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.core.validators import slug_re
 from django.db.models import Q
 from django.utils import timezone
 
 from chat.errors import AskError
 from chat.models import Conversation, Message
+from chat.validation import storable
 from grounding.citation_labels import labels_as_footnotes
 from grounding.citation_strip import strip_markers
 from grounding.citations import parse_markers
@@ -26,11 +28,16 @@ def domain_get(*, slug: str, user=None) -> Domain:
     """The domain with this slug; with ``user``, only among the domains that user may read (Domain.groups).
 
     Raises:
-        AskError(unknown_domain): no such domain, or one the user may not read (the two are not told apart, so the
-            error reveals nothing); the message names the slugs the caller may use.
+        AskError(unknown_domain): no such domain (a ``slug`` that is not one: not a string, or holding a character
+            a slug cannot hold), or one the user may not read (the two are not told apart, so the error reveals
+            nothing); the message names the slugs the caller may use.
     """
     domains = Domain.objects.all() if user is None else Domain.objects.readable_by(user)
     try:
+        if not isinstance(slug, str) or not slug_re.fullmatch(slug):
+            # no domain has such a slug; a NUL or an unpaired surrogate would not even reach the database as a query
+            # (PostgreSQL refuses a NUL, SQLite's driver a surrogate: the socket closed, the API answered 500)
+            raise Domain.DoesNotExist
         return domains.get(slug=slug)
     except Domain.DoesNotExist:
         known = ", ".join(domains.order_by("slug").values_list("slug", flat=True)) or "none yet"
@@ -136,7 +143,7 @@ def conversation_list(*, user, query: str = "", limit: int = CONVERSATIONS_LISTE
     answer regenerated moves a conversation to the top; a rename does not), at most ``limit``.
 
     With ``query`` (whitespace-trimmed, cut to SEARCH_CHARS characters), only those whose title or any message text
-    contains it, case-insensitively; each then carries ``match``: the first matching message text around the query
+    contains it, case-insensitively (none for a query no text can hold: a NUL, an unpaired surrogate); each then carries ``match``: the first matching message text around the query
     (at most about 120 characters; "" when only the title matched).
     """
     readable = Domain.objects.readable_by(user)
@@ -144,6 +151,8 @@ def conversation_list(*, user, query: str = "", limit: int = CONVERSATIONS_LISTE
     query = " ".join(str(query or "").split())[:SEARCH_CHARS]
     if not query:
         return list(rows.order_by("-updated_at", "-pk")[:limit])
+    if not storable(query):  # no stored text holds a NUL or an unpaired surrogate (PostgreSQL raised on one)
+        return []
     hits = Message.objects.filter(conversation__user=user, text__icontains=query)
     rows = rows.filter(Q(title__icontains=query) | Q(pk__in=hits.values("conversation_id")))
     found = list(rows.order_by("-updated_at", "-pk")[:limit])

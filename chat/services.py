@@ -19,6 +19,7 @@ from chat.errors import AskError
 from chat.models import Conversation, Message
 from chat.orchestration import answering
 from chat.selectors import conversation_get, own_answer_get
+from chat.validation import visible
 
 #: Longest conversation name (characters), the model field's length.
 NAME_CHARS = Conversation._meta.get_field("title").max_length
@@ -48,12 +49,13 @@ def conversation_rename(*, user, conversation_id: object, title: object) -> Conv
     in the most-recently-used order (a rename is not a use).
 
     Raises:
-        AskError: not_found, forbidden (chat.selectors.conversation_get), invalid_text, empty_name, name_too_long
+        AskError: not_found, forbidden (chat.selectors.conversation_get), invalid_text, empty_name (also a name of
+            only invisible characters), name_too_long
             (the message gives the length and the limit); nothing is changed then.
     """
     conversation = conversation_get(user=user, conversation_id=conversation_id)
     name = _clean_text(title)
-    if not name:
+    if not visible(name):  # nothing but zero-width or control characters: a name nobody can see
         raise AskError("empty_name", "The name is empty. Type a name for the conversation.")
     if len(name) > NAME_CHARS:
         raise AskError("name_too_long", f"The name is {len(name):,} characters long; the limit is {NAME_CHARS}.")

@@ -10,10 +10,22 @@ from chat.errors import AskError
 from grounding.tokens import counter_for
 
 
-def _visible(text: str) -> bool:
+def visible(text: str) -> bool:
     """True when ``text`` has a character other than whitespace, control characters (Cc: "\\x1b[31m" is an escape
     code) and invisible format characters (Cf: zero-width spaces and joiners, the byte-order mark)."""
     return any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf") for ch in text)
+
+
+def storable(text: str) -> bool:
+    """True when a database can hold ``text`` and compare it: no NUL character (PostgreSQL refuses one, SQLite ends
+    a string at it) and no unpaired surrogate (not encodable as UTF-8)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 #: The longest client id (characters), as the HTTP API's schema says and the database column holds.
@@ -83,7 +95,7 @@ def validate_question(text: object) -> str:
     """
     if text is not None and not isinstance(text, str):
         raise AskError("invalid_text", f"The message must be text (a JSON string), not {json_kind(text)}.")
-    if not text or not _visible(text):
+    if not text or not visible(text):
         raise AskError("empty_message", "The message is empty. Type a question first.")
     try:
         text.encode("utf-8")

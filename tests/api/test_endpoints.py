@@ -143,6 +143,17 @@ def test_a_domain_the_user_may_not_read_looks_unknown_and_stores_nothing(demo_do
     assert Conversation.objects.count() == 0 and Message.objects.count() == 0
 
 
+def test_a_domain_no_slug_can_be_is_unknown_not_a_server_error(demo_domain, api):
+    # the s27 breaker: a NUL in the domain reached PostgreSQL and answered 500; a surrogate closed the websocket
+    for domain in ("hand\x00book", "hand book"):
+        r = ask(api, question=LAPTOPS, domain=domain)
+        assert error_of(r) == (404, "unknown_domain"), r.content
+    r = ask(api, question=LAPTOPS, domain="hand\ud800book")  # the schema reads no such string
+    assert r.json()["error"] == {"code": "invalid_request",
+                                 "message": "domain: not valid Unicode (it holds an unpaired surrogate)."}
+    assert Conversation.objects.count() == 0 and Message.objects.count() == 0
+
+
 def test_another_users_conversation_is_404_and_untouched(demo_domain, api, bob):
     bobs = Conversation.objects.create(user=bob, domain=demo_domain, title="Bob's secret question")
     for r in (ask(api, question="What did Bob ask?", conversation=bobs.pk),

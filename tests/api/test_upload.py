@@ -57,6 +57,7 @@ def test_without_the_permission_nothing_is_uploaded(demo_domain, api, alice):
 
 def test_an_unknown_domain_and_another_users_job_are_not_found(demo_domain, api, bob, staff_upload):
     assert error_of(staff_upload(api, "nope", [md("a.md", "# A\n\nText.\n")])) == (404, "unknown_domain")
+    assert error_of(staff_upload(api, "hand%00book", [md("a.md", "# A\n\nText.\n")])) == (404, "unknown_domain")
     job = staff_upload(api, "handbook", [md("a.md", "# A\n\nSome text.\n")]).json()
     from tests.api.helpers import ApiClient
 

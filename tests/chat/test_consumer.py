@@ -98,6 +98,16 @@ async def test_foreign_origin_is_refused(ingest_demo, user):
     assert not connected
 
 
+@pytest.mark.parametrize("origin", [b"http://localhost:9999", b"http://localhost.evil.example", b"null",
+                                    b"http://localhost:notaport"])
+async def test_an_origin_of_another_port_or_scheme_on_the_same_host_is_refused(ingest_demo, user, origin):
+    # the s27 breaker: any page on the same host (another program's port) could open the chat socket with the user's
+    # cookie and ask in their name; the host check alone ignores the port
+    comm = await connect(user, origin=origin)
+    connected, _ = await comm.connect()
+    assert not connected
+
+
 @pytest.mark.parametrize("raw,code", [
     ("not json", "bad_frame"),
     ("[1, 2]", "bad_frame"),
@@ -108,6 +118,11 @@ async def test_foreign_origin_is_refused(ingest_demo, user):
     ('{"type": "ask", "domain": "handbook", "text": ["a question"]}', "invalid_text"),
     ('{"type": "ask", "domain": "handbook", "text": "' + "x" * 4001 + '"}', "message_too_long"),
     ('{"type": "ask", "domain": "nope", "text": "hi"}', "unknown_domain"),
+    # the s27 breaker: a domain holding an unpaired surrogate (SQLite's driver) or a NUL (PostgreSQL) reached the
+    # database and closed the socket with 1011; a number was looked up as text
+    ('{"type": "ask", "domain": "hand\\ud800book", "text": "hi"}', "unknown_domain"),
+    ('{"type": "ask", "domain": "hand\\u0000book", "text": "hi"}', "unknown_domain"),
+    ('{"type": "ask", "domain": 5, "text": "hi"}', "unknown_domain"),
     ('{"type": "ask", "conversation": 424242, "text": "hi"}', "not_found"),
     ('{"type": "resume", "message": "abc"}', "not_found"),
 ])

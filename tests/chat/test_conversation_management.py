@@ -71,6 +71,9 @@ def test_rename_refuses_empty_and_over_long_names_and_changes_nothing(alice_clie
         400, "name_too_long", f"The name is {NAME_CHARS + 1} characters long; the limit is {NAME_CHARS}.")
     assert error(alice_client, url, {"title": 42})[:2] == (400, "invalid_text")
     assert error(alice_client, url, {"title": "a\x00b"})[:2] == (400, "invalid_text")
+    # the s27 breaker: a name of zero-width and control characters was kept, an invisible title in the sidebar
+    assert error(alice_client, url, {"title": "  \u200b\u2060 "}) == (
+        400, "empty_name", "The name is empty. Type a name for the conversation.")
     r = alice_client.post(url, data="{not json", content_type="application/json")
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
     # valid JSON nested too deep to parse is said as such (the s22 break run: "not valid JSON")
@@ -178,6 +181,10 @@ def test_search_finds_titles_and_message_text_of_ones_own_conversations_only(ali
     match = {c["id"]: c["match"] for c in found}
     assert match[by_title.pk] == "" and match[by_text.pk] == "When is my LAPTOP replaced?"
     assert alice_client.get("/conversations/search", {"q": "nothing like this"}).json() == {"conversations": []}
+    # the s27 breaker: a NUL matched every conversation on SQLite and raised a 500 on PostgreSQL; no stored text
+    # holds one, nor an unpaired surrogate
+    assert alice_client.get("/conversations/search?q=%00").json() == {"conversations": []}
+    assert conversation_list(user=alice, query="lap\ud800top") == []
     everything = alice_client.get("/conversations/search").json()["conversations"]
     assert len(everything) == 3 and all(c["domain"] == "Tallgrass handbook" for c in everything)
     assert Client().get("/conversations/search").status_code == 401
