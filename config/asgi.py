@@ -1,4 +1,5 @@
-"""ASGI entry point: Django first, then AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(...))); with
+"""ASGI entry point: Django first, then SameOriginValidator(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(
+...)))): a websocket opened by a page of this site only (config.origin); with
 settings.WARMUP the embedding model and the domains' indexes are loaded before the worker serves (chat.warmup)."""
 
 import os
@@ -20,10 +21,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from chat.routing import websocket_urlpatterns  # noqa: E402
+from config.origin import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": SameOriginValidator(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
 })
 
 from django.conf import settings  # noqa: E402
