@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from grounding.injection_folding import folded
 from grounding.injection_patterns import FAMILIES, INITIAL, SENTENCE_START
 from grounding.types import Note, Source
 
@@ -114,13 +115,9 @@ class InjectionSignal:
     text: str
 
 
-def injection_signals(text: str, *, decode: bool = True) -> tuple[InjectionSignal, ...]:
-    """The instruction-like spans of ``text``, in text order (empty for ordinary document text).
-
-    Args:
-        text: document text (a chunk or a whole source), any length; pure regular expressions, linear time.
-        decode: also decode base64 / hex / binary runs and scan what they say (one level deep).
-    """
+def _pattern_signals(text: str) -> list[InjectionSignal]:
+    """The spans of ``text`` the pattern families match (grounding.injection_patterns), the sentence-initial ones
+    only where a sentence or line starts."""
     found = [InjectionSignal(kind, m.start(), m.end(), m.group(0))
              for kind, rx in _PATTERNS for m in rx.finditer(text)]
     for start in SENTENCE_START.finditer(text):  # imperatives: tried only where a sentence or line starts
@@ -128,6 +125,26 @@ def injection_signals(text: str, *, decode: bool = True) -> tuple[InjectionSigna
             m = rx.match(text, start.end())
             if m:
                 found.append(InjectionSignal(kind, start.start(), m.end(), text[start.start():m.end()]))
+    return found
+
+
+def injection_signals(text: str, *, decode: bool = True) -> tuple[InjectionSignal, ...]:
+    """The instruction-like spans of ``text``, in text order (empty for ordinary document text).
+
+    Text written to slip past the patterns (zero-width characters inside words, full-width or look-alike letters,
+    letters spelt out with dots) is also read made plain (grounding.injection_folding); a signal found there spans
+    the characters it was made from.
+
+    Args:
+        text: document text (a chunk or a whole source), any length; pure regular expressions, linear time.
+        decode: also decode base64 / hex / binary runs and scan what they say (one level deep).
+    """
+    found = _pattern_signals(text)
+    plain = folded(text)
+    if plain is not None:  # hidden from the patterns (zero-width characters, look-alike letters): read made plain
+        plain_text, where = plain
+        spans = [(s.kind, where[s.start], where[max(s.end - 1, s.start)] + 1) for s in _pattern_signals(plain_text)]
+        found += [InjectionSignal(kind, start, end, text[start:end]) for kind, start, end in spans]
     if decode:
         for start, end, decoded in _decoded_runs(text):
             if injection_signals(decoded, decode=False):
