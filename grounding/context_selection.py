@@ -16,6 +16,7 @@ from typing import Sequence
 from grounding.context_merge import Entry, Parts, Sections
 from grounding.prompt import NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN
 from grounding.prompt_sources import SourceFormat, source_frame
+from grounding.label_screening import screened_path, screened_title
 from grounding.quarantine import PLACEHOLDER, Quarantine, quarantine
 from grounding.token_pieces import raw_edited
 from grounding.tokens import MESSAGE_OVERHEAD, TokenCounter
@@ -61,7 +62,8 @@ def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, p
                  chunk_starts: tuple[tuple[int, int], ...] = ()) -> Source:
     """The Source for a planned entry (tokens 0 until it is costed). ``label`` is "S<n>" and ``ids`` is non-empty by
     construction, so the instance is filled directly rather than through the validating ``__init__``: planning
-    builds one per candidate that may be used.
+    builds one per candidate that may be used. Its title and section headings are screened the same way
+    (grounding.label_screening: one addressed to an AI assistant is replaced, and its kinds join ``withheld``).
 
     Passages addressed to an AI assistant are withheld from the text here (grounding.quarantine, cached per text),
     before the source is costed, so the budget counts what the model is given and every answerer sees the same text.
@@ -72,14 +74,19 @@ def build_source(cand: Candidate, ids: tuple[int, ...], text: str, label: str, p
     """
     c = cand.chunk
     safe = Quarantine(text) if clean and all(i in clean for i in ids) else quarantine(text)
+    title, title_kinds = screened_title(c.title)
+    section, section_kinds = screened_path(c.section)
+    withheld = tuple(dict.fromkeys(safe.kinds + title_kinds + section_kinds))
+    if sections:
+        sections = tuple((start, screened_path(path)[0]) for start, path in sections)
     if sections and safe.regions:
         sections = tuple((_after_withholding(start, safe.regions), section) for start, section in sections)
     if chunk_starts and safe.regions:
         chunk_starts = tuple((_after_withholding(start, safe.regions), chunk) for start, chunk in chunk_starts)
     out = object.__new__(Source)
-    out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=c.title, section=c.section,
+    out.__dict__.update(label=label, chunk_ids=ids, document_id=c.document_id, title=title, section=section,
                         version=c.version, date=c.date, text=safe.text, score=cand.dense, tokens=0, status=c.status,
-                        position=c.ordinal, version_id=c.version_id, withheld=safe.kinds, location=c.location,
+                        position=c.ordinal, version_id=c.version_id, withheld=withheld, location=c.location,
                         parts=parts, outline=c.outline, keywords=c.keywords, sections=sections, chunk_starts=chunk_starts)
     return out
 
