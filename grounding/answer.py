@@ -25,6 +25,7 @@ from grounding.prompt import ABSTAIN_TOKEN
 from grounding.providers import is_abstention
 from grounding.rawhtml import escape_raw_html
 from grounding.rendering import render_html
+from grounding.sentence_data import QUOTABLE, segment
 from grounding.answer_sentences import sentence_spans
 from grounding.lead_spans import lead_in_span
 from grounding.types import Citation, ContextPlan, Source
@@ -97,7 +98,8 @@ def cited_span(claim: str, source: Source) -> str:
 
     The sentences are the source's stored reading when it carries one (``source.sentences``: the spans ingestion
     found, grounding.sentence_store), so no sentence splitting runs when an answer is finalised; else its text is
-    split here. A lead-in the answerer wrote itself, naming a section of the source ("<title>, <heading>:", which
+    read here as ingestion reads it (grounding.sentence_data.segment). A sentence, list item or table row is cited
+    before a heading or a table's header row that matches as well. A lead-in the answerer wrote itself, naming a section of the source ("<title>, <heading>:", which
     quotes nothing), stands for the text under that heading (grounding.lead_spans.lead_in_span)."""
     named = lead_in_span(claim, source)
     if named is not None:
@@ -105,10 +107,13 @@ def cited_span(claim: str, source: Source) -> str:
     data = source.sentences
     if data is not None and data.spans and all(0 <= a < b <= len(source.text) for a, b in data.spans):
         pieces = [source.text[a:b] for a, b in data.spans]
-    else:
-        pieces = split_sentences(source.text)
-    sentences = [s.lstrip("-* ").strip() for s in pieces]
-    sentences = [s for s in sentences if s]
+        quotable = [kind in QUOTABLE for kind in data.kinds]
+    else:  # read as ingestion reads it: each table's first row is its header
+        units = segment(source.text)[0]
+        pieces = [source.text[a:b] for a, b, _, _ in units] or split_sentences(source.text)
+        quotable = [kind in QUOTABLE for _, _, kind, _ in units] or [True] * len(pieces)
+    sentences = [(s.lstrip("-* ").strip(), q) for s, q in zip(pieces, quotable)]
+    sentences = [(s, q) for s, q in sentences if s]
     if not sentences:
         return source.text
     terms = content_terms(claim)
@@ -119,8 +124,14 @@ def cited_span(claim: str, source: Source) -> str:
         t = content_terms(s)
         return len(terms & t) / (len(terms | t) or 1)
 
-    best = max(sentences, key=overlap)
-    return best if len(terms & content_terms(best)) >= min(2, len(terms)) else ""
+    def found(candidates: list[str]) -> str:
+        best = max(candidates, key=overlap) if candidates else ""
+        return best if best and len(terms & content_terms(best)) >= min(2, len(terms)) else ""
+
+    # a sentence, list item or table row before a heading or a table's header row: a claim quotes what they head
+    # ("Holiday: Juneteenth; Date observed in 2025: Thursday, June 19" shares as many words with the header row
+    # "Holiday | Date observed in 2025" as with its own row, and the header came first: the s27 new-user run)
+    return found([s for s, q in sentences if q]) or found([s for s, _ in sentences])
 
 
 #: Quote-then-answer scratch work: a closed <quotes> block anywhere, or an unclosed one that opens the answer (the

@@ -3,6 +3,8 @@ on the calibration half of the 18F golden set, never on its test half)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from grounding.answer import finalize_answer
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
@@ -36,3 +38,24 @@ def test_a_filled_cell_of_the_row_looked_up_is_the_answer(embedder):
     question = "Which billing code do contractors use for business development?"
     text = ExtractiveAnswerer(embedder).compose(question, _plan(question))
     assert text.startswith("Work type: Business development; Contractors: 1434; Staff: 1811 [S1].")
+
+
+HOLIDAYS = ("Tallgrass observes the following paid company holidays.\nHoliday | Date observed in 2025\n"
+            "New Year's Day | Wednesday, January 1\nJuneteenth | Thursday, June 19\nLabor Day | Monday, September 1")
+
+
+def test_a_row_quoted_as_column_value_pairs_cites_its_row_not_the_header():
+    # the s27 new-user run: the chip's highlight was the header row "Holiday | Date observed in 2025", which shares as
+    # many words with the quoted pairs as the Juneteenth row does, and comes first
+    chunk = Chunk(chunk_id=1, document_id=1, title="Paid Time Off and Holidays", section="Company holidays",
+                  version="2025-01", date="", text=HOLIDAYS, tokens=60, version_id=1)
+    plan = plan_context(question="When is Juneteenth observed?", candidates=[Candidate(chunk, score=0.03, dense=0.7)],
+                        system_prompt="Answer.", counter=counter_for("extractive"))
+    verified = finalize_answer("Holiday: Juneteenth; Date observed in 2025: Thursday, June 19 [S1].", plan)
+    assert [c.cited_text for c in verified.citations] == ["Juneteenth | Thursday, June 19"]
+    # with no sentence, item or row matching, the header is cited: the one line holding what the claim names
+    only_header = replace(chunk, text="Holiday | Date observed in 2025\nJuneteenth | Thursday, June 19")
+    plan = plan_context(question="Which columns?", candidates=[Candidate(only_header, score=0.03, dense=0.7)],
+                        system_prompt="Answer.", counter=counter_for("extractive"))
+    assert finalize_answer("The holidays are listed with the date observed in 2025 [S1].",
+                           plan).citations[0].cited_text == "Holiday | Date observed in 2025"
