@@ -23,15 +23,18 @@ _DENIAL = re.compile(rf"\b(?:(?:is|are|be|was|were)\s+not\s+{_NOT_GIVEN}|(?:isn[
                      r"cannot\s+(?:receive|get|claim)|no\s+longer\s+(?:eligible|offered|available|paid))\b", re.I)
 
 
-def denies(question: str, sentence: str, *, shared: int = 2) -> bool:
+def denies(question: str, sentence: str, *, shared: int = 2, context: str = "") -> bool:
     """True when ``sentence`` says that what ``question`` asks for is not given: it holds a denial
     (:data:`_DENIAL`: "are not eligible for", "does not cover", "is not reimbursed"), names every specific the
     question pins its fact with (grounding.question_parts.specifics: "hybrid", "Denver"; a question naming none
     is never denied) and holds at least ``shared`` of the question's content terms that are not generic
-    (grounding.followup.GENERIC)."""
+    (grounding.followup.GENERIC), or of ``context``'s: the previous question an elliptical follow-up asks again for
+    another case ("And for hybrid employees?" after "What is the internet reimbursement for remote employees?":
+    "Hybrid employees are not eligible for the internet reimbursement", the s27 new-user run)."""
     names = specifics(question)
     if not names or not _DENIAL.search(sentence):
         return False  # a denial answers for the group (or place) asked about, never for a question naming none
     if not all(mentions(sentence, name) for name in names):
         return False
-    return len((content_terms(question) - GENERIC) & content_terms(sentence)) >= shared
+    asked = content_terms(f"{question} {context}" if context else question) - GENERIC
+    return len(asked & content_terms(sentence)) >= shared

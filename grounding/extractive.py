@@ -168,10 +168,11 @@ class ExtractiveAnswerer:
                 return self._finish(plan, f"{said} {text}" if said else text, chosen, asked)
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
+        again = ""  # the previous question, when this one asks it again for another case ("And for hybrid ...?")
         if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1) \
                 and not asks_its_own(asked):  # "And how does it make decisions?" asks no frequency
             before = question_type(previous)
-            kind = before if before in CHECKED_TYPES else kind
+            kind, again = (before, previous) if before in CHECKED_TYPES else (kind, "")
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
             # the documents cover it but do not state it; a neighbouring row states another work type's code
@@ -183,7 +184,7 @@ class ExtractiveAnswerer:
             # "Do contractors get paid time off?" over a policy for employees: no planned source names the group
             # asked about, so nothing settles it for them (the sentence about employees would say "Yes.")
             return compose.topic_only(covering(ranked, sources), "anything about " + " or ".join(unnamed))
-        chosen = specific_sentences(self, ranked, kind, asked, names, plan)
+        chosen = specific_sentences(self, ranked, kind, asked, names, plan, context=again)
         if isinstance(chosen, str):
             return chosen
         if kind not in ("yesno", "list") and (looked := looked_up_item(plan, chosen[0], asked, self.embedder)):
@@ -258,10 +259,10 @@ class ExtractiveAnswerer:
     # --- choosing ------------------------------------------------------------------------------------------------
 
     def _typed(self, ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",
-               plan: ContextPlan | None = None) -> list[ScoredSentence]:
+               plan: ContextPlan | None = None, context: str = "") -> list[ScoredSentence]:
         """grounding.extractive_typed.typed_sentences with this answerer's thresholds."""
         return typed_sentences(ranked, kind, limit=limit, question=question, plan=plan, threshold=self.threshold,
-                               spread=self.spread, type_spread=self.type_spread)
+                               spread=self.spread, type_spread=self.type_spread, context=context)
 
     def _sides(self, plan: ContextPlan, sides: Sides, context: str) -> list[ScoredSentence]:
         """Each side of a comparison asked on its own (with ``context``), its sentence chosen by

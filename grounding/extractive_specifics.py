@@ -36,25 +36,28 @@ def covering(ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> li
 
 
 def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSentence], kind: str, asked: str,
-                       names: Sequence[str], plan: ContextPlan) -> list[ScoredSentence] | str:
+                       names: Sequence[str], plan: ContextPlan, context: str = "") -> list[ScoredSentence] | str:
     """The sentences an answer rests on (at most ``answerer.max_sentences``), preferring those that name the
     question's specifics ``names`` (a city, a grade, a fiscal year: grounding.question_parts.specifics), or whose
     source does, when one of them is within ``answerer.type_spread`` of the best; or the topic-only abstention text
     (a str) when no close sentence states the asked type (``kind``), or the sentence that does is not said of a
-    name asked about."""
+    name asked about. ``context``: the previous question, when ``asked`` asks it again for another case (a sentence
+    denying the value to that case answers it, grounding.denials.denies)."""
     sources = plan.source_map
     pinned = [s for s in ranked if all(pins(sources[s.label], s.text, n) for n in names)]
     chosen: list[ScoredSentence] = []
     if names and pinned and pinned[0].score >= ranked[0].score - answerer.type_spread \
             and not proportional_only(pinned[0].text):  # a share ("pro rata") is quoted with what it is a share of
-        chosen = answerer._typed(pinned, kind, limit=answerer.max_sentences, question=asked, plan=plan)
+        chosen = answerer._typed(pinned, kind, limit=answerer.max_sentences, question=asked, plan=plan,
+                                 context=context)
     if chosen:
         return chosen
     if kind not in ("yesno", "list") and ranked and (looked := looked_up_item(plan, ranked[0], asked,
                                                                               getattr(answerer, "embedder", None))):
         # the keyed item the question looks up after the best sentence states what is asked ("South - Ben Okafor")
         ranked = [ranked[0], looked] + [s for s in ranked[1:] if (s.label, s.text) != (looked.label, looked.text)]
-    chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan)
+    chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan,
+                             context=context)
     if not chosen:
         return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
     missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]

@@ -65,7 +65,7 @@ def _read_under(sentence: ScoredSentence, plan: ContextPlan | None) -> str:
 
 def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, question: str = "",
                     plan: ContextPlan | None = None, threshold: float, spread: float,
-                    type_spread: float) -> list[ScoredSentence]:
+                    type_spread: float, context: str = "") -> list[ScoredSentence]:
     """The best sentence stating what a question of ``kind`` asks for (within ``type_spread`` of the best), then
     up to ``limit`` - 1 more within ``spread`` of it that state it too; [] when none does. A table row that
     leaves blank the column the question names states nothing, nor an amount per another period than the one
@@ -74,7 +74,9 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     with it. A question asking a lead time ("How many days ahead ...?") is not answered by a prose sentence
     stating none (grounding.asked_attribute.states_lead_time), nor by a list item that states none, read with its
     lead-in and heading ("You are entitled to 12 weeks of paid time off for the birth" does not say how many days
-    before the birth to ask). ``threshold``, ``spread`` and ``type_spread`` are
+    before the birth to ask). A sentence denying the asked value to the case asked about
+    (grounding.denials.denies; ``context``: the previous question an elliptical follow-up asks again) is kept as the
+    answer. ``threshold``, ``spread`` and ``type_spread`` are
     the answerer's (grounding.extractive.ExtractiveAnswerer), in the ranking's score units
     (grounding.sentence_rank)."""
     if not ranked:
@@ -84,7 +86,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     pool = [s for s in ranked if s.score >= max(threshold, best - (type_spread if check else spread))]
     if check and plan is not None:
         pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
-    pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text))
+    pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text, context=context))
             and not (s.kind == "row" and blank_cell(question, s.text))
             and not (kind == "amount" and other_period(question, s.text))
             # a duration that is no lead time, for a question asking how far ahead ("8 hours for a holiday"); a list
@@ -101,7 +103,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
     if not pool:
         return []
-    if check and (denying := [s for s in pool if denies(question, s.text)]):
+    if check and (denying := [s for s in pool if denies(question, s.text, context=context)]):
         # the asked value is denied to the asked group: that is the answer, and another value is not
         pool = denying
     elif kind == "duration" and (measured := [s for s in pool if measures_asked(question, s.text)]):

@@ -130,3 +130,22 @@ def test_the_heading_a_sentence_stands_under_names_the_rest_of_what_is_asked(emb
     quantity = "How long is the training in my first week?"
     same = [[s.overlap for s in rank_sentences(quantity, plan, embedder) if s.text == text] for plan in plans]
     assert same[0] == same[1]
+
+
+INTERNET = ("Fully remote employees are reimbursed up to $50 per month for home internet. Hybrid employees are not "
+            "eligible for the internet reimbursement.")
+
+
+def test_a_follow_up_for_another_group_is_answered_by_the_denial_said_of_it(embedder):
+    # the s27 new-user run: "And for hybrid employees?" after the remote employees' internet reimbursement was refused
+    # ("... do not state the amount"): the sentence denying it to hybrid employees states no amount
+    previous, asked = "What is the internet reimbursement for remote employees?", "And for hybrid employees?"
+    pages = [make_page(1, "Remote and Hybrid Work Policy", "Home office setup > Internet", INTERNET),
+             make_page(2, "Remote and Hybrid Work Policy", "Home office setup > Stipend",
+                       "Hybrid employees receive a one-time stipend of $400.")]
+    counter = counter_for("extractive")
+    plan = plan_context(question=asked, candidates=pages, system_prompt="Answer.", counter=counter,
+                        history=[MemoryTurn("user", previous, counter.count(previous))])
+    text = ExtractiveAnswerer(embedder).compose(follow_up(asked, [previous]).query, plan)
+    assert text.startswith("Hybrid employees are not eligible for the internet reimbursement [S1]."), text
+    assert "$400" not in text, text
