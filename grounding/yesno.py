@@ -20,8 +20,8 @@ from grounding.yesno_asking import CONDITION, asking_clause, asking_coverage
 from grounding.yesno_clauses import (RELATIVE_CLAUSE, bounded_prohibition, excepts_asked, nominal_unstated,
                                     refers_elsewhere)
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
-                                   THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, share_answer,
-                                   stated_numbers, value_differs)
+                                   THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, same_across,
+                                   share_answer, stated_numbers, value_differs)
 from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
                                  orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
                                  unasked_contrast, unneeded_other_act)
@@ -187,7 +187,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       rule on one side of a quantity of the question's unit settles nothing (:func:`threshold_applies`); a cost
       denied ("at no cost") says "No." to whether one must pay (grounding.yesno_predicate.cost_denied);
     - a question asking whether its case is the same (or differs) is answered no (yes) by a sentence giving that case,
-      every content word of the asking clause named, a share of something (grounding.yesno_count.share_answer);
+      every content word of the asking clause named, a share of something (grounding.yesno_count.share_answer); one
+      asking whether its case gets more or less is answered no by a sentence saying it is the same whatever the case
+      (grounding.yesno_count.same_across);
     - an antonym of the asking clause's word ("open" / "closed", "allowed" / "forbidden", grounding.polarity.
       antonym) turns the sentence's polarity, when the sentence names everything else the asking clause does
       ("Is smoking allowed outside?" is not settled by "Smoking is forbidden inside");
@@ -236,6 +238,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     shared = share_answer(question, sentence)
     if shared and not substituted(question, sentence) and asking_coverage(question, f"{context}\n{sentence}") == 1.0:
         return shared  # "Is it the same on the first day?" / "On the first and last day ... 75% of the allowance"
+    if same_across(question, sentence) and not substituted(question, sentence) \
+            and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
+        return "No."  # "Do I get more leave if I have twins?" / "... the same whether you welcome one child or several"
     if value_differs(question, sentence) and not substituted(question, sentence) \
             and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"

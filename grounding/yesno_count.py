@@ -163,6 +163,25 @@ def share_answer(question: str, sentence: str) -> str:
     return "No." if same else "Yes."
 
 
+#: A question asking whether its case gets more or less of something ("Do I get more parental leave if I have twins?").
+_MORE_OR_LESS = re.compile(r"\b(?:more|less|fewer|extra|additional|longer|shorter)\b", re.I)
+#: A sentence saying that something is the same whatever the case: "The amount of leave is the same whether you
+#: welcome one child or several", "... the same for all employees", "... does not depend on ...".
+_SAME_ACROSS = re.compile(r"\bthe same\s+(?:whether|regardless|no matter|for\s+(?:all|every|each|any)\b|however)"
+                          r"|\b(?:does|do)\s+not\s+(?:change|depend|vary|increase|decrease)\b"
+                          r"|\bis\s+not\s+(?:affected|changed|increased|reduced)\s+by\b", re.I)
+
+
+def same_across(question: str, sentence: str) -> bool:
+    """True when the question asks whether its case gets more or less of something (:data:`_MORE_OR_LESS`, not
+    "the same": :func:`share_answer` reads that) and ``sentence`` says the thing is the same whatever the case
+    (:data:`_SAME_ACROSS`): the answer is no ("Do I get more parental leave if I have twins?" / "The amount of leave
+    is the same whether you welcome one child or several at the same time" opened "Yes.", the s27 new-user run on
+    the demo handbook). Whether the sentence is about what is asked is the caller's to check."""
+    q = question_sentence(question)
+    return bool(_MORE_OR_LESS.search(q)) and not _SAME.search(q) and bool(_SAME_ACROSS.search(sentence))
+
+
 #: A question asking to pass a bound stated in words ("more advanced leave than I will earn back this year", "longer
 #: than my detail allows"): what follows "than" names the bound.
 _MORE_THAN = re.compile(r"\b(?:more|longer|greater|higher|later|bigger)\b[^?]*?\bthan\s+(?P<bound>[^?,;]+)", re.I)

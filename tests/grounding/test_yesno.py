@@ -301,3 +301,17 @@ def test_a_case_set_apart_is_named_only_by_a_sentence_naming_it_so():
     # "the other recipients" is the rest of a known group, not a case set apart
     assert not names_set_apart("Do the other recipients sign it before I do?",
                                "The form is sent to the other recipients in order.")
+
+
+@pytest.mark.parametrize("question,sentence,expected", [
+    # the s27 new-user run on the demo handbook opened "Yes." here
+    ("Do I get more parental leave if I have twins?",
+     "The amount of leave is the same whether you welcome one child or several at the same time.", "No."),
+    ("Do part-timers get less parental leave?", "Parental leave is the same for all employees.", "No."),
+    ("Do I get extra PTO after five years?", "Your PTO accrual does not change with tenure.", "No."),
+    # a sentence granting the difference is no sameness
+    ("Do I get more parental leave if I have twins?",
+     "Parents of twins receive an extra 2 weeks of parental leave.", "Yes."),
+])
+def test_a_sentence_saying_it_is_the_same_whatever_the_case_says_no_to_more_or_less(question, sentence, expected):
+    assert opener(question, sentence) == expected
