@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from grounding.answer_types import question_sentence, typed_values
+from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.polarity import antonym
 from grounding.yesno_asking import CONDITION, asking_clause, asking_coverage
@@ -25,6 +25,7 @@ from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBE
 from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
                                  orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
                                  unasked_contrast, unneeded_other_act)
+from grounding.yesno_hedges import SOME_CASES, WITH_APPROVAL, bounded_for_all, conditional_on_threshold
 from grounding.yesno_kind import other_subject, substituted_in
 from grounding.yesno_negation import joins_contrasted, rejected_alternative, without_idioms
 from grounding.yesno_predicate import cost_denied, cost_read_as_free, predicate_unstated, restriction_unstated
@@ -285,43 +286,3 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
 
 #: A label opening a sentence ("NOTE:", "Important -", "Tip:").
 _LABEL = re.compile(r"^\s*(?:please note|note|important|tip|reminder|nb)\s*[:\-–—]\s*", re.I)
-#: What the opener of a yes answer that holds only past a threshold the asker has not stated says.
-SOME_CASES = "In some cases."
-#: What the opener of a yes to a permission that holds only with an approval says (grounding.yesno_scope.
-#: approval_required).
-WITH_APPROVAL = "Yes, with approval."
-
-
-def conditional_on_threshold(question: str, sentence: str) -> bool:
-    """True when ``sentence`` says yes only under a leading condition on a quantity ("If you are sick for more than
-    3 consecutive working days, People Operations may ask for a doctor's note.") and the question states no quantity
-    of that unit ("Do I need a doctor's note?"): a plain "Yes." would drop the condition; the answer then opens
-    with SOME_CASES. (A question stating the quantity is decided by :func:`over_limit` and
-    :func:`threshold_applies` before.)"""
-    m = CONDITION.match(sentence)
-    if not m or not _THRESHOLD.search(m.group(0)):
-        return False
-    stated = _most(m.group(0))
-    return bool(stated) and not stated.keys() & _most(question_sentence(question)).keys()
-
-
-#: A question asking whether a rule holds for everything of a kind ("Do I need receipts for everything?", "... for
-#: every trip?", "... for all expenses?", "Do I always need ...?").
-_FOR_ALL = re.compile(r"\b(?:everything|every\s+\w+|all\s+(?!of\b)\w+|always)\b", re.I)
-#: A quantity bounding the things a rule holds for: "any expense of $25 or more", "trips above $3,000", "more than 3
-#: days". Not "at least": it states what a rule requires ("at least 3 weeks in advance", "at least 14 characters
-#: long"), not which cases it holds for ("Can I work from another country?" stays "Yes, with approval.").
-_BOUNDING = re.compile(r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*)\s*(?:\w+\s+)?"
-                       r"(?:or more|or over|or above|or longer|and (?:up|over|above))\b|"
-                       r"\b(?:over|above|more than|longer than|exceeding|in excess of)\s+(?:[$€£]\s?)?\d", re.I)
-
-
-def bounded_for_all(question: str, sentence: str) -> bool:
-    """True when the question asks whether a rule holds for everything of a kind (:data:`_FOR_ALL`) and ``sentence``
-    holds it only past a quantity (:data:`_BOUNDING`) the question does not state: "An itemised receipt is required
-    for any expense of $25 or more." answers "Do I need receipts for everything?" with SOME_CASES, not "Yes." (the
-    s22 round's new-user run on the demo handbook). Any question stating no quantity was tried: "Can I carry over
-    unused PTO?" then lost its right "Yes." to "... any balance above 5 days is forfeited"."""
-    asking = question_sentence(question)
-    return bool(_FOR_ALL.search(asking)) and bool(_BOUNDING.search(sentence)) and not _BOUNDING.search(asking) \
-        and not typed_values(asking)
