@@ -14,7 +14,7 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 
 #: What joins the two sides; "than" not after "more", "less" ... ("costs more than $2,500" states a condition).
-_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compare to)\s+|"
+_CONNECTOR = re.compile(r"\s+(?:or|versus|vs\.?|compared (?:with|to)|compares? (?:with|to))\s+|"
                         r"(?<!\bmore)(?<!\bless)(?<!\bfewer)(?<!\bgreater)(?<!\brather)(?<!\bother)\s+than\s+", re.I)
 #: Words that make what follows a clause of the question ("do I earn per pay period"), not part of a side.
 _CLAUSE_WORD = re.compile(r"\b(?:do|does|did|is|are|was|were|can|could|will|would|should|must|have|has|had|i|you|"

@@ -271,3 +271,11 @@ def test_how_much_hyphenated_time_asks_a_length():
 
     assert question_type("How much non-billable time is allowed in a 4 day week?") == "duration"
     assert question_type("How much does a cab cost?") == "amount"
+
+
+def test_a_question_asking_how_one_side_compares_with_the_other_has_two_sides():
+    # the s27 new-user run on the demo handbook: only the hybrid employees' stipend was quoted, the $750 missing
+    sides = comparison_sides("How does the home office stipend for remote employees compare with hybrid employees?")
+    assert sides is not None and sides.phrases == ("remote employees", "hybrid employees")
+    assert sides.queries == ("How does the home office stipend for remote employees?",
+                             "How does the home office stipend for hybrid employees?")
