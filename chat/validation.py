@@ -10,10 +10,17 @@ from chat.errors import AskError
 from grounding.tokens import counter_for
 
 
+#: Letters that render as nothing: the Hangul fillers and the blank braille pattern (the s27 breaker sent a question of
+#: them, and of lone combining accents, and got a blank-looking conversation).
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def visible(text: str) -> bool:
     """True when ``text`` has a character other than whitespace, control characters (Cc: "\\x1b[31m" is an escape
-    code) and invisible format characters (Cf: zero-width spaces and joiners, the byte-order mark)."""
-    return any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf") for ch in text)
+    code), invisible format characters (Cf: zero-width spaces and joiners, the byte-order mark), combining marks
+    (Mn, Me: an accent shows only on a letter before it) and BLANK_LETTERS."""
+    return any(not ch.isspace() and ch not in BLANK_LETTERS
+               and unicodedata.category(ch) not in ("Cc", "Cf", "Mn", "Me") for ch in text)
 
 
 def storable(text: str) -> bool:
