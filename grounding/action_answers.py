@@ -45,17 +45,24 @@ def says_action(sentence: str) -> bool:
 
 
 def action_first(chosen: Sequence[T], ranked: Sequence[T], text_of, floor: float, score_of, limit: int,
-                 continues=None) -> list[T]:
+                 continues=None, antecedent=None) -> list[T]:
     """``chosen`` (the sentences an answer quotes, best first) with the best sentence of ``ranked`` that says what
     to do (:func:`says_action`), scoring at least ``floor`` or continuing a chosen sentence (``continues(s)``, e.g.
     "Report it in #sec-incidents within 1 hour ..." right after the chosen "A lost or stolen laptop is a security
     incident.": its pronoun leaves the asked subject to the sentence before it, so its own score is low), put first
     when none of ``chosen`` opens with one; at most ``limit`` sentences. ``chosen`` unchanged when its first sentence
-    says what to do or no close sentence does."""
-    if not chosen or says_action(text_of(chosen[0])):
-        return list(chosen)
-    doing = next((s for s in ranked if (score_of(s) >= floor or (continues is not None and continues(s)))
-                  and says_action(text_of(s))), None)
+    says what to do (and points back to none of the others) or no close sentence does. ``antecedent(s)``: the sentence of ``chosen`` that ``s`` points back
+    to (None for none); it then comes first, right before ``s`` ("A lost or stolen laptop is a security incident.
+    Report it ...": "Report it" led the answer, its "it" unsaid, the s27 new-user run)."""
+    if not chosen:
+        return []
+    doing = chosen[0] if says_action(text_of(chosen[0])) else next(
+        (s for s in ranked if (score_of(s) >= floor or (continues is not None and continues(s)))
+         and says_action(text_of(s))), None)
     if doing is None:
         return list(chosen)
-    return [doing] + [s for s in chosen if s is not doing][:limit - 1]
+    before = antecedent(doing) if antecedent is not None else None
+    if doing is chosen[0] and before is None:
+        return list(chosen)
+    lead = [before, doing] if before is not None and before is not doing else [doing]
+    return lead + [s for s in chosen if all(s is not x for x in lead)][:limit - len(lead)]

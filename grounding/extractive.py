@@ -50,7 +50,7 @@ from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
 from grounding.quoting import in_reading_order, list_after, repeats, under_heading, with_antecedent
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
-from grounding.sentence_cues import continues_one
+from grounding.sentence_cues import continues_one, pointed_back
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan
 from grounding.asked_holder import unheld
@@ -228,7 +228,8 @@ class ExtractiveAnswerer:
             chosen = action_first(chosen, ranked, lambda s: s.text, max(self.threshold, ranked[0].score -
                                                                         self.type_spread), lambda s: s.score,
                                   self.max_sentences,
-                                  continues=lambda s: continues_one(at, s.label, s.position, s.text))
+                                  continues=lambda s: continues_one(at, s.label, s.position, s.text),
+                                  antecedent=lambda s: pointed_back(chosen, s))
         opener = ""
         if kind == "yesno":
             settled = yes_no_answer(self, asked, chosen, ranked, plan, context=context, alone=alone, groups=groups)

@@ -16,7 +16,7 @@ from grounding.answer_types import states
 from grounding.lexical import content_terms
 from grounding.quotable import quotable
 from grounding.sentence_cues import POINTS_BACK
-from grounding.sentence_leads import with_items
+from grounding.sentence_leads import heading_of, with_items
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan, Source
 from grounding.values import value_keys
@@ -83,6 +83,11 @@ def with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentenc
     return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")
 
 
+#: A word that makes a list item a statement of its own ("You can share ...", "Laptops are replaced ...").
+_STATES = re.compile(r"\b(?:is|are|was|were|can|cannot|can't|must|may|might|should|will|would|do|does|did|has|have|"
+                     r"had)\b", re.I)
+
+
 def under_heading(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence:
     """``s`` read after the heading of its list when it is a bare noun phrase that only that heading gives a
     meaning; else ``s`` unchanged.
@@ -91,7 +96,8 @@ def under_heading(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence:
     as allowed above)" under "Non-reimbursable expenses", the demo handbook) is no statement: quoted alone for "Can I
     fly business class?" it read as if upgrades were allowed (the s22 round's new-user run). It is quoted as
     "<heading>: <item>", the heading being the last one written before it in its source's text (not the section path,
-    which names only the first section of a merged source), unless the item already holds every content word of the
+    which names only the first section of a merged source; a list opening its chunk stands under the chunk's own
+    heading, grounding.sentence_leads.heading_of), unless the item already holds every content word of the
     heading or the heading is a question. An item ending with a full stop is a sentence and is quoted as it stands.
     """
     source = plan.source_map.get(s.label)
@@ -103,9 +109,13 @@ def under_heading(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence:
     i = s.position - 1
     while i >= 0 and data.kinds[i] == "item":
         i -= 1
-    if i < 0 or data.kinds[i] != "heading":
+    if i >= 0 and data.kinds[i] != "heading" or i < 0 and _STATES.search(text):
         return s  # a lead-in introduces it (grounding.quotable.quoted_text), or nothing does
-    heading = data.texts[i].strip().lstrip("#").strip().rstrip(":")
+    # the list opens the chunk: its heading is the chunk's own, in the section path, not in the text ("What counts
+    # as an incident" > "- A lost or stolen laptop, phone or YubiKey" was quoted bare, the s27 new-user run); an
+    # item stating something with its own verb ("You can share specific event invites ...") needs no heading
+    heading = (data.texts[i] if i >= 0 else heading_of(data, s.position, source.section, source.sections))
+    heading = heading.strip().lstrip("#").strip().rstrip(":")
     if not heading or heading.endswith("?") or content_terms(heading) <= content_terms(text):
         return s
     return replace(s, text=f"{heading}: {text}")

@@ -31,6 +31,13 @@ def continues_one(at: set[tuple[str, int]], label: str, position: int, text: str
     return (label, position - 1) in at and bool(POINTS_BACK.match(text))
 
 
+def pointed_back(chosen, s):
+    """The sentence of ``chosen`` (objects with ``label``, ``position`` and ``text``, as grounding.sentence_rank.
+    ScoredSentence) that sentence ``s`` comes right after in its source and points back to (:func:`continues_one`);
+    None when there is none."""
+    return next((c for c in chosen if continues_one({(c.label, c.position)}, s.label, s.position, s.text)), None)
+
+
 #: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
 PHONE_QUESTION = re.compile(r"\b(?:phone|telephone|hotline|helpline|fax)(?:\s+\w+)?\s+number\b|\bwhat number\b|"
                             r"\bnumber\b[^?]{0,30}\b(?:call|dial|phone|text)\b", re.I)

@@ -488,7 +488,9 @@ def test_what_to_do_about_a_lost_laptop_is_the_incident_rule(demo_domain, capsys
     """The s22 helper's new-user run: "What should I do if I lose my laptop?" quoted the refresh rules ("You must
     return your old laptop within 14 days ..."); the handbook's rule for a lost laptop is to report it within 1 hour."""
     (lost,) = _ask(capsys, "What should I do if I lose my laptop?")
-    assert lost["answer"].startswith("Report it in #sec-incidents within 1 hour"), lost["answer"]  # what to do first
+    # what to do, right after the sentence its "it" points back to (the s27 new-user run)
+    assert lost["answer"].startswith("A lost or stolen laptop is a security incident [S1]. Report it in "
+                                     "#sec-incidents within 1 hour"), lost["answer"]
     assert "A lost or stolen laptop is a security incident" in lost["answer"]
     assert "return your old laptop" not in lost["answer"]
 

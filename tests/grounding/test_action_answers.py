@@ -39,7 +39,9 @@ def test_i_lost_my_laptop_what_should_i_do_is_answered_with_what_to_do(embedder)
                      "file a police report within 48 hours if the laptop was stolen, and send the report number to "
                      "the IT Help Desk. IT will remotely lock and wipe the device.")
     answer = offline_answer(embedder, "I lost my laptop. What should I do?", page)
-    assert answer.startswith("Report it in #sec-incidents within 1 hour"), answer
+    # what to do, right after the sentence its "it" points back to (the s27 new-user run: "Report it" led the answer)
+    assert answer.startswith("A lost or stolen laptop is a security incident [S1]. Report it in #sec-incidents "
+                             "within 1 hour"), answer
 
 
 
@@ -65,6 +67,11 @@ def test_the_sentence_saying_what_to_do_that_continues_a_chosen_one_goes_first_b
     assert action_first([event], ranked, text, 0.62, score, 3, continues=continues) == [report, event]
     # a sentence saying what to do that does not continue a chosen one still needs the floor
     assert action_first([event], [event, other], text, 0.62, score, 3, continues=continues) == [event]
+    # the sentence it points back to goes right before it (the s27 new-user run)
+    item = S("A lost or stolen laptop, phone or YubiKey", 0.70, 1)
+    antecedent = (lambda s: event if s is report else None)
+    assert action_first([item, event], ranked, text, 0.62, score, 3, continues=continues,
+                        antecedent=antecedent) == [event, report, item]
 
 
 def test_i_lost_my_laptop_on_the_train_is_answered_with_what_to_do(embedder):
@@ -80,4 +87,6 @@ def test_i_lost_my_laptop_on_the_train_is_answered_with_what_to_do(embedder):
                          "- A lost or stolen laptop, phone or YubiKey\n- Clicking a suspicious link or entering "
                          "credentials on an unfamiliar page\n- Sending Confidential data to the wrong person")
     answer = offline_answer(embedder, "I lost my laptop on the train. What should I do?", laptop, incident)
-    assert answer.startswith("Report it in #sec-incidents within 1 hour"), answer
+    # what to do, right after the sentence its "it" points back to (the s27 new-user run: "Report it" led the answer)
+    assert answer.startswith("A lost or stolen laptop is a security incident [S1]. Report it in #sec-incidents "
+                             "within 1 hour"), answer

@@ -120,3 +120,17 @@ def test_a_sentence_pointing_back_is_quoted_after_the_one_it_points_to():
     # "GSA IT ..." names no pronoun; a sentence of another source or not right after keeps its place
     assert in_reading_order([kit, models]) == [kit, models]
     assert in_reading_order([report, ScoredSentence(lost.text, "S2", 0.9, position=4)])[0] is report
+
+
+def test_a_list_opening_its_chunk_is_read_after_the_chunks_own_heading(embedder):
+    # the s27 new-user run: the chunk's heading is in its section path, not its text, so "A lost or stolen laptop,
+    # phone or YubiKey" was quoted bare; an item stating something with its own verb needs no heading
+    text = "- A lost or stolen laptop, phone or YubiKey\n- You can share event invites with partners"
+    chunk = Chunk(chunk_id=1, document_id=1, title="Security", section="Reporting > What counts as an incident",
+                  version="v1", date="", text=text, tokens=20, version_id=1)
+    plan = with_sentences(plan_context(question="q", candidates=[Candidate(chunk, score=0.03, dense=0.6)],
+                                       system_prompt="A.", counter=counter_for("extractive")), embedder)
+    assert under_heading(_item(plan, "A lost or stolen laptop, phone or YubiKey"), plan).text == (
+        "What counts as an incident: A lost or stolen laptop, phone or YubiKey")
+    assert under_heading(_item(plan, "You can share event invites with partners"), plan).text == (
+        "You can share event invites with partners")
