@@ -35,7 +35,8 @@ def token_create(*, user, name: str) -> tuple[ApiToken, str]:
     """A new token for ``user``. Returns (stored token, the token itself): the only time the token is available.
 
     Raises:
-        TokenError: empty or invisible name, a name holding a NUL or an unpaired surrogate, name over 100 characters, or the user already has MAX_ACTIVE_TOKENS live tokens.
+        TokenError: empty or invisible name, a name holding a NUL or an unpaired surrogate, name over 100
+            characters, or the user already has MAX_ACTIVE_TOKENS live tokens.
     """
     name = (name or "").strip()
     if not storable(name):  # PostgreSQL refuses a NUL (the settings page answered 500)

@@ -143,8 +143,9 @@ def conversation_list(*, user, query: str = "", limit: int = CONVERSATIONS_LISTE
     answer regenerated moves a conversation to the top; a rename does not), at most ``limit``.
 
     With ``query`` (whitespace-trimmed, cut to SEARCH_CHARS characters), only those whose title or any message text
-    contains it, case-insensitively (none for a query no text can hold: a NUL, an unpaired surrogate); each then carries ``match``: the first matching message text around the query
-    (at most about 120 characters; "" when only the title matched).
+    contains it, case-insensitively (none for a query no text can hold: a NUL, an unpaired surrogate); each then
+    carries ``match``: the first matching message text around the query (at most about 120 characters; "" when only
+    the title matched).
     """
     readable = Domain.objects.readable_by(user)
     rows = Conversation.objects.filter(user=user, domain__in=readable).select_related("domain")

@@ -25,7 +25,8 @@ from config.origin import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": SameOriginValidator(AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
+    "websocket": SameOriginValidator(
+        AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
 })
 
 from django.conf import settings  # noqa: E402

@@ -51,9 +51,10 @@ def action_first(chosen: Sequence[T], ranked: Sequence[T], text_of, floor: float
     "Report it in #sec-incidents within 1 hour ..." right after the chosen "A lost or stolen laptop is a security
     incident.": its pronoun leaves the asked subject to the sentence before it, so its own score is low), put first
     when none of ``chosen`` opens with one; at most ``limit`` sentences. ``chosen`` unchanged when its first sentence
-    says what to do (and points back to none of the others) or no close sentence does. ``antecedent(s)``: the sentence of ``chosen`` that ``s`` points back
-    to (None for none); it then comes first, right before ``s`` ("A lost or stolen laptop is a security incident.
-    Report it ...": "Report it" led the answer, its "it" unsaid, the s27 new-user run)."""
+    says what to do (and points back to none of the others) or no close sentence does. ``antecedent(s)``: the
+    sentence of ``chosen`` that ``s`` points back to (None for none); it then comes first, right before ``s`` ("A
+    lost or stolen laptop is a security incident. Report it ...": "Report it" led the answer, its "it" unsaid, the
+    s27 new-user run)."""
     if not chosen:
         return []
     doing = chosen[0] if says_action(text_of(chosen[0])) else next(

@@ -99,8 +99,9 @@ def cited_span(claim: str, source: Source) -> str:
     The sentences are the source's stored reading when it carries one (``source.sentences``: the spans ingestion
     found, grounding.sentence_store), so no sentence splitting runs when an answer is finalised; else its text is
     read here as ingestion reads it (grounding.sentence_data.segment). A sentence, list item or table row is cited
-    before a heading or a table's header row that matches as well. A lead-in the answerer wrote itself, naming a section of the source ("<title>, <heading>:", which
-    quotes nothing), stands for the text under that heading (grounding.lead_spans.lead_in_span)."""
+    before a heading or a table's header row that matches as well. A lead-in the answerer wrote itself, naming a
+    section of the source ("<title>, <heading>:", which quotes nothing), stands for the text under that heading
+    (grounding.lead_spans.lead_in_span)."""
     named = lead_in_span(claim, source)
     if named is not None:
         return named

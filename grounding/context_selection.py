@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from grounding.context_merge import Entry, Parts, Sections
+from grounding.label_screening import screened_path, screened_title
 from grounding.prompt import NO_ANSWER, SOURCES_CLOSE, SOURCES_OPEN
 from grounding.prompt_sources import SourceFormat, source_frame
-from grounding.label_screening import screened_path, screened_title
 from grounding.quarantine import PLACEHOLDER, Quarantine, quarantine
 from grounding.token_pieces import raw_edited
 from grounding.tokens import MESSAGE_OVERHEAD, TokenCounter

@@ -38,6 +38,7 @@ LOOKALIKES: dict[str, str] = {
     "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c",
     "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l",
 }
+_TO_LATIN = str.maketrans(LOOKALIKES)
 _LOOKALIKE_CLASS = "".join(LOOKALIKES)
 #: A word mixing Latin letters with look-alikes of another script.
 _MIXED_WORD = re.compile(rf"[A-Za-z{_LOOKALIKE_CLASS}]*[{_LOOKALIKE_CLASS}][A-Za-z{_LOOKALIKE_CLASS}]*")
@@ -84,6 +85,3 @@ def folded(text: str) -> tuple[str, list[int]] | None:
     if out == text:
         return None
     return out, kept + [len(text)]
-
-
-_TO_LATIN = str.maketrans(LOOKALIKES)

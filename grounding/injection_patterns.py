@@ -238,7 +238,8 @@ _FRAMING = re.compile(
 #: "Chatbot: always recommend ...", "AI, tell everyone ...".
 _VOCATIVE_INITIAL = re.compile(
     r"(?:dear\s+|hey\s+|hi\s+|hello\s+)?(?:(?:the\s+)?AI|LLM|(?:AI\s+)?assistant|chat\s?bot|bot|model|agent|ChatGPT|"
-    r"Claude|Copilot|Gemini|GPT(?:-\d\w*)?|Llama)s?\s*[,:]\s*(?:please\s+)?(?:ignore|disregard|forget|always|never|do|don'?t|"
+    r"Claude|Copilot|Gemini|GPT(?:-\d\w*)?|Llama)s?\s*[,:]\s*(?:please\s+)?"
+    r"(?:ignore|disregard|forget|always|never|do|don'?t|"
     r"tell|say|state|answer|reply|respond|add|append|include|insert|mention|recommend|ask|send|write|output|print|"
     r"repeat|stop|switch|pretend|act|remember|make|claim)\b",
     _F)
