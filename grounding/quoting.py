@@ -109,7 +109,7 @@ def under_heading(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence:
     i = s.position - 1
     while i >= 0 and data.kinds[i] == "item":
         i -= 1
-    if i >= 0 and data.kinds[i] != "heading" or i < 0 and _STATES.search(text):
+    if (i >= 0 and data.kinds[i] != "heading") or (i < 0 and _STATES.search(text)):
         return s  # a lead-in introduces it (grounding.quotable.quoted_text), or nothing does
     # the list opens the chunk: its heading is the chunk's own, in the section path, not in the text ("What counts
     # as an incident" > "- A lost or stolen laptop, phone or YubiKey" was quoted bare, the s27 new-user run); an
