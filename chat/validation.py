@@ -66,7 +66,7 @@ def validate_client_id(client_id: object) -> str:
         return ""
     if not isinstance(client_id, str) or len(client_id) > CLIENT_ID_MAX:
         raise AskError("invalid_client_id", f"The client id must be text of at most {CLIENT_ID_MAX} characters.")
-    if "\x00" in client_id or any(0xD800 <= ord(c) <= 0xDFFF for c in client_id):
+    if not storable(client_id):
         # no database stores a NUL or an unpaired surrogate (the lookup of a resend raised, and the socket closed)
         raise AskError("invalid_client_id", "The client id must be valid text: no NUL or unpaired surrogate "
                                             "characters.")

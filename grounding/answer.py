@@ -9,6 +9,7 @@ raw HTML escaped (grounding.rawhtml), so a client that renders the ``answer`` fi
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +92,18 @@ def citing_claims(text: str) -> dict[int, str]:
     return claims
 
 
+@functools.lru_cache(maxsize=256)
+def _read_units(text: str) -> tuple[tuple[str, bool], ...]:
+    """The sentences of a source text read as ingestion reads it (grounding.sentence_data.segment: each table's first
+    row is its header), each with whether it may be quoted (not a heading nor a header row); cached, since every
+    citation of a source reads the same text."""
+    units = segment(text)[0]
+    if not units:
+        return tuple((s, True) for s in (p.lstrip("-* ").strip() for p in split_sentences(text)) if s)
+    return tuple((s, kind in QUOTABLE) for s, kind in ((text[a:b].lstrip("-* ").strip(), kind)
+                                                         for a, b, kind, _ in units) if s)
+
+
 def cited_span(claim: str, source: Source) -> str:
     """The sentence of ``source`` that best matches ``claim`` by shared content terms (Jaccard; the first on ties);
     "" when no sentence shares two content words with the claim (one, for a claim of one content word): a single
@@ -107,14 +120,10 @@ def cited_span(claim: str, source: Source) -> str:
         return named
     data = source.sentences
     if data is not None and data.spans and all(0 <= a < b <= len(source.text) for a, b in data.spans):
-        pieces = [source.text[a:b] for a, b in data.spans]
-        quotable = [kind in QUOTABLE for kind in data.kinds]
-    else:  # read as ingestion reads it: each table's first row is its header
-        units = segment(source.text)[0]
-        pieces = [source.text[a:b] for a, b, _, _ in units] or split_sentences(source.text)
-        quotable = [kind in QUOTABLE for _, _, kind, _ in units] or [True] * len(pieces)
-    sentences = [(s.lstrip("-* ").strip(), q) for s, q in zip(pieces, quotable)]
-    sentences = [(s, q) for s, q in sentences if s]
+        sentences = [(s, q) for s, q in ((source.text[a:b].lstrip("-* ").strip(), kind in QUOTABLE)
+                                         for (a, b), kind in zip(data.spans, data.kinds)) if s]
+    else:
+        sentences = list(_read_units(source.text))
     if not sentences:
         return source.text
     terms = content_terms(claim)

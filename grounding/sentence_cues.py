@@ -35,7 +35,9 @@ def pointed_back(chosen, s):
     """The sentence of ``chosen`` (objects with ``label``, ``position`` and ``text``, as grounding.sentence_rank.
     ScoredSentence) that sentence ``s`` comes right after in its source and points back to (:func:`continues_one`);
     None when there is none."""
-    return next((c for c in chosen if continues_one({(c.label, c.position)}, s.label, s.position, s.text)), None)
+    if not POINTS_BACK.match(s.text):
+        return None
+    return next((c for c in chosen if (c.label, c.position) == (s.label, s.position - 1)), None)
 
 
 #: A question asking for a phone number ("What is the EthicsLine phone number?", "What number do I call ...?").
