@@ -45,7 +45,24 @@ def heading_of(data: SentenceData, i: int, section: str = "",
             return data.texts[j]
     if sections:
         section = next((path for offset, path in reversed(sections) if offset <= start), section)
-    return section_heading(section).split(" · ")[0].strip()
+    names = [name.strip() for name in section_heading(section).split(" · ")]
+    if len(names) > 1 and _heading_follows(data, i, names[0], sections, start):
+        return section_heading(section.rpartition(" > ")[0])
+    return names[0]
+
+
+def _heading_follows(data: SentenceData, i: int, name: str, sections: tuple[tuple[int, str], ...],
+                     start: int) -> bool:
+    """True when the heading line ``name`` comes after sentence ``i`` in its chunk's part of ``data``: the sentence
+    sits before the first of a merged path's sections ("A > B · C"), under the path's prefix ("A"), as
+    grounding.source_types.merged_section reads a citation's place."""
+    part_end = min((offset for offset, _ in sections if offset > start), default=None)
+    for j in range(i + 1, len(data.texts)):
+        if part_end is not None and j < len(data.spans) and data.spans[j][0] >= part_end:
+            return False
+        if data.kinds[j] == "heading" and data.texts[j].strip() == name:
+            return True
+    return False
 
 
 #: The typed values (grounding.sentence_data.SentenceData.values, "type:value") that make a lead-in worth quoting.

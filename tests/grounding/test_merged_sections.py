@@ -9,6 +9,7 @@ from dataclasses import replace
 from grounding.answer import finalize_answer
 from grounding.context import plan_context
 from grounding.prompt import DEFAULT_SYSTEM_PROMPT
+from grounding.sentence_data import sentence_data
 from grounding.source_rendering import render_source_html
 from grounding.tokens import counter_for
 from grounding.source_types import merged_section
@@ -165,3 +166,20 @@ def test_the_section_of_a_place_in_a_chunk_of_several_sections():
     assert merged_section(path, "", "Overview.\nMeals\nBreakfast.\nHotels\nRooms.") == "Travel"
     assert merged_section(path, "", "No heading line of it here.") == path
     assert merged_section("Travel > Meals", "x", "y") == "Travel > Meals"
+
+
+def test_a_sentence_before_a_merged_chunks_first_heading_line_is_read_under_the_paths_prefix(embedder):
+    # the s27 review: the ranking's heading bonus and the list prefixes read "Snacks cost $1.50 each." under
+    # "Refunds", the first name of the chunk's label, while its citation names the section before it
+    from grounding.sentence_leads import heading_of
+
+    data = sentence_data([[(VENDING, "")]], embedder)[0][0]
+    texts = list(data.texts)
+    snacks, refund = texts.index("Snacks cost $1.50 each."), texts.index(
+        "If a machine keeps your money, email facilities@example.com for a refund within 7 days.")
+    assert heading_of(data, snacks, "Refunds · Restocking") == ""
+    assert heading_of(data, snacks, "Office > Refunds · Restocking") == "Office"
+    assert heading_of(data, refund, "Office > Refunds · Restocking") == "Refunds"
+    # a chunk that starts inside its first section (no heading line of it in the text) stays under that section
+    inside = sentence_data([[("Breakfast is included.\nHotels\nRooms up to $180.", "")]], embedder)[0][0]
+    assert heading_of(inside, 0, "Travel > Meals · Hotels") == "Meals"
