@@ -32,12 +32,25 @@ class ParseError(ValueError):
     """A file that cannot be ingested: unreadable encoding, malformed front matter, or no text at all."""
 
 
+#: Unicode's explicit directional embeddings, overrides and isolates (UAX #9, U+202A-U+202E, U+2066-U+2069). In a
+#: title or heading they reorder what is shown after them ("Invoice \u202efdp.exe" shows as "Invoice exe.pdf"), the
+#: spoofing of CVE-2021-42574 ("Trojan Source"); the marks LRM and RLM, which reorder nothing, are kept.
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def plain_label(text: str) -> str:
+    """``text`` (a title or a section name) without bidirectional embedding, override and isolate controls, its
+    blanks collapsed: "Invoice \u202efdp.exe" -> "Invoice fdp.exe"."""
+    return " ".join(_BIDI_CONTROLS.sub("", text).split())
+
+
 @dataclass(frozen=True)
 class ParsedDocument:
     """A parsed file.
 
     Attributes:
-        title: front matter ``title``, else the first heading, else the file name.
+        title: front matter ``title``, else the first heading, else the file name (of any format, and each block's
+            section names, without bidirectional controls: plain_label).
         metadata: front matter (JSON-safe values; dates become ISO strings).
         blocks: text blocks in document order.
         title_from_name: True when the file gave no title (no front matter title, no heading) and ``title`` was made
@@ -53,6 +66,13 @@ class ParsedDocument:
     title_from_name: bool = False
     notes: tuple[str, ...] = ()
     pages: int = 0
+
+    def __post_init__(self) -> None:
+        # every format's title and section names pass here once, however they were extracted
+        if _BIDI_CONTROLS.search(self.title) or any(_BIDI_CONTROLS.search(" ".join(b.section)) for b in self.blocks):
+            object.__setattr__(self, "title", plain_label(self.title))
+            object.__setattr__(self, "blocks", tuple(replace(b, section=tuple(plain_label(s) for s in b.section))
+                                                     for b in self.blocks))
 
     @property
     def text(self) -> str:

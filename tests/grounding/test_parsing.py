@@ -270,3 +270,20 @@ def test_a_slack_channel_tag_is_the_channel_name_a_reader_sees():
     assert strip_liquid("a\n{% include x.html %}\nb") == "a\nb"  # other tags still go
     # shown as code, it stays as written
     assert parse_document(b'Write `{% slack_channel "x" %}` to link.\n', "p.md").text.count("{% slack_channel") == 1
+
+
+def test_a_title_or_heading_cannot_reorder_what_is_shown_with_bidirectional_controls():
+    # the s27 breaker: a right-to-left override in a heading ("Invoice \u202efdp.exe" shows as "Invoice exe.pdf", the
+    # Trojan Source spoofing) was kept in the title and section shown beside every citation of the document
+    from grounding.extract import extract_document
+
+    parsed = parse_document("# Invoice \u202efdp.exe\n\n## Pay \u2066now\u2069\n\nThe invoice is due in 30 days.\n"
+                            .encode(), "invoice.md")
+    assert parsed.title == "Invoice fdp.exe"
+    assert [b.section for b in parsed.blocks] == [("Pay now",)]
+    assert parsed.blocks[0].text == "The invoice is due in 30 days."
+    table = extract_document("Item,Cost\nDesk,$300\n".encode(), "Price\u202elist.csv")
+    assert "\u202e" not in table.title and table.title.startswith("Price")
+    # a left-to-right mark reorders nothing and stays
+    assert parse_document("# Shalom \u200e\u05e9\u05dc\u05d5\u05dd\n\nText.\n".encode(), "s.md").title == \
+        "Shalom \u200e\u05e9\u05dc\u05d5\u05dd"
