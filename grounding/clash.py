@@ -72,12 +72,17 @@ def _value_mismatch(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True) 
         return [v for v in own if not any(same_value(v, o) or _same_bare_number(v, o) for o in other)
                 and re.sub(r"[\s,]", "", v.text).lower() not in other_raw]
 
-    ua, ub = unshared(va, vb, raw_b), unshared(vb, va, raw_a)
+    # a range is one value: its low bound is not compared alone ("2–3 weeks" does not state "2"), and two values
+    # whose ranges overlap do not differ
+    range_a, range_b = _ranges(ra), _ranges(rb)
+    ua = [v for v in unshared(va, vb, raw_b) if v not in _low_bounds(va, range_a)]
+    ub = [v for v in unshared(vb, va, raw_a) if v not in _low_bounds(vb, range_b)]
     loose = None
     for x in ua:
         for y in ub:
-            if not comparable(x, y):
+            if not comparable(x, y) or _overlap(x, range_a, y, range_b):
                 continue
+            x_text, y_text = range_a.get(x, (0.0, x.text))[1], range_b.get(y, (0.0, y.text))[1]
             # tight: the same neighbours on the same sides ("", no word, counts as a side's neighbour)
             tight = x.sides == y.sides and any(x.sides)
             if x.kind in _BARE_KINDS:  # a bare number needs both neighbours to match ("match 1-3" / "match 2-3")
@@ -87,10 +92,50 @@ def _value_mismatch(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True) 
             if not slot and strong and x.kind not in _BARE_KINDS and x.kind != "date":
                 slot = sum(v.kind == x.kind for v in va) == 1 and sum(v.kind == y.kind for v in vb) == 1
             if slot and tight:
-                return x.text, y.text, True
+                return x_text, y_text, True
             if slot and loose is None:
-                loose = (x.text, y.text, False)
+                loose = (x_text, y_text, False)
     return loose
+
+
+#: What joins the two bounds of a range: "2–3 weeks", "4-6 weeks", "$10 to $20", "10 to 15 days".
+_RANGE_JOIN = re.compile(r"\s*(?:[-–—]|to)\s*", re.I)
+#: Kinds of value a range is read for (a date, a year, a code or a time joined by a dash is not a range of numbers).
+_RANGE_KINDS = re.compile(r"^(?:duration|percent|number|amount:|qty:)")
+
+
+def _ranges(r: ClaimReading) -> dict[StatedValue, tuple[float, str]]:
+    """The values of a sentence that close a range, each with the range's low bound in its unit and the range as
+    written: "it can take 4-6 weeks" -> {6 weeks: (28.0, "4-6 weeks")} (durations count days). The low bound stands
+    just before, joined by a dash or "to", and is of the same kind or a bare number taking the closing value's unit."""
+    out: dict[StatedValue, tuple[float, str]] = {}
+    for lo, hi in zip(r.values, r.values[1:]):
+        if not _RANGE_KINDS.match(hi.kind) or not _RANGE_JOIN.fullmatch(r.text[lo.span[1]:hi.span[0]]):
+            continue
+        if lo.kind == hi.kind:
+            low = lo.number
+        elif lo.kind == "number" and (digits := re.search(r"\d+(?:\.\d+)?", hi.keys[0].replace(",", ""))) \
+                and float(digits.group(0)):
+            low = lo.number * hi.number / float(digits.group(0))  # "4-6 weeks": 4 in the unit of "6 weeks"
+        else:
+            continue
+        if low < hi.number:
+            out[hi] = (low, r.text[lo.span[0]:hi.span[1]])
+    return out
+
+
+def _low_bounds(values: Sequence[StatedValue], ranges: dict[StatedValue, tuple[float, str]]) -> set[StatedValue]:
+    """The values that open a range of ``ranges`` (the one before each closing value)."""
+    return {values[i - 1] for i, v in enumerate(values) if i and v in ranges}
+
+
+def _overlap(x: StatedValue, range_x: dict, y: StatedValue, range_y: dict) -> bool:
+    """True when ``x`` or ``y`` closes a range and the two (ranges or single values) share a number: "2 weeks" is
+    within "2–3 weeks"."""
+    if x not in range_x and y not in range_y:
+        return False
+    x_low, y_low = range_x.get(x, (x.number,))[0], range_y.get(y, (y.number,))[0]
+    return x_low <= y.number and y_low <= x.number
 
 
 #: Kinds whose values need both neighbours shared: a bare number, a year, an ordinal, and identifiers (codes such as

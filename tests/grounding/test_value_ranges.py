@@ -1,0 +1,36 @@
+"""A range of values is one value to the contradiction rules (grounding.clash): its low bound is not compared alone,
+values within each other's range do not differ, and a note quotes the whole range."""
+
+from __future__ import annotations
+
+from grounding.clash import clash
+from grounding.contradictions import detect_conflicts
+from grounding.notes import relevant_notes
+
+from .test_contradictions import src
+
+#: the fresh20c set's f20c-08 (a development set): two pages' durations of different things, read as "2" and "4"
+SPEAKING = "Most approvals will take 2–3 weeks to complete."
+DETAIL = "Please note: it can take 4-6 weeks to process a detail, if an interagency agreement (IAA) is needed."
+
+
+def test_the_low_bound_of_a_range_is_not_compared_as_a_bare_number():
+    # before: "S2 says most approvals will take 2–3 weeks to complete but S6 says 4." (a firm value clash)
+    finding = clash(SPEAKING, DETAIL)
+    assert (finding.values, finding.rule) == (("2–3 weeks", "4-6 weeks"), "loose value")
+
+
+def test_values_within_each_others_range_do_not_differ_and_a_note_quotes_the_range():
+    assert clash("Approvals take 2 weeks to complete.", SPEAKING) is None
+    assert clash("The fee is $10 to $20 per person.", "The fee is $15 per person.") is None
+    assert clash("Approvals take 5 weeks to complete.", SPEAKING).values == ("5 weeks", "2–3 weeks")
+    assert clash("The fee is $10 to $20 per person.", "The fee is $25 per person.").values == ("$10 to $20", "$25")
+    assert clash("The fee is $65 per day.", "The fee is $50 per day.").values == ("$65", "$50")
+
+
+def test_two_pages_durations_of_different_things_make_no_note(embedder):
+    question = "How long can approval for a DETO arrangement take?"
+    sources = [src("S1", SPEAKING, doc=1), src("S2", DETAIL, doc=2)]
+    conflicts = detect_conflicts(sources, embedder, focus=question)
+    assert all(c.rule == "loose value" and "4-6 weeks" in c.text for c in conflicts), conflicts
+    assert relevant_notes(conflicts, question) == []
