@@ -156,6 +156,7 @@ def chunk_blocks(
             size += counter.raw(heading) + 1
 
     introduced: tuple[str, ...] | None = None  # the section of a lead-in just absorbed: its next block joins too
+    previous: tuple[str, ...] | None = None  # the section of the block before
     for block in rows_of_long_tables(blocks, counter, max_tokens):
         new_sheet = _other_sheet(placed, block.location)
         joins, introduced = block.section == introduced and not new_sheet, None
@@ -165,8 +166,10 @@ def chunk_blocks(
                 flush()
                 section = block.section
             else:
-                # a small section absorbs the next one; the absorbed heading stays as a line of text
-                add_heading(block.section[-1] if block.section else "")
+                # a small section absorbs the next one; the absorbed heading stays as a line of text, once (each
+                # paragraph of a PDF or Word section is a block of its own)
+                if block.section != previous:
+                    add_heading(block.section[-1] if block.section else "")
                 if block.text.rstrip().endswith((":", "：")):
                     # a lead-in ("GSA has a few different types of USB-C readers:"): what it introduces, the next
                     # block of its section, continues the chunk rather than open the next one without it
@@ -175,6 +178,7 @@ def chunk_blocks(
             section = block.section
         if block.section not in covered:
             covered.append(block.section)
+        previous = block.section
         block_tokens = counter.raw(block.text)
         pieces = [block.text] if block_tokens <= max_tokens else _split_oversize(block.text, counter, max_tokens)
         for piece in pieces:

@@ -230,3 +230,18 @@ def test_a_sixty_column_sheet_is_chunked_whole_not_refused(embedder):
     text = "\n".join(c.text for c in chunks)
     assert all(f"value {r}_{i}" in text for r in range(3) for i in range(60))
     assert all(c.text.startswith("| column number 0 |") for c in chunks)
+
+
+def test_a_small_section_absorbs_the_next_ones_paragraphs_under_one_heading_line():
+    # the s28 new user's office files: a Word or PDF section is one block per paragraph, and a chunk absorbing
+    # "Understanding travel comp time" wrote that heading before each of its three paragraphs (so did 149 of the 18F
+    # handbook's Markdown pages and revisions, whose lists and paragraphs are blocks of their own)
+    blocks = [Block(("Travel comp time",), "There are no limits on earning travel comp time."),
+              Block(("Travel comp time", "Understanding travel comp time"), "Travel in work hours is regular hours."),
+              Block(("Travel comp time", "Understanding travel comp time"), "Travel comp time is a gap filler."),
+              Block(("Travel comp time", "Understanding travel comp time"), "Ask your Timekeeper for details.")]
+    [chunk] = chunk_blocks(blocks, counter_for("extractive"))
+    assert chunk.text == ("There are no limits on earning travel comp time.\nUnderstanding travel comp time\nTravel in "
+                          "work hours is regular hours.\nTravel comp time is a gap filler.\nAsk your Timekeeper for "
+                          "details.")
+    assert chunk.section == ("Travel comp time",)
