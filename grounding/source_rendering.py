@@ -131,6 +131,9 @@ def source_markdown(text: str, section: str = "", sections: Sequence[Sequence] =
             i += 1
             continue
         if _PIPE_ROW.match(stripped):  # a Markdown table row (office files)
+            if kind == "pipe" and i + 1 < len(lines) and _RULE_ROW.match(lines[i + 1].strip()):
+                kind = ""  # a header line and its rule after rows: another table (a merged source's next chunk
+                # starts its rows with the header again), not two rows of "---" cells in the table before it
             if kind != "pipe":
                 out.append("")
                 if not (i + 1 < len(lines) and _RULE_ROW.match(lines[i + 1].strip())):

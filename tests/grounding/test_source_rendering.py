@@ -43,3 +43,16 @@ def test_each_distinct_chip_is_shown_once_per_sentence():
     assert chips("Meals are $65. [S1] Lunch is $20. [S1]") == [("S1", "0"), ("S1", "1")]  # chips after the stop
     assert chips("Meals are $65.[S1] Lunch is $20[S1].") == [("S1", "0"), ("S1", "1")]
     assert chips("- Meals $65 [S1]\n- Lunch $20 [S1]") == [("S1", "0"), ("S1", "1")]  # one per list item
+
+
+def test_a_merged_sources_second_chunk_of_a_sheet_shows_as_a_table_of_its_own():
+    # the s28 new user's workbook: two chunks of one sheet merged into one source showed the second chunk's header
+    # and its "---" rule as two data rows of the first table
+    from grounding.context_merge import joined_text
+
+    first = "| Day | Hours |\n|---|---|\n| Monday | 8 |\n| Tuesday | 9 |"
+    second = "| Day | Hours |\n|---|---|\n| Monday | 8 |\n| Tuesday | Off |"
+    html = render_source_html(joined_text((first, second))[0])
+    assert html.count("<table>") == 2 and html.count("<th>Day</th>") == 2
+    assert "<td>---</td>" not in html and "<td>Day</td>" not in html
+    assert re.findall(r"<td>(\w+)</td>", html) == ["Monday", "8", "Tuesday", "9", "Monday", "8", "Tuesday", "Off"]
