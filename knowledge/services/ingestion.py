@@ -28,7 +28,7 @@ from knowledge.sentences import embed_reporting, sentences_embed
 from knowledge.services.preparing import Pending, folder_files, prepare
 from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
 from knowledge.services.versions import (document_statuses_refresh, version_next_label, version_older_than_current,
-                                         version_reactivate, version_schedule_notes)
+                                         version_reactivate, version_schedule_notes, version_undated_notes)
 
 log = logging.getLogger("grounded.ingest")
 
@@ -210,7 +210,7 @@ def _commit(*, domain: Domain, pending: list[Pending], report: IngestReport, emb
             n = len(p.drafts)
             stored = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n])
             fr.version_id, fr.version = stored.pk, stored.label
-            fr.notes += version_schedule_notes(version=stored)
+            fr.notes += version_schedule_notes(version=stored) + version_undated_notes(version=stored)
             offset += n
             report.files.append(fr)
             if progress:

@@ -102,6 +102,24 @@ def version_schedule_notes(*, version: DocumentVersion) -> list[str]:
             f"{until}."]
 
 
+def version_undated_notes(*, version: DocumentVersion) -> list[str]:
+    """An ingestion report's note for a dated version that became current over an undated one ingested before it
+    (:func:`_newest`: an undated version counts as no newer than a dated revision ingested after it): which version it
+    replaced and how to undo it when the undated one is the newer text (the s28 breaker ingested the 18F folder, then
+    an older dated revision of one page, which silently became current). [] for any other version."""
+    version.refresh_from_db(fields=["status"])
+    if version.status != DocumentVersion.Status.CURRENT or version.effective_date is None:
+        return []
+    replaced = [v.label for v in version.document.versions.filter(
+        status=DocumentVersion.Status.SUPERSEDED, effective_date__isnull=True, created_at__lt=version.created_at)]
+    if not replaced:
+        return []
+    names = ", ".join(repr(label) for label in replaced)
+    return [f"Dated {version.effective_date.isoformat()}, this version is now current and replaces version {names}, "
+            "which has no date. If that one is the newer text, ingest it again with its date (--date) or make it "
+            "current in the admin."]
+
+
 def versions_activate_due(*, today: dt.date | None = None) -> list[Domain]:
     """Give every document with a scheduled version whose date has come (effective date <= ``today``, default the
     local date) its statuses on that day (:func:`document_statuses_refresh`: the scheduled version becomes current,

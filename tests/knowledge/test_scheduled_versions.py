@@ -116,3 +116,22 @@ def test_a_refusal_says_a_matching_version_is_scheduled_and_not_yet_in_effect(tm
     versions_activate_due(today=later)
     out = _ask(capsys, domain)
     assert out["abstained"] is False and "$0.72" in out["answer"] and "scheduled" not in out["answer"]
+
+
+def test_a_dated_revision_ingested_after_an_undated_original_says_which_version_it_replaced(tmp_path, embedder):
+    # the s28 breaker: the README's folder ingest has no dates; an older dated revision ingested next became current
+    # with nothing in the report but "new_version"
+    domain = domain_get_or_create(slug="undated")
+    first = _ingest(tmp_path, domain, "$0.72", None, None)
+    assert (first.status, first.version, first.notes) == ("new", "v1", [])
+    report = _ingest(tmp_path, domain, "$0.67", "2024-06-26", dt.date(2024, 6, 26))
+    assert report.status == "new_version"
+    assert report.notes == ["Dated 2024-06-26, this version is now current and replaces version 'v1', which has no "
+                            "date. If that one is the newer text, ingest it again with its date (--date) or make it "
+                            "current in the admin."]
+    versions = {v.label: v.status for v in Document.objects.get(domain=domain).versions.all()}
+    assert versions == {"v1": "superseded", "2024-06-26": "current"}
+    # the note's way back: the original again, with its date, is current and the report says nothing more
+    again = _ingest(tmp_path, domain, "$0.72", "2024-12-11", dt.date(2024, 12, 11))
+    assert again.notes == []
+    assert {v.label: v.status for v in Document.objects.get(domain=domain).versions.all()}["v1"] == "current"
