@@ -27,7 +27,7 @@ from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only,
                                  unasked_contrast, unneeded_other_act)
 from grounding.yesno_hedges import SOME_CASES, WITH_APPROVAL, bounded_for_all, conditional_on_threshold
 from grounding.yesno_kind import other_subject, substituted_in
-from grounding.yesno_negation import joins_contrasted, rejected_alternative, without_idioms
+from grounding.yesno_negation import joins_contrasted, order_reversed, rejected_alternative, without_idioms
 from grounding.yesno_predicate import cost_denied, cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, if_unstated, illustrates, matching_case, only_if_unmet,
@@ -184,7 +184,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
 
     - a limit the question passes (in numbers or in words), or a requirement of more time than the asker has, says
       "No." (:func:`over_limit`, grounding.yesno_count.passes_stated_bound, :func:`requirement_unmet`), as does a
-      sentence restricting who to a question about everyone (grounding.yesno_reach.restricts_everyone); any other
+      sentence restricting who to a question about everyone (grounding.yesno_reach.restricts_everyone) or putting
+      what is asked in the other order to an event (grounding.yesno_negation.order_reversed); any other
       rule on one side of a quantity of the question's unit settles nothing (:func:`threshold_applies`); a cost
       denied ("at no cost") says "No." to whether one must pay (grounding.yesno_predicate.cost_denied);
     - a question asking whether its case is the same (or differs) is answered no (yes) by a sentence giving that case,
@@ -227,7 +228,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return ""  # a rule for a capacity the question does not name (grounding.yesno_fit)
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
-            or only_if_unmet(question, sentence) or below_minimum(question, sentence) or some_for_all(clause, sentence):
+            or only_if_unmet(question, sentence) or below_minimum(question, sentence) or some_for_all(clause, sentence) \
+            or order_reversed(clause, sentence):
         return "No."
     if cost_denied(clause, sentence) and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Do I have to pay to take the training?" / "... access the training at no cost"

@@ -15,6 +15,10 @@
   "the Talent Team is focused on hiring, whereas the People Ops team is focused on assisting current employees
   with benefits"): the sentence says no (:func:`joins_contrasted`).
 
+- The other order: a question asking whether something happens before (after) an event that the sentence puts
+  after (before) that same event ("Can I mark it as spam before reporting it to Cofense?" / "You may mark it as
+  spam/phishing after reporting it to Cofense"): the sentence says no (:func:`order_reversed`).
+
 No Django imports.
 """
 
@@ -122,3 +126,26 @@ def _stems(text: str) -> list[str]:
 _SUBJECT = re.compile(r"^\s*(?:is|are|was|were|will|would|does|do|did|has|have|can|could|should|must|may|might)\s+"
                       r"(?:(?:the|a|an|my|your|our|their|its|this|that|these|those|any|every|each)\s+)?([A-Za-z][\w\s/-]*)",
                       re.I)
+
+
+#: "before"/"after" and the event it orders, up to the clause's end: "before reporting it to Cofense".
+_ORDERED = re.compile(r"\b(before|after|until)\s+([^,;:.?!()]+)", re.I)
+_OTHER_ORDER = {"before": ("after",), "until": ("after",), "after": ("before", "until")}
+
+
+def order_reversed(asking: str, sentence: str) -> bool:
+    """True when the asking clause ``asking`` asks whether something happens before (or after) an event and
+    ``sentence`` puts it in the other order relative to the same event, every content word of the asked event named
+    by the sentence's ("before reporting it to Cofense" / "after reporting it to Cofense"), and nowhere in the asked
+    order: the s28 breaker's "Can I mark a suspicious email as spam before reporting it to Cofense?" opened "Yes."
+    on "You may mark it as spam/phishing after reporting it to Cofense"."""
+    asked = [(m.group(1).lower(), content_terms(m.group(2))) for m in _ORDERED.finditer(asking)]
+    said = [(m.group(1).lower(), content_terms(m.group(2))) for m in _ORDERED.finditer(sentence)]
+    for order, event in asked:
+        if not event:
+            continue
+        if any(o == order and event <= terms for o, terms in said):
+            return False  # the sentence also states the asked order
+        if any(o in _OTHER_ORDER[order] and event <= terms for o, terms in said):
+            return True
+    return False

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from grounding.yesno import opener, says_no
-from grounding.yesno_negation import joins_contrasted, rejected_alternative, without_idioms
+from grounding.yesno_negation import joins_contrasted, order_reversed, rejected_alternative, without_idioms
 
 
 @pytest.mark.parametrize("sentence", [
@@ -93,3 +93,16 @@ def test_no_matter_negates_nothing():
     text = "If you are called to active duty, no matter the length of time, contact the FAS Benefits Specialist."
     assert not NEGATION.search(without_idioms(text))
     assert NEGATION.search(without_idioms("There is no matter pending."))  # "no" before a noun still negates
+
+
+def test_a_sentence_putting_the_asked_act_after_the_event_says_no_to_doing_it_before():
+    # the s28 breaker on the 18F handbook's security-incidents page: "Yes." to doing it before reporting
+    spam = "You may mark it as spam/phishing after reporting it to Cofense, but be sure to do this step after."
+    assert opener("Can I mark a suspicious email as spam before reporting it to Cofense?", spam) == "No."
+    assert opener("Can I book my hotel before my travel is approved?",
+                  "Book your hotel only after your travel is approved.") == "No."
+    # the same order, another event, or both orders stated: the order rule says nothing
+    assert not order_reversed("Can I mark it as spam after reporting it to Cofense?", spam)
+    assert not order_reversed("Can I take leave before my first year?", "You can take leave after your first 90 days.")
+    assert not order_reversed("Can I submit it before the deadline?",
+                              "Submit it before the deadline; late forms are accepted after the deadline too.")
