@@ -28,10 +28,18 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _WRITTEN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*(?:\([A-Za-z0-9]\))?")
 
 
+#: Words that name no subject: "what happens to X" asks about X, and a negated auxiliary ("I don't use") is no thing
+#: (the s28 breaker's "What happens to donated hours I don't use?" was refused "they do not say anything about happens
+#: don't").
+_NO_SUBJECT = content_terms("happen happens happened happening occur occurs don't doesn't didn't isn't aren't wasn't "
+                            "weren't won't can't couldn't shouldn't wouldn't haven't hasn't")
+
+
 def _subject(question: str) -> frozenset[str]:
-    """The subject terms of ``question``: its content terms less the generic ones and its predicate's."""
+    """The subject terms of ``question``: its content terms less the generic ones, its predicate's and words that
+    name no subject (:data:`_NO_SUBJECT`)."""
     predicate = {stem(w) for w in predicate_words(question)}
-    return content_terms(question) - GENERIC - predicate
+    return content_terms(question) - GENERIC - predicate - _NO_SUBJECT
 
 
 #: Verbs of what the asker does with the subject ("How much can I *spend* on a team dinner?"): subject words for the

@@ -126,3 +126,19 @@ def test_a_subject_with_digits_is_named_as_the_asker_wrote_it():
     plan = _plan("How much is the 401k match?", CAFETERIA)
     assert unnamed_subject("How much is the 401k match?", plan.sources) == ["401k", "match"]
     assert unnamed_subject("Is there a 401(k) plan?", plan.sources) == ["401(k)", "plan"]
+
+
+def test_what_happens_and_a_negated_auxiliary_name_no_subject(embedder):
+    # the s28 breaker on the 18F VLTP page: "What happens to donated hours I don't use?" (after a question on VLTP)
+    # was refused "they do not say anything about happens don't"; "donated" is the question's predicate
+    vltp = ("You can check how many donated hours you've received in HR Links. All unused VLTP hours will be returned "
+            "to the colleagues that donated to you.")
+    question = "What happens to donated hours I don't use?"
+    plan = _plan(question, vltp, title="Voluntary Leave Transfer Program")
+    assert unnamed_subject(question, plan.sources) == []
+    assert unsaid_subject(question, [(vltp, plan.sources[0])]) == []
+    answer = ExtractiveAnswerer(embedder).compose(question, plan)
+    assert "All unused VLTP hours will be returned to the colleagues that donated to you [S1]." in answer
+    # a question about something the page does not name is still refused by its own words
+    assert unnamed_subject("What happens to my parking pass when I don't use it?", plan.sources) == \
+        ["parking", "pass"]
