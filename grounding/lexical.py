@@ -201,10 +201,15 @@ def is_negation(word: str) -> bool:
 # --- the past-question cue -----------------------------------------------------------------------------------------
 
 _PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|earlier|in the past|history|"
-                   # "before" a time or a version, not before an action or an event of one's own ("before enabling
-                   # a plugin", "before I travel", "before my trip"): those ask what to do first
-                   r"before(?!\s+(?:\w+ing|i|you|we|they|he|she|my|your|our|their|a|an)\b)|"
-                   r"historical|changed?|last year|originally|back then|back in|was the|were the|(19|20)\d\d|"
+                   # "before" a version or a change ("before it was updated", "before the new policy"), not before
+                   # an action or an event ("before enabling a plugin", "before I travel", "before the IAA is
+                   # signed", "before the end of my term"): those ask what to do first (a year is a cue of its own)
+                   r"before\s+(?:(?:the|this|that|its)\s+)?(?:update[sd]?|revisions?|revised|changes?|changed|new|"
+                   r"current|latest|last\s+(?:update|revision|change)|now|then|it\s+(?:was|changed)|version)|"
+                   # a change of the documents ("What changed?", "Did the rate change?"), not one the asker makes
+                   # ("change my ENT password") nor a case ("Does that change if I only take four weeks?")
+                   r"changed|(?:did|has|have)\s+(?!to\b)(?:\w+\s+){0,4}?change|"
+                   r"historical|last year|originally|back then|back in|was the|were the|(19|20)\d\d|"
                    r"fy\s?\d\d)\b", re.I)
 
 

@@ -78,6 +78,13 @@ def test_negation_cues_read_contractions_and_not_number_abbreviations():
     ("What was the limit before the update?", True), ("What did it say before 2020?", True),
     ("Who should I check with before enabling a plugin?", False), ("Who do I tell before I travel?", False),
     ("What must I file before my trip?", False),
+    # the s28 breaker: superseded versions answered ordinary questions asking before an event or whether a case
+    # changes the answer; and "change my ENT password" (the development sets) is a change the asker makes
+    ("Do I need to notify GSA before personal international travel?", False),
+    ("Does 18F start project work before the IAA is signed?", False),
+    ("Does that change if I only take four weeks of it?", False), ("How often do I have to change my password?", False),
+    ("Did the mileage rate change?", True), ("What changed in the leave policy?", True),
+    ("What salary did the page give before it was updated?", True), ("What was the rule before the new policy?", True),
 ])
 def test_the_past_question_cue(question, past):
     assert asks_about_past(question) is past
