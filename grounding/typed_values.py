@@ -150,14 +150,21 @@ def person_mentions(text: str) -> list[str]:
     return [m.group(0) for m in sorted(found, key=lambda m: m.start())]
 
 
+#: A "column: value" pair of a table row whose column names a unit of time and whose value is a number (the s28 new
+#: user's workbook: "How many hours are worked on Tuesday?" was refused over "Day: Tuesday; Hours: 9").
+_UNIT_COLUMN = re.compile(r"\b(?P<unit>(?:minutes|hours|days|weeks|months|years|minute|hour|day|week|month|year))"
+                          r"\s*:\s*(?P<value>\d[\d,]*(?:\.\d+)?)(?=\s*(?:;|$))", re.I | re.M)
+
+
 def states(answer_type: str, text: str) -> bool:
     """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
     frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"), a count, a
     duration or a quantity by two or more days of the week named ("on Tuesdays, Wednesdays and Thursdays" answers
     "How many days a week ...?"), a quantity by a proportion ("pro rata based on their scheduled hours"); yes/no,
-    list and other questions are not checked here (True). The text is read NFKC-folded, as by typed_values."""
-    text = nfkc_fold(text)
+    list and other questions are not checked here (True). The text is read NFKC-folded, as by typed_values. A table
+    row's number under a column naming a unit of time is a duration ("Day: Tuesday; Hours: 9" states 9 hours)."""
+    text = _UNIT_COLUMN.sub(r"\g<value> \g<unit>", nfkc_fold(text))
     if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
         return True  # "on Tuesdays, Wednesdays and Thursdays": how many days (a week) is what it lists
     if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage,

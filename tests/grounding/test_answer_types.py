@@ -475,3 +475,15 @@ def test_how_much_pto_part_time_employees_earn_is_answered_by_their_pro_rata_rul
 ])
 def test_a_question_asking_what_someone_helps_with_is_a_list_question(question, kind):
     assert question_type(question) == kind
+
+
+def test_a_table_rows_number_under_a_column_naming_a_unit_of_time_answers_how_many_hours(embedder):
+    # the s28 new user's workbook (Day / Hours): "How many hours are worked on Tuesday?" was refused as stating no
+    # duration, while "What are the Hours for Tuesday?" was answered from the same row
+    from tests.grounding.helpers import make_page, offline_answer
+
+    assert states("duration", "Day: Tuesday; Hours: 9") and not states("duration", "Day: Monday; Hours: Off")
+    table = "| Day | Hours |\n|---|---|\n| Monday | 8 |\n| Tuesday | 9 |\n| Wednesday | 9 |\n| Friday | 8 |"
+    answer = offline_answer(embedder, "How many hours are worked on Tuesday?",
+                            make_page(1, "Variable day schedule", "Variable Day", table))
+    assert answer == "Day: Tuesday; Hours: 9 [S1]."
