@@ -487,3 +487,17 @@ def test_a_table_rows_number_under_a_column_naming_a_unit_of_time_answers_how_ma
     answer = offline_answer(embedder, "How many hours are worked on Tuesday?",
                             make_page(1, "Variable day schedule", "Variable Day", table))
     assert answer == "Day: Tuesday; Hours: 9 [S1]."
+
+
+@pytest.mark.parametrize("question", ["What is the maximum number of credit hours I can have accrued?",
+                                      "What's the total number of hours of comp time I can earn?",
+                                      "What is the number of days I can telework?"])
+def test_a_number_of_units_of_time_asks_for_a_duration(question):
+    # the s28 new user: "What is the maximum number of credit hours I can have accrued?" was refused as a count over
+    # "You can have up to 24 credit hours accrued, at any given time." (a duration, not a bare count)
+    assert question_type(question) == "duration"
+    assert states("duration", "You can have up to 24 credit hours accrued, at any given time.")
+
+
+def test_a_number_of_other_things_still_asks_for_a_count():
+    assert question_type("What is the maximum number of people on a team?") == "count"
