@@ -226,9 +226,18 @@ def in_reading_order(chosen: Sequence[ScoredSentence]) -> list[ScoredSentence]:
 _PARTICIPLE_OPENING = re.compile(r"^([A-Za-z]+ed)(?:-(?:over|out|in|up|back|off|forward))?\b")
 
 
+#: A sentence opening by naming what the sentence before it says ("This is called the “time-in-grade” requirement").
+_NAMING_OPENING = re.compile(r"^(?:this|that|these|it)\s+(?:is|are)\s+(?:also\s+)?(?:called|known\s+as|referred\s+to\s+"
+                             r"as|termed)\b", re.I)
+
+
 def names_again(then: str, first: str) -> bool:
     """True when sentence ``then`` opens with a participle of a verb ``first`` has ("Carried-over days ..." after
-    "... days carry over ..."): what it is about is what ``first`` says."""
+    "... days carry over ..."), or names what ``first`` says ("This is called the “time-in-grade” requirement" after
+    "employees must be at their current GS level for one year ...": the s28 new user's office files quoted the name
+    without the rule): what it is about is what ``first`` says."""
+    if _NAMING_OPENING.match(then.strip()):
+        return True
     opening = _PARTICIPLE_OPENING.match(then.strip())
     return bool(opening) and bool(content_terms(opening.group(1)) & content_terms(first))
 

@@ -34,3 +34,17 @@ def test_a_sentence_in_another_paragraph_is_not_taken_as_the_antecedent(embedder
                      "used by March 31 or they expire.")
     answer = offline_answer(embedder, "When do carried-over days expire?", page)
     assert answer.startswith("Carried-over days must be used by March 31"), answer
+
+
+def test_a_sentence_naming_what_the_one_before_says_is_quoted_with_it(embedder):
+    # the s28 new user's office files (the 18F promotions page): "What is the time-in-grade requirement?" quoted
+    # "This is called the “time-in-grade” requirement, ..." without the rule it names
+    rule = ("For all Merit Promotion roles: employees must be at their current GS level for one year in order to "
+            "apply for a position at the next highest GS level.")
+    named = ("This is called the “time-in-grade” requirement, and an applicant must meet time-in-grade within 30 days "
+             "of an application’s closing date.")
+    assert names_again(named, rule) and names_again("It is also known as the TIG rule.", rule)
+    assert not names_again("This is the last step.", rule)
+    page = make_page(1, "Promotions", "Merit promotion", f"Merit promotion is for internal competition. {rule} {named}")
+    answer = offline_answer(embedder, "What is the time-in-grade requirement for a merit promotion?", page)
+    assert answer.startswith(rule[:-1] + " [S1]. This is called the “time-in-grade” requirement"), answer
