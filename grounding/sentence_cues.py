@@ -15,8 +15,9 @@ from grounding.types import Source
 
 __all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "CLOCK", "CLOCK_QUESTION", "EXAMPLE", "HAS_QUANTITY",
            "PHONE", "PHONE_QUESTION", "POINTS_BACK",
-           "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "continues_one", "defined_term", "defines",
-           "example_sentences", "named_page_labels", "names_row_key", "numbers", "on_named_pages"]
+           "NUMBER_WORDS", "QUANTITY_QUESTION", "asked_numbers", "asked_role", "continues_one", "defined_term",
+           "defines", "example_sentences", "named_page_labels", "names_role_holder", "names_row_key", "numbers",
+           "on_named_pages"]
 
 #: A sentence opening by pointing back to what the one before it names: "It ...", "This ...", or a verb and its
 #: pronoun object ("Report it in #sec-incidents within 1 hour ...", not "GSA IT can provide ...").
@@ -139,6 +140,27 @@ def defined_term(question: str) -> str:
     data"); "" when it asks something else."""
     m = _DEFINITION_QUESTION.match(question)
     return (m.group("term") or m.group("term2") or "").strip() if m else ""
+
+
+#: A question asking who holds a role ("Who is the decision maker for a reasonable accommodation request?", "Who will be
+#: my point of contact?"); group "role", up to a preposition or relative word.
+_ROLE_QUESTION = re.compile(r"^\s*who\s+(?:is|are|will\s+be|would\s+be)\s+(?:the|my|our|your)\s+(?P<role>[\w'’-]+"
+                            r"(?:\s+[\w'’-]+){0,3}?)(?=\s+(?:for|of|on|in|at|that|who|when|if|to)\b|\s*\?|\s*$)", re.I)
+
+
+def asked_role(question: str) -> str:
+    """The role a question asks the holder of ("Who is the decision maker for ...?" -> "decision maker"); "" when it
+    asks something else."""
+    m = _ROLE_QUESTION.match(question)
+    return m.group("role").strip() if m else ""
+
+
+def names_role_holder(role: str, sentence: str) -> bool:
+    """True when ``sentence`` says who holds ``role``: "<someone> will be the decision maker (DM) ...", "... serves
+    as the point of contact" (the s28 new user's "Who is the decision maker for a reasonable accommodation request?"
+    quoted sentences about what the decision maker does)."""
+    return bool(role) and bool(re.search(rf"\b(?:is|are|will\s+be|shall\s+be|serves?\s+as|acts?\s+as|becomes?)\s+"
+                                         rf"(?:the\s+|your\s+)?{re.escape(role)}\b", sentence, re.I))
 
 
 def defines(term: str, sentence: str) -> bool:

@@ -39,8 +39,9 @@ from grounding.followup_reading import RELATING, carried_terms, stands_for_carri
 from grounding.event_cases import asked_event, failures_first, stating_rows, states_event, without_event
 from grounding.lexical import content_terms
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, CLOCK, CLOCK_QUESTION, HAS_QUANTITY,
-                                     PHONE, PHONE_QUESTION, QUANTITY_QUESTION, asked_numbers, defined_term, defines,
-                                     example_sentences, named_page_labels, names_row_key, numbers, on_named_pages)
+                                     PHONE, PHONE_QUESTION, QUANTITY_QUESTION, asked_numbers, asked_role, defined_term,
+                                     defines, example_sentences, named_page_labels, names_role_holder, names_row_key,
+                                     numbers, on_named_pages)
 from grounding.sentence_data import SentenceData, section_heading, sentence_data
 from grounding.quotable import quoted_text
 from grounding.heading_lookup import named_labels
@@ -230,6 +231,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     term = defined_term(asked or question)
+    role = asked_role(asked or question)
     parts = numbered_parts(question) | {tuple(label.split()) for label in named_labels(question)}  # "my first day"
     heading_terms: dict[str, frozenset[str]] = {}  # a heading's content terms, read once per heading
     stated = stating_rows(((s.label, i, text) for s, _, i, text in rows), event) if event else set()
@@ -267,7 +269,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus += period_bonus
         if (source.label, i) in examples:  # more so when a quantity is asked: the example's are its case's
             bonus -= example_penalty + (example_quantity_penalty if wants_quantity else 0.0)
-        if term and defines(term, text):
+        if (term and defines(term, text)) or names_role_holder(role, text):  # what a term is, who holds a role
             bonus += definition_bonus
         elif term and (other := defined_term(head.rstrip("?") + "?")) \
                 and content_terms(other) != content_terms(term):  # an instance of another term: "What counts as
