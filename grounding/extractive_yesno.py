@@ -29,6 +29,7 @@ from grounding.yesno_anchor import anchored_negation
 from grounding.yesno_count import share_answer, states_asked_unit
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import names_set_apart
+from grounding.yesno_predicate import asked_subject
 
 if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
@@ -63,6 +64,16 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # a question about a case set apart ("from another country") is decided by the chosen sentence naming it so
     # ("Working from another country ... requires approval"), not by the closest one on the usual case ("anywhere in
     # the country where you are employed")
+    # a chosen sentence naming the whole subject the question asks about when the closest names part of it ("any
+    # unused travel comp time will be forfeited" / "your comp time will be paid out", for "Is unused travel comp time
+    # paid out when I leave?": the s28 new user's wrong "Yes.") is about the asked kind: it decides, if it settles
+    subject = asked_subject(asking_clause(question))
+    fuller = [s for s in chosen if s is not deciding and subject <= content_terms(s.text) and _statement(s.text)
+              and not subject <= content_terms(deciding.text) and s.score >= answerer.settle] if subject else []
+    for s in ([] if counted or valued else fuller):
+        said = settles(answerer, question, s, sources, notes)
+        if said:
+            return _focused(question, [s] + [o for o in chosen if o is not s], sources, said), said
     apart = [s for s in chosen if names_set_apart(question, s.text) and _statement(s.text)]
     if not counted and not valued and apart:
         # ... and only by such a sentence: the usual case's rule says nothing of it (when the one naming it does

@@ -39,7 +39,7 @@ _ANTONYMS = [
     ("succeed", "fail"), ("positive", "negative"), ("open", "closed"), ("enabled", "disabled"),
     ("eligible", "ineligible"), ("legal", "illegal"), ("safe", "dangerous"), ("safe", "unsafe"),
     ("possible", "impossible"), ("likely", "unlikely"), ("common", "rare"), ("full", "partial"),
-    ("paid", "unpaid"), ("public", "private"), ("internal", "external"), ("minimum", "maximum"),
+    ("paid", "unpaid"), ("paid", "forfeited"), ("public", "private"), ("internal", "external"), ("minimum", "maximum"),
     ("strong", "weak"), ("stronger", "weaker"), ("easy", "difficult"), ("easier", "harder"), ("cheap", "expensive"),
     ("cheaper", "costlier"), ("native", "foreign"), ("natural", "artificial"), ("wild", "domesticated"),
 ]

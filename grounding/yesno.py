@@ -249,7 +249,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"
     flip = antonym(as_must(clause), deciding_clause(question, sentence))
     if flip is not None:
-        rest = content_terms(clause) - content_terms(flip[0])
+        # the flipped verb's particle goes with it ("paid out" / "forfeited")
+        particle = re.search(rf"\b{re.escape(flip[0])}\s+(out|over|up|off|back|down)\b", clause, re.I)
+        rest = content_terms(clause) - content_terms(flip[0]) - content_terms(particle.group(1) if particle else "")
         if not rest <= content_terms(sentence) and not requirement_flip_fits(clause, flip[0], sentence):
             return ""
     if contrasted(sentence) or other_subject(clause, sentence):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.lexical import CONTENT_STOP_WORDS, stem
+from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 
 #: Adjectives and verbs that are what a yes/no question asks of its subject, as written in policies.
 PREDICATE_WORDS = frozenset(
@@ -68,6 +68,16 @@ def predicate_words(clause: str) -> list[str]:
 
 #: A participle in -ed of five letters or more ("reimbursed", "promoted").
 _PARTICIPLE = re.compile(r"[a-z]{3,}ed")
+
+
+def asked_subject(clause: str) -> frozenset[str]:
+    """The content terms a yes/no asking clause names before its first predicate word (:func:`predicate_words`):
+    "Is unused travel comp time paid out?" -> {unus, travel, comp, time}; empty when it has no predicate word."""
+    predicates = predicate_words(clause)
+    if not predicates:
+        return frozenset()
+    said = [w.lower() for w in _WORD.findall(clause)]
+    return content_terms(" ".join(said[:said.index(predicates[0])]))
 
 
 def predicate_unstated(clause: str, text: str) -> bool:

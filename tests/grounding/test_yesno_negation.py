@@ -106,3 +106,20 @@ def test_a_sentence_putting_the_asked_act_after_the_event_says_no_to_doing_it_be
     assert not order_reversed("Can I take leave before my first year?", "You can take leave after your first 90 days.")
     assert not order_reversed("Can I submit it before the deadline?",
                               "Submit it before the deadline; late forms are accepted after the deadline too.")
+
+
+def test_a_sentence_on_the_asked_kind_decides_over_one_on_its_general_kind(embedder):
+    # the s28 new user's office files (the 18F overtime page): "Is unused travel comp time paid out when I leave GSA?"
+    # opened "Yes." on the comp time sentence, with the travel comp time sentence saying "forfeited" quoted after it
+    from tests.grounding.helpers import make_page, offline_answer
+
+    assert opener("Is unused travel comp time paid out?",
+                  "If you leave GSA, any unused travel comp time will be forfeited.") == "No."  # "paid out" / forfeited
+    comp = make_page(1, "Compensation for working extra hours", "Comp time",
+                     "Comp time expires 26 pay periods after it is earned. If you leave GSA, your comp time will be "
+                     "paid out.")
+    travel = make_page(2, "Compensation for working extra hours", "Travel comp time",
+                       "Travel comp time expires one year after it is earned. If you leave GSA, any unused travel comp "
+                       "time will be forfeited.")
+    answer = offline_answer(embedder, "Is unused travel comp time paid out when I leave GSA?", comp, travel)
+    assert answer.startswith("No. If you leave GSA, any unused travel comp time will be forfeited [S"), answer
