@@ -103,9 +103,16 @@ def substituted(question: str, sentence: str) -> bool:
     return substituted_in(asking_clause(question), sentence)
 
 
+#: "The maximum number of hours you can work in a single day is 12": the number's unit named before it.
+_NUMBER_OF = re.compile(r"\b(?:number|amount) of (?P<unit>minutes|hours|days|weeks|months|years)\b[^.;:]*?\b(?:is|are)\s+"
+                        r"(?P<n>\d+)\b(?!\s*[a-z%$])", re.I)
+
+
 def _most(text: str) -> dict[str, float]:
     """The largest amount of time, money or a count a text states per unit (grounding.yesno_count.stated_numbers:
-    "Up to 5 unused PTO days" -> {"day": 5}, "several years" -> {"year": 2})."""
+    "Up to 5 unused PTO days" -> {"day": 5}, "several years" -> {"year": 2}, "The maximum number of hours ... is 12"
+    -> {"hour": 12})."""
+    text += "".join(f" {m.group('n')} {m.group('unit')}" for m in _NUMBER_OF.finditer(text))
     return {unit: max(numbers) for unit, numbers in stated_numbers(text, kinds=_LIMITED).items()}
 
 

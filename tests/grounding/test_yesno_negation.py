@@ -123,3 +123,10 @@ def test_a_sentence_on_the_asked_kind_decides_over_one_on_its_general_kind(embed
                        "time will be forfeited.")
     answer = offline_answer(embedder, "Is unused travel comp time paid out when I leave GSA?", comp, travel)
     assert answer.startswith("No. If you leave GSA, any unused travel comp time will be forfeited [S"), answer
+
+
+def test_a_maximum_number_of_units_stated_after_them_is_a_limit_the_question_passes():
+    # the s28 breaker on the 18F work schedules page: no opener for 13 hours against "... is 12"
+    maximum = "The maximum number of hours you can work in a single day is 12."
+    assert opener("Can I work 13 hours in a single day on a variable week schedule?", maximum) == "No."
+    assert opener("Can I work 10 hours in a single day?", maximum) != "No."
