@@ -203,8 +203,9 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
 def _join(text: str, line: Line, previous: Line) -> str:
     if previous.hyphen:
         return text + line.text.strip()
-    if previous.text.endswith("-") and previous.text[-2:-1].isalpha():
-        return text + line.text.strip()  # a compound broken after its hyphen: "high-" + "profile"
+    if previous.text.endswith("-") and previous.text[-2:-1].isalnum():
+        # a compound broken after its hyphen ("high-" + "profile"), or a range ("slides 4-" + "7)")
+        return text + line.text.strip()
     return text + " " + line.text.strip()
 
 

@@ -59,6 +59,13 @@ def test_pdf_headings_become_sections_like_the_markdown_page():
     assert any("opt-in via HRLinks" in b.text for b in doc.blocks)  # a hyphen at a line end stays in the word
 
 
+def test_a_range_broken_after_its_hyphen_at_a_pdf_line_end_is_joined_without_a_space():
+    # the s28 new user: "(slides 4- 7)" where the page says "(slides 4-7)"
+    doc = extract_document(office("general-information-and-resources__reasonable-accommodations.pdf"), "ra.pdf")
+    text = "\n".join(b.text for b in doc.blocks)
+    assert "All Hands, July 2021 (slides 4-7)" in text and "4- 7" not in text
+
+
 def test_a_paragraph_running_onto_the_next_page_is_one_block_over_both_pages():
     doc = extract_document(office("travel-and-leave__leave.pdf"), "leave.pdf")
     both = [b for b in doc.blocks if len(b.location.pages) == 2]
