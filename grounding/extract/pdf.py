@@ -99,6 +99,12 @@ def extract_pdf(data: bytes, filename: str, *, progress: Progress | None = None,
                                      "image without words).")
             if progress:
                 progress(i + 1, total)
+        read = [i + 1 for i, found in sorted(scanned.items()) if found]
+        if read:  # the s28 new user's scanned PDF: its report said nothing of OCR, and OCR misread bullets and words
+            which = (f"Page {read[0]}" if len(read) == 1 else f"Pages {read[0]}-{read[-1]}"
+                     if read == list(range(read[0], read[-1] + 1)) else "Pages " + ", ".join(map(str, read)))
+            notes.append(f"{which} of {total} had no text layer and {'was' if len(read) == 1 else 'were'} read by "
+                         "OCR: words and numbers may be misread; check a quote against the original.")
         # a converter's stamp is not a title ("Microsoft Word - leave.docx")
         title = re.sub(r"^Microsoft \w+ - .*", "", pdf.get_metadata_dict().get("Title", "").strip())
     finally:
