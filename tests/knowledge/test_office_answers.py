@@ -97,8 +97,12 @@ def ask(domain: Domain, question: str) -> dict:
 
 
 def citation_of(answer: dict, key: str) -> dict:
-    """The citation whose cited sentence holds the key value."""
+    """The citation whose cited sentence holds the key value: a label's citation, or, for a label cited again for
+    another sentence, that marker's span (its cited text, location and section) over the label's citation."""
     found = [c for c in answer["citations"] if squeeze(key) in squeeze(c["cited_text"])]
+    by_label = {c["label"]: c for c in answer["citations"]}
+    found += [{**by_label[s["label"]], **s} for s in answer.get("spans", ())
+              if squeeze(key) in squeeze(s["cited_text"]) and s["label"] in by_label]
     assert found, (key, answer["answer"], answer["citations"])
     return found[0]
 
@@ -127,7 +131,7 @@ def test_every_office_file_was_ingested_with_its_pages(office_domains):
     assert {name: r.status for name, r in reports.items()} == {name: "new" for name, _ in manifest()}
     assert reports["travel-and-leave__leave.pdf"].pages == 9
     assert reports["training-and-development__idp.pptx"].pages == 2
-    assert all(r.notes == [] for r in reports.values())
+    assert all(r.notes == [] for name, r in reports.items() if name != "travel-and-leave__overtime.scanned.pdf")
 
 
 @pytest.mark.parametrize("name, page, question, key", CASES, ids=[f"{c[0]}:{c[3]}" for c in CASES])
@@ -180,7 +184,10 @@ def test_the_office_file_answers_like_its_markdown_page_and_cites_where_the_answ
 def test_the_scanned_pdf_answers_the_overtime_salary_question_through_ocr(office_domains):
     domains, reports = office_domains
     report = reports["travel-and-leave__overtime.scanned.pdf"]
-    assert report.status == "new" and report.pages == 3 and report.notes == []
+    assert report.status == "new" and report.pages == 3
+    # the report says the pages were read by OCR (the s28 new user's report said nothing of it)
+    assert report.notes == ["Pages 1-3 of 3 had no text layer and were read by OCR: words and numbers may be "
+                            "misread; check a quote against the original."]
     answer = ask(domains["office-scan"], "What is the maximum salary to receive overtime or comp time?")
     assert "$191,900" in answer["answer"]
     cited = citation_of(answer, "$191,900")
