@@ -72,8 +72,8 @@ def _value_mismatch(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True) 
         return [v for v in own if not any(same_value(v, o) or _same_bare_number(v, o) for o in other)
                 and re.sub(r"[\s,]", "", v.text).lower() not in other_raw]
 
-    # a range is one value: its low bound is not compared alone ("2–3 weeks" does not state "2"), and two values
-    # whose ranges overlap do not differ
+    # a range is one value: its low bound is not compared alone ("2–3 weeks" does not state "2"), and a single value
+    # within the other sentence's range does not differ from it
     range_a, range_b = _ranges(ra), _ranges(rb)
     ua = [v for v in unshared(va, vb, raw_b) if v not in _low_bounds(va, range_a)]
     ub = [v for v in unshared(vb, va, raw_a) if v not in _low_bounds(vb, range_b)]
@@ -130,9 +130,10 @@ def _low_bounds(values: Sequence[StatedValue], ranges: dict[StatedValue, tuple[f
 
 
 def _overlap(x: StatedValue, range_x: dict, y: StatedValue, range_y: dict) -> bool:
-    """True when ``x`` or ``y`` closes a range and the two (ranges or single values) share a number: "2 weeks" is
-    within "2–3 weeks"."""
-    if x not in range_x and y not in range_y:
+    """True when one of ``x`` and ``y`` closes a range and the other, a single value, lies within it: "2 weeks" is
+    within "2–3 weeks". Two ranges with other bounds ("$50 million to $100 million" / "$51.5 million to $87 million")
+    differ."""
+    if (x in range_x) == (y in range_y):
         return False
     x_low, y_low = range_x.get(x, (x.number,))[0], range_y.get(y, (y.number,))[0]
     return x_low <= y.number and y_low <= x.number
