@@ -38,11 +38,11 @@ def subheadings(section: str) -> set[str]:
 
 
 def _looks_like_heading(line: str, following: str) -> bool:
-    """A heading line absorbed into the text (of a chunk merged into the source, whose section path does not name
-    it): fewer than 8 words, no closing punctuation, and a paragraph after it (the extractive answerer's rule for
-    headings, grounding.providers)."""
-    return (bool(following) and len(line.split()) < 8 and line[-1:] not in ".!?:;,)\"”'’" and
-            not _LIST_ITEM.match(following) and " | " not in following and not following.startswith("|"))
+    """A heading line absorbed into the text (of a chunk merged into the source, or of a sub-section the chunk's
+    section path does not name): fewer than 8 words, no closing punctuation, and a paragraph or a table after it (the
+    extractive answerer's rule for headings, grounding.providers). Before a list it is a lead-in."""
+    return (bool(following) and len(line.split()) < 8 and line[-1:] not in ".!?:;,)\"”'’" and " | " not in line
+            and not line.startswith("|") and not _LIST_ITEM.match(following))
 
 
 def _cells(line: str) -> int:
