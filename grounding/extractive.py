@@ -54,7 +54,7 @@ from grounding.sentence_cues import continues_one, pointed_back
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.types import ContextPlan
 from grounding.asked_holder import unheld
-from grounding.subject_check import names_in_source, unnamed_existent, unnamed_subject, unsaid_subject
+from grounding.subject_check import names_in_source, unnamed_existent, unnamed_object, unnamed_subject, unsaid_subject
 
 
 class ExtractiveAnswerer:
@@ -155,7 +155,7 @@ class ExtractiveAnswerer:
             # "What happens on Day 3?": the prose of its sub-sections
             return self._finish(plan, named[0], named[1], asked)
         if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)
-                                       or unnamed_existent(asked, plan.sources)):
+                                       or unnamed_existent(asked, plan.sources) or unnamed_object(asked, plan.sources)):
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
             return compose.topic_only(covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
         sources = plan.source_map

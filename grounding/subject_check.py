@@ -112,6 +112,25 @@ def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
     return _written(m.group("thing"), thing)
 
 
+#: A yes/no question asking permission to do something with a thing ("Am I allowed to bring my dog to the office?",
+#: "Can I bring a guest?"): group "thing", the head of the verb's object.
+_PERMISSION_OBJECT = re.compile(r"^\s*(?:(?:can|may|could)\s+(?:i|we)|(?:am\s+i|are\s+we|is\s+it)\s+(?:allowed|permitted|"
+                                r"ok|okay|fine)\s+to)\s+(?:bring|take|keep|use|have|park|store|wear)\s+(?:(?:my|our|a|an|"
+                                r"the|their|some)\s+)?(?P<thing>[A-Za-z][\w-]*)\b", re.I)
+
+
+def unnamed_object(question: str, sources: Sequence[Source]) -> list[str]:
+    """The thing a permission question asks to bring, keep or use ("Am I allowed to bring my dog to the GSA office?"
+    -> ["dog"]) when no planned source names it (text, title or section path); [] otherwise. The question's other
+    subject words ("GSA", "office") are named on every page of a handbook: the s28 re-chunked 18F domain answered the
+    dog question with a badge sentence a hair over the threshold."""
+    m = _PERMISSION_OBJECT.match(question_sentence(question))
+    thing = content_terms(m.group("thing")) - GENERIC if m else frozenset()
+    if not thing or not sources or _named(thing, ((s.text, s) for s in sources)):
+        return []
+    return [m.group("thing")]
+
+
 def existent_unsaid(question: str, text: str, *, head_only: bool = False) -> list[str]:
     """The words of what an existential question asks exists ("Is there a monthly phone stipend for remote
     employees?" -> phone, stipend) that ``text`` (a sentence with its section path) does not name, as written; []

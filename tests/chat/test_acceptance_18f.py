@@ -39,7 +39,6 @@ ANSWERABLE = [
 
 UNANSWERABLE = [
     "When do my stock options vest, and how many shares do new TTS employees receive?",
-    "Am I allowed to bring my dog to the GSA office?",
     "Who won the 2018 World Cup?",
 ]
 
@@ -82,6 +81,16 @@ def test_question_the_handbook_cannot_answer_abstains(handbook_18f, question):
     assert out["abstained"] is True, out["answer"]
     assert out["citations"] == []
     assert out["answer"] == "I could not find the answer to this question in the documents."
+
+
+def test_a_permission_to_bring_something_no_page_names_is_refused_naming_it(handbook_18f):
+    # the handbook covers the GSA office and its badges, never dogs: a badge sentence a hair over the threshold was
+    # quoted (the s28 round's chunks, with each absorbed heading written once, moved its score from 0.614 to 0.630)
+    domain, _ = handbook_18f
+    out = ask(domain, "Am I allowed to bring my dog to the GSA office?")
+    assert out["abstained"] is True, out["answer"]
+    assert out["answer"].startswith("The documents describe ")
+    assert out["answer"].endswith("but they do not say anything about dog.")
 
 
 def test_b13_no_chunk_of_the_handbook_is_longer_than_the_embedder_reads(handbook_18f, embedder):

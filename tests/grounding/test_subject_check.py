@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from grounding.context import plan_context
 from grounding.extractive import ExtractiveAnswerer
-from grounding.subject_check import unnamed_existent, unnamed_subject, unsaid_subject
+from grounding.subject_check import unnamed_existent, unnamed_object, unnamed_subject, unsaid_subject
 from grounding.tokens import counter_for
 from grounding.types import Candidate, Chunk
 
@@ -142,3 +142,10 @@ def test_what_happens_and_a_negated_auxiliary_name_no_subject(embedder):
     # a question about something the page does not name is still refused by its own words
     assert unnamed_subject("What happens to my parking pass when I don't use it?", plan.sources) == \
         ["parking", "pass"]
+
+
+def test_a_thing_a_permission_question_asks_to_bring_is_named_or_the_question_is_refused():
+    plan = _plan("Am I allowed to bring my dog to the cafeteria?", CAFETERIA)
+    assert unnamed_object("Am I allowed to bring my dog to the cafeteria?", plan.sources) == ["dog"]
+    assert unnamed_object("Can I bring my coffee to the cafeteria?", plan.sources) == []  # "Coffee is free"
+    assert unnamed_object("Can I pay by card?", plan.sources) == []  # not a thing brought, kept or used
