@@ -98,8 +98,9 @@ _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quick
                          r"^(?:which|what)\b.*\b(?:takes? (?:longer|less time|more time)|quicker|faster|slower)\b|"
                          r"^how many (?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          # "What is the maximum number of credit hours ...?" (the s28 new user: refused as a count)
-                         r"^(?:what|which)(?:['’]s)?\b(?:\s+(?:is|are|was))?(?:\s+the)?(?:\s+\w+)?\s+(?:number|amount) of "
-                         r"(?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
+                         r"^(?:what|which)(?:['’]s)?\b(?:\s+(?:is|are|was))?(?:\s+the)?(?:\s+\w+)?\s+"
+                         r"(?:number|amount) of (?:\w+ ){0,3}"
+                         r"(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          r"^how much (?:[\w'’-]+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
                          r"(?:period|duration|deadline)\b", re.I)
 _FREQUENCY_Q = re.compile(r"^how often\b", re.I)

@@ -114,9 +114,10 @@ def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
 
 #: A yes/no question asking permission to do something with a thing ("Am I allowed to bring my dog to the office?",
 #: "Can I bring a guest?"): group "thing", the head of the verb's object.
-_PERMISSION_OBJECT = re.compile(r"^\s*(?:(?:can|may|could)\s+(?:i|we)|(?:am\s+i|are\s+we|is\s+it)\s+(?:allowed|permitted|"
-                                r"ok|okay|fine)\s+to)\s+(?:bring|take|keep|use|have|park|store|wear)\s+(?:(?:my|our|a|an|"
-                                r"the|their|some)\s+)?(?P<thing>[A-Za-z][\w-]*)\b", re.I)
+_PERMISSION_OBJECT = re.compile(r"^\s*(?:(?:can|may|could)\s+(?:i|we)|(?:am\s+i|are\s+we|is\s+it)\s+"
+                                r"(?:allowed|permitted|ok|okay|fine)\s+to)\s+"
+                                r"(?:bring|take|keep|use|have|park|store|wear)\s+"
+                                r"(?:(?:my|our|a|an|the|their|some)\s+)?(?P<thing>[A-Za-z][\w-]*)\b", re.I)
 
 
 def unnamed_object(question: str, sources: Sequence[Source]) -> list[str]:

@@ -104,8 +104,8 @@ def substituted(question: str, sentence: str) -> bool:
 
 
 #: "The maximum number of hours you can work in a single day is 12": the number's unit named before it.
-_NUMBER_OF = re.compile(r"\b(?:number|amount) of (?P<unit>minutes|hours|days|weeks|months|years)\b[^.;:]*?\b(?:is|are)\s+"
-                        r"(?P<n>\d+)\b(?!\s*[a-z%$])", re.I)
+_NUMBER_OF = re.compile(r"\b(?:number|amount) of (?P<unit>minutes|hours|days|weeks|months|years)\b[^.;:]*?"
+                        r"\b(?:is|are)\s+(?P<n>\d+)\b(?!\s*[a-z%$])", re.I)
 
 
 def _most(text: str) -> dict[str, float]:
@@ -235,8 +235,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return ""  # a rule for a capacity the question does not name (grounding.yesno_fit)
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
-            or only_if_unmet(question, sentence) or below_minimum(question, sentence) or some_for_all(clause, sentence) \
-            or order_reversed(clause, sentence):
+            or only_if_unmet(question, sentence) or below_minimum(question, sentence) \
+            or some_for_all(clause, sentence) or order_reversed(clause, sentence):
         return "No."
     if cost_denied(clause, sentence) and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Do I have to pay to take the training?" / "... access the training at no cost"
