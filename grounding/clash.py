@@ -98,6 +98,15 @@ def _value_mismatch(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True) 
     return loose
 
 
+def _title_line(text: str) -> bool:
+    """True for a heading line a chunk holds ("Timeline for Detailing to Another Agency"): no closing punctuation and
+    every word of four letters or more capitalised. It names a section, and states no claim whose names another
+    sentence could swap (the s28 re-chunked 18F domain noted it against the list item "Details to/from another
+    agency")."""
+    words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if len(w) >= 4]
+    return bool(words) and text.rstrip()[-1:] not in ".!?:;,)\"”…" and all(w[0].isupper() for w in words)
+
+
 #: What joins the two bounds of a range: "2–3 weeks", "4-6 weeks", "$10 to $20", "10 to 15 days".
 _RANGE_JOIN = re.compile(r"\s*(?:[-–—]|to)\s*", re.I)
 #: Kinds of value a range is read for (a date, a year, a code or a time joined by a dash is not a range of numbers).
@@ -194,7 +203,7 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
         if subject_difference(a, b, values=values, versions=versions, known={a: ra.values, b: rb.values}):
             return None
         return Finding("value_mismatch", values, rule="value" if mismatch[2] else "loose value")
-    swapped = substitution(ra, rb)
+    swapped = substitution(ra, rb) if not (_title_line(a) or _title_line(b)) else None
     if swapped:
         return Finding("value_mismatch", swapped, rule="name")
     pa, pb = ra.polarity, rb.polarity

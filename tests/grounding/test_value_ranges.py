@@ -38,3 +38,12 @@ def test_two_pages_durations_of_different_things_make_no_note(embedder):
     conflicts = detect_conflicts(sources, embedder, focus=question)
     assert all(c.rule == "loose value" and "4-6 weeks" in c.text for c in conflicts), conflicts
     assert relevant_notes(conflicts, question) == []
+
+
+def test_a_heading_line_states_no_names_another_sentence_swaps():
+    # the s28 re-chunked 18F domain (fresh23c's f23c-07, and fresh20m's f20-m04 "S2 says F UX"): a chunk's heading
+    # line was set against a list item as a swapped name
+    assert clash("- Details to/from another agency", "Timeline for Detailing to Another Agency") is None
+    # a sentence still swaps its names (RGB's rewrites)
+    assert clash("Facebook acquired Instagram in 2012.", "Apple acquired Instagram in 2012.").values == \
+        ("Facebook", "Apple")
