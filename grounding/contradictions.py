@@ -30,7 +30,7 @@ Gurevych 2019); a bounded LLM judge on the top candidates follows the knowledge-
 become notes is grounding.notes.
 
 Measured (``manage.py conflict_eval``, similarity 0.45, held-out half; in brackets before the subject rules and
-version alignment): recall 0.823 (0.841) on ConflictQA (n=339), 0.980 (0.970) on RGB counterfactual pairs (n=101),
+version alignment): recall 0.820 (0.841) on ConflictQA (n=339), 0.970 (0.970) on RGB counterfactual pairs (n=101),
 false flags 0.034 (0.052) on RAMDocs pairs of correct documents with the same answer (n=267). Notes (``relevant_notes``
 over these conflicts, the offline answerer, 18F handbook with the golden set's revision files, calibration half):
 16 of 118 answers carry a note, none of them false; before, 39 of 118, nearly all false.
