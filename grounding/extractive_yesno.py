@@ -61,9 +61,6 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     valued = [s for s in chosen if states_asked_unit(question, s.text)]
     if not counted and valued and not states_asked_unit(question, deciding.text):
         deciding = valued[0]
-    # a question about a case set apart ("from another country") is decided by the chosen sentence naming it so
-    # ("Working from another country ... requires approval"), not by the closest one on the usual case ("anywhere in
-    # the country where you are employed")
     # a chosen sentence naming the whole subject the question asks about when the closest names part of it ("any
     # unused travel comp time will be forfeited" / "your comp time will be paid out", for "Is unused travel comp time
     # paid out when I leave?": the s28 new user's wrong "Yes.") is about the asked kind: it decides, if it settles
@@ -74,6 +71,9 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
         said = settles(answerer, question, s, sources, notes)
         if said:
             return _focused(question, [s] + [o for o in chosen if o is not s], sources, said), said
+    # a question about a case set apart ("from another country") is decided by the chosen sentence naming it so
+    # ("Working from another country ... requires approval"), not by the closest one on the usual case ("anywhere in
+    # the country where you are employed")
     apart = [s for s in chosen if names_set_apart(question, s.text) and _statement(s.text)]
     if not counted and not valued and apart:
         # ... and only by such a sentence: the usual case's rule says nothing of it (when the one naming it does
