@@ -143,7 +143,7 @@ def defined_term(question: str) -> str:
 
 
 #: A question asking who holds a role ("Who is the decision maker for a reasonable accommodation request?", "Who will be
-#: my point of contact?"); group "role", up to a preposition or relative word.
+#: my approver?"); group "role", up to a preposition or relative word (so "point of contact" reads "point").
 _ROLE_QUESTION = re.compile(r"^\s*who\s+(?:is|are|will\s+be|would\s+be)\s+(?:the|my|our|your)\s+(?P<role>[\w'’-]+"
                             r"(?:\s+[\w'’-]+){0,3}?)(?=\s+(?:for|of|on|in|at|that|who|when|if|to)\b|\s*\?|\s*$)", re.I)
 

@@ -110,14 +110,14 @@ def version_undated_notes(*, version: DocumentVersion) -> list[str]:
     version.refresh_from_db(fields=["status"])
     if version.status != DocumentVersion.Status.CURRENT or version.effective_date is None:
         return []
-    replaced = [v.label for v in version.document.versions.filter(
-        status=DocumentVersion.Status.SUPERSEDED, effective_date__isnull=True, created_at__lt=version.created_at)]
-    if not replaced:
+    replaced = version.document.versions.filter(
+        status=DocumentVersion.Status.SUPERSEDED, effective_date__isnull=True, created_at__lt=version.created_at
+    ).order_by("-created_at", "-pk").first()  # the undated version ingested last: the one that was current
+    if replaced is None:
         return []
-    names = ", ".join(repr(label) for label in replaced)
-    return [f"Dated {version.effective_date.isoformat()}, this version is now current and replaces version {names}, "
-            "which has no date. If that one is the newer text, ingest it again with its date (--date) or make it "
-            "current in the admin."]
+    return [f"Dated {version.effective_date.isoformat()}, this version is now current and replaces version "
+            f"{replaced.label!r}, which has no date. If that one is the newer text, ingest it again with its date "
+            "(--date) or make it current in the admin."]
 
 
 def versions_activate_due(*, today: dt.date | None = None) -> list[Domain]:
