@@ -150,6 +150,10 @@ def person_mentions(text: str) -> list[str]:
     return [m.group(0) for m in sorted(found, key=lambda m: m.start())]
 
 
+#: An amount stated as all of another quantity ("You can request up to the total amount that you'll earn during the rest
+#: of your term"): the s28 breaker's "And if I'm a term employee?" after the advanced sick leave limit was refused.
+_RELATIVE_AMOUNT = re.compile(r"\b(?:up to|as much as|no more than|at most)\s+(?:the\s+)?(?:total\s+|full\s+)?"
+                              r"(?:amount|number)\b(?:\s+of\s+[\w-]+)?\s+(?:that|which|you)\b", re.I)
 #: A "column: value" pair of a table row whose column names a unit of time and whose value is a number (the s28 new
 #: user's workbook: "How many hours are worked on Tuesday?" was refused over "Day: Tuesday; Hours: 9").
 _UNIT_COLUMN = re.compile(r"\b(?P<unit>(?:minutes|hours|days|weeks|months|years|minute|hour|day|week|month|year))"
@@ -165,6 +169,8 @@ def states(answer_type: str, text: str) -> bool:
     list and other questions are not checked here (True). The text is read NFKC-folded, as by typed_values. A table
     row's number under a column naming a unit of time is a duration ("Day: Tuesday; Hours: 9" states 9 hours)."""
     text = _UNIT_COLUMN.sub(r"\g<value> \g<unit>", nfkc_fold(text))
+    if answer_type in ("duration", "quantity", "amount") and _RELATIVE_AMOUNT.search(text):
+        return True  # "up to the total amount that you'll earn during the rest of your term": how much, in words
     if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
         return True  # "on Tuesdays, Wednesdays and Thursdays": how many days (a week) is what it lists
     if answer_type == "count":  # a number that is not part of an amount, a duration, a date or a percentage,

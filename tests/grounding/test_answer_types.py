@@ -501,3 +501,12 @@ def test_a_number_of_units_of_time_asks_for_a_duration(question):
 
 def test_a_number_of_other_things_still_asks_for_a_count():
     assert question_type("What is the maximum number of people on a team?") == "count"
+
+
+def test_an_amount_stated_as_all_of_another_answers_how_much():
+    # the s28 breaker on the 18F advanced sick leave page: "And if I'm a term employee?" after "How much advanced sick
+    # leave can I request?" was refused as stating no duration
+    term = ("If you are a term employee, you can request up to the total amount that you'll earn during the rest of "
+            "your term.")
+    assert states("duration", term) and states("quantity", term)
+    assert not states("duration", "If you are a term employee, talk to your supervisor about the amount.")
