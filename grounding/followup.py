@@ -35,7 +35,10 @@ _REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her
                         # "What about the public one?" (not "no one", "one of", "one day", "a one-time fee")
                         r"(?<!\bno )\bone\b(?=\s*(?:[?.!,]|$)|\s+(?:to|for|in|at|on|with|from|if|when|too|again|"
                         r"there|here|now|yet|is|was|are|does|do|can|will|would|should|has|have|cost|costs|take|"
-                        r"takes|last|lasts)\b)", re.I)
+                        r"takes|last|lasts)\b)|"
+                        # a quantifier standing for what was named before: "Can I carry any over?", "Do I get some
+                        # back?" (not "any employee", "some of the forms")
+                        r"\b(?:any|some)\b(?=\s*[?.!]|\s+(?:over|out|back|up|off|left|more|again)\b)", re.I)
 #: Words that may refer or may not ("it" in "is it OK to ...", "that" as a conjunction, existential "there").
 _WEAK = re.compile(r"\b(?:it|that|this|there)\b", re.I)
 _EXPLETIVE = re.compile(r"\b(?:is|was|will|would|does|do) it (?:ok|okay|possible|allowed|true|necessary|required|"

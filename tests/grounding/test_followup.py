@@ -241,6 +241,19 @@ def test_a_chain_of_follow_ups_is_resolved_through_a_short_one_with_a_weak_refer
     assert {"home", "offic", "equip", "budget"} <= content_terms(query), query
 
 
+def test_a_chain_of_follow_ups_is_resolved_through_a_quantifier_standing_for_what_was_named():
+    """The s28 breaker: "What code do I use to request it?" after "Can I carry any over?" after "How many days of
+    military leave do I get each year?" was retrieved with "carry" alone: "any" standing for the days named before
+    refers back, as a sure signal (a short question without one is decided by a probe, which history does not keep)."""
+    from grounding.followup import retrieval_query
+
+    query = retrieval_query("What code do I use to request it?", [
+        "How many days of military leave do I get each year?", "Can I carry any over?"])
+    assert {"militari", "leav", "carri"} <= content_terms(query), query
+    assert follow_up("Can I carry any over?", ["How many days of military leave do I get each year?"]).refers
+    assert not follow_up("Can any employee join a guild?", ["How many days of military leave do I get?"]).refers
+
+
 def test_an_attribute_is_not_a_subject_of_its_own():
     """"Is there a maximum value?" after the gift rule names an attribute only: it is no question of its own."""
     from grounding.followup import ATTRIBUTES, own_terms
