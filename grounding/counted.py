@@ -87,5 +87,31 @@ def counts(noun: str, text: str, *, window: int = 4) -> bool:
     return False
 
 
+def given_count(noun: str, text: str) -> bool:
+    """True when every number in ``text`` that counts ``noun`` (as :func:`counts` reads it, before the noun) follows
+    a definite determiner ("beyond the six sessions", "after hitting the 80 hour cap"): the count is given
+    information, stated elsewhere and referred to here, not stated (the given/new distinction of information
+    structure: Halliday 1967, "Notes on transitivity and theme in English"; a definite noun phrase presupposes
+    that its referent is known). False when ``noun`` is "" or no number counts it."""
+    if not noun:
+        return False
+    head = stem(noun)
+    heads = _PEOPLE if head in (stem("people"), stem("person")) else {head}
+    tokens = [m.group(0) for m in _WORD.finditer(text)]
+    found = False
+    for j, word in enumerate(tokens):
+        if not _COUNT.fullmatch(word):
+            continue
+        after = [stem(w) for w in tokens[j + 1:j + 4]]
+        if not heads & set(after):
+            continue
+        found = True
+        if j == 0 or tokens[j - 1].lower() not in _DEFINITE:
+            return False
+    return found
+
+
+_DEFINITE = frozenset("the these those".split())
+
 #: Words that, standing between a number and a noun, make the number count something else.
 _BETWEEN_STOP = frozenset("of in on at for to from with by per than and or".split())

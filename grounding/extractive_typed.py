@@ -9,7 +9,7 @@ from typing import Sequence
 from grounding.asked_attribute import asks_lead_time, names_another_person, states_lead_time
 from grounding.asked_forms import measures_other
 from grounding.answer_types import CHECKED_TYPES, question_sentence, states
-from grounding.counted import counted_noun, counts
+from grounding.counted import counted_noun, counts, given_count
 from grounding.denials import denies
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
@@ -108,6 +108,10 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
         pool = denying
     elif kind == "duration" and (measured := [s for s in pool if measures_asked(question, s.text)]):
         pool = measured[:1] + [s for s in pool if s is not measured[0]]  # the asked thing's own length first
+    elif kind in ("count", "quantity") and given_count(noun := counted_noun(question), pool[0].text) and \
+            (stated := [s for s in pool if not given_count(noun, s.text)]):
+        # "beyond the six sessions" refers to a count that "You can receive six free sessions" states
+        pool = stated[:1] + [s for s in pool if s is not stated[0]]
     floor = max(threshold, pool[0].score - spread)
     chosen: list[ScoredSentence] = []
     for s in pool:

@@ -1,6 +1,6 @@
 """A count answers a count question only when it counts the asked thing (grounding.counted)."""
 
-from grounding.counted import counted_noun, counts
+from grounding.counted import counted_noun, counts, given_count
 from tests.grounding.helpers import make_page, offline_answer
 
 OFFICE = ("Location: New York City, NY; Address: One World Trade Center, 10007; GSA region: 2. "
@@ -57,3 +57,24 @@ def test_a_count_under_another_name_or_in_other_words_still_counts():
     assert counts(counted_noun("How many people can attend the all-hands?"), "The hall seats up to 50 attendees.")
     assert counts("people", "The room holds 12 persons.")
     assert counts("holidays", "Federal holidays (11 in total) are paid.")
+
+
+def test_a_count_after_the_is_given_not_stated():
+    assert given_count("sessions", "EAP counselors can provide referrals beyond the six sessions, based on need.")
+    assert given_count("hour", "If you receive an award after hitting the 80 hour cap, your award will be monetary.")
+    assert not given_count("sessions", "You can receive six free sessions for you or family members.")
+    assert not given_count("sessions", "The program offers six sessions; beyond the six sessions, ask for a referral.")
+    assert not given_count("sessions", "Sessions are free.")  # no count at all
+    assert not given_count("", "beyond the six sessions")
+
+
+def test_how_many_quotes_the_sentence_stating_the_count_before_one_referring_to_it(embedder):
+    # the fresh23 conversation f23c-16 (a development set): the user sees the sentence that states "six free
+    # sessions" first, not only the one that mentions "the six sessions" in passing
+    page = make_page(1, "Benefits", "Employee Assistance Program",
+                     "The Employee Assistance Program (EAP) is a free support resource for employees. You can receive "
+                     "six free sessions for you or family members living in your household. EAP counselors can "
+                     "provide referrals for counseling beyond the six sessions, based on your needs.")
+    answer = offline_answer(embedder, "How many free counseling sessions does the Employee Assistance Program "
+                                      "give me?", page)
+    assert answer.startswith("You can receive six free sessions"), answer
