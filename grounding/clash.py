@@ -107,6 +107,24 @@ def _title_line(text: str) -> bool:
     return bool(words) and text.rstrip()[-1:] not in ".!?:;,)\"”…" and all(w[0].isupper() for w in words)
 
 
+#: A negation, which makes even a short unpunctuated line a claim ("Don't work overtime without prior approval").
+_NEGATED = re.compile(r"\b(?:not|no|never|cannot)\b|n['’]t\b", re.I)
+
+
+def _heading_like(text: str) -> bool:
+    """True for a line that names a topic rather than states a claim: a heading, a label or a row of table header
+    cells ("Share your calendar outside of GSA", "Employee checklist | Employee mid year performance management
+    steps"): each " | " cell at most eight words, no digit, no negation, no closing punctuation. Between two
+    documents such a line is not set against a sentence (a development set's false notes: the heading "Share your
+    calendar outside of GSA" against "GSA personal calendars ... cannot share event details"; the checklists of an
+    employee and of a supervisor as a swapped name). Between two versions of one document it still is: a revised
+    list item ("Use TTS (T) or 18F (TE) as your organizational code") is a claim the revision changed."""
+    cells = [c.strip() for c in text.split("|") if c.strip()]
+    return bool(cells) and not _NEGATED.search(text) and all(
+        0 < len(re.findall(r"[A-Za-z][\w'’-]*", c)) <= 8 and not re.search(r"\d", c)
+        and c[-1:] not in ".!?:;,)\"”…" for c in cells)
+
+
 #: What joins the two bounds of a range: "2–3 weeks", "4-6 weeks", "$10 to $20", "10 to 15 days".
 _RANGE_JOIN = re.compile(r"\s*(?:[-–—]|to)\s*", re.I)
 #: Kinds of value a range is read for (a date, a year, a code or a time joined by a dash is not a range of numbers).
@@ -203,6 +221,8 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
         if subject_difference(a, b, values=values, versions=versions, known={a: ra.values, b: rb.values}):
             return None
         return Finding("value_mismatch", values, rule="value" if mismatch[2] else "loose value")
+    if not versions and (_heading_like(a) or _heading_like(b)):
+        return None
     swapped = substitution(ra, rb) if not (_title_line(a) or _title_line(b)) else None
     if swapped:
         return Finding("value_mismatch", swapped, rule="name")

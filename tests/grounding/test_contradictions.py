@@ -226,6 +226,22 @@ def test_a_swapped_label_names_two_subjects_not_a_contradiction(embedder):
     assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Jane Smith", "John Doe"))]
 
 
+def test_a_heading_or_header_row_is_not_set_against_another_documents_sentence():
+    """A heading names a topic and states nothing another document could deny (fresh's f004 and fresh9's v9-022,
+    development sets: "S1 says "Share your calendar outside of GSA" but S2 says "... cannot share event details"";
+    fresh20m's f20-m06: an employee's and a supervisor's checklist header rows as a swapped name)."""
+    assert clash("Share your calendar outside of GSA",
+                 "Note: GSA personal calendars cannot share event details outside of GSA.") is None
+    assert clash("Employee checklist | Employee mid year performance management steps",
+                 "End-of-Year Supervisor checklist | End-of-year Supervisor performance management steps") is None
+    # a claim without a full stop still clashes: a negation makes it one, and two versions of one document compare
+    # their list items (a revised item is what the revision changed)
+    assert clash("Don't share your calendar outside of GSA",
+                 "You can share your calendar outside of GSA.") is not None
+    assert clash("Share your calendar outside of GSA",
+                 "You cannot share your calendar outside of GSA.", versions=True) is not None
+
+
 def test_judge_is_called_at_most_max_judged_times(embedder):
     texts = ["Remote work requires approval from your manager.",
              "Working remotely needs your manager's approval.",
