@@ -22,7 +22,8 @@ from typing import Literal, Sequence
 
 
 from grounding.claim_readings import ClaimReading, reading
-from grounding.polarity import antonym_read, cue_asymmetry_read, negated_only_in_case, negated_predicate_read
+from grounding.polarity import (antonym_read, cue_asymmetry_read, negated_only_in_case, negated_only_until,
+                                negated_predicate_read)
 from grounding.name_swap import substitution
 from grounding.subjects import subject_difference
 from grounding.value_compare import comparable, same_value
@@ -166,6 +167,20 @@ def _overlap(x: StatedValue, range_x: dict, y: StatedValue, range_y: dict) -> bo
     return x_low <= y.number and y_low <= x.number
 
 
+def _values_agree(ra: ClaimReading, rb: ClaimReading) -> bool:
+    """True when both sentences state values and every value of each (a range read as one) has an equal value, or a
+    range holding it, of the same kind in the other: "not ... until 72 hours before" and "48-72 hours before" say one
+    time; "not published until 2003" and "published in 1997" do not (ConflictQA's calibration half)."""
+    range_a, range_b = _ranges(ra), _ranges(rb)
+
+    def held(values, ranges, others, other_ranges) -> bool:
+        own = [v for v in values if v not in _low_bounds(values, ranges)]
+        return bool(own) and all(any(same_value(x, y) or (comparable(x, y) and _overlap(x, ranges, y, other_ranges))
+                                     for y in others) for x in own)
+
+    return held(ra.values, range_a, rb.values, range_b) and held(rb.values, range_b, ra.values, range_a)
+
+
 #: Kinds whose values need both neighbours shared: a bare number, a year, an ordinal, and identifiers (codes such as
 #: "FY20" / "FY25" and times), which between two sentences more often name two things than two values of one.
 _BARE_KINDS = ("number", "year", "ordinal", "code", "time")
@@ -231,8 +246,11 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
                        ("cue", lambda: cue_asymmetry_read((ra.cues, rb.cues), (pa, pb), (ra.words, rb.words)))):
         polarity = test()
         if polarity:
-            if rule != "antonym" and negated_only_in_case(a if polarity[1] == "affirmative" else b):
+            negated = a if polarity[1] == "affirmative" else b
+            if rule != "antonym" and negated_only_in_case(negated):
                 return None  # "If the software is not approved, submit a request": a case, not a denial
+            if rule != "antonym" and negated_only_until(negated) and _values_agree(ra, rb):
+                return None  # "does not ticket until 72 hours before" / "occurs 48-72 hours before": one time
             if subject_difference(a, b, versions=versions, polarity=True, known={a: ra.values, b: rb.values}):
                 return None
             return Finding("negation", polarity, rule=rule)

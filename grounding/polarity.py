@@ -240,3 +240,19 @@ def negated_only_in_case(sentence: str) -> bool:
     calibration half it carries the claim as often as not ("carrots, which are not root vegetables")."""
     m = _LEADING_CONDITION.match(sentence)
     return bool(m) and negation_cues(m.group(0)) > 0 and negation_cues(sentence[m.end():]) == 0
+
+
+#: A negation whose clause goes on to "until" or "till" before any clause punctuation: "does not ticket until 72 hours
+#: before departure" says when it happens, not that it does not.
+_NOT_UNTIL = re.compile(r"[^,;:.!?]*?\b(?:until|till)\b", re.I)
+
+
+def negated_only_until(sentence: str) -> bool:
+    """True when every negation cue of ``sentence`` is followed in its clause by "until" ("government contract airfare
+    does not ticket until 72 hours before departure", "you won't be charged until the trip is booked"): the
+    sentence says when the thing happens, and denies nothing a sentence saying that it happens affirms (the
+    temporal reading of "not ... until", Karttunen 1974, "Until", CLS 10; the 18F development comparisons' cd018
+    noted it against "ticketing usually occurs approximately 48-72 hours before departure")."""
+    text = normalise_negation(sentence)
+    ends = [end for word, _, end in tokens(text) if is_negation(word)]
+    return bool(ends) and len(ends) == negation_cues(text) and all(_NOT_UNTIL.match(text, end) for end in ends)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grounding.clash import Finding, clash
-from grounding.polarity import negated_only_in_case
+from grounding.polarity import negated_only_in_case, negated_only_until
 from grounding.conflict import Conflict
 from grounding.contradictions import detect_conflicts
 from grounding.value_compare import same_value
@@ -240,6 +240,24 @@ def test_a_heading_or_header_row_is_not_set_against_another_documents_sentence()
                  "You can share your calendar outside of GSA.") is not None
     assert clash("Share your calendar outside of GSA",
                  "You cannot share your calendar outside of GSA.", versions=True) is not None
+
+
+AIRFARE = ("Please note that in most cases, **government contract airfare does not ticket until 72 hours before "
+           "departure**, so you may not receive official confirmation of your itinerary until then.")
+
+
+def test_not_until_with_the_same_time_is_no_polarity_clash():
+    """"Does not ticket until 72 hours before departure" says when ticketing happens: against "occurs 48-72 hours
+    before departure" it agrees (the development comparisons' cd018 had a note). With another time it still
+    differs."""
+    assert negated_only_until(AIRFARE)
+    assert negated_only_until("You will not be charged until the trip is booked.")
+    assert not negated_only_until("You do not need approval. Wait until Monday.")
+    assert not negated_only_until("It is not available until Monday, and you cannot cancel it.")
+    assert clash(AIRFARE, '"Ticketing" usually occurs approximately 48-72 hours before departure in the case of '
+                          'government contract flights.') is None
+    assert clash(AIRFARE, '"Ticketing" usually occurs approximately 24 hours before departure in the case of '
+                          'government contract flights.') is not None
 
 
 def test_judge_is_called_at_most_max_judged_times(embedder):
