@@ -26,6 +26,11 @@ _RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\
                                 r"|(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\bwhen)(?<!\bunless)(?<!\bbecause)"
                                 r"\s+(?:I|you|we|they|he|she)(?:['’](?:re|s|m)\s+not|\s+(?:are|is|am|was|were)"
                                 r"(?:n['’]t|\s+not))\b", re.I)
+#: A condition standing between a leading phrase and the main clause, which goes on after its comma with a verb or
+#: an auxiliary ("As a supervisor, if my team goes through a crunch, should I balance it ...?").
+_MID_CONDITION = re.compile(r",\s*(?:even\s+)?(?:if|when|unless|while|once|in case)\b[^,?]*,\s*"
+                            r"(?=(?:do|does|did|can|could|should|shall|will|would|is|are|am|was|were|may|might|must|"
+                            r"have|has|had)\b)", re.I)
 _TRAILINGCONDITION = re.compile(r"[,\s]+(?:even\s+)?(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
 
 
@@ -38,13 +43,15 @@ _RELATIVE_WHO_NEGATION = re.compile(r"\b(who|that|which)\s+(is|are|was|were|do|d
 def asking_clause(question: str) -> str:
     """The clause of a yes/no question whose negation is what is asked: its asking sentence without a leading or
     trailing condition ("If I don't use my leave, do I lose it?" and "Do I get paid if I don't finish?" ask "do I
-    lose it?" and "Do I get paid?") and without a clause describing one of its nouns ("Will the comp time I haven't
-    used be forfeited?" asks "Will the comp time ... be forfeited?"; "Can a fed who isn't on our project be invited?"
-    asks it without the negation of its "who" clause)."""
+    lose it?" and "Do I get paid?"; "As a supervisor, if my team goes through a crunch, should I balance it with time
+    off?" asks "As a supervisor, should I balance it with time off?") and without a clause describing one of its
+    nouns ("Will the comp time I haven't used be forfeited?" asks "Will the comp time ... be forfeited?"; "Can a fed
+    who isn't on our project be invited?" asks it without the negation of its "who" clause)."""
     q = question_sentence(question)
     m = CONDITION.match(q)
     if m and q[m.end():].strip():
         q = q[m.end():]
+    q = _MID_CONDITION.sub(", ", q)
     q = _TRAILINGCONDITION.sub("", q)
     q = _RELATIVE_WHO_NEGATION.sub(r"\1 \2", q)
     return _RELATIVE_NEGATION.sub("", q)

@@ -229,16 +229,21 @@ def listed_as_kind(clause: str, sentence: str) -> bool:
 
 
 #: A requirement a question asks ("Should I still add ...?", "Do I have to add ...?").
-_ASKS_DUTY = re.compile(r"^\s*(?:should|must|shall)\b|\b(?:have|has|need|needs)\s+to\b", re.I)
+#: A phrase before the question proper, up to its comma ("As a supervisor, should I ...?").
+_ADJUNCT = r"(?:[^,?]{1,40},\s*)?"
+_ASKS_DUTY = re.compile(rf"^\s*{_ADJUNCT}(?:should|must|shall)\b|\b(?:have|has|need|needs)\s+to\b", re.I)
+#: An emphatic frame before an imperative's verb ("Be sure to balance it with taking time off").
+_EMPHATIC = re.compile(r"^\s*(?:be\s+sure|make\s+sure|remember|always\s+remember)\s+to\s+", re.I)
 
 
 def orders_asked_act(clause: str, sentence: str) -> bool:
     """True when the asking ``clause`` asks whether an act is required ("Should I still add the card to my Concur
     profile?") and ``sentence`` is an imperative opening with that act's verb ("Add your travel card to your Concur
-    profile"), after a leading condition or not: an instruction states the requirement (dev_s15's ds15-009 had no
+    profile"), after a leading condition or not, its verb after an emphatic frame or not ("Be sure to balance it
+    with taking time off", fresh13's f13-y10): an instruction states the requirement (dev_s15's ds15-009 had no
     opener). A negated imperative ("Don't add ...") opens otherwise and is not one."""
     verbs = _verbs(clause)
-    main = _LEADING_CONDITION.sub("", sentence, count=1)
+    main = _EMPHATIC.sub("", _LEADING_CONDITION.sub("", sentence, count=1), count=1)
     first = main.split(maxsplit=1)[0].lower() if main.strip() else ""
     if not verbs and (m := _DUTY_VERB.search(clause)):
         # a light verb ("make") names the act only with its object: the imperative names a word of it too
@@ -250,8 +255,8 @@ def orders_asked_act(clause: str, sentence: str) -> bool:
 #: The verb right after a duty asked of the asker ("Should I *make* the interpreters co-hosts?", "Do I have to *get*
 #: ..."), light verbs included: an imperative opening with it ("Make interpreters co-hosts of the meeting") orders
 #: the act asked (fresh2's f2005 had no opener).
-_DUTY_VERB = re.compile(r"^\s*(?:should|must|shall)\s+(?:i|we)\s+([a-z]+)\b|\b(?:i|we)\s+(?:have|need)\s+to\s+"
-                        r"([a-z]+)\b", re.I)
+_DUTY_VERB = re.compile(rf"^\s*{_ADJUNCT}(?:should|must|shall)\s+(?:i|we)\s+([a-z]+)\b|"
+                        r"\b(?:i|we)\s+(?:have|need)\s+to\s+([a-z]+)\b", re.I)
 #: A leading condition with its comma ("If you want to attend a training event, discuss it with ...").
 _LEADING_CONDITION = re.compile(r"^\s*(?:if|when|whenever|before|after)\b[^,;:]*[,;:]\s*", re.I)
 

@@ -235,3 +235,13 @@ def test_an_optional_thing_answers_a_requirement_without_the_asked_verb(question
 def test_an_optional_thing_opens_no_to_a_requirement():
     assert opener("Do I have to attach receipts to my expense claim?",
                   "Receipts that match your travel plan are optional for the expense claim process") == "No."
+
+
+def test_an_imperative_after_an_emphatic_frame_orders_the_asked_act():
+    # fresh13's f13-y10 (a development set): "be sure to balance ..." orders what "should I balance ...?" asks,
+    # after a phrase before the question or not
+    sentence = "If there is a crunch, be sure to balance it with taking time off"
+    assert orders_asked_act("Should I balance it with time off?", sentence)
+    assert orders_asked_act("As a supervisor, should I balance it with time off?", sentence)
+    assert opener("As a supervisor, should I balance it with time off?", sentence) == "Yes."
+    assert not orders_asked_act("Should I balance it with time off?", "Be sure to plan the time off early")

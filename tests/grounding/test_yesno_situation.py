@@ -57,3 +57,11 @@ def test_a_trailing_even_if_condition_is_left_out_of_the_asking_clause_with_its_
     assert asking_clause(question) == "Can i nominate her for honorary award?"
     assert asking_coverage(question, "Anyone can nominate someone for an honour.") == 0.25
     assert asking_clause("Do I get paid if I don't finish?") == "Do I get paid?"
+
+
+def test_a_condition_between_a_leading_phrase_and_the_main_clause_is_left_out():
+    # fresh13's f13-y10 (a development set): the asking clause was "As a supervisor?", every word of what is asked
+    # dropped with the condition
+    assert asking_clause("As a supervisor, if my team goes through a crunch, should I balance it with time off?") \
+        == "As a supervisor, should I balance it with time off?"
+    assert asking_clause("Do I get paid if I don't finish?") == "Do I get paid?"
