@@ -38,6 +38,21 @@ _COUNT = re.compile(rf"\b\d[\d,]*(?:\.\d+)?\b|\b(?:{_COUNT_WORDS})(?:-(?:{_COUNT
 #: "How many people ...?" counts people under any of their names ("up to 50 attendees", "12 persons").
 _PEOPLE = frozenset(stem(w) for w in ("people", "person", "attendee", "guest", "participant", "visitor", "employee",
                                        "member", "staff", "individual", "adult", "seat"))
+#: The words for people in general, which count people of any kind ("more than 10 people outside of the Federal
+#: Government" counts the "members of the public" a question asks about).
+_ANY_PEOPLE = frozenset(stem(w) for w in ("people", "person", "individual"))
+
+
+def _heads(noun: str) -> frozenset[str]:
+    """The stems a number may count ``noun`` under: its own (singular and plural alike, Snowball: "desks"/"desk");
+    any word for people when it is "people" or "person"; a word for people in general besides its own when it names
+    people of one kind ("members", "employees"), a hypernym counting them too."""
+    head = stem(noun)
+    if head in _ANY_PEOPLE - {stem("individual")}:
+        return _PEOPLE
+    return frozenset({head}) | (_ANY_PEOPLE if head in _PEOPLE else frozenset())
+
+
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,]*(?:\.\d+)?")
 
 
@@ -66,8 +81,7 @@ def counts(noun: str, text: str, *, window: int = 4) -> bool:
     Slacks" and "two Slack workplaces: members" count something else. True when ``noun`` is "" (nothing to check)."""
     if not noun:
         return True
-    head = stem(noun)  # singular and plural alike (Snowball: "desks"/"desk", "persons"/"person")
-    heads = _PEOPLE if head in (stem("people"), stem("person")) else {head}
+    heads = _heads(noun)
     tokens = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
     places = [i for i, (w, _, _) in enumerate(tokens) if stem(w) in heads]
     numbers = [j for j, (w, _, _) in enumerate(tokens) if _COUNT.fullmatch(w)]
@@ -95,8 +109,7 @@ def given_count(noun: str, text: str) -> bool:
     that its referent is known). False when ``noun`` is "" or no number counts it."""
     if not noun:
         return False
-    head = stem(noun)
-    heads = _PEOPLE if head in (stem("people"), stem("person")) else {head}
+    heads = _heads(noun)
     tokens = [m.group(0) for m in _WORD.finditer(text)]
     found = False
     for j, word in enumerate(tokens):

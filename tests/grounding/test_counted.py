@@ -78,3 +78,13 @@ def test_how_many_quotes_the_sentence_stating_the_count_before_one_referring_to_
     answer = offline_answer(embedder, "How many free counseling sessions does the Employee Assistance Program "
                                       "give me?", page)
     assert answer.startswith("You can receive six free sessions"), answer
+
+
+def test_a_word_for_people_in_general_counts_people_of_one_kind():
+    # fresh9's v9-020 (a development set): the user sees the PRA rule, not "they do not state the number"
+    noun = counted_noun("How many members of the public can I survey before the survey needs PRA approval?")
+    assert noun == "members"
+    assert counts(noun, "If you're collecting feedback from more than 10 people outside of the Federal Government, "
+                        "your survey will need to go through PRA approval.")
+    assert not counts("employees", "The room seats 50 attendees.")  # another kind of people is not a hypernym
+    assert not counts("members", "There are 12 desks for visitors.")
