@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from grounding.acronyms import definitions
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 from grounding.subject_check import ACTIONS, subject_terms
@@ -98,10 +99,15 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
     no ``quoted`` pair names (sentence, title or section path) but one of ``close`` names in its text: ``close``
     holds the sentences not quoted that score within :data:`NEAR` of the first quoted one. The documents tell that
     thing apart, and the quoted sentences are about another one. [] when there is none. The asker's action verbs
-    (grounding.subject_check) and words read as verbs (after a pronoun or an auxiliary, gerunds) do not count."""
+    (grounding.subject_check) and words read as verbs (after a pronoun or an auxiliary, gerunds) do not count; an
+    acronym a planned source defines (grounding.acronyms) names the words it stands for (fresh9's v9-005, a
+    development set: "provide a CAP ... within 30 days" answers a question on a "corrective action plan")."""
     asking = question_sentence(question)
     subject = subject_terms(asking) - ACTIONS
     said = _named(quoted)
+    # an acronym a planned source defines names its words ("a CAP" is the "Corrective Action Plan (CAP)" asked)
+    aliases = definitions(source.text for _, source in [*quoted, *close])
+    said = said.union(*(words for key, words in aliases.items() if key in said))
     missing = subject - said
     if not missing or not close:
         return []

@@ -52,6 +52,22 @@ def test_a_thing_is_named_by_the_quoted_sentences_page_title_or_section():
     assert missed_specifics("How long is the probationary period?", [(check_in, source)], [(probation, source)]) == []
 
 
+PAGES_CAP = ("Site managers will be required to provide a Corrective Action Plan (CAP) detailing the steps.\n"
+             "The site manager must provide a CAP to the system owner within 30 days of the CAP request.")
+
+
+def test_an_acronym_the_source_defines_names_its_words():
+    # fresh9's v9-005 (a development set): the user was told the documents do not state the duration "for corrective
+    # action plan" while the quoted sentence gives it for "a CAP", which the page defines
+    source = _plan("q", PAGES_CAP, title="Site pages").sources[0]
+    defined, rule = PAGES_CAP.splitlines()
+    question = "How long does a site manager have to hand in a corrective action plan?"
+    assert missed_specifics(question, [(rule, source)], [(defined, source)]) == []
+    undefined = _plan("q", defined.replace(" (CAP)", "") + "\n" + rule, title="Site pages").sources[0]
+    assert missed_specifics(question, [(rule, undefined)], [(defined.replace(" (CAP)", ""), undefined)]) \
+        == ["corrective action plan"]
+
+
 CHECK_IN = ("Supervisors hold a check-in with each new employee after a period of 6 months.\n"
             "Supervisors are asked whether the new employee should continue past the probationary period.")
 RELIGIOUS = ("Request annual leave at least 14 days ahead.\n"
