@@ -13,7 +13,7 @@ from typing import Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms, nfkc_fold
-from grounding.yesno import CONDITION
+from grounding.yesno_asking import CONDITION
 
 #: A preposition that may stand before the question word opening a part ("..., and by when ...?", "..., and above what
 #: contract size ...?", "..., and on which days ...?").

@@ -31,7 +31,7 @@ from grounding.yesno_negation import joins_contrasted, order_reversed, rejected_
 from grounding.yesno_predicate import cost_denied, cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, if_unstated, illustrates, matching_case, only_if_unmet,
-                                   only_if_unstated, restricts_everyone, unasked_without)
+                                   only_if_unstated, other_named_case, restricts_everyone, unasked_without)
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, answering_clause, as_must,
                                    concession_or_main, condition_unmet, contrasted, modality_unstated,
                                    negated_part_unstated, negates_terms, prohibits_asked, requirement_unstated)
@@ -231,8 +231,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     sentence = _LABEL.sub("", sentence, count=1)  # "NOTE: If you are attending ..." opens with its condition
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
     sentence = matching_case(question, clause, sentence)  # of parallel cases, the asker's (grounding.yesno_reach)
-    if capacity_unstated(question, sentence):
-        return ""  # a rule for a capacity the question does not name (grounding.yesno_fit)
+    if capacity_unstated(question, sentence) or other_named_case(question, sentence):
+        return ""  # a rule for a capacity, or a named case, the question does not name (grounding.yesno_fit, _reach)
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
             or only_if_unmet(question, sentence) or below_minimum(question, sentence) \

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from grounding.lexical import content_terms, stem
+from grounding.question_parts import mentions, specifics
 # the modality and negation cues are grounding.yesno_scope's
 from grounding.yesno_scope import ASKS_PERMISSION, NEGATION, STATES_REQUIREMENT
 
@@ -182,3 +183,24 @@ _NO_CONDITION = frozenset(stem(w) for w in "either following follow apply applie
 _APPROVAL_TERMS = frozenset(stem(w) for w in "approved approval authorised authorized authorization permission "
                             "consent agreed agreement".split())
 
+
+#: A leading condition naming the case a sentence's rule is for ("If you receive a Windows PC, ...").
+_CASE_CONDITION = re.compile(r"^\s*(?:if|when|whenever|for)\b([^,;:]*)[,;:]\s*\S", re.I)
+
+
+def other_named_case(question: str, sentence: str) -> bool:
+    """True when ``sentence`` opens with a condition naming a thing by its name ("If you receive a Windows PC, you
+    can request the JAWS Screen Reader") and the question names another one that the condition does not
+    ("Does a GSA Mac come with a screen reader?", grounding.question_parts.specifics), naming nothing the condition
+    names ("If rooms within the TTS group are set to public" is the case of a question naming TTS and Mural): the
+    rule is for another case
+    and says nothing of the asked one (the development set's d109 opened "Yes." with it; the page's next sentence,
+    "If you receive a Mac, the VoiceOver app is already pre-installed", is the asker's case)."""
+    m = _CASE_CONDITION.match(sentence)
+    if not m:
+        return False
+    condition = m.group(1)
+    named = [w for w in re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w-]*", condition) if content_terms(w)]
+    asked = [n for n in specifics(question) if n[:1].isupper()]
+    return bool(named) and bool(asked) and not any(mentions(condition, n) for n in asked) \
+        and not any(mentions(question, w) for w in named)

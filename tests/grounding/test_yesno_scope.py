@@ -432,3 +432,18 @@ def test_a_word_of_extent_before_the_noun_is_no_other_kind():
 ])
 def test_a_prohibition_in_a_parenthesis_says_no(question, sentence, said):
     assert opener(question, sentence) == said
+
+
+def test_a_condition_naming_another_case_than_the_asked_one_settles_nothing():
+    from grounding.yesno_reach import other_named_case
+
+    # the development set's d109: the user saw "Yes." from the Windows PC's screen reader for a question on a Mac
+    question = "Does a GSA Mac come with a screen reader already on it?"
+    windows = "If you receive a Windows PC, you can request the JAWS Screen Reader software via the GSA IT Service Desk."
+    assert other_named_case(question, windows)
+    assert opener(question, windows) == ""
+    assert not other_named_case(question, "If you receive a Mac, the VoiceOver app is already pre-installed.")
+    # the condition names what the question names (TTS): the asker's case (fresh's f009)
+    assert not other_named_case("If I set my Mural room to public, can anyone at TTS view it?",
+                                "If rooms within the TTS group are set to public, anyone at TTS can view them.")
+    assert not other_named_case("Can I use Zoom?", "If you are in a meeting, you can use Zoom.")  # no name in it
