@@ -249,8 +249,11 @@ def negated_part_unstated(asking: str, clause: str) -> bool:
     # names the employer but not contacting them (ConditionalQA calibration record 241). (A verb cue, "skip the
     # security policy", negates itself: what follows is its object.)
     head = negated_head(asking[m.end():]) if m.group(0).lower() == "without" else None
-    return not negated & said or (head is not None and head not in said)
-
+    # ... and what it is done for or to: "without asking for approval" is not answered no by "Feel free to do so
+    # yourself, or ask #admins-github for help", which asks for help (the development set's d016); an adverb in
+    # "-ly" names no part of the act
+    acted = content_terms(" ".join(w for w in asking[m.end():].split() if not w.lower().endswith("ly")))
+    return not negated & said or (head is not None and (head not in said or not acted <= said))
 
 
 def requirement_unstated(asking: str, sentence: str) -> bool:

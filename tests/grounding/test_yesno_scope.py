@@ -447,3 +447,15 @@ def test_a_condition_naming_another_case_than_the_asked_one_settles_nothing():
     assert not other_named_case("If I set my Mural room to public, can anyone at TTS view it?",
                                 "If rooms within the TTS group are set to public, anyone at TTS can view them.")
     assert not other_named_case("Can I use Zoom?", "If you are in a meeting, you can use Zoom.")  # no name in it
+
+
+def test_after_without_what_the_act_is_for_must_be_named_too():
+    # the development set's d016: the user saw "No." for archiving a repository without asking for approval, from a
+    # sentence that tells them to do it themselves or ask for help
+    from grounding.yesno_scope import negated_part_unstated
+
+    asking = "Can I archive an old GitHub repo myself without asking for approval?"
+    feel_free = "Feel free to do so yourself, or ask #admins-github for help."
+    assert negated_part_unstated(asking, feel_free)
+    assert opener(asking, feel_free) != "No."
+    assert not negated_part_unstated(asking, "You must ask for approval before you archive a repo.")
