@@ -267,9 +267,36 @@ def _expanded(question: str, previous: str) -> str:
             mine = re.search(rf"(\S+)\s+{re.escape(word)}\b", question, re.I)
             if mine and content_terms(mine.group(1)) and not content_terms(mine.group(1)) & content_terms(before):
                 replaced.add(before.lower())
+    replaced |= _parallel_arguments(question, previous)
     extra = [w for w in dict.fromkeys(w for w in words if content_terms(w) and not _CONTRACTION.match(w))
              if not (content_terms(w) & terms) and w.lower() not in replaced]
     return f"{question} {' '.join(extra)}".strip() if extra else question
+
+
+#: A preposition and the words after it up to punctuation (at most three): "for Solutions", "in New York City".
+_PHRASE = r"\b(for|in|at|on|from|with)\s+((?:[A-Za-z0-9$][\w$'’&-]*\s*){1,3})"
+
+
+def _parallel_arguments(question: str, previous: str) -> set[str]:
+    """The previous question's words (lower case) that the question puts another argument in place of, after the
+    same preposition: "How about for Solutions?" after "Who is TTS Outreach's point person for 18F?" replaces "18F"
+    (fresh16's f16-c07, a development set: the query kept "18F" and found "2015: 18F joins TTS Solutions"); "What
+    about in Seattle?" after "... in New York?" replaces "New York". Words both name are kept, a pronoun ("on it")
+    refers back and replaces nothing (fresh23c's f23c-03), and a time ("in 2024") stands beside a place ("in
+    Seattle"), not in place of it."""
+    mine = {m.group(1).lower(): m.group(2) for m in re.finditer(_PHRASE, question, re.I)}
+    out: set[str] = set()
+    for m in re.finditer(_PHRASE, previous, re.I):
+        own = mine.get(m.group(1).lower())
+        if own and content_terms(own) and not content_terms(own) & content_terms(m.group(2)) \
+                and bool(_TIME.match(own)) == bool(_TIME.match(m.group(2))):
+            out |= {w.lower() for w in m.group(2).split() if content_terms(w)}
+    return out
+
+
+#: An argument naming a time ("in 2024", "in FY25", "in March"): it stands beside a place, not in place of it.
+_TIME = re.compile(r"(?:(?:19|20)\d\d|FY\s?\d+|january|february|march|april|may|june|july|august|september|october|"
+                   r"november|december)\b", re.I)
 
 
 def retrieval_query(question: str, previous_questions: Sequence[str]) -> str:

@@ -277,3 +277,15 @@ def test_a_question_asking_only_whom_to_turn_to_refers_back():
     assert follow_up("Who do I contact about payroll?", previous, confidence=lambda q: 0.7).signal != "referring"
     assert follow_up("Who do I report to?", previous, confidence=lambda q: 0.7).signal == "confident"
     assert follow_up("Who do I contact?", []).signal == "first"
+
+
+def test_an_elliptical_follow_up_replaces_the_argument_of_the_same_preposition():
+    # fresh16's f16-c07 (a development set): "How about for Solutions?" kept "18F" in its query, and the user saw
+    # "2015: 18F joins TTS Solutions" instead of Solutions' point person
+    assert retrieval_query("How about for Solutions?", ["Who is TTS Outreach's point person for 18F?"]) \
+        == "How about for Solutions? TTS Outreach's point person"
+    assert retrieval_query("What about in Seattle?", ["What is the nightly hotel limit in New York?"]) \
+        == "What about in Seattle? nightly hotel limit"
+    # a pronoun refers back (fresh23c's f23c-03), and a time stands beside a place
+    assert "FMLA" in retrieval_query("Will I get paid while I'm on it?", ["Can I go on FMLA yet?"])
+    assert "Seattle" in retrieval_query("And what was it in 2024?", ["What is the hotel limit in Seattle?"])
