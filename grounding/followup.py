@@ -289,14 +289,16 @@ def _parallel_arguments(question: str, previous: str) -> set[str]:
     for m in re.finditer(_PHRASE, previous, re.I):
         own = mine.get(m.group(1).lower())
         if own and content_terms(own) and not content_terms(own) & content_terms(m.group(2)) \
-                and bool(_TIME.match(own)) == bool(_TIME.match(m.group(2))):
+                and bool(_TIME.search(own)) == bool(_TIME.search(m.group(2))):
             out |= {w.lower() for w in m.group(2).split() if content_terms(w)}
     return out
 
 
-#: An argument naming a time ("in 2024", "in FY25", "in March"): it stands beside a place, not in place of it.
-_TIME = re.compile(r"(?:(?:19|20)\d\d|FY\s?\d+|january|february|march|april|may|june|july|august|september|october|"
-                   r"november|december)\b", re.I)
+#: An argument naming a time ("in 2024", "in FY25", "in March", "on the last day"): it stands beside a place or a
+#: thing ("on meals"), not in place of it.
+_TIME = re.compile(r"\b(?:(?:19|20)\d\d|FY\s?\d+|january|february|march|april|may|june|july|august|september|"
+                   r"october|november|december|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|days?|weekdays?|weeks?|"
+                   r"weekends?|months?|years?|mornings?|evenings?|nights?)\b", re.I)
 
 
 def retrieval_query(question: str, previous_questions: Sequence[str]) -> str:

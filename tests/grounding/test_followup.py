@@ -289,3 +289,5 @@ def test_an_elliptical_follow_up_replaces_the_argument_of_the_same_preposition()
     # a pronoun refers back (fresh23c's f23c-03), and a time stands beside a place
     assert "FMLA" in retrieval_query("Will I get paid while I'm on it?", ["Can I go on FMLA yet?"])
     assert "Seattle" in retrieval_query("And what was it in 2024?", ["What is the hotel limit in Seattle?"])
+    assert "meals" in retrieval_query("and on the last day?", ["How much can I spend on meals when I travel?"])
+    assert "weekdays" not in retrieval_query("What about on Saturdays?", ["Is the office open on weekdays?"])
