@@ -124,7 +124,7 @@ def given_count(noun: str, text: str) -> bool:
     return found
 
 
+#: Determiners marking what they introduce as known (given information, :func:`given_count`).
 _DEFINITE = frozenset("the these those".split())
-
 #: Words that, standing between a number and a noun, make the number count something else.
 _BETWEEN_STOP = frozenset("of in on at for to from with by per than and or".split())

@@ -232,7 +232,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
     sentence = matching_case(question, clause, sentence)  # of parallel cases, the asker's (grounding.yesno_reach)
     if capacity_unstated(question, sentence) or other_named_case(question, sentence):
-        return ""  # a rule for a capacity, or a named case, the question does not name (grounding.yesno_fit, _reach)
+        return ""  # a capacity or a named case the question does not name (grounding.yesno_fit, yesno_reach)
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
             or only_if_unmet(question, sentence) or below_minimum(question, sentence) \

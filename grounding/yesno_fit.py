@@ -228,9 +228,9 @@ def listed_as_kind(clause: str, sentence: str) -> bool:
     return bool(thing) and bool(kind & content_terms(said.group("kind"))) and thing <= content_terms(said.group("items"))
 
 
-#: A requirement a question asks ("Should I still add ...?", "Do I have to add ...?").
 #: A phrase before the question proper, up to its comma ("As a supervisor, should I ...?").
 _ADJUNCT = r"(?:[^,?]{1,40},\s*)?"
+#: A requirement a question asks ("Should I still add ...?", "Do I have to add ...?").
 _ASKS_DUTY = re.compile(rf"^\s*{_ADJUNCT}(?:should|must|shall)\b|\b(?:have|has|need|needs)\s+to\b", re.I)
 #: An emphatic frame before an imperative's verb ("Be sure to balance it with taking time off").
 _EMPHATIC = re.compile(r"^\s*(?:be\s+sure|make\s+sure|remember|always\s+remember)\s+to\s+", re.I)

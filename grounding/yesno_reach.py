@@ -193,9 +193,9 @@ def other_named_case(question: str, sentence: str) -> bool:
     can request the JAWS Screen Reader") and the question names another one that the condition does not
     ("Does a GSA Mac come with a screen reader?", grounding.question_parts.specifics), naming nothing the condition
     names ("If rooms within the TTS group are set to public" is the case of a question naming TTS and Mural): the
-    rule is for another case
-    and says nothing of the asked one (the development set's d109 opened "Yes." with it; the page's next sentence,
-    "If you receive a Mac, the VoiceOver app is already pre-installed", is the asker's case)."""
+    rule is for another case and says nothing of the asked one (the development set's d109 opened "Yes." with it;
+    the page's next sentence, "If you receive a Mac, the VoiceOver app is already pre-installed", is the asker's
+    case)."""
     m = _CASE_CONDITION.match(sentence)
     if not m:
         return False
