@@ -106,7 +106,7 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
     subject = subject_terms(asking) - ACTIONS
     said = _named(quoted)
     # an acronym a planned source defines names its words ("a CAP" is the "Corrective Action Plan (CAP)" asked)
-    aliases = definitions(source.text for _, source in [*quoted, *close])
+    aliases = definitions(dict.fromkeys(source.text for _, source in [*quoted, *close]))  # each source once
     said = said.union(*(words for key, words in aliases.items() if key in said))
     missing = subject - said
     if not missing or not close:

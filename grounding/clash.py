@@ -22,6 +22,7 @@ from typing import Literal, Sequence
 
 
 from grounding.claim_readings import ClaimReading, reading
+from grounding.lexical import negation_cues
 from grounding.polarity import (antonym_read, cue_asymmetry_read, negated_only_in_case, negated_only_until,
                                 negated_predicate_read)
 from grounding.name_swap import substitution
@@ -108,20 +109,17 @@ def _title_line(text: str) -> bool:
     return bool(words) and text.rstrip()[-1:] not in ".!?:;,)\"”…" and all(w[0].isupper() for w in words)
 
 
-#: A negation, which makes even a short unpunctuated line a claim ("Don't work overtime without prior approval").
-_NEGATED = re.compile(r"\b(?:not|no|never|cannot)\b|n['’]t\b", re.I)
-
-
 def _heading_like(text: str) -> bool:
     """True for a line that names a topic rather than states a claim: a heading, a label or a row of table header
     cells ("Share your calendar outside of GSA", "Employee checklist | Employee mid year performance management
-    steps"): each " | " cell at most eight words, no digit, no negation, no closing punctuation. Between two
-    documents such a line is not set against a sentence (a development set's false notes: the heading "Share your
-    calendar outside of GSA" against "GSA personal calendars ... cannot share event details"; the checklists of an
-    employee and of a supervisor as a swapped name). Between two versions of one document it still is: a revised
-    list item ("Use TTS (T) or 18F (TE) as your organizational code") is a claim the revision changed."""
+    steps"): each " | " cell at most eight words, no digit, no negation cue (grounding.lexical.negation_cues: "Don't
+    work overtime without prior approval" is a claim), no closing punctuation. Between two documents such a line is
+    not set against a sentence (a development set's false notes: the heading "Share your calendar outside of GSA"
+    against "GSA personal calendars ... cannot share event details"; the checklists of an employee and of a
+    supervisor as a swapped name). Between two versions of one document it still is: a revised list item ("Use TTS
+    (T) or 18F (TE) as your organizational code") is a claim the revision changed."""
     cells = [c.strip() for c in text.split("|") if c.strip()]
-    return bool(cells) and not _NEGATED.search(text) and all(
+    return bool(cells) and not negation_cues(text) and all(
         0 < len(re.findall(r"[A-Za-z][\w'’-]*", c)) <= 8 and not re.search(r"\d", c)
         and c[-1:] not in ".!?:;,)\"”…" for c in cells)
 
