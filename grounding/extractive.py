@@ -33,7 +33,7 @@ from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, q
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
-from grounding.followup import GENERIC
+from grounding.followup import GENERIC, elliptical
 from grounding.followup_reading import added_case, asks_its_own
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
@@ -148,7 +148,10 @@ class ExtractiveAnswerer:
                 if alone and (not ranked or alone[0].score > ranked[0].score):
                     ranked = alone
         kind = question_type(asked)
-        if ranked and kind in ("list", "other") and \
+        # "What about the first day?" after the meal allowance asks for the allowance that day, not the day's list
+        again_asked = bool(context) and elliptical(asked) and not asks_its_own(asked) \
+            and bool(previous) and question_type(previous) in CHECKED_TYPES
+        if ranked and kind in ("list", "other") and not again_asked and \
                 (named := section_list(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)
                  or section_passage(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)):
             # "What happens on Day 1?": the list under the heading it names, whose items share none of its words;

@@ -20,6 +20,7 @@ from grounding.sentence_leads import heading_of, lead_of
 from grounding.sentence_rank import ScoredSentence
 from grounding.typed_values import proportional_only
 from grounding.types import ContextPlan
+from grounding.yesno_count import share_of_asked
 
 __all__ = ["measures_asked", "typed_sentences"]
 
@@ -86,7 +87,9 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     pool = [s for s in ranked if s.score >= max(threshold, best - (type_spread if check else spread))]
     if check and plan is not None:
         pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
-    pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text, context=context))
+    pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text, context=context)
+                                # "75% of the daily allowance" for the allowance asked again on the last day
+                                or (context and share_of_asked(context, s.text)))
             and not (s.kind == "row" and blank_cell(question, s.text))
             and not (kind == "amount" and other_period(question, s.text))
             # a duration that is no lead time, for a question asking how far ahead ("8 hours for a holiday"); a list

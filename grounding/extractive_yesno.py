@@ -19,6 +19,7 @@ from grounding.extractive_specifics import covering
 from grounding.followup_reading import relating
 from grounding.lexical import content_terms
 from grounding.question_parts import specifics
+from grounding.quoting import with_antecedent
 from grounding.sentence_rank import ScoredSentence
 from grounding.subject_check import existent_unsaid, names_in_source, pins, subject_terms
 from grounding.types import ContextPlan, Note, Source
@@ -27,6 +28,7 @@ from grounding.yesno_action import action_unstated
 from grounding.yesno_clauses import excepts_asked
 from grounding.yesno_anchor import anchored_negation
 from grounding.yesno_count import share_answer, states_asked_unit
+from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import names_set_apart
 from grounding.yesno_predicate import asked_subject
@@ -279,6 +281,19 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     if counting and not any(compared_count(asked, s.text) for s in chosen):
         chosen = [counting[0]] + list(chosen)[:answerer.max_sentences - 1]
     chosen, opener = decided(answerer, asked, chosen, sources, plan.notes)
+    if opener and other_kind_of_referent(asked, context, chosen[0].text):
+        # "Do they carry over?" after a question on days of paid time off is not settled by "Sick days do not carry
+        # over": another kind of what "they" stands for decides nothing; the others may, and it is quoted last
+        own = [s for s in chosen if not other_kind_of_referent(asked, context, s.text)]
+        again, opener = decided(answerer, asked, own, sources, plan.notes) if own else ([], "")
+        chosen = again + [s for s in chosen if all(s is not o for o in own)]
+    if opener and len(fuller := with_antecedent(chosen, ranked, plan)) > len(chosen) \
+            and settles(answerer, asked, fuller[0], sources, plan.notes) == opener:
+        # "Carried-over days must be used by March 31" presupposes the sentence before it, which states the act asked
+        # about ("Up to 5 unused PTO days carry over ..."): when that one says the same, it comes first ("Required
+        # courses are conducted through GSA's Online University" is not said the other way by the one before it,
+        # fresh6's y6-016)
+        chosen = fuller
     if context and relating(asked) and not any(share_answer(asked, s.text) for s in chosen):
         opener = ""
     quoted = [(s.text, sources[s.label]) for s in chosen]

@@ -202,3 +202,24 @@ def passes_stated_bound(question: str, sentence: str) -> bool:
         return False
     bound = content_terms(m.group("bound"))
     return bool(bound) and 2 * len(bound & content_terms(sentence)) >= len(bound)
+
+
+#: A share of something named after it ("75% of the daily allowance", "half of your salary"): the words named.
+_SHARE_OF = re.compile(r"\b(?:\d+(?:\.\d+)?\s?(?:%|percent)|half|a third|two thirds|a quarter|three quarters)\s+of\s+"
+                       r"(?P<what>[^,;:.()]+)", re.I)
+
+
+def share_of_asked(previous: str, sentence: str) -> bool:
+    """True when ``sentence`` gives a share of what ``previous`` (the question a follow-up asks again for another
+    case) asked for: every content word naming what it is a share of is one of that question's ("On the first and
+    last day of a trip you receive 75% of the daily allowance" after "What is the daily meal allowance?", for "And on
+    the last day of travel?": the demo's answer repeated the $65 of a full day, s29 round's notes). 100% is the whole,
+    no share."""
+    terms = content_terms(previous)
+    for m in _SHARE_OF.finditer(sentence):
+        if m.group(0).startswith("100"):
+            continue
+        named = content_terms(" ".join(m.group("what").split()[:4]))
+        if named and named <= terms:
+            return True
+    return False

@@ -128,3 +128,52 @@ def other_subject(asking: str, sentence: str) -> bool:
         return False
     mine, theirs = _noun_phrase(asked.group("rest")), _noun_phrase(stated.group("rest"))
     return bool(mine) and bool(theirs) and not mine & theirs
+
+
+#: A yes/no follow-up whose subject is a pronoun or a demonstrative standing for what the previous question asked about
+#: ("Do they carry over?", "Does it expire?", "Is that paid?").
+_PRONOUN_SUBJECT = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:is|are|was|were|will|would|does|do|did|has|have|can|"
+                              r"could|should|must|may)\s+(?:it|they|these|those|that|this)\b(?!\s+(?:OK|okay|fine|"
+                              r"possible|true|allowed)\b)", re.I)
+#: Determiners a sentence's subject may open with.
+_DETERMINER = frozenset("the a an your our my their his her its all any these those this that each every".split())
+
+
+def other_kind_of_referent(question: str, carried: str, sentence: str) -> bool:
+    """True when ``question`` asks of a pronoun ("Do they carry over?") what a follow-up's retrieval query carried
+    from the previous question (``carried``: "days paid time off", grounding.followup's expansion), and
+    ``sentence``'s subject (its opening noun phrase, after a leading condition and a determiner) is another kind of
+    that thing: its last word is one of the carried words (not a verb of the question's: "This policy applies ..."
+    for "Does that apply to direct messages too?", fresh23c's f23c-20) and a word before it qualifies it with a word
+    neither the question nor the carried words say ("Sick days do not carry over" after "How many days of paid time
+    off do I get?": the demo's wrong "No." of the s29 round's notes). An abbreviation of carried words in a row
+    ("PTO" for "paid time off") names the same kind. Such a sentence settles nothing about what the pronoun stands
+    for."""
+    if not carried or not _PRONOUN_SUBJECT.match(question):
+        return False
+    known = [w.lower() for w in _WORD.findall(carried)]
+    referent = {stem(w) for w in known}
+    stems = referent | {stem(w.lower()) for w in _WORD.findall(question)}
+    words = _WORD.findall(_LEADING.sub("", sentence, count=1))
+    while words and words[0].lower() in _DETERMINER:
+        words = words[1:]
+    phrase = []
+    for word in words:
+        if not word.isalpha() or word.lower() in CONTENT_STOP_WORDS:
+            break
+        phrase.append(word)
+    if len(phrase) < 2 or stem(phrase[-1].lower()) not in referent:
+        return False
+    # an adverb qualifies no kind ("Fully remote employees are reimbursed" for "Do they get internet reimbursed?"
+    # after "and for remote employees?")
+    return any(_modifiable(w.lower()) and not w.lower().endswith("ly") and stem(w.lower()) not in stems
+               and not _abbreviates(w, known) for w in phrase[:-1])
+
+
+def _abbreviates(word: str, known: list[str]) -> bool:
+    """True when ``word`` is in capitals and its letters are the initials of words in a row of ``known``
+    ("PTO" of "days paid time off")."""
+    if len(word) < 2 or not word.isupper():
+        return False
+    initials = "".join(w[0] for w in known if w)
+    return word.lower() in initials

@@ -1,0 +1,38 @@
+"""Two-turn conversations on the demo handbook that the s29 round's notes recorded as wrong (`manage.py ask Q1 Q2
+--domain handbook --json`, as a new user tries them): what the user reads in the second answer."""
+
+from __future__ import annotations
+
+from tests.chat.test_demo_answers import _ask
+
+
+def test_do_they_carry_over_after_paid_time_off_is_yes_from_the_pto_rule(demo_domain, capsys):
+    """It opened "No. Sick days do not carry over ...": sick days are another kind of the days "they" stands for.
+    The handbook says up to 5 unused PTO days carry over."""
+    first, second = _ask(capsys, "How many days of paid time off do I get?", "Do they carry over?")
+    assert "18 days" in first["answer"]
+    assert second["answer"].startswith("Yes. Up to 5 unused PTO days carry over"), second["answer"]
+    assert not second["abstained"]
+
+
+def test_the_meal_allowance_on_the_last_day_is_the_75_percent_share(demo_domain, capsys):
+    """It repeated the $65 of a full day: the last day of a trip gets 75% of the daily allowance, which comes first,
+    with the allowance it is a share of."""
+    _, last = _ask(capsys, "What is the daily meal allowance?", "And on the last day of travel?")
+    assert last["answer"].startswith("On the first and last day of a trip you receive 75% of the daily allowance")
+    assert "$65" in last["answer"]
+
+
+def test_what_about_the_first_day_after_the_meal_allowance_is_not_the_onboarding_timetable(demo_domain, capsys):
+    """An elliptical follow-up asks the value asked before for another case: "What about the first day?" quoted the
+    first week's Day 1 timetable (its heading names the day)."""
+    _, first_day = _ask(capsys, "What is the daily meal allowance?", "What about the first day?")
+    assert "75% of the daily allowance" in first_day["answer"]
+    assert "onboarding buddy" not in first_day["answer"] and "9:00 a.m." not in first_day["answer"]
+
+
+def test_and_on_day_2_after_day_1_still_lists_the_days_programme(demo_domain, capsys):
+    """The rule above applies to a value asked again, not to a list: "And on Day 2?" after "What happens on Day 1?"
+    gives Day 2's items."""
+    _, day2 = _ask(capsys, "What happens on Day 1?", "And on Day 2?")
+    assert "Company orientation with People Operations" in day2["answer"], day2["answer"]
