@@ -28,7 +28,8 @@ import numpy as np
 
 from grounding.followup_anchor import anchored
 from grounding.followup import ATTRIBUTES, GENERIC, elliptical, refers_back
-from grounding.followup_reading import asks_its_own, modifies_previous, new_case, previous_subject
+from grounding.followup_reading import asks_its_own, case_head, modifies_previous, names_head, new_case, \
+    previous_subject
 from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.sentence_rank import ScoredSentence, rank_sentences
 from grounding.types import ContextPlan
@@ -64,7 +65,7 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
     """The ranking of ``asked`` (what is asked; ``question`` is the retrieval query, ``context`` the previous
     question's words it carries, ``vector`` its unit vector) in the conversation of ``plan`` (its history), or None
     when it is to be refused (see the module docstring). CPU-bound."""
-    continues, topic = elliptical(asked), frozenset()
+    continues, topic, head = elliptical(asked), frozenset(), ""
     previous = next((t.text for t in reversed(plan.history) if t.role == "user"), "") if context or continues else ""
     ranked = rank_sentences(question, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
                             quantity_bonus=answerer.quantity_bonus, query_vector=vector,
@@ -76,13 +77,19 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         # "What about travel comp time?" after "Is comp time paid out if I leave GSA?": the answer is said of the
         # case named ("any unused travel comp time will be forfeited"), not the previous answer again
         kept = [s for s in ranked if case & content_terms(s.text)]
+        if kept and (head := case_head(asked, case)) and not names_head(head, kept[0].text) and \
+                (heads := [s for s in ranked if names_head(head, s.text)]) and heads[0].score >= answerer.threshold:
+            # "What about my personal phone?" after a question on plugging one's own laptop in: "Personal laptops
+            # cannot be connected ..." names the case's "personal" but of the laptop; "only approved smartphones and
+            # tablets can be connected" names the phone (fresh23c's f23c-19)
+            kept = heads + [s for s in kept if not names_head(head, s.text)]
         if kept and kept[0].score >= answerer.threshold and not proportional_only(kept[0].text):
             ranked = kept
         # ... but a case said only as a share ("Part-time employees accrue PTO pro rata ...", after "How many
         # vacation days do I get per year?") is quoted with the value it is a share of: the ranking stays whole
     mine = own_subject(asked)
     if context and ranked and not topic and len(mine) >= answerer.own_terms and not mine <= ATTRIBUTES \
-            and not mine & content_terms(ranked[0].text):
+            and not mine & content_terms(ranked[0].text) and not (head and names_head(head, ranked[0].text)):
         own = rank_sentences(asked, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
                              quantity_bonus=answerer.quantity_bonus)
         if own and own[0].score >= answerer.threshold:
@@ -90,7 +97,8 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         elif not refers_back(asked):
             return None
     if context or continues:  # the previous answer's page first, what it already said last (near ties only)
-        named = new_case(asked, previous) if continues else frozenset()
+        # (of a case with a head noun, the head: "Personal laptops ..." quoted before is a repeat for "my personal phone")
+        named = (content_terms(head) if head else new_case(asked, previous)) if continues else frozenset()
         ranked = anchored(ranked, plan, answerer.threshold, case=named, goes_on=not continues)
     return Turn(ranked, question, previous, continues, topic)
 

@@ -67,6 +67,27 @@ def new_case(question: str, previous: str) -> frozenset[str]:
 _PRONOUN_ONE = content_terms("one")
 
 
+def case_head(question: str, case: frozenset[str]) -> str:
+    """The last word of ``question`` (lower case) among the terms of its ``case`` (:func:`new_case`), when that case
+    has more than one word: the noun the case is a kind of ("phone" in "What about my personal phone?", whose
+    "personal" may qualify the previous question's noun in a sentence: "Personal laptops cannot be connected ...");
+    "" otherwise."""
+    if len(case) < 2:
+        return ""
+    words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", question) if content_terms(w) & case]
+    return words[-1].lower() if words else ""
+
+
+def names_head(head: str, sentence: str) -> bool:
+    """True when ``sentence`` names the noun ``head`` (:func:`case_head`) or a compound ending with it ("smartphones"
+    for "phone"), in the singular or the plural."""
+    for word in re.findall(r"[A-Za-z]+", sentence.lower()):
+        single = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+        if single == head or word == head or (len(head) >= 4 and single.endswith(head)):
+            return True
+    return False
+
+
 #: Words by which a follow-up relates what it asks to the previous question ("Is it different for term employees?",
 #: "a similar limit", "the private ones"): they name nothing a sentence answering it holds.
 RELATING = content_terms("different similar ones")
