@@ -104,6 +104,12 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             and not (kind in ("duration", "quantity", "count") and measures_other(question, s.text))
             # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
             and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
+    if not pool and kind in ("count", "quantity") and (noun := counted_noun(question)):
+        # no close sentence states the count, but one further down counts exactly the thing asked about: "(Tallgrass
+        # issues two YubiKeys to every employee)" inside a sentence on security keys, for "How many YubiKeys do I
+        # get?" (the s30 round's new user on the demo handbook was refused)
+        pool = [s for s in ranked if s.score >= threshold and states(kind, s.text) and counts(noun, s.text)
+                and not given_count(noun, s.text)][:1]
     if not pool:
         return []
     if check and (denying := [s for s in pool if denies(question, s.text, context=context)]):

@@ -36,3 +36,17 @@ def test_and_on_day_2_after_day_1_still_lists_the_days_programme(demo_domain, ca
     gives Day 2's items."""
     _, day2 = _ask(capsys, "What happens on Day 1?", "And on Day 2?")
     assert "Company orientation with People Operations" in day2["answer"], day2["answer"]
+
+
+def test_how_many_yubikeys_is_the_count_stated_inside_a_sentence_on_security_keys(demo_domain, capsys):
+    """The s30 new-user run: refused ("they do not state the number"); the handbook says "(Tallgrass issues two
+    YubiKeys to every employee)" in a sentence on the primary MFA method, ranked below two sentences stating none."""
+    (answer,) = _ask(capsys, "How many YubiKeys do I get?")
+    assert not answer["abstained"] and "two YubiKeys to every employee" in answer["answer"], answer["answer"]
+
+
+def test_how_many_of_a_thing_no_sentence_counts_is_still_refused(demo_domain, capsys):
+    """The widened search for a count takes only a sentence counting the very thing asked: the handbook counts no
+    badges (it says when the badge comes)."""
+    (answer,) = _ask(capsys, "How many badges do I get?")
+    assert answer["abstained"] and "do not state the number" in answer["answer"], answer["answer"]
