@@ -38,9 +38,9 @@ if TYPE_CHECKING:
 
 
 #: A question asking whether a thing exists or is offered at all ("Is there an internet reimbursement?", "Are there
-#: standing desks?", "Does Tallgrass offer a stipend?").
-_EXISTENTIAL = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:\w+\s+){1,2}?(?:offer|provide|have)\b",
-                          re.I)
+#: standing desks?", "Does Tallgrass offer a stipend?"); not "Do I have to ...?", which asks whether one must.
+_EXISTENTIAL = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:\w+\s+){1,2}?(?:offer|provide|have)\b"
+                          r"(?!\s+to\b)", re.I)
 
 
 def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[ScoredSentence], sources: dict[str, Source],

@@ -21,40 +21,11 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from grounding.lexical import content_terms
+from grounding.followup_signals import EXPLETIVE, OBJECT_IT, OPENER, REFERRING, SUBJECT, WEAK
 from grounding.question_parts import specifics
 
-#: An elliptical opener: the question continues the previous one ("and for contractors?", "what about Denver?").
-OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b|"
-                     # a fragment opening with a preposition: "For contractors?", "In Denver?", "For how long?"
-                     r"^\s*(?:for|in|at|on|with|without|during|from|to|outside|abroad)\b(?:\s+\S+){0,3}\s*[?.!]?\s*$",
-                     re.I)
-#: Words that refer to something said before ("do they expire?", "is it different ...", "a similar limit").
-_REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her|its|similar|same|different|"
-                        r"instead|either|too|as well|the other|that one|this one|such|ones)\b|"
-                        # "one" standing for a thing named before: "Do I still need one to request a training?",
-                        # "What about the public one?" (not "no one", "one of", "one day", "a one-time fee")
-                        r"(?<!\bno )\bone\b(?=\s*(?:[?.!,]|$)|\s+(?:to|for|in|at|on|with|from|if|when|too|again|"
-                        r"there|here|now|yet|is|was|are|does|do|can|will|would|should|has|have|cost|costs|take|"
-                        r"takes|last|lasts)\b)|"
-                        # a quantifier standing for what was named before: "Can I carry any over?", "Do I get some
-                        # back?" (not "any employee", "some of the forms")
-                        r"\b(?:any|some)\b(?=\s*[?.!]|\s+(?:over|out|back|up|off|left|more|again)\b)", re.I)
-#: Words that may refer or may not ("it" in "is it OK to ...", "that" as a conjunction, existential "there").
-_WEAK = re.compile(r"\b(?:it|that|this|there)\b", re.I)
-_EXPLETIVE = re.compile(r"\b(?:is|was|will|would|does|do) it (?:ok|okay|possible|allowed|true|necessary|required|"
-                        r"fine|safe|legal|mandatory|a problem|worth)\b|\bit (?:is|'s) (?:ok|okay|possible|allowed)\b|"
-                        # "Is there parking?", "Are there any limits?": existential ("Is there one there?" keeps its
-                        # second, referring "there")
-                        r"\b(?:is|are|was|were) there\b(?! similar| same)(?=\s+\w)|"
-                        # "How many company holidays are there?", "What parking options are there?": existential
-                        r"\b(?:is|are|was|were) there\s*(?:[?.!]|$)", re.I)
-#: "it", "that" or "this" as the subject of the question's own verb ("Is that paid out if I leave GSA?", "Could it
-#: go faster if ...?", "How long does that take?"): the thing asked about is one named before (not "How much does
-#: it cost to park?", "Does it matter which ...", where "it" stands for what follows).
-_SUBJECT = re.compile(r"^\s*(?:(?:how|what|when|where|why|who|which)(?:\s+\w+){0,2}?\s+)?(?:is|are|was|were|does|do|"
-                      r"did|can|could|will|would|should|has|have|must|may)\s+(?:that|this|it\b(?!\s+(?:take|takes|"
-                      r"cost|costs|make|makes|help|hurt|pay|mean|matter|better|best|easier|easy|hard|harder|likely|"
-                      r"wise|common|normal|usual|appropriate|acceptable|recommended|advisable|against)\b))\b", re.I)
+#: A noun phrase opened by a determiner ("a message", "my laptop"): what a later "it" may stand for.
+_DETERMINED = re.compile(r"\b(?:a|an|the|my|your|our|their|his|her)\s+[A-Za-z]", re.I)
 #: Terms that say how much or how long rather than what about: sharing one does not tie two questions together.
 GENERIC = content_terms("day days week weeks month months year years time times hour hours many much long often "
                         "get gets need needs use work employee employees staff gsa tts after before until per")
@@ -126,8 +97,8 @@ def own_terms(question: str) -> frozenset[str]:
 def refers_back(question: str) -> bool:
     """True when ``question`` has a sure sign of continuing the conversation: an elliptical opener or a referring
     word ("they", "those", "the same", "it" not in "is it OK"), not only a confidence probe's verdict."""
-    return elliptical(question) or bool(_REFERRING.search(question)) \
-        or bool(_WEAK.search(_EXPLETIVE.sub(" ", question)))
+    return elliptical(question) or bool(REFERRING.search(question)) \
+        or bool(WEAK.search(EXPLETIVE.sub(" ", question)))
 
 
 def elliptical(question: str) -> bool:
@@ -145,11 +116,18 @@ def _signal(question: str, previous: str) -> str:
     shared = terms & content_terms(previous) - content_terms("after before until")
     if OPENER.search(question):
         return "opener"
-    if _REFERRING.search(question):
+    if REFERRING.search(question):
         return "referring"
     if (mine := own_terms(question)) and mine <= TURN_TO:
         return "referring"  # "Who do I contact?": about what the previous question asked
-    if _SUBJECT.search(_EXPLETIVE.sub(" ", question)):
+    if (it := OBJECT_IT.search(question)) and len(own_terms(question)) <= SHORT + 1 \
+            and not _DETERMINED.search(question[:it.start()]):
+        # a short question doing something with "it" ("Do I have to change it every 90 days?" after the password's
+        # length): alone it retrieved "You must change it immediately if ..." confidently, on the shared pronoun (the
+        # s30 round's new user on the demo handbook: no "No."); a longer one, or one naming a thing before "it" ("can
+        # I delete a message once I've posted it?", 18f_dev's d044), may say what "it" is itself
+        return "referring"
+    if SUBJECT.search(EXPLETIVE.sub(" ", question)):
         # "Is that paid out if I leave GSA?" after a question on credit hours: alone it retrieves the comp time
         # sentence confidently, so its confidence cannot say it stands alone; what it asks about is named before
         return "referring"
@@ -157,7 +135,7 @@ def _signal(question: str, previous: str) -> str:
         # it names its own subject ("How much is a Divvy day pass in Chicago?" after a question on badge days): a
         # generic word shared ("day") does not tie it to the previous question
         return "standalone"
-    weak = bool(_WEAK.search(_EXPLETIVE.sub(" ", question)))
+    weak = bool(WEAK.search(EXPLETIVE.sub(" ", question)))
     if shared - GENERIC and not weak and len(terms) >= SHORT + 2 \
             and set(specifics(question)) - set(specifics(previous)):
         # a long question naming a subject of its own that the previous one did not name, with no referring word,

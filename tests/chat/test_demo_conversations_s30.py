@@ -50,3 +50,10 @@ def test_how_many_of_a_thing_no_sentence_counts_is_still_refused(demo_domain, ca
     badges (it says when the badge comes)."""
     (answer,) = _ask(capsys, "How many badges do I get?")
     assert answer["abstained"] and "do not state the number" in answer["answer"], answer["answer"]
+
+
+def test_changing_it_every_90_days_after_the_password_length_is_a_no(demo_domain, capsys):
+    """The s30 new-user run: "it" stands for the password; alone the question found "You must change it immediately
+    if ..." and opened with nothing. The handbook says "You do not need to change your password on a schedule"."""
+    _, change = _ask(capsys, "How long does my password need to be?", "Do I have to change it every 90 days?")
+    assert change["answer"].startswith("No. You do not need to change your password on a schedule"), change["answer"]
