@@ -18,7 +18,7 @@ from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value
 from grounding.sentence_leads import heading_of, lead_of
 from grounding.sentence_rank import ScoredSentence
-from grounding.typed_values import proportional_only
+from grounding.typed_values import asks_window, proportional_only, recurs, states_window
 from grounding.types import ContextPlan
 from grounding.yesno_count import share_of_asked
 
@@ -115,6 +115,15 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     if check and (denying := [s for s in pool if denies(question, s.text, context=context)]):
         # the asked value is denied to the asked group: that is the answer, and another value is not
         pool = denying
+    elif kind == "frequency" and not recurs(pool[0].text) and (recurring := [s for s in pool if recurs(s.text)]):
+        # "How often do we get a new laptop?": "a 36-month refresh cycle", not "within 14 days of receiving the new
+        # one" (the s30 new user's demo run)
+        pool = recurring[:1] + [s for s in pool if s is not recurring[0]]
+    elif kind == "duration" and asks_window(question) and not states_window(pool[0].text) \
+            and (windows := [s for s in pool if states_window(s.text)]):
+        # "How long do I have to use it?" after parental leave: "within 12 months of the child's birth", not the
+        # blocks of at least 2 weeks it may be taken in (the s30 new user's demo run)
+        pool = windows[:1] + [s for s in pool if s is not windows[0]]
     elif kind == "duration" and (measured := [s for s in pool if measures_asked(question, s.text)]):
         pool = measured[:1] + [s for s in pool if s is not measured[0]]  # the asked thing's own length first
     elif kind in ("count", "quantity") and given_count(noun := counted_noun(question), pool[0].text) and \

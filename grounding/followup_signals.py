@@ -15,9 +15,10 @@ OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what i
                      # a fragment opening with a preposition: "For contractors?", "In Denver?", "For how long?"
                      r"^\s*(?:for|in|at|on|with|without|during|from|to|outside|abroad)\b(?:\s+\S+){0,3}\s*[?.!]?\s*$",
                      re.I)
-#: Words that refer to something said before ("do they expire?", "is it different ...", "a similar limit").
-REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her|its|similar|same|different|"
-                       r"instead|either|too|as well|the other|that one|this one|such|ones)\b|"
+#: Words that refer to something said before ("do they expire?", "is it different ...", "a similar limit", "if mine
+#: can't run our tools": a possessive pronoun stands for a thing named before, the s30 new user's demo run).
+REFERRING = re.compile(r"\b(?:they|them|their|theirs|those|these|he|she|him|her|its|mine|yours|ours|similar|same|"
+                       r"different|instead|either|too|as well|the other|that one|this one|such|ones)\b|"
                        # "one" standing for a thing named before: "Do I still need one to request a training?",
                        # "What about the public one?" (not "no one", "one of", "one day", "a one-time fee")
                        r"(?<!\bno )\bone\b(?=\s*(?:[?.!,]|$)|\s+(?:to|for|in|at|on|with|from|if|when|too|again|"

@@ -194,3 +194,39 @@ def states(answer_type: str, text: str) -> bool:
     if answer_type == "person":
         return bool(_PATTERNS["email"].search(text) or _TEAM.search(text) or _PROPER.search(text))
     return True
+
+
+#: A word before a duration that makes it a time limit or a lead time, not a period that recurs ("within 14 days",
+#: "no later than 30 days", "after 90 days").
+_LIMIT_BEFORE = re.compile(r"\b(?:within|after|before|by|in|than|up to|at least|at most)\s*$", re.I)
+
+
+def recurs(text: str) -> bool:
+    """True when ``text`` states how often something happens: a frequency ("every 90 days", "annually") or a
+    duration that is no time limit or lead time ("a 36-month refresh cycle"; not "within 14 days of receiving the new
+    one"). A frequency question asks for one of these first."""
+    text = nfkc_fold(text)
+    if _PATTERNS["frequency"].search(text) or _NO_SCHEDULE.search(text):
+        return True
+    return any(not _LIMIT_BEFORE.search(text[:m.start()]) for m in _PATTERNS["duration"].finditer(text))
+
+
+#: A word before a duration that makes it the window something must happen in ("within 12 months", "no later than 30
+#: days").
+_WINDOW_BEFORE = re.compile(r"\b(?:within|later than|before)\s*$", re.I)
+#: A question asking how long one has to do something ("How long do I have to use it?", "How long does a manager have
+#: to approve it?"): the window it must happen in.
+_ASKS_WINDOW = re.compile(r"\bhow\s+(?:long|much\s+time|many\s+\w+)\s+(?:do|does|will|would)\s+(?:\w+\s+){1,3}?have\s+"
+                          r"to\b", re.I)
+
+
+def asks_window(question: str) -> bool:
+    """True when ``question`` asks how long one has to do something (:data:`_ASKS_WINDOW`)."""
+    return bool(_ASKS_WINDOW.search(question))
+
+
+def states_window(text: str) -> bool:
+    """True when ``text`` states a window something must happen in: a duration after "within", "no later than" or
+    "before" ("Parental leave must be taken within 12 months of the child's birth")."""
+    text = nfkc_fold(text)
+    return any(_WINDOW_BEFORE.search(text[:m.start()]) for m in _PATTERNS["duration"].finditer(text))

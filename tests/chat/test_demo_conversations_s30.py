@@ -57,3 +57,25 @@ def test_changing_it_every_90_days_after_the_password_length_is_a_no(demo_domain
     if ..." and opened with nothing. The handbook says "You do not need to change your password on a schedule"."""
     _, change = _ask(capsys, "How long does my password need to be?", "Do I have to change it every 90 days?")
     assert change["answer"].startswith("No. You do not need to change your password on a schedule"), change["answer"]
+
+
+def test_who_to_ask_if_mine_cannot_run_the_tools_is_the_early_replacement_rule(demo_domain, capsys):
+    """The s30 new-user run: refused; "mine" stands for the laptop asked about before, and the handbook says "Early
+    replacement is possible when a laptop can no longer run required engineering tools; your manager submits the
+    request to the IT Help Desk"."""
+    _, who = _ask(capsys, "How often do we get a new laptop?", "Who do I ask if mine can't run our engineering tools "
+                                                                 "anymore?")
+    assert not who["abstained"] and "your manager submits the request" in who["answer"], who["answer"]
+
+
+def test_how_often_we_get_a_new_laptop_leads_with_the_refresh_cycle(demo_domain, capsys):
+    """The s30 new-user run led with the 14 days to return the old laptop, a time limit, not how often."""
+    (answer,) = _ask(capsys, "How often do we get a new laptop?")
+    assert answer["answer"].startswith("Laptops are replaced on a 36-month refresh cycle"), answer["answer"]
+
+
+def test_how_long_i_have_to_use_parental_leave_is_the_12_month_window(demo_domain, capsys):
+    """The s30 new-user run answered with the blocks the leave may be taken in; the handbook says "Parental leave
+    must be taken within 12 months of the child's birth, adoption or placement"."""
+    _, window = _ask(capsys, "Do foster parents get parental leave?", "How long do I have to use it?")
+    assert window["answer"].startswith("Parental leave must be taken within 12 months"), window["answer"]
