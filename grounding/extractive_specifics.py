@@ -5,6 +5,7 @@ that no sentence as close as the quoted ones names what is asked about while the
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
@@ -104,6 +105,10 @@ def with_named_follower(answerer: ExtractiveAnswerer, asked: str, chosen: Sequen
     return list(chosen)
 
 
+#: A sentence speaking of the whole page it is on ("Questions about this policy go to ...").
+_WHOLE_PAGE = re.compile(r"\bthis (?:policy|page|document|handbook|guide)\b", re.I)
+
+
 def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Sequence[ScoredSentence],
                 ranked: Sequence[ScoredSentence], plan: ContextPlan) -> str | None:
     """The topic-only abstention text when a sentence as close as the quoted ones (within
@@ -115,7 +120,12 @@ def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Seq
     sources = plan.source_map
     close = [(s.text, sources[s.label]) for s in ranked
              if s not in chosen and s.score >= max(answerer.threshold, chosen[0].score - NEAR)]
-    quoted = [(with_lead(s, sources[s.label], answerer.embedder), sources[s.label]) for s in chosen]
+    # a sentence speaking of its whole page ("Questions about this policy go to the Finance team ...") covers what
+    # the page says: the expense reports of the travel policy (the s30 new user's demo run was refused "they do not
+    # state the person or team for report")
+    quoted = [(sources[s.label].text if _WHOLE_PAGE.search(s.text) else with_lead(s, sources[s.label],
+                                                                                   answerer.embedder),
+               sources[s.label]) for s in chosen]
     if missed := missed_specifics(asked, quoted, close):
         return compose.topic_only(covering(ranked, sources),
                                   f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")

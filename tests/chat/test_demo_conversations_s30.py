@@ -79,3 +79,10 @@ def test_how_long_i_have_to_use_parental_leave_is_the_12_month_window(demo_domai
     must be taken within 12 months of the child's birth, adoption or placement"."""
     _, window = _ask(capsys, "Do foster parents get parental leave?", "How long do I have to use it?")
     assert window["answer"].startswith("Parental leave must be taken within 12 months"), window["answer"]
+
+
+def test_whom_to_ask_about_an_expense_report_is_the_travel_policys_contact(demo_domain, capsys):
+    """The s30 new-user run: refused "they do not state the person or team for report", though "Questions about this
+    policy go to the Finance team ..." speaks of the whole travel and expenses policy, expense reports included."""
+    (answer,) = _ask(capsys, "Who should I contact with a question about my expense report?")
+    assert not answer["abstained"] and "Finance team" in answer["answer"], answer["answer"]
