@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from grounding.followup_anchor import anchored
-from grounding.followup import ATTRIBUTES, GENERIC, elliptical, refers_back
+from grounding.followup_anchor import anchored, lifted_on_cited_page
+from grounding.followup import ATTRIBUTES, GENERIC, elliptical, own_terms, refers_back
 from grounding.followup_reading import asks_its_own, case_head, modifies_previous, names_head, new_case, \
     previous_subject
 from grounding.lexical import asks_about_past, content_terms, without_period
@@ -100,6 +100,8 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         # (of a case with a head noun, the head: "Personal laptops ..." quoted before is a repeat for "my personal phone")
         named = (content_terms(head) if head else new_case(asked, previous)) if continues else frozenset()
         ranked = anchored(ranked, plan, answerer.threshold, case=named, goes_on=not continues)
+        if context:  # "who approves it?": its own word on the page the conversation is about
+            ranked = lifted_on_cited_page(ranked, plan, own_terms(asked), answerer.threshold)
     return Turn(ranked, question, previous, continues, topic)
 
 

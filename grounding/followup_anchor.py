@@ -107,3 +107,39 @@ def anchored(ranked: list[ScoredSentence], plan: ContextPlan, threshold: float, 
         return s.score >= threshold, moved
 
     return sorted(ranked, key=key, reverse=True)
+
+
+#: How far under the answerer's threshold a follow-up's sentence may score and still be quoted, when it is on a page
+#: the previous answer cited and holds every word the follow-up names of its own (:func:`lifted_on_cited_page`).
+ON_PAGE_REACH = 0.15
+
+
+def cited_titles(history: Sequence[Turn], titles: Sequence[str]) -> set[str]:
+    """The titles (among ``titles``, the current sources' titles) of every page the last answer of ``history``
+    cited."""
+    answer = _last_answer(history)
+    names = sorted(set(titles), key=len, reverse=True)
+    out = set()
+    for m in _MARKER.finditer(answer):
+        rest = answer[m.end():]
+        out.update(n for n in names if n and rest.startswith(n) and rest[len(n):len(n) + 1] in (")", ";"))
+    return out
+
+
+def lifted_on_cited_page(ranked: list[ScoredSentence], plan: ContextPlan, own: frozenset[str], threshold: float,
+                         reach: float = ON_PAGE_REACH) -> list[ScoredSentence]:
+    """``ranked`` (best first) for a follow-up whose best sentence scores under ``threshold``: the best sentence
+    within ``reach`` under it that is on a page the previous answer cited and holds every one of ``own`` (the words
+    the follow-up names of its own, grounding.followup.own_terms) comes first, scored at ``threshold``. A short
+    follow-up matches any sentence weakly ("who approves it?" after the notice a week off needs: "Your manager
+    approves or declines a request within 3 business days" scored 0.48, the s30 new user's demo run, refused); on the
+    page the conversation is about, its own word decides. ``ranked`` unchanged otherwise."""
+    if not ranked or not own or ranked[0].score >= threshold:
+        return ranked
+    pages = cited_titles(plan.history, [s.title for s in plan.sources])
+    titles = {s.label: s.title for s in plan.sources}
+    hit = next((s for s in ranked if s.score >= threshold - reach and titles.get(s.label) in pages
+                and own <= content_terms(s.text)), None)
+    if hit is None:
+        return ranked
+    return [replace(hit, score=threshold)] + [s for s in ranked if s is not hit]
