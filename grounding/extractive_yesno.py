@@ -32,6 +32,7 @@ from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import names_set_apart
 from grounding.yesno_predicate import asked_subject
+from grounding.yesno_statement import states_something
 
 if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
@@ -52,7 +53,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     scan_coverage, yes_coverage, precision_weight: grounding.extractive.ExtractiveAnswerer)."""
     # the deciding sentence: the closest match whose own words are the question's (precision), so "award
     # leave is not paid out" does not decide a question on annual leave; a label ("Court leave") decides nothing
-    deciding = max(chosen, key=lambda s: (_statement(s.text), s.score + answerer.precision_weight * s.precision))
+    deciding = max(chosen, key=lambda s: (states_something(s.text), s.score + answerer.precision_weight * s.precision))
     # a question comparing a count with a number ("more than 100 spaces?") is decided by the sentence stating
     # that count ("There are 24 spaces"), when one of the chosen does
     counted = [s for s in chosen if compared_count(question, s.text)]
@@ -67,7 +68,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # unused travel comp time will be forfeited" / "your comp time will be paid out", for "Is unused travel comp time
     # paid out when I leave?": the s28 new user's wrong "Yes.") is about the asked kind: it decides, if it settles
     subject = asked_subject(asking_clause(question))
-    fuller = [s for s in chosen if s is not deciding and subject <= content_terms(s.text) and _statement(s.text)
+    fuller = [s for s in chosen if s is not deciding and subject <= content_terms(s.text) and states_something(s.text)
               and not subject <= content_terms(deciding.text) and s.score >= answerer.settle] if subject else []
     for s in ([] if counted or valued else fuller):
         said = settles(answerer, question, s, sources, notes)
@@ -76,7 +77,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # a question about a case set apart ("from another country") is decided by the chosen sentence naming it so
     # ("Working from another country ... requires approval"), not by the closest one on the usual case ("anywhere in
     # the country where you are employed")
-    apart = [s for s in chosen if names_set_apart(question, s.text) and _statement(s.text)]
+    apart = [s for s in chosen if names_set_apart(question, s.text) and states_something(s.text)]
     if not counted and not valued and apart:
         # ... and only by such a sentence: the usual case's rule says nothing of it (when the one naming it does
         # not settle the question, the answer quotes it first, without an opener)
@@ -98,18 +99,18 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     stating = [] if counted or valued else _stating_action(question, deciding, chosen, sources)
     for s in sorted(stating, key=lambda s: -(s.score + answerer.precision_weight * s.precision)):
         said = settles(answerer, question, s, sources, notes) \
-            if s.score >= answerer.settle and _statement(s.text) else ""
+            if s.score >= answerer.settle and states_something(s.text) else ""
         if said:
             return _focused(question, [s] + [o for o in ordered if o is not s], sources, said), said
     clause = asking_clause(question)
     said = settles(answerer, question, deciding, sources, notes) \
-        if deciding.score >= answerer.settle and _statement(deciding.text) and not stating else ""
+        if deciding.score >= answerer.settle and states_something(deciding.text) and not stating else ""
     if said == "No." and _EXISTENTIAL.search(clause):
         # "Is there an internet reimbursement?": a chosen sentence granting it to some ("Fully remote employees are
         # reimbursed up to $50 per month for home internet") says there is one, whatever another denies to others
         # ("Hybrid employees are not eligible for the internet reimbursement": the s18 new-user run's wrong "No.")
         for s in ordered[1:]:
-            if s.score >= answerer.settle and _statement(s.text) \
+            if s.score >= answerer.settle and states_something(s.text) \
                     and settles(answerer, question, s, sources, notes) == "Yes.":
                 return _focused(question, [s] + [o for o in ordered if o is not s], sources, "Yes."), "Yes."
     if said or counted:
@@ -118,7 +119,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # least ``scan_coverage`` of what it asks and settles it decides it ("You cannot request paid time off in
     # Tock" after "You may use annual leave for any reason", for "Can I request my annual leave in Tock?")
     for s in ordered[1:]:
-        if s.score >= answerer.settle and _statement(s.text) \
+        if s.score >= answerer.settle and states_something(s.text) \
                 and not (stating and action_unstated(clause, s.text)) and asking_coverage(
                 question, f"{sources[s.label].section}\n{s.text}") >= answerer.scan_coverage:
             said = settles(answerer, question, s, sources, notes)
@@ -131,7 +132,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # spent fresh yes/no sets a "Yes." or a "No." read this way without an anchored negation is wrong as often as
     # right (s19).
     for s in ordered[1:]:
-        if s.score >= max(answerer.settle, deciding.score - answerer.scan_margin) and _statement(s.text) \
+        if s.score >= max(answerer.settle, deciding.score - answerer.scan_margin) and states_something(s.text) \
                 and not (stating and action_unstated(clause, s.text)) and anchored_negation(clause, s.text) \
                 and settles(answerer, question, s, sources, notes) == "No.":
             return _focused(question, [s] + [o for o in ordered if o is not s], sources, "No."), "No."
@@ -151,7 +152,7 @@ def _stating_action(question: str, closest: ScoredSentence, chosen: Sequence[Sco
     asked = content_terms(clause)
     read = {id(s): content_terms(f"{sources[s.label].section}\n{s.text}") for s in chosen}
     held = asked & read[id(closest)]
-    return [s for s in chosen if _statement(s.text) and not action_unstated(clause, s.text)
+    return [s for s in chosen if states_something(s.text) and not action_unstated(clause, s.text)
             and held <= read[id(s)] | (read[id(closest)] if _refers_back(s, closest) else frozenset())]
 
 
@@ -227,41 +228,6 @@ def _focused(question: str, ordered: list[ScoredSentence], sources: dict[str, So
 _EXCLUDING = re.compile(r"\b(?:non-?(?:reimbursable|covered|allowable|eligible|billable|refundable)|not\b|never\b|"
                         r"prohibited|forbidden|banned|excluded|exclusions?|ineligible|unallowable|disallowed|"
                         r"don['’]?ts\b|do not\b|what not to)", re.I)
-#: A verb that makes a text a statement rather than a label ("Bike parking is free." states; "Court leave" names).
-_VERB = re.compile(r"\b(?:is|are|was|were|be|been|isn['’]t|aren['’]t|can|cannot|can['’]t|could|may|might|must|will|"
-                   r"won['’]t|would|should|shall|do|does|did|don['’]t|doesn['’]t|has|have|had|need|needs)\b", re.I)
-
-
-def _statement(text: str) -> bool:
-    """True when a quoted text states something (six words or more, or three or more with a verb, and not an
-    indirect question opening with "Whether" or "See if", "Check whether" nor a gerund phrase without an auxiliary
-    or a verb of which it is the subject, "Putting sensitive data in a public channel"): a label or a heading-like
-    item ("Court leave") settles no yes/no question. "Working from another country, even for one day, requires
-    approval" states (the s14 new-user run: read as a label, it left "Can I work from another country?" to the
-    sentence on working inside the country)."""
-    if _INDIRECT_QUESTION.match(text) or (_GERUND_LABEL.match(text) and not _VERB.search(text)
-                                          and not _GERUND_PREDICATE.search(text)):
-        return False
-    words = len(text.split())
-    return words >= 6 or (words >= 3 and bool(_VERB.search(text)))
-
-
-#: A text opening as an indirect question ("Whether the requested accommodation would be effective", a list item
-#: of what a decision weighs), or as an instruction to find something out ("See if your partner is able to view
-#: your calendar", "Check whether ..."; the s11 fresh yes/no set, f005): it asks, it does not state.
-_INDIRECT_QUESTION = re.compile(r"^\s*(?:whether\b|(?:please\s+)?(?:see|check|find out|ask|confirm|verify|make sure "
-                                r"to check)\s+(?:if|whether)\b)", re.I)
-#: A text opening with a gerund ("Putting sensitive data in a public Slack channel", an item of a list of what not
-#: to do): without an auxiliary it names an action, it does not state anything about it.
-_GERUND_LABEL = re.compile(r"^\s*[A-Za-z]+ing\b")
-#: A verb in the third person that a gerund subject governs ("Working abroad *requires* approval", "Sharing a
-#: password *counts* as an incident"): with one, a gerund phrase states something. Closed-class: the verbs policies
-#: state rules with (no part-of-speech tagger ships offline).
-_GERUND_PREDICATE = re.compile(r"\b(?:requires|needs|counts|means|includes|involves|takes|applies|allows|costs|"
-                               r"makes|gives|lets|remains|becomes|qualifies|violates|constitutes|depends|triggers)\b",
-                               re.I)
-
-
 def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[ScoredSentence],
                   ranked: Sequence[ScoredSentence], plan: ContextPlan, *, context: str, alone: bool,
                   groups: Sequence[str]) -> tuple[list[ScoredSentence], str] | str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from grounding.extractive_yesno import _statement
+from grounding.yesno_statement import states_something
 from grounding.yesno import opener, substituted
 from grounding.yesno_scope import (answering_clause, concession_or_main, condition_unmet, contrasted, modality_unstated,
                                    prohibits_asked)
@@ -86,13 +86,13 @@ def test_a_word_the_question_says_too_is_not_another_kind():
 
 
 def test_an_indirect_question_states_nothing():
-    assert not _statement("Whether the requested accommodation would be effective")
-    assert _statement("The requested accommodation must be effective.")
-    assert not _statement("Putting sensitive data in a public Slack channel")
+    assert not states_something("Whether the requested accommodation would be effective")
+    assert states_something("The requested accommodation must be effective.")
+    assert not states_something("Putting sensitive data in a public Slack channel")
     # a gerund subject with its verb states (s14 new user: "Can I work from another country?")
-    assert _statement("Working from another country, even for one day, requires approval from People Operations.")
-    assert _statement("Sharing passwords is never allowed, even with your supervisor.")
-    assert _statement("Nothing is reimbursed without a receipt from the vendor.")
+    assert states_something("Working from another country, even for one day, requires approval from People Operations.")
+    assert states_something("Sharing passwords is never allowed, even with your supervisor.")
+    assert states_something("Nothing is reimbursed without a receipt from the vendor.")
 
 
 def test_a_negated_question_is_not_answered_no_by_a_sentence_silent_on_what_it_negates():
@@ -198,9 +198,9 @@ def test_an_instruction_to_find_out_a_noun_contrast_and_an_unstated_it_predicate
     check, not a permission (f005, it opened "Yes."); "as a guest and not an anonymous user" picks one of two things
     and negates nothing, and "Is it free to ...?" asks "free", which a sentence on another benefit does not state
     (f007, it opened "No.")."""
-    assert not _statement("See if your partner is able to view your calendar events.")
-    assert not _statement("Check whether the tool is approved before you install it.")
-    assert _statement("Partners are able to view your calendar events.")
+    assert not states_something("See if your partner is able to view your calendar events.")
+    assert not states_something("Check whether the tool is approved before you install it.")
+    assert states_something("Partners are able to view your calendar events.")
     benefit = "The benefit of adding a partner as a guest and not an anonymous user is that you see their edits."
     assert opener("Is it free to add partners to our whiteboard?", benefit) == ""
     assert opener("Is it free to park at the office?", "Parking is free for employees at the office.") == "Yes."
