@@ -29,9 +29,10 @@ def _modifiable(word: str) -> bool:
 #: Words that stand before a noun or a verb without naming a kind of it: determiners of number ("Both training must
 #: be retaken" is the travel card training too, fresh5's y5-020) and adverbs of frequency or addition ("you should
 #: always create new projects": "always" is no kind of creating, fresh5's y5-001), and of extent ("share whole
-#: folders" are folders, fresh19y's f19y-y06).
+#: folders" are folders, fresh19y's f19y-y06), and of one more ("an extra monitor" is a monitor: the s30 new user's
+#: demo run had no "Yes." from "You may order one external monitor").
 _NO_KIND = frozenset("both either neither each every such always also often never still just even usually sometimes "
-                     "already ever whole entire".split())
+                     "already ever whole entire extra additional another second".split())
 
 
 def _names_same_kind(word: str, modifier: str) -> bool:
