@@ -97,7 +97,8 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         elif not refers_back(asked):
             return None
     if context or continues:  # the previous answer's page first, what it already said last (near ties only)
-        # (of a case with a head noun, the head: "Personal laptops ..." quoted before is a repeat for "my personal phone")
+        # (of a case with a head noun, the head: "Personal laptops ..." quoted before is a repeat for "my personal
+        # phone")
         named = (content_terms(head) if head else new_case(asked, previous)) if continues else frozenset()
         ranked = anchored(ranked, plan, answerer.threshold, case=named, goes_on=not continues)
         if context:  # "who approves it?": its own word on the page the conversation is about
