@@ -60,10 +60,15 @@ def subject_terms(question: str) -> frozenset[str]:
 
 def _written(question: str, subject: frozenset[str]) -> list[str]:
     """The words of ``question`` (as written, in order, once each) that are among the ``subject`` terms, without the
-    asker's action verbs when other words remain (:data:`_ACTIONS`)."""
+    asker's action verbs when other words remain (:data:`_ACTIONS`), nor a form of "be" or a colloquial auxiliary
+    (:data:`_SPOKEN`: "they do not say anything about am gonna trouble", the s30 new user's demo run)."""
     words = list(dict.fromkeys(w for w in _WRITTEN_WORD.findall(question) if content_terms(w) & subject))
-    named = [w for w in words if not content_terms(w) <= _ACTIONS]
+    named = [w for w in words if not content_terms(w) <= _ACTIONS and w.lower() not in _SPOKEN]
     return named or words
+
+
+#: Words a question typed as spoken holds that name nothing ("am I gonna get in trouble?").
+_SPOKEN = frozenset("am im i'm gonna wanna gotta kinda sorta".split())
 
 
 def _named(terms: frozenset[str], quoted: Iterable[tuple[str, Source]]) -> bool:

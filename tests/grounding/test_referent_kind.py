@@ -60,3 +60,4 @@ def test_an_extra_thing_is_no_other_kind_of_it():
     assert opener("can I order an extra monitor?", "You may order one external monitor, one keyboard, one mouse or "
                                                    "trackpad, and one headset through the IT catalog without further "
                                                    "approval.") == "Yes."
+

@@ -149,3 +149,13 @@ def test_a_thing_a_permission_question_asks_to_bring_is_named_or_the_question_is
     assert unnamed_object("Am I allowed to bring my dog to the cafeteria?", plan.sources) == ["dog"]
     assert unnamed_object("Can I bring my coffee to the cafeteria?", plan.sources) == []  # "Coffee is free"
     assert unnamed_object("Can I pay by card?", plan.sources) == []  # not a thing brought, kept or used
+
+
+def test_a_refusal_names_no_spoken_filler_words():
+    """The s30 new user's demo run: "am I gonna get in trouble?" was refused "they do not say anything about am gonna
+    trouble"; the refusal names "trouble" only."""
+    from grounding.types import Source
+
+    security = Source(label="S1", chunk_ids=(1,), document_id=1, title="Security", section="Reporting", version="v1",
+                      date="", text="Report any suspected incident within 1 hour.", score=0.5, tokens=10)
+    assert unsaid_subject("am I gonna get in trouble?", [(security.text, security)]) == ["trouble"]
