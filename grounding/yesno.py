@@ -20,8 +20,8 @@ from grounding.yesno_asking import CONDITION, asking_clause, asking_coverage
 from grounding.yesno_clauses import (RELATIVE_CLAUSE, bounded_prohibition, excepts_asked, nominal_unstated,
                                     refers_elsewhere)
 from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
-                                   THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound, same_across,
-                                   share_answer, stated_numbers, value_differs)
+                                   THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound,
+                                   requirement_not_reached, same_across, share_answer, stated_numbers, value_differs)
 from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
                                  orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
                                  unasked_contrast, unneeded_other_act)
@@ -236,7 +236,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if over_limit(question, sentence) or requirement_unmet(question, sentence) \
             or passes_stated_bound(question, sentence) or restricts_everyone(clause, sentence) \
             or only_if_unmet(question, sentence) or below_minimum(question, sentence) \
-            or some_for_all(clause, sentence) or order_reversed(clause, sentence):
+            or some_for_all(clause, sentence) or order_reversed(clause, sentence) \
+            or requirement_not_reached(question, sentence):
         return "No."
     if cost_denied(clause, sentence) and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Do I have to pay to take the training?" / "... access the training at no cost"

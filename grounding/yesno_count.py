@@ -223,3 +223,40 @@ def share_of_asked(previous: str, sentence: str) -> bool:
         if named and named <= terms:
             return True
     return False
+
+
+#: A question asking whether something is required of the asker ("Do I need a receipt for a $15 lunch?", "Is a
+#: receipt required for ...?", "Must I ...?", "Do I have to ...?").
+_ASKS_REQUIRED = re.compile(r"^\s*(?:do|does|will)\s+(?:i|we|you|they|employees?|staff)\s+(?:need|have\s+to)\b|"
+                            r"^\s*(?:is|are)\s+(?:an?\s+|the\s+|any\s+)?(?:\w+\s+){0,2}?(?:required|needed|"
+                            r"mandatory)\b|^\s*must\s+(?:i|we)\b", re.I)
+#: A sentence requiring something from a bound up ("An itemised receipt is required for any expense of $25 or more",
+#: "Trips costing more than $3,000 need approval"): the bound.
+_REQUIRED_FROM = re.compile(r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?(?P<bound>\$?\d[\d,]*"
+                            r"(?:\.\d+)?\s*\w*)\s+or\s+(?:more|above|over|higher|longer)\b|"
+                            r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?\b(?:more\s+than|over|above|"
+                            r"at\s+least|exceeding|longer\s+than)\s+(?P<over>\$?\d[\d,]*(?:\.\d+)?\s*\w*)", re.I)
+
+
+#: A requirement added to others ("also", "additional", "as well").
+_LAYERED = re.compile(r"\b(?:also|additional(?:ly)?|as well|too|further)\b", re.I)
+
+
+def requirement_not_reached(question: str, sentence: str) -> bool:
+    """True when the question asks whether something is required of a quantity ("Do I need a receipt for a $15
+    lunch?") and ``sentence`` requires it only from a bound up that the quantity, of the same unit, does not reach
+    ("An itemised receipt is required for any expense of $25 or more"): the answer is no (the s30 new user's demo
+    run quoted the rule without an opener). Not a requirement added to others ("also need approval from your
+    department head" above $3,000: every trip still needs the manager's)."""
+    asked_text = question_sentence(question)
+    if not _ASKS_REQUIRED.search(asked_text) or _LAYERED.search(sentence):
+        return False
+    asked = stated_numbers(asked_text, kinds=("amount", "duration", "count"))
+    for m in _REQUIRED_FROM.finditer(sentence):
+        inclusive = m.group("bound") is not None
+        bound = stated_numbers(m.group("bound") or m.group("over"), kinds=("amount", "duration", "count"))
+        for unit, values in bound.items():
+            limit = min(values)
+            if unit in asked and all(a < limit or (not inclusive and a == limit) for a in asked[unit]):
+                return True
+    return False
