@@ -94,3 +94,12 @@ def test_who_approves_a_week_off_is_the_manager_from_the_pto_page(demo_domain, c
     word, though it scores under the threshold."""
     _, who = _ask(capsys, "how much notice do I need to take a week off?", "who approves it?")
     assert who["answer"].startswith("Your manager approves or declines a request"), who["answer"]
+
+
+def test_a_receipt_for_a_15_dollar_lunch_is_a_no(demo_domain, capsys):
+    """The s30 new-user run quoted "An itemised receipt is required for any expense of $25 or more" without an
+    opener; $15 does not reach the bound."""
+    _, receipt = _ask(capsys, "how long do I have to submit expenses after a trip?",
+                      "do I need a receipt for a $15 lunch?")
+    assert receipt["answer"].startswith("No. An itemised receipt is required for any expense of $25 or more"), \
+        receipt["answer"]
