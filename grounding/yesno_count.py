@@ -234,8 +234,9 @@ _ASKS_REQUIRED = re.compile(r"^\s*(?:do|does|will)\s+(?:i|we|you|they|employees?
 #: "Trips costing more than $3,000 need approval"): the bound.
 _REQUIRED_FROM = re.compile(r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?(?P<bound>\$?\d[\d,]*"
                             r"(?:\.\d+)?\s*\w*)\s+or\s+(?:more|above|over|higher|longer)\b|"
-                            r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?\b(?:more\s+than|over|above|"
-                            r"at\s+least|exceeding|longer\s+than)\s+(?P<over>\$?\d[\d,]*(?:\.\d+)?\s*\w*)", re.I)
+                            r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?\b(?:more\s+than|over|"
+                            r"above|at\s+least|exceeding|longer\s+than)\s+(?P<over>\$?\d[\d,]*(?:\.\d+)?\s*\w*)",
+                            re.I)
 
 
 #: A requirement added to others ("also", "additional", "as well").
