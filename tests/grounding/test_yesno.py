@@ -14,8 +14,11 @@ from grounding.yesno import opener
     ("Can I book premium economy for a 4 hour flight?",
      "Flights longer than 6 hours of continuous flying time may be booked in premium economy.", ""),
     ("Can I accept a gift worth $50 from a supplier?", "Do not accept gifts or hospitality worth more than $75.", ""),
-    ("Do I need a receipt for a $10 expense?", "An itemised receipt is required for any expense of $25 or more.", ""),
-    # ... unless the question passes a limit, or lacks a required time
+    # ... unless the question passes a limit, or lacks a required time, or asks whether something is required of a
+    # quantity under the bound the requirement starts from (the s30 round: the demo's new user expected "No." for "a
+    # $15 lunch"; grounding.yesno_count.requirement_not_reached)
+    ("Do I need a receipt for a $10 expense?", "An itemised receipt is required for any expense of $25 or more.",
+     "No."),
     ("Can I carry over 10 unused PTO days into next year?", "Up to 5 unused PTO days carry over into the next year.",
      "No."),
     ("I joined six months ago. Can I use parental leave?", "You need at least 12 months of service to use it.",
