@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence
@@ -42,17 +42,22 @@ def _last_answer(history: Sequence[Turn]) -> str:
     return next((t.text for t in reversed(history) if t.role == "assistant"), "")
 
 
+def _cited(history: Sequence[Turn], titles: Sequence[str]) -> Iterator[str]:
+    """The titles (among ``titles``, the current sources' titles) the last answer of ``history`` cites, in the order
+    of its markers (the longest title a marker opens with)."""
+    answer = _last_answer(history)
+    names = sorted(set(titles), key=len, reverse=True)
+    for m in _MARKER.finditer(answer):
+        rest = answer[m.end():]
+        name = next((n for n in names if n and rest.startswith(n) and rest[len(n):len(n) + 1] in (")", ";")), None)
+        if name is not None:
+            yield name
+
+
 def anchor_title(history: Sequence[Turn], titles: Sequence[str]) -> str:
     """The title (one of ``titles``, the current sources' titles) of the page the last answer of ``history`` cited
     first, "" when that answer cites none of them (or there is no answer)."""
-    answer = _last_answer(history)
-    names = sorted(set(titles), key=len, reverse=True)  # the longest title a marker opens with
-    for m in _MARKER.finditer(answer):
-        rest = answer[m.end():]
-        for name in names:
-            if name and rest.startswith(name) and rest[len(name):len(name) + 1] in (")", ";"):
-                return name
-    return ""
+    return next(_cited(history, titles), "")
 
 
 def _flat(text: str) -> str:
@@ -117,13 +122,7 @@ ON_PAGE_REACH = 0.15
 def cited_titles(history: Sequence[Turn], titles: Sequence[str]) -> set[str]:
     """The titles (among ``titles``, the current sources' titles) of every page the last answer of ``history``
     cited."""
-    answer = _last_answer(history)
-    names = sorted(set(titles), key=len, reverse=True)
-    out = set()
-    for m in _MARKER.finditer(answer):
-        rest = answer[m.end():]
-        out.update(n for n in names if n and rest.startswith(n) and rest[len(n):len(n) + 1] in (")", ";"))
-    return out
+    return set(_cited(history, titles))
 
 
 def lifted_on_cited_page(ranked: list[ScoredSentence], plan: ContextPlan, own: frozenset[str], threshold: float,

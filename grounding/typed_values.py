@@ -208,7 +208,7 @@ def recurs(text: str) -> bool:
     text = nfkc_fold(text)
     if _PATTERNS["frequency"].search(text) or _NO_SCHEDULE.search(text):
         return True
-    return any(not _LIMIT_BEFORE.search(text[:m.start()]) for m in _PATTERNS["duration"].finditer(text))
+    return not all(_durations_after(text, _LIMIT_BEFORE))
 
 
 #: A word before a duration that makes it the window something must happen in ("within 12 months", "no later than 30
@@ -228,5 +228,10 @@ def asks_window(question: str) -> bool:
 def states_window(text: str) -> bool:
     """True when ``text`` states a window something must happen in: a duration after "within", "no later than" or
     "before" ("Parental leave must be taken within 12 months of the child's birth")."""
-    text = nfkc_fold(text)
-    return any(_WINDOW_BEFORE.search(text[:m.start()]) for m in _PATTERNS["duration"].finditer(text))
+    return any(_durations_after(nfkc_fold(text), _WINDOW_BEFORE))
+
+
+def _durations_after(text: str, before: re.Pattern[str]) -> list[bool]:
+    """For each duration ``text`` states, in order, whether the words right before it match ``before`` (a pattern
+    anchored at the end: "within", "no later than")."""
+    return [bool(before.search(text[:m.start()])) for m in _PATTERNS["duration"].finditer(text)]

@@ -144,8 +144,8 @@ def value_differs(question: str, sentence: str) -> bool:
 _SAME = re.compile(r"\b(?:the same|same as|identical|equal|unchanged)\b", re.I)
 _DIFFERENT = re.compile(r"\b(?:different|differ|less|lower|reduced|smaller)\b", re.I)
 #: A sentence giving its case a share of something ("75% of the daily allowance", "half of the stipend", "pro rata").
-_SHARE = re.compile(r"\b(?:(\d+(?:\.\d+)?)\s?(?:%|percent)|half|a third|two thirds|a quarter|three quarters)\s+of\b"
-                    r"|\b(?:pro rata|prorated|pro-rated|reduced)\b", re.I)
+_SHARE_WORDS = r"(?:(\d+(?:\.\d+)?)\s?(?:%|percent)|half|a third|two thirds|a quarter|three quarters)"
+_SHARE = re.compile(rf"\b{_SHARE_WORDS}\s+of\b|\b(?:pro rata|prorated|pro-rated|reduced)\b", re.I)
 
 
 def share_answer(question: str, sentence: str) -> str:
@@ -205,8 +205,7 @@ def passes_stated_bound(question: str, sentence: str) -> bool:
 
 
 #: A share of something named after it ("75% of the daily allowance", "half of your salary"): the words named.
-_SHARE_OF = re.compile(r"\b(?:\d+(?:\.\d+)?\s?(?:%|percent)|half|a third|two thirds|a quarter|three quarters)\s+of\s+"
-                       r"(?P<what>[^,;:.()]+)", re.I)
+_SHARE_OF = re.compile(rf"\b{_SHARE_WORDS}\s+of\s+(?P<what>[^,;:.()]+)", re.I)
 
 
 def share_of_asked(previous: str, sentence: str) -> bool:
@@ -232,11 +231,11 @@ _ASKS_REQUIRED = re.compile(r"^\s*(?:do|does|will)\s+(?:i|we|you|they|employees?
                             r"mandatory)\b|^\s*must\s+(?:i|we)\b", re.I)
 #: A sentence requiring something from a bound up ("An itemised receipt is required for any expense of $25 or more",
 #: "Trips costing more than $3,000 need approval"): the bound.
-_REQUIRED_FROM = re.compile(r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?(?P<bound>\$?\d[\d,]*"
-                            r"(?:\.\d+)?\s*\w*)\s+or\s+(?:more|above|over|higher|longer)\b|"
-                            r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?\b(?:more\s+than|over|"
-                            r"above|at\s+least|exceeding|longer\s+than)\s+(?P<over>\$?\d[\d,]*(?:\.\d+)?\s*\w*)",
-                            re.I)
+_REQUIRING = r"\b(?:required|requires?|needed|needs?|must|mandatory)\b[^.;]*?"
+_BOUND_NUMBER = r"\$?\d[\d,]*(?:\.\d+)?\s*\w*"
+_REQUIRED_FROM = re.compile(rf"{_REQUIRING}(?P<bound>{_BOUND_NUMBER})\s+or\s+(?:more|above|over|higher|longer)\b|"
+                            rf"{_REQUIRING}\b(?:more\s+than|over|above|at\s+least|exceeding|longer\s+than)\s+"
+                            rf"(?P<over>{_BOUND_NUMBER})", re.I)
 
 
 #: A requirement added to others ("also", "additional", "as well").
