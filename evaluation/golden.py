@@ -55,13 +55,15 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: near-miss pass before its changes), "fresh20c" (14 two-turn conversations on pages no other conversation uses,
 #: evaluation/golden/18f_fresh20_conv.jsonl, written in the s20 round before its follow-up changes), "fresh23c" (32
 #: two-turn conversations, evaluation/golden/18f_fresh23_conv.jsonl, written by a helper in the s23 round from the
-#: pages alone, after its first follow-up change and before any other), or
+#: pages alone, after its first follow-up change and before any other), "fresh31" (50 questions of every kind,
+#: evaluation/golden/18f_fresh31.jsonl, written by a helper in the s31 round from 31 pages drawn at random, without
+#: reading any other golden file, and asked first with the round's starting code), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
                "fresh19", "fresh19y", "fresh19r", "fresh20m", "fresh20r", "fresh20c", "fresh23c",
-               "fresh-versions")
+               "fresh31", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 
