@@ -38,26 +38,57 @@ def item_key(text: str) -> str:
 
 def keyed_item(texts: Sequence[str], kinds: Sequence[str], position: int, question: str) -> int | None:
     """The position of the list item a question looks up among the keyed items after the sentence at ``position``
-    (at most MAX_GAP sentences of running text between): a run of at least three items, most of them keyed
-    (:func:`item_key`), exactly one of whose keys has all its content terms in the question; None otherwise (also
-    when the sentence is itself an item: the list is its own answer then)."""
+    (at most MAX_GAP sentences of running text between) or, when none follow, right before it (the sentence that
+    sums a list up: "The final award percentages for Level 5, Level 4 and Level 3 ... will be determined ..."): a run
+    of at least three items, most of them keyed (:func:`item_key`), exactly one of whose keys the question names
+    (:func:`_named_keys`); None otherwise (also when the sentence is itself an item: the list is its own answer
+    then)."""
     if not 0 <= position < len(texts) or kinds[position] == "item":
         return None
+    for start, end in (_run_after(kinds, position), _run_before(kinds, position)):
+        if end - start < 3:
+            continue
+        keys = [item_key(texts[i]) for i in range(start, end)]
+        if sum(bool(k) for k in keys) * 3 < (end - start) * 2:  # a list of keyed items, not prose items
+            continue
+        named = _named_keys(keys, content_terms(question))
+        return start + named[0] if len(named) == 1 else None
+    return None
+
+
+def _run_after(kinds: Sequence[str], position: int) -> tuple[int, int]:
+    """[start, end) of the run of items after ``position``, at most MAX_GAP sentences of running text between."""
     start, gap = position + 1, 0
     while start < len(kinds) and kinds[start] == "sentence" and gap < MAX_GAP:
         start, gap = start + 1, gap + 1
     end = start
     while end < len(kinds) and kinds[end] == "item":
         end += 1
-    if end - start < 3:
-        return None
-    keys = [item_key(texts[i]) for i in range(start, end)]
-    if sum(bool(k) for k in keys) * 3 < (end - start) * 2:  # a list of keyed items, not prose items
-        return None
-    asked = content_terms(question)
-    named = [start + n for n, key in enumerate(keys) if key and (own := content_terms(key)) and own <= asked]
-    return named[0] if len(named) == 1 else None
+    return start, end
 
+
+def _run_before(kinds: Sequence[str], position: int) -> tuple[int, int]:
+    """[start, end) of the run of items right before ``position`` (no sentence between)."""
+    start = position
+    while start > 0 and kinds[start - 1] == "item":
+        start -= 1
+    return start, position
+
+
+def _named_keys(keys: Sequence[str], asked: frozenset[str]) -> list[int]:
+    """The indices of the keys a question names: every content term of the key in the question, or every term that
+    tells the key from its siblings (in no other key of the run: "5" of "Level 5 summary ratings" beside "Level 4
+    summary ratings") with at least half the key's terms ("What about Level 4?")."""
+    terms = [content_terms(key) if key else frozenset() for key in keys]
+    named = []
+    for n, own in enumerate(terms):
+        if not own:
+            continue
+        others = frozenset().union(*(t for m, t in enumerate(terms) if m != n))
+        telling = own - others
+        if own <= asked or (telling and telling <= asked and len(own & asked) * 2 >= len(own)):
+            named.append(n)
+    return named
 
 def looked_up_item(plan: ContextPlan, best: ScoredSentence, question: str,
                    embedder: Embedder | None = None) -> ScoredSentence | None:

@@ -47,3 +47,23 @@ def test_the_answer_quotes_the_looked_up_item_after_the_sentence(embedder):
     text = offline_answer(embedder, "Who is the front desk contact for the South building?", page)
     assert "South - Ben Okafor [S1]" in text, text
     assert "Ana Ruiz" not in text
+
+
+#: A keyed list the best sentence sums up after it, its keys told apart by one term each (the shape of f23c-14, a
+#: development conversation of the fresh23c set: "What's the end-of-year performance award for someone rated Level
+#: 5?" then "What about Level 4?"); made-up text.
+SUMMED = ["Bonuses are paid as follows:", "Tier 5 reviews: Up to 4% of pay, or 40 hours off.",
+          "Tier 4 reviews: Up to 2% of pay, or 20 hours off.", "\"Top 3\" reviews: Up to 1% of pay.",
+          "The final bonus amounts for Tier 5, Tier 4 and Tier 3 reviews are set when every review is complete."]
+SUMMED_KINDS = ["sentence", "item", "item", "item", "sentence"]
+
+
+@pytest.mark.parametrize("question, at", [
+    ("What bonus does someone rated Tier 5 get?", 1),  # "5" tells the key from its siblings; "tier" is half of it
+    ("What about Tier 4?", 2),
+    ("What bonus does a Tier reviewer get?", None),  # no telling term named: every key would do
+    ("What do Tier 4 and Tier 5 get?", None),  # two keys named
+])
+def test_f23c_14_the_item_before_a_summing_sentence_is_looked_up_by_the_term_that_tells_its_key(question, at):
+    assert keyed_item(SUMMED, SUMMED_KINDS, 4, question) == at
+
