@@ -6,6 +6,7 @@ that no sentence as close as the quoted ones names what is asked about while the
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
@@ -52,7 +53,8 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
         chosen = answerer._typed(pinned, kind, limit=answerer.max_sentences, question=asked, plan=plan,
                                  context=context)
     if chosen:
-        return chosen
+        return with_stated_form(asked, chosen, ranked, plan, floor=ranked[0].score - answerer.type_spread,
+                                limit=answerer.max_sentences)
     if kind not in ("yesno", "list") and ranked and (looked := looked_up_item(plan, ranked[0], asked,
                                                                               getattr(answerer, "embedder", None))):
         # the keyed item the question looks up after the best sentence states what is asked ("South - Ben Okafor")
@@ -61,6 +63,8 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
                              context=context)
     if not chosen:
         return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
+    chosen = with_stated_form(asked, chosen, ranked, plan, floor=ranked[0].score - answerer.type_spread,
+                              limit=answerer.max_sentences)
     missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]
     if not missing:
         return chosen
@@ -153,6 +157,35 @@ def value_about_other(asked: str, kind: str, chosen: Sequence[ScoredSentence], r
     if valued and (period := clashing_frame(asked, valued)):
         return compose.topic_only(covering(ranked, sources), f"{compose.MISSING.get(kind, 'the answer')} per {period}")
     return None
+
+
+#: A sentence pointing back at the address or number the sentence before it gives: "Also use this email if ...".
+_POINTS_BACK = re.compile(r"\b(?:this|that|the\s+same|the\s+above)\s+(?:e-?mail(?:\s+address)?|address|inbox|"
+                          r"(?:phone\s+)?number|line|alias)\b", re.I)
+
+
+def with_stated_form(asked: str, chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
+                     plan: ContextPlan, *, floor: float, limit: int) -> list[ScoredSentence]:
+    """``chosen`` made to hold the phone number or e-mail address the question asks for
+    (grounding.asked_forms.asked_form) when no chosen sentence holds one: a chosen sentence pointing back at it
+    ("Also use this email if you'd like to submit ... for all hiring and onboarding related questions.") is read
+    after the sentence before it in its source that gives it ("jointts@gsa.gov - for applicants, candidates, ...");
+    else the best ranked sentence scoring ``floor`` or more (score units of grounding.sentence_rank) that holds one
+    leads, the last chosen giving way to keep at most ``limit``. Without either, or when the question asks for no
+    such form or a chosen sentence holds one, ``chosen`` unchanged (:func:`unstated_form` then abstains). From the
+    s31 round's fresh31 set (f31-44, f31-50: "Which email address ...?" refused though the address was planned)."""
+    form = asked_form(asked)
+    if form is None or any(states_form(form, s.text) for s in chosen):
+        return list(chosen)
+    for n, s in enumerate(chosen):
+        source = plan.source_map.get(s.label)
+        data = source.sentences if source is not None else None
+        if data is None or not _POINTS_BACK.search(s.text) or not 0 < s.position < len(data.texts) \
+                or data.texts[s.position] != s.text or not states_form(form, data.texts[s.position - 1]):
+            continue
+        return [*chosen[:n], replace(s, text=f"{data.texts[s.position - 1]} {s.text}"), *chosen[n + 1:]]
+    stating = next((s for s in ranked if s.score >= floor and states_form(form, s.text)), None)
+    return list(chosen) if stating is None else [stating, *chosen][:limit]
 
 
 def unstated_form(asked: str, kind: str, chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
