@@ -94,8 +94,9 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    re.I)
 _PERCENT_Q = re.compile(r"\b(?:percentage|percent|fraction|share|proportion|utilization)\b", re.I)
 _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quickly|much longer)\b|"
-                         # "Which takes longer: ...?", "Which is a quicker ride ...?": a comparison side asks how long
-                         r"^(?:which|what)\b.*\b(?:takes? (?:longer|less time|more time)|quicker|faster|slower)\b|"
+                         # "Which takes longer: ...?", "Which is a quicker ride ...?", "Who gets back to me faster:
+                         # ...?" (fresh31's f31-26, not a person): a comparison side asks how long
+                         r"^(?:which|what|who)\b.*\b(?:takes? (?:longer|less time|more time)|quicker|faster|slower)\b|"
                          r"^how many (?:\w+ ){0,3}(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          # "What is the maximum number of credit hours ...?" (the s28 new user: refused as a count)
                          r"^(?:what|which)(?:['’]s)?\b(?:\s+(?:is|are|was))?(?:\s+the)?(?:\s+\w+)?\s+"

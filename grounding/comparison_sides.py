@@ -48,7 +48,7 @@ def comparison_sides(question: str) -> Sides | None:
     stops = list(_SIDE_STOP.finditer(before))
     right_end = _SIDE_STOP.search(after)
     right = after[:right_end.start()] if right_end else after
-    span = _after_colon(before) or _parallel_span(before, right)
+    span = _after_colon(before, len(right.split())) or _parallel_span(before, right)
     if span is None and (span := _same_opening(before, right)):
         # "on weekdays than on Saturdays in San Francisco": the phrase parallel to "on weekdays" is "on Saturdays";
         # what follows it ("in San Francisco") is said of both sides
@@ -158,15 +158,18 @@ _OPENING = frozenset("on in at for from to with by during under over before afte
 _COLON_SIDE_WORDS = 8
 
 
-def _after_colon(before: str) -> tuple[int, int] | None:
+def _after_colon(before: str, right_words: int = 0) -> tuple[int, int] | None:
     """The side before the connector when the question lists its two sides after a colon ("Which is a quicker train
     ride: SFO to the SF office, or Midway to the Chicago office?"): the whole phrase from the colon to the connector,
-    at most _COLON_SIDE_WORDS words and holding no other stop (a comma, a question word). None otherwise."""
+    at most _COLON_SIDE_WORDS words, or at most as many as the side after the connector (``right_words``: two long
+    parallel sides, "faster: the Events Team after I raise a question on my request, or the Office of Acquisition
+    after I submit an intake form ...", fresh31's f31-26), and holding no other stop (a comma, a question word). None
+    otherwise."""
     colon = before.rfind(":")
     if colon < 0:
         return None
     phrase = before[colon + 1:]
-    if not phrase.strip() or len(phrase.split()) > _COLON_SIDE_WORDS or _SIDE_STOP.search(phrase):
+    if not phrase.strip() or len(phrase.split()) > max(_COLON_SIDE_WORDS, right_words) or _SIDE_STOP.search(phrase):
         return None
     return colon + 1 + (len(phrase) - len(phrase.lstrip())), len(before)
 

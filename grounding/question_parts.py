@@ -126,13 +126,16 @@ _CAPITALISED = re.compile(r"\b(?:[A-Z]['’][A-Z][a-zA-Z]+|[A-Z][a-zA-Z]+|[A-Z]{
 _CODE = re.compile(r"\b(?:GS-?\d{1,2}|FY\s?\d{2,4})\b", re.I)
 #: Product names written in mixed case that do not open with a capital ("1Password", "iPhone", "macOS", "eBay").
 _MIXED_CASE = re.compile(r"(?<![\w-])[a-z0-9]\w*[A-Z]\w*")
-#: Capitalised words of a question that pin nothing (question and sentence openers, pronouns, days, months).
+#: Capitalised words of a question that pin nothing (question and sentence openers, pronouns, days, months, and the
+#: head nouns of organisations' names: "Office" of "the Office of Acquisition" pinned a comparison side to sources
+#: writing "Office", and the page says "OA": fresh31's f31-26).
 _COMMON = frozenset("""I I'm I've If Is Are Can Could Do Does Did Will Would Should Must May Might Has Have What What's
 Which Who Whom Whose When Where Why How And But Or So For After Before During While Once Back OK Okay Non My Our The A
 An In On At To Alongside Around About Also Then Yes No Please Hi Hello Hey Thanks Thank Dear Sorry Quick Question
 Everyone Everybody Anyone Anybody Someone Somebody Nobody
 Monday Tuesday Wednesday Thursday Friday Saturday Sunday
-January February March April May June July August September October November December""".split())
+January February March April May June July August September October November December
+Office Team Department Division Group Center Centre Program Programme Branch Unit Agency Bureau""".split())
 
 
 def _pins_nothing(word: str) -> bool:
