@@ -14,6 +14,10 @@ HTML ``<pre>``, ``<code>``, ``<kbd>`` or ``<samp>`` element, are what a page abo
 (``{% for x in y %}``). ``{% raw %}...{% endraw %}`` is Liquid's own way to show tags: its content is kept literally
 wherever it is (the raw tags themselves are removed), as Jekyll would render it. Where code is comes from
 grounding.code_regions.
+
+Jekyll's Markdown (kramdown) also writes a heading's id or class after its text, ``## Set up {#set-up-phase}``
+(:func:`strip_heading_attributes`): rendered, the page shows "Set up"; read as CommonMark it was the section name
+"Set up {#set-up-phase}" in the source panel and in answers naming the section (the 18F handbook has 10).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from collections.abc import Sequence
 
 from grounding.code_regions import html_code_ranges, in_ranges, markdown_code_ranges
 
-__all__ = ["strip_liquid", "strip_liquid_html", "strip_liquid_markdown"]
+__all__ = ["strip_heading_attributes", "strip_liquid", "strip_liquid_html", "strip_liquid_markdown"]
 
 #: One alternative per kind, tried in this order at each position: a raw block (kept, tags removed), a comment
 #: (removed with its content), a Slack channel tag (its channel's name, "#name"), a line holding only another tag
@@ -74,3 +78,16 @@ def strip_liquid_markdown(text: str) -> str:
 def strip_liquid_html(text: str) -> str:
     """:func:`strip_liquid` for an HTML document: tags inside <pre>, <code>, <kbd> and <samp> are kept."""
     return strip_liquid(text, keep=html_code_ranges(text) if "{%" in text else ())
+
+
+#: An ATX heading's closing attribute list (kramdown): "{#id}", "{: .class}", "{.class #id}", "{##id}".
+_HEADING_ATTRIBUTES = re.compile(r"^(?P<heading>[ ]{0,3}#{1,6}[ \t]+[^\n]*?\S)[ \t]+\{[:#.][^{}\n]*\}[ \t]*$", re.M)
+
+
+def strip_heading_attributes(text: str) -> str:
+    """A Markdown document without the attribute lists closing its ATX headings ("## Set up {#set-up-phase}" ->
+    "## Set up"); a heading inside a code block is kept as written (characters in, characters out)."""
+    if "{" not in text:
+        return text
+    keep = markdown_code_ranges(text)
+    return _HEADING_ATTRIBUTES.sub(lambda m: m.group(0) if in_ranges(keep, m.start()) else m.group("heading"), text)

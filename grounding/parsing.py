@@ -22,7 +22,8 @@ import nh3
 import yaml
 from markdown_it import MarkdownIt
 
-from grounding.liquid import strip_liquid, strip_liquid_html, strip_liquid_markdown  # strip_liquid: re-exported
+from grounding.liquid import (strip_heading_attributes, strip_liquid, strip_liquid_html,  # strip_liquid: re-exported
+                              strip_liquid_markdown)
 from grounding.html_blocks import Block, clean_text, html_blocks, merge_list_runs  # Block, merge_list_runs: re-exported
 
 SUPPORTED_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
@@ -208,7 +209,7 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         except (yaml.YAMLError, ValueError) as exc:
             raise ParseError(f"{filename}: malformed YAML front matter: {exc}".splitlines()[0]) from exc
         metadata = _jsonable(dict(post.metadata))
-        body = escape_non_tags(strip_liquid_markdown(post.content))
+        body = escape_non_tags(strip_heading_attributes(strip_liquid_markdown(post.content)))
         html = _markdown_html(body, filename)
         heading_title, blocks = html_blocks(html)
     elif kind == "html":

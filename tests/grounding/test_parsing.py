@@ -287,3 +287,16 @@ def test_a_title_or_heading_cannot_reorder_what_is_shown_with_bidirectional_cont
     # a left-to-right mark reorders nothing and stays
     assert parse_document("# Shalom \u200e\u05e9\u05dc\u05d5\u05dd\n\nText.\n".encode(), "s.md").title == \
         "Shalom \u200e\u05e9\u05dc\u05d5\u05dd"
+
+
+def test_a_headings_closing_attribute_list_is_not_part_of_its_section_name():
+    # kramdown's "{#id}" after a heading: the rendered page shows "Set up"; the 18F handbook has 10 (fresh31's
+    # f31-34 planned the section "Set up {#set-up-phase-of-engagements}")
+    text = ("---\ntitle: Engagements\n---\n\n## Set up {#set-up-phase-of-engagements}\n\nAgree on the scope.\n\n"
+            "## Review {: .note}\n\nMeet every week {#not-a-heading}.\n\n"
+            "```\n## Shown {#kept}\n```\n")
+    doc = parse_document(text.encode(), "engagements.md")
+    sections = {b.text: b.section for b in doc.blocks}
+    assert sections["Agree on the scope."] == ("Set up",)
+    assert sections["Meet every week {#not-a-heading}."] == ("Review",)  # only a heading's closing list goes
+    assert any("## Shown {#kept}" in b.text for b in doc.blocks)  # code is shown as written
