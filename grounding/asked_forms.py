@@ -64,15 +64,27 @@ _STOP = frozenset("a an the of for to in on at is are do does did can i my we yo
 def contrasted(question: str, sentence: str) -> str | None:
     """The question's word for one side of an excluding pair (:data:`_SIDES`) when ``sentence`` names the other side
     and no word of the asked side ("final" for "... my final paycheck?" / "your first paycheck ... after your start
-    date"); None when there is none, when the question names both sides, or the sentence names the asked side."""
-    asked = _words(question_sentence(question))
+    date"), or the question's "non-X" when ``sentence`` names X and no "non-X" ("non-interim" for "How long does a
+    full (non-interim) Secret clearance take?" / "1-2 months for a new Secret (interim) clearance": the s31 round's
+    fresh31 f31-39); None when there is none, when the question names both sides, or the sentence names the asked
+    side."""
+    asking = question_sentence(question)
+    asked = _words(asking)
     said = _words(sentence)
     for one, other in _SIDES:
         for mine, theirs in ((one, other), (other, one)):
             words = asked & mine
             if words and not asked & theirs and said & theirs and not said & mine:
                 return sorted(words)[0]
+    for m in _NON.finditer(asking):
+        word = m.group("word").lower()
+        if word in said and not any(w in said for w in (f"non-{word}", "non")) and word not in asked:
+            return m.group(0).lower()
     return None
+
+
+#: A qualifier the question negates with "non-": "a (non-interim) clearance", "non-billable hours".
+_NON = re.compile(r"\bnon-(?P<word>[A-Za-z]{3,})\b", re.I)
 
 
 #: What a question asks in a form that a sentence must hold: a phone number, an e-mail address.

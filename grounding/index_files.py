@@ -42,8 +42,9 @@ FORMAT = 2
 #: records (grounding.parsing.keywords_of), 10 the layouts reading a short line that ends with a parenthetical ("Day 5
 #: (Friday)") as a heading (grounding.sentence_data._heading_like; 9 was taken by an unmerged branch's indexes on
 #: shared machines, so such an index is built again too), 11 the BM25 index holding single digits as terms
-#: (grounding.lexical.BM25_TOKEN_PATTERN: "Day 3").
-ANSWER_DATA = 11
+#: (grounding.lexical.BM25_TOKEN_PATTERN: "Day 3"), 12 the layouts reading "10 seconds" as a duration, not a count
+#: (grounding.typed_values).
+ANSWER_DATA = 12
 #: The distinct sentence vectors are written apart (sentence_distinct.npy, sentence_map.npy) when they are at most
 #: this share of all the sentence vectors (a domain holding dated versions of its documents repeats most sentences).
 DISTINCT_SHARE = 0.9

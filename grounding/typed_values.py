@@ -20,8 +20,8 @@ _COUNTWORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
               r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|thousand)")
 _NUMWORD = rf"(?:{_COUNTWORD}|a|an|a few|several|half an?)"
 _NUMBER = rf"(?:\d[\d,]*(?:\.\d+)?(?:\s?(?:-|to|–)\s?\d[\d,]*(?:\.\d+)?)?|{_NUMWORD}(?:[- ]{_COUNTWORD})?)"
-_TIME_UNIT = (r"(?:(?:business |work |working |calendar |consecutive |administrative )?(?:minutes?|hours?|days?|"
-              r"weeks?|workweeks?|workdays?|months?|years?|nights?|pay periods?|fiscal years?|person-hours?))")
+_TIME_UNIT = (r"(?:(?:business |work |working |calendar |consecutive |administrative )?(?:seconds?|minutes?|hours?|"
+              r"days?|weeks?|workweeks?|workdays?|months?|years?|nights?|pay periods?|fiscal years?|person-hours?))")
 _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|"
           r"Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?")
 

@@ -4,9 +4,11 @@ question."""
 
 from __future__ import annotations
 
-from grounding.answer_types import question_type
+from grounding.answer_types import question_type, states, typed_values
+from grounding.asked_forms import contrasted
 from grounding.comparison_sides import comparison_sides
 from grounding.question_parts import specifics
+from tests.grounding.helpers import make_page, offline_answer
 
 F31_26 = ("Who gets back to me faster: the Events Team after I raise a question on my conference request, or the "
           "Office of Acquisition after I submit an intake form for a purchase over $10,000?")
@@ -34,3 +36,27 @@ def test_f31_26_the_head_noun_of_an_organisation_pins_no_source():
     # "Office" of "the Office of Acquisition": the page writes "OA"; "Events" still pins the Events Team's pages
     assert specifics("Who answers faster, the Office of Acquisition or the Events Team?") == ["Acquisition", "Events"]
     assert specifics("What is the nightly hotel limit in Denver?") == ["Denver"]
+
+
+def test_f31_07_seconds_are_a_duration_not_a_count():
+    # "how long do I have to paste it before the clipboard is cleared?" was refused: "10 seconds" read as a count
+    assert typed_values("KeePassXC clears the clipboard after 10 seconds.") == ("duration:10 seconds",)
+    assert typed_values("You will have 1 second to react.") == ("duration:1 second",)
+    assert states("duration", "KeePassXC clears the clipboard after 10 seconds.")
+
+
+def test_f31_39_a_qualifier_the_question_negates_with_non_is_not_answered_by_its_positive():
+    question = "How long does a full (non-interim) Secret clearance take to come through?"
+    assert contrasted(question, "1-2 months for a new Secret (interim) clearance.") == "non-interim"
+    assert contrasted(question, "6-8 months for a new non-interim Secret clearance.") is None  # says the asked case
+    assert contrasted(question, "A Secret clearance takes 4-6 months.") is None  # names neither
+    # the question naming both sides asks about both
+    assert contrasted("Do interim and non-interim clearances take as long?", "Interim clearances take 1 month.") is None
+
+
+def test_f31_39_the_offline_answer_refuses_the_negated_case(embedder):
+    question = "How long does a full (non-interim) Secret clearance take to come through?"
+    page = make_page(1, "Clearances", "Timelines", "Clearances take time to process.\n\n"
+                     "- 1-2 months for a new Secret (interim) clearance.\n- 6-8 months for a new Top Secret clearance.\n")
+    text = offline_answer(embedder, question, page)
+    assert text.startswith("INSUFFICIENT_EVIDENCE") and "non-interim" in text, text
