@@ -18,7 +18,8 @@ from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value
 from grounding.sentence_leads import heading_of, lead_of
 from grounding.sentence_rank import ScoredSentence
-from grounding.typed_values import asks_window, proportional_only, recurs, states_window
+from grounding.typed_values import (asks_calendar, asks_window, proportional_only, recurs, states_calendar,
+                                   states_window)
 from grounding.types import ContextPlan
 from grounding.yesno_count import share_of_asked
 
@@ -97,6 +98,8 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             # of time:")
             and not (kind == "duration" and s.kind in ("sentence", "item") and asks_lead_time(question)
                      and not states_lead_time(_read_under(s, plan)))
+            # an event's time ("Once you have submitted a referral, ...") for "What day and time is it held?"
+            and not (kind == "date" and asks_calendar(question_sentence(question)) and not states_calendar(s.text))
             # a person or team who is only the one the question names ("Who is the HR Specialist?" / "Contact your
             # HR Specialist"): nobody is named
             and not (kind == "person" and not names_another_person(question, s.text))

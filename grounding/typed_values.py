@@ -235,3 +235,22 @@ def _durations_after(text: str, before: re.Pattern[str]) -> list[bool]:
     """For each duration ``text`` states, in order, whether the words right before it match ``before`` (a pattern
     anchored at the end: "within", "no later than")."""
     return [bool(before.search(text[:m.start()])) for m in _PATTERNS["duration"].finditer(text)]
+
+
+#: A question asking for a day, a time, a date, a month or a year by name ("What day and time is the Info Session
+#: held?", "What time does it start?"), not "When ...?".
+_ASKS_CALENDAR = re.compile(r"^(?:on |at |in )?(?:what|which) (?:\w+ )?(?:date|day|time|year|month)s?\b", re.I)
+
+
+def asks_calendar(question: str) -> bool:
+    """True when the asking sentence ``question`` asks for a day, a time, a date, a month or a year by name."""
+    return bool(_ASKS_CALENDAR.match(question.strip()))
+
+
+def states_calendar(text: str) -> bool:
+    """True when ``text`` states a point on the calendar or the clock, or a duration from one (a date value or a
+    duration, typed_values' patterns): not a point given only by an event ("Once you have submitted a referral, ...
+    invite the person to our monthly general TTS Info Session" says when one is invited, not on which day or at what
+    time the session is held: the s31 round's fresh31 f31-43), which :func:`states` accepts for "When ...?"."""
+    text = nfkc_fold(text)
+    return bool(_PATTERNS["date"].search(text) or _PATTERNS["duration"].search(text))

@@ -8,6 +8,7 @@ from grounding.answer_types import question_type, states, typed_values
 from grounding.asked_forms import contrasted
 from grounding.comparison_sides import comparison_sides
 from grounding.question_parts import specifics
+from grounding.typed_values import asks_calendar, states_calendar
 from tests.grounding.helpers import make_page, offline_answer
 
 F31_26 = ("Who gets back to me faster: the Events Team after I raise a question on my conference request, or the "
@@ -60,3 +61,25 @@ def test_f31_39_the_offline_answer_refuses_the_negated_case(embedder):
                      "- 1-2 months for a new Secret (interim) clearance.\n- 6-8 months for a new Top Secret clearance.\n")
     text = offline_answer(embedder, question, page)
     assert text.startswith("INSUFFICIENT_EVIDENCE") and "non-interim" in text, text
+
+
+def test_f31_43_a_question_naming_a_day_or_time_needs_one_not_an_event():
+    assert asks_calendar("What day and time is the monthly Info Session held?")
+    assert asks_calendar("What time does my first day start?")
+    assert not asks_calendar("When is the Info Session held?")  # an event's time answers "When ...?"
+    invite = "Once you have submitted a referral, we will invite the person to our monthly Info Session."
+    assert states("date", invite) and not states_calendar(invite)
+    assert states_calendar("Info Sessions are held the first Tuesday of the month at 2 p.m.")
+    assert states_calendar("Submit it within 5 business days.")
+
+
+def test_f31_43_the_offline_answer_refuses_an_event_for_a_day_and_time(embedder):
+    question = "What day and time is the Recruiting team's monthly Info Session held?"
+    page = make_page(1, "Recruiting", "Referrals", "Once you have submitted a referral, a recruiting team member "
+                     "will reach out and invite the person to our monthly Info Session.\n\n"
+                     "We share information about every office at the Info Session.\n")
+    text = offline_answer(embedder, question, page)
+    assert text.startswith("INSUFFICIENT_EVIDENCE"), text
+    held = page.chunk.text + "\nThe Info Session is held on the first Tuesday of each month at 2 p.m. Eastern.\n"
+    text = offline_answer(embedder, question, make_page(1, "Recruiting", "Referrals", held))
+    assert "first Tuesday of each month at 2 p.m." in text, text
