@@ -1,9 +1,9 @@
 """Yes/no questions: what a sentence answers them with. The question is read by its asking clause (without the
 asker's situation: conditions, clauses describing its nouns; grounding.yesno_asking); a sentence says no when
 exactly one of the two is negated (its own leading condition left out when the question is not about it), when it
-states a limit the question asks to pass, or a requirement of more time than the asker has; a sentence about another
-kind of what is asked ("economy class" for "business class") or naming too little of it settles nothing
-(grounding.extractive then quotes it without an opener).
+states a limit the question asks to pass, or a requirement of more time than the asker has (grounding.yesno_limits);
+a sentence about another kind of what is asked ("economy class" for "business class") or naming too little of it
+settles nothing (grounding.extractive then quotes it without an opener).
 
 No Django imports.
 """
@@ -19,14 +19,16 @@ from grounding.polarity import antonym
 from grounding.yesno_asking import CONDITION, asking_clause, asking_coverage
 from grounding.yesno_clauses import (RELATIVE_CLAUSE, bounded_prohibition, excepts_asked, nominal_unstated,
                                     refers_elsewhere)
-from grounding.yesno_count import (COMPARED as _COMPARED, LIMIT as _LIMIT, NUMBER_WORDS as _WORDS,
-                                   THRESHOLD as _THRESHOLD, compared_count, passes_stated_bound,
-                                   requirement_not_reached, same_across, share_answer, stated_numbers, value_differs)
+from grounding.yesno_count import (COMPARED as _COMPARED, THRESHOLD as _THRESHOLD, compared_count,
+                                   passes_stated_bound, requirement_not_reached, same_across, share_answer,
+                                   value_differs)
 from grounding.yesno_fit import (below_minimum, capacity_unstated, defines_only, listed_as_kind, names_excluded,
                                  orders_asked_act, other_act_ordered, other_owner, requirement_flip_fits, some_for_all,
                                  unasked_contrast, unneeded_other_act)
 from grounding.yesno_hedges import SOME_CASES, WITH_APPROVAL, bounded_for_all, conditional_on_threshold
 from grounding.yesno_kind import other_subject, substituted_in
+from grounding.yesno_limits import most_stated, over_limit, requirement_unmet
+from grounding.yesno_inverted import required_instead, turned, unlimited_grant
 from grounding.yesno_negation import joins_contrasted, order_reversed, rejected_alternative, without_idioms
 from grounding.yesno_predicate import cost_denied, cost_read_as_free, predicate_unstated, restriction_unstated
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
@@ -35,20 +37,6 @@ from grounding.yesno_reach import (approval_required, if_unstated, illustrates, 
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, answering_clause, as_must,
                                    concession_or_main, condition_unmet, contrasted, modality_unstated,
                                    negated_part_unstated, negates_terms, prohibits_asked, requirement_unstated)
-
-
-_REQUIREMENT = re.compile(r"\b(?:need|needs|must|at least|minimum|required|requires|in order to|only after|after)\b", re.I)
-_AMOUNT_OF_TIME = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|"
-                             r"twenty|thirty)\s+(day|week|month|year)s?\b", re.I)
-
-
-def _durations(text: str) -> dict[str, float]:
-    """The largest amount of time a text states per unit ("12 months" -> {"month": 12})."""
-    out: dict[str, float] = {}
-    for m in _AMOUNT_OF_TIME.finditer(text):
-        n = float(_WORDS.get(m.group(1).lower(), 0) if not m.group(1).isdigit() else m.group(1))
-        out[m.group(2).lower()] = max(out.get(m.group(2).lower(), 0.0), n)
-    return out
 
 
 #: A condition closing a sentence: ", even if you are not ...", " unless approved", " when you travel".
@@ -103,53 +91,6 @@ def substituted(question: str, sentence: str) -> bool:
     return substituted_in(asking_clause(question), sentence)
 
 
-#: "The maximum number of hours you can work in a single day is 12": the number's unit named before it.
-_NUMBER_OF = re.compile(r"\b(?:number|amount) of (?P<unit>minutes|hours|days|weeks|months|years)\b[^.;:]*?"
-                        r"\b(?:is|are)\s+(?P<n>\d+)\b(?!\s*[a-z%$])", re.I)
-
-
-def _most(text: str) -> dict[str, float]:
-    """The largest amount of time, money or a count a text states per unit (grounding.yesno_count.stated_numbers:
-    "Up to 5 unused PTO days" -> {"day": 5}, "several years" -> {"year": 2}, "The maximum number of hours ... is 12"
-    -> {"hour": 12})."""
-    text += "".join(f" {m.group('n')} {m.group('unit')}" for m in _NUMBER_OF.finditer(text))
-    return {unit: max(numbers) for unit, numbers in stated_numbers(text, kinds=_LIMITED).items()}
-
-
-#: The kinds of value a limit holds: a limit in percent is left to the comparison rules.
-_LIMITED = ("amount", "duration", "count")
-
-
-def over_limit(question: str, sentence: str) -> bool:
-    """True when ``sentence`` states a limit and the question asks about more than it of the same unit ("Can I carry
-    over 10 unused PTO days?" / "Up to 5 unused PTO days carry over": 10 > 5 days; "a hotel at $300 a night" / "the
-    limit is $225": $300 > $225)."""
-    if not _LIMIT.search(sentence):
-        return False
-    asked, limits = _most(question_sentence(question)), _most(sentence)
-    return any(unit in asked and asked[unit] > n for unit, n in limits.items())
-
-
-def requirement_unmet(question: str, sentence: str) -> bool:
-    """True when the sentence requires more time than the question says the asker has ("I joined six months ago." /
-    "You need to have been an employee for 12 months", or "... at least one year of federal service")."""
-    mine, required = _durations(question), _durations(sentence)
-    if not _REQUIREMENT.search(sentence):
-        return False
-    if any(unit in mine for unit in required):
-        return any(unit in mine and mine[unit] < n for unit, n in required.items())
-    # another unit ("six months" against "at least one year of federal service"): compared in days, when the
-    # question states one amount of time
-    if len(mine) != 1:
-        return False
-    ((unit, n),) = mine.items()
-    return any(n * _DAYS[unit] < m * _DAYS[u] for u, m in required.items())
-
-
-#: Days in a unit of :data:`_AMOUNT_OF_TIME` (a month as a twelfth of a year).
-_DAYS = {"day": 1.0, "week": 7.0, "month": 365.25 / 12, "year": 365.25}
-
-
 def says_no(question: str, sentence: str) -> bool:
     """True when ``sentence`` answers the yes/no ``question`` with no.
 
@@ -180,7 +121,7 @@ def threshold_applies(question: str, sentence: str) -> bool:
     (:func:`over_limit`)."""
     if not _THRESHOLD.search(sentence):
         return False
-    asked, stated = _most(question_sentence(question)), _most(sentence)
+    asked, stated = most_stated(question_sentence(question)), most_stated(sentence)
     return bool(asked.keys() & stated.keys())
 
 
@@ -212,6 +153,10 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       prohibits_asked), unless the sentence names nothing of what a negated question negates
       (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
       sentence states no requirement (grounding.yesno_scope.requirement_unstated);
+    - a question asking whether doing without something is fine is answered as the requirement it turns round, the
+      opener turned (not by a rule under a leading condition: "If you do any work with git repos on your local
+      computer, you need to set up commit signing" is another case than the asker's, often); a sentence saying there is no limit on how many times one may do what is asked says "Yes."
+      (grounding.yesno_inverted);
     - "Yes." only from a sentence about the same kind of what is asked (:func:`substituted`) naming at least
       ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted on the sentence with ``context``, the
       heading path of the section it stands in ("You do not need a gym membership to access these" under "Locker
@@ -227,6 +172,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     - a yes to a permission that the sentence makes depend on an approval the question does not name opens "Yes,
       with approval." (grounding.yesno_reach.approval_required).
     """
+    if (required := required_instead(question)) is not None:  # "Is it okay if I don't ...?" (grounding.yesno_inverted)
+        return "" if CONDITION.match(sentence) else turned(opener(required, sentence, yes_coverage=yes_coverage,
+                                                                  context=context, similarity=similarity))
     clause = asking_clause(question)
     sentence = _LABEL.sub("", sentence, count=1)  # "NOTE: If you are attending ..." opens with its condition
     sentence = cost_read_as_free(clause, sentence)  # "do not cost any money" says "free" (grounding.yesno_predicate)
@@ -266,6 +214,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return ""  # an alternative to what the sentence before says; or a predicate said of another subject
     if rejected_alternative(clause, sentence) or joins_contrasted(clause, sentence):
         return "No."  # "... to Talent rather than to the managers"; "X does A, whereas Y does B" (yesno_negation)
+    if unlimited_grant(question, sentence):
+        return "Yes."  # "Can I resubmit it more than once?" / "There is no limit on how many times you can resubmit"
     answering = answering_clause(clause, sentence)
     no = says_no(question, sentence) != (flip is not None) or (flip is None and prohibits_asked(clause, answering))
     if no:

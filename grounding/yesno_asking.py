@@ -31,7 +31,10 @@ _RELATIVE_NEGATION = re.compile(r"(?<=\w)(?<!\bthat)(?<!\bif)(?<!\bwhether)(?<!\
 _MID_CONDITION = re.compile(r",\s*(?:even\s+)?(?:if|when|unless|while|once|in case)\b[^,?]*,\s*"
                             r"(?=(?:do|does|did|can|could|should|shall|will|would|is|are|am|was|were|may|might|must|"
                             r"have|has|had)\b)", re.I)
-_TRAILINGCONDITION = re.compile(r"[,\s]+(?:even\s+)?(?:if|when|unless|while|once|in case)\b[^?]*(?=\?\s*$)", re.I)
+#: ("more than once", "at once" and "all at once" say how often, not when: "Can I resubmit it more than once if I keep
+#: finding mistakes?" kept only "Can I resubmit it more than?", fresh31's f31-14)
+_TRAILINGCONDITION = re.compile(r"(?<!\bthan)(?<!\bat)[,\s]+(?:even\s+)?(?:if|when|unless|while|once|in case)\b[^?]*"
+                                r"(?=\?\s*$)", re.I)
 
 
 #: A negation in a relative clause describing a noun ("a fed who isn't on our project", "staff that do not travel"):

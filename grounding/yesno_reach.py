@@ -167,9 +167,17 @@ def if_unstated(question: str, sentence: str) -> bool:
 
 def _condition_unnamed(question: str, condition: str) -> bool:
     """True when the ``condition`` a rule holds under names a case (not "if either of the following apply") that is
-    not approval, and the question names none of its content words."""
+    not approval, and the question names none of its content words but the acronyms it writes in capitals (the
+    organisation every page names: "only if you're collecting feedback that is directly helping GSA" is not met by
+    "Can I use GSA's Qualtrics license to survey their users for them?", which opened "Yes."; the s31 round's fresh31
+    f31-18)."""
     terms = content_terms(condition) - _NO_CONDITION
-    return bool(terms) and not terms & _APPROVAL_TERMS and not terms & content_terms(question)
+    named = terms & content_terms(question) - content_terms(" ".join(_ACRONYM.findall(condition)))
+    return bool(terms) and not terms & _APPROVAL_TERMS and not named
+
+
+#: A word written in capitals: an organisation's acronym ("GSA", "TTS").
+_ACRONYM = re.compile(r"\b[A-Z]{2,}s?\b")
 
 
 #: A rule, then "if" and the condition it holds under, in one clause ("You must change it immediately if you ...").

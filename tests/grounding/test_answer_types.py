@@ -10,7 +10,8 @@ from grounding.answer_types import is_comparison, question_type, states, typed_v
 from grounding.comparison_sides import comparison_sides
 from grounding.question_parts import (asked_terms, blank_cell, condition_matches, mentions, question_parts, specifics,
                                       with_ellipsis_filled)
-from grounding.yesno import asking_coverage, over_limit, says_no, substituted
+from grounding.yesno import asking_coverage, says_no, substituted
+from grounding.yesno_limits import over_limit
 
 
 @pytest.mark.parametrize("question,kind", [

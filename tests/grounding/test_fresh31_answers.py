@@ -9,6 +9,9 @@ from grounding.asked_forms import contrasted
 from grounding.comparison_sides import comparison_sides
 from grounding.question_parts import specifics
 from grounding.typed_values import asks_calendar, states_calendar
+from grounding.yesno import opener
+from grounding.yesno_asking import asking_clause
+from grounding.yesno_inverted import required_instead
 from tests.grounding.helpers import make_page, offline_answer
 
 F31_26 = ("Who gets back to me faster: the Events Team after I raise a question on my conference request, or the "
@@ -58,7 +61,8 @@ def test_f31_39_a_qualifier_the_question_negates_with_non_is_not_answered_by_its
 def test_f31_39_the_offline_answer_refuses_the_negated_case(embedder):
     question = "How long does a full (non-interim) Secret clearance take to come through?"
     page = make_page(1, "Clearances", "Timelines", "Clearances take time to process.\n\n"
-                     "- 1-2 months for a new Secret (interim) clearance.\n- 6-8 months for a new Top Secret clearance.\n")
+                     "- 1-2 months for a new Secret (interim) clearance.\n"
+                     "- 6-8 months for a new Top Secret clearance.\n")
     text = offline_answer(embedder, question, page)
     assert text.startswith("INSUFFICIENT_EVIDENCE") and "non-interim" in text, text
 
@@ -83,3 +87,39 @@ def test_f31_43_the_offline_answer_refuses_an_event_for_a_day_and_time(embedder)
     held = page.chunk.text + "\nThe Info Session is held on the first Tuesday of each month at 2 p.m. Eastern.\n"
     text = offline_answer(embedder, question, make_page(1, "Recruiting", "Referrals", held))
     assert "first Tuesday of each month at 2 p.m." in text, text
+
+
+def test_f31_18_a_condition_naming_only_the_organisation_is_not_met_by_a_question_naming_it():
+    question = ("We're working on a project for the Department of Labor. Can I use GSA's Qualtrics license to run a "
+                "survey of their users for them?")
+    sentence = ("Qualtrics can only be used if you're collecting feedback that is directly helping GSA; not another "
+                "agency.")
+    assert opener(question, sentence) == ""  # was "Yes.": the question names GSA, not the condition
+    # a question naming the condition's own words still gets its yes
+    assert opener("Can I use Qualtrics when I'm collecting feedback that helps GSA?", sentence) == "Yes."
+
+
+def test_f31_11_is_it_okay_if_i_dont_is_answered_as_the_requirement_it_turns_round():
+    question = ("I only ever edit our repos through github.com in my browser. Is it okay if I don't set up commit "
+                "signing?")
+    assert required_instead(question) == ("I only ever edit our repos through github.com in my browser. Do I need to "
+                                          "set up commit signing?")
+    assert opener(question, "You do not need to set up commit signing.") == "Yes."
+    assert opener(question, "Setting up commit signing is optional.") == "Yes."
+    # a rule under a leading condition is often another case than the asker's: no opener from it (f31-11's first
+    # sentence, "If you do any work with git repos on your local computer, you need to set up commit signing", read
+    # "No." for an asker editing in the browser)
+    assert opener(question, "If you only use GitHub from the web interface, you do not need to configure signing.") \
+        == ""
+    assert opener("Is it okay if I don't set up commit signing?",
+                  "You must set up commit signing before your first commit.") == "No."
+    assert required_instead("Is it okay to set up commit signing later?") is None
+
+
+def test_f31_14_no_limit_on_how_many_times_grants_the_asked_act():
+    sentence = "There is no limit on how many times you can resubmit your timesheet."
+    assert opener("Can I resubmit my HR Links timesheet more than once if I keep finding mistakes in it?",
+                  sentence) == "Yes."  # was "No." (and the clause was cut at "once")
+    assert opener("Is there a limit on how many times I can resubmit my timesheet?", sentence) == "No."
+    assert asking_clause("Can I resubmit my timesheet more than once if I keep finding mistakes?") == \
+        "Can I resubmit my timesheet more than once?"

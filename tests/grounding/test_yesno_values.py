@@ -34,7 +34,7 @@ def test_a_value_question_is_decided_by_the_sentence_stating_its_unit():
 
 
 def test_one_reading_of_stated_numbers_serves_limits_and_value_questions():
-    from grounding.yesno import over_limit
+    from grounding.yesno_limits import over_limit
     from grounding.yesno_count import stated_numbers
 
     said = "Up to two weeks, then 5 unused days, several years, $1,200 and a 15% tip."
