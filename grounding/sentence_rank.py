@@ -19,13 +19,14 @@ Score of a sentence =
 The sources' sentence data (grounding.sentence_data) is made once per answer (:func:`with_sentences`); the embedder
 answers the texts embedded at ingestion from what it remembers (grounding.embeddings.KnownVectors: the claims and the
 answer units, knowledge.sentences), so only the question is encoded, and what ingestion could not know (a source's
-text changed at ask time: a passage withheld, chunks merged across a table). No Django imports.
+text changed at ask time: a passage withheld, chunks merged across a table). The scored sentence and the sources'
+sentence data live in grounding.scored_sentences (re-exported here). No Django imports.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -42,61 +43,15 @@ from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE
                                      PHONE, PHONE_QUESTION, QUANTITY_QUESTION, asked_numbers, asked_role, defined_term,
                                      defines, example_sentences, named_page_labels, names_role_holder, names_row_key,
                                      numbers, on_named_pages)
-from grounding.sentence_data import SentenceData, section_heading, sentence_data
+from grounding.sentence_data import SentenceData
 from grounding.quotable import quoted_text
 from grounding.heading_lookup import named_labels
 from grounding.sentence_leads import heading_of, lead_of, numbered_parts, other_part
 from grounding.table_lookup import names_row_column
 from grounding.types import ContextPlan, Source
+from grounding.scored_sentences import ScoredSentence, source_sentences, with_sentences
 
-@dataclass(frozen=True)
-class ScoredSentence:
-    """A candidate answer sentence.
-
-    Attributes:
-        text: the sentence as quoted (a table row as "column: value" pairs).
-        label: the label of its source.
-        score: cosine + overlap bonus + quantity bonus (see the module docstring).
-        kind: its kind (grounding.sentence_data.KINDS).
-        cosine: the larger of its own and its context vector's cosine with the question.
-        overlap: the IDF-weighted share of the question's content terms it holds (0..1).
-        values: its typed values ("amount:$65", ...).
-        position: its position among its source's sentences.
-        precision: the IDF-weighted share of its own content terms that the question holds (0..1): a sentence about
-            "award leave" under a question on "annual leave" has a term the question lacks.
-    """
-
-    text: str
-    label: str
-    score: float
-    kind: str = "sentence"
-    cosine: float = 0.0
-    overlap: float = 0.0
-    values: tuple[str, ...] = ()
-    position: int = 0
-    precision: float = 0.0
-
-
-def source_sentences(source: Source, embedder: Embedder | None = None) -> SentenceData:
-    """The sentence data of a source: the one it carries, else read and embedded from its text (its section's last
-    heading gives the first sentence its context)."""
-    if source.sentences is not None:
-        return source.sentences
-    heading = source.section.split(" > ")[-1].strip() if source.section else ""
-    return sentence_data([[(source.text, heading)]], embedder or default_embedder())[0][0]
-
-
-def with_sentences(plan: ContextPlan, embedder: Embedder | None = None) -> ContextPlan:
-    """The plan with every source carrying its sentence data (:func:`source_sentences`), made in one embedding call
-    for all sources that have none; the plan itself when all have it."""
-    missing = [s for s in plan.sources if s.sentences is None]
-    if not missing:
-        return plan
-    headings = [section_heading(s.section) for s in missing]
-    made = sentence_data([[(s.text, h)] for s, h in zip(missing, headings)], embedder or default_embedder())
-    data = {s.label: d[0] for s, d in zip(missing, made)}
-    return replace(plan, sources=tuple(s if s.sentences is not None else replace(s, sentences=data[s.label])
-                                       for s in plan.sources))
+__all__ = ["ScoredSentence", "rank_sentences", "reads_period", "source_sentences", "with_sentences"]
 
 
 def reads_period(question: str, sources: Sequence[Source]) -> bool:

@@ -123,3 +123,4 @@ def test_f31_14_no_limit_on_how_many_times_grants_the_asked_act():
     assert opener("Is there a limit on how many times I can resubmit my timesheet?", sentence) == "No."
     assert asking_clause("Can I resubmit my timesheet more than once if I keep finding mistakes?") == \
         "Can I resubmit my timesheet more than once?"
+
