@@ -74,6 +74,17 @@ def quoted_text(data: SentenceData, i: int) -> str:
     j = i - 1
     while j >= 0 and data.kinds[j] == "item":
         j -= 1
+    if j >= 0 and data.kinds[j] in ("sentence", "heading") and len(text.split()) >= 4 \
+            and not text.rstrip().endswith((",", ":", ";")) and _CLAUSE.search(text):
+        # a list under a sentence or a heading, not a lead-in ("When changing your password, keep these in mind ...
+        # ." / "- passwords expire after 90 days"): its items are the page's own statements, written in lower case
+        # (fresh31's f31-29 asked how often the passwords expire; the item was never ranked)
+        return text
     if j < 0 or data.kinds[j] != "lead" or not quotable(data.texts[j].rstrip(": "), "sentence"):
         return ""
     return f"{data.texts[j].rstrip(' :;')}: {text}"
+
+
+#: A finite verb making a list item a statement of its own ("passwords expire after 90 days"), not a noun phrase.
+_CLAUSE = re.compile(r"\b(?:is|are|was|were|be|must|may|can|cannot|should|will|would|need|needs|has|have|"
+                     r"expires?|requires?|applies|apply|gets?|takes?|lasts?|runs?|includes?|covers?)\b", re.I)
