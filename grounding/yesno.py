@@ -155,8 +155,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       sentence states no requirement (grounding.yesno_scope.requirement_unstated);
     - a question asking whether doing without something is fine is answered as the requirement it turns round, the
       opener turned (not by a rule under a leading condition: "If you do any work with git repos on your local
-      computer, you need to set up commit signing" is another case than the asker's, often); a sentence saying there is no limit on how many times one may do what is asked says "Yes."
-      (grounding.yesno_inverted);
+      computer, you need to set up commit signing" is another case than the asker's, often); a sentence saying there
+      is no limit on how many times one may do what is asked says "Yes." (grounding.yesno_inverted);
     - "Yes." only from a sentence about the same kind of what is asked (:func:`substituted`) naming at least
       ``yes_coverage`` of the asking clause (:func:`asking_coverage`), counted on the sentence with ``context``, the
       heading path of the section it stands in ("You do not need a gym membership to access these" under "Locker
