@@ -80,8 +80,10 @@ def strip_liquid_html(text: str) -> str:
     return strip_liquid(text, keep=html_code_ranges(text) if "{%" in text else ())
 
 
-#: An ATX heading's closing attribute list (kramdown): "{#id}", "{: .class}", "{.class #id}", "{##id}".
-_HEADING_ATTRIBUTES = re.compile(r"^(?P<heading>[ ]{0,3}#{1,6}[ \t]+[^\n]*?\S)[ \t]+\{[:#.][^{}\n]*\}[ \t]*$", re.M)
+#: An ATX heading's closing attribute list (kramdown): "{#id}", "{: .class}", "{.class #id}", "{##id}"; not other
+#: text in braces ("{.5 per page}", "{see below}").
+_HEADING_ATTRIBUTES = re.compile(r"^(?P<heading>[ ]{0,3}#{1,6}[ \t]+[^\n]*?\S)[ \t]+\{(?::|#[#\w]|\.[A-Za-z_])[^{}\n]*\}"
+                                 r"[ \t]*$", re.M)
 
 
 def strip_heading_attributes(text: str) -> str:

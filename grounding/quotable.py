@@ -75,7 +75,7 @@ def quoted_text(data: SentenceData, i: int) -> str:
     while j >= 0 and data.kinds[j] == "item":
         j -= 1
     if j >= 0 and data.kinds[j] in ("sentence", "heading") and len(text.split()) >= 4 \
-            and not text.rstrip().endswith((",", ":", ";")) and _CLAUSE.search(text):
+            and not text.rstrip().endswith((",", ":", ";")) and _CLAUSE.search(text) and not _PREDICATE.match(text):
         # a list under a sentence or a heading, not a lead-in ("When changing your password, keep these in mind ...
         # ." / "- passwords expire after 90 days"): its items are the page's own statements, written in lower case
         # (fresh31's f31-29 asked how often the passwords expire; the item was never ranked)
@@ -85,6 +85,10 @@ def quoted_text(data: SentenceData, i: int) -> str:
     return f"{data.texts[j].rstrip(' :;')}: {text}"
 
 
+#: A list item opening with its verb ("must be different than previous 24 passwords", "to be filed by Friday"): a
+#: predicate of a subject said elsewhere, no statement of its own.
+_PREDICATE = re.compile(r"(?:is|are|was|were|be|been|must|may|might|can|cannot|could|should|shall|will|would|need|"
+                        r"needs|has|have|had|do|does|did|to|and|or|but|which|that|who)\b", re.I)
 #: A finite verb making a list item a statement of its own ("passwords expire after 90 days"), not a noun phrase.
 _CLAUSE = re.compile(r"\b(?:is|are|was|were|be|must|may|can|cannot|should|will|would|need|needs|has|have|"
                      r"expires?|requires?|applies|apply|gets?|takes?|lasts?|runs?|includes?|covers?)\b", re.I)

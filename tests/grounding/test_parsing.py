@@ -293,10 +293,11 @@ def test_a_headings_closing_attribute_list_is_not_part_of_its_section_name():
     # kramdown's "{#id}" after a heading: the rendered page shows "Set up"; the 18F handbook has 10 (fresh31's
     # f31-34 planned the section "Set up {#set-up-phase-of-engagements}")
     text = ("---\ntitle: Engagements\n---\n\n## Set up {#set-up-phase-of-engagements}\n\nAgree on the scope.\n\n"
-            "## Review {: .note}\n\nMeet every week {#not-a-heading}.\n\n"
+            "## Review {: .note}\n\nMeet every week {#not-a-heading}.\n\n## Costs {.5 per page}\n\nPrint less.\n\n"
             "```\n## Shown {#kept}\n```\n")
     doc = parse_document(text.encode(), "engagements.md")
     sections = {b.text: b.section for b in doc.blocks}
     assert sections["Agree on the scope."] == ("Set up",)
     assert sections["Meet every week {#not-a-heading}."] == ("Review",)  # only a heading's closing list goes
+    assert sections["Print less."] == ("Costs {.5 per page}",)  # braces that are no attribute list stay
     assert any("## Shown {#kept}" in b.text for b in doc.blocks)  # code is shown as written
