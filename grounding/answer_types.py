@@ -19,7 +19,7 @@ import functools
 import re
 from typing import Literal
 
-from grounding.typed_values import states, typed_values
+from grounding.typed_values import CALENDAR_ASKED, states, typed_values
 
 __all__ = ["CHECKED_TYPES", "AnswerType", "asking_parts", "is_comparison", "question_sentence", "question_type",
            "states", "typed_values"]
@@ -110,7 +110,7 @@ _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has t
                        re.I)
 #: "How much earlier / later / sooner": a difference of two points in time, stated as clock times or dates as often as
 #: durations ("4 a.m." / "6 a.m."; "three to five weeks in advance"): a date question (durations answer it too).
-_DATE_Q = re.compile(r"^(?:when|by when|until when)\b|^(?:what|which) (?:\w+ )?(?:date|day|time|year|month)\b|"
+_DATE_Q = re.compile(rf"^(?:when|by when|until when)\b|^{CALENDAR_ASKED}\b|"
                      r"^how much (?:earlier|later|sooner)\b|"
                      # "Which office closes earlier in the evening: ...?": a comparison side asks for a point in time
                      r"^(?:which|what)\b.*\b(?:opens?|closes?|starts?|ends?|begins?|finish(?:es)?)\s+(?:earlier|later|"

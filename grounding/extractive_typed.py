@@ -88,6 +88,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     pool = [s for s in ranked if s.score >= max(threshold, best - (type_spread if check else spread))]
     if check and plan is not None:
         pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
+    calendar = kind == "date" and asks_calendar(question_sentence(question))  # "What day and time is it held?"
     pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text, context=context)
                                 # "75% of the daily allowance" for the allowance asked again on the last day
                                 or (context and share_of_asked(context, s.text)))
@@ -99,7 +100,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             and not (kind == "duration" and s.kind in ("sentence", "item") and asks_lead_time(question)
                      and not states_lead_time(_read_under(s, plan)))
             # an event's time ("Once you have submitted a referral, ...") for "What day and time is it held?"
-            and not (kind == "date" and asks_calendar(question_sentence(question)) and not states_calendar(s.text))
+            and not (calendar and not states_calendar(s.text))
             # a person or team who is only the one the question names ("Who is the HR Specialist?" / "Contact your
             # HR Specialist"): nobody is named
             and not (kind == "person" and not names_another_person(question, s.text))

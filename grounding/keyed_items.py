@@ -14,6 +14,7 @@ particular document. No Django imports.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Sequence
 
 from grounding.embeddings import Embedder
@@ -80,13 +81,11 @@ def _named_keys(keys: Sequence[str], asked: frozenset[str]) -> list[int]:
     tells the key from its siblings (in no other key of the run: "5" of "Level 5 summary ratings" beside "Level 4
     summary ratings") with at least half the key's terms ("What about Level 4?")."""
     terms = [content_terms(key) if key else frozenset() for key in keys]
+    keys_holding = Counter(term for own in terms for term in own)
     named = []
     for n, own in enumerate(terms):
-        if not own:
-            continue
-        others = frozenset().union(*(t for m, t in enumerate(terms) if m != n))
-        telling = own - others
-        if own <= asked or (telling and telling <= asked and len(own & asked) * 2 >= len(own)):
+        telling = {term for term in own if keys_holding[term] == 1}
+        if own and (own <= asked or (telling and telling <= asked and len(own & asked) * 2 >= len(own))):
             named.append(n)
     return named
 

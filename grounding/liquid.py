@@ -89,7 +89,7 @@ _HEADING_ATTRIBUTES = re.compile(r"^(?P<heading>[ ]{0,3}#{1,6}[ \t]+[^\n]*?\S)[ 
 def strip_heading_attributes(text: str) -> str:
     """A Markdown document without the attribute lists closing its ATX headings ("## Set up {#set-up-phase}" ->
     "## Set up"); a heading inside a code block is kept as written (characters in, characters out)."""
-    if "{" not in text:
+    if "{" not in text or not _HEADING_ATTRIBUTES.search(text):
         return text
     keep = markdown_code_ranges(text)
     return _HEADING_ATTRIBUTES.sub(lambda m: m.group(0) if in_ranges(keep, m.start()) else m.group("heading"), text)

@@ -239,7 +239,10 @@ def _durations_after(text: str, before: re.Pattern[str]) -> list[bool]:
 
 #: A question asking for a day, a time, a date, a month or a year by name ("What day and time is the Info Session
 #: held?", "What time does it start?"), not "When ...?".
-_ASKS_CALENDAR = re.compile(r"^(?:on |at |in )?(?:what|which) (?:\w+ )?(?:date|day|time|year|month)s?\b", re.I)
+#: "What day", "Which year", "What start date": the words naming a point on the calendar or the clock
+#: (grounding.answer_types reads them as a date question too).
+CALENDAR_ASKED = r"(?:what|which) (?:\w+ )?(?:date|day|time|year|month)"
+_ASKS_CALENDAR = re.compile(rf"^(?:on |at |in )?{CALENDAR_ASKED}s?\b", re.I)
 
 
 def asks_calendar(question: str) -> bool:

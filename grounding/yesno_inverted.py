@@ -58,17 +58,19 @@ _NO_LIMIT = re.compile(r"\b(?:there\s+(?:is|are)\s+no|with\s+no|without\s+(?:any
 #: answers it as written.
 _ASKS_LIMIT = re.compile(r"\b(?:limit|limits|limited|maximum|max|cap|capped|ceiling|restrict\w*|how\s+many|"
                          r"how\s+much|how\s+often)\b", re.I)
+#: The words of "how many times you can ..." that name nothing of what is done.
+_COUNTING = content_terms("times time can may")
 
 
 def unlimited_grant(question: str, sentence: str) -> bool:
     """True when ``sentence`` says there is no limit on how many times (much, often, long) one may do something, the
-    question asks whether one may do it (not about the limit) and names what the sentence says it of: every content
-    word of the sentence's clause after "how many times ... you can" that the question's asking sentence holds, at
-    least one ("Can I resubmit my HR Links timesheet more than once?" / "There is no limit on how many times you can
-    resubmit your timesheet")."""
+    question asks whether one may do it (not about the limit) and names what the sentence says it of: the question's
+    asking sentence holds at least half the content words after "how many times" (one at least; "times", "can" and
+    "may" not counted): "Can I resubmit my HR Links timesheet more than once?" / "There is no limit on how many times
+    you can resubmit your timesheet"."""
     asking = question_sentence(question)
     m = _NO_LIMIT.search(sentence)
     if m is None or _ASKS_LIMIT.search(asking):
         return False
-    said = content_terms(sentence[m.end():]) - content_terms("times time can may")
+    said = content_terms(sentence[m.end():]) - _COUNTING
     return bool(said) and len(said & content_terms(asking)) * 2 >= len(said)
