@@ -80,7 +80,8 @@ class Deduplicated:
     """Result of deduplication.
 
     Attributes:
-        kept: (candidate, merged chunk ids with its own first) in input order.
+        kept: (candidate, merged chunk ids with its own first) in input order, each at the place of the best-placed
+            copy merged into it (the input is in rank order: the passage keeps the rank its best copy earned).
         dropped: duplicate_of entries naming the kept chunk id.
         conflicts: (chunk id, chunk id) pairs that are near-duplicates but differ in values or negation.
     """
@@ -95,7 +96,8 @@ _STATUS_RANK = {"current": 2, "draft": 1, "superseded": 0}
 
 def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
     """Exact deduplication: one copy per normalised text (a current version first, then a draft, then a superseded
-    one; among equals the best dense score), the others' ids merged into it.
+    one; among equals the best retrieval score, the fused rank's, then the best dense score), the others' ids merged
+    into it, at the place of the first copy.
 
     Idempotent: deduplicating the kept candidates again changes nothing. Linear in the candidates; Python only
     visits the texts that repeat. The key of a chunk is its ``text_key`` when the index carries it (computed once,
@@ -113,7 +115,7 @@ def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
         return Deduplicated(tuple(kept), ())  # type: ignore[arg-type]
 
     def rank(i: int) -> tuple[int, float]:  # current beats draft beats superseded, then the better score
-        return (_STATUS_RANK.get(candidates[i].chunk.status, 0), candidates[i].dense)
+        return (_STATUS_RANK.get(candidates[i].chunk.status, 0), candidates[i].score, candidates[i].dense)
 
     beaten: dict[int, int] = {}  # dropped copy -> the kept copy's chunk id
     for members in groups.values():
@@ -122,13 +124,15 @@ def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
             if rank(i) > rank(best):
                 best = i
         own = candidates[best].chunk.chunk_id
-        kept[best] = (candidates[best],
-                      (own,) + tuple(candidates[i].chunk.chunk_id for i in members
-                                     if candidates[i].chunk.chunk_id != own))
         for i in members:
+            kept[i] = None
             if i != best:
-                kept[i] = None
                 beaten[i] = own
+        # the kept copy stands where the best-placed copy stood (members[0]): a copy ranked lower must not take the
+        # passage out of the sources the budget admits
+        kept[members[0]] = (candidates[best],
+                            (own,) + tuple(candidates[i].chunk.chunk_id for i in members
+                                           if candidates[i].chunk.chunk_id != own))
     dropped = tuple(Dropped(candidates[i].chunk.chunk_id, "duplicate_of", f"same text as chunk {beaten[i]}")
                     for i in sorted(beaten))
     return Deduplicated(tuple(k for k in kept if k is not None), dropped)
@@ -138,15 +142,20 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
                threshold: float = NEAR_DUPLICATE_COSINE) -> Deduplicated:
     """Near-duplicate removal over candidates that carry vectors: cosine >= threshold and the same values/negation.
 
-    Greedy in order of version status (current, draft, superseded), then dense score: a candidate is merged into the
-    first better-ranked kept one it nearly duplicates. Candidates without vectors are kept as they are. Pairs above
-    the threshold that differ in values are kept both and reported in ``conflicts``. One (n, dim) @ (dim, n) product finds every close pair; Python only
+    Greedy in order of version status (current, draft, superseded), then retrieval score (the fused rank's: its
+    best sentence and BM25 count, not the chunk's cosine alone), then dense score: a candidate is merged into the
+    first better-ranked kept one it nearly duplicates, which then stands at the better of the two places in the input
+    (a passage repeated on two pages keeps the rank of its better-placed copy: fresh8's y8-012 lost its answer
+    when the Slack code of conduct, on two pages, was kept as the copy with the better chunk cosine, ranked below
+    the 8-source limit; s32).
+    Candidates without vectors are kept as they are. Pairs above the threshold that differ in values are kept both
+    and reported in ``conflicts``. One (n, dim) @ (dim, n) product finds every close pair; Python only
     visits the pairs above the threshold.
     """
-    # a current version before a draft before a superseded one, then the better dense score: a superseded copy of a
-    # current passage is merged into it, never the current passage into the old version (which would be cited as
+    # a current version before a draft before a superseded one, then the better retrieval score: a superseded copy of
+    # a current passage is merged into it, never the current passage into the old version (which would be cited as
     # superseded for what the current version still says)
-    order = [(-_STATUS_RANK.get(c.chunk.status, 0), -c.dense) for c, _ in kept]
+    order = [(-_STATUS_RANK.get(c.chunk.status, 0), -c.score, -c.dense) for c, _ in kept]
     with_vec = [i for i in sorted(range(len(kept)), key=order.__getitem__) if kept[i][0].vector is not None]
     removed: dict[int, int] = {}
     conflicts: list[tuple[int, int]] = []
@@ -184,8 +193,17 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
                             f"near-duplicate of chunk {kept[removed[i]][0].chunk.chunk_id}") for i in sorted(removed))
     if not removed:
         return Deduplicated(tuple(kept), (), tuple(conflicts))  # nothing merged: every candidate as it came
+    # each kept candidate stands where the best-placed passage merged into it stood (the candidates come in rank
+    # order): a copy placed lower (a current version, a demoted or promoted candidate) must not take the passage out
+    # of the sources the budget admits
+    place = list(range(len(kept)))
+    for a in sorted(removed):
+        b = a
+        while b in removed:
+            b = removed[b]
+        place[b] = min(place[b], a)
     out_kept = tuple((cand, tuple(dict.fromkeys(merged[i])) if i in merged else ids)
-                     for i, (cand, ids) in enumerate(kept) if i not in removed)
+                     for i, (cand, ids) in sorted(enumerate(kept), key=lambda e: place[e[0]]) if i not in removed)
     return Deduplicated(out_kept, dropped, tuple(conflicts))
 
 

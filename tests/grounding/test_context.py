@@ -1,6 +1,7 @@
 """Context construction [18.5-18.11]: each technique with a test holding the right value, and the named cases."""
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -253,6 +254,44 @@ def test_near_duplicates_are_found_across_gram_matrix_blocks():
     assert sorted((d.chunk_id, d.detail) for d in merged.dropped) == sorted(
         (c + 1, f"near-duplicate of chunk {o + 1}") for c, o in copies.items())
     assert dict((k.chunk.chunk_id, ids) for k, ids in merged.kept)[GRAM_BLOCK + 1] == (GRAM_BLOCK + 1, GRAM_BLOCK + 3)
+
+
+def test_y8_012_a_passage_on_two_pages_is_kept_as_its_better_ranked_copy():
+    """fresh8's y8-012 (s32): the Slack code of conduct is on two pages; retrieval ranked the copy under "How we
+    collaborate" 6th (its best sentence answers: "users have no expectation of privacy on GSA IT resources") and the
+    other copy below the 8-source limit. Deduplication kept the lower-ranked copy (its chunk cosine is higher) where
+    it stood, so the limit cut the passage and the answer quoted another page. The copy with the better retrieval
+    score now stands for the passage, for exact and near duplicates alike; and a copy kept for its version status
+    (a current one ranked below a superseded one) stands where the better-placed copy stood."""
+    text = ("Remember, users have no expectation of privacy on GSA IT resources as all activities are subject to "
+            "monitoring.")
+
+    def ranked(cid, words, score, dense, vec=None, status="current"):
+        c = replace(cand(cid, words, dense, doc=cid).chunk, status=status)
+        return Candidate(chunk=c, score=score, dense=dense, vector=None if vec is None else unit(vec))
+
+    others = [ranked(i, f"Distinct rule number {i} about privacy reviews.", 0.05 - i / 1000, 0.6) for i in (10, 11)]
+    exact = dedup_exact([others[0], ranked(1, text, 0.041, 0.25), others[1], ranked(2, text, 0.02, 0.5)])
+    assert [(c.chunk.chunk_id, ids) for c, ids in exact.kept] == [(10, (10,)), (1, (1, 2)), (11, (11,))]
+    base, close = [1.0, 0.0, 0.0], [1.0, 0.05, 0.0]
+    found = [ranked(10, "Distinct rule about privacy reviews.", 0.05, 0.6, [0.0, 1.0, 0.0]),
+             ranked(1, "Follow the code: " + text, 0.041, 0.25, base),
+             ranked(11, "Another distinct rule.", 0.04, 0.6, [0.0, 0.0, 1.0]),
+             ranked(2, "With that in mind: " + text, 0.02, 0.5, close)]
+    result = dedup_near([(x, (x.chunk.chunk_id,)) for x in found])
+    assert [(k.chunk.chunk_id, ids) for k, ids in result.kept] == [(10, (10,)), (1, (1, 2)), (11, (11,))]
+    assert [(d.chunk_id, d.detail) for d in result.dropped] == [(2, "near-duplicate of chunk 1")]
+    p = plan(found, policy=BudgetPolicy(max_sources=2), question="Do I have an expectation of privacy?")
+    assert [s.chunk_ids for s in p.sources] == [(10,), (1, 2)]  # the passage is planned, not cut by the limit
+    # a current copy ranked below a superseded one is kept (never the old version cited for what still holds) and
+    # stands where the superseded copy stood
+    old = ranked(3, "Old wording: " + text, 0.041, 0.25, base, status="superseded")
+    new = ranked(4, "New wording: " + text, 0.02, 0.5, close)
+    result = dedup_near([(x, (x.chunk.chunk_id,)) for x in (found[0], old, found[2], new)])
+    assert [(k.chunk.chunk_id, ids) for k, ids in result.kept] == [(10, (10,)), (4, (4, 3)), (11, (11,))]
+    exact = dedup_exact([others[0], ranked(5, text, 0.041, 0.25, status="superseded"), others[1],
+                         ranked(6, text, 0.02, 0.5)])
+    assert [(c.chunk.chunk_id, ids) for c, ids in exact.kept] == [(10, (10,)), (6, (6, 5)), (11, (11,))]
 
 
 # --- adjacent merge --------------------------------------------------------------------------------------------------------
