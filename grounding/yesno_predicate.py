@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
+from grounding.lexical import CONTENT_STOP_WORDS, STOP_WORDS, content_terms, stem
 
 #: Adjectives and verbs that are what a yes/no question asks of its subject, as written in policies.
 PREDICATE_WORDS = frozenset(
@@ -93,7 +93,9 @@ def predicate_unstated(clause: str, text: str) -> bool:
     if not asked:
         return False
     said = [w.lower() for w in _WORD.findall(clause)]
-    subject = {stem(w) for w in said[:said.index(predicates[0])] if w not in CONTENT_STOP_WORDS}
+    # the subject's own words: a preposition of it ("within" of "details ... within TTS") qualifies nothing, so
+    # "should be openly shared and competed within the organization" states "competed" (fresh13's f13-y01, s32)
+    subject = {stem(w) for w in said[:said.index(predicates[0])] if w not in STOP_WORDS}
     raw = _WORD.findall(text)
     words = [w.lower() for w in raw]
     stated = {stem(w) for i, w in enumerate(words)

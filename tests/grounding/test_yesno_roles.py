@@ -86,3 +86,14 @@ def test_a_participle_before_the_asked_noun_qualifies_it_and_states_no_predicate
     assert opener(question, "You must keep a signed vendor contract on file.") == ""
     assert opener(question, "The vendor contract is signed by both parties.") == "Yes."
     assert opener(question, "The vendor contract is not signed by the vendor.") == "No."
+
+
+def test_f13_y01_a_predicate_before_a_preposition_of_the_subject_is_stated():
+    """fresh13's f13-y01 (s32): "Do details and reassignments within TTS have to be openly competed?" got no opener
+    from "All opportunities within TTS, including details and reassignments, should be openly shared and competed
+    within the organization": "competed within" was read as "competed" qualifying a word of the question's subject,
+    "within" (a preposition, which qualifies nothing). A participle before a noun of the subject still states nothing."""
+    question = "Do transfers within the office have to be publicly announced?"
+    assert opener(question, "All moves within the office, transfers included, should be publicly announced within "
+                            "the team.") == "Yes."
+    assert opener("Are transfers within the office announced?", "We keep announced transfers on file.") == ""
