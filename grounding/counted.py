@@ -53,7 +53,8 @@ def _heads(noun: str) -> frozenset[str]:
     return frozenset({head}) | (_ANY_PEOPLE if head in _PEOPLE else frozenset())
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,]*(?:\.\d+)?")
+#: A word or a number; a number glued to letters ("18F", "2FA", "10th") is one word of its own, no count.
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,]*(?:\.\d+)?[A-Za-z][\w'’-]*|\d[\d,]*(?:\.\d+)?")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -74,11 +75,12 @@ def counted_noun(question: str) -> str:
     return phrase[-1] if phrase else ""
 
 
-def counts(noun: str, text: str, *, window: int = 4) -> bool:
+def counts(noun: str, text: str, *, window: int = 4, after: bool = True) -> bool:
     """True when ``text`` holds a number (digits or a number word) that counts ``noun`` (singular and plural alike):
     within ``window`` words before it with no preposition or punctuation between ("over 2,000 personal development
-    courses"), or after it as a label's value ("Spaces: 24", "the number of members is 10"). "members of two
-    Slacks" and "two Slack workplaces: members" count something else. True when ``noun`` is "" (nothing to check)."""
+    courses"), or (unless ``after`` is False) after it as a label's value ("Spaces: 24", "the number of members is
+    10"). "members of two Slacks" and "two Slack workplaces: members" count something else. True when ``noun`` is ""
+    (nothing to check)."""
     if not noun:
         return True
     heads = _heads(noun)
@@ -96,7 +98,7 @@ def counts(noun: str, text: str, *, window: int = 4) -> bool:
                 continue
             if j < i and not re.search(r"[:;,.()]", gap):
                 return True
-            if i < j and not re.search(r"[;,.)]", gap):  # "Spaces: 24", "holidays (11 in total)"
+            if after and i < j and not re.search(r"[;,.)]", gap):  # "Spaces: 24", "holidays (11 in total)"
                 return True
     return False
 

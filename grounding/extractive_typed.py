@@ -89,7 +89,11 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     if check and plan is not None:
         pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
     calendar = kind == "date" and asks_calendar(question_sentence(question))  # "What day and time is it held?"
+    noun = counted_noun(question) if kind in ("count", "quantity") else ""
     pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text, context=context)
+                                # a number right before the capitalised thing counted ("26 Federal Information
+                                # Centers"), which states() reads as part of a name
+                                or (kind == "count" and bool(noun) and counts(noun, s.text, after=False))
                                 # "75% of the daily allowance" for the allowance asked again on the last day
                                 or (context and share_of_asked(context, s.text)))
             and not (s.kind == "row" and blank_cell(question, s.text))
@@ -107,8 +111,8 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             # the hours of another thing than the one asked ("24 credit hours" for "hours of comp time")
             and not (kind in ("duration", "quantity", "count") and measures_other(question, s.text))
             # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
-            and not (kind in ("count", "quantity") and not counts(counted_noun(question), s.text))]
-    if not pool and kind in ("count", "quantity") and (noun := counted_noun(question)):
+            and not (kind in ("count", "quantity") and not counts(noun, s.text))]
+    if not pool and noun:
         # no close sentence states the count, but one further down counts exactly the thing asked about: "(Tallgrass
         # issues two YubiKeys to every employee)" inside a sentence on security keys, for "How many YubiKeys do I
         # get?" (the s30 round's new user on the demo handbook was refused)

@@ -1,0 +1,43 @@
+"""Rules of the s32 round from development questions (each test names the item it came from; none is from the 18F
+test half). Texts are made up unless they quote the question."""
+
+from __future__ import annotations
+
+from grounding.answer_types import states
+from grounding.counted import counts
+from tests.grounding.helpers import make_page, offline_answer
+
+
+def test_f11_c11_a_number_before_the_capitalised_thing_asked_counts_it(embedder):
+    """fresh11's f11-c11: "How many Federal Information Centers did TTS's roots start with in 1966?" was refused
+    ("they do not state the number") over "... a nationwide network of 26 Federal Information Centers": a number
+    before capitalised words reads as part of a name ("355 McAllister Street"), so no count was stated; the count of
+    the very thing the question counts is one."""
+    question = "How many Regional Service Hubs did the program open with in 2009?"
+    text = ("The program dates back to 2009 and a network of 14 Regional Service Hubs that people could visit for "
+            "help with their benefits.")
+    assert not states("count", text) and counts("Hubs", text)  # read as a name; counted by what is asked
+    answer = offline_answer(embedder, question, make_page(1, "History", "Our history", text))
+    assert answer.startswith("The program dates back to 2009 and a network of 14 Regional Service Hubs"), answer
+    # a number of a name still counts nothing asked
+    other = make_page(1, "Offices", "Address", "Our office is at 355 McAllister Street in San Francisco, where the "
+                      "program opened its first Regional Service Hub.")
+    answer = offline_answer(embedder, "How many Regional Service Hubs are in San Francisco?", other)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE"), answer
+
+
+def test_f11_c11_only_a_number_before_the_noun_counts_it_as_a_name_would():
+    """d080 (dev, near miss): "How many business cards can I order at one time?" must stay refused over "Your business
+    cards will arrive 7-10 business days after that": a number after the noun (a label's value: "Spaces: 24") is
+    not read as the count of a capitalised thing."""
+    text = "Your business cards will arrive 7-10 business days after that."
+    assert counts("cards", text) and not counts("cards", text, after=False)
+    assert counts("Centers", "a network of 26 Federal Information Centers", after=False)
+
+
+def test_f13r_u16_a_number_glued_to_letters_is_a_name_not_a_count():
+    """fresh13r's f13r-u16 (near miss, s32): "How many product managers are in the 18F Product chapter?" read "an 18F
+    product manager" as 18 product managers once a number before the counted noun counted it (f11-c11): "18F" is a
+    name, as "2FA" or "10th" are no counts."""
+    assert not counts("managers", "The guide outlines what an 18F product manager drives towards.", after=False)
+    assert not counts("keys", "Set up 2FA keys.") and counts("keys", "You get 2 keys.")
