@@ -32,6 +32,7 @@ from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import names_set_apart
 from grounding.yesno_predicate import asked_subject
+from grounding.yesno_reach import case_shared
 from grounding.yesno_statement import states_something
 
 if TYPE_CHECKING:
@@ -54,6 +55,16 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # the deciding sentence: the closest match whose own words are the question's (precision), so "award
     # leave is not paid out" does not decide a question on annual leave; a label ("Court leave") decides nothing
     deciding = max(chosen, key=lambda s: (states_something(s.text), s.score + answerer.precision_weight * s.precision))
+    # ... but of sentences each stating the case it holds for ("If you only use GitHub from the web interface, ..." /
+    # "If you do any work with git repos on your local computer, ..."), the one whose case is the situation the
+    # question states ("If I only use GitHub through the website, ...?"): the dev set's d100 was quoted unsettled
+    clause = asking_clause(question)
+    cases = {id(s): case_shared(question, clause, s.text) for s in chosen}
+    if cases[id(deciding)] or re.match(r"\s*(?:if|when)\b", deciding.text, re.I):
+        best = max(chosen, key=lambda s: cases[id(s)])
+        if cases[id(best)] > cases[id(deciding)] and states_something(best.text) \
+                and sum(cases[id(s)] == cases[id(best)] for s in chosen) == 1:
+            deciding = best
     # a question comparing a count with a number ("more than 100 spaces?") is decided by the sentence stating
     # that count ("There are 24 spaces"), when one of the chosen does
     counted = [s for s in chosen if compared_count(question, s.text)]
@@ -97,6 +108,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # question's words the closest holds ("You aren't able to delete a message"): that one decides, if it settles
     # the question; then no sentence stating another action does (grounding.yesno_action)
     stating = [] if counted or valued else _stating_action(question, deciding, chosen, sources)
+    stating = [s for s in stating if cases[id(s)] >= cases[id(deciding)]]  # not one stating another case's rule
     for s in sorted(stating, key=lambda s: -(s.score + answerer.precision_weight * s.precision)):
         said = settles(answerer, question, s, sources, notes) \
             if s.score >= answerer.settle and states_something(s.text) else ""

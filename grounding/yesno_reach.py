@@ -125,6 +125,14 @@ def matching_case(question: str, asking: str, sentence: str) -> str:
     return parts[scores.index(best)] if best and scores.count(best) == 1 else sentence
 
 
+def case_shared(question: str, asking: str, sentence: str) -> int:
+    """How many words of the situation ``question`` states (outside its asking clause ``asking``: "If I only use
+    GitHub through the website") the leading condition of ``sentence`` shares ("If you only use GitHub from the web
+    interface, ..." -> 3); 0 when the sentence opens with no "if" / "when" condition."""
+    m = re.match(r"\s*(?:if|when)\b([^,;]*)", sentence, re.I)
+    return len(_case_words(m.group(1)) & (_case_words(question) - _case_words(asking))) if m else 0
+
+
 #: A condition only under which the sentence's rule holds ("but only if your authorization to travel has been
 #: approved", "only when the conditions ... are met").
 _ONLY_IF = re.compile(r"\bonly\s+(?:[a-z]+\s+){0,2}?(?:if|when|after|once)\s+(?P<condition>[^,;.]+)", re.I)

@@ -41,3 +41,20 @@ def test_f13r_u16_a_number_glued_to_letters_is_a_name_not_a_count():
     name, as "2FA" or "10th" are no counts."""
     assert not counts("managers", "The guide outlines what an 18F product manager drives towards.", after=False)
     assert not counts("keys", "Set up 2FA keys.") and counts("keys", "You get 2 keys.")
+
+
+def test_d100_the_sentence_for_the_case_the_question_states_decides_a_yes_no_question(embedder):
+    """The dev set's d100: "If I only use GitHub through the website, do I have to set up commit signing?" quoted "If
+    you only use GitHub from the web interface, you do not need to configure signing" without an opener: the
+    sentence after it, on the other case ("If you do any work with git repos on your local computer, however, you
+    need to set up commit signing"), decided, as it states the asked act in the question's words, and settled
+    nothing for the asker's case. Of sentences each stating its case, the one for the question's case decides."""
+    from grounding.yesno_reach import case_shared
+
+    question = "If I only edit the wiki in the browser, do I have to install the desktop client?"
+    mine = "If you only edit the wiki in your browser, you do not need the desktop client."
+    other = "If you work with wiki files on your laptop, however, you need to install the desktop client."
+    assert case_shared(question, "do I have to install the desktop client?", mine) == 5  # only, edit, wiki, in, browser
+    assert case_shared(question, "do I have to install the desktop client?", other) == 1  # wiki
+    answer = offline_answer(embedder, question, make_page(1, "Wiki", "Editing", f"{mine} {other}"))
+    assert answer.startswith("No. If you only edit the wiki in your browser"), answer
