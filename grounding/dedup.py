@@ -114,7 +114,7 @@ def dedup_exact(candidates: Sequence[Candidate]) -> Deduplicated:
     if not groups:
         return Deduplicated(tuple(kept), ())  # type: ignore[arg-type]
 
-    def rank(i: int) -> tuple[int, float]:  # current beats draft beats superseded, then the better score
+    def rank(i: int) -> tuple[int, float, float]:  # current beats draft beats superseded, then the better score
         return (_STATUS_RANK.get(candidates[i].chunk.status, 0), candidates[i].score, candidates[i].dense)
 
     beaten: dict[int, int] = {}  # dropped copy -> the kept copy's chunk id
@@ -197,10 +197,7 @@ def dedup_near(kept: Sequence[tuple[Candidate, tuple[int, ...]]], *,
     # order): a copy placed lower (a current version, a demoted or promoted candidate) must not take the passage out
     # of the sources the budget admits
     place = list(range(len(kept)))
-    for a in sorted(removed):
-        b = a
-        while b in removed:
-            b = removed[b]
+    for a, b in removed.items():  # a target is never removed itself (it is merged into only while it survives)
         place[b] = min(place[b], a)
     out_kept = tuple((cand, tuple(dict.fromkeys(merged[i])) if i in merged else ids)
                      for i, (cand, ids) in sorted(enumerate(kept), key=lambda e: place[e[0]]) if i not in removed)

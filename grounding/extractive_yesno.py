@@ -32,7 +32,7 @@ from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import names_set_apart
 from grounding.yesno_predicate import asked_subject
-from grounding.yesno_reach import case_shared
+from grounding.yesno_reach import CASE_OPENING, case_shared
 from grounding.yesno_statement import states_something
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # question states ("If I only use GitHub through the website, ...?"): the dev set's d100 was quoted unsettled
     clause = asking_clause(question)
     cases = {id(s): case_shared(question, clause, s.text) for s in chosen}
-    if cases[id(deciding)] or re.match(r"\s*(?:if|when)\b", deciding.text, re.I):
+    if CASE_OPENING.match(deciding.text):
         best = max(chosen, key=lambda s: cases[id(s)])
         if cases[id(best)] > cases[id(deciding)] and states_something(best.text) \
                 and sum(cases[id(s)] == cases[id(best)] for s in chosen) == 1:
@@ -78,7 +78,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # a chosen sentence naming the whole subject the question asks about when the closest names part of it ("any
     # unused travel comp time will be forfeited" / "your comp time will be paid out", for "Is unused travel comp time
     # paid out when I leave?": the s28 new user's wrong "Yes.") is about the asked kind: it decides, if it settles
-    subject = asked_subject(asking_clause(question))
+    subject = asked_subject(clause)
     fuller = [s for s in chosen if s is not deciding and subject <= content_terms(s.text) and states_something(s.text)
               and not subject <= content_terms(deciding.text) and s.score >= answerer.settle] if subject else []
     for s in ([] if counted or valued else fuller):
@@ -101,7 +101,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     # a chosen sentence stating a rule of everything but what is asked ("All federal information systems (except
     # ... national security systems) are subject to NIST's RMF") says the rule does not reach it: no other chosen
     # sentence's polarity answers (grounding.yesno_clauses.excepts_asked)
-    if any(s.score >= answerer.settle and excepts_asked(asking_clause(question), s.text) for s in chosen):
+    if any(s.score >= answerer.settle and excepts_asked(clause, s.text) for s in chosen):
         return ordered, ""
     # a question asking about an action ("Can I delete the message?") is not settled by a closest sentence stating
     # another one ("You can edit a message ... for 5 minutes") when a chosen one states that action and holds the
@@ -114,7 +114,6 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
             if s.score >= answerer.settle and states_something(s.text) else ""
         if said:
             return _focused(question, [s] + [o for o in ordered if o is not s], sources, said), said
-    clause = asking_clause(question)
     said = settles(answerer, question, deciding, sources, notes) \
         if deciding.score >= answerer.settle and states_something(deciding.text) and not stating else ""
     if said == "No." and _EXISTENTIAL.search(clause):

@@ -125,11 +125,16 @@ def matching_case(question: str, asking: str, sentence: str) -> str:
     return parts[scores.index(best)] if best and scores.count(best) == 1 else sentence
 
 
+#: A sentence opening with the case its rule holds for ("If you only use GitHub from the web interface, ..."): the
+#: condition, up to its comma.
+CASE_OPENING = re.compile(r"\s*(?:if|when)\b([^,;]*)", re.I)
+
+
 def case_shared(question: str, asking: str, sentence: str) -> int:
     """How many words of the situation ``question`` states (outside its asking clause ``asking``: "If I only use
-    GitHub through the website") the leading condition of ``sentence`` shares ("If you only use GitHub from the web
-    interface, ..." -> 3); 0 when the sentence opens with no "if" / "when" condition."""
-    m = re.match(r"\s*(?:if|when)\b([^,;]*)", sentence, re.I)
+    GitHub through the website") the leading condition of ``sentence`` (:data:`CASE_OPENING`) shares ("If you only
+    use GitHub from the web interface, ..." -> 3); 0 when the sentence opens with no "if" / "when" condition."""
+    m = CASE_OPENING.match(sentence)
     return len(_case_words(m.group(1)) & (_case_words(question) - _case_words(asking))) if m else 0
 
 
