@@ -92,7 +92,8 @@ def test_f13_y01_a_predicate_before_a_preposition_of_the_subject_is_stated():
     """fresh13's f13-y01 (s32): "Do details and reassignments within TTS have to be openly competed?" got no opener
     from "All opportunities within TTS, including details and reassignments, should be openly shared and competed
     within the organization": "competed within" was read as "competed" qualifying a word of the question's subject,
-    "within" (a preposition, which qualifies nothing). A participle before a noun of the subject still states nothing."""
+    "within" (a preposition, which qualifies nothing). A participle before a noun of the subject still states
+    nothing."""
     question = "Do transfers within the office have to be publicly announced?"
     assert opener(question, "All moves within the office, transfers included, should be publicly announced within "
                             "the team.") == "Yes."
