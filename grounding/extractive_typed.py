@@ -134,7 +134,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
         pool = windows[:1] + [s for s in pool if s is not windows[0]]
     elif kind == "duration" and (measured := [s for s in pool if measures_asked(question, s.text)]):
         pool = measured[:1] + [s for s in pool if s is not measured[0]]  # the asked thing's own length first
-    elif kind in ("count", "quantity") and given_count(noun := counted_noun(question), pool[0].text) and \
+    elif kind in ("count", "quantity") and given_count(noun, pool[0].text) and \
             (stated := [s for s in pool if not given_count(noun, s.text)]):
         # "beyond the six sessions" refers to a count that "You can receive six free sessions" states
         pool = stated[:1] + [s for s in pool if s is not stated[0]]
