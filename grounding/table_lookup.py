@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from typing import Sequence, TypeVar
 
-__all__ = ["looked_up_row", "names_row_column", "promote_looked_up_rows"]
+from grounding.lexical import content_terms
+
+__all__ = ["looked_up_row", "looks_up_row", "names_row_column", "promote_looked_up_rows"]
 
 T = TypeVar("T")
 
@@ -77,3 +79,14 @@ def names_row_column(question: str, row: str) -> bool:
     key's): "... 18F staff ..." names "18F" of "Work type: Business development; CoE feds: 1434; 18F: 1811"."""
     columns = [pair.partition(": ")[0] for pair in row.split("; ")[1:] if ": " in pair]
     return any(_named(question, column) for column in columns)
+
+
+def looks_up_row(question: str, row: str) -> bool:
+    """True when ``question`` looks up a table row read as "column: value" pairs: it names a column other than the
+    key's (:func:`names_row_column`) and every content word of the row's key, in any order or form ("an extended out
+    of office of more than 3 weeks" looks up "Work type: Extended out of office (more than 3 weeks); CoE feds: ?;
+    18F: 1810"). The offline answerer then answers with the row, not with the list under a heading the question's
+    other words name (grounding.extractive: "Tock" and "18F" name the Tock page's "18F" list; the calibration half's
+    q121, fresh7's f7-a11)."""
+    key = content_terms(row.split("; ", 1)[0].partition(": ")[2])
+    return bool(key) and key <= content_terms(question) and names_row_column(question, row)

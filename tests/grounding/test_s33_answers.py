@@ -1,0 +1,39 @@
+"""Rules of the s33 round from development questions (each test names the item it came from; none is from the 18F
+test half). Texts are made up unless they quote the question."""
+
+from __future__ import annotations
+
+from grounding.table_lookup import looks_up_row
+from tests.grounding.helpers import make_page, offline_answer
+
+ROW = "Work type: Extended out of office (more than 3 weeks); CoE feds: ?; 18F: 1810"
+
+
+def test_q121_a_question_looks_up_a_row_by_its_key_words_and_a_column():
+    """The calibration half's q121 and fresh7's f7-a11: the question names a column ("18F") and every content word
+    of the row's key, in its own order and forms; naming the key without a column, or a column without every key
+    word, looks nothing up."""
+    assert looks_up_row("Which Tock code do 18F staff use for an extended out of office of more than 3 weeks?", ROW)
+    assert looks_up_row("Which Tock code should 18F staff use for business development time?",
+                        "Work type: Business development; CoE feds: 1434; 18F: 1811")
+    assert not looks_up_row("Which Tock code do I use for an extended out of office of more than 3 weeks?", ROW)
+    assert not looks_up_row("Which Tock code do 18F staff use when out of office?", ROW)  # "extended", "weeks" unsaid
+    assert not looks_up_row("Which code do 18F staff use?", "Work type: ; 18F: 1810")  # no key
+
+
+def test_q121_the_row_looked_up_is_the_answer_not_the_list_under_a_heading_the_question_names(embedder):
+    """The calibration half's q121 ("Which Tock code should 18F staff use for business development time?") and
+    fresh7's f7-a11 were answered with the list under the Tock page's "18F" heading (its words "Tock" and "18F"
+    name that heading), though the best sentence was the table row they look up ("Work type: Business development;
+    CoE feds: 1434; 18F: 1811"): "18F" read as a numbered heading the question names (as "Day 3"). A looked-up row
+    is the answer."""
+    question = "Which Pulse code should 2GX staff use for conference travel?"
+    listed = make_page(1, "Pulse", "2GX", "2GX staff record their time with these codes:\n"
+                       "- 2GX project work - #210: The projects you are staffed on.\n"
+                       "- 2GX non-project work - #211: Activities for 2GX that fit no other code.\n"
+                       "- 2GX out of office - #212: Any time you are away from work.")
+    table = make_page(2, "Recording time in Pulse", "Common nonbillable codes",
+                      "Work type | Hub staff | 2GX\nConference travel | 3301 | 4410\nHiring | 3302 | 4411\n"
+                      "Staffing | NA | 4412")
+    answer = offline_answer(embedder, question, listed, table)
+    assert answer.startswith("Work type: Conference travel; Hub staff: 3301; 2GX: 4410"), answer
