@@ -160,14 +160,21 @@ _UNIT_COLUMN = re.compile(r"\b(?P<unit>(?:minutes|hours|days|weeks|months|years|
                           r"\s*:\s*(?P<value>\d[\d,]*(?:\.\d+)?)(?=\s*(?:;|$))", re.I | re.M)
 
 
+#: A size of data, its unit glued to the number or not ("a file size limit of 100MB", "15 GB of storage"): a quantity
+#: (fresh19's f19r-v10, a development set: "What is the file size limit of Intelink's IntelDocs?" was refused as
+#: stating no limit, "100MB" being no number on its own).
+_DATA_SIZE = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:[KMGTP]i?B|bytes?|(?:kilo|mega|giga|tera|peta)bytes?)\b")
+
+
 def states(answer_type: str, text: str) -> bool:
     """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
     frequency question by a duration ("every 90 days"), a duration question by a frequency ("annually"), a count, a
     duration or a quantity by two or more days of the week named ("on Tuesdays, Wednesdays and Thursdays" answers
-    "How many days a week ...?"), a quantity by a proportion ("pro rata based on their scheduled hours"); yes/no,
-    list and other questions are not checked here (True). The text is read NFKC-folded, as by typed_values. A table
-    row's number under a column naming a unit of time is a duration ("Day: Tuesday; Hours: 9" states 9 hours)."""
+    "How many days a week ...?"), a quantity by a proportion ("pro rata based on their scheduled hours") or a size of
+    data ("100MB"); yes/no, list and other questions are not checked here (True). The text is read NFKC-folded, as
+    by typed_values. A table row's number under a column naming a unit of time is a duration ("Day: Tuesday; Hours:
+    9" states 9 hours)."""
     text = _UNIT_COLUMN.sub(r"\g<value> \g<unit>", nfkc_fold(text))
     if answer_type in ("duration", "quantity", "amount") and _RELATIVE_AMOUNT.search(text):
         return True  # "up to the total amount that you'll earn during the rest of your term": how much, in words
@@ -186,8 +193,8 @@ def states(answer_type: str, text: str) -> bool:
                  "date": ("date", "duration")}[answer_type]
         return any(_PATTERNS[k].search(text) for k in kinds)
     if answer_type == "quantity":  # a number of a name ("1800 F St", "One World Trade Center") is none
-        return bool(_PROPORTIONAL.search(text)) or any(_PATTERNS[k].search(_IN_NAME.sub(" ", text))
-                                                       for k in ("amount", "percent", "duration", "count"))
+        return bool(_PROPORTIONAL.search(text) or _DATA_SIZE.search(text)) or any(
+            _PATTERNS[k].search(_IN_NAME.sub(" ", text)) for k in ("amount", "percent", "duration", "count"))
     if answer_type == "frequency":  # "You do not need to change your password on a schedule": never, a frequency
         return bool(_PATTERNS["frequency"].search(text) or _PATTERNS["duration"].search(text)
                     or _NO_SCHEDULE.search(text))

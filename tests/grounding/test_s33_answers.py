@@ -37,3 +37,19 @@ def test_q121_the_row_looked_up_is_the_answer_not_the_list_under_a_heading_the_q
                       "Staffing | NA | 4412")
     answer = offline_answer(embedder, question, listed, table)
     assert answer.startswith("Work type: Conference travel; Hub staff: 3301; 2GX: 4410"), answer
+
+
+def test_f19r_v10_a_size_of_data_states_the_limit_asked(embedder):
+    """fresh19's f19r-v10 (a development set): "What is the file size limit of Intelink's IntelDocs?" was refused as
+    stating no limit over "The service has a file size limit of 100MB and folder limit of 1GB.": "100MB" was no
+    number (its unit glued to it). A size of data states a quantity, glued or spaced; a name with a number in it
+    does not."""
+    from grounding.answer_types import states
+
+    assert states("quantity", "The service has a file size limit of 100MB and folder limit of 1GB.")
+    assert states("quantity", "Each mailbox holds 50 GB.") and states("quantity", "Attachments up to 25 megabytes.")
+    assert not states("quantity", "Use the MB3 form.")
+    page = make_page(1, "File sharing", "DocVault", "DocVault is where project files are kept. The service has an "
+                     "upload size limit of 250MB per file and a folder limit of 2GB.")
+    answer = offline_answer(embedder, "What is the upload size limit of DocVault?", page)
+    assert answer.startswith("The service has an upload size limit of 250MB per file"), answer
