@@ -122,14 +122,23 @@ def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Seq
     end of a pair the question asks one end of ("first paycheck" for "final paycheck":
     grounding.asked_forms.contrasted); None when the quoted sentences stand."""
     sources = plan.source_map
+    # a quoted sentence going on about what the sentence before it names ("All leadership role searches will have a
+    # deadline." / "That deadline should be a minimum of five days ...") is read with it: that one names what is
+    # asked for the quoted one (fresh11's f11-c01, a development set, was refused "for role search stay")
+    before = {(s.label, s.position): next((c for c in ranked if goes_on(c, s, plan)), None) for s in chosen}
+    led = {(c.label, c.position) for c in before.values() if c is not None}
     close = [(s.text, sources[s.label]) for s in ranked
-             if s not in chosen and s.score >= max(answerer.threshold, chosen[0].score - NEAR)]
+             if s not in chosen and (s.label, s.position) not in led
+             and s.score >= max(answerer.threshold, chosen[0].score - NEAR)]
     # a sentence speaking of its whole page ("Questions about this policy go to the Finance team ...") covers what
     # the page says: the expense reports of the travel policy (the s30 new user's demo run was refused "they do not
     # state the person or team for report")
-    quoted = [(sources[s.label].text if _WHOLE_PAGE.search(s.text) else with_lead(s, sources[s.label],
-                                                                                   answerer.embedder),
-               sources[s.label]) for s in chosen]
+    def read(s: ScoredSentence) -> str:
+        text = with_lead(s, sources[s.label], answerer.embedder)
+        led_by = before[(s.label, s.position)]
+        return f"{led_by.text} {text}" if led_by is not None else text
+
+    quoted = [(sources[s.label].text if _WHOLE_PAGE.search(s.text) else read(s), sources[s.label]) for s in chosen]
     if missed := missed_specifics(asked, quoted, close):
         return compose.topic_only(covering(ranked, sources),
                                   f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")

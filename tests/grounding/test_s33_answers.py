@@ -53,3 +53,17 @@ def test_f19r_v10_a_size_of_data_states_the_limit_asked(embedder):
                      "upload size limit of 250MB per file and a folder limit of 2GB.")
     answer = offline_answer(embedder, "What is the upload size limit of DocVault?", page)
     assert answer.startswith("The service has an upload size limit of 250MB per file"), answer
+
+
+def test_f11_c01_a_quoted_sentence_is_read_with_the_one_it_goes_on_from(embedder):
+    """fresh11's f11-c01 (a development set): "How long must a leadership role search stay open for nominations, at
+    the least?" was refused as stating no duration "for role search stay" over "That deadline should be a minimum of
+    five days and preferably longer.": the sentence before it ("All leadership role searches will have a
+    deadline."), as close to the question, names the search and the quoted one does not. The quoted sentence goes
+    on about what that one names ("That deadline"): read together, they state it. (The page's sentences, quoted.)"""
+    page = make_page(1, "18F Leadership Candidate Guide", "Nominations", "All leadership role searches will have a "
+                     "deadline. That deadline should be a minimum of five days and preferably longer. There should be "
+                     "enough time for everyone to consider whether they want to apply or nominate a colleague.")
+    answer = offline_answer(embedder, "How long must a leadership role search stay open for nominations, at the "
+                            "least?", page)
+    assert answer.startswith("That deadline should be a minimum of five days"), answer
