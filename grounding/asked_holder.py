@@ -160,11 +160,15 @@ def unnamed_thing(question: str, quoted: Iterable[tuple[str, Source]]) -> str | 
     return None if terms & said else thing
 
 
+#: What a refusal of a role-holder question says is not stated (:func:`unheld`).
+HOLDER = "who holds that role"
+
+
 def unheld(question: str, kind: str, sentences: Sequence[str]) -> str | None:
     """What a refusal says is not stated when the quoted ``sentences`` do not hold what ``question`` asks for (the
     name of a role's holder, a value its asked noun implies); None when they do or the checks do not apply."""
     if asks_role_holder(question) and not any(names_a_person(s, question) for s in sentences):
-        return "who holds that role"
+        return HOLDER
     implied = implied_value(question) if kind == "other" else None
     if implied and not any(states_implied(implied, s) for s in sentences):
         return "the amount" if implied == "amount" else "the grade"

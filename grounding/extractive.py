@@ -37,7 +37,7 @@ from grounding.followup import GENERIC, elliptical
 from grounding.followup_reading import added_case, asks_its_own
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
-from grounding.keyed_items import looked_up_item
+from grounding.keyed_items import held_role_item, looked_up_item
 from grounding.section_lists import section_list, section_passage
 from grounding.extractive_parts import parts_answer
 from grounding.extractive_turns import in_conversation
@@ -54,7 +54,7 @@ from grounding.sentence_cues import continues_one, pointed_back
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.table_lookup import looks_up_row
 from grounding.types import ContextPlan
-from grounding.asked_holder import unheld
+from grounding.asked_holder import HOLDER, unheld
 from grounding.subject_check import names_in_source, unnamed_existent, unnamed_object, unnamed_subject, unsaid_subject
 
 
@@ -218,7 +218,10 @@ class ExtractiveAnswerer:
         if kind != "yesno" and alone and (unstated := unstated_form(asked, kind, chosen, ranked, plan)):
             return unstated  # a phone number asked, none quoted
         if kind != "yesno" and alone and (unheld_what := unheld(asked, kind, [s.text for s in chosen])):
-            return compose.topic_only(covering(ranked, sources), unheld_what)  # "Who leads ...?": nobody named
+            held = held_role_item(plan, asked, chosen[0].score, self.embedder) if unheld_what == HOLDER else None
+            if held is None:
+                return compose.topic_only(covering(ranked, sources), unheld_what)  # "Who leads ...?": nobody named
+            chosen = [held]  # "Director - Star Vanamali" on the page of the team asked about
         if kind != "yesno" and alone and \
                 (unsaid := unsaid_subject(asked, [(s.text, sources[s.label]) for s in chosen])):
             # nothing quoted, nor its page or section, names what a question standing alone asks about: the

@@ -17,12 +17,13 @@ import re
 from collections import Counter
 from typing import Sequence
 
+from grounding.asked_holder import names_a_person
 from grounding.embeddings import Embedder
 from grounding.lexical import content_terms
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan
 
-__all__ = ["MAX_GAP", "item_key", "keyed_item", "looked_up_item"]
+__all__ = ["MAX_GAP", "held_role_item", "item_key", "keyed_item", "looked_up_item"]
 
 #: Sentences of running text allowed between the sentence and the keyed items.
 MAX_GAP = 1
@@ -101,3 +102,23 @@ def looked_up_item(plan: ContextPlan, best: ScoredSentence, question: str,
         return None
     at = keyed_item(data.texts, data.kinds, best.position, question)
     return None if at is None else ScoredSentence(data.texts[at], best.label, best.score, kind="item", position=at)
+
+
+def held_role_item(plan: ContextPlan, question: str, score: float,
+                   embedder: Embedder | None = None) -> ScoredSentence | None:
+    """The keyed item naming who holds the role a question asks about, wherever it ranks: "Who is the Director of TTS
+    Outreach?" -> "Director - Star Vanamali" on the TTS Outreach page's list of its point persons (fresh16, a
+    development set: the sentences ranked first named no person, and the answer was refused). The item is the one
+    key of a keyed list the question names (:func:`keyed_item`), it names a person (grounding.asked_holder.
+    names_a_person), and its source's title and section path name every other content word of the question; the
+    first such in the plan's order, returned with ``score`` (the best ranked sentence's), else None."""
+    asked = content_terms(question)
+    for source in plan.sources:
+        data = source_sentences(source, embedder)
+        place = content_terms(f"{source.title}\n{source.section}")
+        for position, kind in enumerate(data.kinds):
+            at = keyed_item(data.texts, data.kinds, position, question) if kind != "item" else None
+            if at is not None and asked - content_terms(item_key(data.texts[at])) <= place \
+                    and names_a_person(data.texts[at], question):
+                return ScoredSentence(data.texts[at], source.label, score, kind="item", position=at)
+    return None

@@ -67,3 +67,24 @@ def test_f11_c01_a_quoted_sentence_is_read_with_the_one_it_goes_on_from(embedder
     answer = offline_answer(embedder, "How long must a leadership role search stay open for nominations, at the "
                             "least?", page)
     assert answer.startswith("That deadline should be a minimum of five days"), answer
+
+
+def test_f16_the_holder_of_a_role_is_read_from_the_keyed_list_of_the_team_asked_about(embedder):
+    """fresh16 (a development set): "Who is the Director of TTS Outreach?" was refused ("they do not state who holds
+    that role"): sentences on other pages naming the Outreach Director but no person ranked first, and the TTS
+    Outreach page's list of point persons ("- Director - Star Vanamali", "- 18F - ...") ranked below them. The keyed
+    item whose key the question names, naming a person, on the page of the team the question names, answers; on
+    another team's page, or with nobody named, the refusal stands."""
+    team = make_page(1, "Data Office", "Team", "The Data Office is responsible for the agency's data strategy. It sets "
+                     "the standards every team follows when it publishes data.\nThe office has a point person for "
+                     "each business unit, and they should be your first point of contact.\n- Director - Mara "
+                     "Quintero\n- Benefits - Olu Adeyemi\n- Payments - Lin Cho\n- Grants - Vacant")
+    approvals = make_page(2, "Speaking requests", "Approvals", "Before you publish a dataset, get approval from your "
+                          "manager and the Data Office Director. The Data Office Director signs off on every public "
+                          "release.")
+    records = make_page(3, "Records Office", "About", "The Records Office keeps the agency's records. Its director "
+                        "reports to the chief operating officer.")
+    answer = offline_answer(embedder, "Who is the Director of the Data Office?", team, approvals, records)
+    assert answer.startswith("Director - Mara Quintero [S1]"), answer
+    answer = offline_answer(embedder, "Who is the Director of the Records Office?", team, approvals, records)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE") and "who holds that role" in answer, answer
