@@ -32,7 +32,11 @@ _WRITTEN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*(?:\([A-Za-z0-9]\))?")
 #: (the s28 breaker's "What happens to donated hours I don't use?" was refused "they do not say anything about happens
 #: don't").
 _NO_SUBJECT = content_terms("happen happens happened happening occur occurs don't doesn't didn't isn't aren't wasn't "
-                            "weren't won't can't couldn't shouldn't wouldn't haven't hasn't")
+                            "weren't won't can't couldn't shouldn't wouldn't haven't hasn't "
+                            # hedges and a possessive pronoun: "How much time does a working group usually take?" was
+                            # refused "for usually", "When should a team hold its reflection?" "for team hold its"
+                            # (fresh11's f11-c14 and f11-c08, a development set)
+                            "usually typically normally generally commonly ordinarily sometimes always ever least its")
 
 
 def _subject(question: str) -> frozenset[str]:

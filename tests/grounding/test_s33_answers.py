@@ -88,3 +88,14 @@ def test_f16_the_holder_of_a_role_is_read_from_the_keyed_list_of_the_team_asked_
     assert answer.startswith("Director - Mara Quintero [S1]"), answer
     answer = offline_answer(embedder, "Who is the Director of the Records Office?", team, approvals, records)
     assert answer.startswith("INSUFFICIENT_EVIDENCE") and "who holds that role" in answer, answer
+
+
+def test_f11_c14_hedges_and_its_name_no_subject():
+    """fresh11's f11-c14 and f11-c08 (a development set): "How much time does an 18F working group usually take?"
+    was refused as stating no duration "for usually", and "When should a project team hold its Project Reflection?"
+    named "its" among what is asked about: a hedge or a possessive pronoun names no subject."""
+    from grounding.subject_check import subject_terms
+
+    assert subject_terms("How much time does a working group usually take?") == {"group", "take"}
+    assert "it" not in subject_terms("When should a project team hold its Project Reflection?")
+    assert {"project", "reflect"} <= subject_terms("When should a project team hold its Project Reflection?")
