@@ -63,7 +63,8 @@ def with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentenc
     five weeks in advance for:" / "Conference events that cost more than $2,500": the value written first, its cases
     as sub-items). Else a list item or sentence is read with the next sentence when that one is a short list item
     stating it ("Conference events that cost more than $2,500" / "Three to five weeks": a label and its value
-    written as two items).
+    written as two items), or when that one, in the same paragraph, points back to it and states it ("You should get a
+    message shortly after the competition closes." / "It could take a couple of days!").
     """
     source = plan.source_map.get(s.label)
     data = source.sentences if source is not None else None
@@ -78,6 +79,12 @@ def with_value(s: ScoredSentence, plan: ContextPlan, kind: str) -> ScoredSentenc
     if s.position + 1 >= len(data):
         return s
     following, its_kind = data.texts[s.position + 1], data.kinds[s.position + 1]
+    if s.kind == "sentence" and its_kind == "sentence" and POINTS_BACK.match(following) \
+            and states(kind, following) and _in_paragraph(source, s.position, s.position + 1):
+        # "You should get a message shortly after the competition closes." / "It could take a couple of days!"
+        # (fresh11's f11-c12, a development set: "How soon will I hear back ...?" was refused, the second one ranking
+        # lower)
+        return replace(s, text=f"{s.text} {following}")
     if its_kind != "item" or len(following.split()) > 8 or not states(kind, following):
         return s
     return replace(s, text=f"{s.text.rstrip('.:;, ')}: {following}")

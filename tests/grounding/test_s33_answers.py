@@ -99,3 +99,17 @@ def test_f11_c14_hedges_and_its_name_no_subject():
     assert subject_terms("How much time does a working group usually take?") == {"group", "take"}
     assert "it" not in subject_terms("When should a project team hold its Project Reflection?")
     assert {"project", "reflect"} <= subject_terms("When should a project team hold its Project Reflection?")
+
+
+def test_f11_c12_a_sentence_is_read_with_the_next_one_pointing_back_to_it_and_stating_the_value(embedder):
+    """fresh11's f11-c12 (a development set): "How soon will I hear back after a leadership role competition closes?"
+    was refused as stating no duration: the best sentence ("You should get a message shortly after the competition
+    closes.") states none, and the one going on from it ("It could take a couple of days!") ranked too low to be
+    quoted alone. A sentence is read with the next one in its paragraph when that one points back to it and states
+    the asked value."""
+    page = make_page(1, "Award nominations", "After the deadline", "Nominations close at the end of the month. You "
+                     "should get an email shortly after nominations close. It could take a couple of weeks! The "
+                     "committee announces the winners at the all-hands meeting.")
+    answer = offline_answer(embedder, "How soon will I hear back after award nominations close?", page)
+    assert "You should get an email shortly after nominations close. It could take a couple of weeks [S1]!" in answer, \
+        answer
