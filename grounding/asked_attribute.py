@@ -33,6 +33,10 @@ _DOER = frozenset("i you we they he she it to do does did can could will would s
 
 #: Verbs of what a value is ("What does AdTrav *charge*?", "How much does a pass *cost*?"): they name no thing.
 _PRICING = content_terms("charge charges charged cost costs")
+#: Nouns naming the asked value itself rather than a thing it belongs to ("what fraction of the meals and incidentals
+#: *rate*"): a close sentence naming one does not tell another thing apart (the development set's dc-15 was refused
+#: "for rate" over "... plus the 75% for the day of return", the M&IE allowance sentence saying "rate").
+_VALUE_NOUNS = content_terms("rate rates amount amounts number total figure percentage fraction share")
 
 
 def _verb(words: Sequence[str], i: int) -> bool:
@@ -103,7 +107,7 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
     acronym a planned source defines (grounding.acronyms) names the words it stands for (fresh9's v9-005, a
     development set: "provide a CAP ... within 30 days" answers a question on a "corrective action plan")."""
     asking = question_sentence(question)
-    subject = subject_terms(asking) - ACTIONS
+    subject = subject_terms(asking) - ACTIONS - _VALUE_NOUNS
     said = _named(quoted)
     # an acronym a planned source defines names its words ("a CAP" is the "Corrective Action Plan (CAP)" asked)
     aliases = definitions(dict.fromkeys(source.text for _, source in [*quoted, *close]))  # each source once

@@ -113,3 +113,21 @@ def test_f11_c12_a_sentence_is_read_with_the_next_one_pointing_back_to_it_and_st
     answer = offline_answer(embedder, "How soon will I hear back after award nominations close?", page)
     assert "You should get an email shortly after nominations close. It could take a couple of weeks [S1]!" in answer, \
         answer
+
+
+def test_dc_15_a_noun_naming_the_asked_value_is_no_thing_a_close_sentence_tells_apart(embedder):
+    """The development set's dc-15: "On travel days, what fraction of the meals and incidentals rate do I get?" was
+    refused "for rate" over "... plus the 75% of the meal allowance for the following day": a close sentence naming
+    the "rate" (the M&IE allowance's definition) was taken for one about another thing. A noun naming the asked
+    value ("rate", "amount", "fraction") tells nothing apart; a noun naming a thing still does."""
+    from grounding.asked_attribute import missed_specifics
+    from grounding.types import Source
+
+    source = Source(label="S1", chunk_ids=(1,), document_id=1, title="Parking", section="Allowance", version="v1",
+                    date="", text="", score=0.6, tokens=10)
+    quoted = [("On weekend days you get 50% of the parking allowance.", source)]
+    close = [("The parking allowance is a fixed daily rate set by the city.", source)]
+    assert missed_specifics("On weekend days, what fraction of the parking rate do I get?", quoted, close) == []
+    close = [("Garage fees are reimbursed at a fixed daily rate set by the city.", source)]
+    assert missed_specifics("On weekend days, what fraction of the garage fees do I get?", quoted, close) == \
+        ["garage fees"]
