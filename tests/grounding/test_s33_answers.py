@@ -66,7 +66,9 @@ def test_f11_c01_a_quoted_sentence_is_read_with_the_one_it_goes_on_from(embedder
                      "enough time for everyone to consider whether they want to apply or nominate a colleague.")
     answer = offline_answer(embedder, "How long must a leadership role search stay open for nominations, at the "
                             "least?", page)
-    assert answer.startswith("That deadline should be a minimum of five days"), answer
+    # and it is quoted with it (the sentence it points back to, grounding.quoting.with_value)
+    assert answer.startswith("All leadership role searches will have a deadline. That deadline should be a minimum "
+                             "of five days"), answer
 
 
 def test_f16_the_holder_of_a_role_is_read_from_the_keyed_list_of_the_team_asked_about(embedder):
