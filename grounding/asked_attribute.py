@@ -35,7 +35,8 @@ _DOER = frozenset("i you we they he she it to do does did can could will would s
 _PRICING = content_terms("charge charges charged cost costs")
 #: Nouns naming the asked value itself rather than a thing it belongs to ("what fraction of the meals and incidentals
 #: *rate*"): a close sentence naming one does not tell another thing apart (the development set's dc-15 was refused
-#: "for rate" over "... plus the 75% for the day of return", the M&IE allowance sentence saying "rate").
+#: "for rate" over "... plus the 75% of the meal allowance for the following day", a close sentence on the M&IE
+#: allowance saying "rate"). "value" is not one: "core values interview" names a thing (fresh31's f31-41).
 _VALUE_NOUNS = content_terms("rate rates amount amounts number total figure percentage fraction share")
 
 
