@@ -133,3 +133,28 @@ def test_dc_15_a_noun_naming_the_asked_value_is_no_thing_a_close_sentence_tells_
     close = [("Garage fees are reimbursed at a fixed daily rate set by the city.", source)]
     assert missed_specifics("On weekend days, what fraction of the garage fees do I get?", quoted, close) == \
         ["garage fees"]
+
+
+def test_f33_a02_a_pronoun_contraction_opening_a_message_names_nothing():
+    """fresh33's f33-a02 (written at the end of the s33 round, then a development set): "We're planning moderated
+    usability sessions ... What hourly compensation rate does the IAA user research attachment set for those
+    sessions?" was refused "they do not say anything about We": "We" of "We're" was read as a name, the message's
+    opening word being compared with its contraction. A possessive name opening a message still names it."""
+    from grounding.question_parts import specifics
+
+    assert specifics("We're planning a workshop with the public. What rate does the IAA attachment set?") == []
+    assert specifics("I'm in Denver. What is the hotel limit?") == ["Denver"]
+    assert specifics("Denver's office: what is the hotel limit?") == ["Denver"]
+
+
+def test_f33_a15_a_role_being_filled_names_no_group_asked_about():
+    """fresh33's f33-a15: "I'm setting up interviews for an open 18F supervisor role. How long should each interview
+    calendar hold be?" was refused "the amount or limit for supervisor": "supervisor" of "supervisor role" was read
+    as the group of people the question asks about (as in "Do supervisors get ...?"). A group word naming a role,
+    position or job being filled is none."""
+    from grounding.question_parts import specifics
+
+    assert specifics("I'm hiring for an open supervisor role. How long should each interview be?") == []
+    assert specifics("We have two contractor positions open. Who approves the posting?") == []
+    assert specifics("Do supervisors get extra training?") == ["supervisors"]
+    assert specifics("I'm a supervisor. How much training do I need?") == ["supervisor"]
