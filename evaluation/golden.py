@@ -60,7 +60,7 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: reading any other golden file, and asked first with the round's starting code), "fresh33" (20 value questions and
 #: 20 close-but-unanswerable ones, evaluation/golden/18f_fresh33.jsonl, written by a helper at the end of the s33 round
 #: from 24 pages drawn at random, without reading any other golden file, to try that round's rules on questions none
-#: of them was written from), or
+#: of them was written from; a development set after that), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",

@@ -1,7 +1,7 @@
 """The fresh33 set: 20 value questions and 20 close-but-unanswerable ones written by a helper at the end of the s33
 round from 24 handbook pages drawn at random (``random.Random(3333)``), without reading any other golden file; asked
-with the round's starting code and its final code (the same 40 answers: 14 of 20 answerable right, 15 of 20 refused),
-as a check of the round's rules on questions none of them was written from.
+with the round's starting code and with its rules then (the same 40 answers: 14 of 20 answerable right, 15 of 20
+refused), as a check of the round's rules on questions none of them was written from; a development set after that.
 
 Fast checks only (no embedding, no database): the kinds and their counts, read by ``load_golden(split="fresh33")``,
 every expected span on one of its pages, and every near miss saying what its page covers instead.
