@@ -11,6 +11,7 @@ from typing import Sequence
 
 from grounding.lexical import content_terms
 from grounding.sentence_data import SentenceData
+from grounding.table_lookup import row_key
 from grounding.types import Source
 
 __all__ = ["ALLOTMENT", "ALLOTMENT_QUESTION", "ASKS_EXAMPLE", "CLOCK", "CLOCK_QUESTION", "EXAMPLE", "HAS_QUANTITY",
@@ -116,7 +117,7 @@ def example_sentences(source: Source, data: SentenceData) -> frozenset[int]:
 def names_row_key(question: str, row: str) -> bool:
     """True when ``question`` names, as written, the first cell of a table row read as "column: value; ..." pairs
     (its part before a comma; two characters or more, not a plain number: grounding numbers are matched apart)."""
-    first = row.split("; ", 1)[0].partition(": ")[2].strip().rstrip(".")
+    first = row_key(row).rstrip(".")
     key = first.split(",")[0].strip()
     if len(key) < 2 or key.replace(".", "").isdigit():
         return False

@@ -14,7 +14,7 @@ from typing import Sequence, TypeVar
 
 from grounding.lexical import content_terms
 
-__all__ = ["looked_up_row", "looks_up_row", "names_row_column", "promote_looked_up_rows"]
+__all__ = ["looked_up_row", "looks_up_row", "names_row_column", "promote_looked_up_rows", "row_key"]
 
 T = TypeVar("T")
 
@@ -74,6 +74,12 @@ def promote_looked_up_rows(question: str, candidates: Sequence[T], text_of, *, t
     return out
 
 
+def row_key(row: str) -> str:
+    """The key cell of a table row read as "column: value" pairs: its first pair's value ("Work type: Business
+    development; CoE feds: 1434" -> "Business development"), "" when the row has none."""
+    return row.split("; ", 1)[0].partition(": ")[2].strip()
+
+
 def names_row_column(question: str, row: str) -> bool:
     """True when ``question`` names a column of a table row read as "column: value" pairs other than its first (the
     key's): "... 18F staff ..." names "18F" of "Work type: Business development; CoE feds: 1434; 18F: 1811"."""
@@ -88,5 +94,5 @@ def looks_up_row(question: str, row: str) -> bool:
     18F: 1810"). The offline answerer then answers with the row, not with the list under a heading the question's
     other words name (grounding.extractive: "Tock" and "18F" name the Tock page's "18F" list; the calibration half's
     q121, fresh7's f7-a11)."""
-    key = content_terms(row.split("; ", 1)[0].partition(": ")[2])
+    key = content_terms(row_key(row))
     return bool(key) and key <= content_terms(question) and names_row_column(question, row)
