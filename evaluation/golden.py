@@ -60,13 +60,16 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: reading any other golden file, and asked first with the round's starting code), "fresh33" (20 value questions and
 #: 20 close-but-unanswerable ones, evaluation/golden/18f_fresh33.jsonl, written by a helper at the end of the s33 round
 #: from 24 pages drawn at random, without reading any other golden file, to try that round's rules on questions none
-#: of them was written from; a development set after that), or
+#: of them was written from; a development set after that), "fresh34" (27 yes/no questions and 20
+#: close-but-unanswerable ones, evaluation/golden/18f_fresh34.jsonl, written by helpers in the s34 round from pages
+#: drawn at random, without reading any other golden file: f34-y01-f34-y19 and the near misses asked with the round's
+#: starting code and a development set after that, f34-y21-f34-y34 asked only with its starting and final code), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
                "fresh19", "fresh19y", "fresh19r", "fresh20m", "fresh20r", "fresh20c", "fresh23c",
-               "fresh31", "fresh33", "fresh-versions")
+               "fresh31", "fresh33", "fresh34", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 
