@@ -27,6 +27,7 @@ from grounding.yesno import asking_clause, asking_coverage, compared_count
 from grounding.yesno_action import action_unstated
 from grounding.yesno_clauses import excepts_asked
 from grounding.yesno_anchor import anchored_negation
+from grounding.yesno_caps import asks_limit, denying_sentence, speaks_of_limit
 from grounding.yesno_count import share_answer, states_asked_unit
 from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
@@ -254,6 +255,13 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     names (``groups``: "contractors") that no quoted source names opens "The documents do not say this for
     contractors; they say:"."""
     sources = plan.source_map
+    if alone and asks_limit(asked):
+        close = [s for s in ranked if s.score >= max(answerer.threshold, ranked[0].score - answerer.type_spread)]
+        denying = denying_sentence(asked, [s.text for s in close])
+        if denying is not None and not disputed(close[denying].text, close[denying].label, plan.notes):
+            # "Is there a cap on how many sick leave hours I can build up?": "There is no maximum amount of sick
+            # leave you can accrue" says No, though closer sentences count other sick leave (fresh34's f34-y16)
+            return [close[denying]] + [s for s in chosen if s is not close[denying]][:answerer.max_sentences - 1], "No."
     counting = [s for s in ranked if s.score >= answerer.threshold and compared_count(asked, s.text)]
     if counting and not any(compared_count(asked, s.text) for s in chosen):
         chosen = [counting[0]] + list(chosen)[:answerer.max_sentences - 1]
@@ -277,6 +285,9 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     if not opener and alone and \
             (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):
         return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(thin))
+    if not opener and alone and asks_limit(asked) and not any(speaks_of_limit(s.text) for s in chosen):
+        # "Is there a word limit for blog posts?" over sentences stating no limit of any kind (fresh34's f34-u04)
+        return compose.topic_only(covering(ranked, sources), "whether there is a limit")
     if not opener and alone and unsettled_requirement(asked, [s.text for s in chosen]):
         return compose.topic_only(covering(ranked, sources), "whether it is required")
     unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]

@@ -20,6 +20,7 @@ from grounding.followup import GENERIC
 from grounding.lexical import content_terms, stem
 from grounding.question_parts import is_group, mentions
 from grounding.types import Source
+from grounding.yesno_caps import LIMIT_TERMS, speaks_of_limit
 from grounding.yesno_predicate import predicate_words
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
@@ -117,6 +118,12 @@ def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
     m = _EXISTENTIAL.search(question_sentence(question))
     thing = _subject(m.group("thing")) - _VAGUE if m else frozenset()
     if not thing or not sources or _named(thing, ((s.text, s) for s in sources)):
+        return []
+    rest = thing - LIMIT_TERMS
+    if rest != thing and (not rest or _named(rest, ((s.text, s) for s in sources))) \
+            and any(speaks_of_limit(s.text) for s in sources):
+        # "Is there a cap on ...?" over a page saying "There is no maximum ...": the limit is named in other words
+        # (grounding.yesno_caps reads it; fresh34's f34-y16)
         return []
     return _written(m.group("thing"), thing)
 

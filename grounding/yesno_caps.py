@@ -1,0 +1,64 @@
+"""Yes/no questions asking whether a thing has a limit at all ("Is there a cap on how many sick leave hours I can
+build up?", "Is there a word limit for blog posts?"): the close sentence denying any limit on the thing asked
+settles them "No." ("There is no maximum amount of sick leave you can accrue"), and sentences that neither state nor
+deny a limit settle nothing and do not answer them ("Weather and Safety Leave does not count against any of your
+other leave balances" for a yearly cap on that leave). Written in the s34 round from the fresh34 development set
+(f34-y16, f34-u04) and the development near misses f19y-u02, f19y-u03. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from grounding.answer_types import question_sentence
+from grounding.followup import GENERIC
+from grounding.lexical import content_terms
+
+__all__ = ["LIMIT_TERMS", "asks_limit", "denies_limit", "speaks_of_limit", "denying_sentence"]
+
+#: Words naming a limit (as written; "upper limit", "cap", "ceiling").
+_LIMIT_WORD = r"(?:cap|caps|limit|limits|maximum|max|ceiling|restriction|restrictions)"
+#: "Is there a (yearly) cap on ...?", "Are there any limits to ...?", "Does X have a maximum ...?"
+_ASKS = re.compile(r"^\s*(?:(?:is|are)\s+there|(?:does|do|did)\s+(?:[\w'’-]+\s+){1,5}?(?:have|has)|has\s+"
+                   r"(?:[\w'’-]+\s+){1,5}?got)\s+(?:a|an|any)\s+(?:[\w'’-]+\s+){0,2}?" + _LIMIT_WORD + r"\b", re.I)
+#: A sentence saying the thing has no limit: "There is no maximum ...", "no limit on", "unlimited", "not capped".
+_DENIES = re.compile(r"\b(?:there\s+(?:is|are)\s+no|no|without\s+(?:a|any))\s+(?:[\w-]+\s+){0,2}?"
+                     + _LIMIT_WORD + r"\b|\bunlimited\b|\b(?:is|are)\s+not\s+(?:capped|limited)\b", re.I)
+#: A sentence speaking of a limit at all: a limit word, "up to", "at most", "no more than", "not to exceed".
+_SPEAKS = re.compile(r"\b(?:" + _LIMIT_WORD[3:-1] + r"|capped|limited|unlimited|up\s+to|at\s+most|no\s+more\s+than|"
+                     r"not\s+to\s+exceed|(?:may|can|must)\s+not\s+exceed|exceed(?:s|ed|ing)?|allowance)\b",
+                     re.I)
+#: The content terms of a limit asked about and of its period ("a yearly cap", "an upper limit").
+LIMIT_TERMS = frozenset(content_terms("cap caps limit limits maximum max ceiling restriction restrictions upper "
+                                      "yearly annual monthly weekly daily many much"))
+
+
+def asks_limit(question: str) -> bool:
+    """True when the asking clause of ``question`` (grounding.answer_types.question_sentence) asks whether a limit
+    exists ("Is there a cap on ...?", "Does the program have a maximum ...?")."""
+    return bool(_ASKS.search(question_sentence(question)))
+
+
+def denies_limit(sentence: str) -> bool:
+    """True when ``sentence`` says something has no limit ("There is no maximum amount of sick leave you can
+    accrue", "unlimited", "is not capped")."""
+    return bool(_DENIES.search(sentence))
+
+
+def speaks_of_limit(sentence: str) -> bool:
+    """True when ``sentence`` states or denies a limit of some kind (a limit word, "up to", "no more than", ...):
+    what a question asking whether there is a limit needs of a sentence that answers it."""
+    return bool(_SPEAKS.search(sentence))
+
+
+def denying_sentence(question: str, texts: Sequence[str]) -> int | None:
+    """The index in ``texts`` (close sentences, best first) of the first that denies a limit (:func:`denies_limit`)
+    on what ``question`` asks about: it holds two of the question's subject terms (its content terms less the
+    generic ones and the limit words; all of them when fewer); None when there is none."""
+    subject = content_terms(question_sentence(question)) - GENERIC - LIMIT_TERMS
+    need = min(2, len(subject))
+    if not need:
+        return None
+    return next((i for i, text in enumerate(texts)
+                 if denies_limit(text) and len(subject & content_terms(text)) >= need), None)
