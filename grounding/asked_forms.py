@@ -5,8 +5,9 @@ the 18F calibration half, the development set and the fresh7 near misses):
   *part-time* staff, *international* travel) is not answered by a sentence about the other end only ("You'll receive
   your first paycheck about three weeks after your start date" for "How many days after my last day will I receive
   my final paycheck?"): :func:`contrasted`;
-- a question asking for a phone number or an e-mail address is not answered by a sentence that states none ("you
-  can phone the IR team via the numbers listed in Section 3.1.1 of the guide"): :func:`asked_form`, :func:`states_form`;
+- a question asking for a phone number, an e-mail address or a day of the week is not answered by a sentence that
+  states none ("you can phone the IR team via the numbers listed in Section 3.1.1 of the guide"): :func:`asked_form`,
+  :func:`states_form`;
 - a question asking how many hours (days, ...) of one thing is not answered by a sentence that counts the hours of
   another thing and never names the asked one ("up to 24 credit hours" for "How many hours of comp time ...?"):
   :func:`measures_other`;
@@ -25,7 +26,8 @@ from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.typed_values import typed_values
 
-__all__ = ["asked_form", "asked_thing", "asks_what_it_is", "measures_other", "contrasted", "contrasted_phrase", "points_elsewhere", "states_form"]
+__all__ = ["asked_form", "asked_thing", "asks_what_it_is", "measures_other", "contrasted", "contrasted_phrase",
+           "points_elsewhere", "states_form"]
 
 #: Pairs of sides that exclude each other, each side a set of words (lower case, as written). A question word of
 #: one side and a sentence naming the other side but no word of the asked side: the sentence is about the other end.
@@ -37,13 +39,22 @@ _SIDES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (frozenset({"full-time", "fulltime"}), frozenset({"part-time", "parttime"})),
     (frozenset({"domestic"}), frozenset({"international", "foreign", "overseas"})),
     (frozenset({"incoming", "inbound"}), frozenset({"outgoing", "outbound"})),
+    # a place's opening and closing times ("What time does the cafeteria open for breakfast?" / "they close at 2 pm":
+    # fresh34's f34-u08); "open season", "open source" and the like are other words (:func:`_words`)
+    (frozenset({"open", "opens", "opening", "opened"}), frozenset({"close", "closes", "closing", "closed"})),
 )
+#: "open" naming a thing, not a place being open: read as one word ("open-season").
+_OPEN_NAMING = re.compile(r"\bopen[\s-]+(season|source|enrollment|enrolment|data|government|house|door|doors|"
+                          r"office\s+hours|ended|access|call|position|positions|role|roles|ticket|tickets|issue|"
+                          r"issues|pull|invitation|letter|mic|plan)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 
 
 def _words(text: str) -> frozenset[str]:
-    """The words of ``text``, lower case; "full time" and "part time" read as one word each."""
+    """The words of ``text``, lower case; "full time" and "part time" read as one word each, and "open" naming a thing
+    with the word after it ("open-season")."""
     text = re.sub(r"\b(full|part)\s+time\b", r"\1-time", text, flags=re.I)
+    text = _OPEN_NAMING.sub(lambda m: "open-" + m.group(1).replace(" ", "-"), text)
     return frozenset(w.lower() for w in _WORD.findall(text))
 
 
@@ -89,16 +100,25 @@ _NON = re.compile(r"\bnon-(?P<word>[A-Za-z]{3,})\b", re.I)
 
 #: What a question asks in a form that a sentence must hold: a phone number, an e-mail address.
 _FORM_ASKED = {"phone number": re.compile(r"\b(?:phone|telephone|fax)\s+(?:number|no\.?|#)s?\b", re.I),
-               "e-mail address": re.compile(r"\be-?mail\s+address(?:es)?\b", re.I)}
+               "e-mail address": re.compile(r"\be-?mail\s+address(?:es)?\b", re.I),
+               "day of the week": re.compile(r"\b(?:what|which)\s+(?:days?\s+of\s+the\s+week|weekdays?)\b", re.I)}
 _FORM_STATED = {"phone number": re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b|"
                                            r"\b1-8\d\d-[A-Z0-9-]{7,}\b"),
-                "e-mail address": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")}
-_ASKING = re.compile(r"^(?:what|which|where)(?:'s| is| are)?\b", re.I)
+                "e-mail address": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
+                "day of the week": re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun|week)days?\b|\bweekends?\b|"
+                                              r"\bdaily\b|\bevery\s+day\b", re.I)}
+#: The asking clause opens with "What", "Which" or "Where" (after a preposition: "On what day ..."), at its start or
+#: after a leading condition ("If they do not answer, what phone number do I call?": fresh34's f34-u03 was answered
+#: with "the numbers listed in Section 3.1.1").
+_ASKING = re.compile(r"(?:^|^(?:if|when|once|after|before|since|while|unless)\b[^?]*?,\s+)"
+                     r"(?:(?:on|in|at|by|for|to|from|with)\s+)?(?:what|which|where)(?:'s| is| are)?\b", re.I)
 
 
 def asked_form(question: str) -> str | None:
-    """"phone number" or "e-mail address" when the question's asking clause asks for one ("What is the phone number
-    of the GSA IR team?", "Which e-mail address do I send it to?"); None otherwise (yes/no questions, other asks)."""
+    """"phone number", "e-mail address" or "day of the week" when the question's asking clause asks for one ("What is
+    the phone number of the GSA IR team?", "Which e-mail address do I send it to?", "On what day of the week is the
+    All Hands held?": a sentence giving only "every other month" does not answer it, fresh34's f34-u19); None
+    otherwise (yes/no questions, other asks)."""
     asking = question_sentence(question).strip()
     if not _ASKING.match(asking):
         return None
@@ -107,7 +127,7 @@ def asked_form(question: str) -> str | None:
 
 def states_form(form: str, sentence: str) -> bool:
     """True when ``sentence`` holds a ``form`` (:func:`asked_form`): digits shaped as a phone number, an e-mail
-    address."""
+    address, a day of the week ("Mondays", "weekdays", "daily")."""
     return bool(_FORM_STATED[form].search(sentence))
 
 

@@ -199,10 +199,10 @@ def with_stated_form(asked: str, chosen: Sequence[ScoredSentence], ranked: Seque
 
 def unstated_form(asked: str, kind: str, chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
                   plan: ContextPlan) -> str | None:
-    """The topic-only abstention text when the question asks for a phone number or an e-mail address
-    (grounding.asked_forms.asked_form) and no quoted sentence holds one ("you can phone the IR team via the numbers
-    listed in Section 3.1.1 of the guide"), or when a question of ``kind`` "other" asks what a thing is and every
-    quoted sentence naming it only says where it is found (grounding.asked_forms.points_elsewhere); None
+    """The topic-only abstention text when the question asks for a phone number, an e-mail address or a day of the
+    week (grounding.asked_forms.asked_form) and no quoted sentence holds one ("you can phone the IR team via the
+    numbers listed in Section 3.1.1 of the guide"), or when a question of ``kind`` "other" asks what a thing is and
+    every quoted sentence naming it only says where it is found (grounding.asked_forms.points_elsewhere); None
     otherwise."""
     form = asked_form(asked)
     if form is not None and not any(states_form(form, s.text) for s in chosen):
