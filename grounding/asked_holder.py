@@ -32,6 +32,7 @@ from typing import Iterable, Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.asked_forms import asked_thing, asks_what_it_is
+from grounding.followup import GENERIC as _GENERIC
 from grounding.lexical import content_terms
 from grounding.source_types import Source
 from grounding.subject_check import ACTIONS
@@ -177,11 +178,25 @@ def unheld(question: str, kind: str, sentences: Sequence[str]) -> str | None:
 
 #: A yes/no question asking whether something is required ("Is filling out the questionnaire mandatory?").
 _ASKS_REQUIRED = re.compile(r"\b(?:mandatory|required|compulsory|obligatory|optional)\b", re.I)
+#: ... or whether one has to do something ("Do I have to turn the fee over?", "..., does my team need to file it?",
+#: "Must I ...?"): group "action", what is to be done.
+_HAS_TO = re.compile(r"(?:^\s*|,\s+)(?:(?:do|does|did)\s+(?:[\w'’-]+\s+){1,3}?(?:have|need)\s+to|must\s+"
+                     r"(?:i|we|you|they|he|she))\s+(?P<action>[^?]+)", re.I)
 
 
 def unsettled_requirement(question: str, sentences: Sequence[str]) -> bool:
     """True when ``question``'s asking clause asks whether something is mandatory, required or optional and none of
     the quoted ``sentences`` states a requirement or its absence (grounding.yesno_scope.STATES_REQUIREMENT: must,
-    required, optional, voluntary, ...)."""
-    return bool(_ASKS_REQUIRED.search(question_sentence(question))) and \
-        not any(STATES_REQUIREMENT.search(s) for s in sentences)
+    required, optional, voluntary, ...); or asks whether one has to do something ("Do I have to turn that money
+    over to GSA?") and they state no requirement and name none of the action's words: fresh34's f34-u17 was quoted
+    "You can receive Court Leave for however long you serve on a jury". A sentence naming the action may settle it
+    without a requirement word ("If you are connecting from a GSA Laptop you will already have the Citrix Client
+    installed" for "Do I have to install the Citrix client on my GSA laptop?", fresh2's f2018)."""
+    asking = question_sentence(question)
+    if any(STATES_REQUIREMENT.search(s) for s in sentences):
+        return False
+    if _ASKS_REQUIRED.search(asking):
+        return True
+    m = _HAS_TO.search(asking)
+    action = content_terms(m.group("action")) - ACTIONS - _GENERIC if m else frozenset()
+    return bool(action) and not any(action & content_terms(s) for s in sentences)
