@@ -5,9 +5,9 @@ the 18F calibration half, the development set and the fresh7 near misses):
   *part-time* staff, *international* travel) is not answered by a sentence about the other end only ("You'll receive
   your first paycheck about three weeks after your start date" for "How many days after my last day will I receive
   my final paycheck?"): :func:`contrasted`;
-- a question asking for a phone number, an e-mail address or a day of the week is not answered by a sentence that
-  states none ("you can phone the IR team via the numbers listed in Section 3.1.1 of the guide"): :func:`asked_form`,
-  :func:`states_form`;
+- a question asking for a phone number, an e-mail address, a day of the week or a Slack channel is not answered by a
+  sentence that states none ("you can phone the IR team via the numbers listed in Section 3.1.1 of the guide"):
+  :func:`asked_form`, :func:`states_form`;
 - a question asking how many hours (days, ...) of one thing is not answered by a sentence that counts the hours of
   another thing and never names the asked one ("up to 24 credit hours" for "How many hours of comp time ...?"):
   :func:`measures_other`;
@@ -101,12 +101,14 @@ _NON = re.compile(r"\bnon-(?P<word>[A-Za-z]{3,})\b", re.I)
 #: What a question asks in a form that a sentence must hold: a phone number, an e-mail address.
 _FORM_ASKED = {"phone number": re.compile(r"\b(?:phone|telephone|fax)\s+(?:number|no\.?|#)s?\b", re.I),
                "e-mail address": re.compile(r"\be-?mail\s+address(?:es)?\b", re.I),
-               "day of the week": re.compile(r"\b(?:what|which)\s+(?:days?\s+of\s+the\s+week|weekdays?)\b", re.I)}
+               "day of the week": re.compile(r"\b(?:what|which)\s+(?:days?\s+of\s+the\s+week|weekdays?)\b", re.I),
+               "Slack channel": re.compile(r"\b(?:what|which)\s+(?:slack\s+)?channels?\b", re.I)}
 _FORM_STATED = {"phone number": re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b|"
                                            r"\b1-8\d\d-[A-Z0-9-]{7,}\b"),
                 "e-mail address": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
                 "day of the week": re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun|week)days?\b|\bweekends?\b|"
-                                              r"\bdaily\b|\bevery\s+day\b", re.I)}
+                                              r"\bdaily\b|\bevery\s+day\b", re.I),
+                "Slack channel": re.compile(r"(?<![\w&])#[A-Za-z0-9][\w.-]*[A-Za-z][\w.-]*")}
 #: The asking clause opens with "What", "Which" or "Where" (after a preposition: "On what day ..."), at its start or
 #: after a leading condition ("If they do not answer, what phone number do I call?": fresh34's f34-u03 was answered
 #: with "the numbers listed in Section 3.1.1").
@@ -115,10 +117,11 @@ _ASKING = re.compile(r"(?:^|^(?:if|when|once|after|before|since|while|unless)\b[
 
 
 def asked_form(question: str) -> str | None:
-    """"phone number", "e-mail address" or "day of the week" when the question's asking clause asks for one ("What is
-    the phone number of the GSA IR team?", "Which e-mail address do I send it to?", "On what day of the week is the
-    All Hands held?": a sentence giving only "every other month" does not answer it, fresh34's f34-u19); None
-    otherwise (yes/no questions, other asks)."""
+    """"phone number", "e-mail address", "day of the week" or "Slack channel" when the question's asking clause asks
+    for one ("What is the phone number of the GSA IR team?", "Which e-mail address do I send it to?", "On what day of
+    the week is the All Hands held?": a sentence giving only "every other month" does not answer it, fresh34's
+    f34-u19; "Which Slack channel should I use to ask other supervisors ...?": "Discuss Slack team expectations with
+    your supervisor" names none, f34-u01); None otherwise (yes/no questions, other asks)."""
     asking = question_sentence(question).strip()
     if not _ASKING.match(asking):
         return None
@@ -127,7 +130,7 @@ def asked_form(question: str) -> str | None:
 
 def states_form(form: str, sentence: str) -> bool:
     """True when ``sentence`` holds a ``form`` (:func:`asked_form`): digits shaped as a phone number, an e-mail
-    address, a day of the week ("Mondays", "weekdays", "daily")."""
+    address, a day of the week ("Mondays", "weekdays", "daily"), a channel ("#18F-BD"; not a number: "Line #1145")."""
     return bool(_FORM_STATED[form].search(sentence))
 
 

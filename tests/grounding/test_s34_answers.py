@@ -125,3 +125,21 @@ def test_f34_u17_an_unsettled_requirement_after_a_condition_is_refused(embedder)
                             "that money over to the agency?", page)
     assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe Leave") \
         and "whether it is required" in answer, answer
+
+
+def test_f34_u01_a_slack_channel_asked_needs_a_channel(embedder):
+    """fresh34's f34-u01: "Which Slack channel should I use to ask other TTS supervisors how they handle performance
+    reviews with union employees?" was answered "Discuss Slack team expectations with your supervisor". A channel
+    asked is stated by a channel name ("#18F-BD"), not by a number after "#" ("Line #1145"); the refusal names it."""
+    assert asked_form("Which Slack channel does business development use?") == "Slack channel"
+    assert asked_form("What channel do I post outages in?") == "Slack channel"
+    assert states_form("Slack channel", "Join #18F-BD for leads.") and states_form("Slack channel", "Ask in #iaa")
+    assert not states_form("Slack channel", "COE /Non-Billable Hours (Line #1145)")
+    page = make_page(1, "Slack", "Norms", "Slack is where most of our conversations happen. Discuss Slack team "
+                     "expectations with your supervisor. Supervisors share tips with each other often.")
+    answer = offline_answer(embedder, "Which Slack channel should I use to ask other supervisors for tips?", page)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe") \
+        and "the Slack channel" in answer, answer
+    named = make_page(2, "Slack", "Channels", "Supervisors ask each other for tips in #supervisors-chat.")
+    assert "#supervisors-chat" in offline_answer(embedder, "Which Slack channel should I use to ask other supervisors "
+                                                 "for tips?", page, named)
