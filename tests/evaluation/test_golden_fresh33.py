@@ -23,6 +23,12 @@ def test_fresh33_holds_20_values_and_20_near_misses_whose_expected_spans_are_on_
         [f"f33-u{i:02d}" for i in range(1, 21)]
     assert {r["split"] for r in records} == {"fresh33"}
     assert Counter(r["kind"] for r in records) == {"value": 20, "unanswerable": 20}
+    assert_answerable_on_their_pages(records)
+
+
+def assert_answerable_on_their_pages(records: list[dict]) -> None:
+    """Every record has a question and pages; a near miss says what its page covers instead, and every expected span
+    of another kind is on one of its pages."""
     for r in records:
         assert r["question"] and r["pages"], r["id"]
         if r["kind"] == "unanswerable":
