@@ -31,6 +31,16 @@ if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
 
 
+#: How far below the best sentence (score units of grounding.sentence_rank) a sentence stating the phone number,
+#: e-mail address, weekday or channel asked may be quoted for it when no chosen sentence states one
+#: (:func:`with_stated_form`). 0.05 (s34 round, on development sets): the address asked, pulled in so, scores 0.03
+#: below the best (fresh31's f31-50: "... tts.agreements@gsa.gov"); another desk's number 0.13 below the sentence on
+#: the team asked about (fresh34's f34-u03: "Call them at 866-450-5250"), the Friday of a timesheet deadline 0.07
+#: below the meeting whose weekday was asked (f34-u19), the benefits inbox 0.17 below the sentences on the HR
+#: specialist whose address was asked (f34-u02). Within the type spread (0.2), all four were quoted.
+FORM_REACH = 0.05
+
+
 def covering(ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> list[Source]:
     """The sources of the best sentences (at most two, from the best four), which a topic-only abstention names."""
     labels = list(dict.fromkeys(s.label for s in ranked[:4]))[:2]
@@ -53,7 +63,7 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
         chosen = answerer._typed(pinned, kind, limit=answerer.max_sentences, question=asked, plan=plan,
                                  context=context)
     if chosen:
-        return with_stated_form(asked, chosen, ranked, plan, floor=ranked[0].score - answerer.type_spread,
+        return with_stated_form(asked, chosen, ranked, plan, floor=ranked[0].score - FORM_REACH,
                                 limit=answerer.max_sentences)
     if kind not in ("yesno", "list") and ranked and (looked := looked_up_item(plan, ranked[0], asked,
                                                                               getattr(answerer, "embedder", None))):
@@ -63,7 +73,7 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
                              context=context)
     if not chosen:
         return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
-    chosen = with_stated_form(asked, chosen, ranked, plan, floor=ranked[0].score - answerer.type_spread,
+    chosen = with_stated_form(asked, chosen, ranked, plan, floor=ranked[0].score - FORM_REACH,
                               limit=answerer.max_sentences)
     missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]
     if not missing:

@@ -143,3 +143,23 @@ def test_f34_u01_a_slack_channel_asked_needs_a_channel(embedder):
     named = make_page(2, "Slack", "Channels", "Supervisors ask each other for tips in #supervisors-chat.")
     assert "#supervisors-chat" in offline_answer(embedder, "Which Slack channel should I use to ask other supervisors "
                                                  "for tips?", page, named)
+
+
+def test_f34_u03_a_phone_number_far_below_the_best_sentence_is_not_quoted_for_it(embedder):
+    """fresh34's f34-u03, f34-u19 and f34-u02: when no chosen sentence states the form asked, one that does is
+    quoted for it only within grounding.extractive_specifics.FORM_REACH of the best sentence; another desk's number
+    ("Call them at 866-450-5250"), scoring far below the sentence on the team asked about, was quoted as the IR team's.
+    A number stated by a sentence as close as the best is quoted."""
+    question = "What phone number do I call to reach the Incident Office when my report goes unacknowledged?"
+    security = make_page(1, "Security incidents", "Reporting", "Report every incident to the Incident Office at once. "
+                         "If the Incident Office does not acknowledge your report, phone the Incident Office via the "
+                         "numbers listed in Section 3 of the security guide.")
+    # the item scores 0.11 below the best sentence: within the type spread, beyond FORM_REACH
+    helpdesk = make_page(2, "IT help", "Getting help", "For other reports, contact the Help Desk:\n\n"
+                         "- Call them at 866-555-0100\n- Open a ticket in the portal")
+    answer = offline_answer(embedder, question, security, helpdesk)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe") and "the phone number" in answer, answer
+    stated = make_page(3, "Security incidents", "Contacts", "Call the Incident Office at 866-555-0199 when your "
+                       "report is not acknowledged.")
+    answer = offline_answer(embedder, question, security, helpdesk, stated)
+    assert "866-555-0199" in answer and not answer.startswith("INSUFFICIENT_EVIDENCE"), answer
