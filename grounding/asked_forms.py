@@ -98,7 +98,8 @@ def contrasted(question: str, sentence: str) -> str | None:
 _NON = re.compile(r"\bnon-(?P<word>[A-Za-z]{3,})\b", re.I)
 
 
-#: What a question asks in a form that a sentence must hold: a phone number, an e-mail address.
+#: What a question asks in a form that a sentence must hold: a phone number, an e-mail address, a day of the week,
+#: a Slack channel.
 _FORM_ASKED = {"phone number": re.compile(r"\b(?:phone|telephone|fax)\s+(?:number|no\.?|#)s?\b", re.I),
                "e-mail address": re.compile(r"\be-?mail\s+address(?:es)?\b", re.I),
                "day of the week": re.compile(r"\b(?:what|which)\s+(?:days?\s+of\s+the\s+week|weekdays?)\b", re.I),

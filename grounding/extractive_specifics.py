@@ -185,7 +185,7 @@ _POINTS_BACK = re.compile(r"\b(?:this|that|the\s+same|the\s+above)\s+(?:e-?mail(
 
 def with_stated_form(asked: str, chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
                      plan: ContextPlan, *, floor: float, limit: int) -> list[ScoredSentence]:
-    """``chosen`` made to hold the phone number or e-mail address the question asks for
+    """``chosen`` made to hold the phone number, e-mail address, weekday or channel the question asks for
     (grounding.asked_forms.asked_form) when no chosen sentence holds one: a chosen sentence pointing back at it
     ("Also use this email if you'd like to submit ... for all hiring and onboarding related questions.") is read
     after the sentence before it in its source that gives it ("jointts@gsa.gov - for applicants, candidates, ...");
@@ -209,11 +209,11 @@ def with_stated_form(asked: str, chosen: Sequence[ScoredSentence], ranked: Seque
 
 def unstated_form(asked: str, kind: str, chosen: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence],
                   plan: ContextPlan) -> str | None:
-    """The topic-only abstention text when the question asks for a phone number, an e-mail address or a day of the
-    week (grounding.asked_forms.asked_form) and no quoted sentence holds one ("you can phone the IR team via the
-    numbers listed in Section 3.1.1 of the guide"), or when a question of ``kind`` "other" asks what a thing is and
-    every quoted sentence naming it only says where it is found (grounding.asked_forms.points_elsewhere); None
-    otherwise."""
+    """The topic-only abstention text when the question asks for a phone number, an e-mail address, a day of the
+    week or a Slack channel (grounding.asked_forms.asked_form) and no quoted sentence holds one ("you can phone the
+    IR team via the numbers listed in Section 3.1.1 of the guide"), or when a question of ``kind`` "other" asks what
+    a thing is and every quoted sentence naming it only says where it is found
+    (grounding.asked_forms.points_elsewhere); None otherwise."""
     form = asked_form(asked)
     if form is not None and not any(states_form(form, s.text) for s in chosen):
         return compose.topic_only(covering(ranked, plan.source_map), f"the {form}")
