@@ -15,7 +15,8 @@ from grounding.answer_types import question_sentence
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 
-__all__ = ["LIMIT_TERMS", "asks_limit", "denies_limit", "speaks_of_limit", "denying_sentence"]
+__all__ = ["LIMIT_TERMS", "asks_limit", "denies_limit", "denies_asked_action", "speaks_of_limit",
+           "denying_sentence"]
 
 #: Words naming a limit (as written; "upper limit", "cap", "ceiling").
 _LIMIT_WORD = r"(?:cap|caps|limit|limits|maximum|max|ceiling|restriction|restrictions)"
@@ -29,6 +30,9 @@ _DENIES = re.compile(r"\b(?:there\s+(?:is|are)\s+no|no|without\s+(?:a|any))\s+(?
 _SPEAKS = re.compile(r"\b(?:" + _LIMIT_WORD[3:-1] + r"|capped|limited|unlimited|up\s+to|at\s+most|no\s+more\s+than|"
                      r"not\s+to\s+exceed|(?:may|can|must)\s+not\s+exceed|exceed(?:s|ed|ing)?|allowance)\b",
                      re.I)
+#: A verb said not to happen: "do not carry over", "cannot roll over", "are never paid out" (group "verb").
+_NEGATED_VERB = re.compile(r"\b(?:(?:do|does|did|can|could|may|will|would|is|are|was|were)\s+not|don['’]t|"
+                           r"doesn['’]t|can['’]t|cannot|won['’]t|never)\s+(?:be\s+)?(?P<verb>[A-Za-z]+)", re.I)
 #: The content terms of a limit asked about and of its period ("a yearly cap", "an upper limit").
 LIMIT_TERMS = frozenset(content_terms("cap caps limit limits maximum max ceiling restriction restrictions upper "
                                       "yearly annual monthly weekly daily many much"))
@@ -44,6 +48,15 @@ def denies_limit(sentence: str) -> bool:
     """True when ``sentence`` says something has no limit ("There is no maximum amount of sick leave you can
     accrue", "unlimited", "is not capped")."""
     return bool(_DENIES.search(sentence))
+
+
+def denies_asked_action(question: str, sentence: str) -> bool:
+    """True when ``sentence`` says a verb of the question's asking clause does not happen at all ("Sick days do not
+    carry over" for "Is there a cap on how much sick leave I can carry over?"): no amount of it is allowed, which
+    answers whether there is a limit on it (the s34 round's new-user run on the demo handbook, where such a question
+    was refused)."""
+    asked = content_terms(question_sentence(question)) - GENERIC - LIMIT_TERMS
+    return any(content_terms(m.group("verb")) & asked for m in _NEGATED_VERB.finditer(sentence))
 
 
 def speaks_of_limit(sentence: str) -> bool:

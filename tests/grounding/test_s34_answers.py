@@ -163,3 +163,22 @@ def test_f34_u03_a_phone_number_far_below_the_best_sentence_is_not_quoted_for_it
                        "report is not acknowledged.")
     answer = offline_answer(embedder, question, security, helpdesk, stated)
     assert "866-555-0199" in answer and not answer.startswith("INSUFFICIENT_EVIDENCE"), answer
+
+
+def test_s34_demo_a_sentence_saying_the_asked_thing_is_not_done_answers_whether_there_is_a_limit(embedder):
+    """The s34 round's new-user run on the demo handbook: "Is there a cap on how much sick leave I can carry over?"
+    was refused ("whether there is a limit") over "Sick days do not carry over and are not paid out on departure":
+    no carry-over at all answers it. A sentence denying another verb ("does not count against ...") does not."""
+    from grounding.yesno_caps import denies_asked_action
+
+    question = "Is there a cap on how much sick leave I can carry over?"
+    assert denies_asked_action(question, "Sick days do not carry over and are not paid out on departure.")
+    assert denies_asked_action(question, "Unused sick leave can't be carried over.")
+    assert not denies_asked_action(question, "Sick leave does not count against your other balances.")
+    page = make_page(1, "Paid Time Off and Holidays", "Sick leave", "Sick leave is separate from PTO. Every employee "
+                     "receives 10 paid sick days per calendar year. Sick days do not carry over and are not paid out "
+                     "on departure.")
+    pto = make_page(2, "Paid Time Off and Holidays", "Carryover", "Up to 5 unused PTO days carry over into the next "
+                    "year. Once you reach the cap you stop accruing.")
+    answer = offline_answer(embedder, question, page, pto)
+    assert "Sick days do not carry over" in answer and not answer.startswith("INSUFFICIENT_EVIDENCE"), answer
