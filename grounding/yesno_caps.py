@@ -14,12 +14,14 @@ from typing import Sequence
 from grounding.answer_types import question_sentence
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
+from grounding.polarity import polarity_reading
 
 __all__ = ["LIMIT_TERMS", "asks_limit", "denies_limit", "denies_asked_action", "speaks_of_limit",
            "denying_sentence"]
 
 #: Words naming a limit (as written; "upper limit", "cap", "ceiling").
-_LIMIT_WORD = r"(?:cap|caps|limit|limits|maximum|max|ceiling|restriction|restrictions)"
+_LIMIT_WORDS = "cap|caps|limit|limits|maximum|max|ceiling|restriction|restrictions"
+_LIMIT_WORD = f"(?:{_LIMIT_WORDS})"
 #: "Is there a (yearly) cap on ...?", "Are there any limits to ...?", "Does X have a maximum ...?"
 _ASKS = re.compile(r"^\s*(?:(?:is|are)\s+there|(?:does|do|did)\s+(?:[\w'’-]+\s+){1,5}?(?:have|has)|has\s+"
                    r"(?:[\w'’-]+\s+){1,5}?got)\s+(?:a|an|any)\s+(?:[\w'’-]+\s+){0,2}?" + _LIMIT_WORD + r"\b", re.I)
@@ -27,12 +29,9 @@ _ASKS = re.compile(r"^\s*(?:(?:is|are)\s+there|(?:does|do|did)\s+(?:[\w'’-]+\s
 _DENIES = re.compile(r"\b(?:there\s+(?:is|are)\s+no|no|without\s+(?:a|any))\s+(?:[\w-]+\s+){0,2}?"
                      + _LIMIT_WORD + r"\b|\bunlimited\b|\b(?:is|are)\s+not\s+(?:capped|limited)\b", re.I)
 #: A sentence speaking of a limit at all: a limit word, "up to", "at most", "no more than", "not to exceed".
-_SPEAKS = re.compile(r"\b(?:" + _LIMIT_WORD[3:-1] + r"|capped|limited|unlimited|up\s+to|at\s+most|no\s+more\s+than|"
+_SPEAKS = re.compile(r"\b(?:" + _LIMIT_WORDS + r"|capped|limited|unlimited|up\s+to|at\s+most|no\s+more\s+than|"
                      r"not\s+to\s+exceed|(?:may|can|must)\s+not\s+exceed|exceed(?:s|ed|ing)?|allowance)\b",
                      re.I)
-#: A verb said not to happen: "do not carry over", "cannot roll over", "are never paid out" (group "verb").
-_NEGATED_VERB = re.compile(r"\b(?:(?:do|does|did|can|could|may|will|would|is|are|was|were)\s+not|don['’]t|"
-                           r"doesn['’]t|can['’]t|cannot|won['’]t|never)\s+(?:be\s+)?(?P<verb>[A-Za-z]+)", re.I)
 #: The content terms of a limit asked about and of its period ("a yearly cap", "an upper limit").
 LIMIT_TERMS = frozenset(content_terms("cap caps limit limits maximum max ceiling restriction restrictions upper "
                                       "yearly annual monthly weekly daily many much"))
@@ -52,11 +51,11 @@ def denies_limit(sentence: str) -> bool:
 
 def denies_asked_action(question: str, sentence: str) -> bool:
     """True when ``sentence`` says a verb of the question's asking clause does not happen at all ("Sick days do not
-    carry over" for "Is there a cap on how much sick leave I can carry over?"): no amount of it is allowed, which
-    answers whether there is a limit on it (the s34 round's new-user run on the demo handbook, where such a question
-    was refused)."""
+    carry over" for "Is there a cap on how much sick leave I can carry over?"; the negated predicates as
+    grounding.polarity reads them): no amount of it is allowed, which answers whether there is a limit on it (the s34
+    round's new-user run on the demo handbook, where such a question was refused)."""
     asked = content_terms(question_sentence(question)) - GENERIC - LIMIT_TERMS
-    return any(content_terms(m.group("verb")) & asked for m in _NEGATED_VERB.finditer(sentence))
+    return bool(asked & polarity_reading(sentence).negated.keys())
 
 
 def speaks_of_limit(sentence: str) -> bool:
