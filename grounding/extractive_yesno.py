@@ -255,12 +255,14 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     names (``groups``: "contractors") that no quoted source names opens "The documents do not say this for
     contractors; they say:"."""
     sources = plan.source_map
-    if alone and asks_limit(asked):
+    if asks_limit(asked):
         close = [s for s in ranked if s.score >= max(answerer.threshold, ranked[0].score - answerer.type_spread)]
         denying = denying_sentence(asked, [s.text for s in close])
         if denying is not None and not disputed(close[denying].text, close[denying].label, plan.notes):
             # "Is there a cap on how many sick leave hours I can build up?": "There is no maximum amount of sick
-            # leave you can accrue" says No, though closer sentences count other sick leave (fresh34's f34-y16)
+            # leave you can accrue" says No, though closer sentences count other sick leave (fresh34's f34-y16); as
+            # a follow-up too, naming what it asks of ("Is there a similar limit for sick leave?" after the annual
+            # leave carried over: the calibration half's q207)
             return [close[denying]] + [s for s in chosen if s is not close[denying]][:answerer.max_sentences - 1], "No."
     counting = [s for s in ranked if s.score >= answerer.threshold and compared_count(asked, s.text)]
     if counting and not any(compared_count(asked, s.text) for s in chosen):
