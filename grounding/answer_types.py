@@ -112,6 +112,11 @@ _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has t
 #: durations ("4 a.m." / "6 a.m."; "three to five weeks in advance"): a date question (durations answer it too).
 _DATE_Q = re.compile(rf"^(?:when|by when|until when)\b|^{CALENDAR_ASKED}\b|"
                      r"^how much (?:earlier|later|sooner)\b|"
+                     # opening hours: "What hours is the supply center open?" (fresh35's f35-u11), "What are the
+                     # office's business hours?"
+                     r"^(?:what|which)(?:'s| is| are)? (?:the )?(?:[\w'’]+ ){0,3}?hours\b[^?]*\b(?:open|closed)\b|"
+                     r"^(?:what|which)(?:'s| is| are)? (?:the )?(?:[\w'’]+ ){0,3}?(?:opening|business|operating) "
+                     r"hours\b|"
                      # "Which office closes earlier in the evening: ...?": a comparison side asks for a point in time
                      r"^(?:which|what)\b.*\b(?:opens?|closes?|starts?|ends?|begins?|finish(?:es)?)\s+(?:earlier|later|"
                      r"sooner)\b", re.I)

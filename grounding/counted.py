@@ -57,14 +57,21 @@ def _heads(noun: str) -> frozenset[str]:
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\d,]*(?:\.\d+)?[A-Za-z][\w'’-]*|\d[\d,]*(?:\.\d+)?")
 
 
+#: "a page count", "the word count": the noun before "count" is what is counted, unless it says how it is counted.
+_COUNT_OF = re.compile(r"\b(?P<noun>[A-Za-z]+)\s+count\b", re.I)
+_NOT_COUNTED = frozenset("total maximum minimum max min exact overall final current full".split())
+
+
 @functools.lru_cache(maxsize=4096)
 def counted_noun(question: str) -> str:
-    """The head noun a count question counts (the last word of the noun phrase after "how many" or "number of", as
-    written), or "" when the question asks for no count of a named thing ("How many?", "Which room number ...")."""
+    """The head noun a count question counts (the last word of the noun phrase after "how many" or "number of", or
+    the word before "count": "page count", as written), or "" when the question asks for no count of a named thing ("How many?", "Which room number ...")."""
     q = question_sentence(question)
     m = _COUNT_LEAD.search(q)
     if not m:
-        return ""
+        # "What's the maximum page count ...?" counts pages (fresh35's f35-u18, a development set)
+        named = _COUNT_OF.search(q)
+        return named.group("noun") if named and named.group("noun").lower() not in _STOP | _NOT_COUNTED else ""
     phrase: list[str] = []
     for word in _WORD.findall(q[m.end():]):
         if word.lower() in _STOP or word[0].isdigit():

@@ -215,8 +215,8 @@ class ExtractiveAnswerer:
             return missed
         if alone and (other := value_about_other(asked, kind, chosen, ranked, plan)):
             return other  # "in a single pay period" asked, "at any given time" quoted
-        if kind != "yesno" and alone and (unstated := unstated_form(asked, kind, chosen, ranked, plan)):
-            return unstated  # a phone number asked, none quoted
+        if kind != "yesno" and not context and (unstated := unstated_form(asked, kind, chosen, ranked, plan)):
+            return unstated  # a phone number asked, none quoted; after a situation too (fresh35's f35-u10)
         if kind != "yesno" and alone and (unheld_what := unheld(asked, kind, [s.text for s in chosen])):
             held = held_role_item(plan, asked, chosen[0].score, self.embedder) if unheld_what == HOLDER else None
             if held is None:

@@ -18,12 +18,16 @@ from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value
 from grounding.sentence_leads import heading_of, lead_of
 from grounding.sentence_rank import ScoredSentence
-from grounding.typed_values import (asks_calendar, asks_window, proportional_only, recurs, states_calendar,
-                                   states_window)
+from grounding.typed_values import (asks_calendar, asks_time_taken, asks_window, proportional_only, recurs,
+                                   states_calendar, states_time_taken, states_window)
 from grounding.types import ContextPlan
+from grounding.yesno_caps import speaks_of_limit
 from grounding.yesno_count import share_of_asked
 
 __all__ = ["measures_asked", "typed_sentences"]
+
+#: A value question naming the bound it asks for ("What's the maximum page count allowed for a federal resume?").
+_NAMES_BOUND = re.compile(r"\b(?:maximum|minimum)\b", re.I)
 
 #: A duration and what it measures: "16 weeks of fully paid parental leave" -> "fully paid parental leave"; one word
 #: may stand between the number and its unit ("12 unpaid weeks of FMLA" -> "FMLA").
@@ -90,7 +94,14 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
         pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
     calendar = kind == "date" and asks_calendar(question_sentence(question))  # "What day and time is it held?"
     noun = counted_noun(question) if kind in ("count", "quantity") else ""
-    pool = [s for s in pool if (not check or states(kind, s.text) or denies(question, s.text, context=context)
+    # how long something takes is not stated by how often something recurs (fresh35's f35-u08), and a maximum or
+    # a minimum asked is stated by a sentence speaking of a limit ("my resume was 7 pages long" states no maximum
+    # page count: fresh35's f35-u18)
+    taken = kind == "duration" and asks_time_taken(question_sentence(question))
+    bound = check and bool(_NAMES_BOUND.search(question_sentence(question)))
+    pool = [s for s in pool if (not check or (states(kind, s.text) and (not taken or states_time_taken(s.text))
+                                              and (not bound or speaks_of_limit(s.text, question)))
+                                or denies(question, s.text, context=context)
                                 # a number right before the capitalised thing counted ("26 Federal Information
                                 # Centers"), which states() reads as part of a name
                                 or (kind == "count" and bool(noun) and counts(noun, s.text, after=False))
@@ -117,7 +128,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
         # issues two YubiKeys to every employee)" inside a sentence on security keys, for "How many YubiKeys do I
         # get?" (the s30 round's new user on the demo handbook was refused)
         pool = [s for s in ranked if s.score >= threshold and states(kind, s.text) and counts(noun, s.text)
-                and not given_count(noun, s.text)][:1]
+                and not given_count(noun, s.text) and (not bound or speaks_of_limit(s.text, question))][:1]
     if not pool:
         return []
     if check and (denying := [s for s in pool if denies(question, s.text, context=context)]):

@@ -244,6 +244,26 @@ def _durations_after(text: str, before: re.Pattern[str]) -> list[bool]:
     return [bool(before.search(text[:m.start()])) for m in _PATTERNS["duration"].finditer(text)]
 
 
+#: A question asking how long something takes ("How long does OCFO usually take to decide on it?"): the time it
+#: takes, which how often something recurs does not state.
+_ASKS_TIME_TAKEN = re.compile(r"^how\s+long\s+(?:does|do|did|will|would|should|can|could|might|may)\b[^?]*\btakes?\b",
+                              re.I)
+
+
+def asks_time_taken(question: str) -> bool:
+    """True when the asking sentence ``question`` asks how long something takes ("How long does the review take?")."""
+    return bool(_ASKS_TIME_TAKEN.match(question.strip()))
+
+
+def states_time_taken(text: str) -> bool:
+    """True when ``text`` states a span of time ("about 50 minutes", "3 business days", "up to the full term"), not
+    only how often something recurs: "approves billing on a monthly cadence" does not say how long OCFO takes to
+    decide (fresh35's f35-u08, a development set), though :func:`states` accepts a frequency for a duration."""
+    text = _UNIT_COLUMN.sub(r"\g<value> \g<unit>", nfkc_fold(text))
+    return bool(_PATTERNS["duration"].search(text) or _MODIFIED_DURATION.search(text)
+                or _RELATIVE_AMOUNT.search(text) or _names_weekdays(text))
+
+
 #: A question asking for a day, a time, a date, a month or a year by name ("What day and time is the Info Session
 #: held?", "What time does it start?"), not "When ...?".
 #: "What day", "Which year", "What start date": the words naming a point on the calendar or the clock

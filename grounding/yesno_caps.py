@@ -19,8 +19,9 @@ from grounding.polarity import polarity_reading
 __all__ = ["LIMIT_TERMS", "asks_limit", "denies_limit", "denies_asked_action", "speaks_of_limit",
            "denying_sentence"]
 
-#: Words naming a limit (as written; "upper limit", "cap", "ceiling").
-_LIMIT_WORDS = "cap|caps|limit|limits|maximum|max|ceiling|restriction|restrictions"
+#: Words naming a limit (as written; "upper limit", "cap", "ceiling", "minimum": "Is there a minimum project
+#: budget ...?", fresh35's f35-u16).
+_LIMIT_WORDS = "cap|caps|limit|limits|maximum|max|minimum|ceiling|restriction|restrictions"
 _LIMIT_WORD = f"(?:{_LIMIT_WORDS})"
 #: "Is there a (yearly) cap on ...?", "Are there any limits to ...?", "Does X have a maximum ...?"
 _ASKS = re.compile(r"^\s*(?:(?:is|are)\s+there|(?:does|do|did)\s+(?:[\w'’-]+\s+){1,5}?(?:have|has)|has\s+"
@@ -28,12 +29,18 @@ _ASKS = re.compile(r"^\s*(?:(?:is|are)\s+there|(?:does|do|did)\s+(?:[\w'’-]+\s
 #: A sentence saying the thing has no limit: "There is no maximum ...", "no limit on", "unlimited", "not capped".
 _DENIES = re.compile(r"\b(?:there\s+(?:is|are)\s+no|no|without\s+(?:a|any))\s+(?:[\w-]+\s+){0,2}?"
                      + _LIMIT_WORD + r"\b|\bunlimited\b|\b(?:is|are)\s+not\s+(?:capped|limited)\b", re.I)
-#: A sentence speaking of a limit at all: a limit word, "up to", "at most", "no more than", "not to exceed".
+#: A sentence speaking of a limit at all: a limit word, "up to", "at most", "no more than", "not to exceed", "at
+#: least".
 _SPEAKS = re.compile(r"\b(?:" + _LIMIT_WORDS + r"|capped|limited|unlimited|up\s+to|at\s+most|no\s+more\s+than|"
-                     r"not\s+to\s+exceed|(?:may|can|must)\s+not\s+exceed|exceed(?:s|ed|ing)?|allowance)\b",
+                     r"not\s+to\s+exceed|(?:may|can|must)\s+not\s+exceed|exceed(?:s|ed|ing)?|allowance|"
+                     r"at\s+least|no\s+(?:less|fewer)\s+than)\b",
                      re.I)
+#: A question asking for a lower bound, and a sentence stating one.
+_ASKS_LOWER = re.compile(r"\bminimum\b", re.I)
+_LOWER = re.compile(r"\b(?:minimum|min|at\s+least|no\s+(?:less|fewer)\s+than)\b", re.I)
 #: The content terms of a limit asked about and of its period ("a yearly cap", "an upper limit").
-LIMIT_TERMS = frozenset(content_terms("cap caps limit limits maximum max ceiling restriction restrictions upper "
+LIMIT_TERMS = frozenset(content_terms("cap caps limit limits maximum max minimum ceiling restriction restrictions "
+                                      "upper lower "
                                       "yearly annual monthly weekly daily many much"))
 
 
@@ -58,9 +65,13 @@ def denies_asked_action(question: str, sentence: str) -> bool:
     return bool(asked & polarity_reading(sentence).negated.keys())
 
 
-def speaks_of_limit(sentence: str) -> bool:
+def speaks_of_limit(sentence: str, question: str = "") -> bool:
     """True when ``sentence`` states or denies a limit of some kind (a limit word, "up to", "no more than", ...):
-    what a question asking whether there is a limit needs of a sentence that answers it."""
+    what a question asking whether there is a limit needs of a sentence that answers it. A ``question`` asking for
+    a minimum needs a lower bound ("at least", "minimum") or a denial of any limit: "there are a limited number of
+    us" says nothing of a minimum project budget (fresh35's f35-u16)."""
+    if question and _ASKS_LOWER.search(question_sentence(question)):
+        return bool(_LOWER.search(sentence) or denies_limit(sentence))
     return bool(_SPEAKS.search(sentence))
 
 

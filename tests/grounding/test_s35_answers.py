@@ -3,11 +3,15 @@ from; none is from the 18F test half). Texts are made up unless they quote the q
 
 from __future__ import annotations
 
+from grounding.answer_types import question_type
 from grounding.context import plan_context
+from grounding.counted import counted_noun
 from grounding.extractive import ExtractiveAnswerer
 from grounding.memory import MemoryTurn
 from grounding.tokens import counter_for
-from tests.grounding.helpers import make_page
+from grounding.typed_values import asks_time_taken, states_time_taken
+from grounding.yesno_caps import asks_limit, speaks_of_limit
+from tests.grounding.helpers import make_page, offline_answer
 
 
 def _follow_up_plan(previous: str, asked: str, *pages):
@@ -37,3 +41,79 @@ def test_q207_a_follow_up_asking_for_a_similar_limit_is_settled_by_the_sentence_
                                                  _follow_up_plan(previous, "Is it different for sick leave?", page,
                                                                  annual))
     assert not other.startswith(("Yes", "No")), other
+
+
+def test_f35_u08_how_long_something_takes_is_not_stated_by_how_often_something_recurs(embedder):
+    """fresh35's f35-u08 (a development set): "How long does GSA OCFO usually take to decide on it?" was answered
+    with "... approves 18F billing the non-federal entity on a monthly cadence, ..." (a frequency, which a duration
+    question accepts for "How long is it valid?" / "annually"). The time something takes needs a span of time."""
+    assert asks_time_taken("How long does GSA OCFO usually take to decide on it?")
+    assert asks_time_taken("How long do business cards take to arrive?")
+    assert not asks_time_taken("How long is the PTA valid?")
+    assert states_time_taken("Blue Line trains take about 50 minutes.")
+    assert states_time_taken("Finance reviews it within 3 business days.")
+    assert not states_time_taken("OCFO approves billing the partner on a monthly cadence.")
+    page = make_page(1, "Agreements", "Advance payment", "If the finance office signs off on the waiver request, it "
+                     "approves billing the partner on a monthly cadence. The finance office needs the partner's "
+                     "budget to decide on a waiver request.")
+    answer = offline_answer(embedder, "We need a waiver for a city partner. How long does the finance office usually "
+                            "take to decide on a waiver request?", page)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe Agreements") \
+        and "do not state the duration" in answer, answer
+    timed = make_page(2, "Agreements", "Advance payment", "The finance office decides on a waiver request within 10 "
+                      "business days.")
+    assert "within 10 business days" in offline_answer(embedder, "How long does the finance office usually take to "
+                                                       "decide on a waiver request?", page, timed)
+
+
+def test_f35_u18_a_maximum_asked_is_stated_by_a_sentence_speaking_of_a_limit(embedder):
+    """fresh35's f35-u18: "What's the maximum page count allowed for a federal resume?" was answered "When I
+    applied, my resume was 7 pages long": a count of pages, no maximum. "page count" counts pages."""
+    assert counted_noun("What's the maximum page count allowed for a federal resume?") == "page"
+    assert counted_noun("Does the count include weekends?") == "" and counted_noun("What is the total count?") == ""
+    page = make_page(1, "Resumes", "Writing a federal resume", "Federal resumes are long. When I applied, my resume "
+                     "was 7 pages long. Put your most recent job first.")
+    question = "What's the maximum page count allowed for a federal resume?"
+    answer = offline_answer(embedder, question, page)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe Resumes"), answer
+    limited = make_page(2, "Resumes", "Length", "A federal resume may be at most 5 pages long.")
+    assert "at most 5 pages" in offline_answer(embedder, question, page, limited)
+
+
+def test_f35_u16_whether_there_is_a_minimum_needs_a_lower_bound(embedder):
+    """fresh35's f35-u16: "Is there a minimum project budget an opportunity needs before 18F moves it to the
+    Qualified stage?" asks whether a limit exists ("minimum" is a limit word), and "there are a limited number of us"
+    states no lower bound: the documents cover the lifecycle, not a minimum budget."""
+    question = "Is there a minimum project budget an opportunity needs before it moves to the Qualified stage?"
+    assert asks_limit(question)
+    assert not speaks_of_limit("There are a limited number of us.", question)
+    assert speaks_of_limit("There are a limited number of us.")  # a limit of some kind
+    assert speaks_of_limit("Projects need a budget of at least $50,000.", question)
+    assert speaks_of_limit("There is no minimum budget.", question)
+    page = make_page(1, "Project lifecycle", "Opportunities", "Projects begin as opportunities. An opportunity "
+                     "moves to the Qualified stage after a meeting with the partner. We are resource-constrained, "
+                     "and there are a limited number of us.")
+    answer = offline_answer(embedder, question, page)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe Project lifecycle") \
+        and "whether there is a limit" in answer, answer
+
+
+def test_f35_u10_a_thing_asked_after_the_askers_situation_is_not_answered_by_where_it_is_found(embedder):
+    """fresh35's f35-u10: "I'm heading to the Chicago office tomorrow. What's the keycode for the TTS space on the
+    35th floor?" was answered "The keycode is pinned in #chitown.": the check that a quoted sentence only says where
+    the thing is found ran only on questions without a sentence of situation before them."""
+    page = make_page(1, "Chicago", "Getting in", "TTS uses space on the 35th floor. The keycode is pinned in "
+                     "#chitown. Visitors sign in at the front desk.")
+    answer = offline_answer(embedder, "I'm heading to the Chicago office tomorrow. What's the keycode for the TTS "
+                            "space on the 35th floor?", page)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe Chicago") \
+        and "the keycode itself, only where it is found" in answer, answer
+
+
+def test_f35_u11_opening_hours_asked_are_a_time():
+    """fresh35's f35-u11: "What hours is the supply center in the DC GSA building open?" was typed "other" and
+    answered with sentences on the supply center stating no time; opening hours are a time of day."""
+    assert question_type("I need a few notebooks. What hours is the supply center in the DC GSA building open?") \
+        == "date"
+    assert question_type("What are the library's business hours?") == "date"
+    assert question_type("What hours should I bill on a 4-day week?") != "date"
