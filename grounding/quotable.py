@@ -43,7 +43,16 @@ def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
         return False  # a fragment cut before its end ("Submitting and approving timecards ...: OLU refresh courses,")
     if kind != "row" and text.rstrip(" \"'”’)*_").endswith(("?", "？")):
         return False  # a question in a list ("- Is there a fee to attend? Is the fee waived for ...?", a checklist)
+    if kind == "item" and DANGLING.search(text):
+        return False  # a list item stopping before its object, which the items under it give ("For X, select")
     return kind == "row" or len(text.split()) >= 4
+
+
+#: A list item stopping before its object ("For Software Name, select", "Bring the following"): the items nested
+#: under it give the object (parsing flattens the nesting), so it is their lead-in, not a statement of its own
+#: (fresh35's f35-a05, a development set, was answered "Requesting a license: For Software Name, select").
+DANGLING = re.compile(r"\b(?:select|choose|pick|enter|type|click|following|as follows|such as|including|the|a|an|"
+                      r"of|to|with|and|or|is|are)\s*$", re.I)
 
 
 #: A lead-in offering a choice among the items after it ("You can report a concern through any of these channels",
@@ -72,6 +81,12 @@ def quoted_text(data: SentenceData, i: int) -> str:
             or (not data.screened and looks_injected(text)):
         return ""
     j = i - 1
+    while j >= 0 and data.kinds[j] == "item" and data.texts[j][:1].islower():
+        j -= 1  # the items before it under the same lead-in
+    if j >= 0 and data.kinds[j] == "item" and DANGLING.search(data.texts[j]) and data.texts[j][:1].isupper():
+        # under a list item stopping before its object ("For Software Name, select" / "for Macs: Microsoft Office
+        # Suite ..."): quoted after it
+        return f"{data.texts[j]}: {text}"
     while j >= 0 and data.kinds[j] == "item":
         j -= 1
     if j >= 0 and data.kinds[j] in ("sentence", "heading") and len(text.split()) >= 4 \
