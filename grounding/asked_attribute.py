@@ -26,7 +26,7 @@ __all__ = ["NEAR", "missed_specifics", "names_another_person", "other_kind"]
 #: verbs ("what do they charge", "spend fixing"), which :func:`_verb` leaves out.
 NEAR = 0.03
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:\.[A-Za-z]+)*")  # a dotted name is one word ("Max.gov")
 #: Words after which a question's word is a verb, not a thing asked about ("what do they *charge*", "I *call*").
 _DOER = frozenset("i you we they he she it to do does did can could will would should may might must".split())
 
@@ -38,6 +38,9 @@ _PRICING = content_terms("charge charges charged cost costs")
 #: "for rate" over "... plus the 75% of the meal allowance for the following day", a close sentence on the M&IE
 #: allowance saying "rate"). "value" is not one: "core values interview" names a thing (fresh31's f31-41).
 _VALUE_NOUNS = content_terms("rate rates amount amounts number total figure percentage fraction share")
+#: Nouns naming how a thing goes rather than another thing: "the agreement process" is the agreements (fresh35's
+#: f35-a02, a development set, was refused "for process" over "Some agreements can take as few as 10 days").
+_COURSE_NOUNS = content_terms("process processes procedure procedures")
 
 
 def _verb(words: Sequence[str], i: int) -> bool:
@@ -108,7 +111,7 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
     acronym a planned source defines (grounding.acronyms) names the words it stands for (fresh9's v9-005, a
     development set: "provide a CAP ... within 30 days" answers a question on a "corrective action plan")."""
     asking = question_sentence(question)
-    subject = subject_terms(asking) - ACTIONS - _VALUE_NOUNS
+    subject = subject_terms(asking) - ACTIONS - _VALUE_NOUNS - _COURSE_NOUNS
     said = _named(quoted)
     # an acronym a planned source defines names its words ("a CAP" is the "Corrective Action Plan (CAP)" asked)
     aliases = definitions(dict.fromkeys(source.text for _, source in [*quoted, *close]))  # each source once

@@ -211,9 +211,11 @@ class ExtractiveAnswerer:
         alone = not context and question_sentence(asked) == asked.strip()
         if kind in CHECKED_TYPES and alone:  # "The allowance covers breakfast, lunch, dinner ..." after the $65
             chosen = with_named_follower(self, asked, chosen, ranked, plan)
-        if kind in CHECKED_TYPES and alone and (missed := missed_case(self, asked, kind, chosen, ranked, plan)):
+        asking = question_sentence(asked)  # after the asker's situation, the question itself is what is asked
+        if kind in CHECKED_TYPES and not context \
+                and (missed := missed_case(self, asking, kind, chosen, ranked, plan)):
             return missed
-        if alone and (other := value_about_other(asked, kind, chosen, ranked, plan)):
+        if not context and (other := value_about_other(asking, kind, chosen, ranked, plan)):
             return other  # "in a single pay period" asked, "at any given time" quoted
         if kind != "yesno" and not context and (unstated := unstated_form(asked, kind, chosen, ranked, plan)):
             return unstated  # a phone number asked, none quoted; after a situation too (fresh35's f35-u10)

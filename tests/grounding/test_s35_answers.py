@@ -8,6 +8,7 @@ from grounding.context import plan_context
 from grounding.counted import counted_noun
 from grounding.extractive import ExtractiveAnswerer
 from grounding.memory import MemoryTurn
+from grounding.quotable import quotable
 from grounding.tokens import counter_for
 from grounding.typed_values import asks_time_taken, states_time_taken
 from grounding.yesno_caps import asks_limit, speaks_of_limit
@@ -117,3 +118,63 @@ def test_f35_u11_opening_hours_asked_are_a_time():
         == "date"
     assert question_type("What are the library's business hours?") == "date"
     assert question_type("What hours should I bill on a 4-day week?") != "date"
+
+
+def test_f35_a05_a_list_item_stopping_before_its_object_is_quoted_with_the_items_under_it(embedder):
+    """fresh35's f35-a05: "What should I pick for Software Name?" (on a Mac) was answered "Requesting a license: For
+    Software Name, select", a fragment: the items nested under it (flattened by parsing) give what to select, each
+    quoted after it, and it is not quoted alone."""
+    assert not quotable("For Software Name, select", "item")
+    assert not quotable("Bring the following", "item") and quotable("Bring your laptop and charger", "item")
+    page = make_page(1, "Office", "Requesting a license", "- Open a software request through the service portal\n"
+                     "- For Software Name, select\n"
+                     "- for Macs: Office Suite (Mac Client only) 2019: Approved\n"
+                     "- for PCs: Office Suite (Windows Client only) 2019: Approved")
+    answer = offline_answer(embedder, "I'm on a Mac and filling out the software request for Office. What should I "
+                            "pick for Software Name?", page)
+    assert "For Software Name, select: for Macs: Office Suite (Mac Client only) 2019: Approved" in answer, answer
+    assert "select [S1]" not in answer
+
+
+def test_f35_u11_a_time_asked_after_the_askers_situation_is_checked_against_the_thing_asked(embedder):
+    """fresh35's f35-u11: "I need a few notebooks. What hours is the supply center in the DC GSA building open?" was
+    answered "the building closes at 6 pm": the check that the quoted sentences name the thing asked (the supply
+    center) ran only on questions without a sentence of situation before them."""
+    supplies = make_page(1, "GSA internal tools", "Office supplies", "The D.C. office has a supply center on the "
+                         "first floor of the GSA building. The supply center offers paper, pens, notebooks, and other "
+                         "basic office supplies (many of which can also be found in printer rooms throughout the "
+                         "building).")
+    building = make_page(2, "Washington, D.C.", "How do I... > Access the building after hours", "Please note that "
+                         "the building closes at 6 pm, a GSA badge is required for after hours access and no visitors "
+                         "are permitted.")
+    question = "What hours is the supply center in the DC GSA building open?"
+    for asked in (question, f"I need a few notebooks. {question}"):
+        answer = offline_answer(embedder, asked, supplies, building)
+        assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe GSA internal tools") \
+            and "for supply center" in answer, (asked, answer)
+
+
+def test_f35_u12_a_thing_named_after_the_askers_situation_is_told_apart_by_its_whole_name(embedder):
+    """fresh35's f35-u12: "A partner can't use Google Drive. What's the file size limit if we share files through
+    Max.gov?" was answered with another service's limit ("The service has a file size limit of 100MB"): the check
+    that a close sentence names what the quoted ones do not ran only on questions without a sentence of situation
+    before them. The refusal names "Max.gov" whole, not "gov"."""
+    max_page = make_page(1, "Sensitive information", "OMB MAX", "MAX Drive is good for sending a one-off file to a "
+                         "partner. Files can be shared on Max.gov with people outside the government.")
+    tools = make_page(2, "Collaboration tools", "Sharing files", "Intelink is a file sharing service for agencies. "
+                      "The service has a file size limit of 100MB and folder limit of 1GB.")
+    answer = offline_answer(embedder, "A partner can't use Google Drive. What's the file size limit if we share "
+                            "files through Max.gov?", max_page, tools)
+    assert answer.startswith("INSUFFICIENT_EVIDENCE: The documents describe") \
+        and answer.rstrip(".").endswith("for Max.gov"), answer
+
+
+def test_f35_a02_the_process_of_a_thing_is_that_thing(embedder):
+    """fresh35's f35-a02: "We're starting an IAA with a new partner agency. Roughly how long does the agreement
+    process take, best case and worst case?" was refused "for process" once the check above read questions after a
+    situation: "Some agreements can take as few as 10 days" is about the agreement process."""
+    page = make_page(1, "Agreements", "Timeline", "The agreement process starts when the partner sends a draft. Some "
+                     "agreements can take as few as 10 days, while others take up to 90 days.")
+    answer = offline_answer(embedder, "We're starting an IAA with a new partner agency. Roughly how long does the "
+                            "agreement process take, best case and worst case?", page)
+    assert "as few as 10 days, while others take up to 90 days" in answer, answer
