@@ -287,10 +287,11 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     if not opener and alone and \
             (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):
         return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(thin))
-    if not opener and alone and asks_limit(asked) and \
+    if not opener and asks_limit(asked) and \
             not any(speaks_of_limit(s.text, asked) or denies_asked_action(asked, s.text) for s in chosen):
-        # "Is there a word limit for blog posts?" over sentences stating no limit of any kind (fresh34's f34-u04);
-        # one saying the asked thing is not done at all answers ("Sick days do not carry over")
+        # "Is there a word limit for blog posts?" over sentences stating no limit of any kind (fresh34's f34-u04),
+        # after a situation or as a follow-up too (fresh23c's f23c-10); one saying the asked thing is not done at
+        # all answers ("Sick days do not carry over")
         return compose.topic_only(covering(ranked, sources), "whether there is a limit")
     if not opener and alone and unsettled_requirement(asked, [s.text for s in chosen]):
         return compose.topic_only(covering(ranked, sources), "whether it is required")

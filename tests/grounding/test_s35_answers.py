@@ -178,3 +178,22 @@ def test_f35_a02_the_process_of_a_thing_is_that_thing(embedder):
     answer = offline_answer(embedder, "We're starting an IAA with a new partner agency. Roughly how long does the "
                             "agreement process take, best case and worst case?", page)
     assert "as few as 10 days, while others take up to 90 days" in answer, answer
+
+
+def test_f23c_10_a_follow_up_asking_whether_there_is_a_limit_needs_a_sentence_speaking_of_one(embedder):
+    """fresh23c's f23c-10 (a development set): "Is there a monthly dollar cap on how much it covers?" after "I take
+    the train to the office every day. Am I eligible for the transit subsidy?" was answered with pointers ("See the
+    Transit Subsidy Handbook page"): no sentence states or denies a limit, and the refusal that says so ran only on
+    questions standing alone."""
+    previous = "I take the train to the office every day. Am I eligible for the transit subsidy?"
+    asked = "Is there a monthly dollar cap on how much it covers?"
+    page = make_page(1, "Transit benefit", "Enrolling", "All employees who take public transit to work are eligible "
+                     "for the transit subsidy. See the Transit Subsidy Handbook page for how to enroll. Other regions "
+                     "consult the transit subsidy coordinators list.")
+    text = ExtractiveAnswerer(embedder).compose(f"{asked} transit subsidy", _follow_up_plan(previous, asked, page))
+    assert text.startswith("INSUFFICIENT_EVIDENCE: The documents describe Transit benefit") \
+        and "whether there is a limit" in text, text
+    capped = make_page(2, "Transit benefit", "Amount", "The transit subsidy covers up to $325 a month.")
+    text = ExtractiveAnswerer(embedder).compose(f"{asked} transit subsidy",
+                                                _follow_up_plan(previous, asked, page, capped))
+    assert "up to $325 a month" in text, text
