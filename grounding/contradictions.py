@@ -53,6 +53,7 @@ from grounding.claim_readings import ClaimReading
 from grounding.clash import WEAK_RULES, Finding, clash_read
 from grounding.conflict import Conflict, ConflictKind, newer_first, note_text, recency
 from grounding.embeddings import Embedder
+from grounding.lexical import content_terms
 from grounding.positional import positional_finding
 from grounding.rewording import as_cases, merged, reworded
 from grounding.sentence_alignment import COPY, REWORDED, Alignment, PairTest, align, same_document
@@ -216,6 +217,9 @@ def _findings(sources: Sequence[Source], alignment: Alignment, similarity: float
             lead_row = None  # the row of an old lead-in quoted with its items (grounding.rewording.as_cases)
             finding = clash_read(read[alignment.row(i, a)], read[alignment.row(j, b)],
                                  strong=score >= similarity + STRONG_MARGIN, versions=two_versions)
+            if finding is not None and finding.rule == "name" and not two_versions \
+                    and _own_subjects(sources[i], sources[j], finding.values):
+                finding = None  # each page states it of what the page is about: two subjects
             if finding is None and newest_first and (a, b) in alignment.counterparts.get(pair, ()):
                 # a revision that rewrote a sentence it kept changed what the sentence says
                 changed = reworded(sa, sb)
@@ -253,6 +257,17 @@ def _findings(sources: Sequence[Source], alignment: Alignment, similarity: float
             score, a, b = candidates[0]
             unflagged.append((score, pair, sentences[i][a], sentences[j][b]))
     return found, unflagged
+
+
+def _own_subjects(a: Source, b: Source, names: tuple[str, str]) -> bool:
+    """True when each of two swapped ``names`` (grounding.name_swap) is named by its own source's title or section
+    path and not by the other's: "You can use Docusign templates for Paid Parental Leave" on the paid parental leave
+    page and "... for VLTP" on the leave transfer program's page state one rule of two programs (the issue's rule:
+    different subjects are no contradiction; fresh35's f35-u04, a development set, had that note)."""
+    own_a, own_b = (content_terms(f"{s.title}\n{s.section}") for s in (a, b))
+    name_a, name_b = content_terms(names[0]), content_terms(names[1])
+    return bool(name_a and name_b) and name_a <= own_a and name_b <= own_b \
+        and not name_a <= own_b and not name_b <= own_a
 
 
 def _conflicts(sources: Sequence[Source], found: dict) -> list[Conflict]:

@@ -49,7 +49,8 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     swapped words with the capitalised words around them that both sides share ("CO-Transit Subsidy"). A swapped
     label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap; nor
     is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
-    of two classes), nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud: Submit a
+    of two classes), nor names moved within the sentence ("GSA launched 18F" / "18F was launched within GSA"), nor
+    names quoted as examples, nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud: Submit a
     request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a name kept with words added
     ("GSA IR" / "GSA's Incident Response (IR)"), nor a place across a table's cell separator.
     """
@@ -94,6 +95,11 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
                 continue  # "Adobe Creative Cloud: Submit a Software Request": a verb capitalised after a colon
             if _quantified_subject(la, i1) and _quantified_subject(lb, j1):
                 continue  # "All GSA employees are responsible ..." / "All TTSC staff are ...": two classes, one rule
+            if {t for t, w in zip(la[i1:i2], span_a) if _name_like(w)} <= set(lb) \
+                    and {t for t, w in zip(lb[j1:j2], span_b) if _name_like(w)} <= set(la):
+                continue  # "GSA officially launched 18F" / "18F was officially launched within GSA": names moved
+            if _in_quotes(fa, ma[i1][0]) and _in_quotes(fb, mb[j1][0]):
+                continue  # 'cannot be listed as "Dominic Sale, TTS/GSA"' / '... as "Sally Smith, TTS/GSA"': examples
             # the swapped word with the rest of its name, which both sides share ("FAS-Transit Subsidy" / "CO-Transit
             # Subsidy", not "FAS-Transit" / "CO-Transit")
             def spaced(f: str, m: tuple, k: int) -> bool:  # only spaces between token k - 1 and token k
@@ -107,6 +113,14 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
                 i2, j2 = i2 + 1, j2 + 1
             return fa[ma[i1][0]:ma[i2 - 1][1]], fb[mb[j1][0]:mb[j2 - 1][1]]
     return None
+
+
+def _in_quotes(text: str, at: int) -> bool:
+    """True when character ``at`` of ``text`` stands inside a quotation (more opening than closing curly quotes
+    before it, or an odd number of straight ones): a name quoted as an example ("be listed in the agenda as
+    “Dominic Sale, TTS/GSA.”"), which two pages may choose differently without disagreeing (fresh19's f19r-u10)."""
+    before = text[:at]
+    return before.count("“") > before.count("”") or before.count('"') % 2 == 1
 
 
 #: Words that open a noun phrase: after a sentence's first word, they show it is a verb ("Submit the form", "Complete

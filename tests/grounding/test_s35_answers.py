@@ -3,14 +3,19 @@ from; none is from the 18F test half). Texts are made up unless they quote the q
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from grounding.answer_types import question_type
+from grounding.clash import Finding, clash
 from grounding.context import plan_context
+from grounding.contradictions import detect_conflicts
 from grounding.counted import counted_noun
 from grounding.extractive import ExtractiveAnswerer
 from grounding.memory import MemoryTurn
 from grounding.quotable import quotable
 from grounding.tokens import counter_for
 from grounding.typed_values import asks_time_taken, states_time_taken
+from grounding.types import Source
 from grounding.yesno_caps import asks_limit, speaks_of_limit
 from tests.grounding.helpers import make_page, offline_answer
 
@@ -197,3 +202,42 @@ def test_f23c_10_a_follow_up_asking_whether_there_is_a_limit_needs_a_sentence_sp
     text = ExtractiveAnswerer(embedder).compose(f"{asked} transit subsidy",
                                                 _follow_up_plan(previous, asked, page, capped))
     assert "up to $325 a month" in text, text
+
+
+def _page_source(label: str, title: str, section: str, text: str, doc: int) -> Source:
+    return Source(label=label, chunk_ids=(doc,), document_id=doc, title=title, section=section, version="", date="",
+                  text=text, score=0.5, tokens=20, status="current", version_id=doc * 100)
+
+
+def test_f35_u04_one_rule_stated_by_two_pages_each_of_its_own_subject_is_no_contradiction(embedder):
+    """fresh35's f35-u04 noted "S1 says you can use Docusign templates for Paid Parental Leave ... but S2 says
+    VLTP": the parental leave page and the leave transfer program's page each state the rule of their own program.
+    A swapped name that each page's title or section names is two subjects; the same swap between two pages about
+    neither still contradicts."""
+    ppl = _page_source("S1", "Paid parental leave", "Requesting leave", "You can use Docusign templates for Paid "
+                       "Parental Leave to fill out the forms and request the right signatures.", 1)
+    vltp = _page_source("S2", "Voluntary Leave Transfer Program", "Enrolling in VLTP", "You can use Docusign "
+                        "templates for VLTP to fill out the forms and request the right signatures.", 2)
+    assert detect_conflicts([ppl, vltp], embedder) == []
+    neither = [replace(ppl, title="Forms", section="Signatures"), replace(vltp, title="Forms", section="Templates")]
+    assert [c.values for c in detect_conflicts(neither, embedder)] == [("Paid Parental Leave", "VLTP")]
+
+
+def test_f31_05_names_moved_within_a_sentence_are_not_swapped():
+    """fresh31's f31-05 (a development set) noted "S1 says "GSA officially launched 18F on March 19, 2014" but S2
+    says 18F was": the two sentences say one thing with the names in other places."""
+    assert clash("GSA officially launched 18F on March 19, 2014.",
+                 "18F was officially launched within GSA on March 19, 2014.") is None
+    assert clash("Acme officially launched Nimbus on March 19, 2014.",
+                 "Acme officially launched Cirrus on March 19, 2014.") \
+        == Finding("value_mismatch", ("Nimbus", "Cirrus"), rule="name")
+
+
+def test_f19r_u10_names_quoted_as_examples_are_not_swapped():
+    """fresh19's f19r-u10 (a development set) noted "... you cannot be listed in the agenda as “Dominic Sale,
+    TTS/GSA.” but S2 says Sally Smith": each page quotes a made-up name as an example."""
+    assert clash("You can include your team in your bio, but you cannot be listed in the agenda as “Dominic Sale, "
+                 "TTS/GSA.”", "You can include your team in your bio, but you cannot be listed in the agenda as "
+                 "“Sally Smith, TTS/GSA.”") is None
+    assert clash("You cannot be listed in the agenda by Dominic Sale.", "You cannot be listed in the agenda by Sally "
+                 "Smith.") is not None
