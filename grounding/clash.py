@@ -125,6 +125,11 @@ def _heading_like(text: str) -> bool:
 
 
 #: What joins the two bounds of a range: "2–3 weeks", "4-6 weeks", "$10 to $20", "10 to 15 days".
+#: A sentence condemning what it states ("Working overtime without prior approval violates the Antideficiency
+#: Act"): it says no as a negation does, and agrees with the sentence forbidding the act (fresh3's f3013, a
+#: development set, noted the two as disagreeing).
+_CONDEMNS = re.compile(r"\b(?:violat(?:es?|ed|ing|ions?)|prohibited|forbidden|illegal|unlawful|against the law|"
+                       r"not permitted|not allowed)\b", re.I)
 _RANGE_JOIN = re.compile(r"\s*(?:[-–—]|to)\s*", re.I)
 #: Kinds of value a range is read for (a date, a year, a code or a time joined by a dash is not a range of numbers).
 _RANGE_KINDS = re.compile(r"^(?:duration|percent|number|amount:|qty:)")
@@ -249,6 +254,8 @@ def clash_read(ra: ClaimReading, rb: ClaimReading, *, strong: bool = True, versi
                 return None  # "If the software is not approved, submit a request": a case, not a denial
             if rule != "antonym" and negated_only_until(negated) and _values_agree(ra, rb):
                 return None  # "does not ticket until 72 hours before" / "occurs 48-72 hours before": one time
+            if rule != "antonym" and _CONDEMNS.search(b if negated is a else a):
+                return None  # "Don't work overtime without approval" / "Working overtime without ... violates"
             if subject_difference(a, b, versions=versions, polarity=True, known={a: ra.values, b: rb.values}):
                 return None
             return Finding("negation", polarity, rule=rule)

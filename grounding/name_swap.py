@@ -167,5 +167,7 @@ def _across_cells(text: str, marks: tuple, i1: int, i2: int) -> bool:
 
 def _labels(text: str, end: int) -> bool:
     """True when the text before ``end`` is a label: what follows it is ":" or a table cell separator "|"
-    ("New York City: 18f-nyc@gsa.gov", "Chicago | 312-555-0100"): what the line is about, its subject."""
-    return text[end:].lstrip()[:1] in (":", "|")
+    ("New York City: 18f-nyc@gsa.gov", "Chicago | 312-555-0100"): what the line is about, its subject; a label
+    may close a bracket first ("Once a week (ideally): meet with your supervisor" / "Bi-weekly: Meet with your
+    supervisor", two pages' schedules noted as disagreeing in fresh35's f35-u02 and two earlier development sets)."""
+    return text[end:].lstrip(" )]")[:1] in (":", "|")

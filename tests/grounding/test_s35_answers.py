@@ -241,3 +241,22 @@ def test_f19r_u10_names_quoted_as_examples_are_not_swapped():
                  "“Sally Smith, TTS/GSA.”") is None
     assert clash("You cannot be listed in the agenda by Dominic Sale.", "You cannot be listed in the agenda by Sally "
                  "Smith.") is not None
+
+
+def test_f35_u02_two_schedules_labelled_by_their_frequency_are_two_subjects():
+    """fresh35's f35-u02 (and fresh13r's f13r-v02, fresh15's f15-m09) noted "S2 says "Bi-weekly: Meet with your
+    supervisor" but S4 says Once a week (ideally": each line's label, closing a bracket before its colon, is what the
+    line is about on its own page's schedule."""
+    assert clash("- Bi-weekly: Meet with your supervisor.", "- Once a week (ideally): meet with your supervisor.") \
+        is None
+    assert clash("Acme (Boston) acquired Nimbus.", "Acme (Boston) acquired Cirrus.") \
+        == Finding("value_mismatch", ("Nimbus", "Cirrus"), rule="name")
+
+
+def test_f3013_a_sentence_condemning_an_act_agrees_with_one_forbidding_it():
+    """fresh3's f3013 (a development set) noted "S1 says "Don't work overtime without prior approval" but S2 says
+    "Working overtime without prior approval violates the Antideficiency Act"": both say no to the same act."""
+    assert clash("- Don’t work overtime without prior approval.",
+                 "Working overtime without prior approval violates the Antideficiency Act.") is None
+    assert clash("Contractors may not use GSA laptops.", "Contractors may use GSA laptops.") \
+        == Finding("negation", ("not", "affirmative"), rule="predicate")
