@@ -126,6 +126,16 @@ _NOT_QUALIFIERS = frozenset("a an the this that these those my your our their hi
                             "same such".split())
 
 
+#: Qualifiers naming two cases that exclude each other: a noun so qualified differently on each side of a polarity
+#: clash is two cases, each with its own rule ("you are not representing GSA when speaking in your personal capacity"
+#: / "Speaking externally in your official capacity ..., as you are representing GSA": fresh19's f19y-y14, a
+#: development set, noted the two as disagreeing). Elsewhere a polarity clash reads no qualifiers (see
+#: :func:`subject_difference`).
+_EXCLUSIVE_CASES = frozenset(frozenset(pair) for pair in (
+    ("personal", "official"), ("full-time", "part-time"), ("domestic", "international"), ("internal", "external"),
+    ("public", "private")))
+
+
 def _qualifier_swap(a: str, b: str, known: Known = _NONE) -> tuple[str, str] | None:
     """(modifier in a, modifier in b) when a noun both sentences name is qualified differently on each side ("in
     most cities" / "in high-cost cities", "full-time employees" / "part-time employees"), else None."""
@@ -202,7 +212,8 @@ def subject_difference(a: str, b: str, *, values: tuple[str, str] | None = None,
             belong to the document and its revision, not to a subject).
         polarity: for a polarity clash: only words swapped before the negation cue count (the subject, not the
             predicate: "Contractors may use" / "Employees may not use"); names and qualifiers elsewhere in two
-            reworded sentences are not read (two accounts of one question name different sources and details).
+            reworded sentences are not read (two accounts of one question name different sources and details),
+            but a noun qualified by the two ends of a pair of exclusive cases is (:data:`_EXCLUSIVE_CASES`).
         known: the values already read of some texts (text -> grounding.values.typed_values of it, e.g. the two
             sentences' stored readings, grounding.claim_readings): those texts are not read again.
     Returns:
@@ -212,6 +223,9 @@ def subject_difference(a: str, b: str, *, values: tuple[str, str] | None = None,
     swapped = _swapped_words(a, b, subject_part=polarity, known=known)
     if swapped:
         return swapped
+    if polarity and (qualified := _qualifier_swap(a, b, known)) \
+            and frozenset(w.lower() for w in qualified) in _EXCLUSIVE_CASES:
+        return qualified  # "not representing GSA when speaking in your personal capacity" / "in your official capacity"
     if values is not None:
         ca, cb = _clause(a, values[0]), _clause(b, values[1])
         words_a, words_b = _words(a, known), _words(b, known)

@@ -260,3 +260,15 @@ def test_f3013_a_sentence_condemning_an_act_agrees_with_one_forbidding_it():
                  "Working overtime without prior approval violates the Antideficiency Act.") is None
     assert clash("Contractors may not use GSA laptops.", "Contractors may use GSA laptops.") \
         == Finding("negation", ("not", "affirmative"), rule="predicate")
+
+
+def test_f19y_y14_a_polarity_clash_between_two_exclusive_cases_is_no_contradiction():
+    """fresh19's f19y-y14 (a development set) noted "S1 says "... you are not representing GSA when speaking in your
+    personal capacity" but S5 says "Speaking externally in your official capacity ... you are representing GSA"":
+    the personal and the official capacity are two cases, each with its own rule. The same sentence said and denied
+    is still a contradiction."""
+    assert clash("Bottom line is that it should be clear that you are not representing GSA when speaking in your "
+                 "personal capacity.", "Speaking externally in your official capacity is a privilege, as you are "
+                 "representing GSA and your fellow TTSers.") is None
+    assert clash("Personal devices may not be used for GSA work.", "Personal devices may be used for GSA work.") \
+        == Finding("negation", ("not", "affirmative"), rule="predicate")
