@@ -64,9 +64,10 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: close-but-unanswerable ones, evaluation/golden/18f_fresh34.jsonl, written by helpers in the s34 round from pages
 #: drawn at random, without reading any other golden file: f34-y01-f34-y19 and the near misses asked with the round's
 #: starting code and a development set after that, f34-y21-f34-y34 asked only with its starting and final code),
-#: "fresh35" (20 value questions, 20 close-but-unanswerable ones and 10 yes/no questions,
-#: evaluation/golden/18f_fresh35.jsonl, written by a helper in the s35 round from 25 pages drawn at random, without
-#: reading any other golden file, asked first with the round's starting code; a development set after that), or
+#: "fresh35" (30 value questions, 30 close-but-unanswerable ones and 15 yes/no questions,
+#: evaluation/golden/18f_fresh35.jsonl, written by helpers in the s35 round from pages drawn at random, without
+#: reading any other golden file: f35-a, f35-u and f35-y asked first with the round's starting code and a development
+#: set after that, f35-h01-f35-h25 asked only with its starting and final code), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
