@@ -50,9 +50,9 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap; nor
     is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
     of two classes), nor names moved within the sentence ("GSA launched 18F" / "18F was launched within GSA"), nor
-    names quoted as examples, nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud: Submit a
-    request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a name kept with words added
-    ("GSA IR" / "GSA's Incident Response (IR)"), nor a place across a table's cell separator.
+    names quoted as examples, nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud:
+    Submit a request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a name kept with words
+    added ("GSA IR" / "GSA's Incident Response (IR)"), nor a place across a table's cell separator.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:
@@ -116,11 +116,15 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
 
 
 def _in_quotes(text: str, at: int) -> bool:
-    """True when character ``at`` of ``text`` stands inside a quotation (more opening than closing curly quotes
-    before it, or an odd number of straight ones): a name quoted as an example ("be listed in the agenda as
-    “Dominic Sale, TTS/GSA.”"), which two pages may choose differently without disagreeing (fresh19's f19r-u10)."""
-    before = text[:at]
-    return before.count("“") > before.count("”") or before.count('"') % 2 == 1
+    """True when character ``at`` of ``text`` stands inside a short quotation of six words at most (a name quoted as
+    a sample: "be listed in the agenda as “Dominic Sale, TTS/GSA.”", which two pages may choose differently without
+    disagreeing: fresh19's f19r-u10); a longer quotation reports a claim ("“Facebook announced today that it has
+    reached an agreement to acquire Instagram ...”": RGB's counterfactual passages swap names inside it)."""
+    opened = max(text.rfind("“", 0, at), text.rfind('"', 0, at))
+    if opened < 0 or (text[opened] == '"' and text[:opened].count('"') % 2) or "”" in text[opened:at]:
+        return False
+    closing = [i for i in (text.find("”", at), text.find('"', at)) if i >= 0]
+    return bool(closing) and len(text[opened + 1:min(closing)].split()) <= 6
 
 
 #: Words that open a noun phrase: after a sentence's first word, they show it is a verb ("Submit the form", "Complete

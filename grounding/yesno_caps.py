@@ -30,10 +30,13 @@ _ASKS = re.compile(r"^\s*(?:(?:is|are)\s+there|(?:does|do|did)\s+(?:[\w'’-]+\s
 _DENIES = re.compile(r"\b(?:there\s+(?:is|are)\s+no|no|without\s+(?:a|any))\s+(?:[\w-]+\s+){0,2}?"
                      + _LIMIT_WORD + r"\b|\bunlimited\b|\b(?:is|are)\s+not\s+(?:capped|limited)\b", re.I)
 #: A sentence speaking of a limit at all: a limit word, "up to", "at most", "no more than", "not to exceed", "at
-#: least".
+#: least", a comparison with a figure ("worth more than $75": the demo's "Is there a maximum value?" after a question
+#: on gifts from suppliers, a follow-up the s35 round's refusal reached).
 _SPEAKS = re.compile(r"\b(?:" + _LIMIT_WORDS + r"|capped|limited|unlimited|up\s+to|at\s+most|no\s+more\s+than|"
                      r"not\s+to\s+exceed|(?:may|can|must)\s+not\s+exceed|exceed(?:s|ed|ing)?|allowance|"
-                     r"at\s+least|no\s+(?:less|fewer)\s+than)\b",
+                     r"at\s+least|no\s+(?:less|fewer)\s+than|"
+                     # a threshold stated as a comparison with a figure ("gifts worth more than $75")
+                     r"(?:more|less|fewer|greater|higher|lower)\s+than\s+(?:a\s+|an\s+)?[$€£]?\d[\d,.]*)\b",
                      re.I)
 #: A question asking for a lower bound, and a sentence stating one.
 _ASKS_LOWER = re.compile(r"\bminimum\b", re.I)

@@ -272,3 +272,13 @@ def test_f19y_y14_a_polarity_clash_between_two_exclusive_cases_is_no_contradicti
                  "representing GSA and your fellow TTSers.") is None
     assert clash("Personal devices may not be used for GSA work.", "Personal devices may be used for GSA work.") \
         == Finding("negation", ("not", "affirmative"), rule="predicate")
+
+
+def test_f19r_u10_a_long_quotation_reports_a_claim_whose_swapped_name_still_contradicts():
+    """Only a short quotation (six words at most) is a sample: RGB's counterfactual passages swap the name inside a
+    quoted announcement ("“Facebook announced today that it has reached an agreement to acquire Instagram ..."),
+    which the s35 round's first reading of quotes stopped flagging."""
+    assert clash("Apr 9, 2012 ... “Facebook announced today that it has reached an agreement to acquire Instagram, a "
+                 "fun, popular photo-sharing app for mobile devices.", "Apr 9, 2012 ... “Apple announced today that "
+                 "it has reached an agreement to acquire Instagram, a fun, popular photo-sharing app for mobile "
+                 "devices.") == Finding("value_mismatch", ("Facebook", "Apple"), rule="name")
