@@ -65,7 +65,8 @@ _NOT_COUNTED = frozenset("total maximum minimum max min exact overall final curr
 @functools.lru_cache(maxsize=4096)
 def counted_noun(question: str) -> str:
     """The head noun a count question counts (the last word of the noun phrase after "how many" or "number of", or
-    the word before "count": "page count", as written), or "" when the question asks for no count of a named thing ("How many?", "Which room number ...")."""
+    the word before "count": "page count", as written), or "" when the question asks for no count of a named thing
+    ("How many?", "Which room number ...")."""
     q = question_sentence(question)
     m = _COUNT_LEAD.search(q)
     if not m:

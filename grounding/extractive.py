@@ -212,8 +212,7 @@ class ExtractiveAnswerer:
         if kind in CHECKED_TYPES and alone:  # "The allowance covers breakfast, lunch, dinner ..." after the $65
             chosen = with_named_follower(self, asked, chosen, ranked, plan)
         asking = question_sentence(asked)  # after the asker's situation, the question itself is what is asked
-        if kind in CHECKED_TYPES and not context \
-                and (missed := missed_case(self, asking, kind, chosen, ranked, plan)):
+        if kind in CHECKED_TYPES and not context and (missed := missed_case(self, asking, kind, chosen, ranked, plan)):
             return missed
         if not context and (other := value_about_other(asking, kind, chosen, ranked, plan)):
             return other  # "in a single pay period" asked, "at any given time" quoted
