@@ -124,12 +124,12 @@ def _heading_like(text: str) -> bool:
         and c[-1:] not in ".!?:;,)\"”…" for c in cells)
 
 
-#: What joins the two bounds of a range: "2–3 weeks", "4-6 weeks", "$10 to $20", "10 to 15 days".
 #: A sentence condemning what it states ("Working overtime without prior approval violates the Antideficiency
 #: Act"): it says no as a negation does, and agrees with the sentence forbidding the act (fresh3's f3013, a
 #: development set, noted the two as disagreeing).
 _CONDEMNS = re.compile(r"\b(?:violat(?:es?|ed|ing|ions?)|prohibited|forbidden|illegal|unlawful|against the law|"
                        r"not permitted|not allowed)\b", re.I)
+#: What joins the two bounds of a range: "2–3 weeks", "4-6 weeks", "$10 to $20", "10 to 15 days".
 _RANGE_JOIN = re.compile(r"\s*(?:[-–—]|to)\s*", re.I)
 #: Kinds of value a range is read for (a date, a year, a code or a time joined by a dash is not a range of numbers).
 _RANGE_KINDS = re.compile(r"^(?:duration|percent|number|amount:|qty:)")

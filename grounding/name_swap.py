@@ -50,7 +50,8 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap; nor
     is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
     of two classes), nor names moved within the sentence ("GSA launched 18F" / "18F was launched within GSA"), nor
-    names quoted as examples, nor a word capitalised because it opens a clause after a colon ("Adobe Creative Cloud:
+    names quoted as samples (in a quotation of six words at most), nor a word capitalised because it opens a clause
+    after a colon ("Adobe Creative Cloud:
     Submit a request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a name kept with words
     added ("GSA IR" / "GSA's Incident Response (IR)"), nor a place across a table's cell separator.
     """
@@ -99,7 +100,7 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
                     and {t for t, w in zip(lb[j1:j2], span_b) if _name_like(w)} <= set(la):
                 continue  # "GSA officially launched 18F" / "18F was officially launched within GSA": names moved
             if _in_quotes(fa, ma[i1][0]) and _in_quotes(fb, mb[j1][0]):
-                continue  # 'cannot be listed as "Dominic Sale, TTS/GSA"' / '... as "Sally Smith, TTS/GSA"': examples
+                continue  # 'cannot be listed as "Dominic Sale, TTS/GSA"' / '... as "Sally Smith, TTS/GSA"': samples
             # the swapped word with the rest of its name, which both sides share ("FAS-Transit Subsidy" / "CO-Transit
             # Subsidy", not "FAS-Transit" / "CO-Transit")
             def spaced(f: str, m: tuple, k: int) -> bool:  # only spaces between token k - 1 and token k
