@@ -51,9 +51,9 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
     of two classes), nor names moved within the sentence ("GSA launched 18F" / "18F was launched within GSA"), nor
     names quoted as samples (in a quotation of six words at most), nor a word capitalised because it opens a clause
-    after a colon ("Adobe Creative Cloud:
-    Submit a request": a verb), nor a name and a compound of it ("18F-themed" / "18F"), nor a name kept with words
-    added ("GSA IR" / "GSA's Incident Response (IR)"), nor a place across a table's cell separator.
+    after a colon ("Adobe Creative Cloud: Submit a request": a verb), nor a name and a compound of it ("18F-themed" /
+    "18F"), nor a name kept with words added ("GSA IR" / "GSA's Incident Response (IR)"), nor a place across a
+    table's cell separator.
     """
     na, nb = len(ra.tokens), len(rb.tokens)
     if min(na, nb) < 4:
