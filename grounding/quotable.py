@@ -50,9 +50,10 @@ def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
 
 #: A list item stopping before its object ("For Software Name, select", "Bring the following"): the items nested
 #: under it give the object (parsing flattens the nesting), so it is their lead-in, not a statement of its own
-#: (fresh35's f35-a05, a development set, was answered "Requesting a license: For Software Name, select").
-DANGLING = re.compile(r"\b(?:select|choose|pick|enter|type|click|following|as follows|such as|including|the|a|an|"
-                      r"of|to|with|and|or|is|are)\s*$", re.I)
+#: (fresh35's f35-a05, a development set, was answered "Requesting a license: For Software Name, select"). Words
+#: that also end a whole item as nouns ("your leave type", "press Enter") are not among them.
+DANGLING = re.compile(r"\b(?:select|choose|pick|following|as follows|such as|including|the|a|an|of|to|with|and|or|"
+                      r"is|are)\s*$", re.I)
 
 
 #: A lead-in offering a choice among the items after it ("You can report a concern through any of these channels",

@@ -131,6 +131,7 @@ def test_f35_a05_a_list_item_stopping_before_its_object_is_quoted_with_the_items
     quoted after it, and it is not quoted alone."""
     assert not quotable("For Software Name, select", "item")
     assert not quotable("Bring the following", "item") and quotable("Bring your laptop and charger", "item")
+    assert quotable("Choose the right leave type", "item")  # a noun ending a whole item
     page = make_page(1, "Office", "Requesting a license", "- Open a software request through the service portal\n"
                      "- For Software Name, select\n"
                      "- for Macs: Office Suite (Mac Client only) 2019: Approved\n"
