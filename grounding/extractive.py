@@ -203,15 +203,15 @@ class ExtractiveAnswerer:
                 return self._finish(plan, listed[0], listed[1], asked)
             inline = [s for s in ranked if s.score >= ranked[0].score - self.type_spread and s.text.count(",") >= 2]
             chosen = inline[:1] + [s for s in chosen if inline[:1] != [s]][:self.max_sentences - 1]
-        if not names and question_sentence(asked) == asked.strip():
+        asking = question_sentence(asked)  # after the asker's situation, the question itself is what is asked
+        if not names and asking == asked.strip():
             # a question naming no case (nor, in a sentence before it, the asker's situation, which is its case): a
             # value that holds for one case comes with the other cases the source states
             chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
                                       threshold=self.threshold)
-        alone = not context and question_sentence(asked) == asked.strip()
+        alone = not context and asking == asked.strip()
         if kind in CHECKED_TYPES and alone:  # "The allowance covers breakfast, lunch, dinner ..." after the $65
             chosen = with_named_follower(self, asked, chosen, ranked, plan)
-        asking = question_sentence(asked)  # after the asker's situation, the question itself is what is asked
         if kind in CHECKED_TYPES and not context and (missed := missed_case(self, asking, kind, chosen, ranked, plan)):
             return missed
         if not context and (other := value_about_other(asking, kind, chosen, ranked, plan)):

@@ -134,6 +134,9 @@ _NOT_QUALIFIERS = frozenset("a an the this that these those my your our their hi
 _EXCLUSIVE_CASES = frozenset(frozenset(pair) for pair in (
     ("personal", "official"), ("full-time", "part-time"), ("domestic", "international"), ("internal", "external"),
     ("public", "private")))
+#: Any word of those pairs: sentences without one are not read for a qualifier swap (a polarity clash's common case).
+_EXCLUSIVE_WORDS = re.compile(r"\b(?:" + "|".join(sorted({w for pair in _EXCLUSIVE_CASES for w in pair})) + r")\b",
+                              re.I)
 
 
 def _qualifier_swap(a: str, b: str, known: Known = _NONE) -> tuple[str, str] | None:
@@ -223,7 +226,8 @@ def subject_difference(a: str, b: str, *, values: tuple[str, str] | None = None,
     swapped = _swapped_words(a, b, subject_part=polarity, known=known)
     if swapped:
         return swapped
-    if polarity and (qualified := _qualifier_swap(a, b, known)) \
+    if polarity and _EXCLUSIVE_WORDS.search(a) and _EXCLUSIVE_WORDS.search(b) \
+            and (qualified := _qualifier_swap(a, b, known)) \
             and frozenset(w.lower() for w in qualified) in _EXCLUSIVE_CASES:
         return qualified  # "not representing GSA when speaking in your personal capacity" / "in your official capacity"
     if values is not None:

@@ -12,6 +12,7 @@ import re
 from typing import Sequence
 
 from grounding.answer_types import question_sentence
+from grounding.comparison_naming import states_limit
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.polarity import polarity_reading
@@ -38,9 +39,8 @@ _SPEAKS = re.compile(r"\b(?:" + _LIMIT_WORDS + r"|capped|limited|unlimited|up\s+
                      # a threshold stated as a comparison with a figure ("gifts worth more than $75")
                      r"(?:more|less|fewer|greater|higher|lower)\s+than\s+(?:a\s+|an\s+)?[$€£]?\d[\d,.]*)\b",
                      re.I)
-#: A question asking for a lower bound, and a sentence stating one.
+#: A question asking for a lower bound (a sentence stating one: grounding.comparison_naming.states_limit "min").
 _ASKS_LOWER = re.compile(r"\bminimum\b", re.I)
-_LOWER = re.compile(r"\b(?:minimum|min|at\s+least|no\s+(?:less|fewer)\s+than)\b", re.I)
 #: The content terms of a limit asked about and of its period ("a yearly cap", "an upper limit").
 LIMIT_TERMS = frozenset(content_terms("cap caps limit limits maximum max minimum ceiling restriction restrictions "
                                       "upper lower "
@@ -74,7 +74,7 @@ def speaks_of_limit(sentence: str, question: str = "") -> bool:
     a minimum needs a lower bound ("at least", "minimum") or a denial of any limit: "there are a limited number of
     us" says nothing of a minimum project budget (fresh35's f35-u16)."""
     if question and _ASKS_LOWER.search(question_sentence(question)):
-        return bool(_LOWER.search(sentence) or denies_limit(sentence))
+        return states_limit("min", sentence) or denies_limit(sentence)
     return bool(_SPEAKS.search(sentence))
 
 
