@@ -150,7 +150,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh31.jsonl, fresh33 for "
                                  "evaluation/golden/18f_fresh33.jsonl, fresh34 for "
                                  "evaluation/golden/18f_fresh34.jsonl, fresh35 for "
-                                 "evaluation/golden/18f_fresh35.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_fresh35.jsonl, fresh36 for "
+                                 "evaluation/golden/18f_fresh36.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention and yesno "
                                  "suites' public sets (default: all; calibration, test or all); the README reports "
                                  "test")
