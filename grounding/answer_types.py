@@ -103,7 +103,7 @@ _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quick
                          r"(?:number|amount) of (?:\w+ ){0,3}"
                          r"(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
                          r"^how much (?:[\w'’-]+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
-                         r"(?:period|duration|deadline)\b", re.I)
+                         r"(?:period|duration)\b", re.I)
 _FREQUENCY_Q = re.compile(r"^how often\b", re.I)
 #: "How long must a password be?": a length (characters, pages, words) as often as a time; any quantity answers it.
 _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has to|have to|needs? to)\b[^?]*\bbe\??$",
@@ -111,6 +111,10 @@ _LENGTH_Q = re.compile(r"^how long (?:must|should|can|could|does|do|is|are|has t
 #: "How much earlier / later / sooner": a difference of two points in time, stated as clock times or dates as often as
 #: durations ("4 a.m." / "6 a.m."; "three to five weeks in advance"): a date question (durations answer it too).
 _DATE_Q = re.compile(rf"^(?:when|by when|until when)\b|^{CALENDAR_ASKED}\b|"
+                     # a deadline is a point in time, stated as a day or a time as often as a span ("by the end of the
+                     # day on Friday", "by 3:30 PM Eastern", "within 5 business days"): "What's the weekly deadline
+                     # for submitting my timecard?" (fresh36's f36-m09)
+                     r"^(?:what|which)(?:['’]s| is| are)? (?:the )?(?:[\w'’-]+ ){0,2}?deadlines?\b|"
                      r"^how much (?:earlier|later|sooner)\b|"
                      # opening hours: "What hours is the supply center open?" (fresh35's f35-u11), "What are the
                      # office's business hours?"

@@ -101,6 +101,11 @@ def _named(pairs: Sequence[tuple[str, Source]]) -> frozenset[str]:
     return frozenset(out)
 
 
+#: The alternative a question sets its subject against ("a voucher from authorization instead of a local voucher"):
+#: not what it asks about (fresh36's f36-a03 was refused "for local voucher").
+_ALTERNATIVE = re.compile(r"\b(?:instead\s+of|rather\s+than|as\s+opposed\s+to|other\s+than)\b[^,;?]*", re.I)
+
+
 def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
                      close: Sequence[tuple[str, Source]]) -> list[str]:
     """The things the question's asking clause names (each a word with the subject words after it, as written) that
@@ -109,8 +114,9 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
     thing apart, and the quoted sentences are about another one. [] when there is none. The asker's action verbs
     (grounding.subject_check) and words read as verbs (after a pronoun or an auxiliary, gerunds) do not count; an
     acronym a planned source defines (grounding.acronyms) names the words it stands for (fresh9's v9-005, a
-    development set: "provide a CAP ... within 30 days" answers a question on a "corrective action plan")."""
-    asking = question_sentence(question)
+    development set: "provide a CAP ... within 30 days" answers a question on a "corrective action plan"). The
+    alternative the question sets its subject against ("... instead of a local voucher") is not asked about."""
+    asking = _ALTERNATIVE.sub(" ", question_sentence(question))
     subject = subject_terms(asking) - ACTIONS - _VALUE_NOUNS - _COURSE_NOUNS
     said = _named(quoted)
     # an acronym a planned source defines names its words ("a CAP" is the "Corrective Action Plan (CAP)" asked)
@@ -124,10 +130,12 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
 
 
 #: A question asking a lead time: how far ahead of something ("How far in advance ...?", "How many days ahead of a
-#: religious holiday ...?", "How long before my term ends ...?").
+#: religious holiday ...?", "How long before my term ends ...?"); not a wait until the asker may do a thing ("how long
+#: before I can apply for Public Service Loan Forgiveness?", fresh36's f36-c08: "after 10 years of employment").
 _LEAD_ASKED = re.compile(r"\bhow\s+(?:far|long|much\s+time|many\s+(?:business\s+|working\s+|calendar\s+)?"
-                         r"(?:minutes|hours|days|weeks|months|years))\s+(?:ahead|in\s+advance|before(?:hand)?|"
-                         r"prior)\b", re.I)
+                         r"(?:minutes|hours|days|weeks|months|years))\s+(?:ahead|in\s+advance|before(?:hand)?"
+                         r"(?!\s+(?:i|you|we|they)\s+(?:can|could|may|will|am|are|become|qualify|get)\b)|prior)\b",
+                         re.I)
 #: A sentence stating a lead time: "at least three business days in advance", "3 months before your leave expires",
 #: "two weeks' notice", "prior to", "ahead of", "earlier".
 _LEAD_STATED = re.compile(r"\b(?:before(?:hand)?|in\s+advance|advance\s+notice|ahead|prior|notice|earlier)\b", re.I)

@@ -51,7 +51,9 @@ _PATTERNS: dict[str, re.Pattern] = {
                             r"(?:every|each) (?:other )?(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|weekday|"
                             r"weekend|morning|afternoon|evening)|"
                             # "once a year", not the conjunction ("Once the repository is active, ...")
-                            r"once(?=\s+(?:a|an|per|every|each|in a)\b)|"
+                            # ("Once a need has been identified, ...": fresh36's f36-u15)
+                            r"once(?=\s+(?:a|an|per|every|each|in a)\s+(?:[\w-]+\s+)?(?:minute|hour|day|night|"
+                            r"week|month|quarter|year|pay period|fiscal year|semester|sprint|while|lifetime)s?\b)|"
                             r"twice|annually|yearly|monthly|weekly|daily|quarterly|biweekly|"
                             r"per (?:year|month|week|day|pay period)|a (?:year|month|week|day))\b", re.I),
     "date": re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|"
@@ -166,6 +168,11 @@ _UNIT_COLUMN = re.compile(r"\b(?P<unit>(?:minutes|hours|days|weeks|months|years|
 _DATA_SIZE = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:[KMGTP]i?B|bytes?|(?:kilo|mega|giga|tera|peta)bytes?)\b")
 
 
+#: "one" in a word that counts nothing: "a one-off file" states no maximum file size (fresh36's f36-u01), nor "a
+#: one-on-one meeting", "one-time", "one-stop", "one-way", "no one", "one another".
+_NOT_A_NUMBER = re.compile(r"\bone-(?:off|time|on-one|stop|way|size|of-a-kind)\b|\bno one\b|\bone another\b", re.I)
+
+
 def states(answer_type: str, text: str) -> bool:
     """True when ``text`` (a sentence, or a table row read as "column: value" pairs) states what a question of
     ``answer_type`` asks for. A date question is also answered by a duration ("two weeks before your last day"), a
@@ -174,8 +181,8 @@ def states(answer_type: str, text: str) -> bool:
     "How many days a week ...?"), a quantity by a proportion ("pro rata based on their scheduled hours") or a size of
     data ("100MB"); yes/no, list and other questions are not checked here (True). The text is read NFKC-folded, as
     by typed_values. A table row's number under a column naming a unit of time is a duration ("Day: Tuesday; Hours:
-    9" states 9 hours)."""
-    text = _UNIT_COLUMN.sub(r"\g<value> \g<unit>", nfkc_fold(text))
+    9" states 9 hours); "one" in "one-off", "one-on-one", "no one" counts nothing (:data:`_NOT_A_NUMBER`)."""
+    text = _NOT_A_NUMBER.sub(" ", _UNIT_COLUMN.sub(r"\g<value> \g<unit>", nfkc_fold(text)))
     if answer_type in ("duration", "quantity", "amount") and _RELATIVE_AMOUNT.search(text):
         return True  # "up to the total amount that you'll earn during the rest of your term": how much, in words
     if answer_type in ("count", "duration", "quantity") and _names_weekdays(text):
@@ -224,7 +231,9 @@ _WINDOW_BEFORE = re.compile(r"\b(?:within|later than|before)\s*$", re.I)
 #: A question asking how long one has to do something ("How long do I have to use it?", "How long does a manager have
 #: to approve it?"): the window it must happen in.
 _ASKS_WINDOW = re.compile(r"\bhow\s+(?:long|much\s+time|many\s+\w+)\s+(?:do|does|will|would)\s+(?:\w+\s+){1,3}?have\s+"
-                          r"to\b", re.I)
+                          # not a length required ("How long does a trip have to run before it needs a voucher from
+                          # authorization?": "over 12 hours", fresh36's f36-a03; "have to be at my GS level")
+                          r"to\b(?!\s+(?:be|run|last|stay|remain|wait|serve|work|live)\b)", re.I)
 
 
 def asks_window(question: str) -> bool:
