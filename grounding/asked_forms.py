@@ -11,6 +11,9 @@ the 18F calibration half, the development set and the fresh7 near misses):
 - a question asking how many hours (days, ...) of one thing is not answered by a sentence that counts the hours of
   another thing and never names the asked one ("up to 24 credit hours" for "How many hours of comp time ...?"):
   :func:`measures_other`;
+- a question asking how long something lasts or takes is not answered by a sentence whose only duration is the
+  length of another thing, written as one compound word before it ("this 30-minute overview of privacy" for "How
+  many days until the Privacy Office gets back to us?"): :func:`lasts_other`;
 - a question asking what a thing is or amounts to is not answered by sentences that only say where it is found
   ("the registration code can be found on the GSA InSight page"): :func:`asks_what_it_is`, :func:`points_elsewhere`.
 
@@ -21,13 +24,13 @@ from __future__ import annotations
 
 import re
 
-from grounding.answer_types import question_sentence
+from grounding.answer_types import question_sentence, states
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.typed_values import typed_values
 
-__all__ = ["asked_form", "asked_thing", "asks_what_it_is", "measures_other", "contrasted", "contrasted_phrase",
-           "points_elsewhere", "states_form"]
+__all__ = ["asked_form", "asked_thing", "asks_what_it_is", "lasts_other", "measures_other", "contrasted",
+           "contrasted_phrase", "points_elsewhere", "states_form"]
 
 #: Pairs of sides that exclude each other, each side a set of words (lower case, as written). A question word of
 #: one side and a sentence naming the other side but no word of the asked side: the sentence is about the other end.
@@ -99,17 +102,25 @@ _NON = re.compile(r"\bnon-(?P<word>[A-Za-z]{3,})\b", re.I)
 
 
 #: What a question asks in a form that a sentence must hold: a phone number, an e-mail address, a day of the week,
-#: a Slack channel.
+#: a Slack channel, a penalty (what befalls one who breaks a rule).
 _FORM_ASKED = {"phone number": re.compile(r"\b(?:phone|telephone|fax)\s+(?:number|no\.?|#)s?\b", re.I),
                "e-mail address": re.compile(r"\be-?mail\s+address(?:es)?\b", re.I),
                "day of the week": re.compile(r"\b(?:what|which)\s+(?:days?\s+of\s+the\s+week|weekdays?)\b", re.I),
-               "Slack channel": re.compile(r"\b(?:what|which)\s+(?:slack\s+)?channels?\b", re.I)}
+               "Slack channel": re.compile(r"\b(?:what|which)\s+(?:slack\s+)?channels?\b", re.I),
+               # "What are the penalties if someone ... violates the Antideficiency Act ...?" (fresh36's f36-u03 was
+               # answered "Working overtime without prior approval violates the Antideficiency Act")
+               "penalty": re.compile(r"\b(?:what|which)\s+(?:(?:are|is|would\s+be|will\s+be|could\s+be)\s+)?"
+                                     r"(?:the\s+)?(?:possible\s+|potential\s+)?(?:penalt(?:y|ies)|consequences?|"
+                                     r"sanctions?|punishments?|disciplinary\s+actions?)\b", re.I)}
 _FORM_STATED = {"phone number": re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b|"
                                            r"\b1-8\d\d-[A-Z0-9-]{7,}\b"),
                 "e-mail address": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
                 "day of the week": re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun|week)days?\b|\bweekends?\b|"
                                               r"\bdaily\b|\bevery\s+day\b", re.I),
-                "Slack channel": re.compile(r"(?<![\w&])#[A-Za-z0-9][\w.-]*[A-Za-z][\w.-]*")}
+                "Slack channel": re.compile(r"(?<![\w&])#[A-Za-z0-9][\w.-]*[A-Za-z][\w.-]*"),
+                "penalty": re.compile(r"\b(?:penalt|consequen|sanction|punish|disciplin|suspen|terminat|fired|"
+                                      r"prosecut|prison|jail|imprison|liabl|criminal|civil\s+action|removal|"
+                                      r"adverse\s+action|fine[sd]\b|a\s+fine\b|up\s+to\s+and\s+including)", re.I)}
 #: The asking clause opens with "What", "Which" or "Where" (after a preposition: "On what day ..."), at its start or
 #: after a leading condition ("If they do not answer, what phone number do I call?": fresh34's f34-u03 was answered
 #: with "the numbers listed in Section 3.1.1").
@@ -118,11 +129,12 @@ _ASKING = re.compile(r"(?:^|^(?:if|when|once|after|before|since|while|unless)\b[
 
 
 def asked_form(question: str) -> str | None:
-    """"phone number", "e-mail address", "day of the week" or "Slack channel" when the question's asking clause asks
-    for one ("What is the phone number of the GSA IR team?", "Which e-mail address do I send it to?", "On what day of
-    the week is the All Hands held?": a sentence giving only "every other month" does not answer it, fresh34's
-    f34-u19; "Which Slack channel should I use to ask other supervisors ...?": "Discuss Slack team expectations with
-    your supervisor" names none, f34-u01); None otherwise (yes/no questions, other asks)."""
+    """"phone number", "e-mail address", "day of the week", "Slack channel" or "penalty" when the question's asking
+    clause asks for one ("What is the phone number of the GSA IR team?", "Which e-mail address do I send it to?", "On
+    what day of the week is the All Hands held?": a sentence giving only "every other month" does not answer it,
+    fresh34's f34-u19; "Which Slack channel should I use to ask other supervisors ...?": "Discuss Slack team
+    expectations with your supervisor" names none, f34-u01; "What are the penalties if ...?": fresh36's f36-u03);
+    None otherwise (yes/no questions, other asks)."""
     asking = question_sentence(question).strip()
     if not _ASKING.match(asking):
         return None
@@ -131,7 +143,8 @@ def asked_form(question: str) -> str | None:
 
 def states_form(form: str, sentence: str) -> bool:
     """True when ``sentence`` holds a ``form`` (:func:`asked_form`): digits shaped as a phone number, an e-mail
-    address, a day of the week ("Mondays", "weekdays", "daily"), a channel ("#18F-BD"; not a number: "Line #1145")."""
+    address, a day of the week ("Mondays", "weekdays", "daily"), a channel ("#18F-BD"; not a number: "Line #1145"), a
+    penalty ("disciplinary action", "fines", "up to and including removal")."""
     return bool(_FORM_STATED[form].search(sentence))
 
 
@@ -200,3 +213,32 @@ def measures_other(question: str, sentence: str) -> bool:
     asked = content_terms(question_sentence(question))
     return any((kind := content_terms(n.group(1))) and not kind <= asked and not kind <= _PLAIN
                for n in _MEASURED.finditer(sentence))
+
+
+#: A duration written as one compound word before the thing it is the length of ("a 30-minute overview", "two-day
+#: event", "six-month fellowships"), with the two words after it.
+_COMPOUND_LENGTH = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|"
+                              r"thirty|sixty|ninety)-(?:minute|hour|day|week|month|year)\s+([\w'’-]+)"
+                              r"(\s+[\w'’-]+)?",
+                              re.I)
+#: Words after such a compound that make it a span of time itself, not the length of a thing ("a 30-day timeframe",
+#: "two-week pay period", "a 240-hour cap").
+_SPANS = content_terms("period periods cycle cycles timeframe timeframes window windows cap limit allotment "
+                       "increments increment term rolling deadline notice")
+
+
+def lasts_other(question: str, sentence: str) -> bool:
+    """True when every duration ``sentence`` states is the length of a thing the question does not name, written
+    as one compound word before it ("For more information, please see this 30-minute overview of privacy" for "How
+    many days until the Privacy Office gets back to us?": fresh35's f35-u13); False when a compound names a word of
+    the question ("a 12-week leave" for "How long is the leave?") or a span of time ("a 30-day timeframe"), when a
+    word like "or" follows it, or when the sentence states another duration besides."""
+    found = list(_COMPOUND_LENGTH.finditer(sentence))
+    if not found:
+        return False
+    asked = content_terms(question_sentence(question))
+    for m in found:
+        words = content_terms(m.group(1) + (m.group(2) or ""))
+        if not content_terms(m.group(1)) or words & asked or words & _SPANS:
+            return False  # ("a 30-minute or one-hour lunch break": what the first measures is further on)
+    return not states("duration", _COMPOUND_LENGTH.sub(" ", sentence))

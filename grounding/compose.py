@@ -38,8 +38,10 @@ _ENDS_WITH_ABBREVIATION = re.compile(r"(?:\b(?:[A-Za-z]\.){2,}|\b(?:etc|Inc|Ltd|
 CUT_WORDS = 25
 #: A clause boundary a cut sentence is quoted up to: a comma, semicolon, colon or dash followed by a space.
 _CLAUSE_END = re.compile(r"[,;:]\s|\s[–—-]\s")
-#: Closing punctuation of a whole sentence (a closing quote or bracket after it included).
-_CLOSED = re.compile(r"[.!?…][\"'”’)\]]*$")
+#: Closing punctuation of a whole sentence (a closing quote or bracket after it included), or a closing bracket or
+#: quote ending a list item ('... or Agency Bureau code (in this case, "4700")' was cut to "... (in this case …":
+#: fresh36's f36-v02).
+_CLOSED = re.compile(r"[.!?…][\"'”’)\]]*$|[\"”’]?[)\]][\"”’]?$")
 
 
 def whole_or_marked(text: str) -> str:

@@ -10,7 +10,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
-from grounding.answer_types import CHECKED_TYPES
+from grounding.answer_types import CHECKED_TYPES, question_sentence
+from grounding.antecedent_names import named_elsewhere
 from grounding.keyed_items import looked_up_item
 from grounding.asked_attribute import NEAR, missed_specifics
 from grounding.asked_frame import clashing_frame
@@ -19,6 +20,7 @@ from grounding.asked_forms import asked_form, asked_thing, asks_what_it_is, cont
 from grounding.embeddings import Embedder
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
+from grounding.part_cues import cued
 from grounding.question_parts import is_group
 from grounding.quoting import goes_on, repeats
 from grounding.sentence_leads import lead_of
@@ -69,6 +71,12 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
                                                                               getattr(answerer, "embedder", None))):
         # the keyed item the question looks up after the best sentence states what is asked ("South - Ben Okafor")
         ranked = [ranked[0], looked] + [s for s in ranked[1:] if (s.label, s.text) != (looked.label, looked.text)]
+    if kind == "other" and not context and (hit := cued(ranked, question_sentence(asked))) is not None \
+            and hit is not ranked[0] and hit.score >= answerer.threshold:
+        # a close sentence stating what the question asks for by name, as a part of a message is answered
+        # (grounding.part_cues.cued: "What agency code should they give the interpreter?" / "... or Agency Bureau
+        # (AB) code (GSA's AB code is 4700)", fresh36's f36-v02)
+        ranked = [hit] + [s for s in ranked if s is not hit]
     chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan,
                              context=context)
     if not chosen:
@@ -165,8 +173,9 @@ def value_about_other(asked: str, kind: str, chosen: Sequence[ScoredSentence], r
     thing a "What is the X ...?" question asks and none states a value with a figure ("the largest honorarium"
     asked, free attendance at the event quoted: grounding.asked_holder.unnamed_thing); or the first value they state
     holds over another period than the asked rate's ("How many credit hours can I earn in a single pay period?" /
-    "up to 24 credit hours accrued, at any given time": grounding.asked_frame.clashing_frame). None when the quoted
-    sentences stand."""
+    "up to 24 credit hours accrued, at any given time": grounding.asked_frame.clashing_frame); or the first quoted
+    sentence refers back to another named thing than the asked one (grounding.antecedent_names.named_elsewhere). None
+    when the quoted sentences stand."""
     if kind not in CHECKED_TYPES:
         return None
     sources = plan.source_map
@@ -175,6 +184,10 @@ def value_about_other(asked: str, kind: str, chosen: Sequence[ScoredSentence], r
     valued = [s.text for s in chosen if typed_values(s.text)]
     if valued and (period := clashing_frame(asked, valued)):
         return compose.topic_only(covering(ranked, sources), f"{compose.MISSING.get(kind, 'the answer')} per {period}")
+    if chosen and (names := named_elsewhere(asked, chosen[0], plan)):
+        # "The service has a file size limit of 100MB" right after "Intelink's IntelDocs ..." for Max.gov asked
+        return compose.topic_only(covering(ranked, sources),
+                                  f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(names)}")
     return None
 
 

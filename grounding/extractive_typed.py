@@ -7,7 +7,7 @@ import re
 from typing import Sequence
 
 from grounding.asked_attribute import asks_lead_time, names_another_person, states_lead_time
-from grounding.asked_forms import measures_other
+from grounding.asked_forms import lasts_other, measures_other, states_form
 from grounding.answer_types import CHECKED_TYPES, question_sentence, states
 from grounding.counted import counted_noun, counts, given_count
 from grounding.denials import denies
@@ -26,6 +26,8 @@ from grounding.yesno_count import share_of_asked
 
 __all__ = ["measures_asked", "typed_sentences"]
 
+#: A question asking whom to e-mail ("Who at GSA OCFO do I email it to?").
+_EMAIL_ASKED = re.compile(r"\be-?mail\b", re.I)
 #: A value question naming the bound it asks for ("What's the maximum page count allowed for a federal resume?").
 _NAMES_BOUND = re.compile(r"\b(?:maximum|minimum)\b", re.I)
 
@@ -121,6 +123,8 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             and not (kind == "person" and not names_another_person(question, s.text))
             # the hours of another thing than the one asked ("24 credit hours" for "hours of comp time")
             and not (kind in ("duration", "quantity", "count") and measures_other(question, s.text))
+            # the length of another thing ("this 30-minute overview of privacy" for how long a review takes)
+            and not (kind == "duration" and lasts_other(question, s.text))
             # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
             and not (kind in ("count", "quantity") and not counts(noun, s.text))]
     if not pool and noun:
@@ -138,6 +142,12 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
         # "How often do we get a new laptop?": "a 36-month refresh cycle", not "within 14 days of receiving the new
         # one" (the s30 new user's demo run)
         pool = recurring[:1] + [s for s in pool if s is not recurring[0]]
+    elif kind == "person" and _EMAIL_ASKED.search(question_sentence(question)) \
+            and not states_form("e-mail address", pool[0].text) \
+            and (mailed := [s for s in pool if states_form("e-mail address", s.text)]):
+        # whom to e-mail: the sentence giving an address ("email it to dennis.mcnamara@gsa.gov at the GSA OCFO"), not
+        # the one on what the office does ("If GSA OCFO signs off on the decision document ...": fresh36's f36-a10)
+        pool = mailed[:1] + [s for s in pool if s is not mailed[0]]
     elif kind == "duration" and asks_window(question) and not states_window(pool[0].text) \
             and (windows := [s for s in pool if states_window(s.text)]):
         # "How long do I have to use it?" after parental leave: "within 12 months of the child's birth", not the

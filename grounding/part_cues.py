@@ -108,8 +108,10 @@ def asked_noun(part: str) -> str:
 #: Verbs and subjects the noun of :data:`_LABEL_ASKED` may run into ("which shared calendar should I ...").
 _AUX = frozenset("goes go is are was were do does did should must can could will would i we you".split())
 #: A name given right after or before a noun: a quoted name, a number or a "#" code ("the Google calendar "18F Out of
-#: Office"", "Tock line #670", "the "18F Out of Office" calendar").
-_NAME_AFTER = r"\s*:?\s*(?:[\"“‘][^\"”’]{2,60}[\"”’]|#?\d[\w-]*|#[a-z][\w-]+)"
+#: Office"", "Tock line #670", "the "18F Out of Office" calendar"), after "is" or in brackets ("GSA's AB code is
+#: 4700", 'Agency Bureau code (in this case, "4700")': fresh36's f36-v02).
+_NAME_AFTER = (r"\s*(?::|\bis\b|\(\s*(?:in this case,?\s*)?)?\s*"
+               r"(?:[\"“‘][^\"”’]{2,60}[\"”’]|#?\d[\w-]*|#[a-z][\w-]+)")
 _NAME_BEFORE = r"(?:[\"“‘][^\"”’]{2,60}[\"”’]|#?\d[\w-]*)\s+"
 
 
