@@ -129,7 +129,7 @@ class ExtractiveAnswerer:
         context = question[len(asked):].strip() if question.startswith(asked) else ""
         plan = with_sentences(plan, self.embedder)  # each source's sentences read (and embedded) once per answer
         lead, parts = question_parts(asked)
-        if len(parts) > 1 and not is_comparison(asked):
+        if len(parts) > 1 and not (is_comparison(asked) and comparison_sides(asked)):  # ("X ..., versus how ...?")
             return self._parts(plan, parts, f"{lead} {context}".strip(), situation=lead)
         # a question about an earlier version is matched without the words naming the period (they pick the version)
         matched = without_period(question) if reads_period(asked, plan.sources) else question

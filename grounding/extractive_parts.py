@@ -143,6 +143,9 @@ def with_referent(part: str, before: Sequence[str]) -> str:
 #: (best 0.58: the Business Applications Service Desk sentence, written "*Please direct technical questions ...",
 #: has a low cosine); "How fast do I have to report it" on its own words (best 0.57: the one-hour rule).
 PART_MARGIN = 0.06
+#: How many more of a part's own terms (grounding.question_parts.asked_terms) a naming sentence close to the best
+#: one must hold to answer the part before it (:func:`_part_sentence`).
+OWN_LEAD = 2
 #: The share of a part's own terms a sentence must hold to answer it when no ranking of the part reaches the
 #: threshold (``strict`` in :func:`_part_sentence`).
 STRICT_SHARE = 0.75
@@ -177,6 +180,17 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
             return []
     naming = [s for s in ranked if content_terms(s.text) & own]
     close = bool(naming) and naming[0].score >= max(floor, ranked[0].score - answerer.type_spread)
+    if close:
+        # a naming sentence close to the best of them that names two or more words of the part's own subject more
+        # goes first: "KeePassXC is approved for use at GSA and it fully supports managing keys" (approved, GSA,
+        # manage) for "which password manager is approved at GSA ...?", not "the key must be listed in an "approved
+        # signers" list" (approved; fresh36's f36-m06). One word more is no sign ("Exhausted all leave balances"
+        # against "Your Annual Leave will be paid out" for "What happens to my annual leave balance?", q105)
+        held = {id(s): len(content_terms(s.text) & own) for s in naming}
+        fuller = max((s for s in naming if s.score >= naming[0].score - answerer.spread),
+                     key=lambda s: held[id(s)])
+        if held[id(fuller)] >= held[id(naming[0])] + OWN_LEAD:
+            naming = [fuller] + [s for s in naming if s is not fuller]
     kind = question_type(part)
     for pool in ([naming] if close else []) + [ranked]:
         # the part's best sentence that another part has not taken already: each part asks its own fact ("...,

@@ -21,7 +21,11 @@ _PART_PREPOSITION = (r"(?:by|until|till|from|for|in|at|to|since|above|below|over
                      r"before|into|through|during|between|beyond)")
 _PART_BREAK = re.compile(r",?\s+and\s+(?=(?:" + _PART_PREPOSITION + r"\s+(?=(?:what|how|who|whom|when|"
                          r"which|where)\b))?(?:what|how|who|whom|when|which|where|if|is|are|do|does|can|will|with)\b)|"
-                         r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)", re.I)
+                         r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)|"
+                         # two questions set against each other: "How many years ... for a FERS retirement payment,
+                         # versus how long before I can apply for ...?" (fresh36's f36-c08)
+                         r",?\s+(?:versus|vs\.?|compared (?:with|to)|as opposed to)\s+"
+                         r"(?=(?:what|how|who|whom|when|which|where)\b)", re.I)
 
 
 #: A leading condition of a message's first part, which frames every part ("If I switch to Maxiflex, how many ...";
