@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from grounding.lexical import content_terms
-from grounding.followup_signals import EXPLETIVE, OBJECT_IT, OPENER, REFERRING, SUBJECT, WEAK
+from grounding.followup_signals import EXPLETIVE, OBJECT_IT, OPENER, REFERRING, SUBJECT, SWITCH, WEAK
 from grounding.question_parts import specifics
 
 #: A noun phrase opened by a determiner ("a message", "my laptop"): what a later "it" may stand for.
@@ -62,7 +62,9 @@ class FollowUp:
             content words and no retrieval confidence to decide), "weak" (a weak referring word or a short
             question, and an unconfident retrieval of the question alone), "confident" (such a question, but it
             alone retrieves confidently), "unrelated" (a short question without any referring word, retrieved
-            unconfidently alone, and hardly better with the previous question's terms: GAIN), "standalone".
+            unconfidently alone, and hardly better with the previous question's terms: GAIN), "standalone", "switch"
+            (it opens by saying it changes the topic: ``grounding.followup_signals.SWITCH``; the query leaves that
+            opening out).
     """
 
     query: str
@@ -114,6 +116,8 @@ def _signal(question: str, previous: str) -> str:
     add to it, decide)."""
     terms = content_terms(question)
     shared = terms & content_terms(previous) - content_terms("after before until")
+    if SWITCH.match(question):
+        return "switch"
     if OPENER.search(question):
         return "opener"
     if REFERRING.search(question):
@@ -206,6 +210,8 @@ def follow_up(question: str, previous_questions: Sequence[str], *,
             signal = "short"
         else:
             signal = "weak" if len(content_terms(question)) < SHORT + 2 else "confident"
+    if signal == "switch":
+        return FollowUp(SWITCH.sub("", question, count=1) or question, False, signal)
     if signal in ("confident", "standalone", "unrelated"):
         return FollowUp(question, False, signal)
     return FollowUp(_expanded(question, previous), True, signal)

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EXPLETIVE", "OBJECT_IT", "OPENER", "REFERRING", "SUBJECT", "WEAK"]
+__all__ = ["EXPLETIVE", "OBJECT_IT", "OPENER", "REFERRING", "SUBJECT", "SWITCH", "WEAK"]
+
+#: An opening that says the question changes the topic ("Different topic — we're hosting an outside speaker ...",
+#: fresh36's f36-v07; "Unrelated question: ...", "Switching gears, ..."): it stands on its own, whatever words follow
+#: ("different" is also a referring word: "Is it different for contractors?").
+SWITCH = re.compile(r"^\s*(?:(?:on\s+)?(?:a\s+)?(?:totally\s+|completely\s+|entirely\s+)?(?:different|unrelated|"
+                    r"separate|new)\s+(?:topic|subject|question|note|thing)|unrelated|switching\s+(?:gears|topics)|"
+                    r"chang(?:e|ing)\s+(?:the\s+)?(?:topic|subject)|change\s+of\s+(?:topic|subject)|on\s+another\s+"
+                    r"(?:note|topic))\b\s*(?:[:,.!?;]|[—–-]+)?\s*", re.I)
 
 #: An elliptical opener: the question continues the previous one ("and for contractors?", "what about Denver?").
 OPENER = re.compile(r"^\s*(?:and|but|also|or|so|then|what about|how about|what if|same for|and what about)\b|"
