@@ -27,7 +27,8 @@ from grounding.yesno import asking_clause, asking_coverage, compared_count
 from grounding.yesno_action import action_unstated
 from grounding.yesno_clauses import excepts_asked
 from grounding.yesno_anchor import anchored_negation
-from grounding.yesno_caps import asks_limit, denies_asked_action, denying_sentence, speaks_of_limit
+from grounding.yesno_caps import (asks_fee, asks_limit, denies_asked_action, denying_sentence, speaks_of_fee,
+                                  speaks_of_limit)
 from grounding.yesno_count import share_answer, states_asked_unit
 from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
@@ -283,6 +284,8 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
         chosen = fuller
     if context and relating(asked) and not any(share_answer(asked, s.text) for s in chosen):
         opener = ""
+    if asks_fee(asked) and not any(speaks_of_fee(s.text) for s in chosen):  # whatever they say yes to (f36-u05)
+        return compose.topic_only(covering(ranked, sources), "whether there is a fee")
     quoted = [(s.text, sources[s.label]) for s in chosen]
     if not opener and alone and \
             (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):

@@ -17,8 +17,8 @@ from grounding.followup import GENERIC
 from grounding.lexical import content_terms
 from grounding.polarity import polarity_reading
 
-__all__ = ["LIMIT_TERMS", "asks_limit", "denies_limit", "denies_asked_action", "speaks_of_limit",
-           "denying_sentence"]
+__all__ = ["LIMIT_TERMS", "asks_fee", "asks_limit", "denies_limit", "denies_asked_action", "speaks_of_fee",
+           "speaks_of_limit", "denying_sentence"]
 
 #: Words naming a limit (as written; "upper limit", "cap", "ceiling", "minimum": "Is there a minimum project
 #: budget ...?", fresh35's f35-u16).
@@ -88,3 +88,26 @@ def denying_sentence(question: str, texts: Sequence[str]) -> int | None:
         return None
     return next((i for i, text in enumerate(texts)
                  if denies_limit(text) and len(subject & content_terms(text)) >= need), None)
+
+
+#: A yes/no question asking whether something costs money ("Does GSA charge a fee when my landlord uses The Work
+#: Number?", "Is there a fee for ...?", "Does it cost anything?", "Do I have to pay for ...?"); not whether one is
+#: paid ("Do I get paid for overtime?").
+_ASKS_FEE = re.compile(r"^\s*(?:(?:is|are)\s+there\s+(?:a\s+|any\s+)?(?:fees?|charges?|costs?)\b|(?:does|do|will|would|"
+                       r"is|are)\b.*\b(?:charge|charged|cost|costs|fee|fees|"
+                       r"pay\s+(?:for|to|a|an|anything|extra))\b)", re.I)
+#: A sentence speaking of money asked for: a fee, a cost, a price, a charge, paying, free of charge, an amount.
+_FEE_SAID = re.compile(r"\b(?:fees?|costs?|costing|charges?|charged|prices?|priced|pay|pays|paid|paying|payment|free|"
+                       r"no\s+cost|billed|bills?)\b|[$€£]\s?\d", re.I)
+
+
+def asks_fee(question: str) -> bool:
+    """True when the asking clause of a yes/no ``question`` asks whether something costs money (:data:`_ASKS_FEE`)."""
+    return bool(_ASKS_FEE.search(question_sentence(question)))
+
+
+def speaks_of_fee(sentence: str) -> bool:
+    """True when ``sentence`` speaks of money asked for (:data:`_FEE_SAID`): "There is no cost to program offices",
+    "$5 per month", "free of charge"; "GSA employees who need employment verification should utilize The Work Number"
+    does not, and does not settle whether it charges a fee (fresh36's f36-u05)."""
+    return bool(_FEE_SAID.search(sentence))
