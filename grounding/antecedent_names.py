@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.question_parts import mentions, specifics
+from grounding.question_parts import as_written, mentions, specifics
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 
@@ -35,5 +35,4 @@ def named_elsewhere(asked: str, first: ScoredSentence, plan: ContextPlan) -> lis
         return []
     if not [n for n in specifics(before) if n[:1].isupper()]:
         return []
-    # a dotted name as the question writes it ("Max.gov", not "Max")
-    return [m.group(0) if (m := re.search(rf"\b{re.escape(n)}(?:\.[A-Za-z]+)+", asked)) else n for n in names]
+    return [as_written(n, asked) for n in names]  # "Max.gov", not "Max"

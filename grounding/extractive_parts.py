@@ -189,7 +189,8 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
         held = {id(s): len(content_terms(s.text) & own) for s in naming}
         fuller = max((s for s in naming if s.score >= naming[0].score - answerer.spread),
                      key=lambda s: held[id(s)])
-        if held[id(fuller)] >= held[id(naming[0])] + OWN_LEAD:
+        if held[id(fuller)] >= held[id(naming[0])] + OWN_LEAD and not (
+                situation and condition_matches(situation, naming[0].text)):  # the asker's case decides first
             naming = [fuller] + [s for s in naming if s is not fuller]
     kind = question_type(part)
     for pool in ([naming] if close else []) + [ranked]:

@@ -20,8 +20,8 @@ from grounding.asked_forms import asked_form, asked_thing, asks_what_it_is, cont
 from grounding.embeddings import Embedder
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
-from grounding.part_cues import cued
-from grounding.question_parts import is_group
+from grounding.part_cues import named_instance
+from grounding.question_parts import as_written, is_group
 from grounding.quoting import goes_on, repeats
 from grounding.sentence_leads import lead_of
 from grounding.sentence_rank import ScoredSentence, source_sentences
@@ -71,11 +71,12 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
                                                                               getattr(answerer, "embedder", None))):
         # the keyed item the question looks up after the best sentence states what is asked ("South - Ben Okafor")
         ranked = [ranked[0], looked] + [s for s in ranked[1:] if (s.label, s.text) != (looked.label, looked.text)]
-    if kind == "other" and not context and (hit := cued(ranked, question_sentence(asked))) is not None \
+    if kind == "other" and not context and (hit := named_instance(ranked, question_sentence(asked))) is not None \
             and hit is not ranked[0] and hit.score >= answerer.threshold:
-        # a close sentence stating what the question asks for by name, as a part of a message is answered
-        # (grounding.part_cues.cued: "What agency code should they give the interpreter?" / "... or Agency Bureau
-        # (AB) code (GSA's AB code is 4700)", fresh36's f36-v02)
+        # a close sentence naming an instance of the thing the question asks for by name, as a part of a message is
+        # answered (grounding.part_cues: "What agency code should they give the interpreter?" / "... or Agency
+        # Bureau (AB) code (GSA's AB code is 4700)", fresh36's f36-v02). Not a label naming it: "Home office stipend:
+        # receipts due in Ledgerly within 90 days" for "What home office stipend do I get?" (the demo's test)
         ranked = [hit] + [s for s in ranked if s is not hit]
     chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan,
                              context=context)
@@ -100,7 +101,8 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
         unsaid = [n for n in missing if not any(names_in_source(src, n) for src in plan.sources)]
         return compose.topic_only(covering(ranked, sources),
                                   "anything about " + " or ".join(unsaid) if unsaid else
-                                  f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missing)}")
+                                  f"{compose.MISSING.get(kind, 'the answer')} for "
+                                  + " or ".join(as_written(n, asked) for n in missing))
     return [related[0]] + [s for s in chosen if not repeats(s.text, [related[0]])][:1]
 
 

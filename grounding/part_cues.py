@@ -188,6 +188,18 @@ def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD
     return None
 
 
+def named_instance(ranked: Sequence[ScoredSentence], question: str,
+                   spread: float = CUE_SPREAD) -> ScoredSentence | None:
+    """The best sentence of ``ranked`` within ``spread`` of the best that names an instance of the thing ``question``
+    asks for by name (:func:`asked_noun`, :func:`names_instance`: "code" / "GSA's AB code is 4700"); None when it
+    names none or no close sentence does."""
+    noun = asked_noun(question)
+    if not ranked or not noun:
+        return None
+    floor = ranked[0].score - spread
+    return next((s for s in ranked if s.score >= floor and names_instance(noun, s.text)), None)
+
+
 #: A part asking which thing ("which AirTable interface lets me ...").
 _WHICH = re.compile(_OPENING + r"which\s+[a-z]", re.I)
 #: Most words of a list item read as the name that the item after it describes ("- TTSC calendar" / "- Staff to see

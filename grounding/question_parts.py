@@ -212,6 +212,13 @@ _GROUP = re.compile(r"(?:(?<=\bas an )|(?<=\bas a )|(?<=\bI'm a )|(?<=\bI am a )
                     r"(?!\s+(?:roles?|positions?|jobs?|vacanc(?:y|ies)|openings?|candidates?)\b)", re.I)
 
 
+def as_written(name: str, question: str) -> str:
+    """``name`` as the question writes it when it is the first part of a dotted name there ("Max" of "... through
+    Max.gov?" -> "Max.gov"), for a refusal naming it; ``name`` otherwise."""
+    m = re.search(rf"\b{re.escape(name)}(?:\.[A-Za-z]+)+", question)
+    return m.group(0) if m else name
+
+
 def is_group(name: str) -> bool:
     """True when a specific (:func:`specifics`) is a group of people ("contractors", "part-time"), not a name."""
     return bool(_GROUP.fullmatch(name))
