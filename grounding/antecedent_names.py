@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from grounding.question_parts import as_written, mentions, specifics
+from grounding.question_parts import as_written, is_group, mentions, specifics
 from grounding.sentence_rank import ScoredSentence
 from grounding.types import ContextPlan
 
@@ -24,7 +24,7 @@ def named_elsewhere(asked: str, first: ScoredSentence, plan: ContextPlan) -> lis
     sentence the answer's value rests on) refers back with its subject (:data:`_REFERS_BACK`) to the sentence before
     it in its source, that sentence names another thing by name ("Intelink's IntelDocs"), and neither names an asked
     one; [] otherwise (the value may be the asked thing's)."""
-    names = [n for n in specifics(asked) if n[:1].isupper()]  # names, not groups of people ("contractors")
+    names = [n for n in specifics(asked) if not is_group(n)]  # names, not groups of people ("contractors")
     source = plan.source_map.get(first.label)
     data = source.sentences if source is not None else None
     if not names or data is None or not _REFERS_BACK.match(first.text) or not 0 < first.position < len(data.texts) \
@@ -33,6 +33,6 @@ def named_elsewhere(asked: str, first: ScoredSentence, plan: ContextPlan) -> lis
     before = data.texts[first.position - 1]
     if any(mentions(first.text, n) or mentions(before, n) for n in names):
         return []
-    if not [n for n in specifics(before) if n[:1].isupper()]:
+    if not [n for n in specifics(before) if not is_group(n)]:
         return []
     return [as_written(n, asked) for n in names]  # "Max.gov", not "Max"

@@ -129,7 +129,8 @@ class ExtractiveAnswerer:
         context = question[len(asked):].strip() if question.startswith(asked) else ""
         plan = with_sentences(plan, self.embedder)  # each source's sentences read (and embedded) once per answer
         lead, parts = question_parts(asked)
-        if len(parts) > 1 and not (is_comparison(asked) and comparison_sides(asked)):  # ("X ..., versus how ...?")
+        sides = comparison_sides(asked) if is_comparison(asked) else None  # (read once: the parts need it too)
+        if len(parts) > 1 and sides is None:  # (a comparison without two sides, "X ..., versus how ...?", too)
             return self._parts(plan, parts, f"{lead} {context}".strip(), situation=lead)
         # a question about an earlier version is matched without the words naming the period (they pick the version)
         matched = without_period(question) if reads_period(asked, plan.sources) else question
@@ -164,7 +165,7 @@ class ExtractiveAnswerer:
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
             return compose.topic_only(covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
         sources = plan.source_map
-        if is_comparison(asked) and (sides := comparison_sides(asked)):
+        if sides is not None:
             chosen = self._sides(plan, sides, context)
             if chosen:
                 text = compose.sentences([(s.text, s.label) for s in chosen])
