@@ -70,13 +70,18 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: set after that, f35-h01-f35-h25 asked only with its starting and final code), "fresh36" (66 questions of every kind
 #: but yes/no and 30 more, evaluation/golden/18f_fresh36.jsonl, written by helpers in the s36 round from pages drawn
 #: at random, without reading any other golden file: f36-a/m/t/c/v/u asked first with the round's starting code and a
-#: development set after that, f36-h01-f36-h30 asked only with its starting and final code), or
+#: development set after that, f36-h01-f36-h30 asked only with its starting and final code), "fresh37" (70 questions
+#: of every kind, lists and yes/no among them, and 30 more, evaluation/golden/18f_fresh37.jsonl, written by helpers in
+#: the s37 round from pages drawn at random, without reading any other golden file: f37-l/y/m/t/v/a/u asked first with
+#: the round's starting code and a development set after that, f37-h01-f37-h30 asked only with its starting and final
+#: code), or
 #: "fresh-versions" (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl,
 #: written in the s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
                "fresh19", "fresh19y", "fresh19r", "fresh20m", "fresh20r", "fresh20c", "fresh23c",
-               "fresh31", "fresh33", "fresh34", "fresh35", "fresh36", "fresh-versions")
+               "fresh31", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37",
+               "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 
