@@ -199,7 +199,7 @@ class ExtractiveAnswerer:
         if kind == "list":
             listed = list_answer(plan, asked, question, vector, chosen[0], ranked,
                                  floor=ranked[0].score - self.spread, embedder=self.embedder,
-                                 overlap_weight=self.overlap_weight)
+                                 overlap_weight=self.overlap_weight, margin=self.spread)
             if listed is not None:
                 return self._finish(plan, listed[0], listed[1], asked)
             inline = [s for s in ranked if s.score >= ranked[0].score - self.type_spread and s.text.count(",") >= 2]

@@ -22,7 +22,8 @@ import numpy as np
 from grounding import compose
 from grounding.embeddings import Embedder
 from grounding.lexical import content_terms
-from grounding.list_answers import MAX_GAP, announced_items, announced_list, asked_plural, headed_list
+from grounding.list_answers import (KIND_TERMS, MAX_GAP, announced_items, announced_list, asked_plural, asks_kinds,
+                                    headed_list)
 from grounding.sentence_data import SentenceData
 from grounding.quotable import quotable
 from grounding.sentence_leads import heading_of
@@ -45,8 +46,14 @@ ListAnswer = tuple[str, list[ScoredSentence]]
 
 def list_answer(plan: ContextPlan, question: str, query: str, query_vector: np.ndarray, best: ScoredSentence,
                 ranked: Sequence[ScoredSentence], *, floor: float, embedder: Embedder | None = None,
-                overlap_weight: float = 0.3) -> ListAnswer | None:
-    """The list answer to a list question (see the module docstring), or None.
+                overlap_weight: float = 0.3, margin: float = 0.12) -> ListAnswer | None:
+    """The list answer to a list question (see the module docstring), or None. Two guards rank the run of step 3
+    against the other steps' lists: a run scoring ``margin`` or more above ``best`` is quoted before the
+    sub-sections of a section the question names ("What leave types are set aside specifically for veterans?": "There
+    are four types of leave that are offered specifically to veterans ...:" and its items, not the sub-headings of the
+    handbook's "Types of leave"; fresh37's f37-l06); and when ``best`` writes its list inline ("The kit typically
+    includes: a monitor, keyboard, mouse, ..."), a run must score above it to be quoted instead (fresh37's f37-l07
+    quoted a procurement package's items).
 
     Args:
         plan: the context plan (its sources carry their sentence data, grounding.sentence_rank.with_sentences).
@@ -56,11 +63,18 @@ def list_answer(plan: ContextPlan, question: str, query: str, query_vector: np.n
         best: the sentence the answer would rest on (the best one stating what is asked).
         ranked: all ranked sentences, best first (grounding.sentence_rank.rank_sentences).
         floor: the score (cosine + ``overlap_weight`` x share of the question's terms) a run of list items must reach.
+        margin: how far above ``best`` a run must score to be quoted before a section's sub-headings.
     """
     close = [best] + [s for s in ranked[:ANNOUNCING_LOOKS] if s.score >= floor and s != best]
-    return (next(filter(None, (_announced(plan, s, embedder) for s in close)), None)
-            or _headed(plan, question, ranked, embedder)
-            or _best_run(plan, query, query_vector, floor, embedder, overlap_weight))
+    announced = next(filter(None, (_announced(plan, s, embedder) for s in close)), None)
+    if announced is not None:
+        return announced
+    inline = best.kind == "sentence" and best.text.count(",") >= 2  # its list written in the sentence
+    run = _best_run(plan, query, query_vector, max(floor, best.score) if inline else floor, embedder,
+                    overlap_weight)
+    if run is not None and run[0] >= best.score + margin:
+        return run[1]
+    return _headed(plan, question, ranked, embedder) or (run[1] if run is not None else None)
 
 
 def _announced(plan: ContextPlan, best: ScoredSentence, embedder: Embedder | None) -> ListAnswer | None:
@@ -173,17 +187,19 @@ def _list_under(source: Source, headings: Sequence[str], embedder: Embedder | No
 
 
 def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float, embedder: Embedder | None,
-              overlap_weight: float) -> ListAnswer | None:
-    """The list (its lead-in and items) whose lead-in or items match the question best (cosine of their stored
+              overlap_weight: float) -> tuple[float, ListAnswer] | None:
+    """(its score, the list answer): the list (its lead-in and items) whose lead-in or items match the question best (cosine of their stored
     vectors plus term overlap, plus ``overlap_weight`` when its lead-in or its heading names the plural noun the
     question asks for, grounding.list_answers.asked_plural: "You can report a concern through any of these
-    channels:" or "## Reporting channels" for "What are the channels for reporting ...?"), when that match reaches
+    channels:" or "## Reporting channels" for "What are the channels for reporting ...?"; or a word for kinds when
+    the question asks for kinds, grounding.list_answers.asks_kinds: "There are three kinds of FSA:" for "What types
+    are there?"), when that match reaches
     ``floor``; None otherwise. The lead-in is quoted only when
     it is one (never a fragment cut by a chunk boundary, nor a heading); a run without one is introduced by its
     document's title and the heading over it ("Individual Development Plan, Common goals of an IDP:"), as a list of
     sub-headings is (:func:`_headed`)."""
     terms = content_terms(question)
-    plural = asked_plural(question)
+    plural, kinds = asked_plural(question), asks_kinds(question)
     found: tuple[float, Source, int, int] | None = None
     for source in plan.sources:
         data = source_sentences(source, embedder)
@@ -195,7 +211,8 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
             cos = max(float(max(data.vectors[i] @ vector, data.context[i] @ vector)) for i in range(lead, end))
             shared = terms & content_terms(" ".join(data.texts[lead:end]))
             score = cos + overlap_weight * len(shared) / (len(terms) or 1)
-            if plural and plural <= _run_heads(source, data, lead):
+            heads = _run_heads(source, data, lead) if plural or kinds else frozenset()
+            if (plural and plural <= heads) or (kinds and KIND_TERMS & heads):
                 score += overlap_weight  # "any of these channels:", "## Common goals of an IDP": what is asked for
             if found is None or score > found[0]:
                 found = (score, source, lead, end)
@@ -208,7 +225,8 @@ def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float
     if not head and data.kinds[lead] == "item" and (heading := heading_over(source, data, lead)):
         head = f"{source.title}, {heading}:" if source.title and source.title != heading else f"{heading}:"
     items = [t for t, k in zip(data.texts[lead:end], data.kinds[lead:end]) if k == "item"]
-    return compose.bulleted(head, items, source.label), [ScoredSentence(head or items[0], source.label, 0.0)]
+    return found[0], (compose.bulleted(head, items, source.label),
+                      [ScoredSentence(head or items[0], source.label, 0.0)])
 
 
 def _run_heads(source: Source, data: SentenceData, lead: int) -> frozenset[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
+from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 
 _COUNT_WORDS = {w: i for i, w in
@@ -50,11 +51,25 @@ _ASKED_PLURAL = re.compile(r"^(?:what|which)\s+(?:(?:are|were)\s+)?(?:(?:the|my|
 def asked_plural(question: str) -> frozenset[str]:
     """The content term (grounding.lexical.content_terms) of the plural noun a list question asks for, when it names
     what is listed ("channels", "goals", "readers"); empty when none is found or it is a collective noun that names
-    no topic ("options", "steps", "things": _COLLECTIVE)."""
-    m = _ASKED_PLURAL.match(question.strip())
+    no topic ("options", "steps", "things": _COLLECTIVE). Read in the asking sentence (grounding.answer_types.
+    question_sentence): "I'm new to agile at 18F. What recurring meetings should I expect ...?" asks for meetings
+    (fresh37's f37-l09)."""
+    m = _ASKED_PLURAL.match(question_sentence(question))
     if not m or re.fullmatch(_COLLECTIVE, m.group(1), re.I):
         return frozenset()
     return content_terms(m.group(1))
+
+
+#: The words asking for the kinds of a thing ("What types are there?", "What kinds of leads ...?"), one term each.
+KIND_TERMS = content_terms("kinds types sorts categories levels")
+_ASKS_KINDS = re.compile(r"^(?:what|which)\s+(?:(?:are|were)\s+(?:the\s+)?)?(?:kinds|types|sorts|categories)\b", re.I)
+
+
+def asks_kinds(question: str) -> bool:
+    """True when the asking sentence of ``question`` asks for the kinds of a thing ("What types are there?", "Which
+    kinds of leads do they take?"): a lead-in naming kinds ("There are three kinds of FSA:", "We accept varying
+    levels of leads including:") announces what is asked, whatever word it uses for them (fresh37's f37-l03)."""
+    return bool(_ASKS_KINDS.match(question_sentence(question)))
 
 
 def announces_list(text: str) -> int | None:
