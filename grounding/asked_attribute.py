@@ -146,6 +146,30 @@ def asks_lead_time(question: str) -> bool:
     return bool(_LEAD_ASKED.search(question_sentence(question)))
 
 
+#: A question asking the asker's own deadline: how soon they must do a thing ("how soon do I have to get my voucher
+#: in?", "How long do we have to submit it?", "By when must I ...?"); not a wait ("how long do I have to wait?").
+_OWN_DEADLINE = re.compile(r"\bhow\s+(?:soon|long|quickly|fast)\s+(?:do|must|should)\s+(?:i|we)\s+(?:have|need)\s+"
+                           r"to\s+(?!wait\b|stay\b|keep\b|work\b)|\bby\s+when\s+(?:do|must|should)\s+(?:i|we)\b", re.I)
+#: A time another party takes over a thing ("your travel will be approved within 3-5 business days", "vouchers are
+#: reviewed within 5 business days"): a passive verb before the span, no duty of the reader's in the sentence.
+_PROCESSING = re.compile(r"\b(?:will|would|can|may|should)\s+be\s+\w+(?:ed|en|ued)\s+(?:with)?in\b|"
+                         r"\b(?:is|are)\s+\w+(?:ed|en)\s+within\b", re.I)
+_READERS_DUTY = re.compile(r"\byou\s+(?:must|should|need|have|are\s+required)\b|^(?:please\s+)?(?:submit|file|send|"
+                           r"complete|fill)\b", re.I)
+
+
+def asks_own_deadline(question: str) -> bool:
+    """True when the asking sentence asks how soon the asker must do a thing (:data:`_OWN_DEADLINE`)."""
+    return bool(_OWN_DEADLINE.search(question_sentence(question)))
+
+
+def states_only_processing(sentence: str) -> bool:
+    """True when ``sentence`` states only the time another party takes (:data:`_PROCESSING`, and no duty of the
+    reader's): "Your voucher will be reviewed in 3-5 business days" does not say how soon the asker must file it
+    (fresh37's f37-m10: "within 5 business days of getting back")."""
+    return bool(_PROCESSING.search(sentence)) and not _READERS_DUTY.search(sentence)
+
+
 def states_lead_time(sentence: str) -> bool:
     """True when ``sentence`` states a time ahead of something (:data:`_LEAD_STATED`): a duration without it ("you
     will receive 8 hours for a holiday") does not answer "How many days ahead of a religious holiday ...?"."""

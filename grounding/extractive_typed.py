@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from grounding.asked_attribute import asks_lead_time, names_another_person, states_lead_time
+from grounding.asked_attribute import (asks_lead_time, asks_own_deadline, names_another_person, states_lead_time,
+                                      states_only_processing)
 from grounding.asked_forms import lasts_other, measures_other, states_form
 from grounding.answer_types import CHECKED_TYPES, question_sentence, states
 from grounding.counted import counted_noun, counts, given_count
@@ -82,7 +83,10 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     with it. A question asking a lead time ("How many days ahead ...?") is not answered by a prose sentence
     stating none (grounding.asked_attribute.states_lead_time), nor by a list item that states none, read with its
     lead-in and heading ("You are entitled to 12 weeks of paid time off for the birth" does not say how many days
-    before the birth to ask). A sentence denying the asked value to the case asked about
+    before the birth to ask), nor by a lead-in stating none ("FMLA entitles you to take up to 12 weeks of unpaid
+    leave ... for the following:" for "How many days before my FMLA leave starts do I have to notify my supervisor?",
+    fresh37's f37-u01). A question asking how soon the asker must do a thing is not answered by the time another
+    party takes (grounding.asked_attribute.states_only_processing). A sentence denying the asked value to the case asked about
     (grounding.denials.denies; ``context``: the previous question an elliptical follow-up asks again) is kept as the
     answer. ``threshold``, ``spread`` and ``type_spread`` are
     the answerer's (grounding.extractive.ExtractiveAnswerer), in the ranking's score units
@@ -94,6 +98,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     pool = [s for s in ranked if s.score >= max(threshold, best - (type_spread if check else spread))]
     if check and plan is not None:
         pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
+    own_deadline = kind == "duration" and asks_own_deadline(question)
     calendar = kind == "date" and asks_calendar(question_sentence(question))  # "What day and time is it held?"
     noun = counted_noun(question) if kind in ("count", "quantity") else ""
     # how long something takes is not stated by how often something recurs (fresh35's f35-u08), and a maximum or
@@ -114,8 +119,10 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             # a duration that is no lead time, for a question asking how far ahead ("8 hours for a holiday"); a list
             # item or a table row is read under a lead-in or a header that may state it ("Request approval ahead
             # of time:")
-            and not (kind == "duration" and s.kind in ("sentence", "item") and asks_lead_time(question)
+            and not (kind == "duration" and s.kind in ("sentence", "item", "lead") and asks_lead_time(question)
                      and not states_lead_time(_read_under(s, plan)))
+            # the time another party takes ("will be reviewed in 3-5 business days") for how soon the asker must act
+            and not (kind == "duration" and own_deadline and states_only_processing(s.text))
             # an event's time ("Once you have submitted a referral, ...") for "What day and time is it held?"
             and not (calendar and not states_calendar(s.text))
             # a person or team who is only the one the question names ("Who is the HR Specialist?" / "Contact your
