@@ -19,6 +19,7 @@ from grounding.lexical import content_terms
 from grounding.part_cues import cued, named_item
 from grounding.question_parts import asked_terms, condition_matches, mentions, specifics, with_ellipsis_filled
 from grounding.quoting import repeats
+from grounding.sentence_leads import heading_of
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan
 
@@ -178,7 +179,7 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
         ranked = [s for s in ranked if len(content_terms(s.text) & own) >= STRICT_SHARE * len(own)]
         if not ranked:
             return []
-    naming = [s for s in ranked if content_terms(s.text) & own]
+    naming = [s for s in ranked if content_terms(s.text) & own or _headed_by(plan, s, own)]
     close = bool(naming) and naming[0].score >= max(floor, ranked[0].score - answerer.type_spread)
     if close:
         # a naming sentence close to the best of them that names two or more words of the part's own subject more
@@ -224,3 +225,21 @@ def following(ranked: Sequence[ScoredSentence], kind: str) -> list[ScoredSentenc
 #: "TTSC pulse check surveys have been conducted ... These help us identify ... Surveys are conducted three or four
 #: times per year.").
 FOLLOWING = 2
+
+
+def _headed_by(plan: ContextPlan, sentence: ScoredSentence, own: frozenset[str]) -> bool:
+    """True when ``sentence`` opens its section (the first line of its source or of a merged source's part, or the
+    line after a heading) and that section's heading (grounding.sentence_leads.heading_of) names one of ``own``, a
+    part's own terms: the heading is the opening sentence's subject ("Look for room 1232A at the back of the health
+    center" under "Nursing/Pumping rooms" for "..., and where's the nursing room?", before "After 4 p.m., you can
+    access the nursing/pumping room directly ..."; fresh37's f37-m07). A later sentence of the section may be about
+    a case of it (a worked example under "Advanced annual leave": the calibration half's q110)."""
+    source = plan.source_map.get(sentence.label)
+    data = source.sentences if source is not None else None
+    i = sentence.position
+    if data is None or not (0 <= i < len(data.texts)) or data.texts[i] != sentence.text:
+        return False
+    opens = i == 0 or data.kinds[i - 1] == "heading" or any(
+        data.spans[i - 1][1] <= start <= data.spans[i][0] for start, _ in source.sections[1:])
+    return opens and bool(content_terms(heading_of(data, i, source.section, source.sections)) & own)
+
