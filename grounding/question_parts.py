@@ -169,8 +169,10 @@ def _specifics(question: str) -> tuple[str, ...]:
     for sentence in re.split(r"(?<=[.!?])\s+", question.strip()):
         words = sentence.split()
         # the opening word without a pronoun's contraction: "We're planning ..." opens with "We" (fresh33's f33-a02
-        # was refused "anything about We"); a possessive stays ("Denver's office" names Denver)
-        first = re.sub(r"['’](?:re|ve|ll|d|m)$", "", words[0].strip("\"'()!?,.:;"), flags=re.I) if words else ""
+        # was refused "anything about We"), "There's an FY21 ... link" with "There" (fresh37's f37-t03 was refused
+        # "the answer for There"); a possessive stays ("Denver's office" names Denver)
+        first = re.sub(r"['’](?:re|ve|ll|d|m)$|^(there|here|that|what|where|who|how|when|let|it)['’]s$", r"\1",
+                       words[0].strip("\"'()!?,.:;"), flags=re.I) if words else ""
         for m in _CAPITALISED.finditer(sentence):
             name = m.group(0)
             if m.start() == sentence.find(first) and name.split()[0] == first:
