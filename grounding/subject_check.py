@@ -96,8 +96,12 @@ def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:
 
 
 #: An existential question and what it asks exists ("Is there a cafeteria at the office?" -> "cafeteria"): the noun
-#: phrase after "is there" up to a preposition, a relative word or the end of the clause.
-_EXISTENTIAL = re.compile(r"\b(?:is|are|was|were)\s+there\s+(?:an?\s+|any\s+|some\s+)?(?P<thing>[^?,.;:]+?)"
+#: phrase after "is there" up to a preposition, a relative word or the end of the clause. Asking whether one gets a
+#: thing ("Do I get a referral bonus if someone I refer gets hired?", fresh37's f37-u07: "Yes." from "These
+#: referrals should come directly to Talent") asks whether it exists for the asker: the same, its article required.
+_EXISTENTIAL = re.compile(r"\b(?:(?:is|are|was|were)\s+there\s+(?:an?\s+|any\s+|some\s+)?|"
+                          r"(?:do|does|will|would|can|could)\s+(?:i|we|you|they)\s+(?:get|receive|earn)\s+"
+                          r"(?:an?|any|some)\s+)(?P<thing>[^?,.;:]+?)"
                           r"(?=\s+(?:at|in|on|for|near|inside|outside|within|to|from|with|that|which|where|when|if|"
                           r"available|here|there)\b|\s*[?,.;:]|\s*$)", re.I)
 
