@@ -106,6 +106,15 @@ def _what(source: Source) -> str:
     return f"{name} ({section})" if section and section.lower() != name.lower() else name
 
 
+def unanswered(part: str) -> str:
+    """The line ending an answer to a message of several questions that says which one no quoted sentence answers
+    ('I found no answer in the documents to: "How far ahead of my last day should I start offboarding?"'), the part
+    as the user wrote it, its first letter capitalised, with a question mark: the answer says what it leaves out
+    rather than passing for an answer to the whole message."""
+    asked = part.strip().rstrip("?.!,;: ")
+    return f'I found no answer in the documents to: "{asked[:1].upper()}{asked[1:]}?"'
+
+
 def topic_only(covering: Sequence[Source], missing: str) -> str:
     """The abstention that names what the documents cover: ABSTAIN_TOKEN, then "The documents describe <title
     (section)> [S1] and <...> [S2], but they do not state <missing>." (``missing`` as MISSING gives it, or "anything

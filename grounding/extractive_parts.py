@@ -35,9 +35,10 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
                  situation: str = "") -> tuple[str, list[ScoredSentence]] | None:
     """A message asking several questions: the best sentence stating what each part asks for that no earlier part
     took, among those naming the part's own subject (grounding.question_parts.asked_terms) when one of them is
-    within ``type_spread`` of the best (a part nothing else answers is left out); a part naming a place or a program
-    is answered from the sentences naming it (or whose source does) when one is within ``type_spread`` of the best,
-    as a whole question is. ``context`` (the message's preamble, a
+    within ``type_spread`` of the best (a part nothing answers is named at the end, grounding.compose.unanswered: the
+    answer does not pass for a whole one; fresh37's f37-m03 answered only its second part); a part naming a place or
+    a program is answered from the sentences naming it (or whose source does) when one is within ``type_spread`` of
+    the best, as a whole question is. ``context`` (the message's preamble, a
     follow-up's conversation terms) is matched with every part;
     a sentence whose leading condition matches ``situation`` (the preamble: "I'm leaving next month." / "If you
     leave, ...") gains ``condition_bonus``. A part that elides its noun ("..., and how many can I carry over?") is
@@ -50,7 +51,7 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
     """
     chosen: list[ScoredSentence] = []
     openers: dict[int, str] = {}  # position in ``chosen`` -> the yes/no opener of its part
-    parts = with_ellipsis_filled(parts)
+    written, parts = parts, with_ellipsis_filled(parts)
     answered: dict[int, list[ScoredSentence]] = {}
     deferred: list[int] = []  # parts whose best sentence is just under the threshold (:data:`PART_MARGIN`)
     rankings: dict[int, tuple[list[ScoredSentence], list[ScoredSentence]]] = {}  # a part's, made once
@@ -105,7 +106,9 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
             chosen.append(looked)  # the keyed item the part looks up ("... for Solutions": "Solutions - ...")
     if not chosen:
         return None
-    return " ".join(compose.sentences([(s.text, s.label)], openers.get(i, "")) for i, s in enumerate(chosen)), chosen
+    text = " ".join(compose.sentences([(s.text, s.label)], openers.get(i, "")) for i, s in enumerate(chosen))
+    left = [compose.unanswered(written[i]) for i in range(len(parts)) if i not in answered]
+    return " ".join([text, *left]), chosen
 
 
 #: How far the best sentence for a part's own words must lead the next one, and the best for the part with the
