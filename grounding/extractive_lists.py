@@ -188,13 +188,12 @@ def _list_under(source: Source, headings: Sequence[str], embedder: Embedder | No
 
 def _best_run(plan: ContextPlan, question: str, vector: np.ndarray, floor: float, embedder: Embedder | None,
               overlap_weight: float) -> tuple[float, ListAnswer] | None:
-    """(its score, the list answer): the list (its lead-in and items) whose lead-in or items match the question best (cosine of their stored
-    vectors plus term overlap, plus ``overlap_weight`` when its lead-in or its heading names the plural noun the
-    question asks for, grounding.list_answers.asked_plural: "You can report a concern through any of these
-    channels:" or "## Reporting channels" for "What are the channels for reporting ...?"; or a word for kinds when
-    the question asks for kinds, grounding.list_answers.asks_kinds: "There are three kinds of FSA:" for "What types
-    are there?"), when that match reaches
-    ``floor``; None otherwise. The lead-in is quoted only when
+    """(its score, the list answer): the list (its lead-in and items) whose lead-in or items match the question best
+    (cosine of their stored vectors plus term overlap, plus ``overlap_weight`` when its lead-in or its heading names
+    the plural noun the question asks for, grounding.list_answers.asked_plural: "You can report a concern through
+    any of these channels:" or "## Reporting channels" for "What are the channels for reporting ...?"; or a word for
+    kinds when the question asks for kinds, grounding.list_answers.asks_kinds: "There are three kinds of FSA:" for
+    "What types are there?"), when that match reaches ``floor``; None otherwise. The lead-in is quoted only when
     it is one (never a fragment cut by a chunk boundary, nor a heading); a run without one is introduced by its
     document's title and the heading over it ("Individual Development Plan, Common goals of an IDP:"), as a list of
     sub-headings is (:func:`_headed`)."""

@@ -86,9 +86,9 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     before the birth to ask), nor by a lead-in stating none ("FMLA entitles you to take up to 12 weeks of unpaid
     leave ... for the following:" for "How many days before my FMLA leave starts do I have to notify my supervisor?",
     fresh37's f37-u01). A question asking how soon the asker must do a thing is not answered by the time another
-    party takes (grounding.asked_attribute.states_only_processing). A sentence denying the asked value to the case asked about
-    (grounding.denials.denies; ``context``: the previous question an elliptical follow-up asks again) is kept as the
-    answer. ``threshold``, ``spread`` and ``type_spread`` are
+    party takes (grounding.asked_attribute.states_only_processing). A sentence denying the asked value to the case
+    asked about (grounding.denials.denies; ``context``: the previous question an elliptical follow-up asks again) is
+    kept as the answer. ``threshold``, ``spread`` and ``type_spread`` are
     the answerer's (grounding.extractive.ExtractiveAnswerer), in the ranking's score units
     (grounding.sentence_rank)."""
     if not ranked:
