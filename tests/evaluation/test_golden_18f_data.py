@@ -69,6 +69,27 @@ def found(item: str | list[str], paths: list[str]) -> bool:
     return any(normalise(s) in page_text(p) for s in spellings for p in paths)
 
 
+def assert_on_their_pages(records: list[dict]) -> None:
+    """Assert of a fresh set's records (one dict per line) what holds for every kind: a conversation's two turns each
+    with its expected spans on its pages, a near miss with the pages and what they cover, any other item with its
+    expected spans on its pages; a two-section item's two sections are headings of its pages, a comparison has two
+    values. Raises AssertionError naming the record's id."""
+    for r in records:
+        if r["kind"] == "conversation":
+            assert len(r["turns"]) == 2 and not {"question", "expect", "pages"} & set(r), r["id"]
+            assert all(t["question"] and all(found(e, t["pages"]) for e in t["expect"]) for t in r["turns"]), r["id"]
+        elif r["kind"] == "unanswerable":
+            assert r["question"] and r["pages"] and r["expect"] == "abstain" and r["covers"], r["id"]
+        else:
+            assert r["question"] and all(found(e, r["pages"]) for e in r["expect"]), r["id"]
+        if r["kind"] == "multi_section":
+            assert len({(p["page"], p["section"]) for p in r["sections"]}) == 2, r["id"]
+            for place in r["sections"]:
+                assert any(" > ".join(b.section) == place["section"] for b in parsed(place["page"]).blocks), r["id"]
+        if r["kind"] == "comparison":
+            assert len(r["values"]) == 2 and len(r["expect"]) == 2, r["id"]
+
+
 def tables(path: str) -> list[list[list[str]]]:
     """The page's tables as rows of cells, header row first (table blocks are lines of " | "-separated cells)."""
     out = []

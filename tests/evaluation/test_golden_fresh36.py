@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 
 from evaluation.golden import load_golden
-from tests.evaluation.test_golden_18f_data import HANDBOOK, found, normalise, parsed
+from tests.evaluation.test_golden_18f_data import HANDBOOK, assert_on_their_pages, normalise
 from tests.evaluation.test_golden_fresh16 import GOLDEN, rows
 
 
@@ -29,20 +29,7 @@ def test_fresh36_holds_its_kinds_with_every_expected_span_on_its_pages():
     assert {r["split"] for r in records} == {"fresh36"}
     assert Counter(r["kind"] for r in records) == {"value": 22, "multi_section": 14, "table": 9, "comparison": 11,
                                                    "conversation": 15, "unanswerable": 25}
-    for r in records:
-        if r["kind"] == "conversation":
-            assert len(r["turns"]) == 2 and not {"question", "expect", "pages"} & set(r), r["id"]
-            assert all(t["question"] and all(found(e, t["pages"]) for e in t["expect"]) for t in r["turns"]), r["id"]
-        elif r["kind"] == "unanswerable":
-            assert r["question"] and r["pages"] and r["expect"] == "abstain" and r["covers"], r["id"]
-        else:
-            assert r["question"] and all(found(e, r["pages"]) for e in r["expect"]), r["id"]
-        if r["kind"] == "multi_section":
-            assert len({(p["page"], p["section"]) for p in r["sections"]}) == 2, r["id"]
-            for place in r["sections"]:
-                assert any(" > ".join(b.section) == place["section"] for b in parsed(place["page"]).blocks), r["id"]
-        if r["kind"] == "comparison":
-            assert len(r["values"]) == 2 and len(r["expect"]) == 2, r["id"]
+    assert_on_their_pages(records)
     assert sum(r["refers"] for r in records if r["kind"] == "conversation") == 9
     assert all(normalise(r["question"]) for r in records if "question" in r)
 
