@@ -31,8 +31,9 @@ _NUMBER = r"(\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")
 #: A minimum count ("at least two performance reviews").
 _MINIMUM = re.compile(rf"\b(?:at least|a minimum of|minimum of|no fewer than|no less than)\s+{_NUMBER}\s+"
                       r"([a-z]+(?:\s+[a-z]+){0,2})", re.I)
-#: A count the question states ("one performance review").
-_COUNT = re.compile(rf"\b{_NUMBER}\s+([a-z]+(?:\s+[a-z]+){{0,2}})", re.I)
+#: A count the question states ("one performance review"; joined to its noun: "a three-night work trip", fresh37's
+#: f37-y07 against "Laundry expenses, if official travel is at least 4 nights").
+_COUNT = re.compile(rf"\b{_NUMBER}(?:\s+|-)([a-z]+(?:\s+[a-z]+){{0,2}})", re.I)
 
 
 def _value(word: str) -> float:
