@@ -175,17 +175,22 @@ def defines(term: str, sentence: str) -> bool:
 
 def named_page_labels(sources: Sequence[Source], q_terms: frozenset[str]) -> frozenset[str]:
     """The labels of the sources whose page title the question names, every content term of it ("Advanced sick
-    leave" for "What's the most advanced sick leave I can request?"; not "Leave types")."""
-    return frozenset(s.label for s in sources if (title := content_terms(s.title)) and title <= q_terms)
+    leave" for "What's the most advanced sick leave I can request?"; not "Leave types"), or the heading of one of
+    their sections ("Which of the performance management quick links deals with that?": the overview's
+    "Performance management quick links", not the mid-year page's "Mid year performance review quick links", whose
+    table repeats the row; fresh37's f37-t04)."""
+    return frozenset(s.label for s in sources
+                     if any((named := content_terms(name)) and named <= q_terms
+                            for name in (s.title, *(part.split(" > ")[-1] for part in s.section.split(" · ")))))
 
 
 def on_named_pages(scores: Sequence[tuple[str, str, float]], named: frozenset[str]) -> list[float]:
     """The scores of ``scores`` ((text, source label, score) of each ranked sentence) where a sentence that two or
     more sources state is given, on a page whose title the question names (``named``: :func:`named_page_labels`),
-    the best score of its copies (a hair above it): it is quoted from the page about it rather than from an overview
-    repeating it with other context (the calibration conversation q202 cited "Leave types" for the advanced sick
+    the best score of its copies (a hair above it, a tie too: two tables' copies of a row score the same): it is
+    quoted from the page about it rather than from an overview repeating it with other context (the calibration conversation q202 cited "Leave types" for the advanced sick
     leave limit the "Advanced sick leave" page states in the same words)."""
     best: dict[str, float] = {}
     for text, _, score in scores:
         best[text] = max(best.get(text, score), score)
-    return [best[text] + 1e-6 if label in named and score < best[text] else score for text, label, score in scores]
+    return [best[text] + 1e-6 if label in named and score <= best[text] else score for text, label, score in scores]
