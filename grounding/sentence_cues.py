@@ -191,6 +191,9 @@ def on_named_pages(scores: Sequence[tuple[str, str, float]], named: frozenset[st
     quoted from the page about it rather than from an overview repeating it with other context (the calibration conversation q202 cited "Leave types" for the advanced sick
     leave limit the "Advanced sick leave" page states in the same words)."""
     best: dict[str, float] = {}
+    copies: dict[str, int] = {}
     for text, _, score in scores:
         best[text] = max(best.get(text, score), score)
-    return [best[text] + 1e-6 if label in named and score <= best[text] else score for text, label, score in scores]
+        copies[text] = copies.get(text, 0) + 1
+    return [best[text] + 1e-6 if label in named and copies[text] > 1 and score <= best[text] else score
+            for text, label, score in scores]

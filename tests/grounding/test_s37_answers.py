@@ -15,9 +15,12 @@ from grounding.extractive_parts import _headed_by
 from grounding.lexical import content_terms
 from grounding.list_answers import asked_plural, asks_kinds
 from grounding.question_parts import specifics
+from grounding.sentence_cues import named_page_labels, on_named_pages
 from grounding.sentence_rank import with_sentences
+from grounding.source_types import Source
 from grounding.subject_check import existent_unsaid
 from grounding.tokens import counter_for
+from grounding.yesno_fit import below_minimum
 from grounding.types import Candidate, Chunk
 from tests.grounding.helpers import make_page, offline_answer
 
@@ -232,3 +235,43 @@ def test_f37_m03_a_part_no_sentence_answers_is_named_at_the_end(embedder):
     whole = offline_answer(embedder, question, page, both)
     assert "at least two weeks before" in whole and "I found no answer" not in whole, whole
 
+
+
+def test_f37_y07_a_count_joined_to_its_noun_is_below_a_stated_minimum(embedder):
+    """fresh37's f37-y07: "I'm on a three-night work trip. Can I expense my laundry?" was answered "Laundry expenses,
+    if official travel is at least 4 nights" with no opener: the question's count, "three-night", is joined to its
+    noun by a hyphen and was not read. Three nights are fewer than the minimum of four: "No."."""
+    assert below_minimum("I'm on a three-night work trip. Can I expense my laundry?",
+                         "Laundry expenses, if official travel is at least 4 nights.")
+    assert not below_minimum("I'm on a five-night trip. Can I expense my laundry?",
+                             "Laundry expenses, if official travel is at least 4 nights.")
+    page = make_page(1, "Travel guide", "Reimbursable expenses", "You can claim these expenses on your voucher: "
+                     "laundry expenses, if official travel is at least 4 nights.")
+    answer = offline_answer(embedder, "I'm on a three-night work trip. Can I expense my laundry?", page)
+    assert answer.startswith("No."), answer
+
+
+def test_f37_t04_a_row_two_tables_repeat_is_quoted_from_the_section_the_question_names(embedder):
+    """fresh37's f37-t04: "Which of the performance management quick links deals with that?" quoted the row "Fix HR
+    Links Google Chrome Login Issue" from the mid-year page's "Mid year performance review quick links", whose table
+    repeats it word for word, not from the overview's "Performance management quick links" the question names: the
+    page named was read from titles only, and two copies scoring the same were left in the order found. A section's
+    heading names its page too, and a tie goes to the named page."""
+    sources = [Source(label="S1", chunk_ids=(1,), document_id=1, title="Mid year review", section="Dates · Mid year "
+                      "performance review quick links", version="v1", date="", text="", score=0.6, tokens=1),
+               Source(label="S2", chunk_ids=(2,), document_id=2, title="Overview", section="Performance management "
+                      "quick links", version="v1", date="", text="", score=0.6, tokens=1)]
+    q_terms = content_terms("Which of the performance management quick links deals with that?")
+    assert named_page_labels(sources, q_terms) == {"S2"}
+    row = "Resource: Fix HR Links Google Chrome Login Issue; Use: Instructions for clearing the cache"
+    assert on_named_pages([(row, "S1", 0.7), (row, "S2", 0.7)], frozenset({"S2"})) == [0.7, 0.7 + 1e-6]
+    table = ("| Resource | Use |\n| --- | --- |\n| Fix HR Links Google Chrome Login Issue | Instructions for clearing "
+             "HR Links site cache |\n| HR Links Guide | Guide for entering a review |")
+    mid = make_page(1, "Performance Management Mid Year Review", "Mid year performance review quick links",
+                    "Mid year reviews are held in April and May.\n\n" + table)
+    overview = make_page(2, "Performance Management Overview", "Performance management quick links",
+                         "These links serve the whole performance cycle.\n\n" + table)
+    question = ("HR Links won't let me log in when I use Chrome. Which of the performance management quick links "
+                "deals with that?")
+    answer = offline_answer(embedder, question, mid, overview)
+    assert "Google Chrome Login Issue" in answer and "[S2]" in answer and "[S1]" not in answer, answer
