@@ -152,7 +152,7 @@ _OWN_DEADLINE = re.compile(r"\bhow\s+(?:soon|long|quickly|fast)\s+(?:do|must|sho
                            r"to\s+(?!wait\b|stay\b|keep\b|work\b)|\bby\s+when\s+(?:do|must|should)\s+(?:i|we)\b", re.I)
 #: A time another party takes over a thing ("your travel will be approved within 3-5 business days", "vouchers are
 #: reviewed within 5 business days"): a passive verb before the span, no duty of the reader's in the sentence.
-_PROCESSING = re.compile(r"\b(?:will|would|can|may|should)\s+be\s+\w+(?:ed|en|ued)\s+(?:with)?in\b|"
+_PROCESSING = re.compile(r"\b(?:will|would|can|may|should)\s+be\s+\w+(?:ed|en)\s+(?:with)?in\b|"
                          r"\b(?:is|are)\s+\w+(?:ed|en)\s+within\b", re.I)
 _READERS_DUTY = re.compile(r"\byou\s+(?:must|should|need|have|are\s+required)\b|^(?:please\s+)?(?:submit|file|send|"
                            r"complete|fill)\b", re.I)

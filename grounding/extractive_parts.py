@@ -245,4 +245,3 @@ def _headed_by(plan: ContextPlan, sentence: ScoredSentence, own: frozenset[str])
     opens = i == 0 or data.kinds[i - 1] == "heading" or any(
         data.spans[i - 1][1] <= start <= data.spans[i][0] for start, _ in source.sections[1:])
     return opens and bool(content_terms(heading_of(data, i, source.section, source.sections)) & own)
-

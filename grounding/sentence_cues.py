@@ -186,11 +186,11 @@ def named_page_labels(sources: Sequence[Source], q_terms: frozenset[str]) -> fro
 
 def on_named_pages(scores: Sequence[tuple[str, str, float]], named: frozenset[str]) -> list[float]:
     """The scores of ``scores`` ((text, source label, score) of each ranked sentence) where a sentence that two or
-    more sources state is given, on a page whose title the question names (``named``: :func:`named_page_labels`),
-    the best score of its copies (a hair above it, a tie too: two tables' copies of a row score the same): it is
-    quoted from the page about it rather than from an overview repeating it with other context (the calibration
-    conversation q202 cited "Leave types" for the advanced sick leave limit the "Advanced sick leave" page states in
-    the same words)."""
+    more sources state is given, on a page whose title or section heading the question names (``named``:
+    :func:`named_page_labels`), the best score of its copies (a hair above it, a tie too: two tables' copies of a row
+    score the same): it is quoted from the page about it rather than from an overview repeating it with other context
+    (the calibration conversation q202 cited "Leave types" for the advanced sick leave limit the "Advanced sick leave"
+    page states in the same words)."""
     best: dict[str, float] = {}
     copies: dict[str, int] = {}
     for text, _, score in scores:
