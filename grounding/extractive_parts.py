@@ -23,6 +23,7 @@ from grounding.sentence_leads import heading_of
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.types import ContextPlan
 
+from grounding.extractive_lists import opens_part
 from grounding.extractive_typed import typed_sentences
 from grounding.extractive_yesno import decided
 from grounding.subject_check import names_in_source
@@ -231,17 +232,17 @@ FOLLOWING = 2
 
 
 def _headed_by(plan: ContextPlan, sentence: ScoredSentence, own: frozenset[str]) -> bool:
-    """True when ``sentence`` opens its section (the first line of its source or of a merged source's part, or the
-    line after a heading) and that section's heading (grounding.sentence_leads.heading_of) names one of ``own``, a
-    part's own terms: the heading is the opening sentence's subject ("Look for room 1232A at the back of the health
-    center" under "Nursing/Pumping rooms" for "..., and where's the nursing room?", before "After 4 p.m., you can
-    access the nursing/pumping room directly ..."; fresh37's f37-m07). A later sentence of the section may be about
-    a case of it (a worked example under "Advanced annual leave": the calibration half's q110)."""
+    """True when ``sentence`` opens its section (the first line of its source or of a merged source's part,
+    grounding.extractive_lists.opens_part, or the line after a heading) and that section's heading
+    (grounding.sentence_leads.heading_of) names one of ``own``, a part's own terms: the heading is the opening
+    sentence's subject ("Look for room 1232A at the back of the health center" under "Nursing/Pumping rooms" for
+    "..., and where's the nursing room?", before "After 4 p.m., you can access the nursing/pumping room directly
+    ..."; fresh37's f37-m07). A later sentence of the section may be about a case of it (a worked example under
+    "Advanced annual leave": the calibration half's q110)."""
     source = plan.source_map.get(sentence.label)
     data = source.sentences if source is not None else None
     i = sentence.position
     if data is None or not (0 <= i < len(data.texts)) or data.texts[i] != sentence.text:
         return False
-    opens = i == 0 or data.kinds[i - 1] == "heading" or any(
-        data.spans[i - 1][1] <= start <= data.spans[i][0] for start, _ in source.sections[1:])
+    opens = i == 0 or data.kinds[i - 1] == "heading" or opens_part(source, data, i)
     return opens and bool(content_terms(heading_of(data, i, source.section, source.sections)) & own)
