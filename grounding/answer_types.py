@@ -39,7 +39,11 @@ _YESNO_CLAUSE = re.compile(rf"(?:^|[,;:]\s+){_AUX}\s+(?:i|we|you|it|they|he|she|
 _WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
 #: A leading "When I ...," clause (the asker's situation, not a when-question: no auxiliary follows "when") before a
 #: yes/no clause: "When I travel, do I need a receipt?".
-_SITUATION_WHEN = re.compile(rf"^(?:when|whenever|where)\s+(?!{_AUX}\b)[^,?]{{3,80}},\s*(?={_AUX}\b)", re.I)
+#: A question word after it ("When a researcher reports a bug through the bug bounty, who does the first triage?":
+#: fresh38's f38-v05, a development set, was read as a when-question) opens the asking clause as well; the situation
+#: may be longer than the 80 characters of another opening clause.
+_SITUATION_WHEN = re.compile(rf"^(?:when|whenever|where)\s+(?!{_AUX}\b)[^,?]{{3,160}},\s*"
+                             rf"(?={_AUX}\b|(?:what|which|who|whom|whose|how|why)\b)", re.I)
 _COMPARISON = re.compile(r"\b(?:versus|vs\.?|compared? (?:with|to)|compare|comes? first|expires? first|faster|"
                          r"slower|longer|shorter|earlier|later|sooner|more|less|fewer|higher|lower|bigger|smaller|"
                          r"larger|greater|cheaper|quicker|closer|nearer|farther|further|newer|older|costlier|"
@@ -187,6 +191,10 @@ def question_type(question: str) -> AnswerType:
     how questions whose answer is a name, a code, a procedure)."""
     q = question_sentence(question)
     lead = re.sub(r"^(?:and|so|but|also|then|ok|okay|about|roughly|around)\b[,]?\s*", "", q, flags=re.I)
+    if (colon := _LEAD_IN_COLON.search(lead)) and not _WH.match(lead) and not _YESNO_START.match(lead):
+        # "A partner agency is asking about how we run an IAA: how often will 18F confer with them?" asks after
+        # its colon (fresh38's f38-m07, a development set, was read from "how we run", a question of no type)
+        lead = lead[colon.end():]
     clause = re.match(r"^[^,?]{3,80},\s*(?=(?:what|which|who|whom|when|how)\b)", lead, re.I) \
         or _SITUATION_WHEN.match(lead)
     if clause:  # "After my voucher is approved, how long until ...?", "When I travel, do I need ...?"
@@ -196,19 +204,41 @@ def question_type(question: str) -> AnswerType:
         later = re.search(r"\b(?:how|what|which|who|when)\b", " ".join(lead.split()[:12]), re.I)
         if later and not _YESNO_CLAUSE.search(lead[:later.start()]):
             lead = lead[later.start():]
-    if _COMPARISON.search(lead):
+    if _COMPARISON.search(_CHOICE.sub("choose ", lead)):
         return "other"  # a comparison: composed from both sides (grounding.compose), no single type to check
     if _YESNO_START.match(lead) or (not _WH.match(lead) and _YESNO_CLAUSE.search(lead)):
         return "yesno"
     # a closing condition is the case asked about, not what is asked: "What else do I file if it costs money?"
     asked = _CLOSING_CONDITION.sub("", lead) or lead
+    if _WHEN_CONDITION.match(asked) or _MAKES_UP.match(asked):
+        # "When does a meeting need sign-off?": the case that needs it, not a date; "What makes up the largest
+        # share of our expenses?": a thing, not a percentage
+        return "other"
     return next((kind for rule, kind in _TYPE_RULES if rule.search(asked)), "other")
 
 
+#: The colon closing a lead-in before the asking clause.
+_LEAD_IN_COLON = re.compile(r":\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)", re.I)
+#: "When does X need <a thing>?" asks in which case it does ("When does an internal meeting need sign-off from the
+#: Commissioner?" / "meetings that require the travel of more than six employees": fresh38's f38-v10, a development
+#: set, was refused as stating no date); "When do I need to file it?" asks a deadline.
+_WHEN_CONDITION = re.compile(r"^when\s+(?:does|do|is|are|will|would)\s+[^?]*?\b(?:needs?|requires?)\s+(?!to\b)\w",
+                             re.I)
+#: "What makes up / accounts for the largest share of X?" asks which thing does (fresh38's f38-v09, a development set,
+#: was refused as stating no percentage); "Which programs make up the area?" asks for a list.
+_MAKES_UP = re.compile(r"^(?:what|which)\s+(?:\w+\s+)?(?:makes? up|accounts? for|takes? up|represents?)\s+(?:the\s+)?"
+                       r"(?:largest|biggest|greatest|smallest|main|most|bulk|majority)\b", re.I)
 #: A condition closing a question: " if it costs money", " unless ...", " in case ...", " as long as ...".
 _CLOSING_CONDITION = re.compile(r"(?<=\w)[,\s]+(?:if|unless|in case|as long as)\b[^?]*", re.I)
 
 
 def is_comparison(question: str) -> bool:
-    """True when the question sets two things against each other ("X or Y?", "X versus Y", "compared with")."""
-    return bool(_COMPARISON.search(question_sentence(question)))
+    """True when the question sets two things against each other ("X or Y?", "X versus Y", "compared with"); the
+    options of a choice ("the deadline to choose cash versus time off") are not set against each other."""
+    return bool(_COMPARISON.search(_CHOICE.sub("choose ", question_sentence(question))))
+
+
+#: The options of a choice the question names ("what's the deadline to choose cash versus time off for my award?":
+#: fresh38's f38-m08, a development set, was answered as a comparison of cash and time off).
+_CHOICE = re.compile(r"\b(?:choose|choosing|chose|pick|picking|select|selecting|decide|deciding|elect|electing)\b"
+                     r"(?:\s+between)?\s+(?:[\w-]+\s+){1,3}?(?:versus|vs\.?)\s+", re.I)
