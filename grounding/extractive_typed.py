@@ -19,6 +19,7 @@ from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value
 from grounding.sentence_leads import heading_of, lead_of
 from grounding.sentence_rank import ScoredSentence
+from grounding.asked_times import asks_delay, asks_held, rates_only
 from grounding.typed_values import (asks_calendar, asks_time_taken, asks_window, proportional_only, recurs,
                                    states_calendar, states_time_taken, states_window)
 from grounding.types import ContextPlan
@@ -100,6 +101,8 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
         pool = [s if states(kind, s.text) else with_value(s, plan, kind) for s in pool]
     own_deadline = kind == "duration" and asks_own_deadline(question)
     calendar = kind == "date" and asks_calendar(question_sentence(question))  # "What day and time is it held?"
+    held = calendar and asks_held(question_sentence(question))
+    delay = kind == "duration" and asks_delay(question_sentence(question))
     noun = counted_noun(question) if kind in ("count", "quantity") else ""
     # how long something takes is not stated by how often something recurs (fresh35's f35-u08), and a maximum or
     # a minimum asked is stated by a sentence speaking of a limit ("my resume was 7 pages long" states no maximum
@@ -124,7 +127,9 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             # the time another party takes ("will be reviewed in 3-5 business days") for how soon the asker must act
             and not (kind == "duration" and own_deadline and states_only_processing(s.text))
             # an event's time ("Once you have submitted a referral, ...") for "What day and time is it held?"
-            and not (calendar and not states_calendar(s.text))
+            and not (calendar and not states_calendar(s.text, held=held))
+            # an accrual rate ("4 hours per pay period") for how long after an event something happens
+            and not (delay and rates_only(s.text))
             # a person or team who is only the one the question names ("Who is the HR Specialist?" / "Contact your
             # HR Specialist"): nobody is named
             and not (kind == "person" and not names_another_person(question, s.text))

@@ -286,10 +286,21 @@ def asks_calendar(question: str) -> bool:
     return bool(_ASKS_CALENDAR.match(question.strip()))
 
 
-def states_calendar(text: str) -> bool:
+def states_calendar(text: str, *, held: bool = False) -> bool:
     """True when ``text`` states a point on the calendar or the clock, or a duration from one (a date value or a
     duration, typed_values' patterns): not a point given only by an event ("Once you have submitted a referral, ...
     invite the person to our monthly general TTS Info Session" says when one is invited, not on which day or at what
-    time the session is held: the s31 round's fresh31 f31-43), which :func:`states` accepts for "When ...?"."""
+    time the session is held: the s31 round's fresh31 f31-43), which :func:`states` accepts for "When ...?". With
+    ``held`` (the question asks when an event is held: grounding.asked_times.asks_held) a duration that is only a time limit or a
+    lead time ("no later than 2 weeks before launch") does not say it."""
     text = nfkc_fold(text)
-    return bool(_PATTERNS["date"].search(text) or _PATTERNS["duration"].search(text))
+    if _PATTERNS["date"].search(text):
+        return True
+    limits = _durations_after(text, _LIMIT_BEFORE)
+    return bool(limits) and not (held and all(limits))
+
+
+def durations_in(text: str) -> list[re.Match[str]]:
+    """The durations ``text`` states ("4 hours", "3-5 business days"), as matches of typed_values' duration pattern
+    over ``text`` read NFKC-folded (their positions are in the folded text: :func:`grounding.lexical.nfkc_fold`)."""
+    return list(_PATTERNS["duration"].finditer(nfkc_fold(text)))

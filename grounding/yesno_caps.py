@@ -74,8 +74,15 @@ def speaks_of_limit(sentence: str, question: str = "") -> bool:
     a minimum needs a lower bound ("at least", "minimum") or a denial of any limit: "there are a limited number of
     us" says nothing of a minimum project budget (fresh35's f35-u16)."""
     if question and _ASKS_LOWER.search(question_sentence(question)):
-        return states_limit("min", sentence) or denies_limit(sentence)
+        return states_limit("min", sentence) or denies_limit(sentence) or bool(_REQUIRED_VALUE.search(sentence))
     return bool(_SPEAKS.search(sentence))
+
+
+#: A value a sentence requires ("Text should have a contrast ratio of 4.5:1", "Passwords must be 12 characters"): the
+#: least that meets the rule, which a question asking for a minimum asks (fresh38's f38-v09, a development set: "What's
+#: the minimum color contrast ratio we should use?" was refused as stating no minimum).
+_REQUIRED_VALUE = re.compile(r"\b(?:should|must|need(?:s)? to|ha(?:s|ve) to)\s+(?:have|be|use|contain|include)\b"
+                             r"[^.;:!?]{0,40}?\d", re.I)
 
 
 def denying_sentence(question: str, texts: Sequence[str]) -> int | None:
