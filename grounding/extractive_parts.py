@@ -56,6 +56,7 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
     answered: dict[int, list[ScoredSentence]] = {}
     deferred: list[int] = []  # parts whose best sentence is just under the threshold (:data:`PART_MARGIN`)
     rankings: dict[int, tuple[list[ScoredSentence], list[ScoredSentence]]] = {}  # a part's, made once
+    own_words: set[int] = set()  # parts matched on their own words only (:func:`decisive`)
     for rounds, floor in ((range(len(parts)), answerer.threshold), (deferred, answerer.threshold - PART_MARGIN)):
         for i in list(rounds):
             if i not in rankings:  # a deferred part is not ranked again (each ranking embeds its query)
@@ -64,25 +65,34 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
                 alone = answerer.rank(asked, plan) if context else []
                 if context and decisive(alone, ranked):
                     # the part's own words single out one sentence the preamble drowned ("We're inviting an outside
-                    # speaker ... who do we coordinate with for after-hours security?"): it is matched on its own
+                    # speaker ... who do we coordinate with for after-hours security?"): it is matched on its own,
+                    # read as a fallback on its own words is (within ``type_spread`` of its best)
                     ranked, alone = alone, []
+                    own_words.add(i)
                 rankings[i] = ranked, alone
             ranked, alone = rankings[i]
             # the part with the preamble first; when no sentence close to its best states what the part asks, the
             # part on its own words ("I pushed an API key to GitHub. How fast do I have to report it, ...?": the
             # preamble's words rank the GitHub advice above the one-hour rule)
             hit = None
-            for n, ranking in enumerate((ranked, alone)):
+            # a sentence stating what the part asks, in either ranking, before the sentence after a best one that
+            # states it (:func:`following`): "Every two weeks: Conduct an internal team retrospective" for "How often
+            # should the team hold internal retros" ranks under the threshold with the preamble and first on the
+            # part's own words (fresh38's f38-m12, a development set, quoted a sprint's length after the preamble's
+            # best sentence)
+            tries = [(n, ranking, False) for n, ranking in enumerate((ranked, alone))]
+            for n, ranking, follow in tries + [(n, ranking, True) for n, ranking, _ in tries]:
                 if not ranking or ranking[0].score < floor:
                     continue
                 # a fallback (the part's own words, or a part just under the threshold) reads the sentences within
                 # ``type_spread`` of its best, as the threshold's own pass reads those above the threshold
-                relaxed = n > 0 or floor < answerer.threshold
+                relaxed = n > 0 or i in own_words or floor < answerer.threshold
                 hit = _part_sentence(answerer, plan, parts, i, context, situation, ranking,
                                      [s for got in answered.values() for s in got[:1]],
                                      floor=min(floor, ranking[0].score - answerer.type_spread) if relaxed
                                      else answerer.threshold,
-                                     strict=all(not r or r[0].score < answerer.threshold for r in (ranked, alone)))
+                                     strict=all(not r or r[0].score < answerer.threshold for r in (ranked, alone)),
+                                     follow=follow)
                 if hit:
                     break
             if hit:
@@ -158,10 +168,12 @@ STRICT_SHARE = 0.75
 
 def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequence[str], i: int, context: str,
                    situation: str, ranked: list[ScoredSentence],
-                   taken: Sequence[ScoredSentence], floor: float, strict: bool = False) -> list[ScoredSentence]:
+                   taken: Sequence[ScoredSentence], floor: float, strict: bool = False,
+                   follow: bool = True) -> list[ScoredSentence]:
     """The sentences answering part ``i`` from ``ranked``, best first (see :func:`parts_answer`); [] when none states
     what it asks. No sentence under ``floor`` is quoted (the threshold, or under it for a fallback); ``strict``: only
-    one holding :data:`STRICT_SHARE` of the part's own terms (grounding.question_parts.asked_terms)."""
+    one holding :data:`STRICT_SHARE` of the part's own terms (grounding.question_parts.asked_terms); ``follow``:
+    else the sentence after the best one that states it (:func:`following`)."""
     part = parts[i]
     names = specifics(part) if question_type(part) != "yesno" else []
     pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(plan.source_map[s.label], n)
@@ -209,7 +221,7 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
             spread=answerer.spread, type_spread=answerer.type_spread)
         if fresh:
             return fresh
-    return following(ranked, kind)
+    return following(ranked, kind) if follow else []
 
 
 def following(ranked: Sequence[ScoredSentence], kind: str) -> list[ScoredSentence]:

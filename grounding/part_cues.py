@@ -159,6 +159,12 @@ def _holds_affix(sentence: str, affix: str) -> bool:
     return bool(re.search(rf"(?<![\w-]){re.escape(affix)}", sentence, re.I))
 
 
+_AFFIX_WORDS = frozenset({"prefix", "suffix"})
+#: A sentence stating a prefix in its own words ("the channels have a wg- prefix", "channels beginning with a c-
+#: prefix", "a g- before the name").
+_STATED_AFFIX = re.compile(r"(?<![\w#-])[A-Za-z0-9]{1,8}-\s+(?:prefix|before\s+(?:the|their|its)\s+name)\b", re.I)
+
+
 def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD) -> ScoredSentence | None:
     """The best sentence of ``ranked`` stating what ``part`` asks for, among those within ``spread`` of the best: one
     holding a prefix the part quotes as written, else a label naming the attribute it asks for by name, else, for
@@ -171,6 +177,11 @@ def cued(ranked: Sequence[ScoredSentence], part: str, spread: float = CUE_SPREAD
     close = [s for s in ranked if s.score >= floor]
     label = asked_label(part)
     tests = [lambda text, a=affix: _holds_affix(text, a) for affix in quoted_prefixes(part)]
+    if label & _AFFIX_WORDS:
+        # a sentence stating the prefix in prose before a table's other rows labelled "prefix/suffix" (fresh38's
+        # f38-m09, a development set: "what prefix do working group Slack channels use?" quoted "prefix/suffix:
+        # -shared; description: Channels that are linked with another Slack org")
+        tests.append(lambda text: bool(_STATED_AFFIX.search(text)))
     if label:
         tests.append(lambda text: states_label(label, text))
     if noun := asked_noun(part):

@@ -19,8 +19,16 @@ from grounding.yesno_asking import CONDITION
 #: contract size ...?", "..., and on which days ...?").
 _PART_PREPOSITION = (r"(?:by|until|till|from|for|in|at|to|since|above|below|over|under|on|with|within|about|after|"
                      r"before|into|through|during|between|beyond)")
-_PART_BREAK = re.compile(r",?\s+and\s+(?=(?:" + _PART_PREPOSITION + r"\s+(?=(?:what|how|who|whom|when|"
-                         r"which|where)\b))?(?:what|how|who|whom|when|which|where|if|is|are|do|does|can|will|with)\b)|"
+#: A word set between "and" and the second question ("..., and unrelated, what's the last day ...?": fresh38's f38-m02,
+#: a development set, was asked as one question).
+_ASIDE = r"(?:unrelated|separately|also|secondly|second|additionally|relatedly|similarly|finally|lastly|then)\s*,?\s+"
+_PART_BREAK = re.compile(r",?\s+and\s+(?:" + _ASIDE + r")?(?=(?:" + _PART_PREPOSITION + r"\s+(?=(?:what|how|who|"
+                         r"whom|when|which|where)\b))?(?:what|how|who|whom|when|which|where|if|is|are|do|does|can|will|"
+                         r"with)\b)|"
+                         # a setting of the second question before its question word: "..., and on a long engagement
+                         # how often should we ...?" (fresh38's f38-m12, a development set, was one part)
+                         r",?\s+and\s+(?=(?:on|for|in|at|during|after|before|with)\s+(?:[\w'’-]+\s+){1,3}?(?:what|"
+                         r"how|who|whom|when|which|where)\b)|"
                          r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)|"
                          # two questions set against each other: "How many years ... for a FERS retirement payment,
                          # versus how long before I can apply for ...?" (fresh36's f36-c08)
