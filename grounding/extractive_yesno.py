@@ -15,6 +15,7 @@ from grounding.answer_types import question_sentence
 from grounding.asked_holder import thin_cover, unsettled_requirement
 from grounding.conflict import disputed
 from grounding.embeddings import default_embedder
+from grounding.faq_replies import page_reply, reply_opener
 from grounding.extractive_specifics import covering
 from grounding.followup_reading import relating
 from grounding.lexical import content_terms
@@ -269,6 +270,9 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     if counting and not any(compared_count(asked, s.text) for s in chosen):
         chosen = [counting[0]] + list(chosen)[:answerer.max_sentences - 1]
     chosen, opener = decided(answerer, asked, chosen, sources, plan.notes)
+    replied = next(((s, r) for s in chosen if (r := page_reply(s, plan, asked, answerer.embedder))), None)
+    if replied and opener in ("", reply_opener(replied[1])):  # the page's own "Generally, no." before its reason
+        chosen, opener = [replied[0]] + [s for s in chosen if s is not replied[0]], replied[1]
     if opener and other_kind_of_referent(asked, context, chosen[0].text):
         # "Do they carry over?" after a question on days of paid time off is not settled by "Sick days do not carry
         # over": another kind of what "they" stands for decides nothing; the others may, and it is quoted last

@@ -238,12 +238,19 @@ _NAMING_OPENING = re.compile(r"^(?:this|that|these|it)\s+(?:is|are)\s+(?:also\s+
                              r"as|termed)\b", re.I)
 
 
+#: A sentence opening with a phrase that points at the case the sentence before it states ("For these meetings,
+#: approval of both the Commissioner ... " after "... internal meetings that require the travel of more than six
+#: employees or will cost more than $10,000": fresh38's f38-v10, a development set, quoted the approval alone).
+_CASE_OPENING = re.compile(r"^(?:for|in|under|with|during|at)\s+(?:these|those|such)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+s\b"
+                           r"\s*,", re.I)
+
+
 def names_again(then: str, first: str) -> bool:
     """True when sentence ``then`` opens with a participle of a verb ``first`` has ("Carried-over days ..." after
     "... days carry over ..."), or names what ``first`` says ("This is called the “time-in-grade” requirement" after
     "employees must be at their current GS level for one year ...": the s28 new user's office files quoted the name
     without the rule): what it is about is what ``first`` says."""
-    if _NAMING_OPENING.match(then.strip()):
+    if _NAMING_OPENING.match(then.strip()) or _CASE_OPENING.match(then.strip()):
         return True
     opening = _PARTICIPLE_OPENING.match(then.strip())
     return bool(opening) and bool(content_terms(opening.group(1)) & content_terms(first))
