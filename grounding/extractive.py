@@ -52,7 +52,7 @@ from grounding.quoting import in_reading_order, list_after, repeats, under_headi
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.sentence_cues import continues_one, pointed_back
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
-from grounding.table_lookup import looks_up_row
+from grounding.table_lookup import looks_up_row, with_row_first
 from grounding.types import ContextPlan
 from grounding.asked_holder import HOLDER, unheld
 from grounding.subject_check import names_in_source, unnamed_existent, unnamed_object, unnamed_subject, unsaid_subject
@@ -153,6 +153,7 @@ class ExtractiveAnswerer:
         # "What about the first day?" after the meal allowance asks for the allowance that day, not the day's list
         again_asked = bool(context) and elliptical(asked) and not asks_its_own(asked) \
             and bool(previous) and question_type(previous) in CHECKED_TYPES
+        ranked = with_row_first(ranked, asked)  # a row the question looks up, just under a sentence on the topic
         looked_up = bool(ranked) and ranked[0].kind == "row" and looks_up_row(asked, ranked[0].text)
         if ranked and kind in ("list", "other") and not again_asked and not looked_up and \
                 (named := section_list(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)

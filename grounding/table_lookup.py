@@ -10,11 +10,14 @@ the fusion left it below the sources a plan reads (rank 13 of 20).
 from __future__ import annotations
 
 import re
-from typing import Sequence, TypeVar
+from typing import TYPE_CHECKING, Sequence, TypeVar
 
 from grounding.lexical import content_terms
 
-__all__ = ["looked_up_row", "looks_up_row", "names_row_column", "promote_looked_up_rows", "row_key"]
+if TYPE_CHECKING:
+    from grounding.scored_sentences import ScoredSentence
+
+__all__ = ["looked_up_row", "looks_up_row", "names_row_column", "promote_looked_up_rows", "row_key", "with_row_first"]
 
 T = TypeVar("T")
 
@@ -33,8 +36,9 @@ def _cells(line: str) -> list[str]:
 
 def _named(question: str, cell: str) -> bool:
     """True when ``question`` names ``cell`` as written (case-insensitive, whole words), the cell two characters or
-    more and not a plain number (numbers name too many rows)."""
-    key = cell.split(",")[0].strip().rstrip(".")
+    more and not a plain number (numbers name too many rows); a plural marker is left out ("Resource(s)" is named by
+    "resource": fresh38's f38-t04, a development set)."""
+    key = re.sub(r"\((?:e?s)\)$", "", cell.split(",")[0].strip().rstrip("."))
     if len(key) < 2 or key.replace(".", "").replace(" ", "").isdigit():
         return False
     return bool(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I))
@@ -96,3 +100,24 @@ def looks_up_row(question: str, row: str) -> bool:
     q121, fresh7's f7-a11)."""
     key = content_terms(row_key(row))
     return bool(key) and key <= content_terms(question) and names_row_column(question, row)
+
+
+#: How far under the best sentence (score units of grounding.sentence_rank) a row the question looks up may rank and
+#: still be read first (:func:`with_row_first`), and among how many of the best. 0.05 (s38 round, development sets):
+#: fresh38's f38-t04 ranked its row 0.013 under a sentence on the same courses.
+ROW_REACH = 0.05
+ROW_LOOKS = 4
+
+
+def with_row_first(ranked: Sequence[ScoredSentence], question: str) -> list[ScoredSentence]:
+    """``ranked`` (best first) with the first row among the best :data:`ROW_LOOKS` that ``question`` looks up
+    (:func:`looks_up_row`: it names the row's key and a column) moved first, when it scores within
+    :data:`ROW_REACH` of the best sentence and the best is no row: "What's the resource for the 18F Staffing
+    onboarding course?" looks up "Name: Staffing; ...; Resource(s): How Staffing Works Now video", which ranked just
+    under "These courses are designed for 18F staff" (fresh38's f38-t04, a development set, quoted the courses'
+    section). ``ranked`` unchanged otherwise."""
+    if not ranked or ranked[0].kind == "row":
+        return list(ranked)
+    row = next((s for s in ranked[1:ROW_LOOKS] if s.kind == "row" and s.score >= ranked[0].score - ROW_REACH
+                and looks_up_row(question, s.text)), None)
+    return list(ranked) if row is None else [row, *(s for s in ranked if s is not row)]
