@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from grounding.lexical import content_terms
-from grounding.followup_signals import EXPLETIVE, OBJECT_IT, OPENER, REFERRING, SUBJECT, SWITCH, WEAK
+from grounding.followup_signals import (DETERMINED, EXPLETIVE, OBJECT_IT, OPENER, REFERRING, SUBJECT, SWITCH, WEAK,
+                                       preamble_it)
 from grounding.question_parts import specifics
 
-#: A noun phrase opened by a determiner ("a message", "my laptop"): what a later "it" may stand for.
-_DETERMINED = re.compile(r"\b(?:a|an|the|my|your|our|their|his|her)\s+[A-Za-z]", re.I)
 #: Terms that say how much or how long rather than what about: sharing one does not tie two questions together.
 GENERIC = content_terms("day days week weeks month months year years time times hour hours many much long often "
                         "get gets need needs use work employee employees staff gsa tts after before until per")
@@ -125,11 +124,17 @@ def _signal(question: str, previous: str) -> str:
     if (mine := own_terms(question)) and mine <= TURN_TO:
         return "referring"  # "Who do I contact?": about what the previous question asked
     if (it := OBJECT_IT.search(question)) and len(own_terms(question)) <= SHORT + 1 \
-            and not _DETERMINED.search(question[:it.start()]):
+            and not DETERMINED.search(question[:it.start()]):
         # a short question doing something with "it" ("Do I have to change it every 90 days?" after the password's
         # length): alone it retrieved "You must change it immediately if ..." confidently, on the shared pronoun (the
         # s30 round's new user on the demo handbook: no "No."); a longer one, or one naming a thing before "it" ("can
         # I delete a message once I've posted it?", 18f_dev's d044), may say what "it" is itself
+        return "referring"
+    if preamble_it(question) is not None:
+        # the asker's situation before the question does something with "it" ("I might not touch it for a few months.
+        # How often do I need to sign in ...?" after "Where do I log in to Qualtrics?"): the thing was named before,
+        # in the conversation (fresh38's f38-v01, a development set, was retrieved on its own and quoted another
+        # tool's password rule)
         return "referring"
     if SUBJECT.search(EXPLETIVE.sub(" ", question)):
         # "Is that paid out if I leave GSA?" after a question on credit hours: alone it retrieves the comp time
@@ -257,8 +262,12 @@ def _expanded(question: str, previous: str) -> str:
     return f"{question} {' '.join(extra)}".strip() if extra else question
 
 
-#: A preposition and the words after it up to punctuation (at most three): "for Solutions", "in New York City".
-_PHRASE = r"\b(for|in|at|on|from|with)\s+((?:[A-Za-z0-9$][\w$'’&-]*\s*){1,3})"
+#: A preposition and the words after it up to punctuation (at most three): "for Solutions", "in New York City". The
+#: particle of a phrasal verb is none ("sign in so I don't get locked out" puts nothing in place of "log in to
+#: Qualtrics": fresh38's f38-v01, a development set, lost "Qualtrics" from its query).
+_PHRASE = (r"(?<!\blog )(?<!\bsign )(?<!\bcheck )(?<!\bfill )(?<!\bturn )(?<!\bhand )(?<!\bopt )(?<!\bplug )"
+           r"(?<!\bclock )(?<!\blogged )(?<!\bsigned )(?<!\bfilled )(?<!\bturned )"
+           r"\b(for|in|at|on|from|with)\s+((?:[A-Za-z0-9$][\w$'’&-]*\s*){1,3})")
 
 
 def _parallel_arguments(question: str, previous: str) -> set[str]:

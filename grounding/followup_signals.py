@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EXPLETIVE", "OBJECT_IT", "OPENER", "REFERRING", "SUBJECT", "SWITCH", "WEAK"]
+__all__ = ["DETERMINED", "EXPLETIVE", "OBJECT_IT", "OPENER", "REFERRING", "SUBJECT", "SWITCH", "WEAK", "preamble_it"]
 
 #: An opening that says the question changes the topic ("Different topic — we're hosting an outside speaker ...",
 #: fresh36's f36-v07; "Unrelated question: ...", "Switching gears, ..."): it stands on its own, whatever words follow
@@ -59,3 +59,18 @@ SUBJECT = re.compile(r"^\s*(?:(?:how|what|when|where|why|who|which)(?:\s+\w+){0,
 OBJECT_IT = re.compile(r"\b(?!(?:is|was|does|do|did|will|would|can|could|should|has|have|had|that|if|because|when|"
                        r"are|were|make|makes)\b)[a-z]+\s+it\b(?!\s+(?:to|that|when|if|while|before|after|whether|"
                        r"because|once)\b)")
+
+#: A noun phrase opened by a determiner ("a message", "my laptop"): what a later "it" may stand for.
+DETERMINED = re.compile(r"\b(?:a|an|the|my|your|our|their|his|her)\s+[A-Za-z]", re.I)
+
+
+def preamble_it(question: str) -> re.Match[str] | None:
+    """The "it" a sentence before the asking one does something with (:data:`OBJECT_IT`) with no
+    noun of its own before it ("I might not touch it for a few months."); None when there is none."""
+    sentences = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p]
+    for sentence in sentences[:-1]:
+        if sentence.endswith("?"):
+            break
+        if (it := OBJECT_IT.search(sentence)) and not DETERMINED.search(sentence[:it.start()]):
+            return it
+    return None
