@@ -159,6 +159,7 @@ def _holds_affix(sentence: str, affix: str) -> bool:
     return bool(re.search(rf"(?<![\w-]){re.escape(affix)}", sentence, re.I))
 
 
+#: The attribute words asking for an affix ("what prefix do working group channels use?").
 _AFFIX_WORDS = frozenset({"prefix", "suffix"})
 #: A sentence stating a prefix in its own words ("the channels have a wg- prefix", "channels beginning with a c-
 #: prefix", "a g- before the name").

@@ -291,8 +291,8 @@ def states_calendar(text: str, *, held: bool = False) -> bool:
     duration, typed_values' patterns): not a point given only by an event ("Once you have submitted a referral, ...
     invite the person to our monthly general TTS Info Session" says when one is invited, not on which day or at what
     time the session is held: the s31 round's fresh31 f31-43), which :func:`states` accepts for "When ...?". With
-    ``held`` (the question asks when an event is held: grounding.asked_times.asks_held) a duration that is only a time limit or a
-    lead time ("no later than 2 weeks before launch") does not say it."""
+    ``held`` (the question asks when an event is held: grounding.asked_times.asks_held) a duration that is only a
+    time limit or a lead time ("no later than 2 weeks before launch") does not say it."""
     text = nfkc_fold(text)
     if _PATTERNS["date"].search(text):
         return True
