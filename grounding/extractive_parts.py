@@ -74,27 +74,28 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
             # the part with the preamble first; when no sentence close to its best states what the part asks, the
             # part on its own words ("I pushed an API key to GitHub. How fast do I have to report it, ...?": the
             # preamble's words rank the GitHub advice above the one-hour rule)
-            hit = None
             # a sentence stating what the part asks, in either ranking, before the sentence after a best one that
             # states it (:func:`following`): "Every two weeks: Conduct an internal team retrospective" for "How often
             # should the team hold internal retros" ranks under the threshold with the preamble and first on the
             # part's own words (fresh38's f38-m12, a development set, quoted a sprint's length after the preamble's
             # best sentence)
-            tries = [(n, ranking, False) for n, ranking in enumerate((ranked, alone))]
-            for n, ranking, follow in tries + [(n, ranking, True) for n, ranking, _ in tries]:
+            hit: list[ScoredSentence] = []
+            after: list[ScoredSentence] = []  # the first ranking's sentence after its best (:func:`following`)
+            for n, ranking in enumerate((ranked, alone)):
                 if not ranking or ranking[0].score < floor:
                     continue
                 # a fallback (the part's own words, or a part just under the threshold) reads the sentences within
                 # ``type_spread`` of its best, as the threshold's own pass reads those above the threshold
                 relaxed = n > 0 or i in own_words or floor < answerer.threshold
-                hit = _part_sentence(answerer, plan, parts, i, context, situation, ranking,
-                                     [s for got in answered.values() for s in got[:1]],
-                                     floor=min(floor, ranking[0].score - answerer.type_spread) if relaxed
-                                     else answerer.threshold,
-                                     strict=all(not r or r[0].score < answerer.threshold for r in (ranked, alone)),
-                                     follow=follow)
+                hit, following_best = _part_sentence(
+                    answerer, plan, parts, i, context, situation, ranking,
+                    [s for got in answered.values() for s in got[:1]],
+                    floor=min(floor, ranking[0].score - answerer.type_spread) if relaxed else answerer.threshold,
+                    strict=all(not r or r[0].score < answerer.threshold for r in (ranked, alone)))
                 if hit:
                     break
+                after = after or following_best
+            hit = hit or after
             if hit:
                 answered[i] = hit
             elif floor == answerer.threshold and any(
@@ -168,12 +169,12 @@ STRICT_SHARE = 0.75
 
 def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequence[str], i: int, context: str,
                    situation: str, ranked: list[ScoredSentence],
-                   taken: Sequence[ScoredSentence], floor: float, strict: bool = False,
-                   follow: bool = True) -> list[ScoredSentence]:
-    """The sentences answering part ``i`` from ``ranked``, best first (see :func:`parts_answer`); [] when none states
-    what it asks. No sentence under ``floor`` is quoted (the threshold, or under it for a fallback); ``strict``: only
-    one holding :data:`STRICT_SHARE` of the part's own terms (grounding.question_parts.asked_terms); ``follow``:
-    else the sentence after the best one that states it (:func:`following`)."""
+                   taken: Sequence[ScoredSentence], floor: float,
+                   strict: bool = False) -> tuple[list[ScoredSentence], list[ScoredSentence]]:
+    """(the sentences stating what part ``i`` asks, from ``ranked``, best first; [] when none does (see
+    :func:`parts_answer`), and then the sentence after the best one that states it, :func:`following`, else []).
+    No sentence under ``floor`` is quoted (the threshold, or under it for a fallback); ``strict``: only one holding
+    :data:`STRICT_SHARE` of the part's own terms (grounding.question_parts.asked_terms)."""
     part = parts[i]
     names = specifics(part) if question_type(part) != "yesno" else []
     pinned = [s for s in ranked if all(mentions(s.text, n) or names_in_source(plan.source_map[s.label], n)
@@ -194,7 +195,7 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
         # to the Business Applications Service Desk ...", not "go to the Travel tab of Concur")
         ranked = [s for s in ranked if len(content_terms(s.text) & own) >= STRICT_SHARE * len(own)]
         if not ranked:
-            return []
+            return [], []
     naming = [s for s in ranked if content_terms(s.text) & own or _headed_by(plan, s, own)]
     close = bool(naming) and naming[0].score >= max(floor, ranked[0].score - answerer.type_spread)
     if close:
@@ -220,8 +221,8 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
             untaken, kind, limit=answerer.max_sentences, question=part, plan=plan, threshold=floor,
             spread=answerer.spread, type_spread=answerer.type_spread)
         if fresh:
-            return fresh
-    return following(ranked, kind) if follow else []
+            return fresh, []
+    return [], following(ranked, kind)
 
 
 def following(ranked: Sequence[ScoredSentence], kind: str) -> list[ScoredSentence]:
