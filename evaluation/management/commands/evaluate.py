@@ -153,7 +153,8 @@ class Command(BaseCommand):
                                  "evaluation/golden/18f_fresh35.jsonl, fresh36 for "
                                  "evaluation/golden/18f_fresh36.jsonl, fresh37 for "
                                  "evaluation/golden/18f_fresh37.jsonl, fresh38 for "
-                                 "evaluation/golden/18f_fresh38.jsonl, fresh-versions for "
+                                 "evaluation/golden/18f_fresh38.jsonl, fresh39 for "
+                                 "evaluation/golden/18f_fresh39.jsonl, fresh-versions for "
                                  "evaluation/golden/18f_versions.jsonl) and the abstention and yesno "
                                  "suites' public sets (default: all; calibration, test or all); the README reports "
                                  "test")
