@@ -85,8 +85,13 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    r"^(?:what|which) (?:information|details|data|fields)\b|"
                    # a plural noun asked for ("What rules ...", "What are the usual goals of ...", "Which things
                    # ..."), not a unit or a value (hours, dollars, rates, limits ask for one value)
-                   rf"^(?:what|which) (?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)[a-z]+[^su\W]s\b(?! (?:is|was|has)\b)|"
-                   rf"^(?:what|which) (?:are|were) (?:the|my|our|your|its|their) (?:[a-z]+(?:-[a-z]+)? )??"
+                   # (hyphenated: "Which Power-Ups are we allowed to turn on ...?", fresh39's f39-v02, a development
+                   # set, was read as a question of no type)
+                   rf"^(?:what|which) (?!(?:{_VALUE_PLURAL}|{_VERB_S})\b)[a-z]+(?:-[a-z]+)*[^su\W]s\b"
+                   rf"(?! (?:is|was|has)\b)|"
+                   # (two words naming its kind: "What are the basic accessibility rules of thumb ...?", fresh39's
+                   # f39-l02, a development set, was read as a question of no type)
+                   rf"^(?:what|which) (?:are|were) (?:the|my|our|your|its|their) (?:[a-z]+(?:-[a-z]+)? ){{0,2}}?"
                    rf"(?!{_VALUE_PLURAL}\b)[a-z]+[^su\W]s\b|"
                    # a possessive for the determiner ("What are SOL's initiatives?", "What are the team's services?")
                    rf"^(?:what|which) (?:are|were) (?:the )?[\w.-]+['’]s (?:[a-z]+(?:-[a-z]+)? )??"
@@ -106,7 +111,12 @@ _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quick
                          r"^(?:what|which)(?:['’]s)?\b(?:\s+(?:is|are|was))?(?:\s+the)?(?:\s+\w+)?\s+"
                          r"(?:number|amount) of (?:\w+ ){0,3}"
                          r"(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
-                         r"^how much (?:[\w'’-]+ ){0,3}(?:leave|time|notice)\b|^(?:what|which) (?:is the )?(?:\w+ )?"
+                         # "after how much service can someone convert ...?": a length of service (fresh39's
+                         # f39-m03, a development set, was read as an amount and found none)
+                         r"^how much (?:[\w'’-]+ ){0,3}(?:leave|time|notice)\b|"
+                         r"^how much (?:(?!(?:is|are|was|were|does|do|did|the|a|an)\b)[\w'’-]+ ){0,2}"
+                         r"(?:service|experience)\b(?! (?:fee|charge|cost|credit)s?\b)|"
+                         r"^(?:what|which) (?:is the )?(?:\w+ )?"
                          r"(?:period|duration)\b", re.I)
 _FREQUENCY_Q = re.compile(r"^how often\b", re.I)
 #: "How long must a password be?": a length (characters, pages, words) as often as a time; any quantity answers it.
@@ -177,6 +187,12 @@ def asking_parts(question: str) -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
+def asks_why(question: str) -> bool:
+    """True when the asking sentence of ``question`` (:func:`question_sentence`) asks why ("Why is that better than
+    ...?", "And why ...?")."""
+    return bool(re.match(r"^(?:(?:and|so|but|ok|okay)\b[,]?\s*)?why\b", question_sentence(question), re.I))
+
+
 def question_sentence(question: str) -> str:
     """The asking sentence of a question: its last sentence that ends with "?" (a preamble such as "I supervise
     four people." is context), else the whole text."""
@@ -214,9 +230,16 @@ def question_type(question: str) -> AnswerType:
         # "When does a meeting need sign-off?": the case that needs it, not a date; "What makes up the largest
         # share of our expenses?": a thing, not a percentage
         return "other"
-    return next((kind for rule, kind in _TYPE_RULES if rule.search(asked)), "other")
+    kind = next((kind for rule, kind in _TYPE_RULES if rule.search(asked)), "other")
+    if kind == "other" and (dash := _RESTATED.search(asked)):
+        # "How do we know an 18F project has been successful — what are the main markers?": the question put again
+        # after a dash gives the type (fresh39's f39-l04, a development set, was read as a question of no type)
+        return question_type(asked[dash.end():])
+    return kind
 
 
+#: A dash before a question put again in other words ("How do we know ... — what are the main markers?").
+_RESTATED = re.compile(r"\s[—–-]\s+(?=(?:what|which|who|whom|when|where|how)\b)", re.I)
 #: The colon closing a lead-in before the asking clause.
 _LEAD_IN_COLON = re.compile(r":\s+(?=(?:what|which|who|whom|whose|when|where|why|how)\b)", re.I)
 #: "When does X need <a thing>?" asks in which case it does ("When does an internal meeting need sign-off from the
