@@ -1,5 +1,5 @@
-"""What a question asks of time beyond a value's type: when an event is held, how long after an event something
-happens; and a duration that is only a rate (an accrual), which answers neither. Read by
+"""What a question asks of time beyond a value's type: when an event is held, at what time of day, how long after an
+event something happens; and a duration that is only a rate (an accrual), which answers neither. Read by
 grounding.extractive_typed. No Django imports.
 """
 
@@ -10,7 +10,7 @@ import re
 from grounding.lexical import nfkc_fold
 from grounding.typed_values import durations_in
 
-__all__ = ["asks_delay", "asks_held", "rates_only"]
+__all__ = ["asks_clock", "asks_delay", "asks_held", "rates_only", "states_clock"]
 
 
 #: A question asking when an event takes place ("What day of the month is the accessibility training held?").
@@ -47,3 +47,25 @@ def rates_only(text: str) -> bool:
     rates = [bool(_RATE_AFTER.match(text[m.end():])) for m in durations_in(text)
              if not text[m.end():].lstrip().startswith(":")]
     return bool(rates) and all(rates)
+
+
+#: A question asking for a time of day ("What time does the travel team stop for the day?", "By what time of day do I
+#: need to email them?"), not for a time frame, a time zone or a span ("what timeline").
+_ASKS_CLOCK = re.compile(r"\bwhat\s+time\b(?!\s*(?:frame|frames|period|periods|zone|zones|span|limit|limits|off|"
+                         r"line|table|sheet|card|slot|slots)\b)", re.I)
+#: A time of day: a clock time ("3:30 PM", "1pm ET", "16:00"), noon or midnight, a part of the day ("Monday
+#: mornings"), the close or the end of the business day.
+_CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:[01]?\d|2[0-3]):[0-5]\d\b|"
+                    r"\b(?:noon|midnight|midday|mornings?|afternoons?|evenings?|overnight)\b|"
+                    r"\b(?:close|end|start|beginning) of (?:the )?(?:business |work )?day\b|\bCOB\b|\bEOD\b", re.I)
+
+
+def asks_clock(question: str) -> bool:
+    """True when the asking sentence ``question`` asks at what time of day (:data:`_ASKS_CLOCK`)."""
+    return bool(_ASKS_CLOCK.search(question))
+
+
+def states_clock(text: str) -> bool:
+    """True when ``text`` states a time of day (:data:`_CLOCK`): a weekday alone ("This goes out on Tuesday’s") does
+    not say at what time (fresh39's f39-u12, a development set, was answered with it)."""
+    return bool(_CLOCK.search(nfkc_fold(text)))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from grounding.asked_times import asks_clock
 from grounding.lexical import asks_about_future, asks_about_past, period_year
 from grounding.notes import concerns_answer, names_what_changed
 from grounding.prompt import ABSTAIN_TOKEN
@@ -29,6 +30,14 @@ MISSING = {"amount": "the amount", "percent": "the percentage", "duration": "the
            "frequency": "how often", "date": "the date or deadline", "count": "the number",
            "quantity": "the amount or limit", "person": "the person or team", "list": "the list",
            "yesno": "whether the answer is yes or no", "other": "the answer"}
+
+
+def missing(kind: str, question: str) -> str:
+    """How the fact ``question`` asks is named in a topic-only abstention: :data:`MISSING`'s name for its answer type
+    ``kind``, "the time of day" for a date question asking at what time (grounding.asked_times.asks_clock)."""
+    if kind == "date" and asks_clock(question):
+        return "the time of day"
+    return MISSING.get(kind, "the answer")
 
 
 #: A sentence ending with an abbreviation ("4:00 p.m.", "U.S.", "etc."): its last full stop belongs to the word.

@@ -29,7 +29,8 @@ from grounding import compose
 from grounding.action_answers import action_first, asks_action
 from grounding.answer_cases import with_other_cases
 from grounding.asked_attribute import other_kind
-from grounding.answer_types import CHECKED_TYPES, asking_parts, is_comparison, question_sentence, question_type
+from grounding.answer_types import (CHECKED_TYPES, asking_parts, asks_why, is_comparison, question_sentence,
+                                     question_type)
 from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
@@ -48,7 +49,7 @@ from grounding.extractive_yesno import yes_no_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
-from grounding.quoting import in_reading_order, list_after, repeats, under_heading, with_antecedent
+from grounding.quoting import in_reading_order, under_heading, with_antecedent, with_list_after
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
 from grounding.sentence_cues import continues_one, pointed_back
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
@@ -183,7 +184,7 @@ class ExtractiveAnswerer:
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
             # the documents cover it but do not state it; a neighbouring row states another work type's code
-            return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
+            return compose.topic_only(covering(ranked, sources), compose.missing(kind, asked))
         names = specifics(asked) if kind != "yesno" else []
         groups = [n for n in specifics(asked) if is_group(n)]  # "contractors", "part-time"
         if kind == "yesno" and (unnamed := [n for n in groups if not any(names_in_source(source, n)
@@ -250,10 +251,9 @@ class ExtractiveAnswerer:
         mine = content_terms(asked) - GENERIC
         if topic and not opener and not any(mine & content_terms(s.text) for s in chosen):
             opener = f"The documents say nothing specific about {added_case(asked)}; in general:"  # a general rule
-        if kind == "other" and (listed := list_after(chosen[0], plan)) and not repeats(listed.text, chosen):
+        if kind == "other":
             # "Every employee receives one company laptop ..." / "The standard models are: ...": the list it leads to
-            chosen = [chosen[0], listed] + [c for c in chosen[1:] if c.position != listed.position or
-                                            c.label != listed.label][:self.max_sentences - 2]
+            chosen = with_list_after(chosen, plan, self.max_sentences, reasons=asks_why(asked))
         if not acting:  # "Report it ..." answers "What should I do?" first
             # the sentence a quoted one's participle stems from, unless a Yes or No rests on the quoted one
             chosen = in_reading_order(chosen if opener else with_antecedent(chosen, ranked, plan))

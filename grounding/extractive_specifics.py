@@ -81,7 +81,7 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
     chosen = answerer._typed(ranked, kind, limit=answerer.max_sentences, question=asked, plan=plan,
                              context=context)
     if not chosen:
-        return compose.topic_only(covering(ranked, sources), compose.MISSING.get(kind, "the answer"))
+        return compose.topic_only(covering(ranked, sources), compose.missing(kind, asked))
     chosen = with_stated_form(asked, chosen, ranked, plan, floor=ranked[0].score - FORM_REACH,
                               limit=answerer.max_sentences)
     missing = [name for name in names if not pins(sources[chosen[0].label], chosen[0].text, name)]
@@ -101,7 +101,7 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
         unsaid = [n for n in missing if not any(names_in_source(src, n) for src in plan.sources)]
         return compose.topic_only(covering(ranked, sources),
                                   "anything about " + " or ".join(unsaid) if unsaid else
-                                  f"{compose.MISSING.get(kind, 'the answer')} for "
+                                  f"{compose.missing(kind, asked)} for "
                                   + " or ".join(as_written(n, asked) for n in missing))
     return [related[0]] + [s for s in chosen if not repeats(s.text, [related[0]])][:1]
 
@@ -161,10 +161,10 @@ def missed_case(answerer: ExtractiveAnswerer, asked: str, kind: str, chosen: Seq
     quoted = [(sources[s.label].text if _WHOLE_PAGE.search(s.text) else read(s), sources[s.label]) for s in chosen]
     if missed := missed_specifics(asked, quoted, close):
         return compose.topic_only(covering(ranked, sources),
-                                  f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(missed)}")
+                                  f"{compose.missing(kind, asked)} for {' or '.join(missed)}")
     if other := contrasted_phrase(asked, quoted[0][0]):
         # "final paycheck" asked, "your first paycheck" quoted: the other end of the pair (grounding.asked_forms)
-        return compose.topic_only(covering(ranked, sources), f"{compose.MISSING.get(kind, 'the answer')} for {other}")
+        return compose.topic_only(covering(ranked, sources), f"{compose.missing(kind, asked)} for {other}")
     return None
 
 
@@ -185,11 +185,11 @@ def value_about_other(asked: str, kind: str, chosen: Sequence[ScoredSentence], r
         return compose.topic_only(covering(ranked, sources), f"anything about the {thing}")
     valued = [s.text for s in chosen if typed_values(s.text)]
     if valued and (period := clashing_frame(asked, valued)):
-        return compose.topic_only(covering(ranked, sources), f"{compose.MISSING.get(kind, 'the answer')} per {period}")
+        return compose.topic_only(covering(ranked, sources), f"{compose.missing(kind, asked)} per {period}")
     if chosen and (names := named_elsewhere(asked, chosen[0], plan)):
         # "The service has a file size limit of 100MB" right after "Intelink's IntelDocs ..." for Max.gov asked
         return compose.topic_only(covering(ranked, sources),
-                                  f"{compose.MISSING.get(kind, 'the answer')} for {' or '.join(names)}")
+                                  f"{compose.missing(kind, asked)} for {' or '.join(names)}")
     return None
 
 
@@ -232,7 +232,10 @@ def unstated_form(asked: str, kind: str, chosen: Sequence[ScoredSentence], ranke
     form = asked_form(asked)
     if form is not None and not any(states_form(form, s.text) for s in chosen):
         return compose.topic_only(covering(ranked, plan.source_map), f"the {form}")
-    thing = content_terms(asked_thing(asked)) - GENERIC if kind == "other" and asks_what_it_is(asked) else set()
+    # the thing by its head noun: "the door keycode" is "The keycode is pinned in #chitown" (fresh39's f39-u04, a
+    # development set, was answered with where it is pinned)
+    head = asked_thing(asked).split()[-1:] if kind == "other" and asks_what_it_is(asked) else []
+    thing = content_terms(" ".join(head)) - GENERIC
     naming = [s for s in chosen if thing and thing <= content_terms(s.text)]
     if naming and all(points_elsewhere(s.text) for s in naming):
         # "the registration code can be found on the GSA InSight page": where it is, not what it is (the other

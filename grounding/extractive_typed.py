@@ -19,7 +19,7 @@ from grounding.question_parts import blank_cell
 from grounding.quoting import repeats, with_value
 from grounding.sentence_leads import heading_of, lead_of
 from grounding.sentence_rank import ScoredSentence
-from grounding.asked_times import asks_delay, asks_held, rates_only
+from grounding.asked_times import asks_clock, asks_delay, asks_held, rates_only, states_clock
 from grounding.typed_values import (asks_calendar, asks_time_taken, asks_window, proportional_only, recurs,
                                    states_calendar, states_time_taken, states_window)
 from grounding.types import ContextPlan
@@ -102,6 +102,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
     own_deadline = kind == "duration" and asks_own_deadline(question)
     calendar = kind == "date" and asks_calendar(question_sentence(question))  # "What day and time is it held?"
     held = calendar and asks_held(question_sentence(question))
+    clock = calendar and asks_clock(question_sentence(question))  # "What time ...?": not a weekday alone
     delay = kind == "duration" and asks_delay(question_sentence(question))
     noun = counted_noun(question) if kind in ("count", "quantity") else ""
     # how long something takes is not stated by how often something recurs (fresh35's f35-u08), and a maximum or
@@ -128,6 +129,7 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             and not (kind == "duration" and own_deadline and states_only_processing(s.text))
             # an event's time ("Once you have submitted a referral, ...") for "What day and time is it held?"
             and not (calendar and not states_calendar(s.text, held=held))
+            and not (clock and not states_clock(s.text))
             # an accrual rate ("4 hours per pay period") for how long after an event something happens
             and not (delay and rates_only(s.text))
             # a person or team who is only the one the question names ("Who is the HR Specialist?" / "Contact your

@@ -22,7 +22,7 @@ from grounding.types import ContextPlan, Source
 from grounding.values import value_keys
 
 __all__ = ["CONTINUATION_REACH", "NEAR_DUPLICATE_SHARE", "continuation", "goes_on", "list_after", "names_again",
-           "refers_back", "repeats", "same_words", "under_heading", "with_antecedent", "with_value"]
+           "refers_back", "repeats", "same_words", "under_heading", "with_antecedent", "with_list_after", "with_value"]
 
 
 def same_words(text: str) -> str:
@@ -40,11 +40,14 @@ NEAR_DUPLICATE_SHARE = 0.75
 
 def repeats(text: str, chosen: Sequence[ScoredSentence]) -> bool:
     """True when ``text`` says again what a chosen sentence says: the same words, one the start of the other (a
-    sentence and its piece cut by a chunk boundary), or a near-duplicate (the same values, grounding.values.value_keys,
-    and NEAR_DUPLICATE_SHARE of the content words of the shorter one)."""
+    sentence and its piece cut by a chunk boundary), ``text`` whole inside a chosen text read with the sentence after
+    it ("Talent sends out a weekly TTS-wide email with all open roles. This goes out on Tuesday’s.", grounding.quoting
+    .with_value: fresh39's f39-u12, a development set, quoted "This goes out on Tuesday’s" twice), or a near-duplicate
+    (the same values, grounding.values.value_keys, and NEAR_DUPLICATE_SHARE of the content words of the shorter one)."""
     key, terms = same_words(text), content_terms(text)
     for c in chosen:
-        if key.startswith(same_words(c.text)) or same_words(c.text).startswith(key):
+        other_key = same_words(c.text)
+        if key.startswith(other_key) or other_key.startswith(key) or f" {key} " in f" {other_key} ":
             return True
         if value_keys(text) != value_keys(c.text):
             continue  # "up to 240 hours of advanced sick leave" / "up to 104 advanced sick leave hours": two facts
@@ -193,16 +196,43 @@ def goes_on(first: ScoredSentence, then: ScoredSentence, plan: ContextPlan) -> b
     return _in_paragraph(source, first.position, then.position) and refers_back(then.text, first.text)
 
 
-def list_after(s: ScoredSentence, plan: ContextPlan) -> ScoredSentence | None:
+def with_list_after(chosen: Sequence[ScoredSentence], plan: ContextPlan, limit: int, *,
+                    reasons: bool = False) -> list[ScoredSentence]:
+    """``chosen`` (an answer's sentences, best first) with the list its first sentence goes on into
+    (:func:`list_after`) second, or the first sentence quoted with the items right after it (``reasons``: the
+    question asks why), at most ``limit`` sentences; ``chosen`` unchanged when there is none or it is quoted
+    already."""
+    listed = list_after(chosen[0], plan, reasons=reasons) if chosen else None
+    if listed is None:
+        return list(chosen)
+    if (listed.label, listed.position) == (chosen[0].label, chosen[0].position):
+        return [listed, *chosen[1:]]
+    if repeats(listed.text, chosen):
+        return list(chosen)
+    return [chosen[0], listed] + [c for c in chosen[1:] if c.position != listed.position or
+                                  c.label != listed.label][:limit - 2]
+
+
+def list_after(s: ScoredSentence, plan: ContextPlan, *, reasons: bool = False) -> ScoredSentence | None:
     """The list that ``s`` goes on into, quoted as its lead-in with its items ("The standard models are:
     Engineering and robotics roles: 16-inch MacBook Pro ...; All other roles: 14-inch MacBook Air ...", grounding.
     sentence_leads.with_items), when the sentence right after ``s`` in its source, in the same paragraph, is a
     lead-in followed by items; else None. "What laptop will I get?" quoted "Every employee receives one company
     laptop on their first day." and a sentence on returning an old laptop, not the models listed after it (the
-    s22 round's new-user run on the demo handbook)."""
+    s22 round's new-user run on the demo handbook). With ``reasons`` (the question asks why), ``s`` itself quoted
+    with the items right after it, when it is a sentence and items follow it: "Slack Connect is preferred over
+    adding partners as guests: It offloads user management to the partner; ..." for "Why is that better than just
+    making them guests?" (fresh39's f39-v04, a development set, quoted the sentence alone)."""
     source = plan.source_map.get(s.label)
     data = source.sentences if source is not None else None
     i = s.position + 1
+    if reasons and data is not None and s.kind == "sentence" and i < len(data.texts) \
+            and data.texts[s.position] == s.text and data.kinds[i] == "item":
+        text = with_items(data, s.position, lambda t: quotable(t, "row", screened=data.screened))
+        lead = s.text.rstrip(" :;")
+        if text and lead.endswith(".") and text.startswith(f"{lead}: "):
+            text = f"{lead[:-1]}: {text[len(lead) + 2:]}"  # "... as guests: It offloads ...", not "guests.: It"
+        return replace(s, text=text) if text else None
     if data is None or s.kind != "sentence" or i + 1 >= len(data.texts) or data.texts[s.position] != s.text \
             or data.kinds[i] != "lead" or data.kinds[i + 1] != "item" or not _in_paragraph(source, s.position, i) \
             or not quotable(data.texts[i].rstrip(": "), "sentence", screened=data.screened):
