@@ -41,6 +41,10 @@ _VALUE_NOUNS = content_terms("rate rates amount amounts number total figure perc
 #: Nouns naming how a thing goes rather than another thing: "the agreement process" is the agreements (fresh35's
 #: f35-a02, a development set, was refused "for process" over "Some agreements can take as few as 10 days").
 _COURSE_NOUNS = content_terms("process processes procedure procedures")
+#: Nouns naming the form a training takes: "its accessibility training class" is the "monthly training sessions" a
+#: page hosts (fresh39's f39-v06, a development set, was refused "for class" over "The class is required for all
+#: developers", a close sentence on the same training).
+_FORM_NOUNS = content_terms("class classes session sessions course courses workshop workshops webinar webinars")
 
 
 def _verb(words: Sequence[str], i: int) -> bool:
@@ -117,7 +121,7 @@ def missed_specifics(question: str, quoted: Sequence[tuple[str, Source]],
     development set: "provide a CAP ... within 30 days" answers a question on a "corrective action plan"). The
     alternative the question sets its subject against ("... instead of a local voucher") is not asked about."""
     asking = _ALTERNATIVE.sub(" ", question_sentence(question))
-    subject = subject_terms(asking) - ACTIONS - _VALUE_NOUNS - _COURSE_NOUNS
+    subject = subject_terms(asking) - ACTIONS - _VALUE_NOUNS - _COURSE_NOUNS - _FORM_NOUNS
     said = _named(quoted)
     # an acronym a planned source defines names its words ("a CAP" is the "Corrective Action Plan (CAP)" asked)
     aliases = definitions(dict.fromkeys(source.text for _, source in [*quoted, *close]))  # each source once
