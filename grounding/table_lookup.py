@@ -44,6 +44,19 @@ def _named(question: str, cell: str) -> bool:
     return bool(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", question, re.I))
 
 
+def _names_column(question: str, column: str, others: Sequence[str]) -> bool:
+    """True when ``question`` names the table column ``column`` (a header cell other than the key's): as written
+    (:func:`_named`), or by every content word of it, in any form, that none of the ``others`` (the table's other
+    header cells) has: "npm dependencies" names "Dependency analysis" beside "Code security analysis", "security
+    static analysis ... for Python code" names "Code security analysis" (fresh39's f39-t02 and f39-t07, a development
+    set, quoted the page's prose on the two kinds of analysis); "the Chicago office building" does not name "Office
+    guide"."""
+    if _named(question, column):
+        return True
+    own = content_terms(column).difference(*(content_terms(o) for o in others))
+    return bool(own) and own <= content_terms(question)
+
+
 def looked_up_row(question: str, text: str) -> str:
     """The first table row of a chunk ``text`` that ``question`` looks up: the question names the row's key (its
     first cell) and a column of the table's header line other than the key's (the table read from the line before
@@ -63,7 +76,8 @@ def looked_up_row(question: str, text: str) -> str:
             continue
         if set("".join(cells)) <= set("-: "):  # a Markdown separator line
             continue
-        if _named(question, cells[0]) and any(_named(question, name) for name in header[1:]):
+        if _named(question, cells[0]) and any(_names_column(question, name, [o for o in header if o != name])
+                                              for name in header[1:]):
             return line
     return ""
 
@@ -87,8 +101,8 @@ def row_key(row: str) -> str:
 def names_row_column(question: str, row: str) -> bool:
     """True when ``question`` names a column of a table row read as "column: value" pairs other than its first (the
     key's): "... 18F staff ..." names "18F" of "Work type: Business development; CoE feds: 1434; 18F: 1811"."""
-    columns = [pair.partition(": ")[0] for pair in row.split("; ")[1:] if ": " in pair]
-    return any(_named(question, column) for column in columns)
+    names = [pair.partition(": ")[0] for pair in row.split("; ") if ": " in pair]
+    return any(_names_column(question, column, [o for o in names if o != column]) for column in names[1:])
 
 
 def looks_up_row(question: str, row: str) -> bool:
