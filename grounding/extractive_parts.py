@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Sequence
 from grounding import compose
 from grounding.keyed_items import looked_up_item
 from grounding.answer_types import CHECKED_TYPES, question_type, states
-from grounding.followup import follow_up
 from grounding.lexical import content_terms
 from grounding.part_cues import cued, named_item
+from grounding.part_subjects import named_case, of_referent, off_subject, saying_names, with_referent
 from grounding.question_parts import asked_terms, condition_matches, mentions, specifics, with_ellipsis_filled
 from grounding.quoting import repeats
 from grounding.sentence_leads import heading_of
@@ -86,7 +86,11 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
                     continue
                 # a fallback (the part's own words, or a part just under the threshold) reads the sentences within
                 # ``type_spread`` of its best, as the threshold's own pass reads those above the threshold
-                relaxed = n > 0 or i in own_words or floor < answerer.threshold
+                # as is a part whose best names none of its own terms ("does it carry over?" after "How much paid
+                # time off do I earn": the policy's opening sentence on earning PTO, over "Up to 5 unused PTO days
+                # carry over" under the threshold; the demo handbook)
+                relaxed = n > 0 or i in own_words or floor < answerer.threshold or off_subject(parts, i, context,
+                                                                                                 ranking[0])
                 hit, following_best = _part_sentence(
                     answerer, plan, parts, i, context, situation, ranking,
                     [s for got in answered.values() for s in got[:1]],
@@ -141,16 +145,6 @@ def decisive(alone: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence], 
     return alone[0].score - second >= lead and alone[0].score - top >= lead
 
 
-def with_referent(part: str, before: Sequence[str]) -> str:
-    """A part of a message as it is matched: with the previous part's content words when it refers back to it ("Does
-    it carry over?" after "How much PTO do I get?"; grounding.followup decides, as for a follow-up turn: a referring
-    word, an elliptical opener, too few words of its own); unchanged when it names its own topic, when its only sign
-    is a weak word such as "it" ("what else do I file if it costs money?": the message's preamble says what "it" is)
-    or when it is the first."""
-    if not before:
-        return part
-    decision = follow_up(part, [before[-1]])
-    return decision.query if decision.signal in ("opener", "referring", "short") else part
 
 
 #: How far under the answerer's threshold the best sentence of a part may be when another part of the message is
@@ -185,6 +179,8 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
         ranked = sorted((replace(s, score=s.score + answerer.condition_bonus)
                          if condition_matches(situation, s.text) else s for s in ranked),
                         key=lambda s: -s.score)
+    if names:
+        ranked = saying_names(ranked, names, answerer.spread)
     # a sentence naming this part's own subject (a term of what it asks that the other parts and the
     # preamble lack: "advanced" in "how much advanced leave could I ask for?") answers it rather than the
     # other part, when one is close to the best; else the part's whole ranking
@@ -208,8 +204,11 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
         fuller = max((s for s in naming if s.score >= naming[0].score - answerer.spread),
                      key=lambda s: held[id(s)])
         if held[id(fuller)] >= held[id(naming[0])] + OWN_LEAD and not (
-                situation and condition_matches(situation, naming[0].text)):  # the asker's case decides first
+                situation and (condition_matches(situation, naming[0].text)  # the asker's case decides first
+                               or len(named_case(plan, naming[0], situation))
+                               > len(named_case(plan, fuller, situation)))):
             naming = [fuller] + [s for s in naming if s is not fuller]
+        naming = of_referent(plan, parts, i, naming, answerer.spread, OWN_LEAD)
     kind = question_type(part)
     for pool in ([naming] if close else []) + [ranked]:
         # the part's best sentence that another part has not taken already: each part asks its own fact ("...,

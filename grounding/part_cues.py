@@ -36,10 +36,14 @@ _CONTACT = re.compile(_OPENING + r"(?:(?:what|which)\s+(?:(?:e-?mail\s+)?address
                       r"(?:slack\s+)?channel)\b|how\s+(?:do|can|should|would)\s+(?:i|we|you)\s+(?:reach|contact|"
                       r"get\s+in\s+touch\s+with|get\s+hold\s+of|email|e-mail|write\s+to)\b)", re.I)
 #: A place a sentence sends the reader to: a web address or domain, an e-mail address, a Slack channel or handle,
-#: "go to", "visit", "head to", a form or a portal.
+#: "go to", "visit", "head to", a form or a portal; a room or a floor of a building ("the security office on the
+#: second floor (Room 212 ...)" for "where in the building do I go to get fingerprinted": fresh39's f39-m02, a
+#: development set, quoted another page's "visit the security office in that new building").
 _PLACE = re.compile(r"https?://|\bwww\.|\b[\w-]+(?:\.[\w-]+)*\.(?:gov|com|org|net|io|us|edu|mil)\b|"
                     r"[\w.+-]+@[\w-]+\.[\w.]+|(?<![\w&])#[a-z][\w-]+|(?<!\w)@[a-z][\w-]+|\bchannels?\b|"
-                    r"\b(?:go|head|navigate|log ?in|sign ?in)\s+(?:to|at|into)\b|\bvisit\b|\bportal\b", re.I)
+                    r"\b(?:go|head|navigate|log ?in|sign ?in)\s+(?:to|at|into)\b|\bvisit\b|\bportal\b|"
+                    r"\brooms?\s+[A-Z]?\d+[A-Z]?\b|\b(?:\d+(?:st|nd|rd|th)|ground|first|second|third|fourth|fifth|"
+                    r"sixth|seventh|eighth|ninth|tenth|top)\s+floor\b|\bsuite\s+\d+", re.I)
 
 #: "what/which <named attribute> <verb> ...": the attribute asked for by name ("what organization code goes in ...",
 #: "which form do I ...") - one to three words before the verb or subject that follows them.
