@@ -16,8 +16,12 @@ from grounding.heading_lookup import MAX_LOOKED_UP, looked_up_rows
 from grounding.lexical import bm25_query_tokens
 from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_maxima, fuse, row_best, row_max, top_order
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
+from grounding.table_lookup import looked_up_row
 
-__all__ = ["Hit", "Searching"]
+__all__ = ["Hit", "Searching", "TABLE_DEPTH"]
+
+#: How many of the best rows by BM25 :meth:`Searching.search` reads for a table row the query looks up.
+TABLE_DEPTH = 10
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,8 @@ class Hit:
         sentence: cosine of the chunk's best-matching sentence (sentence alone or with the previous one) to the
             query; 0.0 without sentence data.
         sentence_pos: that sentence's position among the chunk's sentences (-1 without sentence data).
-        looked_up: found by the numbered section label the query names (:meth:`Searching.label_hits`), not ranked.
+        looked_up: found by the numbered section label the query names (:meth:`Searching.label_hits`) or by
+            the table row it looks up (:meth:`Searching.search`), not ranked.
     """
 
     key: int
@@ -86,6 +91,11 @@ class Searching:
         fused score or rank (0.0 and 0) and their BM25 score is not computed (0.0): they are found by their label."""
         labels = getattr(self, "section_labels", None)
         rows = looked_up_rows(query, labels()) if labels is not None and len(self) else []
+        return self._looked_up_hits(rows, query_vector)
+
+    def _looked_up_hits(self, rows: Sequence[int], query_vector: np.ndarray) -> list[Hit]:
+        """Hits for ``rows`` found by a lookup rather than ranked (:meth:`label_hits`, the table rows of
+        :meth:`search`), at most MAX_LOOKED_UP of them, best cosine first."""
         if not rows:
             return []
         q = np.asarray(query_vector, dtype=np.float32)
@@ -142,13 +152,21 @@ class Searching:
         return scores, np.asarray(self._sentence_offsets)
 
     def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50,
-               sentence_weight: float = SENTENCE_WEIGHT) -> list[Hit]:
+               sentence_weight: float = SENTENCE_WEIGHT, tables: bool = False) -> list[Hit]:
         """Top-k hits by reciprocal rank fusion of the dense and lexical rankings (``depth`` of each enters), and,
         when the index has sentence vectors, of the best-sentence ranking (weighted by ``sentence_weight``; see
         grounding.ranking.fuse).
 
+        With ``tables``, followed by the rows among the best :data:`TABLE_DEPTH` by BM25 that hold a table row the
+        query looks up by its row and its column (grounding.table_lookup.looked_up_row), again, as hits with
+        ``looked_up`` set (the caller moves them up): a table of links and tool names matches the question's words
+        but little of its meaning ("Which tool is recommended for Python code?" / "Python | GitHub * | Bandit ...",
+        BM25 rank 3, below where the relevance drop-off cut the fused ranking: fresh39's f39-t07, a development
+        set).
+
         Returns:
-            hits sorted by fused score (ties: higher cosine, then lower row), ranks 1..k; [] for an empty index.
+            hits sorted by fused score (ties: higher cosine, then lower row), ranks 1..k, then the looked-up table
+            rows (a row may be in both); [] for an empty index.
         """
         if len(self) == 0:
             return []
@@ -184,7 +202,10 @@ class Searching:
             if row not in dense:  # found by BM25 only: its cosine from its own row of the matrix
                 dense[row] = float(self.vectors[row] @ q)
         best_rows = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
+        record = getattr(self, "record", None)
+        looked = [r for r in lexical_rows[:TABLE_DEPTH] if record is not None
+                  and looked_up_row(query, str(record(r).get("text") or ""))] if tables else []
         return [Hit(key=int(self.ids[row]), row=row, score=score, dense=dense[row],
                     lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank,
                     sentence=sentence.get(row, (0.0, -1))[0], sentence_pos=sentence.get(row, (0.0, -1))[1])
-                for rank, (row, score) in enumerate(best_rows, start=1)]
+                for rank, (row, score) in enumerate(best_rows, start=1)] + self._looked_up_hits(looked, q)

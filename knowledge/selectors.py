@@ -147,9 +147,12 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     """
     index = domain_index(domain=domain, token=token)
     old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED, token=token) if superseded else None
-    hits = index.search(query, vector, k=k) if len(index) else []
-    # a numbered section the question names ("Day 3") is looked up by its heading (grounding.heading_lookup)
-    hits = with_looked_up(hits, index.label_hits(query, vector) if len(index) else [], key=lambda h: h.row)
+    hits = index.search(query, vector, k=k, tables=True) if len(index) else []
+    # a numbered section the question names ("Day 3") is looked up by its heading (grounding.heading_lookup), a table
+    # row by its row and column among the best by BM25 (grounding.index_search)
+    tables, hits = [h for h in hits if h.looked_up], [h for h in hits if not h.looked_up]
+    hits = with_looked_up(hits, [*(index.label_hits(query, vector) if len(index) else []), *tables],
+                          key=lambda h: h.row)
     found = [(index, h) for h in hits]
     if old is not None and len(old):
         found += [(old, h) for h in old.search(query, vector, k=superseded)]
