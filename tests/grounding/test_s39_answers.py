@@ -301,3 +301,38 @@ def test_f39_v04_a_why_question_is_answered_with_the_reasons_listed_after_the_se
     # not a why-question: the sentence alone
     text = offline_answer(embedder, "Is Slack Connect preferred over adding partners as guests?", page)
     assert "It offloads user management" not in text, text
+
+
+def test_f39_t07_the_index_returns_a_table_row_the_query_looks_up_among_its_best_by_bm25(tmp_path):
+    """fresh39's f39-t07: "Which tool is recommended for Python code?" ranked the recommendations table third by BM25
+    but below where the relevance drop-off cut the fused ranking, so the plan never read the Python row. The index
+    returns it again, looked up, after the ranked hits (knowledge.selectors moves it behind the first)."""
+    import numpy as np
+
+    from grounding.index_store import StoredIndex
+
+    texts = ["Set up static security analysis for every repository.", SECURITY,
+             "Static analysis is an important part of the development process and is required for ATO.",
+             "Python is a language many teams use."]
+    rng = np.random.default_rng(39)
+    matrix = rng.normal(size=(4, 16)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    records = [{"chunk_id": 20 + i, "section": "Static Analysis", "text": t} for i, t in enumerate(texts)]
+    index = StoredIndex.build(tmp_path / "idx", [20, 21, 22, 23], matrix, texts, records=records)
+    question = "Our Django service needs security static analysis. Which tool is recommended for Python code?"
+    hits = index.search(question, matrix[0], k=2, tables=True)
+    assert [(h.key, h.looked_up) for h in hits if h.looked_up] == [(21, True)]
+    assert all(not h.looked_up for h in index.search(question, matrix[0], k=2))  # without tables: ranked only
+    assert all(not h.looked_up for h in index.search("What is static analysis?", matrix[0], k=2, tables=True))
+
+
+def test_f39_t07_a_cell_holding_a_semicolon_is_no_blank_column():
+    """fresh39's f39-t07: "... config file ; engine for Code Climate / CodeQL" (one cell) was read as a column
+    "engine for Code Climate / CodeQL" left blank, named by the question's "code", and the row refused."""
+    from grounding.question_parts import blank_cell
+
+    row = ("Language: Python; Dependency analysis: GitHub *; Code security analysis: Bandit with the provided config "
+           "file ; engine for Code Climate / CodeQL")
+    assert not blank_cell("Which tool is recommended for Python code?", row)
+    assert blank_cell("What is the CoE code for professional development?",
+                      "Work type: Professional development; CoE feds: ?; 18F: 1810")
