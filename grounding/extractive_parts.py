@@ -89,8 +89,8 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
                 # as is a part whose best names none of its own terms ("does it carry over?" after "How much paid
                 # time off do I earn": the policy's opening sentence on earning PTO, over "Up to 5 unused PTO days
                 # carry over" under the threshold; the demo handbook)
-                relaxed = n > 0 or i in own_words or floor < answerer.threshold or off_subject(parts, i, context,
-                                                                                                 ranking[0])
+                relaxed = (n > 0 or i in own_words or floor < answerer.threshold
+                           or off_subject(parts, i, context, ranking[0]))
                 hit, following_best = _part_sentence(
                     answerer, plan, parts, i, context, situation, ranking,
                     [s for got in answered.values() for s in got[:1]],
@@ -143,8 +143,6 @@ def decisive(alone: Sequence[ScoredSentence], ranked: Sequence[ScoredSentence], 
     second = alone[1].score if len(alone) > 1 else 0.0
     top = ranked[0].score if ranked else 0.0
     return alone[0].score - second >= lead and alone[0].score - top >= lead
-
-
 
 
 #: How far under the answerer's threshold the best sentence of a part may be when another part of the message is
@@ -225,10 +223,11 @@ def _part_sentence(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Seque
 
 
 def following(ranked: Sequence[ScoredSentence], kind: str) -> list[ScoredSentence]:
-    """A sentence right after the best one in its source, of its kind (within :data:`FOLLOWING`), when the best names what a part asks about but states
-    no value of the part's checked ``kind`` and the next one does: the subject, then its attribute ("TTSC pulse check
-    surveys have been conducted separately within 18F and CoE. These help us ... Surveys are conducted three or four times per
-    year." for "How often are the TTSC pulse check surveys run"); [] otherwise."""
+    """A sentence right after the best one in its source, of its kind (within :data:`FOLLOWING`), when the best names
+    what a part asks about but states no value of the part's checked ``kind`` and the next one does: the subject,
+    then its attribute ("TTSC pulse check surveys have been conducted separately within 18F and CoE. These help us
+    ... Surveys are conducted three or four times per year." for "How often are the TTSC pulse check surveys run");
+    [] otherwise."""
     if kind not in CHECKED_TYPES or not ranked or states(kind, ranked[0].text):
         return []
     top = ranked[0]

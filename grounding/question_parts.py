@@ -294,6 +294,6 @@ def blank_cell(question: str, row: str) -> bool:
     for pair in row.split("; "):
         column, paired, value = pair.partition(": ")
         if paired and value.strip().lower() in _BLANK and (any(mentions(column, n) for n in names)
-                                                 or terms & content_terms(column)):
+                                                           or terms & content_terms(column)):
             return True
     return False
