@@ -190,7 +190,11 @@ def asking_parts(question: str) -> list[str]:
 def asks_why(question: str) -> bool:
     """True when the asking sentence of ``question`` (:func:`question_sentence`) asks why ("Why is that better than
     ...?", "And why ...?")."""
-    return bool(re.match(r"^(?:(?:and|so|but|ok|okay)\b[,]?\s*)?why\b", question_sentence(question), re.I))
+    return bool(_WHY.match(question_sentence(question)))
+
+
+#: "Why ...?", after a connective ("And why ...?").
+_WHY = re.compile(r"^(?:(?:and|so|but|ok|okay)\b[,]?\s*)?why\b", re.I)
 
 
 def question_sentence(question: str) -> str:

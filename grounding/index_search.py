@@ -203,8 +203,9 @@ class Searching:
                 dense[row] = float(self.vectors[row] @ q)
         best_rows = sorted(fused.items(), key=lambda kv: (-kv[1], -dense[kv[0]], kv[0]))[:k]
         record = getattr(self, "record", None)
+        # only a record holding a table separator is parsed (looked_up_row reads nothing else)
         looked = [r for r in lexical_rows[:TABLE_DEPTH] if record is not None
-                  and looked_up_row(query, str(record(r).get("text") or ""))] if tables else []
+                  and looked_up_row(query, str(record(r, holding=b"|").get("text") or ""))] if tables else []
         return [Hit(key=int(self.ids[row]), row=row, score=score, dense=dense[row],
                     lexical=float(lexical[row]) if lexical is not None else 0.0, rank=rank,
                     sentence=sentence.get(row, (0.0, -1))[0], sentence_pos=sentence.get(row, (0.0, -1))[1])

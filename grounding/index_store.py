@@ -172,10 +172,12 @@ class StoredIndex(Searching):
 
     # --- building -----------------------------------------------------------------------------------------------
 
-    def record(self, row: int) -> dict:
-        """The stored record of a row (the JSON object given to :meth:`build`; {} when none was given)."""
+    def record(self, row: int, *, holding: bytes = b"") -> dict:
+        """The stored record of a row (the JSON object given to :meth:`build`; {} when none was given, or when
+        ``holding`` is given and the record's bytes do not hold it: a cheap test before the JSON is parsed)."""
         start, end = int(self.offsets[row]), int(self.offsets[row + 1])
-        return json.loads(bytes(self._records[start:end])) if end > start else {}
+        raw = bytes(self._records[start:end]) if end > start else b""
+        return json.loads(raw) if raw and holding in raw else {}
 
     def section_labels(self) -> dict[str, list[int]]:
         """The numbered section labels of the rows and the rows each heads (grounding.heading_lookup.label_map:

@@ -9,6 +9,7 @@ test half. No Django imports.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -29,9 +30,14 @@ def with_referent(part: str, before: Sequence[str]) -> str:
     word, an elliptical opener, too few words of its own); unchanged when it names its own topic, when its only sign
     is a weak word such as "it" ("what else do I file if it costs money?": the message's preamble says what "it" is)
     or when it is the first."""
-    if not before:
-        return part
-    decision = follow_up(part, [before[-1]])
+    return _with_previous(part, before[-1]) if before else part
+
+
+@functools.lru_cache(maxsize=1024)
+def _with_previous(part: str, previous: str) -> str:
+    """:func:`with_referent` for a part and the part before it (cached: each part is read this way when it is ranked,
+    when its best sentence is checked and when its referent is looked for)."""
+    decision = follow_up(part, [previous])
     return decision.query if decision.signal in ("opener", "referring", "short") else part
 
 

@@ -7,36 +7,18 @@ development set after that; f38-h01-f38-h30 (6 two-section, 6 conversations of w
 3 yes/no, 3 values, 5 near misses) from the 40 pages after those, asked only with the round's starting code and its
 final code.
 
-Fast checks only (no embedding, no database): the kinds and their counts, read by ``load_golden(split="fresh38")``,
-every expected span on its page (a two-section item's in its section), every yes/no item's polarity, and every near
-miss saying what its page covers instead.
+Fast checks only (no embedding, no database: tests.evaluation.fresh_sets): the kinds and their counts, read by
+``load_golden(split="fresh38")``, every expected span on its page (a two-section item's in its section), every yes/no
+item's polarity, and every near miss saying what its page covers instead.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
-from evaluation.golden import load_golden
-from tests.evaluation.test_golden_18f_data import HANDBOOK, assert_on_their_pages, normalise
-from tests.evaluation.test_golden_fresh16 import GOLDEN, rows
+from tests.evaluation.fresh_sets import assert_fresh_set
 
 
-def test_fresh38_holds_its_kinds_with_every_expected_span_on_its_pages():
-    assert HANDBOOK.is_dir(), f"missing shared corpus at {HANDBOOK}"
-    records = rows("18f_fresh38.jsonl")
-    assert [r["id"] for r in records] == [f"f38-{k}{i:02d}" for k, n in (("m", 12), ("v", 12), ("t", 8), ("l", 6),
-                                                                          ("y", 6), ("a", 5), ("u", 12), ("h", 30))
-                                          for i in range(1, n + 1)]
-    assert {r["split"] for r in records} == {"fresh38"}
-    assert Counter(r["kind"] for r in records) == {"multi_section": 18, "conversation": 18, "table": 12, "list": 9,
-                                                   "yesno": 9, "value": 8, "unanswerable": 17}
-    assert_on_their_pages(records)
-    assert all(r["polarity"] in ("yes", "no") for r in records if r["kind"] == "yesno")
-    assert all(len(r["expect"]) >= 3 for r in records if r["kind"] == "list")
-    assert Counter(r["polarity"] for r in records if r["kind"] == "yesno") == {"yes": 5, "no": 4}
-    assert sum(r["refers"] for r in records if r["kind"] == "conversation") == 11
-    assert all(normalise(r["question"]) for r in records if "question" in r)
-
-
-def test_fresh38_is_read_by_its_split():
-    assert len(load_golden(GOLDEN / "18f_fresh38.jsonl", needs_domain=False, split="fresh38")) == 91
+def test_fresh38_holds_its_kinds_with_every_expected_span_on_its_pages_and_is_read_by_its_split():
+    assert_fresh_set(38, (("m", 12), ("v", 12), ("t", 8), ("l", 6), ("y", 6), ("a", 5), ("u", 12), ("h", 30)),
+                     {"multi_section": 18, "conversation": 18, "table": 12, "list": 9, "yesno": 9, "value": 8,
+                      "unanswerable": 17},
+                     polarity={"yes": 5, "no": 4}, refers=11)
