@@ -45,7 +45,7 @@ from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
 from grounding.extractive_specifics import (covering, missed_case, specific_sentences, unstated_form,
                                              value_about_other, with_named_follower)
-from grounding.extractive_yesno import yes_no_answer
+from grounding.extractive_yesno import asks_existence, yes_no_answer
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
@@ -185,7 +185,10 @@ class ExtractiveAnswerer:
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
             # the documents cover it but do not state it; a neighbouring row states another work type's code
             return compose.topic_only(covering(ranked, sources), compose.missing(kind, asked))
-        names = specifics(asked) if kind != "yesno" else []
+        if kind != "yesno":
+            names = specifics(asked)
+        else:  # "Is there a lactation room in the Chicago building?": only a sentence said of Chicago answers (f40-u10)
+            names = [n for n in specifics(asked) if not is_group(n)] if asks_existence(asked) else []
         groups = [n for n in specifics(asked) if is_group(n)]  # "contractors", "part-time"
         if kind == "yesno" and (unnamed := [n for n in groups if not any(names_in_source(source, n)
                                                                           for source in plan.sources)]):

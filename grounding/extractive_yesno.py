@@ -48,6 +48,12 @@ _EXISTENTIAL = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:\w+\s+
                           r"(?!\s+to\b)", re.I)
 
 
+def asks_existence(question: str) -> bool:
+    """True when ``question`` (its question sentence, after any situation told before it) asks whether a thing exists
+    or is offered at all (:data:`_EXISTENTIAL`)."""
+    return bool(_EXISTENTIAL.search(question_sentence(question)))
+
+
 def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[ScoredSentence], sources: dict[str, Source],
             notes: Sequence[Note] = ()) -> tuple[list[ScoredSentence], str]:
     """A yes/no question's sentences with the deciding one first, and its opener ("Yes.", "No." or "" when no
