@@ -235,11 +235,14 @@ def names_other_code(sentence: str, name: str) -> bool:
 def pins(source: Source, sentence: str, name: str) -> bool:
     """True when a quoted ``sentence`` of ``source`` holds for what a question pins its fact with: a name or a code
     named in the sentence or anywhere in its source (:func:`names_in_source`); a group of people
-    (grounding.question_parts.is_group) named in the sentence or its section path, or a sentence about everyone
-    (:data:`_EVERYONE`): a page that names contractors elsewhere does not make "Employees accrue 1.5 days" theirs.
+    (grounding.question_parts.is_group) named in the sentence, its section path or its document's keywords (Source.
+    keywords: a play of the supervisor playbook, keyed "supervisor playbook", is said to supervisors), or a sentence
+    about everyone (:data:`_EVERYONE`): a page that names contractors elsewhere does not make "Employees accrue 1.5
+    days" theirs.
     A sentence naming another fiscal year or grade than the one asked (:func:`names_other_code`) does not."""
-    if is_group(name):
-        return mentions(f"{source.section}\n{sentence}", name) or bool(_EVERYONE.search(sentence))
+    if is_group(name):  # or a page its author keyed to the group ("keywords: supervisor playbook", f40-l06)
+        return mentions(f"{source.section}\n{sentence}", name) or bool(_EVERYONE.search(sentence)) \
+            or any(mentions(keyword, name) for keyword in source.keywords)
     if names_other_code(sentence, name):
         return False  # "FY25" in the sentence: about another year than the FY26 its page names elsewhere
     return mentions(sentence, name) or names_in_source(source, name)

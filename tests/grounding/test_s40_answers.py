@@ -4,7 +4,11 @@ fresh40's held part). Texts are made up unless they quote the question or the ha
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from grounding.extractive_yesno import asks_existence
+from grounding.source_types import Source
+from grounding.subject_check import pins
 from tests.grounding.helpers import make_page, offline_answer
 
 MOTHERS_ROOM = ("There's a mother's (aka lactation) room on the 54th floor on the southeast side. It has outlets, a "
@@ -33,3 +37,45 @@ def test_f40_u10_asks_existence_reads_the_question_after_the_askers_situation():
     assert not asks_existence("Do I have to book the mother's room?")
     assert not asks_existence("Can I book the mother's room for a call?")
 
+
+DELEGATION = ("As you become more comfortable with your new role, you will find that your deliverables, commitments, "
+              "and action items will increase exponentially. This will feel overwhelming at times, even for those "
+              "who have been a supervisor previously. Instead, you need to delegate to your team.\n"
+              "There is no magic formula for delegation. Here are several dimensions and questions you can consider "
+              "to help decide what to delegate, and to who:\n"
+              "- **Trust-based**: Is this a task that absolutely cannot be missed and/or is there no room for error? "
+              "It probably makes sense to delegate to the person whose track record you know the most.\n"
+              "- **Learning-based**: Is this a task that would afford someone the ability to learn a new skill, "
+              "and/or there is room for mistakes or imperfection? This is a perfect task to delegate to someone to "
+              "grow their skills and teach them something new!\n"
+              "- **Exposure-based**: Is this a task that would help you advocate or champion someone, and provide "
+              "them with additional exposure in the organization? Tasks of this nature are great for someone "
+              "pursuing leadership opportunities or promotion.\n"
+              "- **Capability-based**: Is this a task that requires a deep level of knowledge/expertise? This is "
+              "probably best assigned to a subject matter expert (SME) on the team.\n"
+              "Note that none of this is set in stone! Oftentimes, you will have to weigh each of these dimensions.")
+
+
+def _keyed(candidate, *keywords: str):
+    """``candidate`` with its document's front-matter keywords."""
+    return replace(candidate, chunk=replace(candidate.chunk, keywords=keywords))
+
+
+def test_f40_l06_a_page_keyed_to_the_askers_group_is_said_of_that_group():
+    """fresh40's f40-l06 ("As a new supervisor I'm trying to decide who to hand tasks off to. What dimensions does the
+    playbook suggest weighing when delegating?") and fresh39's f39-v12 were refused "for supervisor": the page is a
+    play of the supervisor playbook ("keywords: supervisor playbook"), whose text says "you", not "supervisors"."""
+    play = Source(label="S1", chunk_ids=(1,), document_id=1, title="Play 7 - Learn how to delegate effectively",
+                  section="", version="v1", date="", text=DELEGATION, score=0.03, tokens=120)
+    sentence = "Here are several dimensions and questions you can consider to help decide what to delegate, and to who:"
+    assert not pins(play, sentence, "supervisor")
+    assert pins(replace(play, keywords=("supervisor playbook", "leadership")), sentence, "supervisor")
+    assert not pins(replace(play, keywords=("leadership",)), sentence, "supervisor")
+
+
+def test_f40_l06_the_list_is_given_to_the_new_supervisor_the_page_is_for(embedder):
+    page = _keyed(make_page(1, "Play 7 - Learn how to delegate effectively", "", DELEGATION),
+                  "supervisor playbook", "leadership")
+    text = offline_answer(embedder, "As a new supervisor I'm trying to decide who to hand tasks off to. What "
+                          "dimensions does the playbook suggest weighing when delegating?", page)
+    assert "Trust-based" in text and "Capability-based" in text and "for supervisor" not in text, text
