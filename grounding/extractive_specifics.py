@@ -23,7 +23,7 @@ from grounding.lexical import content_terms
 from grounding.part_cues import named_instance
 from grounding.question_parts import as_written, is_group
 from grounding.quoting import goes_on, repeats
-from grounding.sentence_leads import lead_of
+from grounding.sentence_leads import lead_of, part_elsewhere
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.subject_check import names_in_source, pins
 from grounding.typed_values import proportional_only, typed_values
@@ -186,6 +186,9 @@ def value_about_other(asked: str, kind: str, chosen: Sequence[ScoredSentence], r
     valued = [s.text for s in chosen if typed_values(s.text)]
     if valued and (period := clashing_frame(asked, valued)):
         return compose.topic_only(covering(ranked, sources), f"{compose.missing(kind, asked)} per {period}")
+    if part := part_elsewhere(asked, [t for s in chosen for t in (s.text, sources[s.label].section)]):
+        # "How long does the Phase 2 documentation review take?" / "Phase 3 should take two weeks" (f40-u06)
+        return compose.topic_only(covering(ranked, sources), f"{compose.missing(kind, asked)} for {part}")
     if chosen and (names := named_elsewhere(asked, chosen[0], plan)):
         # "The service has a file size limit of 100MB" right after "Intelink's IntelDocs ..." for Max.gov asked
         return compose.topic_only(covering(ranked, sources),

@@ -10,6 +10,7 @@ about: under "Annual leave", not under "Advanced annual leave". No Django import
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from grounding.sentence_data import SentenceData, section_heading
 
@@ -123,3 +124,21 @@ def other_part(question: str, heading: str, asked: set[tuple[str, str]] | None =
     named = numbered_parts(heading)
     words = {w for w, _ in asked}
     return bool(asked) and not asked & named and any(w in words for w, _ in named)
+
+
+def written_parts(question: str) -> set[tuple[str, str]]:
+    """The numbered parts ``question`` names with a capital, as a name ("Phase 2", "Day 3"), as numbered_parts gives
+    them; not a word that happens to stand before a number ("within 30 days")."""
+    return {(w, n) for w, n in numbered_parts(question) if re.search(rf"\b{w.capitalize()}\s+{n}\b", question)}
+
+
+def part_elsewhere(question: str, texts: Sequence[str]) -> str:
+    """The numbered part ``question`` asks about, as it writes it ("Phase 2"), when none of ``texts`` (the quoted
+    sentences and their sections) names it and one names another part of its kind ("Phase 3 should take two weeks"):
+    they are about another part. "" otherwise."""
+    asked = written_parts(question)
+    if not asked or any(asked & numbered_parts(t) for t in texts) \
+            or not any(other_part(question, t, asked) for t in texts):
+        return ""
+    word, number = sorted(asked)[0]
+    return f"{word.capitalize()} {number}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from grounding.extractive_yesno import asks_existence
+from grounding.sentence_leads import part_elsewhere
 from grounding.source_types import Source
 from grounding.subject_check import pins
 from tests.grounding.helpers import make_page, offline_answer
@@ -79,3 +80,31 @@ def test_f40_l06_the_list_is_given_to_the_new_supervisor_the_page_is_for(embedde
     text = offline_answer(embedder, "As a new supervisor I'm trying to decide who to hand tasks off to. What "
                           "dimensions does the playbook suggest weighing when delegating?", page)
     assert "Trust-based" in text and "Capability-based" in text and "for supervisor" not in text, text
+
+
+ATO_PHASES = ("There are a few factors that will determine how long it takes a project to get an ATO.\n"
+              "- Everything in Phase 1 needs to be done before the project can enter the ATO Sprint. Completing "
+              "Phase 1 could take 40 hours of work.\n"
+              "- Your Infrastructure Lead conducts the documentation review of Phase 2. Projects are scheduled for "
+              "Phase 3 by the Infrastructure Leads as a group.\n"
+              "- Phase 3 should take two weeks, assuming the previous Phases were done thoroughly.")
+
+
+def test_f40_u06_a_duration_said_of_another_numbered_phase_does_not_answer_the_asked_one(embedder):
+    """fresh40's f40-u06: "How long does the Phase 2 documentation review for an ATO usually take?" was answered
+    "Phase 3 should take two weeks": the page says who does Phase 2, not how long it takes. (Asked here without
+    "documentation review", which this one page states no duration of and is refused for already.)"""
+    page = make_page(1, "Lifecycle of a Launch", "ATOs", ATO_PHASES)
+    text = offline_answer(embedder, "How long does Phase 2 of an ATO take?", page)
+    assert "two weeks" not in text and "for Phase 2" in text, text
+    text = offline_answer(embedder, "How long should Phase 3 of an ATO take?", page)
+    assert "Phase 3 should take two weeks" in text, text
+
+
+def test_f40_u06_part_elsewhere_reads_parts_named_as_names():
+    assert part_elsewhere("How long does Phase 2 take?", ["Phase 3 should take two weeks"]) == "Phase 2"
+    assert part_elsewhere("How long does Phase 2 take?", ["Phase 3 should take two weeks", "Phase 2 takes a day"]) == ""
+    # a number after an ordinary word names no part: "within 30 days" is not "Within 30"
+    assert part_elsewhere("Is it reviewed within 30 days?", ["It is reviewed within 10 days"]) == ""
+    assert part_elsewhere("What happens on Day 3?", ["Day 5 (Friday): wrap-up"]) == "Day 3"
+
