@@ -102,7 +102,8 @@ def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:
 _EXISTENTIAL = re.compile(r"\b(?:(?:is|are|was|were)\s+there\s+(?:an?\s+|any\s+|some\s+)?|"
                           r"(?:do|does|will|would|can|could)\s+(?:i|we|you|they)\s+(?:get|receive|earn)\s+"
                           r"(?:an?|any|some)\s+)(?P<thing>[^?,.;:]+?)"
-                          r"(?=\s+(?:at|in|on|for|near|inside|outside|within|to|from|with|that|which|where|when|if|"
+                          r"(?=\s+(?:at|in|on|for|near|inside|outside|within|to|from|with|along|without|during|before|"
+                          r"after|about|per|that|which|where|when|if|"
                           r"available|here|there)\b|\s*[?,.;:]|\s*$)", re.I)
 
 
@@ -115,14 +116,23 @@ _VAGUE = content_terms("way ways option options similar same other fix fixes sol
 
 def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
     """The words of what an existential question asks exists ("Is there a cafeteria at the office?" -> ["cafeteria"])
-    when no source names any of them (text, title or section path); [] when one does, when the question is not
-    existential, or when what it asks about is only generic words ("Is there a way ...?" names nothing). The whole
+    when no source names any of them (text, title or section path), or none names its head noun, the last word, when
+    words before it say which kind ("referral bonus" over pages on referrals); [] when one does, when the question is
+    not existential, or when what it asks about is only generic words ("Is there a way ...?" names nothing). The whole
     question's subject may still be named ("office"): the s13 new-user run's "Is there a cafeteria at the office?"
     opened "Yes. Book the room on the office calendar" (the lactation room)."""
     m = _EXISTENTIAL.search(question_sentence(question))
     thing = _subject(m.group("thing")) - _VAGUE if m else frozenset()
-    if not thing or not sources or _named(thing, ((s.text, s) for s in sources)):
+    if not thing or not sources:
         return []
+    if _named(thing, ((s.text, s) for s in sources)):
+        # ... and its head noun, when words before it say which kind: a page on referrals names no "referral bonus"
+        # (fresh40's f40-u04 was answered with how to submit a referral)
+        words = _WORD.findall(m.group("thing"))
+        head = thing & content_terms(words[-1]) if words else frozenset()
+        if not head or head == thing or _named(head, ((s.text, s) for s in sources)):
+            return []
+        return _written(m.group("thing"), thing)
     rest = thing - LIMIT_TERMS
     if rest != thing and (not rest or _named(rest, ((s.text, s) for s in sources))) \
             and any(speaks_of_limit(s.text) for s in sources):

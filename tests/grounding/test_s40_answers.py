@@ -9,7 +9,7 @@ from dataclasses import replace
 from grounding.extractive_yesno import asks_existence
 from grounding.sentence_leads import part_elsewhere
 from grounding.source_types import Source
-from grounding.subject_check import pins
+from grounding.subject_check import pins, unnamed_existent
 from tests.grounding.helpers import make_page, offline_answer
 
 MOTHERS_ROOM = ("There's a mother's (aka lactation) room on the 54th floor on the southeast side. It has outlets, a "
@@ -107,4 +107,34 @@ def test_f40_u06_part_elsewhere_reads_parts_named_as_names():
     # a number after an ordinary word names no part: "within 30 days" is not "Within 30"
     assert part_elsewhere("Is it reviewed within 30 days?", ["It is reviewed within 10 days"]) == ""
     assert part_elsewhere("What happens on Day 3?", ["Day 5 (Friday): wrap-up"]) == "Day 3"
+
+
+REFERRALS = ("If you know an awesome person for a specific TTS role or just know a great person that you'd like to "
+             "recommend in general, please check out the referring a person process. Once you have submitted a "
+             "referral, a talent team member will reach out and invite the person to our monthly general TTS Info "
+             "Session.")
+
+
+def test_f40_u04_a_thing_asked_for_by_kind_needs_its_head_noun_named(embedder):
+    """fresh40's f40-u04: "If someone I refer to TTS ends up getting hired, do I get a referral bonus?" was answered
+    with how to submit a referral: the page names referrals, not a bonus for one."""
+    page = make_page(1, "Talent", "Referring a person", REFERRALS)
+    question = "If someone I refer to TTS ends up getting hired, do I get a referral bonus?"
+    assert unnamed_existent(question, [page_source(page)]) == ["referral", "bonus"]
+    text = offline_answer(embedder, question, page)
+    assert "anything about referral bonus" in text and "Info Session" not in text, text
+    # the head named, the thing is there to be asked about
+    assert unnamed_existent("Is there a monthly TTS Info Session?", [page_source(page)]) == []
+    # the thing ends before a preposition: "along" is no head noun (fresh34's f34-y25 was refused "home printer along")
+    printers = make_page(2, "Equipment", "Your own printer", "Printers are available as well but require additional "
+                         "justification.")
+    assert unnamed_existent("I work from home full time. Can I get a home printer along with my remote equipment "
+                            "without having to justify it?", [page_source(printers)]) == []
+
+
+def page_source(candidate) -> Source:
+    """A planned source holding ``candidate``'s chunk whole."""
+    c = candidate.chunk
+    return Source(label="S1", chunk_ids=(c.chunk_id,), document_id=c.document_id, title=c.title, section=c.section,
+                  version=c.version, date=c.date, text=c.text, score=candidate.score, tokens=c.tokens)
 
