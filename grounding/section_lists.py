@@ -4,8 +4,10 @@ section "## Day 1 (Monday)" is a list of timed items. Those items share no word 
 does), so no sentence of them ranked near the top, and the demo handbook's answer was New Year's Day from the holiday
 table (the s17 round). A heading counts as named when all its content words, a number among them, are in the
 question (its parenthesis left out: "(Monday)"); a number written as a word or an ordinal ("one", "first") is read as
-the digit. Only numbered headings ("Day 1", "Step 2", "Week 3", "Phase 1"): an unnumbered heading over a list
-("Slack channels") is named by many questions that ask one fact of it. No Django imports.
+the digit. Only numbered headings ("Day 1", "Step 2", "Week 3", "Phase 1"), headings phrased as the question, and,
+for a question asking for a list, an unnumbered heading all of whose words (two or more) it names over items too short
+to rank ("What values does the team list?" / "Team Values"): an unnumbered heading over a list ("Slack channels") is
+named by many questions that ask one fact of it. No Django imports.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 from typing import Iterator, Sequence
 
 from grounding import compose
+from grounding.answer_types import question_type
 from grounding.embeddings import Embedder
 from grounding.extractive_lists import ListAnswer, heading_over, item_runs, own_heading
 from grounding.followup import GENERIC
@@ -55,8 +58,10 @@ def _own_words(question: str, heading: str) -> frozenset[str]:
 
 def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = None,
                  labels: Sequence[str] = (), best: str = "") -> ListAnswer | None:
-    """The list of items (two or more) under the numbered heading ``question`` names (:func:`names_numbered_heading`)
-    or under a heading phrased as the question itself (:func:`asked_by_heading`), from the first source that has one
+    """The list of items (two or more) under the numbered heading ``question`` names (:func:`names_numbered_heading`),
+    under a heading phrased as the question itself (:func:`asked_by_heading`) or, for a list question, under a heading
+    it names every word of (:func:`names_heading`) when most items are too short to rank, from the first source that
+    has one
     (in the order of ``labels``, the sources' labels best first, then the plan's
     order), introduced by its lead-in when it has one, else by "<title>, <heading>:", each item cited; None when the
     question names no numbered heading over a list of a planned source, or when ``best`` (the best-ranked sentence)
@@ -67,6 +72,7 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
     under "Security, Passwords and Incident Reporting")."""
     terms, named = numbered_terms(question), named_labels(question)
     numbered = any(t.isdigit() for t in terms)
+    listing = question_type(question) == "list"
     for label, source, data in _in_order(plan, labels, embedder):
         for start, end in item_runs(data.kinds):
             lead = start - 1 if start > 0 and data.kinds[start - 1] == "lead" else start
@@ -74,7 +80,8 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
             if end - start < 2 or not heading:
                 continue
             asking = not (numbered and names_numbered_heading(terms, heading, named))
-            if asking and not asked_by_heading(question, heading):
+            if asking and not asked_by_heading(question, heading) and not (
+                    listing and names_heading(question, heading) and _too_short(data.texts[start:end])):
                 continue
             head = data.texts[lead] if lead < start else (
                 f"{source.title}, {heading}:" if source.title and source.title != heading else f"{heading}:")
@@ -97,6 +104,21 @@ def asked_by_heading(question: str, heading: str) -> bool:
     the demo handbook got one sentence on lost laptops instead of the five items under that heading)."""
     own = content_terms(heading)
     return bool(_ASKING_HEADING.match(heading.strip())) and len(own) >= 2 and own <= content_terms(question)
+
+
+def _too_short(items: Sequence[str]) -> bool:
+    """True when most ``items`` are too short to be quoted alone (under four words: grounding.quotable.quotable),
+    so no ranking of sentences finds them: "Attentiveness", "Empathy", "Strategic Thinking". A list of sentences
+    under a heading a question names ("Action Items") is ranked and listed as any other list is."""
+    return 2 * sum(len(t.split()) < 4 for t in items) > len(items)
+
+
+def names_heading(question: str, heading: str) -> bool:
+    """True when every content word of ``heading`` (two or more) is among ``question``'s: a list question ("What
+    values does the team list for itself?") naming the heading over a list ("Team Values") asks for that list
+    (fresh40's f40-l01 was answered with another page's list of supervisor duties)."""
+    own = content_terms(_PARENTHESIS.sub(" ", heading))
+    return len(own) >= 2 and own <= content_terms(question)
 
 
 def section_passage(plan: ContextPlan, question: str, embedder: Embedder | None = None,

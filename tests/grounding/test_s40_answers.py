@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from grounding.extractive_yesno import asks_existence
+from grounding.section_lists import names_heading
 from grounding.sentence_leads import part_elsewhere
 from grounding.source_types import Source
 from grounding.subject_check import pins, unnamed_existent
@@ -137,4 +138,24 @@ def page_source(candidate) -> Source:
     c = candidate.chunk
     return Source(label="S1", chunk_ids=(c.chunk_id,), document_id=c.document_id, title=c.title, section=c.section,
                   version=c.version, date=c.date, text=c.text, score=candidate.score, tokens=c.tokens)
+
+
+TEAM_VALUES = ("- Attentiveness\n- Empathy\n- User-Centric, Iterative and Agile\n- Measurable & data driven\n"
+               "- Transparency\n- Collaboration\n- Strategic Thinking")
+SUPERVISOR_DUTIES = ("TTS has a general List of Supervisor Job Duties, and each team will have unique/specific duties, "
+                     "too.\n- Schedule 1-on-1s with each team member\n- Learn what their skills and talents are, and "
+                     "if they’re able to leverage them in their work\n- Learn where they see themselves in the team")
+
+
+def test_f40_l01_a_list_question_naming_a_headings_words_gets_the_list_under_it(embedder):
+    """fresh40's f40-l01: "I'm interviewing to join the Talent team. What values does the team list for itself?"
+    was answered with another page's supervisor duties: the Talent page's "Team Values" are one or two words each,
+    too short to rank, and the heading over them names what is asked."""
+    values = make_page(1, "Talent", "Talent Team Overview > Team Values", TEAM_VALUES)
+    duties = make_page(2, "Play 1 - Understand the power differential", "Onboarding your team", SUPERVISOR_DUTIES)
+    question = "I'm interviewing to join the Talent team. What values does the team list for itself?"
+    text = offline_answer(embedder, question, duties, values)
+    assert "Attentiveness" in text and "Strategic Thinking" in text and "Supervisor Job Duties" not in text, text
+    assert names_heading(question, "Team Values") and not names_heading(question, "Values")
+    assert not names_heading("What are the Talent team's values?", "Team Values and Key Objectives")
 
