@@ -94,8 +94,11 @@ RELATING = content_terms("different similar ones")
 _RELATES = re.compile(r"\b(?:different|differ|similar|the same|alike)\b", re.I)
 
 
-#: A word asking for something ("how", "who", "what", ...).
-_ASKING = re.compile(r"\b(?:who|whom|whose|what|when|where|why|how|which)\b", re.I)
+#: A word asking for something ("how", "who", "what", ...). "who", "whom", "whose" and "which" after a word other
+#: than a conjunction start a relative clause ("a relative who died in combat"), which asks nothing (fresh40's
+#: f40-v02: "What about if it's a relative who died in combat?" asks the previous question's amount again).
+_ASKING = re.compile(r"\b(?:what|when|where|why|how)\b|(?:^\s*|[,;:(]\s*|\b(?:and|or|but|so|then)\s+)"
+                     r"(?:who|whom|whose|which)\b", re.I)
 
 
 def asks_its_own(question: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from grounding.extractive_yesno import asks_existence
+from grounding.followup_reading import asks_its_own
 from grounding.section_lists import names_heading
 from grounding.sentence_leads import part_elsewhere
 from grounding.source_types import Source
@@ -158,4 +159,43 @@ def test_f40_l01_a_list_question_naming_a_headings_words_gets_the_list_under_it(
     assert "Attentiveness" in text and "Strategic Thinking" in text and "Supervisor Job Duties" not in text, text
     assert names_heading(question, "Team Values") and not names_heading(question, "Values")
     assert not names_heading("What are the Talent team's values?", "Team Values and Key Objectives")
+
+
+FUNERALS = ("You can use up to 13 days (104 hours) per year of your sick leave for bereavement, funeral planning, "
+            "and/or attending the funeral of a family member. You can receive 3 days (24 hours) of funeral leave to "
+            "plan or attend services of an immediate relative who has suffered a combat-related death.")
+VETERANS = ("Funeral leave is also available for anyone who needs to plan or attend services of an immediate relative "
+            "who has suffered a combat-related death.")
+
+
+def test_f40_v02_a_relative_clause_asks_nothing_of_its_own():
+    """fresh40's f40-v02: "What about if it's a relative who died in combat?" after "How much of my sick leave can I
+    use for that?" asks the amount again: its "who" opens a relative clause, not a question."""
+    assert not asks_its_own("What about if it's a relative who died in combat?")
+    assert not asks_its_own("What about the team which runs it?")
+    assert asks_its_own("And who approves it?") and asks_its_own("And for contractors, who approves it?")
+    assert asks_its_own("And which form do I use?") and asks_its_own("And how does it make decisions?")
+
+
+def test_f40_v02_what_about_another_case_is_answered_with_the_amount_for_it(embedder):
+    from grounding.context import plan_context
+    from grounding.extractive import ExtractiveAnswerer
+    from grounding.followup import retrieval_query
+    from grounding.memory import MemoryTurn
+    from grounding.tokens import counter_for
+
+    pages = [make_page(1, "Leave types", "Types of leave > Sick leave", FUNERALS),
+             make_page(2, "Veteran & service member resources", "Leave", VETERANS)]
+    first = ("My grandmother passed away and I need time to help plan the funeral. How much of my sick leave can I use "
+             "for that?")
+    # the follow-up as the conversation asks it: its own words, then the previous question's (grounding.followup)
+    followup = "What about if it's a relative who died in combat?"
+    counter = counter_for("extractive")
+    answer = "You can use up to 13 days (104 hours) per year of your sick leave for bereavement [S1]."
+    plan = plan_context(question=followup, candidates=pages, system_prompt="Answer.", counter=counter,
+                        history=[MemoryTurn("user", first, counter.count(first)),
+                                 MemoryTurn("assistant", answer, counter.count(answer))])
+    text = ExtractiveAnswerer(embedder).compose(retrieval_query(followup, [first]), plan)
+    # the amount for the new case first, not a sentence saying only that such leave exists
+    assert text.startswith("You can receive 3 days (24 hours) of funeral leave"), text
 
