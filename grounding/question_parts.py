@@ -23,14 +23,15 @@ _PART_PREPOSITION = (r"(?:by|until|till|from|for|in|at|to|since|above|below|over
 #: a development set, was asked as one question).
 _ASIDE = r"(?:unrelated|separately|also|secondly|second|additionally|relatedly|similarly|finally|lastly|then)\s*,?\s+"
 _PART_BREAK = re.compile(r",?\s+and\s+(?:" + _ASIDE + r")?(?=(?:" + _PART_PREPOSITION + r"\s+(?=(?:what|how|who|"
-                         r"whom|when|which|where)\b))?(?:what|how|who|whom|when|which|where|if|is|are|do|does|can|will|"
+                         r"whom|when|which|where)\b))?(?:what|how|who|whom|whose|why|when|which|where|if|is|are|do|does|can|will|"
                          # a condition opening the second question as "if" does: "..., and assuming nothing is found,
                          # roughly how long does ...?" (fresh39's f39-m06, a development set, was one part)
                          r"with|assuming|supposing|provided)\b)|"
                          # a setting of the second question before its question word: "..., and on a long engagement
                          # how often should we ...?" (fresh38's f38-m12, a development set, was one part)
-                         r",?\s+and\s+(?=(?:on|for|in|at|during|after|before|with)\s+(?:[\w'’-]+\s+){1,3}?(?:what|"
-                         r"how|who|whom|when|which|where)\b)|"
+                         # (or what it leaves out: "..., and besides the request forms, what record ...?", f40-m03)
+                         r",?\s+and\s+(?=(?:on|for|in|at|during|after|before|with|besides)\s+(?:[\w'’-]+,?\s+){1,3}?"
+                         r"(?:what|how|who|whom|when|which|where)\b)|"
                          r"[?;]\s+(?:and\s+)?(?=[A-Za-z])|,\s+and\s+(?=(?:once|after|when)\b)|"
                          # two questions set against each other: "How many years ... for a FERS retirement payment,
                          # versus how long before I can apply for ...?" (fresh36's f36-c08)

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from grounding.extractive_yesno import asks_existence
 from grounding.followup_reading import asks_its_own
+from grounding.question_parts import question_parts
 from grounding.section_lists import names_heading
 from grounding.sentence_leads import part_elsewhere
 from grounding.source_types import Source
@@ -198,4 +199,20 @@ def test_f40_v02_what_about_another_case_is_answered_with_the_amount_for_it(embe
     text = ExtractiveAnswerer(embedder).compose(retrieval_query(followup, [first]), plan)
     # the amount for the new case first, not a sentence saying only that such leave exists
     assert text.startswith("You can receive 3 days (24 hours) of funeral leave"), text
+
+
+def test_f40_m05_and_m03_a_second_question_after_whose_or_what_it_leaves_out_is_a_part_of_its_own():
+    """fresh40's f40-m05 ("How long does a detail normally last, and whose job is it to make sure their security
+    status gets verified with GSA?") was read as one question and refused "for security status"; f40-m03's "...,
+    and besides the request forms, what record of my past leave do I need to email my HR specialist?" as one too."""
+    _, parts = question_parts("How long does a detail normally last, and whose job is it to make sure their security "
+                              "status gets verified with GSA?")
+    assert parts == ["How long does a detail normally last",
+                     "whose job is it to make sure their security status gets verified with GSA?"]
+    _, parts = question_parts("How long do I have to have been a federal employee to qualify for paid parental "
+                              "leave, and besides the request forms, what record of my past leave do I need?")
+    assert parts == ["How long do I have to have been a federal employee to qualify for paid parental leave",
+                     "besides the request forms, what record of my past leave do I need?"]
+    # one question naming two things is still one part
+    assert len(question_parts("How long do detailees and their supervisors have to file the forms?")[1]) == 1
 
