@@ -45,7 +45,8 @@ from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
 from grounding.extractive_specifics import (covering, missed_case, specific_sentences, unstated_form,
                                              value_about_other, with_named_follower)
-from grounding.extractive_yesno import asks_existence, yes_no_answer
+from grounding.extractive_yesno import yes_no_answer
+from grounding.yesno_asking import asks_existence
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict

@@ -33,25 +33,13 @@ from grounding.yesno_caps import (asks_fee, asks_limit, denies_asked_action, den
 from grounding.yesno_count import share_answer, states_asked_unit
 from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
-from grounding.yesno_asking import names_set_apart
+from grounding.yesno_asking import EXISTENTIAL, names_set_apart
 from grounding.yesno_predicate import asked_subject
 from grounding.yesno_reach import CASE_OPENING, case_shared
 from grounding.yesno_statement import states_something
 
 if TYPE_CHECKING:
     from grounding.extractive import ExtractiveAnswerer
-
-
-#: A question asking whether a thing exists or is offered at all ("Is there an internet reimbursement?", "Are there
-#: standing desks?", "Does Tallgrass offer a stipend?"); not "Do I have to ...?", which asks whether one must.
-_EXISTENTIAL = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:\w+\s+){1,2}?(?:offer|provide|have)\b"
-                          r"(?!\s+to\b)", re.I)
-
-
-def asks_existence(question: str) -> bool:
-    """True when ``question`` (its question sentence, after any situation told before it) asks whether a thing exists
-    or is offered at all (:data:`_EXISTENTIAL`)."""
-    return bool(_EXISTENTIAL.search(question_sentence(question)))
 
 
 def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[ScoredSentence], sources: dict[str, Source],
@@ -125,7 +113,7 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
             return _focused(question, [s] + [o for o in ordered if o is not s], sources, said), said
     said = settles(answerer, question, deciding, sources, notes) \
         if deciding.score >= answerer.settle and states_something(deciding.text) and not stating else ""
-    if said == "No." and _EXISTENTIAL.search(clause):
+    if said == "No." and EXISTENTIAL.search(clause):
         # "Is there an internet reimbursement?": a chosen sentence granting it to some ("Fully remote employees are
         # reimbursed up to $50 per month for home internet") says there is one, whatever another denies to others
         # ("Hybrid employees are not eligible for the internet reimbursement": the s18 new-user run's wrong "No.")

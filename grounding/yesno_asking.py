@@ -99,3 +99,15 @@ def names_set_apart(question: str, sentence: str) -> bool:
     where you are employed", the s22 break run's wrong "Yes.")."""
     asked = {(word.lower(), stem(noun)) for word, noun in _SET_APART.findall(asking_clause(question))}
     return bool(asked) and any((word.lower(), stem(noun)) in asked for word, noun in _SET_APART.findall(sentence))
+
+
+#: A question asking whether a thing exists or is offered at all ("Is there an internet reimbursement?", "Are there
+#: standing desks?", "Does Tallgrass offer a stipend?"); not "Do I have to ...?", which asks whether one must.
+EXISTENTIAL = re.compile(r"^\s*(?:is|are)\s+there\b|^\s*(?:do|does)\s+(?:\w+\s+){1,2}?(?:offer|provide|have)\b"
+                         r"(?!\s+to\b)", re.I)
+
+
+def asks_existence(question: str) -> bool:
+    """True when ``question`` (its question sentence, after any situation told before it) asks whether a thing exists
+    or is offered at all (:data:`EXISTENTIAL`)."""
+    return bool(EXISTENTIAL.search(question_sentence(question)))

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from grounding.extractive_yesno import asks_existence
 from grounding.followup_reading import asks_its_own
 from grounding.question_parts import question_parts
 from grounding.section_lists import names_heading
 from grounding.sentence_leads import part_elsewhere
 from grounding.source_types import Source
 from grounding.subject_check import pins, unnamed_existent
+from grounding.yesno_asking import asks_existence
 from tests.grounding.helpers import make_page, offline_answer
 
 MOTHERS_ROOM = ("There's a mother's (aka lactation) room on the 54th floor on the southeast side. It has outlets, a "
