@@ -143,7 +143,10 @@ _ACCRUAL_Q = re.compile(r"^how much (?:\w+ ){0,3}(?:do|does|can|will|did|could) 
                         r" (?:accrue|earn|build|carry|take|use|get|bank|save)\b", re.I)
 _AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:salary|amount|"
                        r"price|cost|fee|rate|fare|reimbursement|allowance|per diem|bounty|premium)s?\b|\bcosts?\b|"
-                       r"\bcharge\b|\breimburse\b", re.I)
+                       r"\bcharge\b|\breimburse\b|"
+                       # a limit of money: "What's the credit limit on the GSA travel card?" (fresh40's f40-u03 was
+                       # answered "This process takes about two weeks")
+                       r"\b(?:credit|spending|purchase|purchasing|transaction|budget|dollar)\s+limits?\b", re.I)
 _QUANTITY_Q = re.compile(r"^(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:most|maximum|minimum|least|"
                          r"biggest|largest|highest|lowest|limit|ceiling|cap|threshold)\b|^how (?:large|big|small|"
                          r"high|low|far|fast)\b", re.I)

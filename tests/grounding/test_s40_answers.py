@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from grounding.answer_types import question_type
 from grounding.followup_reading import asks_its_own
 from grounding.question_parts import question_parts
 from grounding.section_lists import names_heading
@@ -215,4 +216,19 @@ def test_f40_m05_and_m03_a_second_question_after_whose_or_what_it_leaves_out_is_
                      "besides the request forms, what record of my past leave do I need?"]
     # one question naming two things is still one part
     assert len(question_parts("How long do detailees and their supervisors have to file the forms?")[1]) == 1
+
+
+TRAVEL_CARD = ("Visit the GSA SmartPay 3 travel card page for more information. You'll also need to apply for a GSA "
+               "travel card, and once you receive it, update your Concur profile. This process takes about two weeks.")
+
+
+def test_f40_u03_a_credit_limit_asks_an_amount_of_money(embedder):
+    """fresh40's f40-u03: "What's the credit limit on the GSA travel card I'm applying for?" was answered "This
+    process takes about two weeks": a credit limit is an amount of money, and the page states none."""
+    assert question_type("What's the credit limit on the GSA travel card I'm applying for?") == "amount"
+    assert question_type("What is the spending limit on a purchase card?") == "amount"
+    assert question_type("What is the file size limit?") == "quantity"  # a limit of other things as before
+    text = offline_answer(embedder, "What's the credit limit on the GSA travel card I'm applying for?",
+                          make_page(1, "Get a travel card", "", TRAVEL_CARD))
+    assert "two weeks" not in text and "do not state the amount" in text, text
 
