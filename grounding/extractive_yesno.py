@@ -28,8 +28,8 @@ from grounding.yesno import asking_clause, asking_coverage, compared_count
 from grounding.yesno_action import action_unstated
 from grounding.yesno_clauses import excepts_asked
 from grounding.yesno_anchor import anchored_negation
-from grounding.yesno_caps import (asks_fee, asks_limit, denies_asked_action, denying_sentence, speaks_of_fee,
-                                  speaks_of_limit)
+from grounding.yesno_caps import (asks_fee, asks_limit, denies_asked_action, denying_sentence, limit_of_other_action,
+                                  speaks_of_fee, speaks_of_limit)
 from grounding.yesno_count import share_answer, states_asked_unit
 from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
@@ -288,12 +288,13 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     if not opener and alone and \
             (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):
         return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(thin))
-    if not opener and asks_limit(asked) and \
-            not any(speaks_of_limit(s.text, asked) or denies_asked_action(asked, s.text) for s in chosen):
-        # "Is there a word limit for blog posts?" over sentences stating no limit of any kind (fresh34's f34-u04),
-        # after a situation or as a follow-up too (fresh23c's f23c-10); one saying the asked thing is not done at
-        # all answers ("Sick days do not carry over")
-        return compose.topic_only(covering(ranked, sources), "whether there is a limit")
+    if not opener and asks_limit(asked):
+        limits = [s.text for s in chosen if speaks_of_limit(s.text, asked) or denies_asked_action(asked, s.text)]
+        if not limits or limit_of_other_action(asked, limits, [s.text for s in plan.sources]):
+            # "Is there a word limit for blog posts?" over sentences stating no limit of any kind (fresh34's f34-u04),
+            # after a situation or as a follow-up too (fresh23c's f23c-10); one saying the asked thing is not done
+            # at all answers ("Sick days do not carry over"); one limiting another action does not (f40-u05)
+            return compose.topic_only(covering(ranked, sources), "whether there is a limit")
     if not opener and alone and unsettled_requirement(asked, [s.text for s in chosen]):
         return compose.topic_only(covering(ranked, sources), "whether it is required")
     unsaid = [n for n in groups if not any(names_in_source(sources[s.label], n) for s in chosen)]

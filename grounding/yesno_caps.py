@@ -18,7 +18,7 @@ from grounding.lexical import content_terms
 from grounding.polarity import polarity_reading
 
 __all__ = ["LIMIT_TERMS", "asks_fee", "asks_limit", "denies_limit", "denies_asked_action", "speaks_of_fee",
-           "speaks_of_limit", "denying_sentence"]
+           "speaks_of_limit", "denying_sentence", "limit_of_other_action"]
 
 #: Words naming a limit (as written; "upper limit", "cap", "ceiling", "minimum": "Is there a minimum project
 #: budget ...?", fresh35's f35-u16).
@@ -76,6 +76,23 @@ def speaks_of_limit(sentence: str, question: str = "") -> bool:
     if question and _ASKS_LOWER.search(question_sentence(question)):
         return states_limit("min", sentence) or denies_limit(sentence) or bool(_REQUIRED_VALUE.search(sentence))
     return bool(_SPEAKS.search(sentence))
+
+
+#: The action a limit question asks about, after its doer and a modal: "how many hours ... I can donate" -> donate.
+_LIMITED_ACTION = re.compile(r"\b(?:i|we|you|they|employees?|staff|one)\s+(?:can|could|may|(?:am|are|is)\s+"
+                             r"(?:allowed|permitted|able)\s+to)\s+([a-z]+)", re.I)
+
+
+def limit_of_other_action(question: str, limits: Sequence[str], sources: Sequence[str]) -> bool:
+    """True when ``question`` asks for a limit on an action it names after its doer ("Is there a cap on how many hours
+    of annual leave I can donate ...?"), the ``sources`` (the planned texts) name that action, and none of the
+    sentences speaking of a limit (``limits``) does: they limit another action ("You can carry over a maximum of 240
+    annual leave hours"; fresh40's f40-u05). False when the question names no such action or the documents never
+    name it (then it is asked in other words than theirs: "build up" / "accrue")."""
+    m = _LIMITED_ACTION.search(question_sentence(question))
+    action = content_terms(m.group(1)) - GENERIC - LIMIT_TERMS if m else frozenset()
+    return bool(action) and bool(limits) and not any(action & content_terms(t) for t in limits) \
+        and any(action & content_terms(t) for t in sources)
 
 
 #: A value a sentence requires ("Text should have a contrast ratio of 4.5:1", "Passwords must be 12 characters"): the

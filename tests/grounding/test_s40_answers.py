@@ -14,6 +14,7 @@ from grounding.sentence_leads import part_elsewhere
 from grounding.source_types import Source
 from grounding.subject_check import pins, unnamed_existent
 from grounding.yesno_asking import asks_existence
+from grounding.yesno_caps import limit_of_other_action
 from tests.grounding.helpers import make_page, offline_answer
 
 MOTHERS_ROOM = ("There's a mother's (aka lactation) room on the 54th floor on the southeast side. It has outlets, a "
@@ -232,3 +233,23 @@ def test_f40_u03_a_credit_limit_asks_an_amount_of_money(embedder):
                           make_page(1, "Get a travel card", "", TRAVEL_CARD))
     assert "two weeks" not in text and "do not state the amount" in text, text
 
+
+VLTP = ("You can donate hours to your colleagues through VLTP or the Emergency Leave Transfer Program (ELTP). To donate, "
+        "fill out the donor form and send it to your HR specialist.")
+ANNUAL_LEAVE = ("Annual leave accrues each pay period. You can carry over a maximum of 240 annual leave hours, from one "
+                "leave year to the next.")
+
+
+def test_f40_u05_a_limit_on_another_action_does_not_answer_whether_the_asked_one_has_a_limit(embedder):
+    """fresh40's f40-u05: "Is there a cap on how many hours of annual leave I can donate to a colleague through VLTP
+    in one year?" was answered with the carry-over maximum: a limit on carrying leave over, not on donating it."""
+    question = "Is there a cap on how many hours of annual leave I can donate to a colleague through VLTP in one year?"
+    text = offline_answer(embedder, question, make_page(1, "Voluntary Leave Transfer Program", "Donating", VLTP),
+                          make_page(2, "Leave types", "Annual leave", ANNUAL_LEAVE))
+    assert "240" not in text and "whether there is a limit" in text, text
+    limits = ["You can carry over a maximum of 240 annual leave hours, from one leave year to the next."]
+    assert limit_of_other_action(question, limits, [VLTP, ANNUAL_LEAVE])
+    # the asked action limited, or never named by the documents (asked in other words), it answers
+    assert not limit_of_other_action("Is there a cap on how much annual leave I can carry over?", limits,
+                                     [ANNUAL_LEAVE])
+    assert not limit_of_other_action("Is there a cap on how many hours I can build up?", limits, [ANNUAL_LEAVE])
