@@ -114,10 +114,17 @@ _VAGUE = content_terms("way ways option options similar same other fix fixes sol
                        "workarounds remedy remedies alternative alternatives")
 
 
+#: Head nouns naming a kind of statement, not a thing: "age requirements" are stated as "you must be over 21" (the
+#: public abstention calibration half's ConditionalQA record 1 was refused "anything about age requirements").
+_RULE_NOUNS = content_terms("requirement requirements rule rules criteria criterion condition conditions restriction "
+                            "restrictions policy policies guideline guidelines process procedure procedures")
+
+
 def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
     """The words of what an existential question asks exists ("Is there a cafeteria at the office?" -> ["cafeteria"])
     when no source names any of them (text, title or section path), or none names its head noun, the last word, when
-    words before it say which kind ("referral bonus" over pages on referrals); [] when one does, when the question is
+    words before it say which kind ("referral bonus" over pages on referrals; not a noun naming a kind of statement,
+    :data:`_RULE_NOUNS`: "age requirements"); [] when one does, when the question is
     not existential, or when what it asks about is only generic words ("Is there a way ...?" names nothing). The whole
     question's subject may still be named ("office"): the s13 new-user run's "Is there a cafeteria at the office?"
     opened "Yes. Book the room on the office calendar" (the lactation room)."""
@@ -130,7 +137,7 @@ def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
         # (fresh40's f40-u04 was answered with how to submit a referral)
         words = _WORD.findall(m.group("thing"))
         head = thing & content_terms(words[-1]) if words else frozenset()
-        if not head or head == thing or _named(head, ((s.text, s) for s in sources)):
+        if not head or head == thing or head <= _RULE_NOUNS or _named(head, ((s.text, s) for s in sources)):
             return []
         return _written(m.group("thing"), thing)
     rest = thing - LIMIT_TERMS

@@ -130,6 +130,10 @@ def test_f40_u04_a_thing_asked_for_by_kind_needs_its_head_noun_named(embedder):
     assert "anything about referral bonus" in text and "Info Session" not in text, text
     # the head named, the thing is there to be asked about
     assert unnamed_existent("Is there a monthly TTS Info Session?", [page_source(page)]) == []
+    # a head noun naming a kind of statement is said in other words ("you must be over 21" for "age requirements")
+    assert unnamed_existent("Are there any age requirements for the adopter?",
+                            [page_source(make_page(3, "Child adoption", "", "You must be over 21 to adopt. Adoption "
+                                                   "agencies assess your age and health."))]) == []
     # the thing ends before a preposition: "along" is no head noun (fresh34's f34-y25 was refused "home printer along")
     printers = make_page(2, "Equipment", "Your own printer", "Printers are available as well but require additional "
                          "justification.")
