@@ -23,7 +23,8 @@ _PART_PREPOSITION = (r"(?:by|until|till|from|for|in|at|to|since|above|below|over
 #: a development set, was asked as one question).
 _ASIDE = r"(?:unrelated|separately|also|secondly|second|additionally|relatedly|similarly|finally|lastly|then)\s*,?\s+"
 _PART_BREAK = re.compile(r",?\s+and\s+(?:" + _ASIDE + r")?(?=(?:" + _PART_PREPOSITION + r"\s+(?=(?:what|how|who|"
-                         r"whom|when|which|where)\b))?(?:what|how|who|whom|whose|why|when|which|where|if|is|are|do|does|can|will|"
+                         r"whom|when|which|where)\b))?(?:what|how|who|whom|whose|why|when|which|where|if|is|are|do|"
+                         r"does|can|will|"
                          # a condition opening the second question as "if" does: "..., and assuming nothing is found,
                          # roughly how long does ...?" (fresh39's f39-m06, a development set, was one part)
                          r"with|assuming|supposing|provided)\b)|"

@@ -60,16 +60,14 @@ def section_list(plan: ContextPlan, question: str, embedder: Embedder | None = N
                  labels: Sequence[str] = (), best: str = "") -> ListAnswer | None:
     """The list of items (two or more) under the numbered heading ``question`` names (:func:`names_numbered_heading`),
     under a heading phrased as the question itself (:func:`asked_by_heading`) or, for a list question, under a heading
-    it names every word of (:func:`names_heading`) when most items are too short to rank, from the first source that
-    has one
-    (in the order of ``labels``, the sources' labels best first, then the plan's
-    order), introduced by its lead-in when it has one, else by "<title>, <heading>:", each item cited; None when the
-    question names no numbered heading over a list of a planned source, or when ``best`` (the best-ranked sentence)
-    is not an item of that list and holds a word of the question besides the heading's, its number and generic
-    ones: "What do I need to bring on my first day?" is answered by "Remember to bring an unexpired passport ... on
-    your first day", not by the Day 1 timetable (the s18 new-user run); under a heading phrased as the question,
-    unless the source's title, section or the items name those words too ("What counts as a security incident?"
-    under "Security, Passwords and Incident Reporting")."""
+    it names every word of (:func:`names_heading`) when most items are too short to rank, from the first source that has
+    one (in the order of ``labels``, the sources' labels best first, then the plan's order), introduced by its lead-in
+    when it has one, else by "<title>, <heading>:", each item cited; None when the question names no numbered heading
+    over a list of a planned source, or when ``best`` (the best-ranked sentence) is not an item of that list and holds a
+    word of the question besides the heading's, its number and generic ones: "What do I need to bring on my first day?"
+    is answered by "Remember to bring an unexpired passport ... on your first day", not by the Day 1 timetable (the s18
+    new-user run); under a heading phrased as the question, unless the source's title, section or the items name those
+    words too ("What counts as a security incident?" under "Security, Passwords and Incident Reporting")."""
     terms, named = numbered_terms(question), named_labels(question)
     numbered = any(t.isdigit() for t in terms)
     listing = question_type(question) == "list"

@@ -124,10 +124,10 @@ def unnamed_existent(question: str, sources: Sequence[Source]) -> list[str]:
     """The words of what an existential question asks exists ("Is there a cafeteria at the office?" -> ["cafeteria"])
     when no source names any of them (text, title or section path), or none names its head noun, the last word, when
     words before it say which kind ("referral bonus" over pages on referrals; not a noun naming a kind of statement,
-    :data:`_RULE_NOUNS`: "age requirements"); [] when one does, when the question is
-    not existential, or when what it asks about is only generic words ("Is there a way ...?" names nothing). The whole
-    question's subject may still be named ("office"): the s13 new-user run's "Is there a cafeteria at the office?"
-    opened "Yes. Book the room on the office calendar" (the lactation room)."""
+    :data:`_RULE_NOUNS`: "age requirements"); [] when one does, when the question is not existential, or when what it
+    asks about is only generic words ("Is there a way ...?" names nothing). The whole question's subject may still be
+    named ("office"): the s13 new-user run's "Is there a cafeteria at the office?" opened "Yes. Book the room on the
+    office calendar" (the lactation room)."""
     m = _EXISTENTIAL.search(question_sentence(question))
     thing = _subject(m.group("thing")) - _VAGUE if m else frozenset()
     if not thing or not sources:

@@ -238,10 +238,10 @@ def test_f40_u03_a_credit_limit_asks_an_amount_of_money(embedder):
     assert "two weeks" not in text and "do not state the amount" in text, text
 
 
-VLTP = ("You can donate hours to your colleagues through VLTP or the Emergency Leave Transfer Program (ELTP). To donate, "
-        "fill out the donor form and send it to your HR specialist.")
-ANNUAL_LEAVE = ("Annual leave accrues each pay period. You can carry over a maximum of 240 annual leave hours, from one "
-                "leave year to the next.")
+VLTP = ("You can donate hours to your colleagues through VLTP or the Emergency Leave Transfer Program (ELTP). To "
+        "donate, fill out the donor form and send it to your HR specialist.")
+ANNUAL_LEAVE = ("Annual leave accrues each pay period. You can carry over a maximum of 240 annual leave hours, from "
+                "one leave year to the next.")
 
 
 def test_f40_u05_a_limit_on_another_action_does_not_answer_whether_the_asked_one_has_a_limit(embedder):
