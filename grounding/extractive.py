@@ -186,11 +186,12 @@ class ExtractiveAnswerer:
             # the row looked up leaves the asked column blank ("Professional development | ? | NA" for CoE staff):
             # the documents cover it but do not state it; a neighbouring row states another work type's code
             return compose.topic_only(covering(ranked, sources), compose.missing(kind, asked))
+        found = specifics(asked)  # read once: the names a value is pinned by, and the groups asked about
         if kind != "yesno":
-            names = specifics(asked)
+            names = found
         else:  # "Is there a lactation room in the Chicago building?": only a sentence said of Chicago answers (f40-u10)
-            names = [n for n in specifics(asked) if not is_group(n)] if asks_existence(asked) else []
-        groups = [n for n in specifics(asked) if is_group(n)]  # "contractors", "part-time"
+            names = [n for n in found if not is_group(n)] if asks_existence(asked) else []
+        groups = [n for n in found if is_group(n)]  # "contractors", "part-time"
         if kind == "yesno" and (unnamed := [n for n in groups if not any(names_in_source(source, n)
                                                                           for source in plan.sources)]):
             # "Do contractors get paid time off?" over a policy for employees: no planned source names the group
