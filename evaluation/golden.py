@@ -82,13 +82,16 @@ KINDS = ("value", "yesno", "comparison", "multi_section", "table", "list", "supe
 #: set after that, f39-h01-f39-h30 asked only with its starting and final code), "fresh40" (61 questions of every kind
 #: and 30 more, evaluation/golden/18f_fresh40.jsonl, written by helpers in the s40 round the same way: f40-m/v/t/l/y/a/u
 #: asked first with the round's starting code and a development set after that, f40-h01-f40-h30 asked only with its
-#: starting and final code), or "fresh-versions" (questions about values that changed between dated revisions,
-#: evaluation/golden/18f_versions.jsonl, written in the s13 round before its version-note changes).
+#: starting and final code), "fresh41" (61 questions of every kind and 30 more, evaluation/golden/18f_fresh41.jsonl,
+#: written by helpers in the s41 round the same way: f41-m/v/t/l/y/a/u asked first with the round's starting code and a
+#: development set after that, f41-h01-f41-h30 asked only with its starting and final code), or "fresh-versions"
+#: (questions about values that changed between dated revisions, evaluation/golden/18f_versions.jsonl, written in the
+#: s13 round before its version-note changes).
 ITEM_SPLITS = ("calibration", "test", "dev", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh13r", "fresh15", "fresh16",
                "fresh19", "fresh19y", "fresh19r", "fresh20m", "fresh20r", "fresh20c", "fresh23c",
                "fresh31", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37", "fresh38", "fresh39",
-               "fresh40", "fresh-versions")
+               "fresh40", "fresh41", "fresh-versions")
 SPLITS = (*ITEM_SPLITS, "all")
 
 

@@ -37,12 +37,12 @@ def test_fresh11_is_read_by_its_split_and_shares_no_page_with_the_other_sets():
     assert len(load_golden(GOLDEN / "18f_fresh11.jsonl", needs_domain=False, split="fresh11")) == 16
     pages = {p for r in rows("18f_fresh11.jsonl") for t in r["turns"] for p in t["pages"]}
     # fresh10 was written at the same time, by another pass of the s17 round, and shares one page (delivery assurance);
-    # fresh33 (s33), fresh34 (s34), fresh35 (s35), fresh36 (s36), fresh37 (s37), fresh38 (s38), fresh39 (s39) and
-    # fresh40 (s40), written later from pages drawn at random among all of them, are not kept apart
+    # fresh33 (s33), fresh34 (s34), fresh35 (s35), fresh36 (s36), fresh37 (s37), fresh38 (s38), fresh39 (s39),
+    # fresh40 (s40) and fresh41 (s41), written later from pages drawn at random among all of them, are not kept apart
     other = {p for path in GOLDEN.glob("*.jsonl")
              if path.name not in ("18f_fresh11.jsonl", "18f_fresh10.jsonl", "18f_fresh33.jsonl", "18f_fresh34.jsonl",
                                   "18f_fresh35.jsonl", "18f_fresh36.jsonl", "18f_fresh37.jsonl", "18f_fresh38.jsonl",
-                                  "18f_fresh39.jsonl", "18f_fresh40.jsonl")
+                                  "18f_fresh39.jsonl", "18f_fresh40.jsonl", "18f_fresh41.jsonl")
              for r in rows(path.name)
              for p in [*r.get("pages", []), *(q for t in r.get("turns", []) for q in t["pages"])]}
     assert not pages & other

@@ -41,10 +41,11 @@ def test_fresh15_is_read_by_its_split_and_shares_no_page_with_the_sets_written_b
     pages = {p for r in rows("18f_fresh15.jsonl") for p in r["pages"]}
     # the sets written beside it in the s18 round (fresh13, fresh13r, fresh16, the development conversations) drew
     # from the same unused pages at the same time; fresh31 (s31), fresh35 (s35), fresh36 (s36), fresh37 (s37),
-    # fresh38 (s38), fresh39 (s39) and fresh40 (s40), written after it, drew from all pages at random
+    # fresh38 (s38), fresh39 (s39), fresh40 (s40) and fresh41 (s41), written after it, drew from all pages at random
     beside = {"18f_fresh15.jsonl", "18f_fresh13.jsonl", "18f_fresh13r.jsonl", "18f_fresh16.jsonl", "18f_dev_conv.jsonl",
               "18f_fresh31.jsonl", "18f_fresh35.jsonl", "18f_fresh36.jsonl",
-              "18f_fresh37.jsonl", "18f_fresh38.jsonl", "18f_fresh39.jsonl", "18f_fresh40.jsonl"}
+              "18f_fresh37.jsonl", "18f_fresh38.jsonl", "18f_fresh39.jsonl", "18f_fresh40.jsonl",
+              "18f_fresh41.jsonl"}
     other = {p for f in GOLDEN.glob("*.jsonl") if f.name not in beside for r in rows(f.name)
              for p in [*r.get("pages", []), *(q for t in r.get("turns", []) for q in t.get("pages", []))]}
     assert not pages & other
