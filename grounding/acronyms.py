@@ -19,7 +19,7 @@ from typing import Iterable, Mapping
 
 from grounding.lexical import content_terms
 
-__all__ = ["definitions", "with_expansions"]
+__all__ = ["definitions", "with_expansions", "with_spelled_out"]
 
 _SMALL = frozenset("of and the for to in on a an & at by".split())
 #: "words (ABC)": up to 8 words before an acronym of 2-6 capitals in parentheses (a final "s" allowed: "IDPs").
@@ -78,3 +78,12 @@ def with_expansions(terms: frozenset[str], aliases: Mapping[str, frozenset[str]]
     sentence saying "paid time off" holds the term "pto"."""
     added = {key for key, words in aliases.items() if key not in terms and words <= terms}
     return terms | added if added else terms
+
+
+def with_spelled_out(terms: frozenset[str], aliases: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """``terms`` (a sentence's content terms) with the words of each acronym of ``aliases`` they hold added, so a
+    sentence saying "PSLF" holds what "Are GSA employees eligible for Public Service Loan Forgiveness?" says of it
+    (the reverse of :func:`with_expansions`; fresh41's f41-y05, a development set). Not to a sentence saying some
+    of the words already ("... apply for forgiveness ... the PSLF form": fresh36's f36-c08 lost its answer to it)."""
+    added = frozenset().union(*(words for key, words in aliases.items() if key in terms and not words & terms))
+    return terms | added if added - terms else terms

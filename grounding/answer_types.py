@@ -73,8 +73,10 @@ _LIST = re.compile(r"^(?:what|which)\s+(?:(?:\w+\s+){0,2})?(?:kinds|types|topics
                    r"things|items|properties|options|benefits|requirements|tools|categories|ways|comes? in|is "
                    r"included|are included|do i need to (?:bring|provide|submit|gather|pull))\b|"
                    r"^(?:list|name)\b|^what (?:are|were) the (?:\w+ )?(?:steps|options|types|kinds|requirements)\b|"
-                   # "which three terms": a count (two or more) of things
-                   r"^(?:what|which) (?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
+                   # "which three terms": a count (two or more) of things ("What are the four levels of
+                   # inclusiveness ...?", fresh41's f41-l06, a development set: "levels" alone may ask a value)
+                   r"^(?:what|which) (?:(?:are|were) (?:the|my|our|your|its|their) )?"
+                   r"(?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) "
                    r"(?:\w+ )?\w+s\b|"
                    # "what should I fill in / bring / include?": the things to give
                    r"^what (?:should|must|do|can) (?:i|we|you) (?:\w+ )?(?:bring|include|fill in|provide|submit|"
@@ -141,7 +143,9 @@ _DATE_Q = re.compile(rf"^(?:when|by when|until when)\b|^{CALENDAR_ASKED}\b|"
 _ACCRUAL_Q = re.compile(r"^how much (?:\w+ ){0,3}(?:do|does|can|will|did|could) (?:i|you|we|they|(?:[\w-]+ ){0,2}?"
                         r"(?:employees?|staff|contractors?|interns?|workers?|members?))"
                         r" (?:accrue|earn|build|carry|take|use|get|bank|save)\b", re.I)
-_AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:\w+ ){0,4}(?:salary|amount|"
+#: (a hyphenated word among those before the noun: "What's the per-mile rate ...?", fresh41's f41-u02 was answered "at
+#: the POV mileage rates")
+_AMOUNT_Q = re.compile(r"^how much\b|^(?:at )?(?:what|which)(?:'s| is| are)? (?:the )?(?:[\w-]+ ){0,4}(?:salary|amount|"
                        r"price|cost|fee|rate|fare|reimbursement|allowance|per diem|bounty|premium)s?\b|\bcosts?\b|"
                        r"\bcharge\b|\breimburse\b|"
                        # a limit of money: "What's the credit limit on the GSA travel card?" (fresh40's f40-u03 was

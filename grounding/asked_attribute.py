@@ -156,8 +156,13 @@ _OWN_DEADLINE = re.compile(r"\bhow\s+(?:soon|long|quickly|fast)\s+(?:do|must|sho
                            r"to\s+(?!wait\b|stay\b|keep\b|work\b)|\bby\s+when\s+(?:do|must|should)\s+(?:i|we)\b", re.I)
 #: A time another party takes over a thing ("your travel will be approved within 3-5 business days", "vouchers are
 #: reviewed within 5 business days"): a passive verb before the span, no duty of the reader's in the sentence.
+#: Or the time a thing takes another party to do ("it'll take a few weeks for IT to set up your account": fresh41's
+#: f41-m05, a development set, quoted it for how fast the asker must notify GSA IT).
 _PROCESSING = re.compile(r"\b(?:will|would|can|may|should)\s+be\s+\w+(?:ed|en)\s+(?:with)?in\b|"
-                         r"\b(?:is|are)\s+\w+(?:ed|en)\s+within\b", re.I)
+                         r"\b(?:is|are)\s+\w+(?:ed|en)\s+within\b|"
+                         r"\btakes?\s+(?:about\s+|around\s+|up\s+to\s+|approximately\s+)?(?:a\s+few|several|\w+)\s+"
+                         r"(?:business\s+)?(?:minutes?|hours?|days?|weeks?|months?)\s+for\s+(?!you\b|yourself\b)\w+"
+                         r"(?:\s+\w+){0,2}\s+to\b", re.I)
 _READERS_DUTY = re.compile(r"\byou\s+(?:must|should|need|have|are\s+required)\b|^(?:please\s+)?(?:submit|file|send|"
                            r"complete|fill)\b", re.I)
 

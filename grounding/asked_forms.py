@@ -30,7 +30,7 @@ from grounding.lexical import content_terms
 from grounding.typed_values import typed_values
 
 __all__ = ["asked_form", "asked_thing", "asks_what_it_is", "lasts_other", "measures_other", "contrasted",
-           "contrasted_phrase", "points_elsewhere", "states_form"]
+           "repeats_only", "contrasted_phrase", "points_elsewhere", "states_form"]
 
 #: Pairs of sides that exclude each other, each side a set of words (lower case, as written). A question word of
 #: one side and a sentence naming the other side but no word of the asked side: the sentence is about the other end.
@@ -45,6 +45,9 @@ _SIDES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     # a place's opening and closing times ("What time does the cafeteria open for breakfast?" / "they close at 2 pm":
     # fresh34's f34-u08); "open season", "open source" and the like are other words (:func:`_words`)
     (frozenset({"open", "opens", "opening", "opened"}), frozenset({"close", "closes", "closing", "closed"})),
+    # a thing one already holds raised to more, not a new one ("How many months will my Top Secret upgrade take?" /
+    # "6-8 months for a new Top Secret (TS) clearance": fresh41's f41-u03, a development set)
+    (frozenset({"upgrade", "upgrades", "upgraded", "upgrading"}), frozenset({"new"})),
 )
 #: "open" naming a thing, not a place being open: read as one word ("open-season").
 _OPEN_NAMING = re.compile(r"\bopen[\s-]+(season|source|enrollment|enrolment|data|government|house|door|doors|"
@@ -72,7 +75,8 @@ def contrasted_phrase(question: str, sentence: str) -> str | None:
     return f"{word} {follower}" if follower and follower.lower() not in _STOP else word
 
 
-_STOP = frozenset("a an the of for to in on at is are do does did can i my we you it be".split())
+_STOP = frozenset("a an the of for to in on at is are do does did can i my we you it be take takes last lasts cost "
+                  "costs".split())
 
 
 def contrasted(question: str, sentence: str) -> str | None:
@@ -236,9 +240,42 @@ def lasts_other(question: str, sentence: str) -> bool:
     found = list(_COMPOUND_LENGTH.finditer(sentence))
     if not found:
         return False
-    asked = content_terms(question_sentence(question))
+    asking = question_sentence(question)
+    asked = content_terms(asking) - _modifiers(asking)
     for m in found:
         words = content_terms(m.group(1) + (m.group(2) or ""))
         if not content_terms(m.group(1)) or words & asked or words & _SPANS:
             return False  # ("a 30-minute or one-hour lunch break": what the first measures is further on)
     return not states("duration", _COMPOUND_LENGTH.sub(" ", sentence))
+
+
+def _modifiers(asking: str) -> frozenset[str]:
+    """The content terms of a "How long should <noun> <noun> be?" question's noun phrase before its head ("sprint"
+    in "How long should our sprint retrospectives be?": "two-week sprints" is the length of the sprints, not of the
+    retrospectives; fresh41's f41-u12, a development set); empty for any other question."""
+    m = _LENGTH_OF.match(asking)
+    if not m:
+        return frozenset()
+    words = m.group("phrase").split()
+    return content_terms(" ".join(words[:-1])) - content_terms(words[-1]) if len(words) > 1 else frozenset()
+
+
+def repeats_only(question: str, sentence: str) -> bool:
+    """True when ``question`` asks how long a thing should be ("How long should our sprint retrospectives be?") and
+    every duration ``sentence`` states is how often something recurs ("Every two weeks: Conduct an internal team
+    retrospective": fresh41's f41-u12, a development set), which is no length."""
+    if not _LENGTH_OF.match(question_sentence(question)):
+        return False
+    spans = list(_DURATION_SPAN.finditer(sentence))
+    return bool(spans) and all(_EVERY.search(sentence[:m.start()]) for m in spans)
+
+
+_DURATION_SPAN = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a|an)[- ]"
+                            r"(?:minutes?|hours?|days?|weeks?|months?|years?)\b", re.I)
+_EVERY = re.compile(r"\b(?:every|each)\s+(?:other\s+)?$", re.I)
+
+
+#: "How long should our sprint retrospectives be?": the noun phrase whose length is asked.
+_LENGTH_OF = re.compile(r"^how long (?:should|must|can|could|will|would|do|does|is|are)\s+(?:(?:our|my|your|the|a|an|"
+                        r"their|its)\s+)?(?P<phrase>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,3}?)\s+(?:be|last|take)"
+                        r"\s*\??$", re.I)

@@ -24,9 +24,11 @@ from grounding.answer_types import question_sentence
 from grounding.lexical import stem
 
 #: Words that end the counted noun phrase after "how many" / "number of": a verb or auxiliary, a preposition, a
-#: relative word ("How many guests can I bring", "How many desks are there in", "number of members in").
+#: relative word ("How many guests can I bring", "How many desks are there in", "number of members in"); a verb of
+#: need ("How many people need to review my pull request ...?" counts people: fresh41's f41-m09).
 _STOP = frozenset("""a an the am is are was were be been can could do does did will would should shall must may might
-have has had get gets i you we they he she it my our your their there here this that these those of in on at for to
+have has had get gets need needs needed require requires required i you we they he she it my our your their there
+here this that these those of in on at for to
 from with by per within during before after about into over under than which who whom what when where why how each
 every any all can't cannot don't doesn't""".split())
 

@@ -218,8 +218,8 @@ class ExtractiveAnswerer:
             chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
                                       threshold=self.threshold)
         alone = not context and asking == asked.strip()
-        if kind in CHECKED_TYPES and alone:  # "The allowance covers breakfast, lunch, dinner ..." after the $65
-            chosen = with_named_follower(self, asked, chosen, ranked, plan)
+        if kind in CHECKED_TYPES and not context:  # "The allowance covers breakfast, lunch, dinner ..." after the $65
+            chosen = with_named_follower(self, asking, chosen, ranked, plan)  # (after a situation too: f41-v05)
         if kind in CHECKED_TYPES and not context and (missed := missed_case(self, asking, kind, chosen, ranked, plan)):
             return missed
         if not context and (other := value_about_other(asking, kind, chosen, ranked, plan)):

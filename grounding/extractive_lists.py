@@ -15,6 +15,7 @@ None when none applies (the answerer then quotes sentences). No Django imports.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -83,8 +84,11 @@ def _announced(plan: ContextPlan, best: ScoredSentence, embedder: Embedder | Non
     if source is None or best.kind not in ("sentence", "item", "lead"):
         return None
     data = source_sentences(source, embedder)
-    if not (0 <= best.position < len(data)) or data.texts[best.position] != best.text:
+    # (a lead-in is ranked with its items after it, "... under $75: Airfare ...; Airplane wifi; …": it is read as
+    # written, its items listed below it; fresh41's f41-l03 got the next list instead)
+    if not (0 <= best.position < len(data)) or not best.text.startswith(data.texts[best.position]):
         return None
+    best = replace(best, text=data.texts[best.position])
     items = announced_list(data.texts, data.kinds, best.position, outline=source.outline, section=source.section)
     if items:
         return compose.bulleted(best.text, items, best.label), [best]

@@ -108,8 +108,10 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
 
 def with_named_follower(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[ScoredSentence],
                         ranked: Sequence[ScoredSentence], plan: ContextPlan) -> list[ScoredSentence]:
-    """``chosen`` with the close sentence (as :func:`missed_case` reads closeness) that names what the question asks
-    about, which no chosen sentence names, when it goes on in the paragraph of a chosen one
+    """``chosen`` with a sentence above ``answerer.threshold`` that names what the question asks about, which no
+    chosen sentence names, when it goes on in the paragraph of a chosen one (not only one as close as
+    :func:`missed_case` reads closeness: "That project became 18F ..." after "In December 2013, eight PIFs left the
+    fellowship ...", 0.06 under it, fresh39's f39-a04)
     (grounding.quoting.goes_on): placed right after that one, the last chosen sentences giving way to keep at most
     ``answerer.max_sentences``. Such a sentence does not tell another thing apart from the quoted one; it says what
     the quoted one covers: "The daily meal allowance is $65 per day of travel." / "The allowance covers breakfast,
@@ -118,9 +120,8 @@ def with_named_follower(answerer: ExtractiveAnswerer, asked: str, chosen: Sequen
     there is none."""
     sources = plan.source_map
     quoted = [(s.text, sources[s.label]) for s in chosen]
-    floor = max(answerer.threshold, chosen[0].score - NEAR)
     for s in ranked:
-        if s.score < floor:
+        if s.score < answerer.threshold:
             break
         before = next((k for k, c in enumerate(chosen) if goes_on(c, s, plan)), None)
         if before is None or s in chosen or not missed_specifics(asked, quoted, [(s.text, sources[s.label])]):

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from grounding.asked_attribute import (asks_lead_time, asks_own_deadline, names_another_person, states_lead_time,
                                       states_only_processing)
-from grounding.asked_forms import lasts_other, measures_other, states_form
+from grounding.asked_forms import lasts_other, measures_other, repeats_only, states_form
 from grounding.answer_types import CHECKED_TYPES, question_sentence, states
 from grounding.counted import counted_noun, counts, given_count
 from grounding.denials import denies
@@ -138,7 +138,8 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             # the hours of another thing than the one asked ("24 credit hours" for "hours of comp time")
             and not (kind in ("duration", "quantity", "count") and measures_other(question, s.text))
             # the length of another thing ("this 30-minute overview of privacy" for how long a review takes)
-            and not (kind == "duration" and lasts_other(question, s.text))
+            and not (kind in ("duration", "quantity") and (lasts_other(question, s.text)
+                                                           or repeats_only(question, s.text)))
             # a count of another thing than the one asked ("How many desks ...?" / "GSA region: 2")
             and not (kind in ("count", "quantity") and not counts(noun, s.text))]
     if not pool and noun:

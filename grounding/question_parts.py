@@ -21,7 +21,9 @@ _PART_PREPOSITION = (r"(?:by|until|till|from|for|in|at|to|since|above|below|over
                      r"before|into|through|during|between|beyond)")
 #: A word set between "and" and the second question ("..., and unrelated, what's the last day ...?": fresh38's f38-m02,
 #: a development set, was asked as one question).
-_ASIDE = r"(?:unrelated|separately|also|secondly|second|additionally|relatedly|similarly|finally|lastly|then)\s*,?\s+"
+#: (or a hedge on the second: "..., and roughly when should my first paycheck show up?", fresh41's f41-m01)
+_ASIDE = (r"(?:unrelated|separately|also|secondly|second|additionally|relatedly|similarly|finally|lastly|then|roughly|"
+          r"approximately|typically|usually|generally|normally|exactly)\s*,?\s+")
 _PART_BREAK = re.compile(r",?\s+and\s+(?:" + _ASIDE + r")?(?=(?:" + _PART_PREPOSITION + r"\s+(?=(?:what|how|who|"
                          r"whom|when|which|where)\b))?(?:what|how|who|whom|whose|why|when|which|where|if|is|are|do|"
                          r"does|can|will|"

@@ -31,7 +31,7 @@ from typing import Sequence
 
 import numpy as np
 
-from grounding.acronyms import definitions, with_expansions
+from grounding.acronyms import definitions, with_expansions, with_spelled_out
 from grounding.answer_types import question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.lexical import asks_about_past, period_year, without_period
@@ -156,9 +156,14 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         q_terms -= content_terms(event.clause)  # the verb is not "Sick leave" the noun
     # an acronym of the question that a planned source defines: a sentence saying its words holds it ("PTO" /
     # "paid time off")
-    aliases = {k: v for k, v in definitions(s.text for s in candidates).items() if k in q_terms}
+    defined = definitions(s.text for s in candidates)
+    aliases = {k: v for k, v in defined.items() if k in q_terms}
     if aliases:
         terms = [with_expansions(t, aliases) for t in terms]
+    # ... and the words of one that the question spells out: a sentence saying the acronym holds them ("Public
+    # Service Loan Forgiveness" / "PSLF")
+    if spelled := {k: v for k, v in defined.items() if k not in q_terms and v <= q_terms}:
+        terms = [with_spelled_out(t, spelled) for t in terms]
     n = len(rows)
     df: dict[str, int] = {}
     for t in terms:

@@ -256,10 +256,19 @@ def pins(source: Source, sentence: str, name: str) -> bool:
     keywords: a play of the supervisor playbook, keyed "supervisor playbook", is said to supervisors), or a sentence
     about everyone (:data:`_EVERYONE`): a page that names contractors elsewhere does not make "Employees accrue 1.5
     days" theirs.
-    A sentence naming another fiscal year or grade than the one asked (:func:`names_other_code`) does not."""
+    A sentence naming another fiscal year or grade than the one asked (:func:`names_other_code`) does not; one stating
+    a rule of any GS level holds for every grade (:data:`_GRADE`)."""
     if is_group(name):  # or a page its author keyed to the group ("keywords: supervisor playbook", f40-l06)
         return mentions(f"{source.section}\n{sentence}", name) or bool(_EVERYONE.search(sentence)) \
             or any(mentions(keyword, name) for keyword in source.keywords)
     if names_other_code(sentence, name):
         return False  # "FY25" in the sentence: about another year than the FY26 its page names elsewhere
+    if _GRADE.match(name) and _ANY_GRADE.search(sentence):
+        return True  # "GS-12" asked, "at their current GS level for one year" stated of every grade (f41-v05)
     return mentions(sentence, name) or names_in_source(source, name)
+
+
+#: A grade of the General Schedule, and a sentence stating a rule of any grade ("employees must be at their current GS
+#: level for one year ...": fresh41's f41-v05, a development set, was refused "anything about GS-12 or GS-13").
+_GRADE = re.compile(r"^GS[- ]?\d{1,2}$", re.I)
+_ANY_GRADE = re.compile(r"\bGS\s+(?:level|grade)s?\b", re.I)

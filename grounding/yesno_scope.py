@@ -132,7 +132,8 @@ def answering_clause(asking: str, sentence: str) -> str:
     sentence has clauses joined by "; however,", ", but", ", however," or ";", the one whose content terms found in
     ``asking`` include every such term of each other clause and at least one more; otherwise the whole sentence
     ("An IDP is no longer required for requests, but an SF-182 is required for most training requests" stays whole
-    for "Do I still need an IDP to request a training?": each clause holds a word of the question the other lacks)."""
+    for "Do I still need an IDP to request a training?": each clause holds a word of the question the other lacks);
+    when no clause holds more, and both the question and one clause say "still", that clause."""
     parts = [p for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
     if len(parts) < 2:
         return sentence
@@ -141,7 +142,16 @@ def answering_clause(asking: str, sentence: str) -> str:
     best = max(range(len(parts)), key=lambda i: len(held[i]))
     if all(i == best or (held[i] <= held[best] and len(held[i]) < len(held[best])) for i in range(len(parts))):
         return parts[best]
+    if _STILL.search(asking) and len(still := [p for p in parts if _STILL.search(p)]) == 1:
+        # "will they still get the group's emails?" / "you can't access public Google Groups ..., but you can still
+        # receive email if added to the group directly": the clause saying what holds all the same (fresh41's
+        # f41-y06, a development set, opened "No.")
+        return still[0]
     return sentence
+
+
+#: "still": what holds in spite of what is said against it.
+_STILL = re.compile(r"\bstill\b", re.I)
 
 
 #: What a yes/no question asks of its subject, read from its asking clause: whether it may (permission: "Can I ...?",
