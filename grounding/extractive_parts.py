@@ -12,6 +12,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
+from grounding.asked_agent import names_agent
+from grounding.narrower_case import preferred_first
 from grounding.keyed_items import looked_up_item
 from grounding.answer_types import CHECKED_TYPES, question_type, states
 from grounding.lexical import content_terms
@@ -61,9 +63,13 @@ def parts_answer(answerer: ExtractiveAnswerer, plan: ContextPlan, parts: Sequenc
         for i in list(rounds):
             if i not in rankings:  # a deferred part is not ranked again (each ranking embeds its query)
                 asked = with_referent(parts[i], parts[:i])
-                ranked = answerer.rank(f"{context} {asked}".strip(), plan)
-                alone = answerer.rank(asked, plan) if context else []
-                if context and decisive(alone, ranked):
+                ranked = preferred_first(answerer.rank(f"{context} {asked}".strip(), plan), asked)
+                alone = preferred_first(answerer.rank(asked, plan), asked) if context else []
+                if context and (decisive(alone, ranked) or (
+                        alone and ranked and names_agent(asked, alone[0].text)
+                        and not names_agent(asked, ranked[0].text))):
+                    # (or names the agent of a who-question's verb, which the preamble's words ranked under others:
+                    # "Decisions are made by majority rule" for "how does it make decisions?", fresh41's f41-m12)
                     # the part's own words single out one sentence the preamble drowned ("We're inviting an outside
                     # speaker ... who do we coordinate with for after-hours security?"): it is matched on its own,
                     # read as a fallback on its own words is (within ``type_spread`` of its best)

@@ -30,6 +30,7 @@ from grounding.followup_anchor import anchored, lifted_on_cited_page
 from grounding.followup import ATTRIBUTES, GENERIC, elliptical, own_terms, refers_back
 from grounding.followup_reading import asks_its_own, case_head, modifies_previous, names_head, new_case, \
     previous_subject
+from grounding.otherwise_case import otherwise_first
 from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.sentence_rank import ScoredSentence, rank_sentences
 from grounding.types import ContextPlan
@@ -101,6 +102,9 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         # phone")
         named = (content_terms(head) if head else new_case(asked, previous)) if continues else frozenset()
         ranked = anchored(ranked, plan, answerer.threshold, case=named, goes_on=not continues)
+        # "What if the plugin connects to Google Drive?": "Otherwise, ..." after "... as long as they don't
+        # integrate with other SaaS products (e.g. Google Drive)" (grounding.otherwise_case)
+        ranked = list(otherwise_first(ranked, plan, own_terms(asked), answerer.threshold))
         if context:  # "who approves it?": its own word on the page the conversation is about
             ranked = lifted_on_cited_page(ranked, plan, own_terms(asked), answerer.threshold)
     return Turn(ranked, question, previous, continues, topic)

@@ -1,0 +1,75 @@
+"""Who does a thing: the sentence naming the one by whom it is done, before one that only mentions the thing.
+
+"Who normally has to sign the request letter?" is answered by "Normally, the letter needs to be signed by the
+executive of the entity", not by "As we wait for the signed letter, the Account Manager can begin drafting ...",
+which the question's preamble ("We're drafting an IGCA ...") ranked above it: the second names a person, but as the
+one who drafts, and the letter only as signed (fresh41's f41-m02, fresh36's f36-m07 and fresh39's f39-m11 on the
+same page; "Who has to approve a GSA Pages corrective action plan?" / "... must be approved by the GSA Pages system
+owner, ...", fresh10's f10-m04; all development sets). So is how a third party does a thing: "how does it make
+decisions?" by "Decisions are made by majority rule", not "The Council can make decisions about its own activities"
+(fresh41's f41-m12). The passive with its "by" phrase names the agent of the
+asked verb outright: the answer to a who-question is the agent of its verb (the semantic-role reading of factoid
+questions: Shen and Lapata 2007, "Using semantic roles to improve question answering", EMNLP).
+
+No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from grounding.answer_types import question_sentence
+from grounding.lexical import stem
+from grounding.scored_sentences import ScoredSentence
+
+__all__ = ["agent_first", "names_agent"]
+
+#: A who-question's asking clause, and the words after "who"; or a question asking how a third party does a thing
+#: ("how does it make decisions?": the means, "by majority rule"; not "How do I request leave?", the asker's steps).
+_WHO = re.compile(r"^\s*(?:and\s+)?(?:(?:who|whom)\b|how\s+(?:does|do|is|are)\s+(?!(?:i|we|you)\b))(?P<rest>.*)$",
+                  re.I | re.S)
+#: "Whose job is it to ...?" asks whose duty a thing is: answered by a sentence saying so ("It is the responsibility of
+#: the TTS supervisor to ensure this is complete": fresh40's f40-m05, a development set, quoted the thing to do).
+_WHOSE_DUTY = re.compile(r"^\s*(?:and\s+)?whose\s+(?:job|responsibility|role|task|duty)\b", re.I)
+_DUTY_OF = re.compile(r"\bresponsib(?:le|ility)\b|\b(?:job|duty|task|role)\s+of\b", re.I)
+#: Irregular past participles, as the verb they are of ("made by majority rule" answers "make").
+_IRREGULAR = {"made": "make", "done": "do", "given": "give", "taken": "take", "written": "write", "chosen": "choose",
+              "held": "hold", "paid": "pay", "sent": "send", "kept": "keep", "built": "build", "run": "run",
+              "set": "set", "led": "lead", "drawn": "draw", "known": "know", "shown": "show", "seen": "see",
+              "brought": "bring", "bought": "buy", "met": "meet", "read": "read", "told": "tell", "sold": "sell"}
+#: A past participle before "by": "signed by", "approved by", "written by".
+_BY_AGENT = re.compile(r"\b(?P<verb>[A-Za-z]+)\s+by\s+(?:the\s+|a\s+|an\s+|your\s+)?[A-Za-z]", re.I)
+
+
+def names_agent(asked: str, text: str) -> bool:
+    """True when ``asked`` is a who-question ("Who has to approve a ... plan?"), or asks how a third party does a
+    thing ("how does it make decisions?"), and ``text`` puts a verb of it in the passive with its agent or means
+    ("... must be approved by the GSA Pages system owner ...", "Decisions are made by majority rule"; irregular
+    participles read as their verb); or ``asked`` asks whose job a thing is and ``text`` says whose responsibility
+    it is (:data:`_WHOSE_DUTY`)."""
+    if _WHOSE_DUTY.match(question_sentence(asked)):
+        return bool(_DUTY_OF.search(text))  # "whose job is it to ...?" / "It is the responsibility of the ..."
+    m = _WHO.match(question_sentence(asked))
+    if not m:
+        return False
+    verbs = {stem(w) for w in re.findall(r"[A-Za-z]+", m.group("rest"))}
+    return any(stem(_IRREGULAR.get(v, v)) in verbs for b in _BY_AGENT.finditer(text)
+               if (v := b.group("verb").lower()).endswith(("ed", "en", "wn")) or v in _IRREGULAR)
+
+
+def agent_first(ranked: Sequence[ScoredSentence], asked: str, *, reach: float = 0.12) -> Sequence[ScoredSentence]:
+    """``ranked`` (best first), with the first sentence within ``reach`` (cosine + bonus units) of the best that
+    names the agent of the asked verb (:func:`names_agent`) moved first, with the best's score, when the best does
+    not name it; ``ranked`` unchanged otherwise (and for any question not asking who)."""
+    asking = question_sentence(asked)
+    if not ranked or not (_WHO.match(asking) or _WHOSE_DUTY.match(asking)) or names_agent(asked, ranked[0].text):
+        return ranked
+    best = ranked[0]
+    for s in ranked[1:]:
+        if s.score < best.score - reach:
+            break
+        if names_agent(asked, s.text):
+            return [replace(s, score=best.score), *(x for x in ranked if x is not s)]
+    return ranked
