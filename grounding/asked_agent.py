@@ -7,9 +7,10 @@ one who drafts, and the letter only as signed (fresh41's f41-m02, fresh36's f36-
 same page; "Who has to approve a GSA Pages corrective action plan?" / "... must be approved by the GSA Pages system
 owner, ...", fresh10's f10-m04; all development sets). So is how a third party does a thing: "how does it make
 decisions?" by "Decisions are made by majority rule", not "The Council can make decisions about its own activities"
-(fresh41's f41-m12). The passive with its "by" phrase names the agent of the
-asked verb outright: the answer to a who-question is the agent of its verb (the semantic-role reading of factoid
-questions: Shen and Lapata 2007, "Using semantic roles to improve question answering", EMNLP).
+(fresh41's f41-m12); and "Whose job is it to ...?" by the sentence saying whose responsibility it is (fresh40's
+f40-m05). The passive with its "by" phrase names the agent of the asked verb outright: the answer to a who-question
+is the agent of its verb (the semantic-role reading of factoid questions: Shen and Lapata 2007, "Using semantic roles
+to improve question answering", EMNLP).
 
 No Django imports.
 """
@@ -17,12 +18,11 @@ No Django imports.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.lexical import stem
-from grounding.scored_sentences import ScoredSentence
+from grounding.scored_sentences import ScoredSentence, promoted
 
 __all__ = ["agent_first", "names_agent"]
 
@@ -62,7 +62,7 @@ def names_agent(asked: str, text: str) -> bool:
 def agent_first(ranked: Sequence[ScoredSentence], asked: str, *, reach: float = 0.12) -> Sequence[ScoredSentence]:
     """``ranked`` (best first), with the first sentence within ``reach`` (cosine + bonus units) of the best that
     names the agent of the asked verb (:func:`names_agent`) moved first, with the best's score, when the best does
-    not name it; ``ranked`` unchanged otherwise (and for any question not asking who)."""
+    not name it; ``ranked`` unchanged otherwise (and for any question asking neither who nor whose job)."""
     asking = question_sentence(asked)
     if not ranked or not (_WHO.match(asking) or _WHOSE_DUTY.match(asking)) or names_agent(asked, ranked[0].text):
         return ranked
@@ -71,5 +71,5 @@ def agent_first(ranked: Sequence[ScoredSentence], asked: str, *, reach: float = 
         if s.score < best.score - reach:
             break
         if names_agent(asked, s.text):
-            return [replace(s, score=best.score), *(x for x in ranked if x is not s)]
+            return promoted(ranked, s)
     return ranked

@@ -13,11 +13,10 @@ No Django imports.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Sequence
 
 from grounding.answer_types import question_sentence
-from grounding.scored_sentences import ScoredSentence
+from grounding.scored_sentences import ScoredSentence, promoted
 
 __all__ = ["deadline_first", "states_deadline"]
 
@@ -47,4 +46,4 @@ def deadline_first(ranked: Sequence[ScoredSentence], asked: str, *, reach: float
     owed = next((s for s in timed if states_deadline(s.text)), None)
     if owed is None:
         return ranked
-    return [replace(owed, score=best.score), *(x for x in ranked if x is not owed)]
+    return promoted(ranked, owed)

@@ -45,7 +45,7 @@ from grounding.extractive_turns import in_conversation
 from grounding.extractive_typed import typed_sentences
 from grounding.extractive_specifics import (covering, missed_case, specific_sentences, unstated_form,
                                              value_about_other, with_named_follower)
-from grounding.narrower_case import preferred_first
+from grounding.near_ties import preferred_first
 from grounding.extractive_yesno import yes_no_answer
 from grounding.yesno_asking import asks_existence
 from grounding.providers import Done, Event, TextDelta
@@ -157,7 +157,7 @@ class ExtractiveAnswerer:
         again_asked = bool(context) and elliptical(asked) and not asks_its_own(asked) \
             and bool(previous) and question_type(previous) in CHECKED_TYPES
         ranked = with_row_first(ranked, asked)  # a row the question looks up, just under a sentence on the topic
-        ranked = preferred_first(ranked, asked)  # near ties settled by what is asked (grounding.narrower_case)
+        ranked = preferred_first(ranked, asked)  # near ties settled by what is asked (grounding.near_ties)
         looked_up = bool(ranked) and ranked[0].kind == "row" and looks_up_row(asked, ranked[0].text)
         if ranked and kind in ("list", "other") and not again_asked and not looked_up and \
                 (named := section_list(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)

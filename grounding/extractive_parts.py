@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from grounding import compose
 from grounding.asked_agent import names_agent
-from grounding.narrower_case import preferred_first
+from grounding.near_ties import preferred_first
 from grounding.keyed_items import looked_up_item
 from grounding.answer_types import CHECKED_TYPES, question_type, states
 from grounding.lexical import content_terms

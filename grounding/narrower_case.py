@@ -14,15 +14,12 @@ No Django imports.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Sequence
 
-from grounding.asked_agent import agent_first
-from grounding.asked_deadline import deadline_first
 from grounding.lexical import content_terms
-from grounding.scored_sentences import ScoredSentence
+from grounding.scored_sentences import ScoredSentence, promoted
 
-__all__ = ["general_case_first", "preferred_first"]
+__all__ = ["general_case_first"]
 
 
 def general_case_first(ranked: Sequence[ScoredSentence], asked: str, *,
@@ -46,18 +43,10 @@ def general_case_first(ranked: Sequence[ScoredSentence], asked: str, *,
             continue
         terms = _words(s.text)
         if held <= terms and (terms - q) < extra and len(extra - terms) >= 2:
-            # (scored as the best, so that a reading that sorts again by score keeps it first)
-            return [replace(s, score=best.score), *(x for x in ranked if x is not s)]
+            return promoted(ranked, s)
     return ranked
 
 
 def _words(text: str) -> frozenset[str]:
     """The content terms of ``text`` less its numbers."""
     return frozenset(t for t in content_terms(text) if not t[:1].isdigit())
-
-
-def preferred_first(ranked: Sequence[ScoredSentence], asked: str) -> Sequence[ScoredSentence]:
-    """``ranked`` with the general case before a narrower one (:func:`general_case_first`), then the sentence naming
-    the agent of a who-question's verb first (grounding.asked_agent.agent_first), or the deadline of a thing asked
-    when due (grounding.asked_deadline.deadline_first)."""
-    return deadline_first(agent_first(general_case_first(ranked, asked), asked), asked)

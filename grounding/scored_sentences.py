@@ -6,12 +6,13 @@ grounding.sentence_rank.rank_sentences gives) and the sentence data each planned
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Sequence
 
 from grounding.embeddings import Embedder, default_embedder
 from grounding.sentence_data import SentenceData, section_heading, sentence_data
 from grounding.types import ContextPlan, Source
 
-__all__ = ["ScoredSentence", "source_sentences", "with_sentences"]
+__all__ = ["ScoredSentence", "promoted", "source_sentences", "with_sentences"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,12 @@ class ScoredSentence:
     values: tuple[str, ...] = ()
     position: int = 0
     precision: float = 0.0
+
+
+def promoted(ranked: Sequence[ScoredSentence], chosen: ScoredSentence) -> list[ScoredSentence]:
+    """``ranked`` (best first) with ``chosen`` (one of them, or a sentence read from a source beside them) moved
+    first and given the best one's score, so that a reading sorting by score again keeps it first."""
+    return [replace(chosen, score=ranked[0].score), *(s for s in ranked if s is not chosen)]
 
 
 def source_sentences(source: Source, embedder: Embedder | None = None) -> SentenceData:
