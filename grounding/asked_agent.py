@@ -17,6 +17,7 @@ No Django imports.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -49,22 +50,30 @@ def names_agent(asked: str, text: str) -> bool:
     ("... must be approved by the GSA Pages system owner ...", "Decisions are made by majority rule"; irregular
     participles read as their verb); or ``asked`` asks whose job a thing is and ``text`` says whose responsibility
     it is (:data:`_WHOSE_DUTY`)."""
-    if _WHOSE_DUTY.match(question_sentence(asked)):
+    duty, verbs = _asked(asked)
+    if duty:
         return bool(_DUTY_OF.search(text))  # "whose job is it to ...?" / "It is the responsibility of the ..."
-    m = _WHO.match(question_sentence(asked))
-    if not m:
-        return False
-    verbs = {stem(w) for w in re.findall(r"[A-Za-z]+", m.group("rest"))}
-    return any(stem(_IRREGULAR.get(v, v)) in verbs for b in _BY_AGENT.finditer(text)
-               if (v := b.group("verb").lower()).endswith(("ed", "en", "wn")) or v in _IRREGULAR)
+    return bool(verbs) and any(stem(_IRREGULAR.get(v, v)) in verbs for b in _BY_AGENT.finditer(text)
+                               if (v := b.group("verb").lower()).endswith(("ed", "en", "wn")) or v in _IRREGULAR)
+
+
+@functools.lru_cache(maxsize=1024)
+def _asked(asked: str) -> tuple[bool, frozenset[str]]:
+    """(whether ``asked`` asks whose job a thing is, the stems of its words after "who" or "how does" when it asks
+    who does a thing or how a third party does it; empty otherwise), read once per question."""
+    asking = question_sentence(asked)
+    if _WHOSE_DUTY.match(asking):
+        return True, frozenset()
+    m = _WHO.match(asking)
+    return False, frozenset(stem(w) for w in re.findall(r"[A-Za-z]+", m.group("rest"))) if m else frozenset()
 
 
 def agent_first(ranked: Sequence[ScoredSentence], asked: str, *, reach: float = 0.12) -> Sequence[ScoredSentence]:
     """``ranked`` (best first), with the first sentence within ``reach`` (cosine + bonus units) of the best that
     names the agent of the asked verb (:func:`names_agent`) moved first, with the best's score, when the best does
     not name it; ``ranked`` unchanged otherwise (and for any question asking neither who nor whose job)."""
-    asking = question_sentence(asked)
-    if not ranked or not (_WHO.match(asking) or _WHOSE_DUTY.match(asking)) or names_agent(asked, ranked[0].text):
+    duty, verbs = _asked(asked)
+    if not ranked or not (duty or verbs) or names_agent(asked, ranked[0].text):
         return ranked
     best = ranked[0]
     for s in ranked[1:]:

@@ -27,7 +27,7 @@ import re
 from grounding.answer_types import question_sentence, states
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
-from grounding.typed_values import typed_values
+from grounding.typed_values import durations_after, typed_values
 
 __all__ = ["asked_form", "asked_thing", "asks_what_it_is", "lasts_other", "measures_other", "contrasted",
            "repeats_only", "contrasted_phrase", "points_elsewhere", "states_form"]
@@ -266,12 +266,10 @@ def repeats_only(question: str, sentence: str) -> bool:
     retrospective": fresh41's f41-u12, a development set), which is no length."""
     if not _LENGTH_OF.match(question_sentence(question)):
         return False
-    spans = list(_DURATION_SPAN.finditer(sentence))
-    return bool(spans) and all(_EVERY.search(sentence[:m.start()]) for m in spans)
+    after_every = durations_after(sentence, _EVERY)  # (grounding.typed_values reads the durations)
+    return bool(after_every) and all(after_every)
 
 
-_DURATION_SPAN = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a|an)[- ]"
-                            r"(?:minutes?|hours?|days?|weeks?|months?|years?)\b", re.I)
 _EVERY = re.compile(r"\b(?:every|each)\s+(?:other\s+)?$", re.I)
 
 

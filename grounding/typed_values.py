@@ -222,7 +222,7 @@ def recurs(text: str) -> bool:
     text = nfkc_fold(text)
     if _PATTERNS["frequency"].search(text) or _NO_SCHEDULE.search(text):
         return True
-    return not all(_durations_after(text, _LIMIT_BEFORE))
+    return not all(durations_after(text, _LIMIT_BEFORE))
 
 
 #: A word before a duration that makes it the window something must happen in ("within 12 months", "no later than 30
@@ -244,10 +244,10 @@ def asks_window(question: str) -> bool:
 def states_window(text: str) -> bool:
     """True when ``text`` states a window something must happen in: a duration after "within", "no later than" or
     "before" ("Parental leave must be taken within 12 months of the child's birth")."""
-    return any(_durations_after(nfkc_fold(text), _WINDOW_BEFORE))
+    return any(durations_after(nfkc_fold(text), _WINDOW_BEFORE))
 
 
-def _durations_after(text: str, before: re.Pattern[str]) -> list[bool]:
+def durations_after(text: str, before: re.Pattern[str]) -> list[bool]:
     """For each duration ``text`` states, in order, whether the words right before it match ``before`` (a pattern
     anchored at the end: "within", "no later than")."""
     return [bool(before.search(text[:m.start()])) for m in _PATTERNS["duration"].finditer(text)]
@@ -296,7 +296,7 @@ def states_calendar(text: str, *, held: bool = False) -> bool:
     text = nfkc_fold(text)
     if _PATTERNS["date"].search(text):
         return True
-    limits = _durations_after(text, _LIMIT_BEFORE)
+    limits = durations_after(text, _LIMIT_BEFORE)
     return bool(limits) and not (held and all(limits))
 
 
