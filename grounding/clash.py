@@ -16,6 +16,7 @@ sentences are aligned, and which clashes become notes, is decided by grounding.c
 from __future__ import annotations
 
 import functools
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal, Sequence
@@ -131,6 +132,10 @@ _CONDEMNS = re.compile(r"\b(?:violat(?:es?|ed|ing|ions?)|prohibited|forbidden|il
                        r"not permitted|not allowed)\b", re.I)
 #: What joins the two bounds of a range: "2–3 weeks", "4-6 weeks", "$10 to $20", "10 to 15 days".
 _RANGE_JOIN = re.compile(r"\s*(?:[-–—]|to)\s*", re.I)
+#: A range's low bound named in words before its closing value: "for procurements between micro-purchase threshold
+#: and $25,000" states no value of the threshold, only that the range ends at $25,000 (a development set's false
+#: notes set it against "the micro-purchase threshold ($10,000)": fresh36's f36-a07, fresh41's f41-a02).
+_NAMED_LOW = re.compile(r"\bbetween\s+[^\d$€£¥%|;:.]{2,60}?\s+and\s+$", re.I)
 #: Kinds of value a range is read for (a date, a year, a code or a time joined by a dash is not a range of numbers).
 _RANGE_KINDS = re.compile(r"^(?:duration|percent|number|amount:|qty:)")
 
@@ -152,12 +157,16 @@ def _ranges(r: ClaimReading) -> dict[StatedValue, tuple[float, str]]:
             continue
         if low < hi.number:
             out[hi] = (low, r.text[lo.span[0]:hi.span[1]])
+    for hi in r.values:  # "between the micro-purchase threshold and $25,000": a low bound named, not stated
+        if hi not in out and _RANGE_KINDS.match(hi.kind) and (named := _NAMED_LOW.search(r.text[:hi.span[0]])):
+            out[hi] = (-math.inf, r.text[named.start():hi.span[1]])
     return out
 
 
 def _low_bounds(values: Sequence[StatedValue], ranges: dict[StatedValue, tuple[float, str]]) -> set[StatedValue]:
-    """The values that open a range of ``ranges`` (the one before each closing value)."""
-    return {values[i - 1] for i, v in enumerate(values) if i and v in ranges}
+    """The values that open a range of ``ranges`` (the one before each closing value; none before a range whose low
+    bound is named in words)."""
+    return {values[i - 1] for i, v in enumerate(values) if i and v in ranges and ranges[v][0] > -math.inf}
 
 
 def _overlap(x: StatedValue, range_x: dict, y: StatedValue, range_y: dict) -> bool:

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from grounding.claim_readings import ClaimReading
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
-from grounding.rewording import word_key
+from grounding.rewording import owner_of_noun, word_key
 from grounding.values import MONTHS
 
 __all__ = ["substitution"]
@@ -92,8 +92,12 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
                     and la[i2] in _DETERMINERS and lb[j2] in _DETERMINERS:
                 continue  # "Acknowledge a Mid-Year Progress Review" / "Create & Submit a Performance plan": words
                 # opening a line before an article are capitalised because they open it: verbs (two steps), not names
+            if i1 == j1 == 0 and (_ends_in_function_word(ta[i1:i2]) or _ends_in_function_word(tb[j1:j2])):
+                continue  # "Visit Concur at ..." / "Log into Concur ...": a verb opening a line, before its object
             if _opens_clause_verb(fa, ma, la, i1, i2) or _opens_clause_verb(fb, mb, lb, j1, j2):
                 continue  # "Adobe Creative Cloud: Submit a Software Request": a verb capitalised after a colon
+            if owner_of_noun(la, ta, i1, i2) and owner_of_noun(lb, tb, j1, j2) and la[i2] == lb[j2]:
+                continue  # "As you set up your TTS accounts" / "... your 18F accounts": whose accounts, two subjects
             if _quantified_subject(la, i1) and _quantified_subject(lb, j1):
                 continue  # "All GSA employees are responsible ..." / "All TTSC staff are ...": two classes, one rule
             if {t for t, w in zip(la[i1:i2], span_a) if _name_like(w)} <= set(lb) \
@@ -131,6 +135,13 @@ def _in_quotes(text: str, at: int) -> bool:
 #: Words that open a noun phrase: after a sentence's first word, they show it is a verb ("Submit the form", "Complete
 #: a review"), not a name ("Apple acquired ...").
 _DETERMINERS = frozenset("a an the your my our their his her its this that these those each every all any".split())
+
+
+def _ends_in_function_word(span: Sequence[str]) -> bool:
+    """True when a place of two words or more ends in a lower-case stop word ("Log *into*"): a name does not end so;
+    at a line's opening its capital is the line's, and the place is a verb with its preposition (fresh41's f41-a05
+    noted "Visit Concur at travel.gsa.gov" / "Log into Concur travel.gsa.gov" as a swapped name)."""
+    return len(span) >= 2 and span[-1].islower() and span[-1] in STOP_WORDS
 
 
 def _opens_clause_verb(text: str, marks: tuple, lower: tuple, i1: int, i2: int) -> bool:

@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 from grounding.lexical import TOKEN, fold_accents
 from grounding.clash import Finding
-from grounding.rewording import merged, word_key
+from grounding.rewording import merged, owner_of_noun, reworded, word_key
 from grounding.sentence_alignment import Alignment
 
 __all__ = ["ITEM_MARKS", "POSITIONAL_RULES", "Gap", "gaps", "list_change", "positional_finding", "renamed", "rewritten"]
@@ -31,6 +31,8 @@ Gap = tuple[range, range]
 
 #: How a list item's sentence starts, as the sentence store keeps it ("- KeePassXC").
 ITEM_MARKS = ("- ", "* ", "+ ")
+#: Share of two sentences' tokens in common (difflib's ratio) from which an editorial rewording is one sentence kept.
+KEPT_RATIO = 0.75
 #: The rules of this module: a sentence rewritten in its place, and a list whose items changed.
 POSITIONAL_RULES = frozenset({"rewritten", "list"})
 
@@ -67,6 +69,9 @@ def renamed(a: str, b: str) -> tuple[str, str] | None:
     ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
     ta, tb = [word_key(m.group(0)) for m in ma], [word_key(m.group(0)) for m in mb]
     ops = [op for op in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) == 1 and owner_of_noun(ta, [m.group(0) for m in ma], *ops[0][1:3]) \
+            and owner_of_noun(tb, [m.group(0) for m in mb], *ops[0][3:5]):
+        return None  # "your TTS accounts" / "your 18F accounts": whose accounts (grounding.rewording.owner_of_noun)
     if not ops or not any(_name_like(ma[k].group(0), k == 0) and ta[k] not in tb
                           for _, i1, i2, _, _ in ops for k in range(i1, i2)) \
             or not any(_name_like(mb[k].group(0), k == 0) and tb[k] not in ta
@@ -84,6 +89,21 @@ def _prose(sentence: str) -> bool:
     return not _is_item(text) and text[-1:] in ".!?)" and len(text.split()) >= 3
 
 
+def _counterparts(current: Sequence[str], a: int, old: Sequence[str], b: int) -> bool:
+    """True when ``current[a]`` is ``old[b]`` kept: mostly its words (``KEPT_RATIO`` of their tokens, difflib's
+    ratio), or those of ``old[b]`` joined with a neighbour (or of ``current[a]`` joined with one: split in two),
+    reworded in no substance (grounding.rewording.reworded) and with no name swapped (:func:`renamed`)."""
+    def kept(x: str, y: str) -> bool:
+        return difflib.SequenceMatcher(None, _key(x), _key(y), autojunk=False).ratio() >= KEPT_RATIO \
+            and reworded(x, y) is None and renamed(x, y) is None
+
+    def joined(seq: Sequence[str], k: int) -> list[str]:
+        return [f"{seq[k - 1]} {seq[k]}"] * (k > 0) + [f"{seq[k]} {seq[k + 1]}"] * (k + 1 < len(seq))
+
+    return kept(current[a], old[b]) or any(kept(current[a], y) for y in joined(old, b)) \
+        or any(kept(x, old[b]) for x in joined(current, a))
+
+
 def rewritten(current: Sequence[str], old: Sequence[str], gap: Gap,
               weight: Callable[[int, int], float]) -> list[tuple[int, int, tuple[str, str]]]:
     """The sentence pairs of a gap that are one passage rewritten, heaviest first (``weight`` of a current and an
@@ -94,8 +114,16 @@ def rewritten(current: Sequence[str], old: Sequence[str], gap: Gap,
     bereavement" / "if approved for FMLA, ... up to 12 weeks") states two rules, not one rewritten."""
     now = [a for a in gap[0] if _prose(current[a])]
     was = [b for b in gap[1] if _prose(old[b])]
+    # a sentence the revision kept (joined with a neighbour, split in two or reworded in no substance) is paired with
+    # its own counterpart, not read as another sentence rewritten: "Make sure to select the Transit Coordinator ...
+    # - this information is listed in the online form" (two old sentences joined) is no rewrite of "Use TTS (T) or
+    # 18F (TE) as your organizational code" beside them (fresh36's f36-a05)
+    kept_now = {a for a in gap[0] if any(_counterparts(current, a, old, b) for b in gap[1])}
+    kept_was = {b for b in gap[1] if any(_counterparts(current, a, old, b) for a in gap[0])}
     out = []
     for a, b in sorted(((a, b) for a in now for b in was), key=lambda p: -weight(*p)):
+        if a in kept_now or b in kept_was:
+            continue  # a sentence kept, beside its own counterpart
         if merged(current, a, old, b) or merged(old, b, current, a):
             continue  # the revision joined two sentences into one, or split one in two
         changed = renamed(current[a], old[b])

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
 
-__all__ = ["as_cases", "conditional", "merged", "reworded", "word_key"]
+__all__ = ["as_cases", "conditional", "merged", "owner_of_noun", "reworded", "word_key"]
 
 #: Typographic apostrophes read as the ASCII one: "GSA’s" and "GSA's" (a page and its copy typed with other quotes)
 #: are one word, not a swapped name.
@@ -19,7 +19,6 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 def word_key(token: str) -> str:
     """A token as compared: lower-cased, typographic apostrophes read as the ASCII one."""
     return token.lower().translate(_APOSTROPHES)
-
 
 
 #: How a list item's sentence starts, as the sentence store keeps it ("- If you are exempt: ...").
@@ -39,6 +38,19 @@ def conditional(text: str) -> bool:
     """True when ``text`` holds a condition word ("depends", "whether", "unless", ...: _CONDITIONS): what it states
     holds only in some cases ("what happens depends on whether you are an exempt or non-exempt employee:")."""
     return any(word_key(m.group(0)) in _CONDITIONS for m in TOKEN.finditer(fold_accents(text)))
+
+
+#: Possessive determiners: a name between one and a common noun says whose thing the noun is ("your TTS accounts").
+_POSSESSIVES = frozenset("your my our their his her its".split())
+
+
+def owner_of_noun(lower: Sequence[str], tokens: Sequence[str], i1: int, i2: int) -> bool:
+    """True when the place ``i1:i2`` stands between a possessive determiner and a word in lower case ("your *TTS*
+    accounts"): the name says whose thing the noun is, and the same sentence of another owner ("your 18F accounts",
+    a revision that renamed the organisation) is said of another subject, not with another value (fresh3's f3024 and
+    fresh40's f40-m10 noted "S2 says 18F" against the whole sentence). The issue's rule: different subjects are not a
+    contradiction."""
+    return 0 < i1 and i2 < len(tokens) and lower[i1 - 1] in _POSSESSIVES and tokens[i2][:1].islower()
 
 
 def reworded(a: str, b: str) -> tuple[str, str] | None:
@@ -64,6 +76,9 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     changed = [op for op in ops if content(ta[op[1]:op[2]]) or content(tb[op[3]:op[4]])]
     if not changed:
         return None
+    if len(ops) == 1 and owner_of_noun(ta, [m.group(0) for m in ma], *ops[0][1:3]) \
+            and owner_of_noun(tb, [m.group(0) for m in mb], *ops[0][3:5]):
+        return None  # "your TTS accounts" / "your 18F accounts": whose accounts, not a value changed
     # a change of what the sentence states adds, drops or changes a value (a number, a code such as "18F" or
     # "Code 51") or a negation; other rewordings are editorial ("Employees can take" / "You can use", "Employees are
     # entitled to use their earned leave" / "you can also use leave"), however many words they change
