@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 from grounding.lexical import TOKEN, fold_accents
 from grounding.clash import Finding
-from grounding.rewording import merged, owner_of_noun, reworded, word_key
+from grounding.rewording import merged, owner_renamed, reworded, word_key
 from grounding.sentence_alignment import Alignment
 
 __all__ = ["ITEM_MARKS", "POSITIONAL_RULES", "Gap", "gaps", "list_change", "positional_finding", "renamed", "rewritten"]
@@ -69,9 +69,8 @@ def renamed(a: str, b: str) -> tuple[str, str] | None:
     ma, mb = list(TOKEN.finditer(fa)), list(TOKEN.finditer(fb))
     ta, tb = [word_key(m.group(0)) for m in ma], [word_key(m.group(0)) for m in mb]
     ops = [op for op in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(ops) == 1 and owner_of_noun(ta, [m.group(0) for m in ma], *ops[0][1:3]) \
-            and owner_of_noun(tb, [m.group(0) for m in mb], *ops[0][3:5]):
-        return None  # "your TTS accounts" / "your 18F accounts": whose accounts (grounding.rewording.owner_of_noun)
+    if owner_renamed([m.group(0) for m in ma], [m.group(0) for m in mb], ops):
+        return None  # "your TTS accounts" / "your 18F accounts": whose accounts (grounding.rewording.owner_renamed)
     if not ops or not any(_name_like(ma[k].group(0), k == 0) and ta[k] not in tb
                           for _, i1, i2, _, _ in ops for k in range(i1, i2)) \
             or not any(_name_like(mb[k].group(0), k == 0) and tb[k] not in ta
@@ -118,8 +117,8 @@ def rewritten(current: Sequence[str], old: Sequence[str], gap: Gap,
     # its own counterpart, not read as another sentence rewritten: "Make sure to select the Transit Coordinator ...
     # - this information is listed in the online form" (two old sentences joined) is no rewrite of "Use TTS (T) or
     # 18F (TE) as your organizational code" beside them (fresh36's f36-a05)
-    kept_now = {a for a in gap[0] if any(_counterparts(current, a, old, b) for b in gap[1])}
-    kept_was = {b for b in gap[1] if any(_counterparts(current, a, old, b) for a in gap[0])}
+    kept = [(a, b) for a in gap[0] for b in gap[1] if _counterparts(current, a, old, b)]
+    kept_now, kept_was = {a for a, _ in kept}, {b for _, b in kept}
     out = []
     for a, b in sorted(((a, b) for a in now for b in was), key=lambda p: -weight(*p)):
         if a in kept_now or b in kept_was:

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from grounding.lexical import STOP_WORDS, TOKEN, fold_accents, is_negation
 
-__all__ = ["as_cases", "conditional", "merged", "owner_of_noun", "reworded", "word_key"]
+__all__ = ["as_cases", "conditional", "merged", "owner_of_noun", "owner_renamed", "reworded", "word_key"]
 
 #: Typographic apostrophes read as the ASCII one: "GSA’s" and "GSA's" (a page and its copy typed with other quotes)
 #: are one word, not a swapped name.
@@ -53,6 +53,16 @@ def owner_of_noun(lower: Sequence[str], tokens: Sequence[str], i1: int, i2: int)
     return 0 < i1 and i2 < len(tokens) and lower[i1 - 1] in _POSSESSIVES and tokens[i2][:1].islower()
 
 
+def owner_renamed(a: Sequence[str], b: Sequence[str], ops: Sequence[tuple[str, int, int, int, int]]) -> bool:
+    """True when two sentences' tokens (``a``, ``b``, as written) differ in one place only (``ops``: difflib's
+    opcodes other than "equal", over the lower-cased tokens) and that place names, on both sides, whose thing the
+    noun after it is (:func:`owner_of_noun`): "your TTS accounts" / "your 18F accounts"."""
+    if len(ops) != 1:
+        return False
+    _, i1, i2, j1, j2 = ops[0]
+    return owner_of_noun([word_key(t) for t in a], a, i1, i2) and owner_of_noun([word_key(t) for t in b], b, j1, j2)
+
+
 def reworded(a: str, b: str) -> tuple[str, str] | None:
     """(the words of a, the words of b) that a revision changed in a sentence it kept, when the change adds, drops or
     changes a value or a negation; None for an editorial rewording.
@@ -76,8 +86,7 @@ def reworded(a: str, b: str) -> tuple[str, str] | None:
     changed = [op for op in ops if content(ta[op[1]:op[2]]) or content(tb[op[3]:op[4]])]
     if not changed:
         return None
-    if len(ops) == 1 and owner_of_noun(ta, [m.group(0) for m in ma], *ops[0][1:3]) \
-            and owner_of_noun(tb, [m.group(0) for m in mb], *ops[0][3:5]):
+    if owner_renamed([m.group(0) for m in ma], [m.group(0) for m in mb], ops):
         return None  # "your TTS accounts" / "your 18F accounts": whose accounts, not a value changed
     # a change of what the sentence states adds, drops or changes a value (a number, a code such as "18F" or
     # "Code 51") or a negation; other rewordings are editorial ("Employees can take" / "You can use", "Employees are
