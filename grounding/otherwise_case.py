@@ -21,7 +21,6 @@ from typing import Sequence
 from grounding.lexical import content_terms
 from grounding.scored_sentences import ScoredSentence, source_sentences
 from grounding.types import ContextPlan
-from grounding.typed_values import typed_values
 
 __all__ = ["otherwise_first"]
 
@@ -56,5 +55,5 @@ def otherwise_first(ranked: Sequence[ScoredSentence], plan: ContextPlan, case: f
     # read from its source then, as its best's neighbour)
     found = next((s for s in ranked if s.label == best.label and s.position == after), None)
     moved = replace(found or best, text=data.texts[after], kind=data.kinds[after], position=after,
-                    values=typed_values(data.texts[after]), score=best.score)
+                    values=data.values[after], score=best.score)
     return [moved, *(s for s in ranked if s is not found)]
