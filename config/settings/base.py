@@ -13,6 +13,14 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env") if (BASE_DIR / ".env").exists() else None
 
+#: Prefixes of the variables read below.
+_OURS = ("GROUNDED_", "DJANGO_", "DATABASE_", "REDIS_", "LLM_", "ANTHROPIC_", "OPENAI_")
+# A variable of ours set to nothing ("GROUNDED_VAR_DIR=" in a .env file, a compose file's "${GROUNDED_VAR_DIR:-}")
+# means "use the default", as if it were unset: read as given, "" made the current directory the data directory (a
+# fresh database there: "no such table" on the first page) and stopped a number setting with a ValueError.
+for _name in [n for n, v in os.environ.items() if n.startswith(_OURS) and not v.strip()]:
+    del os.environ[_name]
+
 VAR_DIR = Path(env("GROUNDED_VAR_DIR", default=str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 #: Where domains' retrieval indexes live (memory-mapped by every worker; see knowledge.selectors.domain_index).
