@@ -22,7 +22,8 @@ from typing import Callable, Sequence
 
 from grounding.budget import BudgetPolicy, available_tokens, split_budget
 from grounding.context_merge import merge_adjacent, single
-from grounding.context_selection import costed_source, dropped_over_budget, select_history, select_sources
+from grounding.context_selection import (costed_source, dropped_over_budget, select_history, select_sources,
+                                         with_best_match)
 from grounding.dedup import NEAR_DUPLICATE_COSINE, admit_versions, dedup_exact, dedup_near
 from grounding.ordering import ORDERINGS, order_sources
 from grounding.memory import Summary, relevant_older
@@ -194,6 +195,9 @@ def plan_context(
     dropped += list(exact.dropped) + list(near.dropped)
     entries = (merge_adjacent(near.kept) if settings.merge_adjacent
                else [single(c, ids) for c, ids in near.kept])
+    # the entry holding the best match of all is planned, however low rank fusion put it
+    entries = with_best_match(entries, {c.chunk.chunk_id: r for c, r in zip(candidates, relevance)},
+                              policy.max_sources)
 
     # 3. one budget for history and sources [18.6.1]
     notes_tokens = 0

@@ -550,3 +550,39 @@ def test_a_merged_entry_is_counted_from_its_chunks_stored_counts():
     unknown = [(Candidate(chunk=type(c.chunk)(**{**c.chunk.__dict__, "tokens": 0}), score=0.5, dense=0.5), ids)
                for c, ids in kept]
     assert merge_adjacent(unknown)[0].raw() is None  # a count not stored: the text is counted when costed
+
+
+def _page(cid, text, dense, sentence=0.0):
+    """A candidate of its own document (so nothing merges or deduplicates), with its best sentence's cosine."""
+    return replace(cand(cid, text, dense, doc=cid, title=f"Page {cid}"), sentence=sentence,
+                   sentence_pos=0 if sentence else -1)
+
+
+def test_the_chunk_holding_the_best_matching_sentence_is_planned_however_low_fusion_ranked_it():
+    """Rank fusion put the leave page 11th (a long chunk about many kinds of leave, chunk cosine 0.12) though its
+    sentence on the Employee Assistance Program matched the question best of all (0.68): with eight sources at most
+    it was never planned, and the answer said the documents do not state the time (the 18F development set's q011).
+    It now takes the last place; the rest keep their order and the eighth is left out over the source limit."""
+    others = [_page(i, f"Topic {i} text about work weeks and billable hours number {i}.", 0.61 - i / 100)
+              for i in range(1, 11)]
+    leave = _page(11, "You can work with your supervisor to use up to 4 hours of work time on the EAP.", 0.12, 0.68)
+    p = plan([*others, leave], question="How much work time can I spend on the Employee Assistance Program?")
+    assert [s.chunk_id for s in p.sources] == [1, 2, 3, 4, 5, 6, 7, 11]
+    assert [s.label for s in p.sources][-1] == "S8"
+    assert any(d.chunk_id == 8 and d.reason == "over_budget" for d in p.dropped)
+
+
+def test_a_best_match_already_planned_changes_no_order():
+    cands = [_page(i, f"Topic {i} text about travel and meals number {i}.", 0.6 - i / 100, 0.5) for i in range(1, 11)]
+    cands[3] = replace(cands[3], sentence=0.9)  # the best match stands 4th: planned as it is
+    p = plan(cands)
+    assert [s.chunk_id for s in p.sources] == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_a_superseded_best_match_is_not_moved_up():
+    """A superseded version is kept for a version note, not as an answer: its match does not take a place."""
+    cands = [_page(i, f"Topic {i} text about travel and meals number {i}.", 0.6 - i / 100) for i in range(1, 10)]
+    old = replace(_page(10, "The daily meal allowance is $50 per day.", 0.2, 0.9),
+                  chunk=replace(chunk(10, "The daily meal allowance is $50 per day.", doc=10), status="superseded"))
+    p = plan([*cands, old])
+    assert 10 not in [s.chunk_id for s in p.sources]
