@@ -17,7 +17,7 @@ CODES: dict[str, str] = {
     "message_too_long": "the question is over the character or token limit",
     "unknown_domain": "no such domain, or one the user may not read",
     "domain_mismatch": "a conversation given with another domain than its own",
-    "client_id_reused": "a client id already used for another question",
+    "client_id_reused": "a client id already used for another question or regeneration",
     "not_found": "no such conversation or message of this user",
     "forbidden": "the user's own conversation or answer, in a domain they may no longer read",
     "busy": "an answer is still being generated",

@@ -35,7 +35,8 @@ def regenerate_store(*, user, message_id: object, client_id: str, providers: Pro
     chat.selectors.own_answer_get read it in this visit (None: read here).
     Raises:
         AskError: not_found (unknown id, another user's, a question), forbidden (a domain the user may no longer
-            read), busy (an answer is being generated in the conversation).
+            read), busy (an answer is being generated in the conversation), client_id_reused (the client id made a
+            new answer to another question); nothing is stored then.
     """
     if earlier is None:
         earlier = own_answer_get(user=user, message_id=message_id)
@@ -45,6 +46,11 @@ def regenerate_store(*, user, message_id: object, client_id: str, providers: Pro
         conversation = conversation_locked(conversation)
         question.conversation = conversation  # the same row, as read under the lock: nothing is read again later
         made = Message.objects.filter(client_key=key, role=Message.Role.ASSISTANT).first() if key else None
+        if made is not None and made.reply_to_id != question.pk:
+            # the id of a regeneration of another question: its answer is not this one's (the s43 breaker got
+            # "accepted" for one conversation and "done" with another conversation's answer)
+            raise AskError("client_id_reused", f"The client id {client_id!r} was already used for another "
+                                               "regeneration. Send this one with a new client id.")
         if made is not None:
             if made.status == Message.Status.COMPLETE:
                 return Submission(conversation, question, stored=made, providers=providers, regenerates=earlier.pk,

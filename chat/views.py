@@ -180,6 +180,7 @@ def conversation_delete(request: HttpRequest, conversation_id: str) -> dict[str,
 def answer_feedback(request: HttpRequest, message_id: str) -> dict[str, Any]:
     """Store the user's feedback on one of their answers (chat.services.answer_feedback_save)."""
     body = _body(request)
-    answer = services.answer_feedback_save(user=request.user, message_id=message_id, value=body.get("value", ""),
+    # no "value" (a misspelt key: {"vaule": "unhelpful"}) is no verdict, not a taking back of the stored one
+    answer = services.answer_feedback_save(user=request.user, message_id=message_id, value=body.get("value"),
                                            reason=body.get("reason", ""))
     return {"message": answer.pk, "feedback": answer.feedback, "feedback_reason": answer.feedback_reason}

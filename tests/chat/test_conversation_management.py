@@ -228,6 +228,11 @@ def test_bad_feedback_says_what_is_wrong_and_changes_nothing(alice_client, users
     url = f"/answers/{answer.pk}/feedback"
     assert error(alice_client, url, {"value": "love it"}) == (
         400, "invalid_feedback", "Feedback is either helpful, unhelpful, or empty to take it back.")
+    for misspelt in ({"vaule": "unhelpful"}, {"rating": "helpful"}, {}):  # the s43 breaker: it wiped "helpful"
+        assert error(alice_client, url, misspelt) == (
+            400, "invalid_feedback", "Feedback is either helpful, unhelpful, or empty to take it back.")
+    answer.refresh_from_db()
+    assert answer.feedback == "helpful"
     assert error(alice_client, url, {"value": "unhelpful", "reason": "x" * (REASON_CHARS + 1)}) == (
         400, "invalid_feedback", f"The reason is {REASON_CHARS + 1:,} characters long; the limit is {REASON_CHARS:,}.")
     assert error(alice_client, f"/answers/{question.pk}/feedback", {"value": "helpful"}) == (

@@ -58,6 +58,30 @@ async def test_regenerate_makes_a_new_answer_and_keeps_the_earlier_one(ingest_de
     await comm.disconnect()
 
 
+async def test_a_regeneration_client_id_sent_again_for_another_answer_is_refused(ingest_demo, user):
+    """The s43 breaker regenerated answer A with client id "r-1", then answer B of another conversation with the same
+    id: it got "accepted" for B's conversation and "done" with A's regenerated answer. Now the user sees the
+    error naming the reused id, and nothing is stored or generated."""
+    registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
+    comm = await connect(user)
+    await comm.connect()
+    first = (await ask(comm))[-1]
+    second = (await ask(comm, "How many vacation days do I get?"))[-1]
+    await comm.send_json_to({"type": "regenerate", "message": first["message"], "client_id": "r-1"})
+    assert (await frames_until(comm, "done"))[-1]["status"] == "complete"
+    count = await sync_to_async(Message.objects.count)()
+    await comm.send_json_to({"type": "regenerate", "message": second["message"], "client_id": "r-1"})
+    error = await comm.receive_json_from(timeout=10)
+    assert (error["type"], error["code"], error["client_id"]) == ("error", "client_id_reused", "r-1")
+    assert error["message"] == ("The client id 'r-1' was already used for another regeneration. Send this one with a "
+                                "new client id.")
+    assert await sync_to_async(Message.objects.count)() == count
+    await comm.send_json_to({"type": "regenerate", "message": second["message"], "client_id": "r-2"})
+    done = (await frames_until(comm, "done"))[-1]
+    assert done["conversation"] == second["conversation"] and done["reply_to"] == second["question_message"]
+    await comm.disconnect()
+
+
 async def test_regenerate_refuses_unknown_ids_other_users_answers_and_questions(ingest_demo, user):
     registry.configure(answerer=ScriptedProvider(["Laptops are replaced every 36 months [S1]."]))
     bob = await sync_to_async(get_user_model().objects.create_user)("bob", password="pw")
