@@ -28,12 +28,13 @@ def _host_port(netloc: str, scheme: str) -> tuple[str, int | None] | None:
         return None
 
 
-def same_origin(origin: str, host: str, trusted: tuple[str, ...] = ()) -> bool:
+def same_origin(origin: str, host: str, trusted: tuple[str, ...] = (), *, secure: bool | None = None) -> bool:
     """True when ``origin`` (the handshake's Origin header: "http://localhost:8000") names the site the handshake
     reached (``host``: its Host header, "localhost:8000"; a Host without a port means the Origin scheme's default
-    one), or is one of ``trusted`` (origins as settings.CSRF_TRUSTED_ORIGINS writes them, "https://chat.example.org";
-    a "*." subdomain pattern there is matched as Django's CSRF check matches it). False for a missing or malformed
-    Origin or Host."""
+    one; ``secure``: whether the handshake came over TLS, :func:`handshake_secure`, so an https Origin names only a
+    secure site and an http one only a plain one; None: not compared), or is one of ``trusted`` (origins as
+    settings.CSRF_TRUSTED_ORIGINS writes them, "https://chat.example.org"; a "*." subdomain pattern there is matched
+    as Django's CSRF check matches it). False for a missing or malformed Origin or Host."""
     if not origin or not host:
         return False
     parts = urlsplit(origin)
@@ -43,7 +44,7 @@ def same_origin(origin: str, host: str, trusted: tuple[str, ...] = ()) -> bool:
     seen, site = _host_port(parts.netloc, scheme), _host_port(host, scheme)
     if seen is None or site is None:
         return False
-    if seen == site and seen[0]:
+    if seen == site and seen[0] and (secure is None or secure == (scheme in ("https", "wss"))):
         return True
     for allowed in trusted:
         allowed_parts = urlsplit(allowed)
@@ -56,8 +57,22 @@ def same_origin(origin: str, host: str, trusted: tuple[str, ...] = ()) -> bool:
     return False
 
 
+def handshake_secure(scope: dict, headers: dict[bytes, str]) -> bool:
+    """True when a websocket handshake came over TLS: its scope's scheme is "wss", or settings.SECURE_PROXY_SSL_HEADER
+    names a header the proxy in front set to its value (("HTTP_X_FORWARDED_PROTO", "https"): the header
+    X-Forwarded-Proto: https), as Django's HttpRequest.is_secure reads it. ``headers``: lower-case names -> values."""
+    if scope.get("scheme") in ("wss", "https"):
+        return True
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if not proxy:
+        return False
+    name, value = proxy
+    name = name.removeprefix("HTTP_").replace("_", "-").lower().encode("latin1")
+    return headers.get(name, "").split(",")[0].strip() == value
+
+
 class SameOriginValidator:
-    """ASGI middleware: a websocket handshake whose Origin is not :func:`same_origin` with its Host (nor in
+    """ASGI middleware: a websocket handshake whose Origin is not :func:`same_origin` with its Host and scheme (nor in
     settings.CSRF_TRUSTED_ORIGINS) is refused (HTTP 403, as Channels' validators refuse); other scopes pass."""
 
     def __init__(self, application) -> None:
@@ -67,6 +82,6 @@ class SameOriginValidator:
         if scope["type"] == "websocket":
             headers = {name.lower(): value.decode("latin1") for name, value in scope.get("headers", [])}
             if not same_origin(headers.get(b"origin", ""), headers.get(b"host", ""),
-                               tuple(settings.CSRF_TRUSTED_ORIGINS)):
+                               tuple(settings.CSRF_TRUSTED_ORIGINS), secure=handshake_secure(scope, headers)):
                 return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)

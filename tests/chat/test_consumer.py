@@ -99,6 +99,7 @@ async def test_foreign_origin_is_refused(ingest_demo, user):
 
 
 @pytest.mark.parametrize("origin", [b"http://localhost:9999", b"http://localhost.evil.example", b"null",
+                                    b"https://localhost", b"https://localhost:80",  # the s43 breaker: the scheme
                                     b"http://localhost:notaport"])
 async def test_an_origin_of_another_port_or_scheme_on_the_same_host_is_refused(ingest_demo, user, origin):
     # the s27 breaker: any page on the same host (another program's port) could open the chat socket with the user's

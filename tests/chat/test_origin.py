@@ -42,3 +42,26 @@ def test_a_trusted_origin_is_accepted_whatever_host_the_proxy_passes_on():
     assert not same_origin("http://chat.example.org", "127.0.0.1:8001", trusted)  # another scheme
     assert not same_origin("https://chat.example.org:8443", "127.0.0.1:8001", trusted)  # another port
     assert not same_origin("https://corp.example.evil", "127.0.0.1:8001", trusted)
+
+
+def test_the_scheme_must_be_the_connections_own():
+    """The s43 breaker opened ws://127.0.0.1:8020 with Origin https://127.0.0.1:8020 and was served: the scheme was
+    read only to find the default port. Now a plain connection takes only an http Origin and a secure one only an
+    https Origin, as Django's CSRF check compares them; the handshake is refused with 403 otherwise."""
+    assert same_origin("http://127.0.0.1:8020", "127.0.0.1:8020", secure=False)
+    assert not same_origin("https://127.0.0.1:8020", "127.0.0.1:8020", secure=False)
+    assert same_origin("https://chat.example.org", "chat.example.org", secure=True)
+    assert not same_origin("http://chat.example.org:443", "chat.example.org", secure=True)
+    # a trusted origin is compared with the trusted list, whatever the connection (a proxy not passing the scheme on)
+    assert same_origin("https://chat.example.org", "127.0.0.1:8001", ("https://chat.example.org",), secure=False)
+
+
+def test_behind_a_tls_proxy_the_forwarded_scheme_makes_the_handshake_secure(settings):
+    from config.origin import handshake_secure
+
+    assert handshake_secure({"scheme": "wss"}, {})
+    assert not handshake_secure({"scheme": "ws"}, {b"x-forwarded-proto": "https"})  # not trusted unless configured
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    assert handshake_secure({"scheme": "ws"}, {b"x-forwarded-proto": "https"})
+    assert handshake_secure({}, {b"x-forwarded-proto": "https, http"})
+    assert not handshake_secure({"scheme": "ws"}, {b"x-forwarded-proto": "http"})
