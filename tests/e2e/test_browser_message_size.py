@@ -59,6 +59,21 @@ class MessageSizeInBrowserTests(BrowserCase):
         expect(hint).to_have_text("")
         assert len(sent) == 1
 
+    def test_a_long_unbroken_word_wraps_inside_its_message(self):
+        """The s43 breaker asked a question ending in 3,968 "x"s (within the limit): the word ran out of its message
+        box and the whole thread scrolled sideways (35,456 pixels wide in a 988-pixel column). It now wraps inside
+        the box, in the question and in the thread."""
+        page = self.page
+        self.login()
+        page.fill("#question", "How often are laptops replaced? " + "x" * (LIMIT - 40))
+        page.click("#send")
+        expect(page.locator("li.msg.assistant .body:not(.streaming)")).to_contain_text("36-month refresh cycle")
+        widths = page.evaluate("""() => {
+            const thread = document.querySelector('#messages'), body = document.querySelector('li.msg.user .body');
+            return [thread.scrollWidth, thread.clientWidth, body.scrollWidth, body.clientWidth];
+        }""")
+        assert widths[0] <= widths[1] and widths[2] <= widths[3], widths
+
     def test_a_message_over_the_servers_limit_says_too_large_and_the_chat_reconnects_with_its_conversation(self):
         """A page whose limits do not match the server's (opened before the limits changed) sends a 1.1 MB message:
         the chat died silently (the socket was dropped). Now the server closes with 1009 and the page says the
