@@ -19,6 +19,7 @@ from chat.memory import history_cost
 from chat.models import Conversation, Message
 from chat.selectors import question_of
 from chat.serializers import source_view
+from chat.validation import title_text
 from grounding.answer import VerifiedAnswer
 from grounding.lexical import content_terms
 from grounding.providers import Usage
@@ -145,10 +146,11 @@ def question_insert(*, user, conversation: Conversation | None, domain: Domain, 
             finds it, chat.selectors.question_of).
     """
     client_id = (client_id or "")[:CLIENT_ID_CHARS]
+    title = title_text(text)[:80]  # without control and bidirectional override characters
     if conversation is None:  # titled by its first question when made (one write, not two)
-        conversation = conversation_create(user=user, domain=domain, title=text[:80])
+        conversation = conversation_create(user=user, domain=domain, title=title)
     else:
-        conversation_touch(conversation=conversation, title=text[:80])
+        conversation_touch(conversation=conversation, title=title)
     message = Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text,
                                      tokens=counter_for("extractive").count(text),
                                      terms=sorted(content_terms(text)), client_id=client_id,

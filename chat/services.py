@@ -19,7 +19,7 @@ from chat.errors import AskError
 from chat.models import Conversation, Message
 from chat.orchestration import answering
 from chat.selectors import conversation_get, own_answer_get
-from chat.validation import visible
+from chat.validation import title_text, visible
 
 #: Longest conversation name (characters), the model field's length.
 NAME_CHARS = Conversation._meta.get_field("title").max_length
@@ -50,11 +50,12 @@ def conversation_rename(*, user, conversation_id: object, title: object) -> Conv
 
     Raises:
         AskError: not_found, forbidden (chat.selectors.conversation_get), invalid_text, empty_name (also a name of
-            only invisible characters), name_too_long
+            only invisible characters; control and bidirectional override characters are taken out,
+            chat.validation.title_text), name_too_long
             (the message gives the length and the limit); nothing is changed then.
     """
     conversation = conversation_get(user=user, conversation_id=conversation_id)
-    name = _clean_text(title)
+    name = title_text(_clean_text(title))
     if not visible(name):  # nothing but zero-width or control characters: a name nobody can see
         raise AskError("empty_name", "The name is empty. Type a name for the conversation.")
     if len(name) > NAME_CHARS:

@@ -23,6 +23,20 @@ def visible(text: str) -> bool:
                and unicodedata.category(ch) not in ("Cc", "Cf", "Mn", "Me") for ch in text)
 
 
+#: Bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): in a title they reorder what
+#: follows them ("Invoice \u202eexe.fdp" shows as "Invoice pdf.exe", the s43 breaker's rename).
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def title_text(text: str) -> str:
+    """``text`` as a conversation's title: without control characters (Cc: a bell or an escape code shows as a box or
+    nothing) and bidirectional embeddings, overrides and isolates (:data:`_BIDI_CONTROLS`), whitespace runs
+    collapsed to one space. Right-to-left text itself, and the marks (U+200E, U+200F), stay. The question keeps
+    what its asker typed; only the name shown in the sidebar, the header and the tab is cleaned."""
+    text = text.translate(_BIDI_CONTROLS)
+    return " ".join("".join(ch if ch.isspace() or unicodedata.category(ch) != "Cc" else " " for ch in text).split())
+
+
 def storable(text: str) -> bool:
     """True when a database can hold ``text`` and compare it: no NUL character (PostgreSQL refuses one, SQLite ends
     a string at it) and no unpaired surrogate (not encodable as UTF-8)."""

@@ -61,6 +61,26 @@ def test_rename_collapses_whitespace_and_keeps_the_conversation_in_its_place(ali
     assert [c.pk for c in conversation_list(user=alice)] == [newer.pk, older.pk]  # a rename is not a use
 
 
+def test_a_name_loses_bidirectional_overrides_and_control_characters(alice_client, users, demo_domain):
+    """The s43 breaker renamed a conversation "Invoice \u202eexe.fdp": the sidebar and the header showed "Invoice
+    pdf.exe"; a bell character was kept too. The name is now shown as typed without them; right-to-left text and
+    its marks stay. A first question gives its conversation the same cleaned title (the question keeps its text)."""
+    from chat.persistence import question_store
+
+    alice = users[0]
+    conv = Conversation.objects.create(user=alice, domain=demo_domain, title="T")
+    url = f"/conversations/{conv.pk}/rename"
+    assert post(alice_client, url, {"title": "Invoice \u202eexe.fdp"})[1]["conversation"]["title"] == "Invoice exe.fdp"
+    assert post(alice_client, url, {"title": "a\u0007b \u2067x\u2069"})[1]["conversation"]["title"] == "a b x"
+    assert post(alice_client, url, {"title": "\u05e9\u05dc\u05d5\u05dd \u200f!"})[1]["conversation"]["title"] == \
+        "\u05e9\u05dc\u05d5\u05dd \u200f!"
+    assert error(alice_client, url, {"title": "\u202e\u202c\u0007"}) == (
+        400, "empty_name", "The name is empty. Type a name for the conversation.")
+    new, question, _ = question_store(user=alice, conversation=None, domain=demo_domain,
+                                      text="Is \u202eexe.fdp safe to open?")
+    assert new.title == "Is exe.fdp safe to open?" and question.text == "Is \u202eexe.fdp safe to open?"
+
+
 def test_rename_refuses_empty_and_over_long_names_and_changes_nothing(alice_client, users, demo_domain):
     conv = Conversation.objects.create(user=users[0], domain=demo_domain, title="Kept")
     url = f"/conversations/{conv.pk}/rename"
