@@ -75,6 +75,9 @@ def test_several_questions_are_one_conversation_one_json_object_per_line(demo_do
     assert first["conversation"] == second["conversation"]
     assert Conversation.objects.get(pk=first["conversation"]).messages.count() == 4
     assert "$225" in first["answer"] and "16 weeks" in second["answer"]
+    # each line names its question (the s43 new user could match lines to questions only by their order)
+    assert (first["question"], second["question"]) == ("What is the nightly hotel limit?",
+                                                       "How long is paid parental leave?")
 
 
 def test_ask_says_on_stderr_that_it_loads_the_model_and_keeps_stdout_for_answers(demo_domain, capsys, monkeypatch):

@@ -69,8 +69,8 @@ class Command(BaseCommand):
                 raise CommandError((error or {}).get("message", "The answer failed; please retry."))
             conversation = answer.conversation_id
             result = answer_payload(answer)
-            if json:
-                self.stdout.write(_dumps(result))
+            if json:  # the question too: with several, a line is matched to its question by more than its order
+                self.stdout.write(_dumps({"question": question, **result}))
                 continue
             if len(questions) > 1:
                 self.stdout.write(f"Q: {question}")
