@@ -139,6 +139,21 @@ def test_rename_in_a_domain_no_longer_readable_is_forbidden(alice_client, users,
     assert (status, code) == (403, "forbidden") and "no longer have access" in message
 
 
+def test_a_conversation_page_no_longer_readable_says_why_and_links_back(alice_client, users, demo_domain):
+    """The s43 new user limited a domain to a group: the demo user's old conversation page said only "403
+    Forbidden". It now says why, in the site's page, with a way back; an unknown one says it is not found."""
+    from django.contrib.auth.models import Group
+
+    conv = Conversation.objects.create(user=users[0], domain=demo_domain, title="Kept")
+    demo_domain.groups.add(Group.objects.create(name="hr-only"))  # alice is not in it
+    r = alice_client.get(f"/c/{conv.pk}/")
+    page = r.content.decode()
+    assert r.status_code == 403 and "You cannot open this page" in page
+    assert "You no longer have access to the domain" in page and '<a href="/">Back to your conversations</a>' in page
+    r = alice_client.get("/c/999999/")
+    assert r.status_code == 404 and "Page not found" in r.content.decode()
+
+
 # --- delete ------------------------------------------------------------------------------------------------------
 
 def test_delete_removes_the_conversation_its_turns_and_summary_and_nothing_else(alice_client, users, demo_domain):
