@@ -9,7 +9,7 @@ from django.conf import settings
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from api.schemas.common import Id, MessageStatus, Number, Open, Text
+from api.schemas.common import ClientId, Id, MessageStatus, Number, Open, Text
 
 
 def _question_schema(schema: dict[str, Any]) -> None:
@@ -37,8 +37,8 @@ class AskRequest(BaseModel):
                           "conversation is given. An unknown domain, or one you may not read, is unknown_domain (404).")
     conversation: Optional[Id] = Field(
         None, description="Id of one's own conversation to continue (its earlier turns are the answer's memory).")
-    client_id: Optional[Text] = Field(
-        None, max_length=64,
+    client_id: Optional[ClientId] = Field(
+        None,
         description="Your id for this question. Sending the same client_id again (after a lost response) returns "
                     "the stored answer instead of asking twice, and retries an answer that failed.")
 

@@ -233,6 +233,14 @@ def test_malformed_requests_get_typed_errors(demo_domain, api, body, content_typ
     assert Message.objects.count() == 0
 
 
+def test_an_over_long_client_id_is_said_in_characters(demo_domain, api):
+    """The s43 breaker's 65-character client_id got "Value should have at most 64 items after validation, not 65"."""
+    r = api.post("/api/v1/ask", {"question": "hi", "domain": "handbook", "client_id": "c" * 65})
+    assert error_of(r) == (400, "invalid_request")
+    assert "client_id: String should have at most 64 characters" in r.json()["error"]["message"]
+    assert Message.objects.count() == 0
+
+
 def test_a_json_subtype_and_a_charset_are_accepted(demo_domain, api, scripted):
     for content_type in ("application/json; charset=utf-8", "application/vnd.api+json"):
         r = api.post("/api/v1/ask", {"question": LAPTOPS, "domain": "handbook"}, content_type=content_type)
