@@ -79,6 +79,19 @@ def _ooxml_kind(data: bytes, filename: str) -> Sniffed:
     return Sniffed(kind, macros)
 
 
+def _is_text(data: bytes) -> bool:
+    """True when the first 4 KiB of ``data`` read as UTF-8 text (a character cut at the end allowed) with no NUL
+    byte."""
+    head = data[:4096]
+    if b"\x00" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3 and len(data) > len(head)  # cut inside the last character
+    return True
+
+
 def sniff(data: bytes, filename: str) -> Sniffed:
     """The real format of ``data``, checked against the extension of ``filename``.
 
@@ -110,6 +123,12 @@ def sniff(data: bytes, filename: str) -> Sniffed:
                          "it as .docx, .xlsx or .pptx and add that file")
     elif expected in TEXT_FORMATS:
         return Sniffed(expected)  # text is checked as such by its parser (encoding, NUL bytes)
+    elif _is_text(data):
+        # a text file behind a binary format's extension (the s43 breaker's realmd.pdf, a Markdown file): name what it
+        # is and the renaming that makes it readable
+        raise ParseError(f"{filename}: the content is plain text, not {NAMES[expected]} (its extension {suffix} says "
+                         "it should be); if it is Markdown or text, rename it to .md or .txt and add it again, else "
+                         "add the original file")
     else:
         raise ParseError(f"{filename}: the content is not {NAMES[expected]} (its extension {suffix} says it "
                          "should be); add the original file")

@@ -202,8 +202,14 @@ def test_an_extension_that_lies_about_the_content_is_refused(data_name, name, sa
 
 
 def test_a_text_file_named_pdf_and_old_or_protected_office_files_are_refused():
-    with pytest.raises(ParseError, match=r"^notes\.pdf: the content is not a PDF document"):
-        extract_document(b"just some notes", "notes.pdf")
+    # text behind a binary format's extension: named as text, with the renaming that makes it readable (the s43
+    # breaker's realmd.pdf said only "the content is not a PDF document ...; add the original file")
+    with pytest.raises(ParseError, match=r"^notes\.pdf: the content is plain text, not a PDF document \(its extension "
+                                         r"\.pdf says it should be\); if it is Markdown or text, rename it to \.md or "
+                                         r"\.txt and add it again"):
+        extract_document(b"# Notes\n\njust some notes", "notes.pdf")
+    with pytest.raises(ParseError, match=r"^junk\.docx: the content is not a Word document \(\.docx\) \(its "):
+        extract_document(bytes(range(256)) * 4, "junk.docx")
     ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512
     with pytest.raises(ParseError, match=r"old binary Office file .* save it as \.docx"):
         extract_document(ole, "old.docx")
