@@ -174,6 +174,22 @@ def utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+def _front_matter_error(filename: str, raw: str, exc: Exception) -> str:
+    """What is wrong with a Markdown file's front matter, at which line of the file, and how to mend it: "leave.md:
+    malformed YAML front matter at line 3 (while parsing a flow sequence; did not find expected ',' or ']'); fix the
+    lines between the two '---' (put quotes around a value holding ':', '[', '{' or '#') and ingest it again" (the s43
+    breaker got only "malformed YAML front matter: while parsing a flow sequence")."""
+    mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+    where = ""
+    if mark is not None:  # marks count lines of the text from its first '---' line (python-frontmatter strips before)
+        lead = raw[:len(raw) - len(raw.lstrip())].count("\n")
+        where = f" at line {mark.line + 1 + lead}"
+    what = "; ".join(p for p in (getattr(exc, "context", None), getattr(exc, "problem", None)) if p) \
+        or str(exc).splitlines()[0]
+    return (f"{filename}: malformed YAML front matter{where} ({what}); fix the lines between the two '---' (put quotes "
+            "around a value holding ':', '[', '{' or '#') and ingest it again")
+
+
 def parse_document(data: bytes, filename: str) -> ParsedDocument:
     """Parse one file's bytes.
 
@@ -207,7 +223,7 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
         try:
             post = frontmatter.loads(raw)
         except (yaml.YAMLError, ValueError) as exc:
-            raise ParseError(f"{filename}: malformed YAML front matter: {exc}".splitlines()[0]) from exc
+            raise ParseError(_front_matter_error(filename, raw, exc)) from exc
         metadata = _jsonable(dict(post.metadata))
         body = escape_non_tags(strip_heading_attributes(strip_liquid_markdown(post.content)))
         html = _markdown_html(body, filename)

@@ -83,6 +83,20 @@ def test_broken_files_raise_a_clear_parse_error(data, name, message):
     assert name in str(exc.value)
 
 
+def test_malformed_front_matter_names_its_line_and_the_fix():
+    """The s43 breaker's broken front matter said only "malformed YAML front matter: while parsing a flow sequence":
+    the user sees the line of the file where it goes wrong, what is wrong, and how to mend it."""
+    data = b"---\ntitle: Leave\ntags: [pay, leave\n---\nBody text.\n"
+    with pytest.raises(ParseError) as exc:
+        parse_document(data, "leave.md")
+    assert str(exc.value) == ("leave.md: malformed YAML front matter at line 3 (while parsing a flow sequence; did "
+                              "not find expected ',' or ']'); fix the lines between the two '---' (put quotes around "
+                              "a value holding ':', '[', '{' or '#') and ingest it again")
+    with pytest.raises(ParseError, match=r"^notes\.md: malformed YAML front matter at line 5 \(mapping values are not "
+                                         r"allowed in this context\)"):
+        parse_document(b"\n\n---\ntitle: x\nsummary: a: b\n---\nBody.\n", "notes.md")
+
+
 @pytest.mark.parametrize("data,name,says", [
     (b"# Pay\n\n## Leave\n\n### Travel\n", "outline.md",
      "only headings ('Pay', 'Leave', 'Travel') and no paragraph under them; write the text under the headings"),
