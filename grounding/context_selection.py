@@ -147,7 +147,7 @@ def with_best_match(entries: Sequence[Entry], relevance: dict[int, float], limit
     BM25 ranks although one of its sentences matches the question best of all: the leave page's "You can work with
     your supervisor to use up to 4 hours of work time pursuing options from the Employee Assistance Program" (best
     sentence 0.68, every other candidate's at most 0.61) stood 11th of 17 and was never planned (the 18F
-    development set's q011). Measured on the single-turn answerable questions of the development sets and the
+    calibration half's q011). Measured on the single-turn answerable questions of the development sets and the
     calibration half (968): the chunk holding the expected answer among the first eight candidates for 931 instead of
     926 (7 gained, 2 lost); moving the best three instead gains no more (9 gained, 3 lost)."""
     if len(entries) <= limit or limit < 1:

@@ -561,7 +561,7 @@ def _page(cid, text, dense, sentence=0.0):
 def test_the_chunk_holding_the_best_matching_sentence_is_planned_however_low_fusion_ranked_it():
     """Rank fusion put the leave page 11th (a long chunk about many kinds of leave, chunk cosine 0.12) though its
     sentence on the Employee Assistance Program matched the question best of all (0.68): with eight sources at most
-    it was never planned, and the answer said the documents do not state the time (the 18F development set's q011).
+    it was never planned, and the answer said the documents do not state the time (the 18F calibration half's q011).
     It now takes the last place; the rest keep their order and the eighth is left out over the source limit."""
     others = [_page(i, f"Topic {i} text about work weeks and billable hours number {i}.", 0.61 - i / 100)
               for i in range(1, 11)]
