@@ -17,6 +17,7 @@ Technique: the positional alignment of a line diff (difflib, Ratcliff-Obershelp)
 from __future__ import annotations
 
 import difflib
+import functools
 from typing import Callable, Sequence
 
 from grounding.lexical import TOKEN, fold_accents
@@ -37,8 +38,10 @@ KEPT_RATIO = 0.75
 POSITIONAL_RULES = frozenset({"rewritten", "list"})
 
 
+@functools.lru_cache(maxsize=4096)
 def _key(sentence: str) -> tuple[str, ...]:
-    """A sentence as compared for being unchanged: its tokens, case and accents aside."""
+    """A sentence as compared for being unchanged: its tokens, case and accents aside (cached: a gap's kept pairs
+    compare each sentence with every other, :func:`_counterparts`)."""
     return tuple(word_key(m.group(0)) for m in TOKEN.finditer(fold_accents(sentence)))
 
 

@@ -10,6 +10,7 @@ the OLE2 container and are refused with what to do.
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 import zipfile
@@ -80,16 +81,14 @@ def _ooxml_kind(data: bytes, filename: str) -> Sniffed:
 
 
 def _is_text(data: bytes) -> bool:
-    """True when the first 4 KiB of ``data`` read as UTF-8 text (a character cut at the end allowed) with no NUL
-    byte."""
+    """True when the first 4 KiB of ``data`` read as UTF-8 text with no NUL byte (a character the 4 KiB cut in two
+    is read as begun, by the codec's incremental decoder)."""
     head = data[:4096]
-    if b"\x00" in head:
-        return False
     try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return exc.start >= len(head) - 3 and len(data) > len(head)  # cut inside the last character
-    return True
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=len(data) <= len(head))
+    except UnicodeDecodeError:
+        return False
+    return b"\x00" not in head
 
 
 def sniff(data: bytes, filename: str) -> Sniffed:
