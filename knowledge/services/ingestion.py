@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from django.db import transaction
 from django.utils.text import Truncator
@@ -204,11 +204,15 @@ def _commit(*, domain: Domain, pending: list[Pending], report: IngestReport, emb
     sentences = sentences_embed(texts=[d.text for p, _ in to_embed for d in p.drafts], embedder=embedder,
                                 sections=[" > ".join(d.section) for p, _ in to_embed for d in p.drafts],
                                 progress=_counting(progress, "sentences"))
+    # what each chunk's record derives from its text is made before the write transaction opens: the transaction
+    # (a write lock on SQLite, where every ask and login waits behind it) only stores rows and publishes the index
+    derived = [_derived(d.text) for p, _ in to_embed for d in p.drafts]
     offset = 0
     with transaction.atomic():
         for p, fr in to_embed:
             n = len(p.drafts)
-            stored = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n])
+            stored = _store_version(domain, p, vectors[offset:offset + n], sentences[offset:offset + n],
+                                    derived[offset:offset + n])
             fr.version_id, fr.version = stored.pk, stored.label
             fr.notes += version_schedule_notes(version=stored) + version_undated_notes(version=stored)
             offset += n
@@ -220,7 +224,16 @@ def _commit(*, domain: Domain, pending: list[Pending], report: IngestReport, emb
         index_publish(domain=domain)
 
 
-def _store_version(domain: Domain, p: Pending, vectors, sentences) -> DocumentVersion:
+def _derived(text: str) -> dict[str, Any]:
+    """What a chunk's row stores derived from its text alone: the values the support check reads
+    (grounding.support_store.chunk_values), whether it holds text addressed to an AI assistant
+    (grounding.injection.injection_signals) and its value key (grounding.dedup.value_key); Chunk field ->
+    value. CPU work, done before the write transaction."""
+    return {"support_values": chunk_values(text), "injection": bool(injection_signals(text)),
+            "value_key": value_key(text)}
+
+
+def _store_version(domain: Domain, p: Pending, vectors, sentences, derived: list[dict[str, Any]]) -> DocumentVersion:
     document, created = Document.objects.get_or_create(
         domain=domain, key=p.key, defaults={"title": _clip(p.parsed.title, Document, "title"),
                                             "source_path": _clip(p.rel, Document, "source_path")})
@@ -243,8 +256,7 @@ def _store_version(domain: Domain, p: Pending, vectors, sentences) -> DocumentVe
               embedding=vectors[i].astype("<f4").tobytes(), location=stored_location(d.location, d.parts),
               sentences=sentences[i].claims, sentence_vectors=sentences[i].claim_vectors,
               units=sentences[i].units, unit_vectors=sentences[i].unit_vectors, layout=sentences[i].layout,
-              readings=sentences[i].readings, support_values=chunk_values(d.text),
-              injection=bool(injection_signals(d.text)), value_key=value_key(d.text))
+              readings=sentences[i].readings, **derived[i])
         for i, d in enumerate(p.drafts)
     ])
     document_statuses_refresh(document)

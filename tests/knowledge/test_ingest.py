@@ -334,3 +334,28 @@ def test_a_long_ingest_reports_its_embedding_progress(tmp_path, capsys, monkeypa
     assert lines[0] == f"embedding: 4 of {lines[-1].split()[-2]} sentences", lines
     done, _, rest = lines[-1].removeprefix("embedding: ").partition(" of ")
     assert done == rest.split()[0], lines  # the last line says all of them
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_per_chunk_work_runs_before_the_write_transaction(tmp_path, embedder, monkeypatch):
+    """A big upload used to hold SQLite's write lock while each chunk's values, injection check and value key were
+    made (25 s for 10,000 chunks), and every ask and login meanwhile failed with "database is locked" (500). Now
+    that work is done before the transaction opens: the transaction only stores rows."""
+    from django.db import connection
+
+    from knowledge.services import ingestion
+
+    seen = []
+    for name in ("chunk_values", "injection_signals", "value_key"):
+        real = getattr(ingestion, name)
+        monkeypatch.setattr(ingestion, name, lambda text, _real=real, _name=name: (
+            seen.append((_name, connection.in_atomic_block)), _real(text))[1])
+    (tmp_path / "rooms.md").write_text("# Rooms\n\n## Booking\n\nRoom 4 seats 12 people.\n\n## Hours\n\n"
+                                       "The office opens at 8 a.m.\n")
+    domain = domain_get_or_create(slug="lock-test")
+    report = ingest_path(path=tmp_path, domain=domain)
+    assert report.count("new") == 1
+    assert {name for name, _ in seen} == {"chunk_values", "injection_signals", "value_key"}
+    assert [name for name, inside in seen if inside] == []  # none of it inside the write transaction
+    stored = Chunk.objects.get(version__document__domain=domain, text__contains="Room 4")
+    assert stored.injection is False and stored.value_key and stored.support_values is not None
