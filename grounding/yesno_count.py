@@ -75,8 +75,13 @@ def _counted(text: str) -> dict[str, float]:
 
 
 #: A yes/no question asking whether something is a value: a copula opens it and a number is among its last words
-#: ("Is the daily meal allowance $50?", "Is the PTO carry-over limit 5 days?").
-_IS_VALUE = re.compile(r"^(?:is|are|was|were)\b.*\s\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,3}\s*\??$", re.I)
+#: ("Is the daily meal allowance $50?", "Is the PTO carry-over limit 5 days?"), or it asks whether someone gets a
+#: number of something, the number right after the verb ("Do hybrid employees get a $750 stipend?": the s44
+#: breaker's wrong "Yes." on the demo handbook's "$400"; not "Can I expense a $30 lunch?", an instance under a cap,
+#: nor "Do I get more than 10 days?", a comparison: grounding.yesno_count.compared_count).
+_IS_VALUE = re.compile(r"^(?:is|are|was|were)\b.*\s\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,3}\s*\??$"
+                       r"|^(?:do|does|did|will|would)\s+(?:[\w-]+\s+){1,4}?(?:get|receive|earn|accrue|have)\s+"
+                       r"(?:a\s+|an\s+|a\s+total\s+of\s+)?\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,7}\s*\??$", re.I)
 
 
 #: Number words as numbers ("one" counts here: "one year" is a duration), and quantity words: a vague plural

@@ -500,3 +500,11 @@ def test_a_follow_up_naming_only_an_attribute_is_asked_of_the_previous_subject(d
     its own, found no source at all and was refused; the code of conduct says "worth more than $75"."""
     _, limit = _ask(capsys, "Can I accept gifts from suppliers?", "Is there a maximum value?")
     assert not limit["abstained"] and "$75" in limit["answer"], limit["answer"]
+
+
+def test_b44_do_hybrid_employees_get_a_750_stipend_opens_with_no(demo_domain, capsys):
+    """The s44 breaker: "Do hybrid employees get a $750 stipend?" opened "Yes." over the demo handbook's "Hybrid
+    employees receive a one-time stipend of $400"."""
+    wrong, right = _ask(capsys, "Do hybrid employees get a $750 stipend?", "Do hybrid employees get a $400 stipend?")
+    assert wrong["answer"].startswith("No. Hybrid employees receive a one-time stipend of $400"), wrong["answer"]
+    assert right["answer"].startswith("Yes. Hybrid employees receive a one-time stipend of $400"), right["answer"]

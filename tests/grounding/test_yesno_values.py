@@ -59,3 +59,16 @@ def test_a_share_of_the_whole_answers_whether_a_case_is_the_same(question, expec
 
     sentence = "On the first and last day of a trip you receive 75% of the daily allowance."
     assert opener(question, sentence) == expected
+
+
+def test_b44_a_question_whether_someone_gets_a_value_answers_no_over_another_value():
+    """The s44 breaker on the demo handbook: "Do hybrid employees get a $750 stipend?" opened "Yes." over "Hybrid
+    employees receive a one-time stipend of $400". Asking whether someone gets a number of something asks for that
+    value, as "Is the stipend $750?" does; an instance under a cap or a comparison is not such a question."""
+    sentence = "Hybrid employees receive a one-time stipend of $400."
+    assert opener("Do hybrid employees get a $750 stipend?", sentence) == "No."
+    assert opener("Do hybrid employees get a $400 stipend?", sentence) == "Yes."
+    assert value_differs("Do I get 20 days of paid time off?", "You get 18 days of paid time off per year.")
+    assert not value_differs("Do I get 18 days of paid time off?", "You get 18 days of paid time off per year.")
+    assert not value_differs("Can I expense a $300 stipend?", sentence)
+    assert not value_differs("Do hybrid employees get more than $300?", sentence)
