@@ -502,7 +502,7 @@ def test_a_follow_up_naming_only_an_attribute_is_asked_of_the_previous_subject(d
     assert not limit["abstained"] and "$75" in limit["answer"], limit["answer"]
 
 
-def test_b44_do_hybrid_employees_get_a_750_stipend_opens_with_no(demo_domain, capsys):
+def test_do_hybrid_employees_get_a_750_stipend_opens_with_no(demo_domain, capsys):
     """The s44 breaker: "Do hybrid employees get a $750 stipend?" opened "Yes." over the demo handbook's "Hybrid
     employees receive a one-time stipend of $400"."""
     wrong, right = _ask(capsys, "Do hybrid employees get a $750 stipend?", "Do hybrid employees get a $400 stipend?")

@@ -61,7 +61,7 @@ def test_a_share_of_the_whole_answers_whether_a_case_is_the_same(question, expec
     assert opener(question, sentence) == expected
 
 
-def test_b44_a_question_whether_someone_gets_a_value_answers_no_over_another_value():
+def test_a_question_whether_someone_gets_a_value_answers_no_over_another_value():
     """The s44 breaker on the demo handbook: "Do hybrid employees get a $750 stipend?" opened "Yes." over "Hybrid
     employees receive a one-time stipend of $400". Asking whether someone gets a number of something asks for that
     value, as "Is the stipend $750?" does; an instance under a cap or a comparison is not such a question."""
