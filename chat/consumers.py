@@ -23,6 +23,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from chat import executors
 from chat.broadcast import answer_group
 from chat.errors import AskError
 from chat.frames import Frame
@@ -30,6 +31,7 @@ from chat.orchestration import Submission, ask_submit
 from chat.regeneration import answer_regenerate
 from chat.resume import SYNC_TIMEOUT, Follower, answer_resume, stored_partial
 from chat.providers import ProviderRegistry, registry
+from chat.selectors import session_signed_in
 from chat.serializers import done_frame
 
 log = logging.getLogger("grounded.ws")
@@ -72,6 +74,13 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: dict[str, Any], **kwargs) -> None:
         kind = content.get("type")
+        if kind in ("ask", "regenerate", "resume") and not await self._signed_in():
+            # the socket authenticated at its handshake; since then the user signed out, or the account was
+            # deactivated or its password changed: nothing more is answered on it
+            await self.emit({"type": "error", "code": "signed_out",
+                             "message": "You are signed out: sign in again to go on (nothing was sent)."})
+            await self.close(code=4401)
+            return
         try:
             if kind == "ask":
                 await self.handle_ask(content)
@@ -96,6 +105,12 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                     and client_id:
                 frame["client_id"] = client_id  # which of several asks sent at once was refused (busy, rate limit)
             await self.emit(frame)
+
+    async def _signed_in(self) -> bool:
+        """Whether the handshake's login session still signs this user in (chat.selectors.session_signed_in)."""
+        session = self.scope.get("session")
+        return await executors.current().db(session_signed_in)(
+            session_key=getattr(session, "session_key", None), user_id=self.user.pk)
 
     async def emit(self, frame: Frame) -> None:
         """Send a frame if the socket is still open; a closed socket is not an error (the result is saved)."""

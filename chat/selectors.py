@@ -8,10 +8,14 @@ answer is not found; the user's own conversation or answer in a domain they may 
 from __future__ import annotations
 
 from datetime import timedelta
+from importlib import import_module
 
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.validators import slug_re
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from chat.errors import AskError
 from chat.models import Conversation, Message
@@ -273,3 +277,19 @@ def answer_is_live(message: Message) -> bool:
     if message.alive_at is not None:
         return message.alive_at >= now - ORPHANED_AFTER
     return message.created_at >= now - ANSWER_STALE_AFTER
+
+
+def session_signed_in(*, session_key: str | None, user_id: int) -> bool:
+    """Whether the login session ``session_key`` still signs in the user ``user_id``: the session exists and has not
+    expired, names that user, the account is active, and the password has not changed since the login (Django's
+    session auth hash, as django.contrib.auth.get_user checks it on every request). A websocket authenticates once,
+    at its handshake: this is asked again before each ask, regeneration and resume, so a logout, a deactivated
+    account or a changed password ends what an open socket may do. Two queries (the session, the user)."""
+    if not session_key:
+        return False
+    data = import_module(settings.SESSION_ENGINE).SessionStore(session_key).load()
+    if str(data.get(SESSION_KEY)) != str(user_id):
+        return False
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    return user is not None and constant_time_compare(data.get(HASH_SESSION_KEY) or "", user.get_session_auth_hash())
+

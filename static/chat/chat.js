@@ -190,6 +190,8 @@ function handle(frame) {
   }
 }
 
+const SIGNED_OUT = "You are signed out: sign in again to go on (your question was not sent).";
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/chat/`);
@@ -201,6 +203,15 @@ function connect() {
   });
   socket.addEventListener("message", (event) => handle(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
+    if (event.code === 4401) { // signed out (logged out elsewhere, account deactivated, session expired): no retry
+      if (current && current.answer.id === null) refused(SIGNED_OUT);
+      else announce(SIGNED_OUT, true);
+      const link = document.createElement("a");
+      link.href = `/login/?next=${encodeURIComponent(location.pathname)}`;
+      link.textContent = "Sign in";
+      document.getElementById("status").append(" ", link);
+      return;
+    }
     if (event.code === 1009) { // the server refused a message over its size limit (nothing of it was stored)
       // the server's reason names its limit ("... exceeds payload limit of 65536 octets"): it may differ from
       // this page's, when the page was opened before the limit changed

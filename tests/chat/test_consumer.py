@@ -478,3 +478,43 @@ async def test_a_refused_ask_names_its_client_id_so_the_page_knows_which_one(ing
     busy = [f for f in frames if f["type"] == "error" and f["code"] == "busy"]
     assert busy and busy[0]["client_id"] == "burst-2"
     await comm.disconnect()
+
+
+@pytest.mark.parametrize("how", ["logout", "deactivated", "password"])
+async def test_an_open_socket_answers_nothing_once_the_user_is_signed_out(ingest_demo, user, how):
+    """The s44 breaker: after `POST /logout/` (or the account deactivated) an ask on a socket opened before still got
+    `accepted` ... `done complete`. Now the user sees an error frame saying they are signed out, the socket closes
+    with 4401 (the page then offers to sign in again), and nothing is stored."""
+    from django.contrib.sessions.models import Session
+
+    comm = await connect(user)
+    connected, _ = await comm.connect()
+    assert connected
+    if how == "logout":
+        await sync_to_async(Session.objects.all().delete)()
+    elif how == "deactivated":
+        await sync_to_async(get_user_model().objects.filter(pk=user.pk).update)(is_active=False)
+    else:
+        def change_password():
+            user.set_password("a new one")
+            user.save()
+        await sync_to_async(change_password)()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
+                             "client_id": "c-out"})
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame["type"] == "error" and frame["code"] == "signed_out", frame
+    assert "signed out" in frame["message"]
+    closed = await comm.receive_output(timeout=10)
+    assert closed == {"type": "websocket.close", "code": 4401}
+    assert not await sync_to_async(Message.objects.exists)()
+
+
+async def test_a_signed_in_socket_still_answers_after_the_check(ingest_demo, user):
+    comm = await connect(user)
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?",
+                             "client_id": "c-in"})
+    frames = await frames_until(comm, "done")
+    assert frames[-1]["type"] == "done" and frames[-1]["status"] == "complete"
+    await comm.disconnect()

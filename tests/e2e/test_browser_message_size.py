@@ -4,6 +4,8 @@ limit gets a visible reason, and the chat reconnects with its conversation."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -111,3 +113,24 @@ class MessageSizeInBrowserTests(BrowserCase):
         page.click("#send")  # the socket is back: the conversation goes on
         expect(page.locator("li.msg.assistant .body:not(.streaming)")).to_have_count(2)
         expect(page.locator("li.msg.assistant").last).to_contain_text("36-month refresh cycle")
+
+    def test_a_signed_out_page_says_so_keeps_the_question_and_stops_reconnecting(self):
+        """The s44 breaker: a socket opened before a logout went on answering. The server now refuses the ask and
+        closes the socket (4401); the page says the user is signed out, offers a sign-in link, puts the question back
+        in the composer and does not reconnect in a loop ("Connection closed. Reconnecting…" every 1.5 s)."""
+        from django.contrib.sessions.models import Session
+
+        page = self.page
+        self.login()
+        page.fill("#question", "How often are laptops replaced?")
+        page.click("#send")  # answered: the socket is open, signed in
+        expect(page.locator("li.msg.assistant .body:not(.streaming)")).to_contain_text("36-month refresh cycle")
+        Session.objects.all().delete()  # signed out elsewhere (another tab's logout)
+        page.fill("#question", "How often are laptops replaced?")
+        page.click("#send")
+        status = page.locator("#status")
+        expect(status).to_contain_text("You are signed out")
+        expect(status.get_by_role("link", name="Sign in")).to_have_attribute("href", re.compile(r"^/login/\?next=%2Fc%2F\d+%2F$"))  # back to the conversation
+        expect(page.locator("#question")).to_have_value("How often are laptops replaced?")
+        page.wait_for_timeout(2500)  # longer than the reconnect delay: the message stays, no reconnect replaced it
+        expect(status).to_contain_text("You are signed out")
