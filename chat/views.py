@@ -53,7 +53,7 @@ def _own_conversation(request: HttpRequest, conversation_id: int) -> Conversatio
 @login_required
 def index(request: HttpRequest, conversation_id: int | None = None) -> HttpResponse:
     """The chat page: the user's conversations (most recently used first), the selected one's messages (with frozen
-    sources), domain picker.
+    sources), domain picker (on a new conversation: the domain of the conversation used last, else the first).
 
     Another user's conversation id gives 404 and reveals nothing.
     """
@@ -64,10 +64,14 @@ def index(request: HttpRequest, conversation_id: int | None = None) -> HttpRespo
         conversation = _own_conversation(request, conversation_id)
         messages = [page_message_json(m) for m in conversation.messages.select_related("reply_to").order_by("pk")]
     answerer = registry.for_domain(conversation.domain) if conversation else registry.answerer()
+    conversations = selectors.conversation_list(user=request.user)
     return render(request, "chat/index.html", {
-        "conversations": selectors.conversation_list(user=request.user),
+        "conversations": conversations,
         "conversation": conversation,
         "domains": readable,
+        # a new conversation starts in the documents of the one last used (the first listed was the alphabetically
+        # first domain: once an admin added a second one, every new question went there and was refused)
+        "last_domain": conversations[0].domain.slug if conversations else None,
         "answerer": answerer.label,
         "page_data": {
             "conversation": conversation.pk if conversation else None,

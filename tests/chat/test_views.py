@@ -80,3 +80,20 @@ def test_export_gives_the_owner_markdown_with_the_frozen_cited_sources(client, u
     client.logout()
     r = client.get(f"/c/{conv.pk}/export.md")
     assert r.status_code == 302 and r.url.startswith("/login/")
+
+
+def test_a_new_conversation_starts_in_the_domain_used_last(client, users, demo_domain):
+    """The s44 new-user trial: once an admin added "18F office files", the Documents menu of every new conversation
+    showed it (the alphabetically first domain), and "How do I switch from hybrid to fully remote?" asked there was
+    refused. The menu now selects the domain of the conversation used last; with none, the first listed."""
+    from knowledge.models import Domain
+
+    alice, _ = users
+    Domain.objects.create(slug="aaa-office", name="18F office files")
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    # no conversation yet: nothing selected, so the browser shows the first listed
+    assert " selected>" not in page and page.index('value="aaa-office"') < page.index(f'value="{demo_domain.slug}"')
+    Conversation.objects.create(user=alice, domain=demo_domain, title="Remote work")
+    page = client.get("/").content.decode()
+    assert f'<option value="{demo_domain.slug}" selected>' in page and '<option value="aaa-office">' in page
