@@ -23,7 +23,7 @@ from grounding.scheduled import scheduled_note
 from grounding.lexical import content_terms
 from grounding.location import source_label
 from grounding.prompt import ABSTAIN_TOKEN
-from grounding.providers import is_abstention
+from grounding.providers import LATE_ABSTAIN_TOKEN, is_abstention
 from grounding.rawhtml import escape_raw_html
 from grounding.rendering import render_html
 from grounding.sentence_data import QUOTABLE, segment
@@ -164,9 +164,12 @@ def finalize_answer(text: str, plan: ContextPlan) -> VerifiedAnswer:
     """
     text = _QUOTES.sub("", text)
     abstained = is_abstention(text) or not plan.sufficient
+    if not abstained:  # the token after an answer is not shown (grounding.providers.LATE_ABSTAIN_TOKEN)
+        text = LATE_ABSTAIN_TOKEN.sub("", text)
     if abstained:
         reason = text.strip()
-        if reason.startswith(ABSTAIN_TOKEN):
+        if is_abstention(reason):
+            reason = reason.lstrip(" *_`#>\n")
             reason = reason[len(ABSTAIN_TOKEN):].lstrip(" :.-\n")
             reason = reason[:1].upper() + reason[1:]
         note = "".join(f" {n}" for n in (language_note(plan.asked_in) if plan.asked_in else "",
@@ -228,13 +231,14 @@ class AbstainFilter:
         self.state = "undecided"  # then "answer" or "abstain"
 
     def feed(self, piece: str) -> str:
-        """Visible text of ``piece`` (characters)."""
+        """Visible text of ``piece`` (characters). In an answer, a later token ("... [S1]. INSUFFICIENT_EVIDENCE") is
+        dropped too (grounding.providers.LATE_ABSTAIN_TOKEN): the end of a piece that may begin it is held."""
         if self.state == "answer":
-            return piece
+            return self._later(piece)
         if self.state == "abstain":
             return ""
         self.head += piece
-        lead = self.head.lstrip(" *_`#>\n")
+        lead = self.head.lstrip(" *_`#>\n").upper()
         if lead.startswith(ABSTAIN_TOKEN):
             self.state, self.head = "abstain", ""
             return ""
@@ -242,12 +246,22 @@ class AbstainFilter:
             return ""
         self.state = "answer"
         out, self.head = self.head, ""
-        return out
+        return self._later(out)
+
+    def _later(self, piece: str) -> str:
+        """``piece`` after what was held, without the token, less a tail that may be its beginning (held)."""
+        text = LATE_ABSTAIN_TOKEN.sub("", self.head + piece)
+        upper = text.upper()
+        hold = next((n for n in range(min(len(text), len(ABSTAIN_TOKEN) + 2), 0, -1)
+                     if ABSTAIN_TOKEN.startswith(upper[len(text) - n:].lstrip(" \t"))
+                     and upper[len(text) - n:].strip()), 0)
+        self.head = text[len(text) - hold:] if hold else ""
+        return text[:len(text) - hold]
 
     def close(self) -> str:
         """What is held at the end (an answer that was a bare beginning of the token, e.g. "INSUFF")."""
         out, self.head = self.head, ""
-        return out if self.state == "undecided" else ""
+        return out if self.state in ("undecided", "answer") else ""
 
 
 class QuoteFilter:

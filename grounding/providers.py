@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 import asyncio
 from dataclasses import dataclass
 from typing import AsyncIterator, Protocol, Sequence, Union
@@ -204,6 +205,12 @@ class ScriptedProvider:
 
 
 def is_abstention(text: str) -> bool:
-    """True when an answer text is the abstention (starts with ABSTAIN_TOKEN, ignoring whitespace/markup)."""
-    return text.lstrip(" *_`#>\n").startswith(ABSTAIN_TOKEN)
+    """True when an answer text is the abstention (starts with ABSTAIN_TOKEN in any case, ignoring whitespace and
+    markup)."""
+    return text.lstrip(" *_`#>\n")[:len(ABSTAIN_TOKEN)].upper() == ABSTAIN_TOKEN
+
+
+#: The abstention token where it does not open the answer ("... every 36 months [S1]. INSUFFICIENT_EVIDENCE"), in
+#: any case, with the spaces before it and a colon or period after it: never shown (grounding.answer drops it).
+LATE_ABSTAIN_TOKEN = re.compile(rf"[ \t]*{ABSTAIN_TOKEN}[:.]?", re.I)
 

@@ -518,3 +518,39 @@ async def test_a_signed_in_socket_still_answers_after_the_check(ingest_demo, use
     frames = await frames_until(comm, "done")
     assert frames[-1]["type"] == "done" and frames[-1]["status"] == "complete"
     await comm.disconnect()
+
+
+@pytest.mark.parametrize("pieces", [
+    ["Laptops are replaced every 36 months [S1]. ", "INSUFFICIENT_EVIDENCE"],
+    ["Laptops are replaced every 36 months [S1].", " INSUFF", "ICIENT_EVIDENCE."],
+    ["Laptops are replaced every 36 months [S1]. insufficient_evidence"],
+])
+async def test_the_abstention_token_after_an_answer_is_never_shown(ingest_demo, user, pieces):
+    """The s44 breaker: a model answering, then writing the internal token ("... [S1]. INSUFFICIENT_EVIDENCE", or in
+    lower case) had it streamed in a delta and stored in the done frame, contrary to the protocol. The reader sees
+    the answer without the token, streamed and stored alike."""
+    registry.configure(answerer=ScriptedProvider(pieces))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    streamed = "".join(f["text"] for f in frames if f["type"] == "delta")
+    done = frames[-1]
+    assert "insufficient" not in streamed.lower() and "insufficient" not in done["text"].lower(), (streamed, done)
+    assert done["text"].startswith("Laptops are replaced every 36 months") and done["abstained"] is False
+    stored = await sync_to_async(Message.objects.get)(pk=done["message"])
+    assert "insufficient" not in stored.text.lower()
+    await comm.disconnect()
+
+
+async def test_a_lower_case_abstention_token_is_an_abstention(ingest_demo, user):
+    from grounding.answer import ABSTAIN_MESSAGE
+
+    registry.configure(answerer=ScriptedProvider(["insufficient_evidence: nothing on this."]))
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "ask", "domain": "handbook", "text": "How often are laptops replaced?"})
+    frames = await frames_until(comm, "done")
+    assert frames[-1]["abstained"] is True and frames[-1]["text"].startswith(ABSTAIN_MESSAGE)
+    assert "insufficient_evidence" not in frames[-1]["text"]
+    await comm.disconnect()
