@@ -43,3 +43,12 @@ def with_plain_content_types(data: bytes) -> bytes:
                 content = text.encode("utf-8")
             target.writestr(info, content)
     return out.getvalue()
+
+
+def hidden_note(what: str) -> str:
+    """The report's note on content a reader of the file does not see, left out of the document: ``what`` names it
+    ("hidden text in paragraphs 3, 7", "hidden sheet 'Rates'", "hidden slide 4"). Hidden content is a way to plant
+    text a reviewer never sees (the s44 breaker: a Word run in hidden type saying "Hot desks are free of charge" was
+    quoted as the answer); an answer must rest on what a reader who opens the file can check."""
+    return (f"Left out {what}: a reader opening the file does not see it, so answers never rest on it; unhide it "
+            "and add the file again to include it.")

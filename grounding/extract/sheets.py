@@ -20,7 +20,7 @@ import openpyxl
 from lxml import etree
 
 from grounding.extract.assemble import assemble, cell_text, table_blocks
-from grounding.extract.ooxml import MACRO_NOTE
+from grounding.extract.ooxml import MACRO_NOTE, hidden_note
 from grounding.location import Location
 from grounding.parsing import Block, ParsedDocument, ParseError
 
@@ -78,7 +78,8 @@ def rows_to_blocks(rows: Iterable[tuple[int, list[object]]], section: tuple[str,
 
 def extract_xlsx(data: bytes, filename: str, *, macros: bool = False, progress: Progress | None = None
                  ) -> ParsedDocument:
-    """Blocks of a workbook's worksheets (chart sheets have no cells and are skipped).
+    """Blocks of a workbook's worksheets (chart sheets have no cells and are skipped; hidden and very hidden sheets
+    are left out and named in the notes: grounding.extract.ooxml.hidden_note).
 
     Args:
         data: the file's bytes (sniffed before).
@@ -101,7 +102,13 @@ def extract_xlsx(data: bytes, filename: str, *, macros: bool = False, progress: 
     try:
         sheets = book.worksheets
         blocks: list[Block] = []
+        hidden: list[str] = []
         for i, sheet in enumerate(sheets):
+            if sheet.sheet_state != "visible":  # "hidden" or "veryHidden": a reader of the workbook does not see it
+                hidden.append(sheet.title)
+                if progress:
+                    progress(i + 1, len(sheets))
+                continue
             rows = ((n, list(values)) for n, values in enumerate(sheet.iter_rows(min_row=1, values_only=True), 1))
             blocks += rows_to_blocks(rows, (sheet.title,), format="xlsx", sheet=sheet.title)
             if progress:
@@ -109,7 +116,11 @@ def extract_xlsx(data: bytes, filename: str, *, macros: bool = False, progress: 
         title = book.properties.title or ""
     finally:
         book.close()
-    return assemble(filename, blocks, title=title, notes=[MACRO_NOTE] if macros else [], pages=len(sheets))
+    notes = [MACRO_NOTE] if macros else []
+    if hidden:
+        notes.append(hidden_note(f"hidden sheet{'s' if len(hidden) > 1 else ''} "
+                                 + ", ".join(f"'{name}'" for name in hidden)))
+    return assemble(filename, blocks, title=title, notes=notes, pages=len(sheets))
 
 
 def extract_csv(data: bytes, filename: str) -> ParsedDocument:

@@ -18,7 +18,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 from pptx.exc import PackageNotFoundError
 
 from grounding.extract.assemble import Outline, assemble, cell_text, clean_text, table_blocks
-from grounding.extract.ooxml import MACRO_NOTE, with_plain_content_types
+from grounding.extract.ooxml import MACRO_NOTE, hidden_note, with_plain_content_types
 from grounding.location import Location
 from grounding.parsing import Block, ParsedDocument, ParseError
 
@@ -92,7 +92,8 @@ def _slide_blocks(slide, number: int) -> tuple[list[Block], str]:
 
 def extract_pptx(data: bytes, filename: str, *, macros: bool = False,
                  progress: Callable[[int, int], None] | None = None) -> ParsedDocument:
-    """Blocks of a presentation, each with its slide number.
+    """Blocks of a presentation, each with its slide number (hidden slides left out and named in the notes:
+    grounding.extract.ooxml.hidden_note).
 
     Args:
         data: the file's bytes (a .pptx or .pptm package; sniffed before).
@@ -115,11 +116,20 @@ def extract_pptx(data: bytes, filename: str, *, macros: bool = False,
         raise ParseError(f"{filename}: the presentation has no slides")
     blocks: list[Block] = []
     first_title = ""
+    hidden: list[int] = []
     for i, slide in enumerate(slides):
+        if slide._element.get("show") in ("0", "false"):  # a hidden slide: not shown when the deck is presented
+            hidden.append(i + 1)
+            if progress:
+                progress(i + 1, len(slides))
+            continue
         slide_blocks, title = _slide_blocks(slide, i + 1)
         blocks += slide_blocks
         first_title = first_title or title
         if progress:
             progress(i + 1, len(slides))
+    notes = [MACRO_NOTE] if macros else []
+    if hidden:
+        notes.append(hidden_note(f"hidden slide{'s' if len(hidden) > 1 else ''} " + ", ".join(map(str, hidden))))
     return assemble(filename, blocks, title=presentation.core_properties.title or "", heading=first_title,
-                    notes=[MACRO_NOTE] if macros else [], pages=len(slides))
+                    notes=notes, pages=len(slides))

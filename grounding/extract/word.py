@@ -6,7 +6,8 @@ list item ("- ", indented by its level); a table becomes a Markdown table whose 
 no fixed pages (they depend on the printer and fonts), so its blocks' location names the paragraph: the document's
 non-empty paragraphs counted from 1 in reading order, headings and list items included, a table counting as one
 (grounding.location); a citation of a Word file gives its section and paragraph ("FMLA, para. 3"), and links to the
-file.
+file. Text in hidden type (``w:vanish``, set on the run, its character style or its paragraph style) is left out and
+named in the report's notes (grounding.extract.ooxml.hidden_note).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from docx.text.paragraph import Paragraph
 from lxml import etree
 
 from grounding.extract.assemble import Outline, assemble, cell_text, clean_text, table_blocks
-from grounding.extract.ooxml import MACRO_NOTE, with_plain_content_types
+from grounding.extract.ooxml import MACRO_NOTE, hidden_note, with_plain_content_types
 from grounding.location import Location
 from grounding.parsing import Block, ParsedDocument, ParseError
 
@@ -60,8 +61,57 @@ def _list_depth(paragraph: Paragraph) -> int | None:
     return 0 if name.lower().startswith("list") else None
 
 
-def _table_rows(table: Table) -> list[list[str]]:
-    """Cell texts per row; a cell merged over several columns is given once."""
+_VANISH = docx.oxml.ns.qn("w:vanish")
+
+
+def _hidden(font) -> bool | None:
+    """A font's hidden property as Word reads it: True, False (``w:vanish w:val="0"``), or None (inherited)."""
+    return font.hidden if font is not None else None
+
+
+def _run_hidden(run, paragraph: Paragraph) -> bool:
+    """Whether a run is in hidden type: its own formatting, else its character style's, else its paragraph style's
+    (and their base styles')."""
+    if (own := _hidden(run.font)) is not None:
+        return own
+    for style in (run.style, paragraph.style):
+        while style is not None:
+            if (said := _hidden(style.font)) is not None:
+                return said
+            style = style.base_style
+    return False
+
+
+def _visible_text(paragraph: Paragraph) -> tuple[str, bool]:
+    """A paragraph's text without its runs in hidden type, and whether it had any with text. A paragraph with no
+    hidden formatting anywhere (its XML and its style's) is its text as python-docx reads it."""
+    style = paragraph.style
+    styled = style is not None and style.element.find(".//" + _VANISH) is not None
+    if not styled and paragraph._p.find(".//" + _VANISH) is None:
+        return paragraph.text, False
+    shown, hidden = [], False
+    for item in paragraph.iter_inner_content():
+        for run in (item.runs if hasattr(item, "runs") else [item]):
+            if _run_hidden(run, paragraph):
+                hidden = hidden or bool(run.text.strip())
+            else:
+                shown.append(run.text)
+    return "".join(shown), hidden
+
+
+def _cell_text(cell) -> tuple[str, bool]:
+    """A table cell's visible text (its paragraphs joined by line breaks, as python-docx reads ``cell.text``) and
+    whether hidden text was left out."""
+    if cell._tc.find(".//" + _VANISH) is None and not any(
+            p.style is not None and p.style.element.find(".//" + _VANISH) is not None for p in cell.paragraphs):
+        return cell.text, False
+    read = [_visible_text(p) for p in cell.paragraphs]
+    return "\n".join(t for t, _ in read), any(h for _, h in read)
+
+
+def _table_rows(table: Table, hidden_cells: list[bool]) -> list[list[str]]:
+    """Cell texts per row (hidden text left out: one True appended to ``hidden_cells`` per cell that had some); a
+    cell merged over several columns is given once."""
     rows = []
     for row in table.rows:
         cells, seen = [], set()
@@ -69,7 +119,10 @@ def _table_rows(table: Table) -> list[list[str]]:
             if id(cell._tc) in seen:
                 continue
             seen.add(id(cell._tc))
-            cells.append(cell_text(cell.text))
+            text, hidden = _cell_text(cell)
+            cells.append(cell_text(text))
+            if hidden:
+                hidden_cells.append(True)
         rows.append(cells)
     return rows
 
@@ -94,14 +147,22 @@ def extract_docx(data: bytes, filename: str, *, macros: bool = False) -> ParsedD
     outline = Outline()
     blocks: list[Block] = []
     number = 0  # the paragraph's number (grounding.location): non-empty paragraphs and tables in reading order
+    hidden: list[str] = []  # where hidden text was left out: "in paragraph 3", "after paragraph 5" (wholly hidden)
     for item in document.iter_inner_content():
         if isinstance(item, Table):
-            rows = _table_rows(item)
+            hidden_cells: list[bool] = []
+            rows = _table_rows(item, hidden_cells)
             if any(any(cells) for cells in rows):
                 number += 1
                 blocks += table_blocks(rows, outline.path, [Location("docx", paragraphs=(number,))] * len(rows))
+            if hidden_cells:
+                hidden.append(f"in paragraph {number}" if any(any(cells) for cells in rows)
+                              else f"after paragraph {number}")
             continue
-        text = clean_text(item.text)
+        shown, had_hidden = _visible_text(item)
+        text = clean_text(shown)
+        if had_hidden:
+            hidden.append(f"in paragraph {number + 1}" if text else f"after paragraph {number}")
         if not text:
             continue
         number += 1
@@ -112,5 +173,10 @@ def extract_docx(data: bytes, filename: str, *, macros: bool = False) -> ParsedD
             continue
         depth = _list_depth(item)
         blocks.append(Block(outline.path, text if depth is None else "  " * depth + "- " + text, here))
+    notes = [MACRO_NOTE] if macros else []
+    if hidden:
+        places = list(dict.fromkeys(hidden))
+        said = ", ".join(places[:-1]) + f" and {places[-1]}" if len(places) > 1 else places[0]
+        notes.append(hidden_note(f"hidden text (Word's hidden type) {said}"))
     return assemble(filename, blocks, title=document.core_properties.title or "", heading=outline.first,
-                    notes=[MACRO_NOTE] if macros else [])
+                    notes=notes)
