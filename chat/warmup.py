@@ -7,6 +7,7 @@ import gc
 import logging
 import time
 
+from django.conf import settings
 from django.db import DatabaseError, connections
 
 from grounding.embeddings import default_embedder
@@ -19,9 +20,10 @@ log = logging.getLogger("grounded.warmup")
 def warm() -> dict[str, float | int]:
     """Limit native threads per task (chat.runtime.limit_compute_threads), load and run the embedding model once, load
     the token counter and the language identifier (grounding.language), make current the scheduled versions whose
-    date has come (knowledge.services.versions), build any missing domain index and map every domain's index with
-    its numbered section labels (knowledge.indexing, knowledge.selectors, grounding.heading_lookup). A database that
-    is not ready (not migrated yet) is logged and skipped: asks then map indexes on first use.
+    date has come (knowledge.services.versions), mark failed the uploads a stopped server left unfinished (without a
+    task queue: knowledge.services.jobs.ingest_jobs_abandoned), build any missing domain index and map every domain's
+    index with its numbered section labels (knowledge.indexing, knowledge.selectors, grounding.heading_lookup). A
+    database that is not ready (not migrated yet) is logged and skipped: asks then map indexes on first use.
 
     Last, what start-up made is frozen out of the cyclic garbage collector (``gc.freeze``: the technique of Instagram's
     "Dismissing Python Garbage Collection at Instagram", 2017, and of CPython's gc documentation for pre-fork
@@ -33,7 +35,7 @@ def warm() -> dict[str, float | int]:
         {"seconds": time spent, "domains": domains mapped, "built": indexes that had to be built}.
     """
     from knowledge.indexing import index_ensure_all
-    from knowledge.services import versions_activate_due
+    from knowledge.services import ingest_jobs_abandoned, versions_activate_due
     from knowledge.models import DocumentVersion, Domain
     from knowledge.selectors import domain_index
 
@@ -47,6 +49,8 @@ def warm() -> dict[str, float | int]:
     domains = built = 0
     try:
         versions_activate_due()  # scheduled versions whose date came while no worker ran
+        if not settings.INGEST_QUEUE:  # uploads a stopped server was ingesting in its own thread end as failed
+            ingest_jobs_abandoned()
         built = index_ensure_all()
         for domain in Domain.objects.all():
             for status in (DocumentVersion.Status.CURRENT, DocumentVersion.Status.SUPERSEDED):

@@ -11,12 +11,12 @@ module per concern; this package names the public ones so callers import ``knowl
     prompts     system prompts (system_prompt_save, system_prompt_activate, system_prompt_active, warnings) and
                 DOMAIN_PRESETS
     uploads     ingest_job_start, ingest_job_launch: an upload saved and its background job started
-    jobs        ingest_job_run: an upload job's files ingested one at a time
+    jobs        ingest_job_run: an upload job's files ingested one at a time; ingest_jobs_abandoned at start
 """
 
 from knowledge.services.domains import domain_get_or_create
 from knowledge.services.ingestion import document_ingest, ingest_path
-from knowledge.services.jobs import ingest_job_run
+from knowledge.services.jobs import ingest_job_run, ingest_jobs_abandoned
 from knowledge.services.prompts import (DOMAIN_PRESETS, system_prompt_activate, system_prompt_active,
                                         system_prompt_save, system_prompt_warnings)
 from knowledge.services.reports import FileReport, IngestError, IngestReport, max_file_bytes, too_large_error
@@ -26,6 +26,6 @@ from knowledge.services.versions import (document_delete, document_reindex, vers
 
 __all__ = ["DOMAIN_PRESETS", "FileReport", "IngestError", "IngestReport", "UploadedFileLike", "document_delete",
            "document_ingest", "document_reindex", "domain_get_or_create", "ingest_job_launch", "ingest_job_run",
-           "ingest_job_start", "ingest_path", "max_file_bytes", "system_prompt_activate", "system_prompt_active",
+           "ingest_jobs_abandoned", "ingest_job_start", "ingest_path", "max_file_bytes", "system_prompt_activate", "system_prompt_active",
            "system_prompt_save", "system_prompt_warnings", "too_large_error", "version_delete",
            "version_make_current", "version_supersede", "versions_activate_due", "versions_activate_soon"]

@@ -46,6 +46,32 @@ def ingest_job_run(*, job_id: int, files: list[tuple[int, Path]], workdir: Path,
     return IngestJob.objects.get(pk=job_id)
 
 
+#: What an upload job the server stopped in the middle of says (its files not yet ingested say the same).
+ABANDONED = "not ingested: the server stopped while this upload was running; add the files again"
+
+
+def ingest_jobs_abandoned() -> int:
+    """Mark failed the upload jobs a stopped server left queued or running, with their files not yet ingested, and
+    remove the upload folders no job is using any more; returns how many jobs were marked. Called when a server
+    worker starts (chat.warmup) and only without a task queue: there a job runs in a thread of the one server process
+    (knowledge.services.uploads.ingest_job_launch), so at start no job of an earlier process can still be running.
+    (Before, such a job said "running" forever and its folder stayed.)"""
+    from django.conf import settings
+    from django.utils import timezone
+
+    stale = list(IngestJob.objects.filter(status__in=(IngestJob.Status.QUEUED, IngestJob.Status.RUNNING))
+                 .values_list("pk", flat=True))
+    if stale:
+        IngestJobFile.objects.filter(job_id__in=stale, status__in=IngestJobFile.PENDING).update(
+            status="failed", error=ABANDONED)
+        IngestJob.objects.filter(pk__in=stale).update(status=IngestJob.Status.FAILED, error=ABANDONED,
+                                                      finished_at=timezone.now())
+        log.warning("upload jobs %s were left unfinished by a stopped server: marked failed", stale)
+    for folder in Path(settings.UPLOAD_DIR).glob("upload-*"):
+        shutil.rmtree(folder, ignore_errors=True)
+    return len(stale)
+
+
 #: Least time between two progress writes of one file (seconds); the last page is always written.
 PROGRESS_INTERVAL = 0.5
 

@@ -38,3 +38,34 @@ def test_an_upload_ingests_in_the_background_and_reports_each_file(client, embed
     assert status["files"][3]["name"] == "notes.txt" and status["files"][3]["error"]
     assert Document.objects.filter(domain=domain).count() == 3
     assert "Meeting room 2 seats 6 people" in retrieve(domain=domain, query="Which room has screen R200?")[0].chunk.text
+
+
+@pytest.mark.django_db
+def test_an_upload_a_stopped_server_left_running_ends_failed_when_the_server_starts(client, settings, tmp_path):
+    """The s44 breaker restarted the server while an upload was ingesting: `GET /api/v1/jobs/2` then said "running"
+    forever, files "running" and "queued", and the upload folder stayed. Without a task queue a job runs in a thread
+    of the one server process, so when a server worker starts such a job is marked failed with a reason, its files
+    not yet ingested say so, a finished file keeps its outcome, and the leftover folder is removed."""
+    from knowledge.models import IngestJobFile
+    from knowledge.services import ingest_jobs_abandoned
+
+    settings.UPLOAD_DIR = str(tmp_path)
+    left = tmp_path / "upload-abc123" / "0"
+    left.mkdir(parents=True)
+    (left / "leave.md").write_text("# Leave\n")
+    domain = domain_get_or_create(slug="facilities", name="Facilities")
+    stuck = IngestJob.objects.create(domain=domain, status=IngestJob.Status.RUNNING)
+    IngestJobFile.objects.create(job=stuck, name="a.md", status="new", chunks=2)
+    IngestJobFile.objects.create(job=stuck, name="b.md", status="running")
+    IngestJobFile.objects.create(job=stuck, name="c.md", status="queued")
+    done = IngestJob.objects.create(domain=domain, status=IngestJob.Status.DONE)
+    assert ingest_jobs_abandoned() == 1
+    stuck.refresh_from_db()
+    assert stuck.status == "failed" and stuck.finished and stuck.finished_at is not None
+    assert stuck.error == "not ingested: the server stopped while this upload was running; add the files again"
+    assert list(stuck.files.values_list("name", "status")) == [("a.md", "new"), ("b.md", "failed"), ("c.md", "failed")]
+    assert stuck.files.get(name="c.md").error == stuck.error
+    done.refresh_from_db()
+    assert done.status == "done"
+    assert not (tmp_path / "upload-abc123").exists()
+

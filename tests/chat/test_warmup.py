@@ -64,3 +64,22 @@ def test_warm_freezes_start_up_objects_out_of_the_garbage_collector(embedder):
         assert any(o is made_later for o in gc.get_objects())
     finally:
         gc.unfreeze()
+
+
+def test_the_server_start_ends_abandoned_uploads_only_without_a_task_queue(embedder, settings, monkeypatch):
+    """Without a task queue an upload runs in a thread of the one server process: a worker starting marks the ones a
+    stopped server left running failed (knowledge.services.jobs.ingest_jobs_abandoned). With one (REDIS_URL) jobs
+    run on queue workers that a server restart does not stop: they are left alone."""
+    import gc
+
+    from chat.warmup import warm
+
+    called = []
+    monkeypatch.setattr("knowledge.services.ingest_jobs_abandoned", lambda: called.append(True) or 0)
+    try:
+        for queue in (False, True):
+            settings.INGEST_QUEUE = queue
+            warm()
+    finally:
+        gc.unfreeze()
+    assert called == [True]
