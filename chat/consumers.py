@@ -29,7 +29,7 @@ from chat.errors import AskError
 from chat.frames import Frame
 from chat.orchestration import Submission, ask_submit
 from chat.regeneration import answer_regenerate
-from chat.resume import SYNC_TIMEOUT, Follower, answer_resume, stored_partial
+from chat.resume import SYNC_TIMEOUT, WATCH_SECONDS, Follower, answer_resume, answer_settled, stored_partial
 from chat.providers import ProviderRegistry, registry
 from chat.selectors import session_signed_in
 from chat.serializers import done_frame
@@ -180,11 +180,19 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             await self.emit(frame)
 
     async def _fallback(self, message_id: int) -> None:
-        """No reply from the generating task in time (its worker is gone): the stored text so far."""
+        """No reply from the generating task in time (its worker is gone): the stored text so far; then, while the
+        answer is followed, its row is read every WATCH_SECONDS, and once it is settled (finished, or its server gone
+        for good: stored as interrupted) its ``done`` frame is shown (chat.resume.answer_settled)."""
         await asyncio.sleep(SYNC_TIMEOUT)
         follower = self.following.get(message_id)
-        if follower is not None and follower.seq is None:
-            await self._show(message_id, await stored_partial(user=self.user, message_id=message_id))
+        if follower is None or follower.seq is not None:
+            return  # the generating task replied: its own frames follow, up to its done
+        await self._show(message_id, await stored_partial(user=self.user, message_id=message_id))
+        while message_id in self.following and self.open:
+            await asyncio.sleep(WATCH_SECONDS)
+            if message_id in self.following and (frame := await answer_settled(user=self.user,
+                                                                               message_id=message_id)):
+                await self._show(message_id, frame)
 
     async def answer_frame(self, event: dict[str, Any]) -> None:
         """A frame of an answer this socket resumed (channel layer group ``answer.<id>``, or the generating task's

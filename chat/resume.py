@@ -4,7 +4,9 @@ A stored answer comes back as its ``done`` frame. One still generating comes bac
 ``partial`` frame with the text so far, then the later deltas and ``done`` as they are made: the socket joins the
 answer's group first, then asks the generating task for the text so far (chat.broadcast), and a :class:`Follower`
 holds the deltas that arrive before that reply, so nothing is shown twice or missed. When no reply comes within
-SYNC_TIMEOUT seconds (the generating worker is gone), the text so far is read from the shared cache or the row.
+SYNC_TIMEOUT seconds (the generating worker is gone), the text so far is read from the shared cache or the row, and
+the row is read again every WATCH_SECONDS until the answer is settled (:func:`answer_settled`: finished, or stored as
+interrupted once its heartbeat is overdue).
 """
 
 from __future__ import annotations
@@ -101,6 +103,22 @@ async def answer_resume(*, user, message_id: object, join: Callable[[str], Await
         return Resumed([done_frame(message)], message.pk, group=group)
     await answer_sync_request(message.pk, reply_to)
     return Resumed([stored_plan_frame(message)], message.pk, group=group, follower=Follower(message.pk))
+
+
+#: Seconds between two reads of a followed answer whose generating task did not reply (its worker may be gone).
+WATCH_SECONDS = 10.0
+
+
+async def answer_settled(*, user, message_id: int) -> Frame | None:
+    """The ``done`` frame of a followed answer once it is settled: finished (stored), or orphaned (no heartbeat
+    within chat.selectors.ORPHANED_AFTER: its server stopped, and it is stored now as interrupted with the text saved
+    so far, chat.persistence.answer_orphan_close); None while it is still generating. A socket that resumed an answer
+    of a server that crashed got its plan and text so far, then waited forever (the s44 breaker)."""
+    db = executors.current().db
+    message = await db(own_answer_get)(user=user, message_id=message_id)
+    if message.status == Message.Status.STREAMING and not answer_is_live(message):
+        message = await db(answer_orphan_close)(message=message)
+    return None if message.status == Message.Status.STREAMING else done_frame(message)
 
 
 async def stored_partial(*, user, message_id: int) -> Frame:

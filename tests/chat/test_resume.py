@@ -210,3 +210,41 @@ def test_a_fuller_partial_after_the_stored_copy_replaces_it_and_later_deltas_fol
     assert follower.on_frame({"type": "delta", "message": 7, "seq": 4, "text": " every"}) == []
     later = {"type": "delta", "message": 7, "seq": 5, "text": " 36 months"}
     assert follower.on_frame(later) == [later]
+
+
+async def test_a_socket_following_an_answer_whose_server_crashed_gets_it_as_interrupted(ingest_demo, user,  # noqa: F811
+                                                                                        monkeypatch):
+    """The s44 breaker: the server killed mid-answer and restarted, a resume within the 60 s heartbeat deadline got
+    the plan and the text so far, then nothing for over 100 s (the page stayed busy). The socket now reads the row
+    again while it follows it, and once the heartbeat is overdue it gets the answer as interrupted, with the text
+    saved so far and the reason."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chat import consumers
+    from chat.orchestration import ask_store
+    from chat.persistence import ORPHAN_ERROR
+    from knowledge.models import Domain
+
+    monkeypatch.setattr(consumers, "WATCH_SECONDS", 0.5)
+
+    def stranded():
+        domain = Domain.objects.get(slug="handbook")
+        submission = ask_store(user=user, conversation=None, domain=domain, text="How often are laptops replaced?",
+                               client_id="", providers=registry)
+        Message.objects.filter(pk=submission.answer.pk).update(  # its last heartbeat 57 s ago: live for 3 s more
+            text="Laptops are replaced every 36", stream_seq=2, alive_at=timezone.now() - timedelta(seconds=57))
+        return submission
+
+    submission = await sync_to_async(stranded)()
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_json_to({"type": "resume", "message": submission.answer.pk})
+    frames = await frames_until(comm, "done", timeout=30)
+    await comm.disconnect()
+    assert [f["type"] for f in frames] == ["plan", "partial", "done"]
+    assert frames[1]["text"] == "Laptops are replaced every 36"
+    done = frames[-1]
+    assert done["status"] == "interrupted" and done["error"] == ORPHAN_ERROR
+    assert done["answer"] == "Laptops are replaced every 36"
