@@ -7,7 +7,9 @@ import re
 from django.db import transaction
 
 from grounding.prompt import ABSTAIN_TOKEN, DEFAULT_SYSTEM_PROMPT
-from knowledge.models import SystemPrompt
+from grounding.tokens import counter_for
+from knowledge.models import Domain, SystemPrompt
+
 
 def system_prompt_warnings(text: str) -> list[str]:
     """Problems of a system prompt text that would weaken grounding (empty list: none). Warnings, not errors: an
@@ -22,7 +24,35 @@ def system_prompt_warnings(text: str) -> list[str]:
     if ABSTAIN_TOKEN not in text:
         warnings.append(f"The prompt lacks the abstention token {ABSTAIN_TOKEN}: an answer that cannot be grounded "
                         "will not be recognised as an abstention.")
+    warnings += _window_warnings(text)
     return warnings
+
+
+#: Tokens a domain's window must keep after the system prompt and its instructions: the question, history and
+#: sources (Domain.clean asks the same of the window alone).
+ROOM_NEEDED = 1_000
+
+
+def _window_warnings(text: str) -> list[str]:
+    """One warning per domain whose usable window (window x safety margin - completion reserve) the prompt and the
+    domain's instructions leave fewer than ROOM_NEEDED tokens of (cl100k): every ask there would fail with a budget
+    error (the s44 breaker saved a prompt longer than the window without a word, and every ask failed)."""
+    prompt = counter_for("extractive").count(text.strip())
+    out = []
+    for domain in Domain.objects.order_by("name"):
+        try:
+            limit = domain.context_settings().policy.limit
+        except ValueError:
+            continue
+        own = domain.instructions_tokens if domain.instructions_tokens is not None \
+            else counter_for("extractive").count(domain.prompt_instructions())
+        room = limit - prompt - own
+        if room < ROOM_NEEDED:
+            out.append(f"The prompt is {prompt:,} tokens: in the domain {domain.name} (window {domain.window:,}, "
+                       f"{limit:,} usable) it and the domain's instructions ({own:,}) leave {max(room, 0):,} tokens "
+                       f"for the question, history and sources, fewer than {ROOM_NEEDED:,}; asks there would fail. "
+                       "Shorten the prompt or raise the domain's window.")
+    return out
 
 
 @transaction.atomic

@@ -179,3 +179,16 @@ def test_a_stored_count_is_not_read_for_a_text_it_was_not_made_from(people, monk
     assert fresh.stored_counts(version) == (version.tokens, None)
     SystemPrompt.objects.filter(pk=version.pk).update(text="Answer only in French.")
     assert answer_inputs(domain=fresh).stored_counts == (None, None)
+
+
+def test_a_prompt_leaving_a_domain_no_room_for_the_question_is_warned_about():
+    """The s44 breaker saved an active system prompt longer than the window without a warning; every ask then failed
+    and chat users saw "the prompt cannot fit: usable window 14400 tokens ...". Saving it now warns, naming the domain,
+    the numbers and the fix."""
+    Domain.objects.create(slug="small", name="Small", window=4_000, completion_reserve=1_000)
+    Domain.objects.create(slug="large", name="Large", window=100_000)
+    long_prompt = f"Cite [S1]. {ABSTAIN_TOKEN}. " + "Answer from the documents only. " * 400
+    [warning] = system_prompt_warnings(long_prompt)
+    assert warning.startswith("The prompt is ") and "in the domain Small (window 4,000, 2,600 usable)" in warning
+    assert "asks there would fail. Shorten the prompt or raise the domain's window." in warning
+    assert system_prompt_warnings(DEFAULT_SYSTEM_PROMPT) == []
