@@ -53,6 +53,7 @@ from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
 from grounding.quoting import in_reading_order, under_heading, with_antecedent, with_list_after
 from grounding.question_parts import blank_cell, is_group, question_parts, specifics
+from grounding.residual_cases import ResidualCase, general_opener
 from grounding.sentence_cues import continues_one, pointed_back
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
 from grounding.table_lookup import looks_up_row, with_row_first
@@ -202,6 +203,9 @@ class ExtractiveAnswerer:
         chosen = specific_sentences(self, ranked, kind, asked, names, plan, context=again)
         if isinstance(chosen, str):
             return chosen
+        general = ""  # the rule for the cases the documents do not list, quoted for one they do not name
+        if isinstance(chosen, ResidualCase):
+            chosen, general = list(chosen.chosen), general_opener(chosen.names)
         if kind not in ("yesno", "list") and (looked := looked_up_item(plan, chosen[0], asked, self.embedder)):
             # "Who is the point person for Solutions?": the keyed item after the sentence, "Solutions - Kristina Britt"
             chosen = [chosen[0], looked] + [s for s in chosen[1:] if s.text != looked.text][:self.max_sentences - 2]
@@ -249,7 +253,7 @@ class ExtractiveAnswerer:
                                   self.max_sentences,
                                   continues=lambda s: continues_one(at, s.label, s.position, s.text),
                                   antecedent=lambda s: pointed_back(chosen, s))
-        opener = ""
+        opener = general
         if kind == "yesno":
             settled = yes_no_answer(self, asked, chosen, ranked, plan, context=context, alone=alone, groups=groups)
             if isinstance(settled, str):

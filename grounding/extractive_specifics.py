@@ -23,6 +23,7 @@ from grounding.lexical import content_terms
 from grounding.part_cues import named_instance
 from grounding.question_parts import as_written, is_group
 from grounding.quoting import goes_on, repeats
+from grounding.residual_cases import ResidualCase, states_residual_rule
 from grounding.sentence_leads import lead_of, part_elsewhere
 from grounding.sentence_rank import ScoredSentence, source_sentences
 from grounding.subject_check import names_in_source, pins
@@ -50,13 +51,16 @@ def covering(ranked: Sequence[ScoredSentence], sources: dict[str, Source]) -> li
 
 
 def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSentence], kind: str, asked: str,
-                       names: Sequence[str], plan: ContextPlan, context: str = "") -> list[ScoredSentence] | str:
+                       names: Sequence[str], plan: ContextPlan, context: str = ""
+                       ) -> list[ScoredSentence] | ResidualCase | str:
     """The sentences an answer rests on (at most ``answerer.max_sentences``), preferring those that name the
     question's specifics ``names`` (a city, a grade, a fiscal year: grounding.question_parts.specifics), or whose
     source does, when one of them is within ``answerer.type_spread`` of the best; or the topic-only abstention text
     (a str) when no close sentence states the asked type (``kind``), or the sentence that does is not said of a
-    name asked about. ``context``: the previous question, when ``asked`` asks it again for another case (a sentence
-    denying the value to that case answers it, grounding.denials.denies)."""
+    name asked about; or, when the best sentence states the rule for the cases it does not list ("in most cities")
+    and the question asks about a place it does not name, those sentences as a grounding.residual_cases.ResidualCase.
+    ``context``: the previous question, when ``asked`` asks it again for another case (a sentence denying the value
+    to that case answers it, grounding.denials.denies)."""
     sources = plan.source_map
     pinned = [s for s in ranked if all(pins(sources[s.label], s.text, n) for n in names)]
     chosen: list[ScoredSentence] = []
@@ -95,6 +99,11 @@ def specific_sentences(answerer: ExtractiveAnswerer, ranked: Sequence[ScoredSent
     related = [s for s in pinned if s.score >= answerer.threshold and (
         content_terms(s.text) & own or proportional_only(s.text)
         and sources[s.label].title == sources[chosen[0].label].title)]
+    if not any(is_group(n) for n in missing) and kind != "yesno" and states_residual_rule(chosen[0].text):
+        # "What is the nightly hotel limit in Denver?" / "... $225 per night before taxes in most cities. In
+        # high-cost cities (New York, ...) the limit is $325": the rule for the cities not listed answers (quoted
+        # as the general rule: grounding.residual_cases)
+        return ResidualCase(chosen, tuple(as_written(n, asked) for n in missing))
     if not (related and all(is_group(n) for n in missing)):
         # "anything about X" only for a name no planned source names; one a planned source names (another page of
         # the New York office) lacks the asked fact: "the amount for New York"

@@ -508,3 +508,15 @@ def test_do_hybrid_employees_get_a_750_stipend_opens_with_no(demo_domain, capsys
     wrong, right = _ask(capsys, "Do hybrid employees get a $750 stipend?", "Do hybrid employees get a $400 stipend?")
     assert wrong["answer"].startswith("No. Hybrid employees receive a one-time stipend of $400"), wrong["answer"]
     assert right["answer"].startswith("Yes. Hybrid employees receive a one-time stipend of $400"), right["answer"]
+
+
+def test_a_city_the_policy_does_not_list_gets_the_rule_for_most_cities(demo_domain, capsys):
+    """The s44 new-user trial: "What is the nightly hotel limit in Denver?" was refused ("they do not state the amount
+    or limit for Denver"), while the policy's limit "in most cities" holds for every city its high-cost list does not
+    name. The answer says the documents name no rule for Denver and quotes the general one with its exceptions."""
+    denver, boston = _ask(capsys, "What is the nightly hotel limit in Denver?",
+                          "What is the nightly hotel limit in Boston?")
+    assert denver["answer"].startswith("The documents say nothing specific about Denver; in general: The nightly "
+                                       "hotel limit is $225 per night before taxes in most cities [S1]."), denver
+    assert not denver["abstained"] and "$325 per night" in denver["answer"]
+    assert boston["answer"].startswith("In high-cost cities (New York, San Francisco, Boston"), boston  # named: its own
