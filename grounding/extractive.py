@@ -52,7 +52,7 @@ from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
 from grounding.comparison_verdict import verdict
 from grounding.quoting import in_reading_order, under_heading, with_antecedent, with_list_after
-from grounding.question_parts import blank_cell, is_group, question_parts, specifics
+from grounding.question_parts import as_phrased, blank_cell, is_group, question_parts, specifics
 from grounding.residual_cases import ResidualCase, general_opener
 from grounding.sentence_cues import continues_one, pointed_back
 from grounding.sentence_rank import ScoredSentence, rank_sentences, reads_period, with_sentences
@@ -169,7 +169,7 @@ class ExtractiveAnswerer:
         if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)
                                        or unnamed_existent(asked, plan.sources) or unnamed_object(asked, plan.sources)):
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
-            return compose.topic_only(covering(ranked, plan.source_map), "anything about " + " ".join(unnamed))
+            return compose.topic_only(covering(ranked, plan.source_map), "anything about " + as_phrased(unnamed, asked))
         sources = plan.source_map
         if sides is not None:
             chosen = self._sides(plan, sides, context)
@@ -242,7 +242,7 @@ class ExtractiveAnswerer:
             # nothing quoted, nor its page or section, names what a question standing alone asks about: the
             # office's core hours do not say when its cafeteria opens (a yes/no question, or one after a story,
             # often names its subject in other words: "Can I still get the trip approved?" / "travel")
-            return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(unsaid))
+            return compose.topic_only(covering(ranked, sources), "anything about " + as_phrased(unsaid, asked))
         if kind != "yesno":  # the sentences about the asked kind first ("sick days" after "paid time off")
             chosen = sorted(chosen, key=lambda s: other_kind(asked, s.text))
         acting = kind == "other" and asks_action(asked)

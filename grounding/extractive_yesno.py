@@ -19,7 +19,7 @@ from grounding.faq_replies import page_reply, reply_opener
 from grounding.extractive_specifics import covering
 from grounding.followup_reading import relating
 from grounding.lexical import content_terms
-from grounding.question_parts import specifics
+from grounding.question_parts import as_phrased, specifics
 from grounding.quoting import with_antecedent
 from grounding.sentence_rank import ScoredSentence
 from grounding.subject_check import existent_unsaid, names_in_source, pins, subject_terms
@@ -287,7 +287,7 @@ def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[Sco
     quoted = [(s.text, sources[s.label]) for s in chosen]
     if not opener and alone and \
             (thin := thin_cover(asked, subject_terms(question_sentence(asked)), quoted, plan.sources)):
-        return compose.topic_only(covering(ranked, sources), "anything about " + " ".join(thin))
+        return compose.topic_only(covering(ranked, sources), "anything about " + as_phrased(thin, asked))
     if not opener and asks_limit(asked):
         limits = [s.text for s in chosen if speaks_of_limit(s.text, asked) or denies_asked_action(asked, s.text)]
         if not limits or limit_of_other_action(asked, limits, [s.text for s in plan.sources]):

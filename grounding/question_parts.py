@@ -235,6 +235,27 @@ def as_written(name: str, question: str) -> str:
     return m.group(0) if m else name
 
 
+def as_phrased(words: Sequence[str], question: str, *, longest: int = 8) -> str:
+    """``words`` (of the question's asking sentence, in its order) as the question phrases them: the shortest stretch
+    of the asking sentence (grounding.answer_types.question_sentence) holding each of them as a whole word, when it is
+    at most ``longest`` words long ("offer a 401(k) match", "manager doesn't respond"), for a refusal naming what
+    the documents do not mention ("they do not say anything about offer 401(k) match" read as a typing slip: the
+    s44 new-user trial); else the words joined by spaces."""
+    asking = question_sentence(question)
+    spots = []
+    for word in words:
+        m = re.search(rf"(?<![\w(]){re.escape(word)}(?![\w)])", asking, re.I)
+        if m is None:
+            return " ".join(words)
+        spots.append(m)
+    start, end = min(m.start() for m in spots), max(m.end() for m in spots)
+    # a verb before the thing asked about goes ("offer a 401(k) match" -> "a 401(k) match")
+    if (m := re.match(r"\S+\s+(?=(?:a|an|the)\s)", asking[start:end], re.I)) is not None:
+        start += m.end()
+    phrase = asking[start:end]
+    return phrase if len(phrase.split()) <= longest else " ".join(words)
+
+
 def is_group(name: str) -> bool:
     """True when a specific (:func:`specifics`) is a group of people ("contractors", "part-time"), not a name."""
     return bool(_GROUP.fullmatch(name))

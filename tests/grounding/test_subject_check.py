@@ -159,3 +159,19 @@ def test_a_refusal_names_no_spoken_filler_words():
     security = Source(label="S1", chunk_ids=(1,), document_id=1, title="Security", section="Reporting", version="v1",
                       date="", text="Report any suspected incident within 1 hour.", score=0.5, tokens=10)
     assert unsaid_subject("am I gonna get in trouble?", [(security.text, security)]) == ["trouble"]
+
+
+def test_a_refusal_names_what_is_not_mentioned_as_the_question_phrases_it():
+    """The s44 new-user trial: "Does Tallgrass offer a 401(k) match?" was refused "... they do not say anything about
+    offer 401(k) match", and "What happens if my manager doesn't respond?" "... about manager respond": the words
+    were joined as a list. The refusal takes the question's own stretch of words, without a verb before the thing."""
+    from grounding.question_parts import as_phrased
+
+    assert as_phrased(["offer", "401(k)", "match"], "Does Tallgrass offer a 401(k) match?") == "a 401(k) match"
+    assert as_phrased(["manager", "respond"], "What happens if my manager doesn't respond?") == \
+        "manager doesn't respond"
+    assert as_phrased(["gym"], "When is the gym open?") == "gym"
+    # a stretch longer than eight words, or a word the question does not hold as written, keeps the list
+    assert as_phrased(["wifi", "password"], "Where is the wifi network that guests use, and who sets its password "
+                                            "each month?") == "wifi password"
+    assert as_phrased(["cafe"], "When does the cafeteria open?") == "cafe"
