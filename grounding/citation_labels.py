@@ -4,6 +4,7 @@ source")."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -57,11 +58,17 @@ def check_labels(markers: Sequence[Marker], known_labels: Collection[str]) -> Ci
     return CitationCheck(valid=tuple(valid), invalid=tuple(invalid))
 
 
+#: A source label named in an answer's note prose, not as a marker: "S1 (the current version) says", "S2 says",
+#: "S3 lists", "which S1 no longer states" (grounding.notes' wording).
+_NAMED_LABEL = re.compile(r"(?<![\w\[])S(\d+)\b(?=\s+(?:\(|says\b|lists\b|no\s+longer\b))")
+
+
 def labels_as_footnotes(text: str, known: Collection[str]) -> tuple[str, tuple[str, ...]]:
     """An answer's [S#] markers as numbered footnote references, for a copy of the answer outside the application
     (where its labels mean nothing): each known label gets the next number in order of first citation, a marker
     becomes its labels' numbers ("[S1]" -> "[1]", "[S1][S3]" or "[S1, S3]" -> "[1][2]"), an unknown label is
-    removed; markers inside code are left as written (grounding.citations.parse_markers).
+    removed; markers inside code are left as written (grounding.citations.parse_markers). A known label a note names
+    in prose ("S1 (the current version) says", "S2 says") becomes "source [n]" too.
 
     Returns:
         (the text with footnote references, the known labels in footnote order: label of [1], of [2], ...).
@@ -77,4 +84,8 @@ def labels_as_footnotes(text: str, known: Collection[str]) -> tuple[str, tuple[s
             out[-1] = out[-1].rstrip(" \t")  # a removed marker leaves no space before what follows it
         pos = m.end
     out.append(text[pos:])
-    return "".join(out), tuple(order)
+    # a label the notes name in their prose ("S1 (the current version) says ...") is that footnote too: "source [1]"
+    # (the s44 new-user trial's copy read "Note that this changed: S1 (the current version) says ... [1][2]")
+    joined = _NAMED_LABEL.sub(lambda m: f"source [{order.setdefault(m.group(0), len(order) + 1)}]"
+                              if m.group(0) in known else m.group(0), "".join(out))
+    return joined, tuple(order)

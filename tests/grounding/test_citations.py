@@ -453,3 +453,22 @@ def test_a_whole_text_is_tried_only_where_a_label_follows_an_opener_and_nothing_
         found += bool(full)
     assert found > 5_000
     assert parse_markers("See [the travel page](https://x.gov) and [note].") == []
+
+
+def test_a_label_a_note_names_in_prose_becomes_its_footnote_in_a_copy():
+    """The s44 new-user trial: Copy gave "Note that this changed: S1 (the current version) says ... but S2 (a
+    superseded version) says $300 [1][2]": the footnotes numbered the markers, and the note's "S1" and "S2" meant
+    nothing once pasted. They become "source [1]" and "source [2]"; a label outside the answer's sources stays as
+    written. Only the notes' wording is read: a quoted "Form S1 says" is taken for the label too (a known limit)."""
+    from grounding.citation_labels import labels_as_footnotes
+
+    text = ("Hotels are $225 a night [S1]. Note that this changed: S1 (the current version) says $225 but S2 (a "
+            "superseded version) says $200 [S1][S2].")
+    copied, order = labels_as_footnotes(text, {"S1", "S2"})
+    assert copied == ("Hotels are $225 a night [1]. Note that this changed: source [1] (the current version) says "
+                      "$225 but source [2] (a superseded version) says $200 [1][2].")
+    assert order == ("S1", "S2")
+    assert labels_as_footnotes("S3 lists the form, which S1 no longer states [S1].", {"S1", "S3"}) == (
+        "source [2] lists the form, which source [1] no longer states [1].", ("S1", "S3"))
+    assert labels_as_footnotes("Form S1 says nothing here [S1].", {"S1"})[0] == "Form source [1] says nothing here [1]."
+    assert labels_as_footnotes("S9 says so [S1].", {"S1"})[0] == "S9 says so [1]."
