@@ -292,4 +292,3 @@ def session_signed_in(*, session_key: str | None, user_id: int) -> bool:
         return False
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     return user is not None and constant_time_compare(data.get(HASH_SESSION_KEY) or "", user.get_session_auth_hash())
-

@@ -26,6 +26,7 @@ from knowledge.services.versions import (document_delete, document_reindex, vers
 
 __all__ = ["DOMAIN_PRESETS", "FileReport", "IngestError", "IngestReport", "UploadedFileLike", "document_delete",
            "document_ingest", "document_reindex", "domain_get_or_create", "ingest_job_launch", "ingest_job_run",
-           "ingest_jobs_abandoned", "ingest_job_start", "ingest_path", "max_file_bytes", "system_prompt_activate", "system_prompt_active",
+           "ingest_jobs_abandoned", "ingest_job_start", "ingest_path", "max_file_bytes", "system_prompt_activate",
+           "system_prompt_active",
            "system_prompt_save", "system_prompt_warnings", "too_large_error", "version_delete",
            "version_make_current", "version_supersede", "versions_activate_due", "versions_activate_soon"]

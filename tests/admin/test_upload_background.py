@@ -68,4 +68,3 @@ def test_an_upload_a_stopped_server_left_running_ends_failed_when_the_server_sta
     done.refresh_from_db()
     assert done.status == "done"
     assert not (tmp_path / "upload-abc123").exists()
-

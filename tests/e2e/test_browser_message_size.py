@@ -130,7 +130,8 @@ class MessageSizeInBrowserTests(BrowserCase):
         page.click("#send")
         status = page.locator("#status")
         expect(status).to_contain_text("You are signed out")
-        expect(status.get_by_role("link", name="Sign in")).to_have_attribute("href", re.compile(r"^/login/\?next=%2Fc%2F\d+%2F$"))  # back to the conversation
+        back = re.compile(r"^/login/\?next=%2Fc%2F\d+%2F$")  # back to the conversation
+        expect(status.get_by_role("link", name="Sign in")).to_have_attribute("href", back)
         expect(page.locator("#question")).to_have_value("How often are laptops replaced?")
         page.wait_for_timeout(2500)  # longer than the reconnect delay: the message stays, no reconnect replaced it
         expect(status).to_contain_text("You are signed out")
