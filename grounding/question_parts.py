@@ -252,7 +252,11 @@ def as_phrased(words: Sequence[str], question: str, *, longest: int = 8) -> str:
     # a verb before the thing asked about goes ("offer a 401(k) match" -> "a 401(k) match")
     if (m := re.match(r"\S+\s+(?=(?:a|an|the)\s)", asking[start:end], re.I)) is not None:
         start += m.end()
+    if asking[start:end].count('"') % 2 and asking[end:end + 1] == '"':
+        end += 1  # a quoted name ends with its quote ('the film "Lahu Ke Do Rang"')
     phrase = asking[start:end]
+    if phrase.count('"') % 2 or phrase.count("“") != phrase.count("”"):
+        phrase = re.sub(r'["“”]', "", phrase)  # an unbalanced quote mark goes
     return phrase if len(phrase.split()) <= longest else " ".join(words)
 
 

@@ -171,6 +171,9 @@ def test_a_refusal_names_what_is_not_mentioned_as_the_question_phrases_it():
     assert as_phrased(["manager", "respond"], "What happens if my manager doesn't respond?") == \
         "manager doesn't respond"
     assert as_phrased(["gym"], "When is the gym open?") == "gym"
+    assert as_phrased(["directors", "film", "Lahu", "Ke", "Rang"], 'Who were the directors of the film "Lahu Ke Do '
+                      'Rang"?') == 'directors of the film "Lahu Ke Do Rang"'
+    assert as_phrased(["film", "Lahu"], 'Which year was the film "Lahu Ke Do Rang" made?') == "film Lahu"
     # a stretch longer than eight words, or a word the question does not hold as written, keeps the list
     assert as_phrased(["wifi", "password"], "Where is the wifi network that guests use, and who sets its password "
                                             "each month?") == "wifi password"
