@@ -26,6 +26,7 @@ STATUS: dict[str, int] = {
     "invalid_token": 401,
     "revoked_token": 401,
     "forbidden": 403,
+    "signed_out": 401,  # the websocket's; a token is checked on every request
     # what is asked for
     "not_found": 404,
     "unknown_domain": 404,  # also a domain the user may not read: the two are not told apart (as on the websocket)

@@ -27,7 +27,7 @@ from chat import executors
 from chat.broadcast import answer_group
 from chat.errors import AskError
 from chat.frames import Frame
-from chat.orchestration import Submission, ask_submit
+from chat.orchestration import SIGNED_OUT, Submission, ask_submit
 from chat.regeneration import answer_regenerate
 from chat.resume import SYNC_TIMEOUT, WATCH_SECONDS, Follower, answer_resume, answer_settled, stored_partial
 from chat.providers import ProviderRegistry, registry
@@ -74,14 +74,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: dict[str, Any], **kwargs) -> None:
         kind = content.get("type")
-        if kind in ("ask", "regenerate", "resume") and not await self._signed_in():
-            # the socket authenticated at its handshake; since then the user signed out, or the account was
-            # deactivated or its password changed: nothing more is answered on it
-            await self.emit({"type": "error", "code": "signed_out",
-                             "message": "You are signed out: sign in again to go on (nothing was sent)."})
-            await self.close(code=4401)
-            return
         try:
+            if kind in ("regenerate", "resume") and not await self._signed_in():
+                raise AskError("signed_out", SIGNED_OUT)  # an ask is checked in its own database visit
             if kind == "ask":
                 await self.handle_ask(content)
             elif kind == "regenerate":
@@ -99,6 +94,12 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 await self.emit({"type": "error", "code": "unknown_type",
                                  "message": f"{said}; expected ask, regenerate, stop or resume."})
         except AskError as exc:
+            if exc.code == "signed_out":
+                # the socket authenticated at its handshake; since then the user signed out, or the account was
+                # deactivated or its password changed: nothing more is answered on it
+                await self.emit(exc.frame())
+                await self.close(code=4401)
+                return
             frame = exc.frame()
             client_id = content.get("client_id")
             if kind in ("ask", "regenerate") and exc.code != "invalid_client_id" and isinstance(client_id, str) \
@@ -138,9 +139,12 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
 
     async def handle_ask(self, content: dict[str, Any]) -> None:
         await self._idle()
+        session_key = getattr(self.scope.get("session"), "session_key", None)
         submission = await ask_submit(user=self.user, text=content.get("text"), client_id=content.get("client_id"),
                                       conversation_id=content.get("conversation"),
-                                      domain_slug=content.get("domain"), providers=self.providers)
+                                      domain_slug=content.get("domain"), providers=self.providers,
+                                      signed_in=lambda: session_signed_in(session_key=session_key,
+                                                                          user_id=self.user.pk))
         await self._run(submission, content)
 
     async def handle_regenerate(self, content: dict[str, Any]) -> None:

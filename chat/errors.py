@@ -20,6 +20,7 @@ CODES: dict[str, str] = {
     "client_id_reused": "a client id already used for another question or regeneration",
     "not_found": "no such conversation or message of this user",
     "forbidden": "the user's own conversation or answer, in a domain they may no longer read",
+    "signed_out": "the websocket's login session ended (logout, account deactivated, password changed)",
     "busy": "an answer is still being generated",
     "in_progress": "this question (same client id) is already being answered",
     "rate_limited": "too many asks in the window",

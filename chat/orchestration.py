@@ -129,6 +129,10 @@ def ask_store(*, user, conversation: Conversation | None, domain: Domain, text: 
     return Submission(conversation, question, providers=providers, answer=answer, fresh=fresh)
 
 
+#: What a user whose login ended while their websocket stayed open is told (chat.consumers).
+SIGNED_OUT = "You are signed out: sign in again to go on (nothing was sent)."
+
+
 def conversation_locked(conversation: Conversation) -> Conversation:
     """The conversation row again, locked until the transaction ends (PostgreSQL: SELECT ... FOR UPDATE; SQLite's
     IMMEDIATE transactions lock the whole database when they begin)."""
@@ -137,7 +141,8 @@ def conversation_locked(conversation: Conversation) -> Conversation:
 
 async def ask_submit(*, user, text: object, client_id: object = "", conversation_id: object = None,
                      domain_slug: object = None, providers: ProviderRegistry = registry,
-                     rate_limit: bool = True, access: bool = True) -> Submission:
+                     rate_limit: bool = True, access: bool = True,
+                     signed_in: Callable[[], bool] | None = None) -> Submission:
     """Accept one ask from any door. Nothing is stored for a refused ask.
 
     Args:
@@ -150,19 +155,21 @@ async def ask_submit(*, user, text: object, client_id: object = "", conversation
         providers: the provider registry the answer will use.
         rate_limit: count the ask against the user's limit (the command-line doors, run by an operator, do not).
         access: apply the domain access rules (the command-line doors, run by an operator, do not).
+        signed_in: for a door that authenticated once (the websocket), whether its login still holds
+            (chat.selectors.session_signed_in), asked in the same database visit; None: not asked.
     Returns:
         The Submission: ``stored`` set for a resend of an answered question, ``running`` for a resend whose answer
         is being generated (report ``in_progress()``), else call ``start``.
     Raises:
         AskError: empty_message, invalid_text, invalid_client_id, message_too_long, not_found, forbidden, unknown_domain,
-            rate_limited (with retry_after), busy.
+            rate_limited (with retry_after), busy, signed_out.
     """
     question = validate_question(text)
     client_id = validate_client_id(client_id)
     priority.ask_arrived()  # its stages wait for the executors in arrival order (the answer's task inherits it)
     return await executors.current().db(ask_accept)(
         user=user, text=question, client_id=client_id, conversation_id=conversation_id, domain_slug=domain_slug,
-        providers=providers, rate_limit=rate_limit, access=access,
+        providers=providers, rate_limit=rate_limit, access=access, signed_in=signed_in,
         allowed=_query_prefetch(question, continuing=conversation_id not in (None, ""), providers=providers))
 
 
@@ -181,17 +188,20 @@ def _query_prefetch(question: str, *, continuing: bool, providers: ProviderRegis
 
 def ask_accept(*, user, text: str, client_id: str, conversation_id: object, domain_slug: object,
                providers: ProviderRegistry, rate_limit: bool, access: bool,
-               allowed: Callable[[], None] | None = None) -> Submission:
+               allowed: Callable[[], None] | None = None, signed_in: Callable[[], bool] | None = None) -> Submission:
     """Everything accepting a validated ask does in the database, in one visit of the database worker (blocking):
-    the target conversation or domain (:func:`ask_target`), the user's ask limit, then ``allowed()`` (when given),
-    the question and its answer row (:func:`ask_store`), and what the answer reads before planning
-    (:func:`submission_begin`). Raises what those raise; a refused ask stores nothing (the user resends later)."""
+    the target conversation or domain (:func:`ask_target`), the user's ask limit, then ``allowed()`` (when given:
+    the query's embedding starts), whether the door's login still holds (``signed_in``, when given), the question
+    and its answer row (:func:`ask_store`), and what the answer reads before planning (:func:`submission_begin`).
+    Raises what those raise, and AskError(signed_out); a refused ask stores nothing (the user resends later)."""
     conversation, domain = ask_target(user=user, conversation_id=conversation_id, domain_slug=domain_slug,
                                       access=access)
     if rate_limit:
         ratelimit.ask_allow(user)
     if allowed is not None:
         allowed()
+    if signed_in is not None and not signed_in():
+        raise AskError("signed_out", SIGNED_OUT)
     return submission_begin(ask_store(user=user, conversation=conversation, domain=domain, text=text,
                                       client_id=client_id, providers=providers))
 
