@@ -17,6 +17,7 @@ import re
 import zipfile
 
 import docx
+from docx.enum.style import WD_STYLE_TYPE
 from docx.opc.exceptions import OpcError
 from docx.table import Table
 from docx.text.paragraph import Paragraph
@@ -69,6 +70,20 @@ def _hidden(font) -> bool | None:
     return font.hidden if font is not None else None
 
 
+def _styles_that_may_hide(document) -> frozenset[str]:
+    """The ids of the document's styles that set hidden type, themselves or through a base style (read once per
+    document: a paragraph or run of any other style is hidden only by its own formatting)."""
+    out = set()
+    for style in document.styles:
+        base = style
+        while base is not None:
+            if _hidden(getattr(base, "font", None)) is not None:
+                out.add(style.style_id)
+                break
+            base = getattr(base, "base_style", None)  # a numbering style has none
+    return frozenset(out)
+
+
 def _run_hidden(run, paragraph: Paragraph) -> bool:
     """Whether a run is in hidden type: its own formatting, else its character style's, else its paragraph style's
     (and their base styles')."""
@@ -82,12 +97,14 @@ def _run_hidden(run, paragraph: Paragraph) -> bool:
     return False
 
 
-def _visible_text(paragraph: Paragraph) -> tuple[str, bool]:
-    """A paragraph's text without its runs in hidden type, and whether it had any with text. A paragraph with no
-    hidden formatting anywhere (its XML and its style's) is its text as python-docx reads it."""
-    style = paragraph.style
-    styled = style is not None and style.element.find(".//" + _VANISH) is not None
-    if not styled and paragraph._p.find(".//" + _VANISH) is None:
+def _visible_text(paragraph: Paragraph, hiding: frozenset[str], default: str | None) -> tuple[str, bool]:
+    """A paragraph's text without its runs in hidden type, and whether it had any with text. ``hiding``: the ids of
+    the styles that may hide (:func:`_styles_that_may_hide`), ``default`` the default paragraph style's id. A
+    paragraph with no hidden formatting of its own and no such style on it or its runs is its text as python-docx
+    reads it."""
+    p = paragraph._p
+    styles = {p.style or default, *p.xpath("./w:r/w:rPr/w:rStyle/@w:val | ./w:hyperlink/w:r/w:rPr/w:rStyle/@w:val")}
+    if p.find(".//" + _VANISH) is None and not (hiding & styles):
         return paragraph.text, False
     shown, hidden = [], False
     for item in paragraph.iter_inner_content():
@@ -99,19 +116,10 @@ def _visible_text(paragraph: Paragraph) -> tuple[str, bool]:
     return "".join(shown), hidden
 
 
-def _cell_text(cell) -> tuple[str, bool]:
-    """A table cell's visible text (its paragraphs joined by line breaks, as python-docx reads ``cell.text``) and
-    whether hidden text was left out."""
-    if cell._tc.find(".//" + _VANISH) is None and not any(
-            p.style is not None and p.style.element.find(".//" + _VANISH) is not None for p in cell.paragraphs):
-        return cell.text, False
-    read = [_visible_text(p) for p in cell.paragraphs]
-    return "\n".join(t for t, _ in read), any(h for _, h in read)
-
-
-def _table_rows(table: Table, hidden_cells: list[bool]) -> list[list[str]]:
-    """Cell texts per row (hidden text left out: one True appended to ``hidden_cells`` per cell that had some); a
-    cell merged over several columns is given once."""
+def _table_rows(table: Table, hidden_cells: list[bool], hiding: frozenset[str], default: str | None
+                ) -> list[list[str]]:
+    """Cell texts per row (hidden text left out, :func:`_visible_text`: one True appended to ``hidden_cells`` per
+    cell that had some); a cell merged over several columns is given once."""
     rows = []
     for row in table.rows:
         cells, seen = [], set()
@@ -119,9 +127,9 @@ def _table_rows(table: Table, hidden_cells: list[bool]) -> list[list[str]]:
             if id(cell._tc) in seen:
                 continue
             seen.add(id(cell._tc))
-            text, hidden = _cell_text(cell)
-            cells.append(cell_text(text))
-            if hidden:
+            read = [_visible_text(p, hiding, default) for p in cell.paragraphs]  # cell.text, hidden type left out
+            cells.append(cell_text("\n".join(t for t, _ in read)))
+            if any(h for _, h in read):
                 hidden_cells.append(True)
         rows.append(cells)
     return rows
@@ -148,10 +156,13 @@ def extract_docx(data: bytes, filename: str, *, macros: bool = False) -> ParsedD
     blocks: list[Block] = []
     number = 0  # the paragraph's number (grounding.location): non-empty paragraphs and tables in reading order
     hidden: list[str] = []  # where hidden text was left out: "in paragraph 3", "after paragraph 5" (wholly hidden)
+    hiding = _styles_that_may_hide(document)
+    default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+    default = default.style_id if default is not None else None
     for item in document.iter_inner_content():
         if isinstance(item, Table):
             hidden_cells: list[bool] = []
-            rows = _table_rows(item, hidden_cells)
+            rows = _table_rows(item, hidden_cells, hiding, default)
             if any(any(cells) for cells in rows):
                 number += 1
                 blocks += table_blocks(rows, outline.path, [Location("docx", paragraphs=(number,))] * len(rows))
@@ -159,7 +170,7 @@ def extract_docx(data: bytes, filename: str, *, macros: bool = False) -> ParsedD
                 hidden.append(f"in paragraph {number}" if any(any(cells) for cells in rows)
                               else f"after paragraph {number}")
             continue
-        shown, had_hidden = _visible_text(item)
+        shown, had_hidden = _visible_text(item, hiding, default)
         text = clean_text(shown)
         if had_hidden:
             hidden.append(f"in paragraph {number + 1}" if text else f"after paragraph {number}")

@@ -87,3 +87,27 @@ def test_a_hidden_slide_is_left_out_and_named():
     assert "free of charge" not in _texts(parsed)
     assert parsed.notes == ("Left out hidden slide 2: a reader opening the file does not see it, so answers never "
                             "rest on it; unhide it and add the file again to include it.",)
+
+
+def test_hidden_type_from_a_character_style_or_a_base_style_is_left_out_too():
+    """Hidden type set only by a run's character style, or by the base style of a paragraph's style, has no
+    ``w:vanish`` in the paragraph itself: it was read as visible text."""
+    document = docx.Document()
+    secret_chars = document.styles.add_style("Secret chars", docx.enum.style.WD_STYLE_TYPE.CHARACTER)
+    secret_chars.font.hidden = True
+    hidden_base = document.styles.add_style("Hidden base", docx.enum.style.WD_STYLE_TYPE.PARAGRAPH)
+    hidden_base.font.hidden = True
+    derived = document.styles.add_style("Derived", docx.enum.style.WD_STYLE_TYPE.PARAGRAPH)
+    derived.base_style = hidden_base
+    shown = document.add_paragraph("Desks are booked in the app. ")
+    shown.add_run("Desks are free of charge.", style="Secret chars")
+    document.add_paragraph("Parking is free for everyone.", style="Derived")
+    document.add_paragraph("Lockers are assigned by facilities.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    parsed = extract_document(buffer.getvalue(), "desks.docx")
+    text = _texts(parsed)
+    assert "Desks are booked in the app." in text and "Lockers are assigned" in text
+    assert "free of charge" not in text and "Parking is free" not in text
+    assert parsed.notes[0].startswith("Left out hidden text (Word's hidden type) in paragraph 1 and after paragraph "
+                                      "1:"), parsed.notes
