@@ -17,11 +17,13 @@ from typing import Sequence
 
 __all__ = ["RESIDUAL", "ResidualCase", "general_opener", "states_residual_rule"]
 
-#: Kinds of case a residual rule covers (nouns of places and organisations, plural and singular).
-_KINDS = (r"(?:cities|towns|locations|places|states|countries|offices|areas|regions|sites|destinations|airports|"
-          r"campuses|buildings)")
-_KIND = (r"(?:city|town|location|place|state|country|office|area|region|site|destination|airport|campus|"
-         r"building)")
+#: Kinds of case a residual rule covers: nouns of places and organisations, singular ("any other location") and
+#: plural ("in most cities").
+_KIND_WORDS = ("city", "town", "location", "place", "state", "country", "office", "area", "region", "site",
+               "destination", "airport", "campus", "building")
+_KIND = "(?:" + "|".join(_KIND_WORDS) + ")"
+_KINDS = "(?:" + "|".join(w[:-1] + "ies" if w.endswith("y") else w + "es" if w.endswith("s") else w + "s"
+                          for w in _KIND_WORDS) + ")"
 #: Words stating the rule for the cases not listed: "in most cities", "in all other states", "for any other
 #: location", "everywhere else"; not "in other regions" nor "elsewhere", which point to other pages ("see the pages for
 #: other regions", "as described elsewhere in this handbook").

@@ -106,11 +106,9 @@ def extract_xlsx(data: bytes, filename: str, *, macros: bool = False, progress: 
         for i, sheet in enumerate(sheets):
             if sheet.sheet_state != "visible":  # "hidden" or "veryHidden": a reader of the workbook does not see it
                 hidden.append(sheet.title)
-                if progress:
-                    progress(i + 1, len(sheets))
-                continue
-            rows = ((n, list(values)) for n, values in enumerate(sheet.iter_rows(min_row=1, values_only=True), 1))
-            blocks += rows_to_blocks(rows, (sheet.title,), format="xlsx", sheet=sheet.title)
+            else:
+                rows = ((n, list(values)) for n, values in enumerate(sheet.iter_rows(min_row=1, values_only=True), 1))
+                blocks += rows_to_blocks(rows, (sheet.title,), format="xlsx", sheet=sheet.title)
             if progress:
                 progress(i + 1, len(sheets))
         title = book.properties.title or ""

@@ -120,12 +120,10 @@ def extract_pptx(data: bytes, filename: str, *, macros: bool = False,
     for i, slide in enumerate(slides):
         if slide._element.get("show") in ("0", "false"):  # a hidden slide: not shown when the deck is presented
             hidden.append(i + 1)
-            if progress:
-                progress(i + 1, len(slides))
-            continue
-        slide_blocks, title = _slide_blocks(slide, i + 1)
-        blocks += slide_blocks
-        first_title = first_title or title
+        else:
+            slide_blocks, title = _slide_blocks(slide, i + 1)
+            blocks += slide_blocks
+            first_title = first_title or title
         if progress:
             progress(i + 1, len(slides))
     notes = [MACRO_NOTE] if macros else []
