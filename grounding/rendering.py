@@ -204,13 +204,20 @@ def _chips(marker: Marker, first_span: int, known: set[str], hidden: set[int] = 
     return "".join(out)
 
 
+#: What may stand between two markers of one list of citations ("[S1], [S2]", "[S1]; [S1]").
+_LIST_SEPARATOR = re.compile(r"[ \t]*[,;][ \t]*")
+#: What may follow a marker with no space before it (and the end of the text, "").
+_CLOSING = frozenset(("", ".", ",", ";", ":", "!", "?", ")"))
+
+
 def render_html(text: str, known: set[str]) -> str:
     """Markdown -> HTML with [S#] markers turned into chips for known labels; unknown labels stay plain text.
 
     Chips are numbered (``data-span``) in the order of the markers in ``text``, one number per known label, the
     order of finalize_answer's ``spans``; each marker is shown exactly once (module docstring), and each distinct
     label once per sentence: a label repeated in the same sentence ("[S1][S1]", "A [S1] and B [S1].") keeps its
-    span number but shows no second chip. Look-alikes inside code
+    span number but shows no second chip, nor the comma or semicolon that joined it to the marker before ("[S1],
+    [S1]." shows "S1."). Look-alikes inside code
     (grounding.citations) are code text, never chips. The result is sanitised with nh3: model-supplied HTML or
     script is inert text.
 
@@ -222,14 +229,21 @@ def render_html(text: str, known: set[str]) -> str:
     """
     text = text.replace(_OPEN_MARK, "").replace(_CLOSE_MARK, "")
     markers = parse_markers(text)
+    repeats = _repeats(text, markers, known)
     first_span, count = [], 0
     held, pos = [], 0
     for k, m in enumerate(markers):
         first_span.append(count)
-        count += sum(lab in known for lab in m.labels)
-        held += [text[pos:m.start], f"{_OPEN_MARK}{k}{_CLOSE_MARK}"]
+        good = sum(lab in known for lab in m.labels)
+        count += good
+        between = text[pos:m.start]
+        if good == len(m.labels) == len(repeats[k]):  # shows no chip: nor the space or separator before it
+            if k and _LIST_SEPARATOR.fullmatch(between):
+                between = ""  # "[S1], [S1]." shows one chip, not "S1, ."
+            elif text[m.end:m.end + 1] in _CLOSING:
+                between = between.rstrip(" \t")  # "A [S1], B [S1]." shows "B.", not "B ."
+        held += [between, f"{_OPEN_MARK}{k}{_CLOSE_MARK}"]
         pos = m.end
-    repeats = _repeats(text, markers, known)
     rendered = _md.render(_mend_tables("".join(held) + text[pos:]))
     out, pos, shown = [], 0, set()
     for ph in _PLACEHOLDER.finditer(rendered):

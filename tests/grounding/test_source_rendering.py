@@ -45,6 +45,18 @@ def test_each_distinct_chip_is_shown_once_per_sentence():
     assert chips("- Meals $65 [S1]\n- Lunch $20 [S1]") == [("S1", "0"), ("S1", "1")]  # one per list item
 
 
+def test_a_repeated_chip_leaves_no_stray_comma_or_space():
+    """The s44 breaker: a model answer "... $225 [S1], [S1]." read "$225 S1, ." on the page: the repeated chip
+    was hidden and the comma joining it kept. The reader now sees "$225 S1." (and "B." for "A [S1], B [S1].")."""
+    def shown(text):
+        return re.sub(r"<[^>]+>", "", render_html(text, {"S1", "S2"})).strip()
+
+    assert shown("The limit is $225 [S1], [S1].") == "The limit is $225 S1."
+    assert shown("A [S1]; [S1] and [S2].") == "A S1 and S2."
+    assert shown("A [S1], B [S1].") == "A S1, B."
+    assert shown("A [S1], [S2].") == "A S1, S2."  # two chips keep their comma
+
+
 def test_a_merged_sources_second_chunk_of_a_sheet_shows_as_a_table_of_its_own():
     # the s28 new user's workbook: two chunks of one sheet merged into one source showed the second chunk's header
     # and its "---" rule as two data rows of the first table
