@@ -13,14 +13,19 @@ from grounding.tokens import counter_for
 #: Letters that render as nothing: the Hangul fillers and the blank braille pattern (the s27 breaker sent a question of
 #: them, and of lone combining accents, and got a blank-looking conversation).
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Symbols that stand for no text: the object replacement character (an embedded object that is not there) and the
+#: null notehead (renders as nothing); with private-use and unassigned code points (Co, Cn: a font has no glyph for
+#: them, the page shows a box or nothing), a question of nothing else was accepted (the s44 breaker).
+PLACEHOLDER_SYMBOLS = frozenset("\ufffc\U0001d159")
 
 
 def visible(text: str) -> bool:
     """True when ``text`` has a character other than whitespace, control characters (Cc: "\\x1b[31m" is an escape
     code), invisible format characters (Cf: zero-width spaces and joiners, the byte-order mark), combining marks
-    (Mn, Me: an accent shows only on a letter before it) and BLANK_LETTERS."""
-    return any(not ch.isspace() and ch not in BLANK_LETTERS
-               and unicodedata.category(ch) not in ("Cc", "Cf", "Mn", "Me") for ch in text)
+    (Mn, Me: an accent shows only on a letter before it), BLANK_LETTERS, private-use and unassigned code points (Co,
+    Cn) and PLACEHOLDER_SYMBOLS."""
+    return any(not ch.isspace() and ch not in BLANK_LETTERS and ch not in PLACEHOLDER_SYMBOLS
+               and unicodedata.category(ch) not in ("Cc", "Cf", "Mn", "Me", "Co", "Cn") for ch in text)
 
 
 #: Bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): in a title they reorder what

@@ -192,7 +192,9 @@ def test_an_accepted_ask_has_its_answer_row_at_once_so_a_resend_or_another_ask_c
 
 @pytest.mark.parametrize("text", ["\u200b\u200c\u200d\ufeff\u2060", "\x01\x02\x07\x1b", " \u200b \n",
                                   # the s27 breaker: Hangul fillers and the blank braille pattern, lone accents
-                                  "\u3164\u115f\u2800", "\u0301\u0308 \u20dd"])
+                                  "\u3164\u115f\u2800", "\u0301\u0308 \u20dd",
+                                  # the s44 breaker: a null notehead, a private-use character, the object replacement
+                                  "\U0001d159", "\U000f0000 \ue000", "\ufffc", "\U0001d159\ufffc\U000f0000"])
 def test_a_question_of_invisible_or_control_characters_only_is_empty(text):
     """A breaker's report: zero-width or control-character-only questions were stored (blank titles, empty bubbles)."""
     from chat.errors import AskError
@@ -204,6 +206,7 @@ def test_a_question_of_invisible_or_control_characters_only_is_empty(text):
     assert validate_question("\u200bWhat is the meal allowance?") == "\u200bWhat is the meal allowance?"
     assert validate_question("Cafe\u0301 hours?") == "Cafe\u0301 hours?"  # an accent on a letter is text
     assert validate_question("\ud55c\uad6d\uc5b4?") == "\ud55c\uad6d\uc5b4?"  # Hangul syllables are letters
+    assert validate_question("\U0001f600") == "\U0001f600"  # an emoji is seen (and answered as a question)
 
 
 @pytest.mark.parametrize("client_id", ["p" * 65, {"a": 1}, 42, ["x"]])
