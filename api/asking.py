@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from typing import Any, AsyncIterator
 
 from asgiref.sync import sync_to_async as db
@@ -45,11 +44,14 @@ def _event_stream(content) -> StreamingHttpResponse:
 
 
 def wants_event_stream(request: HttpRequest) -> bool:
-    """True when the Accept header names text/event-stream (with a non-zero q)."""
-    for part in request.headers.get("Accept", "").split(","):
-        media, *params = [p.strip().lower() for p in part.split(";")]
-        if media == "text/event-stream":
-            return not any(re.fullmatch(r"q=0(\.0*)?", p) for p in params)
+    """True when the Accept header names text/event-stream and prefers it to JSON: by quality (RFC 9110 12.5.1, read
+    by Django's ``request.accepted_types``, which leaves out q=0), then by the header's order. "text/event-stream;
+    q=0.1, application/json" is JSON (the s44 breaker got events); "*/*" or no header is JSON."""
+    for media in request.accepted_types:
+        if (media.main_type, media.sub_type) == ("text", "event-stream"):
+            return True
+        if media.match("application/json"):
+            return False
     return False
 
 

@@ -342,6 +342,17 @@ def test_q_zero_for_event_stream_means_json(demo_domain, api, scripted):
     assert r["Content-Type"] == "application/json"
 
 
+def test_a_lower_q_for_event_stream_than_for_json_means_json(demo_domain, api, scripted):
+    """The s44 breaker: "text/event-stream;q=0.1, application/json" got server-sent events; the client prefers
+    JSON and gets it. Equal preference keeps the header's order; a wildcard alone is JSON."""
+    accept = {"text/event-stream;q=0.1, application/json": "application/json",
+              "application/json;q=0.5, text/event-stream": "text/event-stream",
+              "*/*": "application/json", "text/*;q=0.9, text/event-stream": "text/event-stream"}
+    for header, expected in accept.items():
+        r = ask(api, question=LAPTOPS, domain="handbook", headers={"Accept": header})
+        assert r["Content-Type"].split(";")[0] == expected, header
+
+
 # --- conversations and domains -----------------------------------------------------------------------------------
 
 def test_domains_lists_only_readable_ones(demo_domain, api, alice, legal):
