@@ -127,8 +127,10 @@ def states_event(sentence: str, verb: str, negated: bool = False) -> bool:
     laptop") is stated by the verb's negative anywhere in the sentence: "Unreturned equipment may be deducted ...",
     "Failure to return ...", "If you do not return ..."."""
     if negated:
+        # ... or by "no" / "without" before the verb's noun: "if there is no response" (respond), "without approval"
+        noun = re.escape(verb if len(verb) < 6 else verb[:-1])
         return bool(re.search(rf"\bun{re.escape(verb)}\w*|\b(?:not|never|fail(?:s|ed|ure|ing)? to)\s+(?:\w+\s+)?"
-                              rf"{re.escape(verb)}", sentence, re.I))
+                              rf"{re.escape(verb)}|\b(?:no|without(?: an?| any)?)\s+{noun}\w*", sentence, re.I))
     for m in _CLAUSE_IN_SENTENCE.finditer(sentence):
         words = re.findall(r"[\w'’]+", m.group(1).replace("’", "'"))[:6]
         for i, word in enumerate(words):

@@ -99,3 +99,13 @@ def test_the_sentence_pointing_back_to_one_stating_the_event_states_it_too():
             ("S1", 6, "IT provides a loaner laptop within 1 business day."),
             ("S2", 5, "Report it to your manager.")]  # another source's sentence 5: not after S1's 4
     assert stating_rows(rows, event) == {("S1", 4), ("S1", 5)}
+
+
+def test_an_event_that_does_not_happen_is_stated_by_no_before_the_verbs_noun():
+    """The s45 new-user run on the demo handbook: "What happens if my manager doesn't respond?" was refused; the
+    handbook says "if there is no response after 3 business days, escalate in the #ask-people-ops Slack channel"."""
+    assert states_event("Your manager approves or declines a request within 3 business days; if there is no response "
+                        "after 3 business days, escalate in the #ask-people-ops Slack channel.", "respond", True)
+    assert states_event("Purchases made without approval are not reimbursed.", "approv", True)
+    assert not states_event("People Operations responds within 10 business days.", "respond", True)
+    assert not states_event("There is no limit on responses to the survey.", "respond", True)
