@@ -1,0 +1,45 @@
+"""grounding.yesno_schedule: a yes/no question asking a rate or a range of hours that the sentence states otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.yesno_schedule import hours_differ, rate_differs, stated_rates
+
+QUARTERLY = "Fully remote employees are expected to visit a Tallgrass office at least once per quarter."
+CORE = "All employees must be available during core hours of 10:00 a.m. to 3:00 p.m. Central Time."
+
+
+def test_rates_are_read_in_times_per_day():
+    assert stated_rates("once per quarter") == {round(1 / 91, 6)}
+    assert stated_rates("twice a year") == {round(2 / 365, 6)}
+    three = {round(3 / 7, 6), round(1 / 14, 6), round(1 / 30, 6)}
+    assert stated_rates("3 times a week, every 2 weeks, monthly") == three
+    assert stated_rates("every other month") == {round(1 / 60, 6)}
+    assert stated_rates("Once the form is approved, you may travel.") == set()
+
+
+@pytest.mark.parametrize("question, differs", [
+    ("Do fully remote employees visit an office once per month?", True),
+    ("Do fully remote employees visit an office quarterly?", False),
+    ("Do fully remote employees visit an office once a quarter?", False),
+    ("Do fully remote employees visit an office twice a year?", True),
+    ("If I visit twice a year, who pays for the travel?", False),  # the rate is the case, not what is asked
+])
+def test_a_question_ending_on_another_rate_is_a_no(question, differs):
+    assert rate_differs(question, QUARTERLY) is differs
+
+
+@pytest.mark.parametrize("question, differs", [
+    ("Are core hours 9 to 5?", True),
+    ("Are core hours 9 a.m. to 5 p.m. Central?", True),
+    ("Are core hours 10 to 3?", False),
+    ("Are core hours 10am-3pm?", False),
+    ("Is the carry-over 5 to 10 days?", False),  # not hours
+])
+def test_a_question_asking_other_hours_is_a_no(question, differs):
+    assert hours_differ(question, CORE) is differs
+
+
+def test_a_range_the_sentence_states_must_be_one_of_hours():
+    assert not hours_differ("Are core hours 9 to 5?", "Requests take 2 to 4 business days.")
