@@ -189,7 +189,14 @@ def _commit(*, domain: Domain, pending: list[Pending], report: IngestReport, emb
             if progress:
                 progress(f"{status} {p.rel}")
             continue
-        has_doc = Document.objects.filter(domain=domain, key=p.key).exists()
+        doc = Document.objects.filter(domain=domain, key=p.key).only("title").first()
+        has_doc = doc is not None
+        if has_doc and _retitled(doc.title, p.parsed.title):
+            # a file of the same name replaces a document titled otherwise: said, never silent (the s45 breaker's
+            # unrelated "shuttle.md" made "Path" the current version of "Shuttle", and its answers went)
+            notes.append(f'This file is a new version of "{doc.title}" (the document of the same file name in this '
+                         f'domain), now titled "{p.parsed.title}". If it is another document, rename the file and '
+                         'upload it again.')
         to_embed.append((p, FileReport(p.rel, "new_version" if has_doc else "new", p.parsed.title, p.label,
                                        len(p.drafts), sum(d.tokens for d in p.drafts), notes=notes,
                                        pages=p.parsed.pages)))
@@ -276,3 +283,10 @@ def _clip(text: str, model, field: str) -> str:
     a section path or a file name longer than that (a 2,000-character heading) is shown cut rather than failing the
     ingestion on PostgreSQL (SQLite stored it whole)."""
     return Truncator(text).chars(model._meta.get_field(field).max_length)
+
+
+def _retitled(was: str, now: str) -> bool:
+    """True when a new version's title is another than its document's ("Shuttle" -> "Path"), case and spacing aside."""
+    def folded(title: str) -> str:
+        return " ".join(title.split()).casefold()
+    return bool(was.strip() and now.strip()) and folded(was) != folded(now)

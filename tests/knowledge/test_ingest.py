@@ -359,3 +359,21 @@ def test_the_per_chunk_work_runs_before_the_write_transaction(tmp_path, embedder
     assert [name for name, inside in seen if inside] == []  # none of it inside the write transaction
     stored = Chunk.objects.get(version__document__domain=domain, text__contains="Room 4")
     assert stored.injection is False and stored.value_key and stored.support_values is not None
+
+
+def test_a_new_version_with_another_title_is_named_in_the_report(tmp_path, embedder):
+    """The s45 breaker: an unrelated "shuttle.md" titled "Path" became the current version of "Shuttle" and the
+    report said only "new_version Path v2". The report now says which document it replaced and what to do."""
+    domain = domain_get_or_create(slug="retitled-test")
+    page = tmp_path / "shuttle.md"
+    page.write_text("---\ntitle: Shuttle\n---\n\nThe shuttle leaves at 8:00.\n")
+    ingest_path(path=page, domain=domain, version="v1")
+    page.write_text("---\ntitle: shuttle\n---\n\nThe shuttle leaves at 9:30.\n")
+    same = ingest_path(path=page, domain=domain, version="v2")
+    assert same.files[0].status == "new_version" and same.files[0].notes == []  # case aside, the same title
+    page.write_text("---\ntitle: Path\n---\n\nThe path test says 7.\n")
+    other = ingest_path(path=page, domain=domain, version="v3")
+    assert other.files[0].status == "new_version"
+    assert other.files[0].notes == ['This file is a new version of "shuttle" (the document of the same file name in '
+                                    'this domain), now titled "Path". If it is another document, rename the file and '
+                                    'upload it again.']
