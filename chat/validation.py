@@ -7,6 +7,7 @@ import unicodedata
 from django.conf import settings
 
 from chat.errors import AskError
+from grounding.citation_strip import strip_markers
 from grounding.tokens import counter_for
 
 
@@ -115,7 +116,8 @@ def validate_question(text: object) -> str:
     """The question stripped of surrounding whitespace.
 
     Raises:
-        AskError: empty_message (missing, or nothing but whitespace, control or invisible characters), invalid_text (not a string; an unpaired
+        AskError: empty_message (missing, or nothing but whitespace, control or invisible characters or citation
+            markers such as "[S99]"), invalid_text (not a string; an unpaired
             surrogate or a NUL character, which no database can store), or message_too_long (over
             settings.MAX_MESSAGE_CHARS characters or settings.MAX_MESSAGE_TOKENS tokens; the message names the limit).
     """
@@ -123,6 +125,8 @@ def validate_question(text: object) -> str:
         raise AskError("invalid_text", f"The message must be text (a JSON string), not {json_kind(text)}.")
     if not text or not visible(text):
         raise AskError("empty_message", "The message is empty. Type a question first.")
+    if not visible(strip_markers(text)):  # "[S99]": a citation marker alone asks nothing (the s45 breaker)
+        raise AskError("empty_message", "The message holds only a citation marker. Type a question first.")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

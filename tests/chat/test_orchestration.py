@@ -209,6 +209,20 @@ def test_a_question_of_invisible_or_control_characters_only_is_empty(text):
     assert validate_question("\U0001f600") == "\U0001f600"  # an emoji is seen (and answered as a question)
 
 
+@pytest.mark.parametrize("text", ["[S99]", " [S1][S2] ", "[S1, S3]"])
+def test_a_question_of_citation_markers_only_is_empty(text):
+    """The s45 breaker: "[S99]" was answered "The documents describe Your First Week at Tallgrass ... [S4] and ...
+    but they do not say anything about S99", with chips to unrelated sources. The user is told to type a question."""
+    from chat.errors import AskError
+    from chat.validation import validate_question
+
+    with pytest.raises(AskError) as empty:
+        validate_question(text)
+    assert (empty.value.code, str(empty.value)) == ("empty_message", "The message holds only a citation marker. "
+                                                                     "Type a question first.")
+    assert validate_question("What does [S1] say?") == "What does [S1] say?"
+
+
 @pytest.mark.parametrize("client_id", ["p" * 65, {"a": 1}, 42, ["x"]])
 def test_a_client_id_over_64_characters_or_not_text_is_refused_not_cut(client_id):
     """A breaker's report: two 66-character ids cut to the same 64 made the second question get the first's answer."""
