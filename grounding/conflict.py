@@ -106,6 +106,17 @@ def _same_wording(a: str, b: str) -> bool:
     return bool(wa | wb) and len(wa & wb) >= 0.8 * len(wa | wb)
 
 
+def _with_designated(value_a: str, value_b: str, sa: str, sb: str) -> str:
+    """``value_b``, or the word both sentences put before a short designator with it: "Visitors park in lot C." /
+    "... in lot D." says "lot D", not "D" (the s45 breaker's note read "S2 says D")."""
+    if len(value_b) > 2:
+        return value_b
+    m = re.search(rf"\b([A-Za-z]+)\s+{re.escape(value_b)}\b", sb)
+    if m and re.search(rf"\b{re.escape(m.group(1))}\s+{re.escape(value_a)}\b", sa):
+        return f"{m.group(1)} {value_b}"
+    return value_b
+
+
 def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str) -> str:
     """The note's one sentence, naming both labels (with date and superseded status) and the differing values: the
     second side's value, or its whole clause when the two are one sentence (the same words) with two values or more
@@ -127,7 +138,7 @@ def note_text(first: Source, second: Source, finding: Finding, sa: str, sb: str)
         said = _clause(sa, finding.values[0])
         if said[:1].isupper():  # "Submit expense reports ...", a name: quoted rather than reported mid-sentence
             said = f'"{said}"'
-        other = finding.values[1]
+        other = _with_designated(finding.values[0], finding.values[1], sa, sb)
         if min(len(value_keys(sa) - value_keys(sb)), len(value_keys(sb) - value_keys(sa))) >= 2 \
                 and _same_wording(sa, sb):
             # one sentence with several values changed ("56 ... (14 pay periods x 4 hours)" / "84 ... (13 pay periods
