@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import re
 
+from grounding.injection_lures import LURES
+
 _F = re.I | re.S | re.M
 
 #: Text within one sentence: a period that is followed by a non-space ("www.example.com") does not end it.
@@ -57,11 +59,15 @@ _OVERRIDE_VERB = (r"(?:ignore|disregard|forget|skip|bypass|neglect|overlook|omit
 _DET = r"(?:(?:all|any|the|your|my|these|those|of|every)\s+){0,3}"
 _ADJ = r"(?:(?:prior|previous|preceding|above|foregoing|earlier|initial|original|system)\s+)"
 _OBJ = r"(?:instructions?|directives?|commands?|rules|guidelines|prompts?|context|conversation|programming)"
+#: What a policy sets aside without being an instruction to a model: "please ignore previous versions of this
+#: policy", "Disregard the earlier draft rules" (the s45 breaker's clean pages).
+_NOT_OBJ = (r"(?!(?:draft\s+|\w+\s+)?(?:versions?|drafts?|editions?|releases?|issues?|polic(?:y|ies)|memos?|forms?|"
+            r"years?|months?|sections?|chapters?|pages?)\b)")
 #: What a document calls itself when an injection asks to ignore it ("ignore the webpage, ...").
 _SELF = (r"(?:webpage|web\s+page|page|resume|résumé|document|text|article|table|function|code|data|paper|email|"
          r"e-mail|content|context|passage|input|file|review|message)")
 _OVERRIDE = re.compile(
-    rf"\b{_OVERRIDE_VERB}\s+{_DET}{_ADJ}{{1,2}}{_OBJ}?\b"
+    rf"\b{_OVERRIDE_VERB}\s+{_DET}{_ADJ}{{1,2}}{_NOT_OBJ}{_OBJ}?\b"
     r"|\b(?:ignore|disregard|forget|do\s+not\s+(?:follow|obey))\s+(?:all\s+|any\s+)?(?:your|all|these)\s+"
     r"(?:instructions|directives|prompts?|programming|guidelines)\b"
     # the assistant's own rules set aside: "disregard your rules", "ignore all your safety guidelines"
@@ -90,7 +96,10 @@ _OVERRIDE_INTL = re.compile(
 # --- output directive ------------------------------------------------------------------------------------------
 _REPLY = r"(?:response|answer|reply|output|message)s?"
 #: "your response" as the thing being written, not "your response time" or "your message history".
-_YOUR_REPLY = rf"\byour\s+{_REPLY}(?:'s)?\b(?!\s+(?:times?|rates?|team|plan|deadline|window|history|board|channel))"
+_YOUR_REPLY = (rf"\byour\s+{_REPLY}(?:'s)?\b(?!\s+(?:times?|rates?|team|plan|deadline|window|history|board|channel))"
+               # a letter to a person or office ("in your reply to HR", the s45 breaker's clean page)
+               r"(?!\s+to\s+(?:HR\b|People\s+Op|your\s+(?:manager|supervisor|team|recruiter)|the\s+(?:e-?mail|letter|"
+               r"sender|recruiter|hiring\s+manager|manager|supervisor|form)\b))")
 _DIRECTIVE_VERB = (r"(?:add|include|insert|integrate|embed|incorporate|mention|put|place|feature|blend|append|"
                    r"prepend|augment|enhance|enrich|modify|alter|change|adjust|end|begin|start|finish|conclude|close|"
                    r"encode|encrypt|translate|reverse|render|rewrite|format|convert|substitute|replace|swap|scramble|"
@@ -129,10 +138,16 @@ _OUTPUT_DIRECTIVE = re.compile(
     _F)
 
 # --- role marker -------------------------------------------------------------------------------------------------
+#: Words of a chat turn: a pronoun speaking to or as a model, an order, an assent ("Sure", "Certainly").
+_TURN_WORDS = (r"\b(?:you|your|you're|I|I'm|I'll|me|my|we|ignore|disregard|always|never|must|do\s+not|don't|sure|"
+               r"certainly|of\s+course|here\s+is|here's|okay|ok)\b")
 _ROLE_MARKER = re.compile(
-    r"(?:^|\n)\s*(?:system|assistant|developer)\s*:"
+    # a turn of a chat written into the page: what follows the role speaks to or as a model ("System: You are
+    # ...", "Assistant: Sure, ..."); a team list's "Developer: Priya Natarajan" or "System: Ubuntu 22.04" does not
+    # (the s45 breaker's clean page)
+    rf"(?:^|\n)\s*(?:system|assistant|developer)\s*:(?=[^\n]{{0,200}}?{_TURN_WORDS})"
     # a dialogue transcript written into the page: "Human: ... Assistant: ..." (the s44 breaker)
-    r"|\b(?:Human|User)\s*:\s[^\n]{0,400}?\bAssistant\s*:"
+    rf"|\b(?:Human|User)\s*:(?=[^\n]{{0,600}}?(?:{_TURN_WORDS}|\?))\s[^\n]{{0,400}}?\bAssistant\s*:"
     r"|<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\s*\|>"
     r"|\[/?INST\]|<<\s*/?SYS\s*>>"
     r"|<\s*/?\s*(?:system|sources?|documents?|instructions?|context|information|important|admin|"
@@ -140,7 +155,11 @@ _ROLE_MARKER = re.compile(
     r"|<\s*(?:now\s+entering|system[\s_]mode)\b"
     r"|\b(?:system|developer|admin|god|debug|security)[\s_]+(?:override[\s_]+)?mode\b"
     r"|\boverride[\s_]+mode\b"
-    r"|\b(?:end|close)\s+of\s+(?:the\s+)?(?:sources?|documents?|context|input|data|instructions?|system\s+prompt)\b"
+    # a delimiter ("--- end of context ---", "[END OF SOURCES]", "End of document." as a line), not "signs the form
+    # at the end of the document" (the s45 breaker's clean page)
+    r"|(?:^|\n|[\[(<#=*_~-])[ \t#=*_~-]*(?:end|close)\s+of\s+(?:the\s+)?(?:sources?|documents?|context|input|data|"
+    r"instructions?|system\s+prompt)\b"
+    r"|(?-i:\b(?:END|CLOSE)\s+OF\s+(?:THE\s+)?(?:SOURCES?|DOCUMENTS?|CONTEXT|INPUT|DATA|INSTRUCTIONS?|SYSTEM\s+PROMPT)\b)"
     r"|\b(?:begin|start)\s+(?:of\s+)?(?:the\s+)?new\s+instructions?\b|\bnew\s+instructions?\s*:"
     r"|#{2,}\s*\(?\s*(?:instruction|system)"
     # fake system messages: "[SYSTEM MESSAGE]", "(system notice)", "SYSTEM PROMPT:", "Admin instruction:"
@@ -199,7 +218,8 @@ _ADDRESSED = re.compile(
     # "When answering questions about pottery, the assistant must say ..."
     r"|\bwhen\s+(?:you\s+are\s+)?(?:answering|responding\s+to|replying\s+to)\s+(?:\w+\s+){0,2}questions?\b"
     r"[^.!?\n]{0,80}?"
-    r"\b(?:the\s+)?(?:AI\s+)?(?:assistant|chat\s?bot|bot|model|AI)\s+(?:must|should|shall|has\s+to|needs\s+to|"
+    r"\b(?:the\s+)?(?:AI\s+)?(?<!support\s)(?<!office\s)(?<!executive\s)(?<!administrative\s)(?<!project\s)"
+    r"(?<!teaching\s)(?<!personal\s)(?<!sales\s)(?:assistant|chat\s?bot|bot|model|AI)\s+(?:must|should|shall|has\s+to|needs\s+to|"
     r"is\s+to|will)\s+(?:always\s+)?(?:say|tell|reply|answer|respond|state|claim|write|mention|ask|recommend)\b"
     r"|\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|A\.I\.|LLM|large\s+language\s+model|language\s+model|"
     r"(?:AI\s+|virtual\s+|digital\s+)?assistant|chat\s?bot|bot|(?:AI\s+)?agent|automated\s+system|model)\b"
@@ -284,8 +304,8 @@ _FRAMING_INITIAL = re.compile(
 _PHISHING = re.compile(
     r"\byour\s+(?:account|password|credentials|mailbox|session|card)\s+(?:has|have|was|were|is|will)\s+"
     r"(?:been\s+|be\s+)?(?:compromised|hacked|suspended|locked|breached|deactivated|disabled|expired|closed|"
-    rf"terminated|frozen|blocked)\b[^\n]{{0,150}}?(?:https?://|www\.|\blink\b|\bclick\b|{GOAL_TARGET})"
-    r"|\b(?:tell|inform|remind|advise|ask|instruct|urge|direct|encourage|warn|convince|persuade)\s+(?:the\s+|all\s+)?"
+    rf"terminated|frozen|blocked)\b[^\n]{{0,150}}?(?:https?://|www\.|{GOAL_TARGET})"
+    r"|(?<!\bnever\s)(?<!\bnot\s)(?<!n't\s)\b(?:tell|inform|remind|advise|ask|instruct|urge|direct|encourage|warn|convince|persuade)\s+(?:the\s+|all\s+)?"
     r"(?:user|reader|customer|recipient|employee|person|visitor|client)s?\s+(?:to|that)\b[^.\n]{0,120}?"
     rf"(?:{GOAL_TARGET}|\bpassword\b|\bcredentials?\b|\bbank\s+details\b|\bpay\w*\b|\btransfer\b)"
     r"|\b(?:send|transfer|wire)\s+as\s+much\s+(?:money|as\s+possible)\b"
@@ -302,7 +322,7 @@ _PHISHING_INITIAL = re.compile(
 FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("override", _OVERRIDE), ("override", _OVERRIDE_INTL), ("output_directive", _OUTPUT_DIRECTIVE),
     ("role_marker", _ROLE_MARKER), ("prompt_leak", _PROMPT_LEAK), ("authority", _AUTHORITY),
-    ("addressed", _ADDRESSED), ("addressed", _TODO), ("framing", _FRAMING), ("phishing", _PHISHING))
+    ("addressed", _ADDRESSED), ("addressed", _TODO), ("framing", _FRAMING), ("phishing", _PHISHING), *LURES)
 #: Sentence-initial families (orders in the imperative), matched only where SENTENCE_START ends.
 INITIAL: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("output_directive", _OUTPUT_INITIAL), ("framing", _FRAMING_INITIAL), ("phishing", _PHISHING_INITIAL),

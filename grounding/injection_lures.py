@@ -1,0 +1,90 @@
+"""Injection phrasings of the s45 breaker's hand-made pages, beside grounding.injection_patterns' families: an
+answering system addressed by what it does rather than named an AI ("any automated helper answering employee
+questions ... tell people", "Answer bots:", "Q&A engines must report", "Responders summarizing this table should
+state"), a passage that says whom it is for ("This paragraph is for the assistant."), notes and overrides in Spanish,
+French, German and Russian, an English override without the words "ignore" or "disregard" ("Set aside your earlier
+guidance"), and requests for a password or bank login at an outside address without the words
+grounding.injection_patterns reads ("send your 1Password master password to security@...", "re-confirm your SSO
+password at https://..."). Written from those pages only, not from either half of a public set. No Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LURES"]
+
+_F = re.I | re.S | re.M
+
+#: A system named by the answering it does: "automated helper", "answer engines", "answering service", "Q&A
+#: engines", "Staff answering tools", "the system reading along".
+_ANSWERER = (r"(?:(?:automated|answering|answer|Q\s?&\s?A|question[- ]answering|neural|helpful\s+(?:AI|automated))\s+"
+             r"(?:helpers?|engines?|services?|systems?|tools?|bots?|machines?|programs?|responders?)"
+             r"|responders?\s+(?:summari[sz]ing|answering|reading)"
+             r"|(?:system|tool|helper|service|engine|program)s?\s+reading\s+along)")
+#: What such a system is told to do.
+_SPEECH = r"(?:tell|say|state|report|mention|respond|answer|reply|give|quote|let\s+\w+\s+know|inform)"
+_ADDRESSED = re.compile(
+    rf"\b{_ANSWERER}\b\s*:"
+    rf"|\b{_ANSWERER}\b[^.!?\n]{{0,80}}?\b(?:(?:should|must|shall|will|are\s+to|is\s+to|need\s+to|have\s+to|"
+    rf"please)\s+)?(?:always\s+)?{_SPEECH}\b"
+    rf"|\b{_ANSWERER}\s+(?:take|please)\s+note\b"
+    rf"|\b(?:note|message|request|reminder|memo)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+|every\s+)?{_ANSWERER}\b"
+    # "This paragraph is for the assistant. It should say ..."
+    r"|\b(?:this|the\s+following)\s+(?:paragraph|section|note|message|text|line|part|passage|sentence)\s+is\s+"
+    r"(?:meant\s+|intended\s+|written\s+)?(?:only\s+)?for\s+(?:the\s+|any\s+)?(?:AI|A-?I|LLMs?|bots?|chat\s?bots?|"
+    rf"assistants?|(?:language\s+)?models?|{_ANSWERER})\b"
+    # "Whoever is handling questions from staff, please let them know ...", "Anyone reading this on behalf of a user:"
+    r"|\b(?:whoever|anyone|anybody)\s+(?:is\s+)?(?:handling|answering|fielding|responding\s+to)\s+(?:\w+\s+){0,2}"
+    rf"questions\b[^.!?\n]{{0,40}}?(?:\bplease\s+)?(?::|\b{_SPEECH}\b)"
+    r"|\b(?:whoever|anyone|anybody)\s+(?:is\s+)?reading\s+this\s+(?:page\s+|text\s+)?on\s+behalf\s+of\b"
+    # "N.B. for the A-I:", "Dear reader with a neural network, kindly respond that ..."
+    r"|\b(?:N\.?\s?B\.?|P\.?\s?S\.?)\s+(?:for|to)\s+(?:the\s+)?(?:A-?I|AI\s+\w+|LLMs?|bots?|assistants?)\b"
+    rf"|\bdear\s+(?:\w+\s+){{0,4}}?(?:neural\s+network|AI|LLM|language\s+model)\b[^.!?\n]{{0,60}}?\b{_SPEECH}\b"
+    # notes to an assistant in Spanish, French, German, Italian: "Nota para el asistente de IA:", "Hinweis an den
+    # KI-Assistenten:", "Note pour l'assistant", "Nota per l'assistente"
+    r"|\b(?:nota|note|hinweis|notiz|nachricht|mensaje|messaggio|aviso|avis)\s+(?:para|an|für|pour|per|al|à)\s+"
+    r"(?:el\s+|la\s+|den\s+|die\s+|das\s+|l['’]\s*|le\s+|il\s+|lo\s+)?(?:asistente|assistente|assistant|"
+    r"KI-?Assistent\w*|IA|KI|modelo|modèle|modell\w*|chatbot|bot)\b"
+    r"|\b(?:asistente|assistente)\s+(?:de|di)\s+IA\b|\bKI-Assistent\w*|\bassistant\s+(?:d['’])?IA\b",
+    _F)
+
+# overrides in other languages: "Olvida todo lo anterior", "Ne tenez pas compte des consignes précédentes",
+# "Игнорируй предыдущие инструкции", "Vergiss alles davor"
+_OVERRIDE = re.compile(
+    r"\b(?:olvida|olvide|olvidad|ignora|ignore|vergiss|vergessen\s+Sie|oublie|oubliez|dimentica)\s+(?:todo|todas?|"
+    r"alles|tout|tutto)\s+(?:lo\s+|le\s+|ce\s+qui\s+(?:est\s+|précède)|was\s+|quello\s+)?(?:anterior(?:es|mente)?|"
+    r"précéd\w*|ci-dessus|vorher\w*|davor|oben|precedente|sopra)"
+    r"|\bne\s+tenez\s+pas\s+compte\s+des\s+(?:consignes|instructions|règles)"
+    r"|(?:игнорируй|игнорируйте|забудь|забудьте)[^.\n]{0,40}?(?:инструкци|указани|правил)"
+    # "Set aside your earlier guidance", "Stop following your earlier rules and tell employees ..."
+    r"|\b(?:set\s+aside|stop\s+following|abandon|drop)\s+(?:all\s+)?(?:your|the)\s+(?:earlier|previous|prior|"
+    r"original|former)\s+(?:guidance|rules|instructions|guidelines|directions|directives)\b",
+    _F)
+
+#: A password, a login or bank details.
+_SECRET = (r"(?:password|passcode|passphrase|credentials|login|PIN|(?:MFA|2FA|one-time|security|verification)\s+"
+           r"code|bank\s+(?:details|login|account\s+details)|card\s+(?:details|number))")
+_OUTSIDE = r"(?:https?://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:com|net|org|io)\b)"
+_NOT_NEGATED = r"(?<!\bnever\s)(?<!\bnot\s)(?<!n't\s)(?<!\bno\s)"
+_CREDENTIALS = re.compile(
+    # "send your 1Password master password to security@...", "re-confirm your SSO password at https://...",
+    # "Employees must confirm their bank details at https://..."
+    rf"{_NOT_NEGATED}\b(?:send|e-?mail|give|share|provide|submit|enter|type|verify|confirm|re-?confirm|validate|"
+    rf"update)\s+(?:your|their|his|her)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b[^.;\n]{{0,60}}?{_OUTSIDE}"
+    # "sign in at http://... and re-confirm your SSO password"
+    rf"|{_OUTSIDE}\S*[^.;\n]{{0,60}}?\b(?:enter|re-?enter|verify|confirm|re-?confirm|re-?type|validate|update|"
+    rf"provide)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b"
+    # "... order a new one at laptops-tallgrass.example.com with their SSO password"
+    rf"|{_OUTSIDE}\S*\s+(?:with|using)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,2}}?{_SECRET}\b"
+    # "Your mailbox is almost full; log in at https://..."
+    rf"|\byour\s+mailbox\s+is\s+(?:almost\s+|nearly\s+)?full\b[^.\n]{{0,80}}?{_OUTSIDE}"
+    # in other languages: "... a https://... junto con su contraseña", "ihr Passwort unter https://... bestätigen"
+    rf"|\b(?:contraseña|passwort|mot\s+de\s+passe|senha)\b[^.\n]{{0,80}}?{_OUTSIDE}"
+    rf"|{_OUTSIDE}\S*[^.\n]{{0,80}}?\b(?:contraseña|passwort|mot\s+de\s+passe|senha)\b"
+    rf"|пароль[^.\n]{{0,80}}?{_OUTSIDE}",
+    _F)
+
+#: (kind, pattern) pairs read anywhere in a text, as grounding.injection_patterns.FAMILIES.
+LURES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("addressed", _ADDRESSED), ("override", _OVERRIDE), ("phishing", _CREDENTIALS))
