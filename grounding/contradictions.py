@@ -56,6 +56,7 @@ from grounding.embeddings import Embedder
 from grounding.lexical import content_terms
 from grounding.positional import positional_finding
 from grounding.rewording import as_cases, merged, reworded
+from grounding.source_scope import scoped_apart
 from grounding.sentence_alignment import COPY, REWORDED, Alignment, PairTest, align, same_document
 from grounding.types import Source
 
@@ -220,6 +221,9 @@ def _findings(sources: Sequence[Source], alignment: Alignment, similarity: float
             if finding is not None and finding.rule == "name" and not two_versions \
                     and _own_subjects(sources[i], sources[j], finding.values):
                 finding = None  # each page states it of what the page is about: two subjects
+            if finding is not None and not two_versions and scoped_apart(
+                    sources[i].title, sources[i].section, sa, sources[j].title, sources[j].section, sb):
+                finding = None  # pages for two groups ("Sales Team Guide" / "Engineering Team Guide"): two subjects
             if finding is None and newest_first and (a, b) in alignment.counterparts.get(pair, ()):
                 # a revision that rewrote a sentence it kept changed what the sentence says
                 changed = reworded(sa, sb)
