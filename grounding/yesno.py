@@ -35,7 +35,8 @@ from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, su
 from grounding.yesno_reach import (approval_required, if_unstated, illustrates, matching_case, only_if_unmet,
                                    only_if_unstated, other_named_case, restricts_everyone, unasked_without)
 from grounding.yesno_schedule import hours_differ, rate_differs
-from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, answering_clause, as_must,
+from grounding.yesno_answering import answering_clause
+from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, as_must,
                                    concession_or_main, condition_unmet, contrasted, modality_unstated,
                                    negated_part_unstated, negates_terms, prohibits_asked, requirement_unstated)
 
@@ -62,7 +63,7 @@ def deciding_clause(question: str, sentence: str) -> str:
     condition negating a word of the question stays ("Does it transfer if I take a break?") unless the question
     negates it too ("... without a break in service"). Of a leading concessive
     clause and its main clause, the one about what is asked (grounding.yesno_scope.concession_or_main). Of two clauses, the
-    one that answers the question (grounding.yesno_scope.answering_clause: "You are allowed to have advanced leave;
+    one that answers the question (grounding.yesno_answering.answering_clause: "You are allowed to have advanced leave;
     however, you cannot borrow more ..." decides "Am I allowed to have advanced leave?" by its first)."""
     sentence = answering_clause(asking_clause(question), sentence)
     # a trailing condition is the case the rule holds in, as the question's own is (asking_clause drops it): its

@@ -10,7 +10,7 @@ case, and which of its clauses answers (grounding.yesno reads the polarity of th
   settles neither "Yes." nor "No.".
 - A sentence of two clauses joined by "; however," or ", but" of which one holds every word of the question's
   asking clause that the other does, and more ("You are allowed to have advanced leave; however, you cannot borrow
-  more leave than you would earn"): that clause answers; the other adds a limit (:func:`answering_clause`).
+  more leave than you would earn"): that clause answers; the other adds a limit (grounding.yesno_answering.answering_clause).
 - A sentence opening with a concessive clause ("Although you can't share all of your events outside GSA, you can
   share your free / busy times"): the clause about what is asked decides, the main one unless the concession holds
   more of the question's words (:func:`concession_or_main`; the s11 fresh yes/no set, f004).
@@ -68,8 +68,6 @@ _LEADING_CONDITION = re.compile(r"^\s*(?:if|when|whenever)\b([^,;:]*)[,;:]\s*\S"
 #: A sentence opening as the alternative to the one before it.
 _CONTRAST_OPENER = re.compile(r"^\s*(?:instead|otherwise|rather)\b", re.I)
 
-#: Where a sentence's second clause begins: "; however,", "; but", ", but", ", however,".
-_CLAUSE_BREAK = re.compile(r"\s*(?:;\s*(?:however|but)\b,?|,\s*(?:but|however)\b,?|;)\s*", re.I)
 
 
 def condition_unmet(question: str, asking: str, sentence: str, similarity: Callable[[str, str], float] | None = None,
@@ -127,31 +125,6 @@ def concession_or_main(question: str, sentence: str) -> str:
     return main if len(content_terms(main) & asked) >= len(content_terms(conceded) & asked) else conceded
 
 
-def answering_clause(asking: str, sentence: str) -> str:
-    """The clause of ``sentence`` that answers the asking clause ``asking`` (grounding.yesno.asking_clause): when the
-    sentence has clauses joined by "; however,", ", but", ", however," or ";", the one whose content terms found in
-    ``asking`` include every such term of each other clause and at least one more; otherwise the whole sentence
-    ("An IDP is no longer required for requests, but an SF-182 is required for most training requests" stays whole
-    for "Do I still need an IDP to request a training?": each clause holds a word of the question the other lacks);
-    when no clause holds more, and both the question and one clause say "still", that clause."""
-    parts = [p for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
-    if len(parts) < 2:
-        return sentence
-    asked = content_terms(asking)
-    held = [content_terms(p) & asked for p in parts]
-    best = max(range(len(parts)), key=lambda i: len(held[i]))
-    if all(i == best or (held[i] <= held[best] and len(held[i]) < len(held[best])) for i in range(len(parts))):
-        return parts[best]
-    if _STILL.search(asking) and len(still := [p for p in parts if _STILL.search(p)]) == 1:
-        # "will they still get the group's emails?" / "you can't access public Google Groups ..., but you can still
-        # receive email if added to the group directly": the clause saying what holds all the same (fresh41's
-        # f41-y06, a development set, opened "No.")
-        return still[0]
-    return sentence
-
-
-#: "still": what holds in spite of what is said against it.
-_STILL = re.compile(r"\bstill\b", re.I)
 
 
 #: What a yes/no question asks of its subject, read from its asking clause: whether it may (permission: "Can I ...?",

@@ -17,7 +17,7 @@ from grounding.question_parts import question_parts
 from grounding.scored_sentences import ScoredSentence
 from grounding.subject_check import pins
 from grounding.source_types import Source
-from grounding.yesno_scope import answering_clause
+from grounding.yesno_answering import answering_clause
 from tests.grounding.helpers import make_page, offline_answer
 
 

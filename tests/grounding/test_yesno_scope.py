@@ -8,7 +8,8 @@ import pytest
 
 from grounding.yesno_statement import states_something
 from grounding.yesno import opener, substituted
-from grounding.yesno_scope import (answering_clause, concession_or_main, condition_unmet, contrasted, modality_unstated,
+from grounding.yesno_answering import answering_clause
+from grounding.yesno_scope import (concession_or_main, condition_unmet, contrasted, modality_unstated,
                                    prohibits_asked)
 
 
