@@ -125,13 +125,43 @@ function answerOf(id) {
   return null;
 }
 
+// A new conversation's first question is stored: its header shows what a reloaded page shows (its title, its
+// documents, the export link) instead of the documents select, which no longer applies.
+function showConversationHeader(title, domainName) {
+  const row = document.querySelector(".domain-row");
+  if (!row || document.getElementById("conversation-title")) return;
+  const select = document.getElementById("domain");
+  const name = domainName || (select ? select.options[select.selectedIndex]?.text : "") || "";
+  row.querySelector("label[for='domain']")?.remove();
+  select?.remove();
+  row.querySelector("h1.visually-hidden")?.remove();
+  const heading = document.createElement("h1");
+  heading.className = "conversation-title";
+  heading.id = "conversation-title";
+  heading.textContent = title;
+  const documents = document.createElement("span");
+  documents.className = "domain-name";
+  documents.append("Documents: ");
+  const strong = document.createElement("strong");
+  strong.textContent = name;
+  documents.append(strong);
+  const exportLink = document.createElement("a");
+  exportLink.className = "export";
+  exportLink.href = `/c/${conversation}/export.md`;
+  exportLink.setAttribute("download", "");
+  exportLink.textContent = "Export (Markdown)";
+  row.prepend(heading, documents, exportLink);
+}
+
 function handle(frame) {
   switch (frame.type) {
     case "accepted":
       if (current && !current.regenerate && current.turn.qid === null) thread.setQuestionId(current.turn, frame.message);
       if (conversation !== frame.conversation) {
+        const fresh = !conversation;
         conversation = frame.conversation;
         history.replaceState(null, "", `/c/${conversation}/`);
+        if (fresh) showConversationHeader(frame.title, frame.domain);
       }
       touch(frame.conversation, frame.title, frame.domain);
       break;

@@ -161,6 +161,12 @@ class ChatPageTests(BrowserCase):
         domain = Domain.objects.get(slug="handbook")
         first = self.ask("How often are laptops replaced?")
         expect(first.locator(".msg-actions button.copy")).to_be_visible()
+        # the new conversation's header shows its title, documents and export link at once, as a reload does (the
+        # s45 new-user trial found the documents select left and no export link until a reload)
+        expect(page.locator("#conversation-title")).to_contain_text("How often are laptops replaced")
+        expect(page.locator(".domain-row .domain-name")).to_have_text(f"Documents: {domain.name}")
+        expect(page.locator("a.export")).to_have_attribute("href", re.compile(r"^/c/\d+/export\.md$"))
+        expect(page.locator("select#domain")).to_have_count(0)
 
         # copy: Markdown with the citations as numbered footnotes and the sources they stand for under it (s6: the
         # [S1] labels meant nothing once pasted)
