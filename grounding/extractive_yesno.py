@@ -72,6 +72,15 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
     valued = [s for s in chosen if states_asked_unit(question, s.text)]
     if not counted and valued and not states_asked_unit(question, deciding.text):
         deciding = valued[0]
+    if not counted and len(valued) > 1:
+        # ... the one naming most of what the question names besides the value it tests: "Is the stipend for remote
+        # workers $400?" is about remote workers' stipend ("Remote employees receive ... $750"), not about whatever
+        # states $400 ("Hybrid employees receive a one-time stipend of $400": the s45 new-user run, no opener)
+        topic = {t for t in content_terms(clause) if not any(ch.isdigit() for ch in t)}
+        held = {id(s): len(topic & content_terms(s.text)) for s in valued}
+        best = max(valued, key=lambda s: held[id(s)])
+        if held[id(best)] > held.get(id(deciding), -1) and sum(held[id(s)] == held[id(best)] for s in valued) == 1:
+            deciding = best
     # a chosen sentence naming the whole subject the question asks about when the closest names part of it ("any
     # unused travel comp time will be forfeited" / "your comp time will be paid out", for "Is unused travel comp time
     # paid out when I leave?": the s28 new user's wrong "Yes.") is about the asked kind: it decides, if it settles

@@ -12,6 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
+from grounding.contact_lookup import asks_contact, contact_rows
 from grounding.heading_lookup import MAX_LOOKED_UP, looked_up_rows
 from grounding.lexical import bm25_query_tokens
 from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_maxima, fuse, row_best, row_max, top_order
@@ -91,6 +92,16 @@ class Searching:
         fused score or rank (0.0 and 0) and their BM25 score is not computed (0.0): they are found by their label."""
         labels = getattr(self, "section_labels", None)
         rows = looked_up_rows(query, labels()) if labels is not None and len(self) else []
+        return self._looked_up_hits(rows, query_vector)
+
+    def contact_hits(self, query: str, query_vector: np.ndarray, documents: Sequence[object]) -> list[Hit]:
+        """Hits for the rows under a contact heading of ``documents`` (the candidates' document ids, best first; the
+        first such row of each, at most MAX_LOOKED_UP), when the query asks whom to contact ("Who do I contact about
+        equipment?", grounding.contact_lookup); [] otherwise. Scored as :meth:`label_hits` scores its hits."""
+        sections = getattr(self, "contact_sections", None)
+        if sections is None or not len(self) or not asks_contact(query):
+            return []
+        rows = [r for document in documents for r in contact_rows([document], sections())]
         return self._looked_up_hits(rows, query_vector)
 
     def _looked_up_hits(self, rows: Sequence[int], query_vector: np.ndarray) -> list[Hit]:

@@ -50,6 +50,7 @@ from typing import Callable, Sequence, TypeVar
 import bm25s
 import numpy as np
 
+from grounding.contact_lookup import contact_heading
 from grounding.heading_lookup import label_map
 from grounding.index_files import ANN_EXPANSION, ANN_THRESHOLD, FORMAT, build_directory
 from grounding.index_search import Hit, Searching
@@ -123,6 +124,7 @@ class StoredIndex(Searching):
         self._layouts_read: dict[int, list | None] = {}  # rows parsed (StoredIndex.layout)
         self._made: dict[int, object] = {}  # what StoredIndex.made made of a row's record
         self._labels: dict[str, list[int]] | None = None  # StoredIndex.section_labels, once read
+        self._contacts: dict[int, tuple[object, str]] | None = None  # StoredIndex.contact_sections, once read
         if (self.path / "value_offsets.npy").is_file():
             self._value_offsets = _mapped(self.path / "value_offsets.npy")
             self._values = _mapped_bytes(self.path / "values.bin", self._value_offsets)
@@ -188,6 +190,22 @@ class StoredIndex(Searching):
             self._labels = (json.loads(path.read_text()) if path.is_file()
                             else label_map(str(self.record(r).get("section") or "") for r in range(len(self))))
         return self._labels
+
+    def contact_sections(self) -> dict[int, tuple[object, str]]:
+        """The rows under a contact heading (grounding.contact_lookup.contact_heading): row -> (document id, section
+        path), read from the records once per process and index, when a question first asks whom to contact (the
+        records' bytes are tested for a heading word before one is parsed)."""
+        if self._contacts is None:
+            found = {}
+            for r in range(len(self)):
+                start, end = int(self.offsets[r]), int(self.offsets[r + 1])
+                raw = bytes(self._records[start:end])
+                if any(w in raw.lower() for w in (b"contact", b"question", b"help")):
+                    record = json.loads(raw)
+                    if contact_heading(section := str(record.get("section") or "")):
+                        found[r] = (record.get("document_id"), section)
+            self._contacts = found
+        return self._contacts
 
     def made(self, row: int, make: Callable[[dict], T]) -> T:
         """What ``make`` makes of a row's record (:meth:`record`), made once per process and index: every retrieval

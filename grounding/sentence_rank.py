@@ -25,20 +25,22 @@ sentence data live in grounding.scored_sentences (re-exported here). No Django i
 
 from __future__ import annotations
 
+import difflib
 import math
+import re
 from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
 
 from grounding.acronyms import definitions, with_expansions, with_spelled_out
-from grounding.answer_types import question_type
+from grounding.answer_types import question_sentence, question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
-from grounding.lexical import asks_about_past, period_year, without_period
+from grounding.contact_lookup import asks_contact, contact_heading, contact_page, contacts_first
+from grounding.lexical import asks_about_past, content_terms, period_year, stem, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.followup_reading import RELATING, carried_terms, stands_for_carried
 from grounding.event_cases import asked_event, failures_first, stating_rows, states_event, without_event
-from grounding.lexical import content_terms
 from grounding.sentence_cues import (ALLOTMENT, ALLOTMENT_QUESTION, ASKS_EXAMPLE, CLOCK, CLOCK_QUESTION, HAS_QUANTITY,
                                      PHONE, PHONE_QUESTION, QUANTITY_QUESTION, asked_numbers, asked_role, defined_term,
                                      defines, example_sentences, named_page_labels, names_role_holder, names_row_key,
@@ -48,6 +50,7 @@ from grounding.quotable import quoted_text
 from grounding.heading_lookup import named_labels
 from grounding.sentence_leads import heading_of, lead_of, numbered_parts, other_part
 from grounding.table_lookup import names_row_column
+from grounding.yesno_count import other_unit, stated_numbers, tests_value
 from grounding.types import ContextPlan, Source
 from grounding.scored_sentences import ScoredSentence, source_sentences, with_sentences
 
@@ -59,6 +62,32 @@ def reads_period(question: str, sources: Sequence[Source]) -> bool:
     naming the period then pick a version rather than being matched (lexical.without_period); elsewhere a year is part
     of a name ("the 2018 Winter Olympics")."""
     return asks_about_past(question) and any(s.status == "superseded" for s in sources)
+
+
+def _respelled(question: str, terms: frozenset[str], said: dict[str, int], embedder: Embedder | None) -> frozenset[str]:
+    """``terms`` with each stem of a word the embedding model's vocabulary does not hold whole (grounding.embeddings
+    count_tokens: more than one WordPiece, as "milage"; "through" is one) read as the planned word it misspells
+    (:func:`_spelled`); unchanged without an embedder that counts tokens. A known word is never respelled: "through"
+    was read as "thorough" (fresh38's f38-v04, a development set)."""
+    count = getattr(embedder or default_embedder(), "count_tokens", None)
+    if not callable(count):
+        return terms
+    words = {w for w in re.findall(r"[a-z]{5,}", question.lower()) if stem(w) in terms and stem(w) not in said}
+    unknown = [w for w, n in zip(sorted(words), count(sorted(words)) if words else []) if n > 1]
+    fixed = {stem(w): _spelled(stem(w), said) for w in unknown}
+    return frozenset(fixed.get(t, t) for t in terms)
+
+
+def _spelled(term: str, said: dict[str, int]) -> str:
+    """``term`` (a stem of the question), or the one word of ``said`` (the planned sentences' stems) it misspells by a
+    letter when no sentence holds it: five letters or more, the same first letter, a length within one, difflib's
+    similarity ratio 0.9 or more ("milag" -> "mileag": the s45 new-user run's "whats the milage rate ..." was
+    refused, its best sentence held no word of the question but "rate")."""
+    if term in said or len(term) < 5:
+        return term
+    near = [w for w in difflib.get_close_matches(term, said, n=3, cutoff=0.9)
+            if w[:1] == term[:1] and abs(len(w) - len(term)) <= 1]
+    return near[0] if len(near) == 1 else term
 
 
 def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None = None, *,
@@ -79,7 +108,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     the version dated in the year the question names, else a superseded one (the current value is then quoted after
     the earlier one, not instead of it).
     A sentence stating a number the question states as a quantity (:func:`asked_numbers`: "I supervise four
-    people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``; a table row
+    people" / a table row "... reports: 4"; not the "355" of "355 McAllister") gets ``number_bonus``, unless it
+    states that number only of another unit ("after 5 years" / "Up to 5 unused PTO days carry over":
+    grounding.yesno_count.other_unit); a table row
     whose first cell the question names as written (its part before a comma:
     "the g- prefix" / "prefix: g-; ...", "the San Francisco office" / "Location: San Francisco, CA; ...") gets
     ``row_key_bonus``: the row looked up, not a neighbour that shares more words (twice that when the question names
@@ -123,6 +154,9 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     ``case_bonus``, and one under another part's heading of the same kind minus twice that. A question asking for a
     time of day ("What time does my first day start?") gives a sentence stating one ("9:00 a.m. – Arrive at
     reception") ``clock_bonus`` (grounding.sentence_cues.CLOCK).
+    A question asking whom to contact ("Who do I contact about equipment?", grounding.contact_lookup) puts the first
+    sentence under a contact heading ("Contact", "Questions?") of the page it asks about first (the page whose title
+    and keywords hold the question's topic, else the most relevant: grounding.contact_lookup.contact_page).
     A sentence two sources state in the same words is quoted from the one whose page title the question names
     (grounding.sentence_cues.on_named_pages).
     ``query_vector`` is the question's vector when the caller has it already.
@@ -169,6 +203,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     for t in terms:
         for w in t:
             df[w] = df.get(w, 0) + 1
+    q_terms = _respelled(question, q_terms, df, embedder)  # "milage" is the sentences' "mileage"
     idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
     # a follow-up retrieved with the previous question's words: those words find the previous topic everywhere, so
     # they count ``carried_weight`` of a word the question names itself, and its words relating it to the previous
@@ -189,17 +224,30 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     wants_clock = bool(CLOCK_QUESTION.search(asked or question))
     wants_allotment = bool(ALLOTMENT_QUESTION.search(asked or question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
+    q_units = stated_numbers(without_period(question) if period else question)  # "after 5 years" -> {"year": {5}}
+    if tests_value(asked or question):  # "Is the stipend for remote workers $400?": $400 is tested, not sought
+        q_numbers = set()
+        tested = {t for t in content_terms(question_sentence(asked or question)) if any(c.isdigit() for c in t)}
+        q_terms = q_terms - tested
+        weight = {w: v for w, v in weight.items() if w not in tested}
+        q_weight = sum(weight.values())
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     term = defined_term(asked or question)
     role = asked_role(asked or question)
     parts = numbered_parts(question) | {tuple(label.split()) for label in named_labels(question)}  # "my first day"
     heading_terms: dict[str, frozenset[str]] = {}  # a heading's content terms, read once per heading
+    # "Who do I contact about equipment?": the contact section of the page asked about (the most relevant source's)
+    page = contact_page(candidates, asked or question) if asks_contact(asked or question) else None
+    contact_keys: dict[str, int] = {}  # source label -> its first sentence under a contact heading
     stated = stating_rows(((s.label, i, text) for s, _, i, text in rows), event) if event else set()
     scored = []
     for (source, data, i, text), c, t in zip(rows, cos, terms):
         head = heading_of(data, i, source.section, source.sections)
         if head not in heading_terms:
             heading_terms[head] = content_terms(head)
+        if page is not None and source.document_id == page \
+                and source.label not in contact_keys and contact_heading(head):
+            contact_keys[source.label] = i
         overlap = sum(weight[w] for w in q_terms & t) / q_weight if q_weight > 0 else 0.0
         if overlap >= heading_floor and not wants_quantity:
             # the heading it stands under names the rest of what is asked: "What training do I need to complete in
@@ -220,7 +268,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             bonus += case_bonus
         if event and (source.label in in_event or (source.label, i) in stated):  # a rule for the asked event
             bonus += case_bonus
-        if q_numbers and q_numbers & numbers(text) and fit is not False:
+        if q_numbers and q_numbers & numbers(text) and fit is not False and not other_unit(q_units, text):
             bonus += number_bonus
         if data.kinds[i] == "row" and names_row_key(question, text):  # twice when a column is named too (a cell)
             bonus += row_key_bonus * (2 if names_row_column(question, text) else 1)
@@ -261,6 +309,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
             [(s.text, s.label, s.score) for s in scored], named))]
     if event and event.negated:
         scored = failures_first(scored, event.stem)
+    if contact_keys:
+        scored = contacts_first(scored, contact_keys.items())
     scored.sort(key=lambda s: -s.score)
     return scored
 

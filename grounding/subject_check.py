@@ -12,6 +12,7 @@ imports.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Iterable, Sequence
 
@@ -82,8 +83,18 @@ def _named(terms: frozenset[str], quoted: Iterable[tuple[str, Source]]) -> bool:
     about, "vacation" on a page that says "paid time off": the demo's "How many vacation days do I get?" was
     refused). One keyword word is not enough: the remote work page's "office days" does not make "What time does the
     office cafeteria open?" its question."""
-    return any(terms & content_terms(f"{source.title}\n{source.section}\n{text}")
+    return any(_holds_one(terms, content_terms(f"{source.title}\n{source.section}\n{text}"))
                or (source.keywords and terms <= content_terms("\n".join(source.keywords))) for text, source in quoted)
+
+
+def _holds_one(terms: frozenset[str], said: frozenset[str]) -> bool:
+    """True when ``said`` holds one of ``terms``, or a word of five letters or more that one of them misspells by a
+    letter (difflib's similarity ratio 0.9 or more, of two stems within a letter's length: "milag" / "mileag"; the s45
+    new-user run's "whats the milage rate ..." was refused over the mileage sentence)."""
+    if terms & said:
+        return True
+    return any(len(t) >= 5 and abs(len(t) - len(w)) <= 1 and w[:1] == t[:1]
+               and difflib.SequenceMatcher(None, t, w).ratio() >= 0.9 for t in terms for w in said)
 
 
 def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:

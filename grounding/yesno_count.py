@@ -14,7 +14,7 @@ from grounding.answer_types import question_sentence, typed_values
 from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 
 __all__ = ["COMPARED", "LIMIT", "NUMBER_WORDS", "QUANTITY_WORDS", "THRESHOLD", "compared_count", "stated_numbers",
-           "states_asked_unit", "value_differs", "share_answer", "passes_stated_bound"]
+           "states_asked_unit", "other_unit", "tests_value", "value_differs", "share_answer", "passes_stated_bound"]
 
 #: A sentence stating a limit ("up to 5 days", "the limit is $225", "a maximum of 15 days").
 LIMIT = re.compile(r"\b(?:up to|at most|no more than|not more than|maximum|max\.?|limit|limits|limited to|capped at|"
@@ -121,6 +121,25 @@ def stated_numbers(text: str, kinds: tuple[str, ...] = _NUMBERED) -> dict[str, s
         unit = "$" if said.startswith("$") else "%" if said.endswith("%") else stem(said.split()[-1])
         out.setdefault(unit, set()).add(number)
     return out
+
+
+def other_unit(asked: dict[str, set[float]], sentence: str) -> bool:
+    """True when ``sentence`` states a number of ``asked`` (a question's :func:`stated_numbers`) only of another
+    unit: "How many PTO days do I get after 5 years?" ({"year": {5}}) / "Up to 5 unused PTO days carry over" (5
+    days), not "After five full years of service, ..." (the s45 new-user run on the demo handbook opened with the
+    carry-over rule)."""
+    if not asked:
+        return False
+    stated = stated_numbers(sentence)
+    shared = {n for unit, ns in asked.items() for n in ns if n in stated.get(unit, set())}
+    other = {n for unit, ns in asked.items() for n in ns for u, ms in stated.items() if u != unit and n in ms}
+    return bool(other) and not shared
+
+
+def tests_value(question: str) -> bool:
+    """True when the question asks whether something is a value ("Is the stipend for remote workers $400?", "Do
+    hybrid employees get a $750 stipend?"): the value is what it tests, not what it is about."""
+    return bool(_IS_VALUE.match(question_sentence(question).strip()))
 
 
 def states_asked_unit(question: str, sentence: str) -> bool:

@@ -143,7 +143,8 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     token budget, not ``k``), passages that repeat a higher-ranked passage of another document are moved behind
     the distinct ones, and a chunk holding the table row the query looks up by its row and column is moved up behind
     the first candidate (grounding.table_lookup), as is a chunk under a numbered heading the query names ("Day 3",
-    grounding.heading_lookup), found among all the chunks.
+    grounding.heading_lookup), found among all the chunks, and for a question asking whom to contact, the contact
+    sections of the best three candidates' pages (grounding.contact_lookup).
     """
     index = domain_index(domain=domain, token=token)
     old = domain_index(domain=domain, status=DocumentVersion.Status.SUPERSEDED, token=token) if superseded else None
@@ -151,7 +152,11 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     # a numbered section the question names ("Day 3") is looked up by its heading (grounding.heading_lookup), a table
     # row by its row and column among the best by BM25 (grounding.index_search)
     tables, hits = [h for h in hits if h.looked_up], [h for h in hits if not h.looked_up]
-    hits = with_looked_up(hits, [*(index.label_hits(query, vector) if len(index) else []), *tables],
+    # ... and the contact sections of the best three candidates' pages for a question asking whom to contact
+    # (grounding.contact_lookup)
+    pages = list(dict.fromkeys(index.made(h.row, chunk_from_record).document_id for h in hits[:3]))
+    contacts = index.contact_hits(query, vector, pages) if len(index) and pages else []
+    hits = with_looked_up(hits, [*(index.label_hits(query, vector) if len(index) else []), *tables, *contacts],
                           key=lambda h: h.row)
     found = [(index, h) for h in hits]
     if old is not None and len(old):

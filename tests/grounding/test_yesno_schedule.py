@@ -43,3 +43,26 @@ def test_a_question_asking_other_hours_is_a_no(question, differs):
 
 def test_a_range_the_sentence_states_must_be_one_of_hours():
     assert not hours_differ("Are core hours 9 to 5?", "Requests take 2 to 4 business days.")
+
+
+def test_a_number_of_another_unit_is_not_the_asked_one():
+    """grounding.yesno_count.other_unit: "after 5 years" is not stated by "5 unused PTO days"."""
+    from grounding.yesno_count import other_unit, stated_numbers
+
+    asked = stated_numbers("How many PTO days do I get after 5 years?")
+    assert other_unit(asked, "Up to 5 unused PTO days carry over into the next calendar year.")
+    assert not other_unit(asked, "After five full years of service, the accrual rate rises to 2 days per month.")
+    assert not other_unit({}, "Up to 5 unused PTO days carry over.")
+
+
+def test_the_clause_doing_the_asked_action_decides():
+    """grounding.yesno_answering.answering_clause: "Do I need to repay ...?" is answered by the clause saying "repay",
+    not by the "Never use ..." clause sharing more of its nouns."""
+    from grounding.yesno_answering import answering_clause
+
+    sentence = ("Never use the corporate card for personal purchases; if this happens by mistake, report it to "
+                "Finance within 5 business days and repay the amount.")
+    assert answering_clause("Do I need to repay personal purchases on the corporate card?", sentence).strip() \
+        .startswith("if this happens by mistake")
+    assert answering_clause("Can I use the corporate card for personal purchases?", sentence) \
+        .startswith("Never use the corporate card")
