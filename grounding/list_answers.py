@@ -256,8 +256,9 @@ _QUESTION_COUNT = re.compile(rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:[\w-
 def headed_list(question: str, outline: Sequence[str], title: str = "") -> tuple[str, list[str]] | None:
     """A list question answered by a section's sub-headings ("Which three properties does the glossary define?":
     the headings under "Glossary"): the section of ``outline`` whose own heading's content words are all in the
-    question, with at least two sub-sections, in a document whose ``title`` shares a content word with the
-    question; when the question counts what it asks for ("three properties"), the section with exactly that many.
+    question (of those, one naming the most of its words), with at least two sub-sections, in a document whose
+    ``title`` shares a content word with the question; when the question counts what it asks for ("three
+    properties"), the section with exactly that many.
     (heading, sub-headings), or None."""
     asked = content_terms(question)
     if not asked or not (content_terms(title) & asked):
@@ -270,11 +271,16 @@ def headed_list(question: str, outline: Sequence[str], title: str = "") -> tuple
     # a heading of three or more words naming the plural asked for may name one word the question does not, when no
     # heading's words are all in it ("Triggers that inhibit receiving feedback" for "What kinds of triggers make
     # feedback hard to receive?": fresh38's f38-l06, a development set, quoted a supervisor's list of questions)
+    # of the headings whose words are all in the question, only the ones naming most of it: "What are the steps to
+    # request parental leave?" is about "Requesting leave" (its items), not the sub-headings of "How much leave"
+    # (the s45 new-user run on the demo handbook)
+    named = [len(content_terms(h)) for h in headings if content_terms(h) and content_terms(h) <= asked]
+    most = max(named, default=0)
     for loose in (False, True):
         for heading in headings:
             own = content_terms(heading)
-            if not own or not (own <= asked or loose and len(own) >= 3 and len(own - asked) == 1 and plural <= own
-                               and plural):
+            if not own or not (own <= asked and len(own) == most or loose and len(own) >= 3 and len(own - asked) == 1
+                               and plural <= own and plural):
                 continue
             children = sub_headings(outline, heading)
             if len(children) >= 2 and (count < 2 or len(children) == count):

@@ -69,3 +69,11 @@ def test_a_word_misspelled_by_a_letter_is_read_as_the_documents_word(demo_domain
     "When you drive your personal car for business, Tallgrass reimburses mileage at $0.70 per mile"."""
     (answer,) = _ask(capsys, "whats the milage rate for driving my own car")
     assert not answer["abstained"] and "$0.70 per mile" in answer["answer"]
+
+
+def test_the_steps_to_request_leave_are_the_requesting_section(demo_domain, capsys):
+    """The s45 trial: "What are the steps to request parental leave?" listed the sub-headings of "How much leave"
+    ("Paid parental leave", "When to take it", ...); the "Requesting leave" section's four items are the steps."""
+    (answer,) = _ask(capsys, "What are the steps to request parental leave?")
+    assert answer["answer"].startswith("Parental Leave Policy, Requesting leave [S1]:")
+    assert "Submit a Parental Leave Request in Meadow" in answer["answer"] and "16 weeks" not in answer["answer"]

@@ -254,3 +254,14 @@ def test_a_sentence_referring_back_to_a_listed_noun_finds_that_lists_lead_in():
     assert referred_lead(data, 5) == 1
     assert referred_lead(data, 6) is None  # "these trips": the lead-in names no trips, and the list is further back
     assert referred_lead(data, 0) is None  # refers to nothing
+
+
+def test_headed_list_takes_the_heading_naming_most_of_the_question():
+    """"What are the steps to request parental leave?" is about "Requesting leave" (a list of items, no sub-headings),
+    not the sub-headings of "How much leave", whose one word "leave" the question also holds (the s45 new-user run)."""
+    outline = ("How much leave > Paid parental leave", "How much leave > When to take it",
+               "How much leave > Multiple births or adoptions", "Requesting leave", "Returning to work > Phased return",
+               "Returning to work > Your role")
+    assert headed_list("What are the steps to request parental leave?", outline, "Parental Leave Policy") is None
+    assert headed_list("How much leave do I get?", outline, "Parental Leave Policy") == (
+        "How much leave", ["Paid parental leave", "When to take it", "Multiple births or adoptions"])
