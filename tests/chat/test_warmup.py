@@ -18,7 +18,8 @@ def test_warm_loads_the_model_and_maps_every_domains_index(embedder, tmp_path):
     from knowledge.models import Domain
     from knowledge.services import domain_get_or_create, ingest_path
 
-    (tmp_path / "desks.md").write_text("# Desks\n\nDesks are booked a day ahead.\n", encoding="utf-8")
+    (tmp_path / "desks.md").write_text("# Desks\n\nDesks are booked a day ahead.\n\n## Contact\n\nFacilities: #desks on "
+                                       "Slack.\n", encoding="utf-8")
     domain = domain_get_or_create(slug="warm", name="Warm")
     ingest_path(path=tmp_path, domain=domain, embedder=embedder)
     token = Domain.objects.get(pk=domain.pk).index_token
@@ -29,6 +30,9 @@ def test_warm_loads_the_model_and_maps_every_domains_index(embedder, tmp_path):
     assert report["domains"] >= 1 and report["built"] >= 1
     assert (domain.pk, "current") in selectors._cache and (domain.pk, "superseded") in selectors._cache
     assert index_path(domain=domain, status="superseded", token=token).is_dir()
+    # the contact sections are read at start, not by the first "Who do I contact ...?" (139 ms at 10,030 chunks)
+    _, current = selectors._cache[(domain.pk, "current")]
+    assert current._contacts is not None and [s for _, s in current._contacts.values()] == ["Contact"]
 
 
 def test_the_asgi_application_warms_up_when_the_setting_asks(monkeypatch):
