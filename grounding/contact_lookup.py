@@ -3,8 +3,9 @@ for Tock?"), answered by the page's own contact section ("## Contact" / "IT Help
 4357, or it-help@tallgrass.example"). The section names no topic and repeats none of the question's words, so neither
 its vector nor BM25 finds it (the demo handbook's equipment page: 6th of the candidates, never planned, and the answer
 was refused, the s44 new-user run); only its heading says it is the one asked about, as a numbered section's does
-(grounding.heading_lookup). Retrieval brings in the contact section of the best candidate's document behind it, and
-the sentence ranking puts that section's first sentence first.
+(grounding.heading_lookup). Retrieval brings in the contact sections of the best three candidates' pages behind the
+first candidate, and the sentence ranking puts first the first sentence under the contact heading of the page the
+question's own words name (:func:`contact_page`).
 
 A contact heading is one of :data:`CONTACT_HEADING` as a whole heading ("Contact", "Contacts", "Questions?", "Getting
 help", "Helpful contacts", "Point of contact"), not a heading that merely holds the word ("Emergency contacts" names
@@ -17,7 +18,9 @@ import re
 from dataclasses import replace
 from typing import Iterable, Mapping, Sequence
 
-__all__ = ["CONTACT_HEADING", "asks_contact", "contact_heading", "contact_rows", "contacts_first"]
+from grounding.lexical import content_terms
+
+__all__ = ["CONTACT_HEADING", "asks_contact", "contact_heading", "contact_page", "contact_rows", "contacts_first"]
 
 #: A question asking whom to contact, ask or reach, or for a point of contact.
 _ASKS = re.compile(r"\bwho(?:m)?(?:'s| is| are)? (?:(?:do|should|can|could|would) (?:i|we|my \w+|employees|staff) )?"
@@ -71,8 +74,6 @@ def contact_page(sources: Sequence, question: str) -> object | None:
     PTO?"), then the most relevant; None without sources. In a conversation the retrieval query carries the previous
     question's words (after two questions about laptops, "Who do I contact about PTO?" found the equipment page
     first): the question's own words pick the page."""
-    from grounding.lexical import content_terms
-
     topic = content_terms(question) - {w for t in _CONTACT_WORDS for w in content_terms(t)}
     current = [s for s in sources if getattr(s, "status", "current") != "superseded"]
     if not current:

@@ -193,7 +193,7 @@ class StoredIndex(Searching):
 
     def contact_sections(self) -> dict[int, tuple[object, str]]:
         """The rows under a contact heading (grounding.contact_lookup.contact_heading): row -> (document id, section
-        path), read from the records once per process and index, when a question first asks whom to contact (the
+        path), read from the records once per process and index (a worker reads them when it starts, chat.warmup; the
         records' bytes are tested for a heading word before one is parsed)."""
         if self._contacts is None:
             found = {}

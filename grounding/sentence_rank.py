@@ -226,7 +226,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     q_units = stated_numbers(without_period(question) if period else question)  # "after 5 years" -> {"year": {5}}
     if tests_value(asked or question):  # "Is the stipend for remote workers $400?": $400 is tested, not sought
-        q_numbers = set()
+        q_numbers = frozenset()
         tested = {t for t in content_terms(question_sentence(asked or question)) if any(c.isdigit() for c in t)}
         q_terms = q_terms - tested
         weight = {w: v for w, v in weight.items() if w not in tested}
@@ -236,7 +236,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     role = asked_role(asked or question)
     parts = numbered_parts(question) | {tuple(label.split()) for label in named_labels(question)}  # "my first day"
     heading_terms: dict[str, frozenset[str]] = {}  # a heading's content terms, read once per heading
-    # "Who do I contact about equipment?": the contact section of the page asked about (the most relevant source's)
+    # "Who do I contact about equipment?": the contact section of the page its own words name, else of the most
+    # relevant source's
     page = contact_page(candidates, asked or question) if asks_contact(asked or question) else None
     contact_keys: dict[str, int] = {}  # source label -> its first sentence under a contact heading
     stated = stating_rows(((s.label, i, text) for s, _, i, text in rows), event) if event else set()

@@ -20,7 +20,7 @@ _PERIOD_DAYS = {"day": 1, "night": 1, "week": 7, "fortnight": 14, "month": 30, "
 _ADVERB_RATES = {"daily": (1, 1), "nightly": (1, 1), "weekly": (1, 7), "biweekly": (1, 14), "fortnightly": (1, 14),
                  "monthly": (1, 30), "quarterly": (1, 91), "annually": (1, 365), "yearly": (1, 365)}
 _TIMES = {"once": 1, "twice": 2, "one": 1, "two": 2, "three": 3, "four": 4}
-_PERIOD = r"(day|night|week|fortnight|month|quarter|year)s?"
+_PERIOD = r"(?P<period>day|night|week|fortnight|month|quarter|year)s?"
 #: "once per month", "twice a year", "3 times a week", "every quarter", "every 2 weeks", "monthly".
 _RATE = re.compile(rf"\b(?:(?P<times>once|twice|(?:one|two|three|four|\d+) times?)\s+(?:a|an|per|every|each)\s+"
                    rf"{_PERIOD}|(?:every|each)\s+(?P<every>\d+\s+|other\s+)?(?P<alone>day|night|week|fortnight|month|"
@@ -38,7 +38,7 @@ def stated_rates(text: str) -> set[float]:
         elif m["times"]:
             number = m["times"].split()[0].lower()
             times = int(number) if number.isdigit() else _TIMES[number]
-            days = _PERIOD_DAYS[m[2].lower()]
+            days = _PERIOD_DAYS[m["period"].lower()]
         else:
             every = (m["every"] or "").strip().lower()
             times, days = 1, _PERIOD_DAYS[m["alone"].lower()] * (2 if every == "other" else int(every or 1))

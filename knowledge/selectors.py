@@ -14,6 +14,7 @@ import numpy as np
 
 from grounding.claim_readings import ClaimReading, known_readings
 from grounding.embeddings import Embedder, default_embedder
+from grounding.contact_lookup import asks_contact
 from grounding.heading_lookup import with_looked_up
 from grounding.index_store import StoredIndex
 from grounding.ranking import demote_near_duplicates, drop_off
@@ -154,8 +155,8 @@ def retrieve_vector(*, domain: Domain | int, query: str, vector: np.ndarray, tok
     tables, hits = [h for h in hits if h.looked_up], [h for h in hits if not h.looked_up]
     # ... and the contact sections of the best three candidates' pages for a question asking whom to contact
     # (grounding.contact_lookup)
-    pages = list(dict.fromkeys(index.made(h.row, chunk_from_record).document_id for h in hits[:3]))
-    contacts = index.contact_hits(query, vector, pages) if len(index) and pages else []
+    contacts = index.contact_hits(query, vector, list(dict.fromkeys(
+        index.made(h.row, chunk_from_record).document_id for h in hits[:3]))) if asks_contact(query) and hits else []
     hits = with_looked_up(hits, [*(index.label_hits(query, vector) if len(index) else []), *tables, *contacts],
                           key=lambda h: h.row)
     found = [(index, h) for h in hits]
