@@ -63,9 +63,8 @@ def contact_rows(documents: Sequence[object], sections: Mapping[int, tuple[objec
     return []
 
 
-#: The words of a contact question that name no topic.
-_CONTACT_WORDS = frozenset({"contact", "ask", "reach", "talk", "speak", "email", "call", "message", "point", "person",
-                            "who", "question", "help"})
+#: The words of a contact question that name no topic, as content terms.
+_CONTACT_TERMS = content_terms("contact ask reach talk speak email call message point person who question help")
 
 
 def contact_page(sources: Sequence, question: str) -> object | None:
@@ -74,7 +73,7 @@ def contact_page(sources: Sequence, question: str) -> object | None:
     PTO?"), then the most relevant; None without sources. In a conversation the retrieval query carries the previous
     question's words (after two questions about laptops, "Who do I contact about PTO?" found the equipment page
     first): the question's own words pick the page."""
-    topic = content_terms(question) - {w for t in _CONTACT_WORDS for w in content_terms(t)}
+    topic = content_terms(question) - _CONTACT_TERMS
     current = [s for s in sources if getattr(s, "status", "current") != "superseded"]
     if not current:
         return None

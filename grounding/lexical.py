@@ -21,6 +21,7 @@ No Django imports.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 import unicodedata
@@ -30,7 +31,7 @@ import bm25s
 import Stemmer
 
 __all__ = ["BM25_STOP_WORDS", "CONTENT_STOP_WORDS", "STOP_WORDS", "TOKEN", "asks_about_past", "period_year",
-           "without_period", "bm25_tokens", "content_terms", "fold_accents", "is_negation",
+           "without_period", "bm25_tokens", "content_terms", "misspells", "fold_accents", "is_negation",
            "negation_cues", "nfkc_fold", "normalise_negation", "stem", "tokens"]
 
 #: One token: a number with its currency sign, separators and percent sign ("$1,200.50", "5%", "2024-01-15" is three
@@ -116,6 +117,14 @@ def stem(word: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
+def misspells(term: str, word: str) -> bool:
+    """True when the stem ``term`` misspells the stem ``word`` by a letter: five letters or more, the same first
+    letter, a length within one, difflib's similarity ratio 0.9 or more ("milag" / "mileag"; not "marriag" /
+    "carriag")."""
+    return len(term) >= 5 and term[:1] == word[:1] and abs(len(term) - len(word)) <= 1 \
+        and difflib.SequenceMatcher(None, term, word).ratio() >= 0.9
+
+
 def tokens(text: str) -> tuple[tuple[str, int, int], ...]:
     """(lower-cased token, start, end) of each TOKEN of a text, read NFKC-folded (``nfkc_fold``), offsets in
     characters of the text as given (cached: a sentence meets many others)."""

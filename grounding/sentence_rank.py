@@ -37,7 +37,7 @@ from grounding.acronyms import definitions, with_expansions, with_spelled_out
 from grounding.answer_types import question_sentence, question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.contact_lookup import asks_contact, contact_heading, contact_page, contacts_first
-from grounding.lexical import asks_about_past, content_terms, period_year, stem, without_period
+from grounding.lexical import asks_about_past, content_terms, misspells, period_year, stem, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.followup_reading import RELATING, carried_terms, stands_for_carried
 from grounding.event_cases import asked_event, failures_first, stating_rows, states_event, without_event
@@ -72,21 +72,21 @@ def _respelled(question: str, terms: frozenset[str], said: dict[str, int], embed
     count = getattr(embedder or default_embedder(), "count_tokens", None)
     if not callable(count):
         return terms
-    words = {w for w in re.findall(r"[a-z]{5,}", question.lower()) if stem(w) in terms and stem(w) not in said}
-    unknown = [w for w, n in zip(sorted(words), count(sorted(words)) if words else []) if n > 1]
-    fixed = {stem(w): _spelled(stem(w), said) for w in unknown}
+    # only a word with a near planned word is looked up in the vocabulary (a tokenizer call): most have none
+    near = {w: s for w in set(re.findall(r"[a-z]{5,}", question.lower()))
+            if (t := stem(w)) in terms and (s := _spelled(t, said)) != t}
+    words = sorted(near)
+    fixed = {stem(w): near[w] for w, n in zip(words, count(words) if words else []) if n > 1}
     return frozenset(fixed.get(t, t) for t in terms)
 
 
 def _spelled(term: str, said: dict[str, int]) -> str:
     """``term`` (a stem of the question), or the one word of ``said`` (the planned sentences' stems) it misspells by a
-    letter when no sentence holds it: five letters or more, the same first letter, a length within one, difflib's
-    similarity ratio 0.9 or more ("milag" -> "mileag": the s45 new-user run's "whats the milage rate ..." was
-    refused, its best sentence held no word of the question but "rate")."""
+    letter (grounding.lexical.misspells) when no sentence holds it ("milag" -> "mileag": the s45 new-user run's
+    "whats the milage rate ..." was refused, its best sentence held no word of the question but "rate")."""
     if term in said or len(term) < 5:
         return term
-    near = [w for w in difflib.get_close_matches(term, said, n=3, cutoff=0.9)
-            if w[:1] == term[:1] and abs(len(w) - len(term)) <= 1]
+    near = [w for w in difflib.get_close_matches(term, said, n=3, cutoff=0.9) if misspells(term, w)]
     return near[0] if len(near) == 1 else term
 
 
@@ -204,6 +204,10 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         for w in t:
             df[w] = df.get(w, 0) + 1
     q_terms = _respelled(question, q_terms, df, embedder)  # "milage" is the sentences' "mileage"
+    tests = tests_value(asked or question)  # "Is the stipend for remote workers $400?": $400 is tested, not sought
+    if tests:
+        q_terms = q_terms - {t for t in content_terms(question_sentence(asked or question))
+                             if any(c.isdigit() for c in t)}
     idf = {w: math.log((n + 1) / (df.get(w, 0) + 0.5)) for w in set(df) | q_terms}
     # a follow-up retrieved with the previous question's words: those words find the previous topic everywhere, so
     # they count ``carried_weight`` of a word the question names itself, and its words relating it to the previous
@@ -225,12 +229,8 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
     wants_allotment = bool(ALLOTMENT_QUESTION.search(asked or question))
     q_numbers = asked_numbers(without_period(question) if period else question)  # "in 2024" names a version
     q_units = stated_numbers(without_period(question) if period else question)  # "after 5 years" -> {"year": {5}}
-    if tests_value(asked or question):  # "Is the stipend for remote workers $400?": $400 is tested, not sought
+    if tests:  # the tested value gets no number bonus either
         q_numbers = frozenset()
-        tested = {t for t in content_terms(question_sentence(asked or question)) if any(c.isdigit() for c in t)}
-        q_terms = q_terms - tested
-        weight = {w: v for w, v in weight.items() if w not in tested}
-        q_weight = sum(weight.values())
     case = (asked_quantity(asked) if asked else None) or asked_quantity(question)
     term = defined_term(asked or question)
     role = asked_role(asked or question)

@@ -12,13 +12,12 @@ imports.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Iterable, Sequence
 
 from grounding.answer_types import question_sentence
 from grounding.followup import GENERIC
-from grounding.lexical import content_terms, stem
+from grounding.lexical import content_terms, misspells, stem
 from grounding.question_parts import is_group, mentions
 from grounding.types import Source
 from grounding.yesno_caps import LIMIT_TERMS, speaks_of_limit
@@ -88,13 +87,10 @@ def _named(terms: frozenset[str], quoted: Iterable[tuple[str, Source]]) -> bool:
 
 
 def _holds_one(terms: frozenset[str], said: frozenset[str]) -> bool:
-    """True when ``said`` holds one of ``terms``, or a word of five letters or more that one of them misspells by a
-    letter (difflib's similarity ratio 0.9 or more, of two stems within a letter's length: "milag" / "mileag"; the s45
-    new-user run's "whats the milage rate ..." was refused over the mileage sentence)."""
-    if terms & said:
-        return True
-    return any(len(t) >= 5 and abs(len(t) - len(w)) <= 1 and w[:1] == t[:1]
-               and difflib.SequenceMatcher(None, t, w).ratio() >= 0.9 for t in terms for w in said)
+    """True when ``said`` holds one of ``terms``, or a word one of them misspells by a letter
+    (grounding.lexical.misspells: "milag" / "mileag"; the s45 new-user run's "whats the milage rate ..." was refused
+    over the mileage sentence)."""
+    return bool(terms & said) or any(misspells(t, w) for t in terms for w in said)
 
 
 def unnamed_subject(question: str, sources: Sequence[Source]) -> list[str]:

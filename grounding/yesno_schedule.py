@@ -49,10 +49,11 @@ def stated_rates(text: str) -> set[float]:
 #: A question ending on the rate it asks about ("... visit an office once per month?", "Is the survey sent
 #: quarterly?"): the rate is what it asks, not the case it is asked in ("If I travel twice a year, ...").
 _ENDS_ON_RATE = re.compile(rf"{_RATE.pattern}\s*\??$", re.I)
-_YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|will|would|should|must|can|could|may|have|has)\b", re.I)
+_YES_NO_WORDS = r"(?:is|are|was|were|do|does|did|will|would|should|must|can|could|may|have|has)\b"
+_YES_NO = re.compile(rf"^{_YES_NO_WORDS}", re.I)
 #: Where a yes/no sentence of a question starts: its first word, or after a full stop ("I'm in Denver. Are core
 #: hours 9 to 5?"); not after the stop of "p.m.", which grounding.answer_types.question_sentence reads as one.
-_YES_NO_START = re.compile(rf"(?:^|(?<=[.!?]\s)){_YES_NO.pattern[1:]}", re.I)
+_YES_NO_START = re.compile(rf"(?:^|(?<=[.!?]\s)){_YES_NO_WORDS}", re.I)
 
 
 def rate_differs(question: str, sentence: str) -> bool:

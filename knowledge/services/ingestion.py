@@ -287,6 +287,5 @@ def _clip(text: str, model, field: str) -> str:
 
 def _retitled(was: str, now: str) -> bool:
     """True when a new version's title is another than its document's ("Shuttle" -> "Path"), case and spacing aside."""
-    def folded(title: str) -> str:
-        return " ".join(title.split()).casefold()
-    return bool(was.strip() and now.strip()) and folded(was) != folded(now)
+    was, now = " ".join(was.split()).casefold(), " ".join(now.split()).casefold()
+    return bool(was and now) and was != now

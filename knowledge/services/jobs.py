@@ -9,6 +9,9 @@ import threading
 import time
 from pathlib import Path
 
+from django.conf import settings
+from django.utils import timezone
+
 from grounding.embeddings import Embedder
 from knowledge.models import Domain, IngestJob, IngestJobFile
 from knowledge.services.ingestion import document_ingest
@@ -25,7 +28,6 @@ def ingest_job_run(*, job_id: int, files: list[tuple[int, Path]], workdir: Path,
     are read and its outcome as it finishes; the temporary folder is removed afterwards. A file that fails is
     recorded and the others go on; the job fails as a whole only when something outside the files broke (the message
     is on the job)."""
-    from django.utils import timezone
 
     try:
         with _INGEST_JOB_LOCK:
@@ -56,9 +58,6 @@ def ingest_jobs_abandoned() -> int:
     worker starts (chat.warmup) and only without a task queue: there a job runs in a thread of the one server process
     (knowledge.services.uploads.ingest_job_launch), so at start no job of an earlier process can still be running.
     (Before, such a job said "running" forever and its folder stayed.)"""
-    from django.conf import settings
-    from django.utils import timezone
-
     stale = list(IngestJob.objects.filter(status__in=(IngestJob.Status.QUEUED, IngestJob.Status.RUNNING))
                  .values_list("pk", flat=True))
     if stale:
