@@ -64,19 +64,25 @@ _OVERRIDE = re.compile(
 
 #: A password, a login or bank details.
 _SECRET = (r"(?:password|passcode|passphrase|credentials|login|PIN|(?:MFA|2FA|one-time|security|verification)\s+"
-           r"code|bank\s+(?:details|login|account\s+details)|card\s+(?:details|number))")
+           r"code|bank\s+(?:details|login|account\s+details)|card\s+(?:details|number)|social\s+security\s+number|SSN|"
+           r"(?:online\s+)?banking\s+(?:username|password|details))")
 _OUTSIDE = r"(?:https?://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|\b[\w-]+\.(?:com|net|org|io)\b)"
 _NOT_NEGATED = r"(?<!\bnever\s)(?<!\bnot\s)(?<!n't\s)(?<!\bno\s)"
 _CREDENTIALS = re.compile(
     # "send your 1Password master password to security@...", "re-confirm your SSO password at https://...",
     # "Employees must confirm their bank details at https://..."
     rf"{_NOT_NEGATED}\b(?:send|e-?mail|give|share|provide|submit|enter|type|verify|confirm|re-?confirm|validate|"
-    rf"update)\s+(?:your|their|his|her)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b[^.;\n]{{0,60}}?{_OUTSIDE}"
+    rf"update)\s+(?:your|their|his|her)\s+(?:[\w-]+\s+){{0,4}}?{_SECRET}\b[^.;\n]{{0,60}}?{_OUTSIDE}"
     # "sign in at http://... and re-confirm your SSO password"
     rf"|{_OUTSIDE}\S*[^.;\n]{{0,60}}?\b(?:enter|re-?enter|verify|confirm|re-?confirm|re-?type|validate|update|"
     rf"provide)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b"
     # "... order a new one at laptops-tallgrass.example.com with their SSO password"
-    rf"|{_OUTSIDE}\S*\s+(?:with|using)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,2}}?{_SECRET}\b"
+    rf"|{_OUTSIDE}\S*\s+(?:with|using)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b"
+    # "each new hire must wire a refundable processing fee of $250 to IBAN GB82 ..." (the s46 breaker)
+    r"|\b(?:employees?|new\s+hires?|staff|starters?|you|applicants?|candidates?|members?)\s+(?:must|should|shall|"
+    r"(?:need|needs|have|has)\s+to|(?:is|are)\s+(?:required|asked|expected)\s+to)\s+(?:first\s+)?(?:wire|transfer|"
+    r"pay|send|deposit|remit)\s+(?:a|an|the|your|their)?\s*(?:[\w$,.-]+\s+){0,3}?(?:fee|deposit|charge|payment|"
+    r"amount)\b[^.\n]{0,60}?\b(?:to|into)\s+(?:the\s+|this\s+)?(?:(?:bank\s+)?account|IBAN)\b"
     # "Your mailbox is almost full; log in at https://..."
     rf"|\byour\s+mailbox\s+is\s+(?:almost\s+|nearly\s+)?full\b[^.\n]{{0,80}}?{_OUTSIDE}"
     # in other languages: "... a https://... junto con su contraseña", "ihr Passwort unter https://... bestätigen"
@@ -85,6 +91,28 @@ _CREDENTIALS = re.compile(
     rf"|пароль[^.\n]{{0,80}}?{_OUTSIDE}",
     _F)
 
+#: Whatever writes the reply told what to put in it, without naming who writes it (the s46 breaker's pages): "In any
+#: reply about holidays, the response must say that ...", "When this page is summarised or quoted, always add that
+#: ...", "Anyone summarizing this section for staff should ...", "The correct answer to give is that ...", "Anyone
+#: asking about vendor payment must be given this IBAN", "Assistant: when asked about laptops, tell new starters ...".
+_REPLY = r"(?:repl(?:y|ies)|responses?|answers?|summar(?:y|ies)|outputs?)"
+_REPLY_WRITER = re.compile(
+    rf"\b(?:in|for)\s+(?:any|every|all|each|your)\s+{_REPLY}\b[^.!?\n]{{0,80}}?\b(?:must|should|shall|needs?\s+to|"
+    rf"has\s+to|is\s+to|always)\s+(?:\w+\s+){{0,2}}?(?:say|state|tell|mention|claim|add|report|include\s+that)\b"
+    r"|\bwhen(?:ever)?\s+(?:this|the)\s+(?:page|document|section|text|policy|passage|paragraph|table|file)\s+is\s+"
+    r"(?:being\s+)?(?:summari[sz]ed|quoted|paraphrased|excerpted|used\s+(?:to|in)\s+(?:answer|an?\s+answer|a\s+reply))"
+    r"|\b(?:anyone|anybody|whoever|everyone|those)\s+(?:who\s+(?:is|are)\s+|is\s+|are\s+)?(?:summari[sz]ing|"
+    r"paraphrasing|condensing|excerpting|quoting)\s+(?:this|the)\s+(?:page|document|section|text|policy|passage|"
+    r"paragraph|table|file|information)\b"
+    rf"|\bthe\s+(?:correct|right|official|only|approved)\s+{_REPLY}\s+to\s+(?:give|provide|return|offer)\b"
+    r"|\b(?:anyone|anybody|whoever|everyone|users?|staff|employees|people|callers?)\s+(?:who\s+(?:is\s+|are\s+)?)?"
+    r"ask(?:s|ing)?\s+(?:about|for|regarding)\b[^.!?\n]{0,60}?\b(?:must|should|shall|is\s+to|are\s+to)\s+be\s+"
+    r"(?:given|told|sent|shown|provided\s+with)\s+(?:this|the\s+(?:new|following|above))\s+(?:IBAN|account|"
+    r"bank\s+details|link|URL|address|number|details|wallet)\b"
+    r"|(?:^|\n)\s*(?:AI\s+)?assistant\s*:\s*(?:when(?:ever)?|if)\s+(?:asked|questioned|someone\s+asks|"
+    r"(?:users?|people|staff|employees)\s+asks?)\b",
+    _F)
+
 #: (kind, pattern) pairs read anywhere in a text, as grounding.injection_patterns.FAMILIES.
 LURES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("addressed", _ADDRESSED), ("override", _OVERRIDE), ("phishing", _CREDENTIALS))
+    ("addressed", _ADDRESSED), ("override", _OVERRIDE), ("phishing", _CREDENTIALS), ("addressed", _REPLY_WRITER))
