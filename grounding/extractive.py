@@ -47,6 +47,7 @@ from grounding.extractive_specifics import (covering, missed_case, specific_sent
                                              value_about_other, with_named_follower)
 from grounding.near_ties import preferred_first
 from grounding.extractive_yesno import yes_no_answer
+from grounding.yesno_membership import closed_list_no
 from grounding.yesno_asking import asks_existence
 from grounding.providers import Done, Event, TextDelta
 from grounding.comparison_sides import Sides, comparison_sides
@@ -180,6 +181,9 @@ class ExtractiveAnswerer:
                 return self._finish(plan, f"{said} {text}" if said else text, chosen, asked)
         if not ranked or ranked[0].score < self.threshold:
             return ABSTAIN_TOKEN
+        if kind == "yesno" and (closed := closed_list_no(asked, ranked, plan, floor=self.threshold,
+                                                          embedder=self.embedder)):
+            return self._finish(plan, closed[0], closed[1], asked)  # "Is Veterans Day a company holiday?": No
         again = ""  # the previous question, when this one asks it again for another case ("And for hybrid ...?")
         if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1) \
                 and not asks_its_own(asked):  # "And how does it make decisions?" asks no frequency

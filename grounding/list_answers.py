@@ -25,13 +25,14 @@ from typing import Iterable, Sequence
 from grounding.answer_types import question_sentence
 from grounding.lexical import content_terms
 
-_COUNT_WORDS = {w: i for i, w in
-                enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+#: Count words and their numbers ("three" -> 3), zero to twelve.
+COUNT_WORDS = {w: i for i, w in
+               enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 #: Collective nouns a count announces a list of ("5 types of", "three kinds of", "four pieces of paperwork").
 _COLLECTIVE = (r"(?:types|kinds|sorts|forms|categories|classes|options|choices|ways|methods|steps|stages|phases|"
                r"levels|tiers|pieces|items|things|parts|components|elements|properties|principles|documents|"
                r"requirements|criteria|conditions|tools|topics|areas|groups|roles|values|rules|questions|sections)")
-_COUNTED = re.compile(rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?{_COLLECTIVE}\b", re.I)
+_COUNTED = re.compile(rf"\b(\d{{1,2}}|{'|'.join(COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?{_COLLECTIVE}\b", re.I)
 _FOLLOWING = re.compile(r"\b(?:the following|as follows|listed below|below are|are listed below)\b", re.I)
 
 #: Sentences of running text allowed between an announcing sentence and the first item or sub-heading it announces
@@ -79,7 +80,7 @@ def announces_list(text: str) -> int | None:
     m = _COUNTED.search(text)
     if m:
         word = m.group(1).lower()
-        count = int(word) if word.isdigit() else _COUNT_WORDS[word]
+        count = int(word) if word.isdigit() else COUNT_WORDS[word]
         if 2 <= count <= 12:
             return count
     if _FOLLOWING.search(text) or text.rstrip().endswith(":"):
@@ -92,7 +93,7 @@ def announces_list(text: str) -> int | None:
 _NUMBERED_LABEL = re.compile(r"^(\d{1,2})[.)]\s+([^:.?!]{2,60}?):\s")
 #: A count before any plural noun ("four sources of inclusiveness"): a list announced only when numbered labels
 #: follow it (:func:`numbered_labels`), since "14 pay periods" counts no list.
-_COUNTED_ANY = re.compile(rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?[a-z]+[^su\W]s\b", re.I)
+_COUNTED_ANY = re.compile(rf"\b(\d{{1,2}}|{'|'.join(COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?[a-z]+[^su\W]s\b", re.I)
 
 
 def numbered_labels(texts: Sequence[str], kinds: Sequence[str], position: int) -> list[str]:
@@ -142,7 +143,7 @@ def _following(texts: Sequence[str], kinds: Sequence[str], position: int) -> tup
 
 def _count_of(word: str) -> int:
     """A count word or number as an int (0 outside 2..12: no list's count)."""
-    count = int(word) if word.isdigit() else _COUNT_WORDS.get(word.lower(), 0)
+    count = int(word) if word.isdigit() else COUNT_WORDS.get(word.lower(), 0)
     return count if 2 <= count <= 12 else 0
 
 
@@ -250,7 +251,7 @@ def announced_list(texts: Sequence[str], kinds: Sequence[str], position: int, *,
     return items
 
 
-_QUESTION_COUNT = re.compile(rf"\b(\d{{1,2}}|{'|'.join(_COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?\w+s\b", re.I)
+_QUESTION_COUNT = re.compile(rf"\b(\d{{1,2}}|{'|'.join(COUNT_WORDS)})\s+(?:[\w-]+\s+){{0,2}}?\w+s\b", re.I)
 
 
 def headed_list(question: str, outline: Sequence[str], title: str = "") -> tuple[str, list[str]] | None:
@@ -265,7 +266,7 @@ def headed_list(question: str, outline: Sequence[str], title: str = "") -> tuple
         return None
     m = _QUESTION_COUNT.search(question)
     word = m.group(1).lower() if m else ""
-    count = int(word) if word.isdigit() else _COUNT_WORDS.get(word, 0)
+    count = int(word) if word.isdigit() else COUNT_WORDS.get(word, 0)
     headings = dict.fromkeys(h.strip() for path in outline for h in path.split(" > "))  # parents need no path
     plural = asked_plural(question)
     # a heading of three or more words naming the plural asked for may name one word the question does not, when no
