@@ -34,7 +34,7 @@ from grounding.yesno_predicate import cost_denied, cost_read_as_free, predicate_
 from grounding.yesno_roles import negated_only_in_purpose, purpose_elsewhere, subject_only_acted_on
 from grounding.yesno_reach import (approval_required, if_unstated, illustrates, matching_case, only_if_unmet,
                                    only_if_unstated, other_named_case, restricts_everyone, unasked_without)
-from grounding.yesno_schedule import hours_differ, rate_differs
+from grounding.yesno_schedule import hours_differ, rate_differs, weekday_differs
 from grounding.yesno_answering import answering_clause
 from grounding.yesno_scope import (NEGATION, NOUN_CONTRAST, STRANDED_NEGATION, as_must,
                                    concession_or_main, condition_unmet, contrasted, modality_unstated,
@@ -202,11 +202,13 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
     if same_across(question, sentence) and not substituted(question, sentence) \
             and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Do I get more leave if I have twins?" / "... the same whether you welcome one child or several"
-    if (value_differs(question, sentence) or rate_differs(question, sentence) or hours_differ(question, sentence)) \
+    if (value_differs(question, sentence) or rate_differs(question, sentence) or hours_differ(question, sentence)
+            or weekday_differs(question, sentence)) \
             and not substituted(question, sentence) \
             and asking_coverage(question, f"{context}\n{sentence}") >= yes_coverage:
         return "No."  # "Is the daily meal allowance $50?" / "... is $65 per day"; "... once per month?" / "... once
-        # per quarter" (grounding.yesno_schedule); "Are core hours 9 to 5?" / "... 10:00 a.m. to 3:00 p.m."
+        # per quarter" (grounding.yesno_schedule); "Are core hours 9 to 5?" / "... 10:00 a.m. to 3:00 p.m."; "...
+        # on Mondays?" / "... on Fridays"
     flip = antonym(as_must(clause), deciding_clause(question, sentence))
     if flip is not None:
         # the flipped verb's particle goes with it ("paid out" / "forfeited")

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from grounding.answer_types import question_sentence
+from grounding.lexical import content_terms
 
-__all__ = ["hours_differ", "rate_differs", "stated_rates"]
+__all__ = ["hours_differ", "rate_differs", "stated_rates", "weekday_differs"]
 
 #: A period's length in days.
 _PERIOD_DAYS = {"day": 1, "night": 1, "week": 7, "fortnight": 14, "month": 30, "quarter": 91, "year": 365}
@@ -94,3 +95,52 @@ def hours_differ(question: str, sentence: str) -> bool:
         return False
     stated = [m for m in _RANGE.finditer(sentence) if m["am"] or m["bm"] or m["ap"] or m["bp"]]
     return bool(stated) and not {_hours(m) for m in asked} & {_hours(m) for m in stated}
+
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY = (r"(?:(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|"
+        r"(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\.?)")
+#: A day of the week or a run of them ("Fridays", "Monday to Friday", "Monday through Thursday", "Mon-Fri").
+_DAY_SPAN = re.compile(rf"\b(?P<a>{_DAY})(?!\w)(?:\s*(?i:to|through|thru|until|-|–|—)\s*(?P<b>{_DAY})(?!\w))?")
+#: Words saying a rule holds on every day, whatever day a sentence names besides ("every day", "any day", "daily").
+_ANY_DAY = re.compile(r"\b(?:every|any|each)\s+day\b|\bdaily\b|\bseven\s+days\b|\b7\s+days\b|\bweekends?\b",
+                      re.I)
+
+
+def _day(word: str) -> int:
+    """The index of a day's name or abbreviation in _DAYS (Monday 0)."""
+    w = word.lower()
+    return next(k for k, d in enumerate(_DAYS) if d.startswith(w[:3]))
+
+
+def _days(m: re.Match) -> set[int]:
+    """The days a span names: one, or a run in week order ("Monday to Friday" -> {0, 1, 2, 3, 4})."""
+    a = _day(m["a"])
+    if not m["b"]:
+        return {a}
+    b = _day(m["b"])
+    return {(a + k) % 7 for k in range((b - a) % 7 + 1)}
+
+
+def _before(text: str, at: int, words: int) -> frozenset[str]:
+    """The content terms of the ``words`` words before character ``at`` of ``text``."""
+    return content_terms(" ".join(re.findall(r"[\w'’-]+", text[:at])[-words:]))
+
+
+def weekday_differs(question: str, sentence: str) -> bool:
+    """True when a yes/no question names days of the week ("Are dogs allowed in the office on Mondays?") and
+    ``sentence`` states what the question says right before them (every content word of the question's three words
+    before its day, among the sentence's six before its own: "allowed in the office") of other days only ("... on
+    Fridays", "The office is open Monday to Friday" for Saturday): a No. Not when the sentence also says every day
+    ("daily", "any day") or the weekend."""
+    q = question_sentence(question).strip()
+    if not _YES_NO.match(q) or _ANY_DAY.search(sentence):
+        return False
+    asked = [(m, _days(m)) for m in _DAY_SPAN.finditer(q)]
+    if not asked:
+        return False
+    said = set().union(*(d for _, d in asked))
+    before = set().union(*(_before(q, m.start(), 3) for m, _ in asked))
+    stated = [(m, _days(m)) for m in _DAY_SPAN.finditer(sentence)]
+    slot = [d for m, d in stated if before and before <= _before(sentence, m.start(), 6)]
+    return bool(slot) and not said & set().union(*slot) and not said & set().union(*(d for _, d in stated))

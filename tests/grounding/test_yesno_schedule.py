@@ -66,3 +66,21 @@ def test_the_clause_doing_the_asked_action_decides():
         .startswith("if this happens by mistake")
     assert answering_clause("Can I use the corporate card for personal purchases?", sentence) \
         .startswith("Never use the corporate card")
+
+
+def test_other_days_of_the_week_than_the_asked_one_say_no():
+    """The s46 breaker: "Are dogs allowed in the office on Mondays?" opened "Yes. Dogs are allowed in the office on
+    Fridays ..."; a day within a stated run ("Monday to Friday") or a rule on other words is no such No."""
+    from grounding.yesno import opener
+    from grounding.yesno_schedule import weekday_differs
+
+    dogs = "Dogs are allowed in the office on Fridays if they are house-trained."
+    assert opener("Are dogs allowed in the office on Mondays?", dogs).startswith("No")
+    assert not opener("Are dogs allowed in the office on Fridays?", dogs).startswith("No")
+    open_days = "The office is open Mon-Fri, 8 a.m. to 6 p.m."
+    assert weekday_differs("Is the office open on Saturday?", open_days)
+    assert not weekday_differs("Is the office open on Wednesday?", open_days)
+    # the sentence's day is said of other words ("in the office", not "from home"), or of every day
+    assert not weekday_differs("Can I work from home on Fridays?",
+                               "Hybrid employees work in the office on Tuesdays and Wednesdays.")
+    assert not weekday_differs("Is the gym open on Sunday?", "The gym is open daily; classes run on Mondays.")
