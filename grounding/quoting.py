@@ -171,14 +171,21 @@ def _in_paragraph(source: Source, first: int, then: int) -> bool:
 _BACK = frozenset({"it", "this", "that", "these", "those", "they", "such"})
 
 
+#: A share of a named thing ("75% of the daily allowance", "half of your remaining PTO"): its noun phrase.
+_SHARE = re.compile(r"\b(?:\d+(?:\.\d+)?\s?%|half|a\s+(?:third|quarter))\s+of\s+(?:the|your|this|that)\s+"
+                    r"((?:[A-Za-z-]+\s+){0,2}[A-Za-z-]+)", re.I)
+
+
 def refers_back(then: str, first: str) -> bool:
     """True when sentence ``then`` opens by naming the subject of ``first`` again: a pronoun or a demonstrative ("It
     covers ...", "This limit ..."), or "The" and a noun ``first`` names ("The allowance covers ..." after "The daily
-    meal allowance is $65 ..."). "You'll be asked if ..." refers back to nothing."""
+    meal allowance is $65 ..."), or a share of a thing ``first`` names ("you receive 75% of the daily allowance": the
+    s46 new-user trial's "daily meal allowance on the last day" was refused). "You'll be asked if ..." refers back to
+    nothing."""
     words = re.findall(r"[A-Za-z']+", then)[:2]
     if not words:
         return False
-    if words[0].lower() in _BACK:
+    if words[0].lower() in _BACK or any(content_terms(m.group(1)) & content_terms(first) for m in _SHARE.finditer(then)):
         return True
     return words[0].lower() == "the" and len(words) > 1 and bool(content_terms(words[1]) & content_terms(first))
 

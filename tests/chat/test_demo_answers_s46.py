@@ -1,0 +1,42 @@
+"""The s46 new-user trial and breaker on the demo handbook (`manage.py ask ... --domain handbook --json`): what the
+asker sees, checked against the handbook's own sentences."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management import call_command
+
+
+def _ask(capsys, *questions):
+    call_command("ask", *questions, "--domain", "handbook", "--json")
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+def test_a_holiday_not_in_the_closed_list_is_answered_no_with_the_list(demo_domain, capsys):
+    """"Is Veterans Day a company holiday?" quoted the rule for working on a holiday, no opener; the handbook lists
+    "the following 11 paid company holidays" in a table without it. A listed one still opens "Yes." with its row."""
+    veterans, paid, juneteenth = _ask(capsys, "Is Veterans Day a company holiday?")[0], \
+        _ask(capsys, "Is Veterans Day a paid holiday?")[0], _ask(capsys, "Is Juneteenth a company holiday?")[0]
+    for answer in (veterans, paid):
+        assert answer["answer"].startswith("No. Tallgrass observes the following 11 paid company holidays [S1].")
+        assert "- Holiday: Christmas Day; Date observed in 2025: Thursday, December 25 [S1]." in answer["answer"]
+        assert not answer["abstained"]
+    assert juneteenth["answer"].startswith("Yes. Holiday: Juneteenth; Date observed in 2025: Thursday, June 19")
+
+
+def test_the_meal_allowance_on_the_last_day_is_the_share_of_the_daily_allowance(demo_domain, capsys):
+    """Refused ("they do not state the amount for last"): "On the first and last day of a trip you receive 75% of the
+    daily allowance" goes on about "The daily meal allowance is $65 per day of travel" two sentences before it."""
+    (answer,) = _ask(capsys, "What is the daily meal allowance on the last day?")
+    assert not answer["abstained"]
+    assert answer["answer"].startswith("The daily meal allowance is $65 per day of travel [S1]. On the first and last "
+                                       "day of a trip you receive 75% of the daily allowance [S1].")
+
+
+def test_how_much_pto_is_answered_with_the_days_accrued(demo_domain, capsys):
+    """"How much PTO do I get?" was read as asking a quantity, and quoted three sentences naming PTO without the 18
+    days ("Part-time employees accrue PTO pro rata ...")."""
+    (answer,) = _ask(capsys, "How much PTO do I get?")
+    assert "Employees accrue 1.5 days of paid time off per month, which adds up to 18 days per calendar year [S1]." \
+        in answer["answer"]
