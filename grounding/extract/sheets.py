@@ -99,6 +99,10 @@ def extract_xlsx(data: bytes, filename: str, *, macros: bool = False, progress: 
     except (KeyError, ValueError, OSError, TypeError, zipfile.BadZipFile, etree.XMLSyntaxError) as exc:
         raise ParseError(f"{filename}: the workbook is damaged and cannot be read ({exc}); open it in Excel, save "
                          "it again and add the new file") from exc
+    if not book.sheetnames:  # a workbook has one sheet at least: its sheets' parts are missing (the s46 breaker's
+        book.close()  # file was reported "no text found ... made only of pictures")
+        raise ParseError(f"{filename}: the workbook is damaged and cannot be read (it has no sheet a reader can "
+                         "open); open it in Excel, save it again and add the new file")
     try:
         sheets = book.worksheets
         blocks: list[Block] = []

@@ -185,6 +185,43 @@ def test_a_truncated_word_file_is_reported_damaged():
         extract_document(data[:len(data) // 2], "fmla.docx")
 
 
+def _without_sheet_parts(data: bytes) -> bytes:
+    """The workbook ``data`` with its worksheets' XML parts left out (the package lists them, they are missing)."""
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            if not item.filename.startswith("xl/worksheets/"):
+                dst.writestr(item, src.read(item))
+    return out.getvalue()
+
+
+def test_a_workbook_whose_sheets_are_missing_is_reported_damaged_not_as_pictures():
+    """The s46 breaker's workbook without its sheet XML was refused as "no text found ... a document made only of
+    pictures"; the uploader is told it is damaged."""
+    name = "general-information-and-resources__employee-resources-policies__work-schedules.xlsx"
+    with pytest.raises(ParseError, match=r"^book\.xlsx: the workbook is damaged and cannot be read \(it has no sheet "
+                                         r"a reader can open\); open it in Excel, save it again"):
+        extract_document(_without_sheet_parts(office(name)), "book.xlsx")
+
+
+def test_a_word_file_whose_document_part_is_not_xml_is_reported_damaged_without_the_readers_words():
+    """The s46 breaker's .docx (a package of two parts: "[Content_Types].xml" an empty "<Types/>", "word/document.xml" not
+    XML) was refused with "the file could not be read (AttributeError: 'lxml.etree._Element' object has no attribute
+    'overrides')"."""
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        package.writestr("[Content_Types].xml", "<Types/>")
+        package.writestr("word/document.xml", "<<<not xml>>>")
+    with pytest.raises(ParseError) as raised:
+        extract_document(out.getvalue(), "fmla.docx")
+    assert str(raised.value).startswith("fmla.docx: the file is damaged")
+    assert "Error" not in str(raised.value) and "lxml" not in str(raised.value)
+
+
 @pytest.mark.parametrize("data_name, name, says", [
     ("travel-and-leave__fmla.pdf", "fmla.docx",
      r"^fmla\.docx: the extension \.docx says a Word document \(\.docx\), but the content is a PDF document; rename "
@@ -253,8 +290,9 @@ def test_an_unexpected_failure_of_a_reader_is_the_files_own_error(monkeypatch):
         raise IndexError("list index out of range")
 
     monkeypatch.setattr(slides, "extract_pptx", broken)
-    with pytest.raises(ParseError, match=r"^idp\.pptx: the file could not be read \(IndexError: list index out of "
-                                         r"range\); open it in its application, save it again"):
+    # the uploader reads what the file is and what to do; the library's words ("list index out of range") go to the log
+    with pytest.raises(ParseError, match=r"^idp\.pptx: the file is damaged and could not be read as a PPTX file; open "
+                                         r"it in its application, save it again and add the new file$"):
         extract_document(office("training-and-development__idp.pptx"), "idp.pptx")
 
 
