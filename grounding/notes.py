@@ -194,7 +194,34 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
         return True
 
     return [c.as_note() for c in conflicts
-            if c.rule not in UNNOTED_RULES and close_enough(c) and about_the_question(c)]
+            if (c.rule not in UNNOTED_RULES or firm_loose_value(c, distinctive)) and close_enough(c)
+            and about_the_question(c)]
+
+
+def firm_loose_value(c: Conflict, distinctive: frozenset[str]) -> bool:
+    """True for a value matched loosely (grounding.clash's "loose value", one of WEAK_RULES) that is a note all the
+    same: two documents' sentences at least NEGATION_NOTE_SIMILARITY close, both naming two or more of the question's
+    distinctive words (``distinctive``), stating values of one unit ("within 30 days of returning from a trip" /
+    "You have 60 days after you get back to submit your expense report" for "When are expense reports due?": two
+    pages disagreeing, no note, the s46 breaker). The loose matches that made the rule unnoted ("4 hours of sick
+    leave per pay period" / "240 hours of advanced sick leave") are further apart or name less of the question."""
+    if c.kind != "value_mismatch" or c.rule != "loose value" or c.similarity < NEGATION_NOTE_SIMILARITY:
+        return False
+    both = distinctive & content_terms(c.sentences[0]) & content_terms(c.sentences[1])
+    units = [_unit(v) for v in c.values]
+    return len(both) >= 2 and bool(units[0]) and units[0] == units[1]
+
+
+#: A number or a count word, and the words after a value's number that are not its unit.
+_NUMBER = re.compile(r"[\d.,]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
+
+
+def _unit(value: str) -> str:
+    """A value's unit: its words without the number ("30 days" and "three days" -> "days", "$65" -> "$"); "" when
+    the value has no number."""
+    if not _NUMBER.search(value):
+        return ""
+    return " ".join(_NUMBER.sub(" ", value.lower()).split())
 
 
 def relabel_notes(notes: Sequence[Note], old: ContextPlan, new: ContextPlan) -> list[Note]:
