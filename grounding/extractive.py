@@ -47,6 +47,7 @@ from grounding.extractive_specifics import (covering, missed_case, specific_sent
                                              value_about_other, with_named_follower)
 from grounding.near_ties import preferred_first
 from grounding.extractive_yesno import yes_no_answer
+from grounding.abroad_cases import abroad_first, asked_countries
 from grounding.yesno_membership import closed_list_no
 from grounding.yesno_asking import asks_existence
 from grounding.providers import Done, Event, TextDelta
@@ -167,8 +168,12 @@ class ExtractiveAnswerer:
             # "What happens on Day 1?": the list under the heading it names, whose items share none of its words;
             # "What happens on Day 3?": the prose of its sub-sections
             return self._finish(plan, named[0], named[1], asked)
-        if not context and ranked and (unnamed := unnamed_subject(asked, plan.sources)
-                                       or unnamed_existent(asked, plan.sources) or unnamed_object(asked, plan.sources)):
+        # "Can I work from Spain ...?": the rule for another country, when no source names the one asked about
+        abroad = asked_countries(asked, plan.sources) if not context and ranked else []
+        if abroad:
+            ranked = abroad_first(ranked)
+        elif not context and ranked and (unnamed := unnamed_subject(asked, plan.sources) or unnamed_existent(
+                asked, plan.sources) or unnamed_object(asked, plan.sources)):
             # no planned source names what is asked about ("When is the gym open?" over a cafeteria page)
             return compose.topic_only(covering(ranked, plan.source_map), "anything about " + as_phrased(unnamed, asked))
         sources = plan.source_map
@@ -227,7 +232,7 @@ class ExtractiveAnswerer:
             # value that holds for one case comes with the other cases the source states
             chosen = with_other_cases(chosen, ranked, kind, asked, limit=self.max_sentences, reach=2 * self.spread,
                                       threshold=self.threshold)
-        alone = not context and asking == asked.strip()
+        alone = not context and asking == asked.strip() and not abroad  # (a country's case: the general rule)
         if kind in CHECKED_TYPES and not context:  # "The allowance covers breakfast, lunch, dinner ..." after the $65
             chosen = with_named_follower(self, asking, chosen, ranked, plan)  # (after a situation too: f41-v05)
         if kind in CHECKED_TYPES and not context and (missed := missed_case(self, asking, kind, chosen, ranked, plan)):
@@ -263,6 +268,7 @@ class ExtractiveAnswerer:
             if isinstance(settled, str):
                 return settled
             chosen, opener = settled
+        opener = general_opener(abroad) if abroad else opener  # the rule for every other country, not a Yes or No
         mine = content_terms(asked) - GENERIC
         if topic and not opener and not any(mine & content_terms(s.text) for s in chosen):
             opener = f"The documents say nothing specific about {added_case(asked)}; in general:"  # a general rule

@@ -40,3 +40,19 @@ def test_how_much_pto_is_answered_with_the_days_accrued(demo_domain, capsys):
     (answer,) = _ask(capsys, "How much PTO do I get?")
     assert "Employees accrue 1.5 days of paid time off per month, which adds up to 18 days per calendar year [S1]." \
         in answer["answer"]
+
+
+def test_a_country_the_documents_do_not_name_gets_the_rule_for_another_country(demo_domain, capsys):
+    """"Can I work from Spain for a week?" was refused ("they do not say anything about Spain"), and "Can I work
+    remotely from the UK?" refused too, while the remote-work policy says "Working from another country, even for one
+    day, requires approval from People Operations at least 3 weeks in advance". A city the documents do not name is
+    no country: "Can I work from Omaha for a week?" gets no such opener."""
+    spain, uk, omaha = (_ask(capsys, q)[0] for q in ("Can I work from Spain for a week?",
+                                                      "Can I work remotely from the UK?",
+                                                      "Can I work from Omaha for a week?"))
+    for answer, name in ((spain, "Spain"), (uk, "the UK")):
+        assert answer["answer"].startswith(f"The documents say nothing specific about {name}; in general:")
+        assert "Working from another country, even for one day, requires approval from People Operations at least " \
+               "3 weeks in advance" in answer["answer"]
+        assert not answer["abstained"]
+    assert "say nothing specific about Omaha" not in omaha["answer"]

@@ -100,3 +100,43 @@ def test_a_value_edited_in_a_kept_sentence_is_noted_on_one_shared_word():
     terms = frozenset(content_terms(MILEAGE.sentences[0]) | content_terms(MILEAGE.sentences[1]))
     assert concerns("What is the mileage rate?")(terms, similarity=0.998, relevance=0.525, versions=True)
     assert relevant_notes([replace(MILEAGE, similarity=0.8)], "What is the mileage rate?") == []
+
+
+def test_a_loose_value_of_one_unit_in_two_close_documents_naming_the_question_is_a_note():
+    """The s46 breaker's two pages: "Expense reports must be submitted within 30 days of returning from a trip." /
+    "You have 60 days after you get back to submit your expense report." (cosine 0.79, matched loosely: no shared
+    neighbour of the values) got no note for "When are expense reports due?". Further apart sentences, values of two
+    units or one shared question word stay unnoted."""
+    from dataclasses import replace
+
+    expenses = Conflict(labels=("S1", "S2"), kind="value_mismatch",
+                        text='S1 says "Expense reports must be submitted within 30 days of returning from a trip" but '
+                             'S2 says 60 days.',
+                        sentences=("Expense reports must be submitted within 30 days of returning from a trip.",
+                                   "You have 60 days after you get back to submit your expense report."),
+                        values=("30 days", "60 days"), similarity=0.79, rule="loose value")
+    question = "When are expense reports due?"
+    assert relevant_notes([expenses], question) == [expenses.as_note()]
+    assert relevant_notes([replace(expenses, similarity=0.7)], question) == []
+    assert relevant_notes([replace(expenses, values=("30 days", "60 hours"))], question) == []
+    assert relevant_notes([expenses], "When is the expense deadline?") == []  # one distinctive word in both
+
+
+def test_two_pages_giving_two_deadlines_for_expense_reports_get_a_note(embedder):
+    """The same two pages through the detector (grounding.contradictions) and the note policy, as an answer reads
+    them: the note names both deadlines."""
+    from grounding.contradictions import detect_conflicts
+    from grounding.notes import concerns
+
+    def page(label: str, n: int, title: str, text: str) -> Source:
+        return Source(label=label, chunk_ids=(n,), document_id=n, title=title, section="", version="v1",
+                      date="2025-01-01", text=text, score=0.5, tokens=20, version_id=n)
+
+    sources = [page("S1", 1, "Expense policy", "Expense reports must be submitted within 30 days of returning from a "
+                                               "trip."),
+               page("S2", 2, "Travel FAQ", "How long do I have to file my expenses? You have 60 days after you get "
+                                           "back to submit your expense report.")]
+    question = "When are expense reports due?"
+    notes = relevant_notes(detect_conflicts(sources, embedder, focus=question, concerns=concerns(question)), question)
+    assert [n.text for n in notes] == ['S1 (2025-01-01) says "Expense reports must be submitted within 30 days of '
+                                       'returning from a trip" but S2 (2025-01-01) says 60 days.']
