@@ -329,4 +329,3 @@ class ExtractiveAnswerer:
             yield TextDelta("".join(words[i:i + self.piece_words]))
             await asyncio.sleep(0)
         yield Done()
-

@@ -185,7 +185,9 @@ def refers_back(then: str, first: str) -> bool:
     words = re.findall(r"[A-Za-z']+", then)[:2]
     if not words:
         return False
-    if words[0].lower() in _BACK or any(content_terms(m.group(1)) & content_terms(first) for m in _SHARE.finditer(then)):
+    if words[0].lower() in _BACK:
+        return True
+    if any(content_terms(m.group(1)) & content_terms(first) for m in _SHARE.finditer(then)):
         return True
     return words[0].lower() == "the" and len(words) > 1 and bool(content_terms(words[1]) & content_terms(first))
 

@@ -37,6 +37,7 @@ from grounding.acronyms import definitions, with_expansions, with_spelled_out
 from grounding.answer_types import question_sentence, question_type
 from grounding.conditions import asked_quantity, case_fit, only_bounds
 from grounding.contact_lookup import asks_contact, contact_heading, contact_page, contacts_first
+from grounding.keyword_terms import with_keyword_terms
 from grounding.lexical import asks_about_past, content_terms, misspells, period_year, stem, without_period
 from grounding.embeddings import Embedder, default_embedder
 from grounding.followup_reading import RELATING, carried_terms, stands_for_carried
@@ -204,6 +205,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         for w in t:
             df[w] = df.get(w, 0) + 1
     q_terms = _respelled(question, q_terms, df, embedder)  # "milage" is the sentences' "mileage"
+    terms = with_keyword_terms(q_terms, df, [r[0] for r in rows], terms)  # "vacation", a keyword of the PTO policy
     tests = tests_value(asked or question)  # "Is the stipend for remote workers $400?": $400 is tested, not sought
     if tests:
         q_terms = q_terms - {t for t in content_terms(question_sentence(asked or question))

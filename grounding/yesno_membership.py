@@ -6,9 +6,9 @@ new-user trial got the rule for working on a holiday instead, no opener.
 
 Only when nothing could say otherwise: the thing is named by none of the planned sources (not in another passage, not
 by a word it shares with an item, not as the initials of an item's words: "MLK Day" / "Martin Luther King Jr.
-Day"; a word that two items or more share, "Day", tells nothing), the list's lead-in names every word of the kind asked about, and the list is closed (a count equal to its
-items; or "the following" with no "such as", "including" or "for example"). A member that an item names is left to
-the usual reading (the row says yes). No Django imports.
+Day"; a word that two items or more share, "Day", tells nothing), the list's lead-in names every word of the kind
+asked about, and the list is closed (a count equal to its items; or "the following" with no "such as", "including"
+or "for example"). A member that an item names is left to the usual reading (the row says yes). No Django imports.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ def _ask(capsys, *questions):
 def test_a_holiday_not_in_the_closed_list_is_answered_no_with_the_list(demo_domain, capsys):
     """"Is Veterans Day a company holiday?" quoted the rule for working on a holiday, no opener; the handbook lists
     "the following 11 paid company holidays" in a table without it. A listed one still opens "Yes." with its row."""
-    veterans, paid, juneteenth = _ask(capsys, "Is Veterans Day a company holiday?")[0], \
-        _ask(capsys, "Is Veterans Day a paid holiday?")[0], _ask(capsys, "Is Juneteenth a company holiday?")[0]
+    asked = ("Is Veterans Day a company holiday?", "Is Veterans Day a paid holiday?",
+             "Is Juneteenth a company holiday?")
+    veterans, paid, juneteenth = (_ask(capsys, q)[0] for q in asked)  # each a conversation of its own
     for answer in (veterans, paid):
         assert answer["answer"].startswith("No. Tallgrass observes the following 11 paid company holidays [S1].")
         assert "- Holiday: Christmas Day; Date observed in 2025: Thursday, December 25 [S1]." in answer["answer"]
@@ -47,12 +48,21 @@ def test_a_country_the_documents_do_not_name_gets_the_rule_for_another_country(d
     remotely from the UK?" refused too, while the remote-work policy says "Working from another country, even for one
     day, requires approval from People Operations at least 3 weeks in advance". A city the documents do not name is
     no country: "Can I work from Omaha for a week?" gets no such opener."""
-    spain, uk, omaha = (_ask(capsys, q)[0] for q in ("Can I work from Spain for a week?",
-                                                      "Can I work remotely from the UK?",
-                                                      "Can I work from Omaha for a week?"))
+    asked = ("Can I work from Spain for a week?", "Can I work remotely from the UK?",
+             "Can I work from Omaha for a week?")
+    spain, uk, omaha = (_ask(capsys, q)[0] for q in asked)  # each a conversation of its own
     for answer, name in ((spain, "Spain"), (uk, "the UK")):
         assert answer["answer"].startswith(f"The documents say nothing specific about {name}; in general:")
         assert "Working from another country, even for one day, requires approval from People Operations at least " \
                "3 weeks in advance" in answer["answer"]
         assert not answer["abstained"]
     assert "say nothing specific about Omaha" not in omaha["answer"]
+
+
+def test_a_word_only_the_documents_keywords_hold_finds_that_document(demo_domain, capsys):
+    """"How much vacation do I get?" opened with the travel policy's "On the first and last day of a trip you receive
+    75% of the daily allowance": no sentence says "vacation", which the paid-time-off policy lists among its
+    keywords."""
+    (answer,) = _ask(capsys, "How much vacation do I get?")
+    assert answer["answer"].startswith("Employees accrue 1.5 days of paid time off per month, which adds up to 18 "
+                                       "days per calendar year")

@@ -207,9 +207,9 @@ def test_a_workbook_whose_sheets_are_missing_is_reported_damaged_not_as_pictures
 
 
 def test_a_word_file_whose_document_part_is_not_xml_is_reported_damaged_without_the_readers_words():
-    """The s46 breaker's .docx (a package of two parts: "[Content_Types].xml" an empty "<Types/>", "word/document.xml" not
-    XML) was refused with "the file could not be read (AttributeError: 'lxml.etree._Element' object has no attribute
-    'overrides')"."""
+    """The s46 breaker's .docx (a package of two parts: "[Content_Types].xml" an empty "<Types/>",
+    "word/document.xml" not XML) was refused with "the file could not be read (AttributeError:
+    'lxml.etree._Element' object has no attribute 'overrides')"."""
     import zipfile
 
     out = io.BytesIO()
