@@ -48,6 +48,7 @@ from grounding.extractive_specifics import (covering, missed_case, specific_sent
 from grounding.near_ties import preferred_first
 from grounding.extractive_yesno import yes_no_answer
 from grounding.abroad_cases import abroad_first, asked_countries
+from grounding.fronted_topic import with_fronted_topic
 from grounding.yesno_membership import closed_list_no
 from grounding.yesno_asking import asks_existence
 from grounding.providers import Done, Event, TextDelta
@@ -133,6 +134,7 @@ class ExtractiveAnswerer:
         retrieval query: a follow-up carries what it refers to); what is asked is read from ``plan.question``."""
         asked = plan.question or question
         context = question[len(asked):].strip() if question.startswith(asked) else ""
+        asked = with_fronted_topic(asked)  # "what about floating holidays, do those carry over?" asks a yes/no
         plan = with_sentences(plan, self.embedder)  # each source's sentences read (and embedded) once per answer
         lead, parts = question_parts(asked)
         sides = comparison_sides(asked) if is_comparison(asked) else None  # (read once: the parts need it too)

@@ -66,3 +66,10 @@ def test_a_word_only_the_documents_keywords_hold_finds_that_document(demo_domain
     (answer,) = _ask(capsys, "How much vacation do I get?")
     assert answer["answer"].startswith("Employees accrue 1.5 days of paid time off per month, which adds up to 18 "
                                        "days per calendar year")
+
+
+def test_a_topic_named_first_and_asked_about_with_a_pronoun_is_a_yes_no_question(demo_domain, capsys):
+    """"what about floating holidays, do those carry over?" got "each employee gets 2 floating holidays per calendar
+    year" and no "No.": the message opened with "what"."""
+    (answer,) = _ask(capsys, "what about floating holidays, do those carry over?")
+    assert answer["answer"].startswith("No. Floating holidays must be requested in Meadow like PTO, do not carry over")
