@@ -49,6 +49,7 @@ from grounding.near_ties import preferred_first
 from grounding.extractive_yesno import yes_no_answer
 from grounding.abroad_cases import abroad_first, asked_countries
 from grounding.fronted_topic import with_fronted_topic
+from grounding.phrase_match import phrase_first
 from grounding.yesno_membership import closed_list_no
 from grounding.yesno_asking import asks_existence
 from grounding.providers import Done, Event, TextDelta
@@ -163,6 +164,7 @@ class ExtractiveAnswerer:
             and bool(previous) and question_type(previous) in CHECKED_TYPES
         ranked = with_row_first(ranked, asked)  # a row the question looks up, just under a sentence on the topic
         ranked = preferred_first(ranked, asked)  # near ties settled by what is asked (grounding.near_ties)
+        ranked = phrase_first(ranked, asked)  # "personal laptops", a phrase of the question, word for word
         looked_up = bool(ranked) and ranked[0].kind == "row" and looks_up_row(asked, ranked[0].text)
         if ranked and kind in ("list", "other") and not again_asked and not looked_up and \
                 (named := section_list(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)

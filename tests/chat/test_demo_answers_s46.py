@@ -73,3 +73,12 @@ def test_a_topic_named_first_and_asked_about_with_a_pronoun_is_a_yes_no_question
     year" and no "No.": the message opened with "what"."""
     (answer,) = _ask(capsys, "what about floating holidays, do those carry over?")
     assert answer["answer"].startswith("No. Floating holidays must be requested in Meadow like PTO, do not carry over")
+
+
+def test_the_sentence_naming_the_asked_thing_word_for_word_decides(demo_domain, capsys):
+    """"Can I use my personal laptop for work?" quoted "Limited personal use, such as checking personal email ...,
+    is allowed, but company laptops are company property" first (read as a yes, the s44 and s46 trials); "Personal
+    laptops and tablets may never be used to access Tallgrass systems" names the personal laptop asked about."""
+    (answer,) = _ask(capsys, "Can I use my personal laptop for work?")
+    assert answer["answer"].startswith("No. Personal laptops and tablets may never be used to access Tallgrass "
+                                       "systems [S")
