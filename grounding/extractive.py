@@ -164,7 +164,8 @@ class ExtractiveAnswerer:
             and bool(previous) and question_type(previous) in CHECKED_TYPES
         ranked = with_row_first(ranked, asked)  # a row the question looks up, just under a sentence on the topic
         ranked = preferred_first(ranked, asked)  # near ties settled by what is asked (grounding.near_ties)
-        ranked = phrase_first(ranked, asked)  # "personal laptops", a phrase of the question, word for word
+        if kind == "yesno":  # "Can I use my personal laptop ...?": the sentence on "personal laptops" decides
+            ranked = phrase_first(ranked, asked)  # (not "How many PTO days ...?" / "unused PTO days carry over")
         looked_up = bool(ranked) and ranked[0].kind == "row" and looks_up_row(asked, ranked[0].text)
         if ranked and kind in ("list", "other") and not again_asked and not looked_up and \
                 (named := section_list(plan, asked, self.embedder, [s.label for s in ranked], best=ranked[0].text)
