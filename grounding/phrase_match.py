@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from grounding.lexical import CONTENT_STOP_WORDS, stem
+from grounding.lexical import CONTENT_STOP_WORDS, content_terms, stem
 from grounding.scored_sentences import ScoredSentence, promoted
 
 __all__ = ["PHRASE_LOOKS", "PHRASE_REACH", "phrase_first", "phrases"]
@@ -35,11 +35,20 @@ def phrases(text: str) -> frozenset[tuple[str, str]]:
 def phrase_first(ranked: Sequence[ScoredSentence], question: str) -> list[ScoredSentence]:
     """``ranked`` (best first) with the first of the best PHRASE_LOOKS sentences that holds a two-word phrase of
     ``question`` (:func:`phrases`) moved first with the best score (grounding.scored_sentences.promoted), when it
-    scores within PHRASE_REACH of the best and the best holds no phrase of the question; ``ranked`` unchanged
-    otherwise."""
+    scores within PHRASE_REACH of the best and the best holds that phrase's words only apart; ``ranked`` unchanged
+    otherwise. A best sentence not holding the phrase's words at all is no false match: "Close boards rather than
+    deleting them" answers "Should I delete our Trello board ...?", not "Trello boards can be private or public"
+    (fresh2's f2001, a development set, lost its "No." to a first version of the rule)."""
     asked = phrases(question)
-    if not ranked or not asked or asked & phrases(ranked[0].text):
+    if not ranked or not asked:
+        return list(ranked)
+    best = phrases(ranked[0].text)
+    words = content_terms(ranked[0].text)
+    # the phrases whose words the best sentence holds apart, in other phrases ("personal use", "company laptops"):
+    # its match on them is a false one (a phrase it does not hold at all leaves the ranking to the cosine)
+    apart = {p for p in asked if p not in best and set(p) <= words}
+    if not apart:
         return list(ranked)
     found = next((s for s in ranked[1:PHRASE_LOOKS] if s.score >= ranked[0].score - PHRASE_REACH
-                  and asked & phrases(s.text)), None)
+                  and apart & phrases(s.text)), None)
     return list(ranked) if found is None else promoted(ranked, found)

@@ -25,3 +25,13 @@ def test_ranking_is_kept_when_the_best_holds_a_phrase_or_none_is_within_reach():
     assert phrase_first([best, NEVER], "Can I use my personal laptop for work?") == [best, NEVER]
     far = ScoredSentence(NEVER.text, "S3", 0.5)
     assert phrase_first([USE, far], "Can I use my personal laptop for work?") == [USE, far]
+
+
+def test_a_best_sentence_without_the_phrases_words_keeps_its_place():
+    """fresh2's f2001 (a development set): "Close boards rather than deleting them" answers "Should I delete our
+    Trello board ...?"; "Trello boards can be private or public" holds the phrase but the best holds none of it apart
+    (no "Trello"), so its "No." stays first."""
+    close = ScoredSentence("Close boards rather than deleting them.", "S1", 0.7)
+    trello = ScoredSentence("Trello boards can be private or public.", "S2", 0.6)
+    assert phrase_first([close, trello], "Should I delete our Trello board when the project wraps up?") == \
+        [close, trello]
