@@ -113,14 +113,14 @@ _DURATION_Q = re.compile(r"^how (?:long|far ahead|far in advance|soon|fast|quick
                          r"^(?:what|which)(?:['’]s)?\b(?:\s+(?:is|are|was))?(?:\s+the)?(?:\s+\w+)?\s+"
                          r"(?:number|amount) of (?:\w+ ){0,3}"
                          r"(?:minutes|hours|days|weeks|months|years|nights|pay periods)\b|"
-                         # "after how much service can someone convert ...?": a length of service (fresh39's
-                         # f39-m03, a development set, was read as an amount and found none)
+                         r"^how much (?:[\w'’-]+ ){0,3}(?:leave|time|notice)\b|"
                          # "How much PTO do I get?", "How much vacation will I have?": the asker's time off, in
                          # days (the s46 new-user trial got the sentences naming PTO without a number, read as a
                          # quantity); a group's ("... do part-time employees earn?") may be a share ("pro rata")
-                         r"^how much (?:[\w'’-]+ ){0,3}(?:leave|time|notice)\b|"
                          r"^how much (?:[\w'’-]+ ){0,2}(?:PTO|vacation|holiday)s? (?:do|will|would|can|could|should) "
                          r"(?:I|we|you)\b|"
+                         # "after how much service can someone convert ...?": a length of service (fresh39's
+                         # f39-m03, a development set, was read as an amount and found none)
                          r"^how much (?:(?!(?:is|are|was|were|does|do|did|the|a|an)\b)[\w'’-]+ ){0,2}"
                          r"(?:service|experience)\b(?! (?:fee|charge|cost|credit)s?\b)|"
                          r"^(?:what|which) (?:is the )?(?:\w+ )?"
