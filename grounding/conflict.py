@@ -171,5 +171,16 @@ def disputed(sentence: str, label: str, notes: Iterable[Note]) -> bool:
     """True when a contradiction note (not a version note: the current version decides) concerns source ``label``
     and quotes ``sentence`` (its first eight words, case and spacing aside) as one side of the disagreement."""
     head = " ".join(sentence.lower().split()[:8]).rstrip(".")
+    plain = " ".join(sentence.lower().split())
     return any(n.kind in ("value_mismatch", "negation", "judged") and label in n.labels
-               and head in " ".join(n.text.lower().split()) for n in notes)
+               and (head in " ".join(n.text.lower().split()) or _said_value(n.text, label) in plain) for n in notes)
+
+
+def _said_value(text: str, label: str) -> str:
+    """What a note's text says source ``label`` says when it gives its value alone ("... but S2 says 60 days." ->
+    "60 days"), lower case; a quoted sentence or a clause of more than four words is not a value ("\0" when none:
+    no sentence holds it). "Is the expense report deadline 30 days?" opened "No." from S2's "You have 60 days after you
+    get back to submit your expense report", which the note sets against S1's 30 days (the s46 breaker)."""
+    m = re.search(rf"\b{re.escape(label)}\b(?:\s*\([^)]*\))?\s+says\s+([^\"“.][^.]*?)(?:\s+but\s+S\d+\b|\.?\s*$)", text)
+    value = " ".join(m.group(1).lower().split()) if m else ""
+    return value if value and len(value.split()) <= 4 else "\0"
