@@ -155,6 +155,21 @@ def test_a_sentence_a_contradiction_note_quotes_is_disputed_a_version_note_is_no
                         [Note(kind="negation", labels=("S1", "S2"), text=_NOTE_TEXT)])
 
 
+def test_a_sentence_whose_value_alone_a_note_names_is_disputed():
+    """The s46 breaker: "Is the expense report deadline 30 days?" opened "No." from "You have 60 days after you get
+    back to submit your expense report" (S2), which the note names only by its value: "... but S2 says 60 days."."""
+    from grounding.conflict import disputed
+    from grounding.types import Note
+
+    note = Note(kind="value_mismatch", labels=("S1", "S2"),
+                text='S1 says "Expense reports must be submitted within 30 days of returning from a trip" but S2 says '
+                     '60 days.')
+    assert disputed("You have 60 days after you get back to submit your expense report.", "S2", [note])
+    assert disputed("Expense reports must be submitted within 30 days of returning from a trip.", "S1", [note])
+    assert not disputed("Receipts are kept for 7 years.", "S2", [note])
+    assert not disputed("You have 60 days after you get back to submit your expense report.", "S3", [note])
+
+
 def test_a_yes_no_question_the_sources_disagree_on_gets_both_sides_and_no_opener(embedder):
     # the user sees the quoted sentence and the note that the sources disagree, not a confident "Yes." that the
     # note then contradicts
