@@ -65,6 +65,8 @@ def asked_countries(question: str, sources: Sequence[Source]) -> list[str]:
     starts = {m.start() for m in re.finditer(r"(?:^|(?<=[.!?:]\s))\S", body)}  # each sentence's first word
     names = [m.group(0) for m in _NAME.finditer(body) if m.start() not in starts]
     asked = [n for n in names if _country(n)]
+    if not asked:
+        return []
     said = "\n".join(f"{s.title}\n{s.section}\n{s.text}" for s in sources)
     return [n for n in asked if not re.search(rf"(?<!\w){re.escape(_bare(n))}(?!\w)", said, re.I)]
 

@@ -8,7 +8,7 @@ of the documents listing it, as the document's author said it is about. No Djang
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Container, Sequence
 
 from grounding.lexical import content_terms
 from grounding.types import Source
@@ -16,12 +16,12 @@ from grounding.types import Source
 __all__ = ["with_keyword_terms"]
 
 
-def with_keyword_terms(q_terms: frozenset[str], said: Iterable[str], sources: Sequence[Source],
+def with_keyword_terms(q_terms: frozenset[str], said: Container[str], sources: Sequence[Source],
                        terms: Sequence[frozenset[str]]) -> list[frozenset[str]]:
     """``terms`` (each sentence's content terms, the sentences of ``sources`` in order, one source per sentence) with
     the question's terms (``q_terms``) that no sentence holds (not in ``said``, the planned sentences' terms) added to
     the sentences of every source whose document keywords hold them; ``terms`` unchanged when there is none."""
-    missing = q_terms - set(said)
+    missing = frozenset(t for t in q_terms if t not in said)
     if not missing:
         return list(terms)
     listed: dict[int, frozenset[str]] = {}

@@ -20,6 +20,7 @@ import numpy as np
 from grounding.clash import WEAK_RULES
 from grounding.conflict import Conflict
 from grounding.lexical import content_terms
+from grounding.list_answers import COUNT_WORDS
 from grounding.positional import POSITIONAL_RULES
 from grounding.types import ContextPlan, Note
 from grounding.values import value_keys
@@ -213,7 +214,7 @@ def firm_loose_value(c: Conflict, distinctive: frozenset[str]) -> bool:
 
 
 #: A number or a count word, and the words after a value's number that are not its unit.
-_NUMBER = re.compile(r"[\d.,]+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
+_NUMBER = re.compile(rf"[\d.,]+|\b(?:{'|'.join(w for w, n in COUNT_WORDS.items() if n)})\b", re.I)
 
 
 def _unit(value: str) -> str:
