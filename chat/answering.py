@@ -39,7 +39,7 @@ from grounding.support_values import SourceValues
 from grounding.types import ContextPlan
 from knowledge.models import Domain, SystemPrompt
 from knowledge.selectors import (chunk_readings, domain_scheduled_versions, domain_token, domain_vocabulary,
-                                 retrieve_vector, version_next_scheduled)
+                                 respelled_query, retrieve_vector, version_next_scheduled)
 from knowledge.services import system_prompt_active, versions_activate_soon
 
 
@@ -166,6 +166,9 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
         AskError(budget): the fixed parts of the prompt do not fit the window (the message names the numbers).
     """
     history = history or []
+    if respelled := respelled_query(domain=inputs.domain.pk, token=inputs.token, question=question, query=query):
+        question, query = respelled  # a misspelled word is searched as the documents' word (grounding.respelling)
+        vector, parts = default_embedder().embed([query])[0], None
     candidates = retrieve_vector(domain=inputs.domain.pk, query=query, vector=vector, token=inputs.token,
                                  superseded=5)
     if parts is None:

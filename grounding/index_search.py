@@ -8,7 +8,7 @@ No Django imports.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from grounding.contact_lookup import asks_contact, contact_rows
 from grounding.heading_lookup import MAX_LOOKED_UP, looked_up_rows
 from grounding.lexical import bm25_query_tokens
 from grounding.ranking import SENTENCE_WEIGHT, context_scores, first_maxima, fuse, row_best, row_max, top_order
+from grounding.respelling import DomainWords, respellings
 from grounding.retrieve import inner, rrf_fuse, top_k_inner, top_k_inner_scores
 from grounding.table_lookup import looked_up_row
 
@@ -161,6 +162,22 @@ class Searching:
             contexts = self._contexts if self._contexts is not None else self._sentences
             scores = np.maximum(own, inner(contexts, q))
         return scores, np.asarray(self._sentence_offsets)
+
+    def respellings(self, text: str, pieces: Callable[[Sequence[str]], Sequence[int]] | None) -> dict[str, str]:
+        """{word of ``text`` (lower case): the indexed documents' word it misspells by a letter}
+        (grounding.respelling.respellings: the lexical index's stems tell an unknown word, ``pieces`` a word the
+        embedding model knows whole; the rows' words are gathered from the stored records at the first unknown word,
+        once per process and index)."""
+        terms = self.bm25.vocab_dict if self.bm25 is not None else {}
+        return respellings(text, terms=terms, words=self.domain_words, pieces=pieces)
+
+    def domain_words(self) -> DomainWords:
+        """The words of the rows' stored records (grounding.respelling.DomainWords), gathered once."""
+        words = getattr(self, "_domain_words", None)
+        if words is None:
+            records = getattr(self, "_records", None)
+            words = self._domain_words = DomainWords.of_text(bytes(records) if records is not None else b"")
+        return words
 
     def search(self, query: str, query_vector: np.ndarray, *, k: int = 20, depth: int = 50,
                sentence_weight: float = SENTENCE_WEIGHT, tables: bool = False) -> list[Hit]:

@@ -18,6 +18,7 @@ from grounding.contact_lookup import asks_contact
 from grounding.heading_lookup import with_looked_up
 from grounding.index_store import StoredIndex
 from grounding.ranking import demote_near_duplicates, drop_off
+from grounding.respelling import respelled
 from grounding.scheduled import ScheduledVersion
 from grounding.table_lookup import promote_looked_up_rows
 from grounding.types import Candidate
@@ -86,6 +87,14 @@ def domain_vocabulary(*, domain: Domain | int, token: str | None = None) -> dict
     terms), None when the index has no lexical part."""
     bm25 = domain_index(domain=domain, token=token).bm25
     return None if bm25 is None else bm25.vocab_dict
+
+
+def respelled_query(*, domain: Domain | int, token: str | None, question: str, query: str) -> tuple[str, str] | None:
+    """(question, query) with each word the domain's documents never use read as the one document word it misspells by
+    a letter ("how many vacaton days" -> "how many vacation days"; grounding.respelling), None when no word is."""
+    found = domain_index(domain=domain, token=token).respellings(
+        f"{question} {query}", getattr(default_embedder(), "count_tokens", None))
+    return (respelled(question, found), respelled(query, found)) if found else None
 
 
 def domain_index(*, domain: Domain | int, status: str = DocumentVersion.Status.CURRENT,

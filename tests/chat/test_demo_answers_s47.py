@@ -1,0 +1,25 @@
+"""The s47 new-user trial and breaker on the demo handbook (`manage.py ask ... --domain handbook --json`): what the
+asker sees, checked against the handbook's own sentences."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management import call_command
+
+
+def _ask(capsys, *questions):
+    call_command("ask", *questions, "--domain", "handbook", "--json")
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+def test_a_word_misspelled_by_a_letter_finds_the_documents_passage(demo_domain, capsys):
+    """"how many vacaton days do i get" was refused with "they do not say anything about vacaton", and "what is the
+    minimum pasword length" with "I could not find the answer"; spelled right, both were answered."""
+    vacation, password = (_ask(capsys, q)[0] for q in ("how many vacaton days do i get",
+                                                       "what is the minimum pasword length"))
+    assert vacation["answer"].startswith("Employees accrue 1.5 days of paid time off per month, which adds up to 18 "
+                                         "days per calendar year [S1].")
+    assert password["answer"].startswith("All Tallgrass passwords must be at least 14 characters long [S1].")
+    assert not vacation["abstained"] and not password["abstained"]
+    assert "vacaton" not in vacation["answer"] and "pasword" not in password["answer"]
