@@ -34,7 +34,8 @@ export function spannedSection(source) {
     prefix.push(paths[0][prefix.length]);
   }
   if (paths.some((p) => p.length === prefix.length)) return prefix;
-  return [...prefix, [...new Set(paths.map((p) => p[prefix.length]))].join(" · ")];
+  // a part's heading may itself join merged sections ("Before you travel · Flights"): each heading is named once
+  return [...prefix, [...new Set(paths.flatMap((p) => p[prefix.length].split(" · ")))].join(" · ")];
 }
 
 // "Title › Section › Sub-section" of a source snapshot, naming every section a merged source spans.

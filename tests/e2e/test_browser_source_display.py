@@ -47,6 +47,21 @@ class SourceDisplayTests(BrowserCase):
         used = answer.locator(".sources-used li", has=page.locator(f'button.cite[data-label="{label}"]'))
         expect(used).to_contain_text(re.compile(r"Before day one · Day 1 \(Monday\)"))
 
+    def test_a_source_merged_from_merged_sections_names_each_heading_once(self):
+        """The s47 new-user trial: a source of "Do I need approval before booking a flight?" merged from a chunk of
+        "Before you travel > Approval" and one of "Before you travel · Flights" was named "Travel and Expenses Policy ›
+        Before you travel · Before you travel · Flights" (the page's own naming function, as the source list calls
+        it)."""
+        page = self.page
+        self.login()
+        name = page.evaluate("""async () => {
+            const main = document.querySelector('script[type="module"]').src;
+            const dom = await import(new URL("dom.js", main).href);
+            return dom.sourceName({title: "Travel and Expenses Policy", section: "Before you travel > Approval",
+                                   sections: [[0, "Before you travel > Approval"], [1, "Before you travel · Flights"]]});
+        }""")
+        assert name == "Travel and Expenses Policy › Before you travel · Flights"
+
     def test_a_version_note_is_shown_once_and_search_excerpts_have_no_markers(self):
         page = self.page
         self.login()
