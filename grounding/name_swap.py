@@ -47,7 +47,8 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
     negation (that is a polarity clash between two subjects). Accents, apostrophe styles and the punctuation inside a
     name are ignored ("Bayamón" / "Bayamon", "GSA’s" / "GSA's", "D.C." / "DC"). Each span is the whole name: the
     swapped words with the capitalised words around them that both sides share ("CO-Transit Subsidy"). A swapped
-    label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap; nor
+    label that opens both ("Boston: meals are $75" / "Denver: meals are $75") names two subjects and is no swap, as is
+    a name after an opening "In", "At", "For" or "The" ("In Glasgow the limit is £110" / "In Bristol ..."); nor
     is a swap right after a quantifier opening both ("All GSA employees are ..." / "All TTSC staff are ...": one rule
     of two classes), nor names moved within the sentence ("GSA launched 18F" / "18F was launched within GSA"), nor
     names quoted as samples (in a quotation of six words at most), nor a word capitalised because it opens a clause
@@ -88,6 +89,9 @@ def substitution(ra: ClaimReading, rb: ClaimReading) -> tuple[str, str] | None:
         if tag == "replace" and any(map(_name_like, span_a)) and any(map(_name_like, span_b)):
             if i1 == j1 == 0 and _labels(fa, ma[i2 - 1][1]) and _labels(fb, mb[j2 - 1][1]):
                 continue  # the label of a "Key: value" line or a row swapped: two subjects, not two values
+            if i1 == j1 == 1 and la[0] == lb[0] and la[0] in _SUBJECT_OPENERS and _same_shared_quantity(ra, rb):
+                continue  # "In Glasgow the nightly hotel limit is £110" / "In Bristol ...", "The Hull office opens at
+                # 07:30" / "The York office ...": two places may share one quantity; one owner or address may not
             if i1 == j1 == 0 and max(i2, j2) <= 3 and i2 < len(la) and j2 < len(lb) \
                     and la[i2] in _DETERMINERS and lb[j2] in _DETERMINERS:
                 continue  # "Acknowledge a Mid-Year Progress Review" / "Create & Submit a Performance plan": words
@@ -131,6 +135,24 @@ def _in_quotes(text: str, at: int) -> bool:
     closing = [i for i in (text.find("”", at), text.find('"', at)) if i >= 0]
     return bool(closing) and len(text[opened + 1:min(closing)].split()) <= 6
 
+
+#: Words before a name opening a sentence that make it the sentence's subject or setting ("In Glasgow ...", "The Hull
+#: office ..."): a name swapped there names two subjects when both state the same quantity (the s47 breaker: "S1 says
+#: in Glasgow the nightly hotel limit is £110 but S3 says Bristol"). A name opening the sentence alone may be the value
+#: ("Facebook acquired ..." / "Apple acquired ..."), as is the owner of one duty or address ("The Parks team is
+#: responsible for ..." / "The Finance team ...", "The Springfield office is at 50 Main Plaza" / "The Shelbyville
+#: office ...").
+_SUBJECT_OPENERS = frozenset("in at for the".split())
+
+#: Kinds of value (grounding.values) two subjects may each have: amounts, percentages, durations, times and dates.
+_SHAREABLE = ("amount:", "percent", "duration", "time", "date")
+
+
+def _same_shared_quantity(ra: ClaimReading, rb: ClaimReading) -> bool:
+    """True when both sentences state the same values, all of a kind two subjects may share (:data:`_SHAREABLE`)."""
+    values = [(v.kind, v.text) for v in ra.values]
+    return bool(values) and values == [(v.kind, v.text) for v in rb.values] \
+        and all(kind.startswith(_SHAREABLE) for kind, _ in values)
 
 #: Words that open a noun phrase: after a sentence's first word, they show it is a verb ("Submit the form", "Complete
 #: a review"), not a name ("Apple acquired ...").

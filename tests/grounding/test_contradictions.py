@@ -226,6 +226,24 @@ def test_a_swapped_label_names_two_subjects_not_a_contradiction(embedder):
     assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Jane Smith", "John Doe"))]
 
 
+def test_a_name_the_sentence_opens_with_after_in_or_the_names_two_subjects(embedder):
+    """The s47 breaker: "In Glasgow the nightly hotel limit is £110." and "In Bristol the nightly hotel limit is £110."
+    were noted "S1 says in Glasgow the nightly hotel limit is £110 but S3 says Bristol", and two offices opening at
+    07:30 ("The Hull office ..." / "The York office ...") likewise: the same value of two places. A name swapped after
+    the verb is still a contradiction."""
+    assert detect_conflicts([
+        src("S1", "In Glasgow the nightly hotel limit is £110.", doc=1),
+        src("S2", "In Bristol the nightly hotel limit is £110.", doc=2),
+        src("S3", "The Hull office opens at 07:30 on weekdays.", doc=3),
+        src("S4", "The York office opens at 07:30 on weekdays.", doc=4),
+    ], embedder) == []
+    conflicts = detect_conflicts([
+        src("S1", "In 2024 the travel desk was moved to Glasgow for all staff.", doc=1),
+        src("S2", "In 2024 the travel desk was moved to Bristol for all staff.", doc=2),
+    ], embedder)
+    assert [(c.kind, c.values) for c in conflicts] == [("value_mismatch", ("Glasgow", "Bristol"))]
+
+
 def test_a_heading_or_header_row_is_not_set_against_another_documents_sentence():
     """A heading names a topic and states nothing another document could deny (fresh's f004 and fresh9's v9-022,
     development sets: "S1 says "Share your calendar outside of GSA" but S2 says "... cannot share event details"";
