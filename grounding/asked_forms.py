@@ -117,7 +117,11 @@ _FORM_ASKED = {"phone number": re.compile(r"\b(?:phone|telephone|fax)\s+(?:numbe
                                      r"(?:the\s+)?(?:possible\s+|potential\s+)?(?:penalt(?:y|ies)|consequences?|"
                                      r"sanctions?|punishments?|disciplinary\s+actions?)\b", re.I)}
 _FORM_STATED = {"phone number": re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b|"
-                                           r"\b1-8\d\d-[A-Z0-9-]{7,}\b"),
+                                           r"\b1-8\d\d-[A-Z0-9-]{7,}\b|"
+                                           # an internal extension ("call the IT service desk on extension 4400":
+                                           # the s47 breaker) and a UK number ("0113 496 0000", "+44 113 496 0000")
+                                           r"\b(?:ext(?:ension)?\.?|x)\s?\d{3,5}\b|"
+                                           r"(?:\+44\s?|\b0)\d{2,4}\s?\d{3,4}\s?\d{3,4}\b", re.I),
                 "e-mail address": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
                 "day of the week": re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun|week)days?\b|\bweekends?\b|"
                                               r"\bdaily\b|\bevery\s+day\b", re.I),

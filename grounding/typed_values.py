@@ -168,6 +168,16 @@ _UNIT_COLUMN = re.compile(r"\b(?P<unit>(?:minutes|hours|days|weeks|months|years|
 _DATA_SIZE = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:[KMGTP]i?B|bytes?|(?:kilo|mega|giga|tera|peta)bytes?)\b")
 
 
+#: A date written day first ("1 February", "28 November 2025") and an amount in pence ("80p", "45p per mile": one or
+#: two digits, not a video resolution such as "1080p") or as a multiple of a rate of pay ("1.5 times their hourly
+#: rate", "time and a half", "double time"): what the s47 breaker's UK pages stated, refused as "they do not state the
+#: date or deadline" / "the amount".
+_DAY_FIRST_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?!\w)", re.I)
+_PENCE = re.compile(r"\b\d{1,2}(?:\.\d)?p\b")
+_PAY_MULTIPLE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:times|x)\s+(?:the\s+|their\s+|your\s+|his\s+|her\s+|its\s+)?"
+                           r"(?:normal\s+|usual\s+|basic\s+|base\s+|standard\s+)?(?:hourly\s+)?(?:rate|pay|wage|salary)\b|"
+                           r"\btime\s+and\s+a\s+half\b|\b(?:double|triple)\s+time\b", re.I)
+
 #: "one" in a word that counts nothing: "a one-off file" states no maximum file size (fresh36's f36-u01), nor "a
 #: one-on-one meeting", "one-time", "one-stop", "one-way", "no one", "one another".
 _NOT_A_NUMBER = re.compile(r"\bone-(?:off|time|on-one|stop|way|size|of-a-kind)\b|\bno one\b|\bone another\b", re.I)
@@ -195,6 +205,10 @@ def states(answer_type: str, text: str) -> bool:
         return True
     if answer_type == "date" and _EVENT_TIME.search(text):
         return True
+    if answer_type == "date" and (_DAY_FIRST_DATE.search(text) or _WEEKDAY.search(text)):
+        return True  # "take effect on 1 February", "made on Tuesdays and Fridays" (the s47 breaker's UK pages)
+    if answer_type == "amount" and (_PENCE.search(text) or _PAY_MULTIPLE.search(text) or _DATA_SIZE.search(text)):
+        return True  # "80p a cup", "1.5 times their hourly rate", "10 GB of storage"
     if answer_type in ("amount", "percent", "duration", "date"):
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
                  "date": ("date", "duration")}[answer_type]
