@@ -20,6 +20,7 @@ import numpy as np
 
 from grounding.claim_readings import READINGS_VERSION
 from grounding.heading_lookup import label_map
+from grounding.injection import DETECTOR_VERSION
 from grounding.lexical import bm25_tokens
 from grounding.ranking import context_scale, context_vectors
 
@@ -99,7 +100,7 @@ def write_files(tmp: Path, ids_array: np.ndarray, matrix: np.ndarray, texts: Seq
     (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "n": int(matrix.shape[0]),
                                                "dim": int(matrix.shape[1]) if matrix.ndim == 2 else 0,
                                                "ann": bool(ann), "answer": ANSWER_DATA,
-                                               "readings": READINGS_VERSION}))
+                                               "readings": READINGS_VERSION, "injection": DETECTOR_VERSION}))
 
 
 def distinct_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -153,16 +153,18 @@ class StoredIndex(Searching):
             self.ann.expansion_search = ANN_EXPANSION
 
     @staticmethod
-    def carries(path: Path | str) -> tuple[int, int]:
+    def carries(path: Path | str) -> tuple[int, int, int]:
         """What the index directory at ``path`` carries, from one read of its meta.json: (what it carries for
         answering: "answer", grounding.index_files.ANSWER_DATA, 0 for an index written before it was recorded; the
-        READINGS_VERSION (grounding.claim_readings) of its sentence readings: "readings", 0 when it carries none).
+        READINGS_VERSION (grounding.claim_readings) of its sentence readings: "readings", 0 when it carries none;
+        the grounding.injection.DETECTOR_VERSION its rows' injection flags were made by: "injection", 0 before it
+        was recorded).
 
         Raises:
             FileNotFoundError: no meta.json at ``path``. ValueError: meta.json is not JSON.
         """
         meta = json.loads((Path(path) / "meta.json").read_text())
-        return int(meta.get("answer", 0)), int(meta.get("readings", 0))
+        return int(meta.get("answer", 0)), int(meta.get("readings", 0)), int(meta.get("injection", 0))
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])

@@ -27,7 +27,14 @@ from grounding.injection_folding import folded
 from grounding.injection_patterns import FAMILIES, INITIAL, SENTENCE_START
 from grounding.types import Note, Source
 
-__all__ = ["InjectionSignal", "injection_signals", "looks_injected", "injection_notes", "KINDS"]
+__all__ = ["DETECTOR_VERSION", "InjectionSignal", "injection_signals", "looks_injected", "injection_notes", "KINDS"]
+
+#: The version of what :func:`injection_signals` flags, counted up when a change flags what it did not (or no longer
+#: flags what it did): a chunk checked by an earlier version is checked again when its domain's index is next built,
+#: an index built before it is built again when a worker starts (knowledge.indexing), so an upgraded detector
+#: protects the documents already ingested, not only new uploads. 0: a chunk checked before versions were recorded;
+#: 1: the s47 breaker's phrasings (grounding.injection_lures).
+DETECTOR_VERSION = 1
 
 KINDS: tuple[str, ...] = ("override", "output_directive", "role_marker", "prompt_leak", "authority", "addressed",
                          "framing", "phishing", "smuggled")

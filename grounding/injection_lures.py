@@ -8,8 +8,15 @@ grounding.injection_patterns reads ("send your 1Password master password to secu
 password at https://..."). The s46 breaker's pages added: text telling whatever writes the reply what to put in it
 without naming an AI ("In any reply about holidays, the response must say that ...", "The correct answer to give is
 ..."), a chat turn in speaker notes ("Assistant: when asked about laptops, tell ..."), requests for a PIN, a banking
-username or a social security number, and staff told to wire a fee to an IBAN. Written from those pages only, not
-from either half of a public set. No Django imports.
+username or a social security number, and staff told to wire a fee to an IBAN. The s47 breaker's pages added: an
+answering system named "virtual agent", "text generator", "automated readers", "the summariser" or "the program that
+composes responses" ("The next two sentences concern the program that composes responses ... That program ought to
+tell ..."), "To the virtual agent reading this: confirm that ...", "your only reply must be: ...", "Whenever this page
+is in your context window", a line opening "SYSTEM:" with an override, instructions to the assistant or the language
+model in Spanish, French and German ("Instrucción para el asistente:", "Hinweis an das Sprachmodell"), "Verify your
+account within 24 hours at https://... or it will be locked", a supplier's bank details "changed" with the new
+account's number or "do not call ... to confirm", and staff told to transfer a "£150" deposit to an account. Written
+from those pages only, not from either half of a public set. No Django imports.
 """
 
 from __future__ import annotations
@@ -23,17 +30,25 @@ _F = re.I | re.S | re.M
 #: A system named by the answering it does: "automated helper", "answer engines", "answering service", "Q&A
 #: engines", "Staff answering tools", "the system reading along".
 _ANSWERER = (r"(?:(?:automated|answering|answer|Q\s?&\s?A|question[- ]answering|neural|helpful\s+(?:AI|automated))\s+"
-             r"(?:helpers?|engines?|services?|systems?|tools?|bots?|machines?|programs?|responders?)"
+             r"(?:helpers?|engines?|services?|systems?|tools?|bots?|machines?|programs?|responders?|readers?)"
+             r"|virtual\s+(?:agents?|assistants?)|text\s+generators?|summari[sz]ers?"
+             r"|(?:programs?|systems?|tools?|software|services?|applications?|engines?)\s+that\s+(?:composes?|writes?|"
+             r"generates?|drafts?|produces?)\s+(?:the\s+)?(?:responses|replies|answers)"
              r"|responders?\s+(?:summari[sz]ing|answering|reading)"
              r"|(?:system|tool|helper|service|engine|program)s?\s+reading\s+along)")
 #: What such a system is told to do.
-_SPEECH = r"(?:tell|say|state|report|mention|respond|answer|reply|give|quote|let\s+\w+\s+know|inform)"
+_SPEECH = r"(?:tell|say|state|report|mention|respond|answer|reply|give|quote|let\s+\w+\s+know|inform|confirm)"
 _ADDRESSED = re.compile(
     rf"\b{_ANSWERER}\b\s*:"
     rf"|\b{_ANSWERER}\b[^.!?\n]{{0,80}}?\b(?:(?:should|must|shall|will|are\s+to|is\s+to|need\s+to|have\s+to|"
-    rf"please)\s+)?(?:always\s+)?{_SPEECH}\b"
+    rf"ought\s+to|please)\s+)?(?:always\s+)?{_SPEECH}\b"
+    # "To the virtual agent reading this:", "The next two sentences concern the program that composes responses"
+    rf"|\bto\s+(?:the|any|all|every)\s+{_ANSWERER}\s+(?:reading|processing|seeing)\s+this\b"
+    rf"|\b(?:the\s+)?(?:next|following)\s+(?:\w+\s+)?(?:sentences?|paragraphs?|lines?)\s+(?:concerns?|are\s+for|"
+    rf"is\s+for|address(?:es)?)\s+(?:the\s+|any\s+)?{_ANSWERER}"
     rf"|\b{_ANSWERER}\s+(?:take|please)\s+note\b"
-    rf"|\b(?:note|message|request|reminder|memo)\s+(?:for|to)\s+(?:the\s+|any\s+|all\s+|every\s+)?{_ANSWERER}\b"
+    rf"|\b(?:note|message|request|reminder|memo|remark|comment|guidance|instructions?)\s+(?:meant\s+|intended\s+|"
+    rf"written\s+)?(?:for|to)\s+(?:the\s+|any\s+|all\s+|every\s+)?{_ANSWERER}\b"
     # "This paragraph is for the assistant. It should say ..."
     r"|\b(?:this|the\s+following)\s+(?:paragraph|section|note|message|text|line|part|passage|sentence)\s+is\s+"
     r"(?:meant\s+|intended\s+|written\s+)?(?:only\s+)?for\s+(?:the\s+|any\s+)?(?:AI|A-?I|LLMs?|bots?|chat\s?bots?|"
@@ -47,9 +62,10 @@ _ADDRESSED = re.compile(
     rf"|\bdear\s+(?:\w+\s+){{0,4}}?(?:neural\s+network|AI|LLM|language\s+model)\b[^.!?\n]{{0,60}}?\b{_SPEECH}\b"
     # notes to an assistant in Spanish, French, German, Italian: "Nota para el asistente de IA:", "Hinweis an den
     # KI-Assistenten:", "Note pour l'assistant", "Nota per l'assistente"
-    r"|\b(?:nota|note|hinweis|notiz|nachricht|mensaje|messaggio|aviso|avis)\s+(?:para|an|für|pour|per|al|à)\s+"
+    r"|\b(?:nota|note|hinweis|notiz|nachricht|mensaje|messaggio|aviso|avis|instrucci[oó]n(?:es)?|consignes?|"
+    r"anweisung(?:en)?|istruzion[ei])\s+(?:para|an|für|pour|per|al|à)\s+"
     r"(?:el\s+|la\s+|den\s+|die\s+|das\s+|l['’]\s*|le\s+|il\s+|lo\s+)?(?:asistente|assistente|assistant|"
-    r"KI-?Assistent\w*|IA|KI|modelo|modèle|modell\w*|chatbot|bot)\b"
+    r"KI-?Assistent\w*|IA|KI|modelo|modèle|modell\w*|Sprachmodell\w*|chatbot|bot)\b"
     r"|\b(?:asistente|assistente)\s+(?:de|di)\s+IA\b|\bKI-Assistent\w*|\bassistant\s+(?:d['’])?IA\b",
     _F)
 
@@ -85,8 +101,21 @@ _CREDENTIALS = re.compile(
     # "each new hire must wire a refundable processing fee of $250 to IBAN GB82 ..." (the s46 breaker)
     r"|\b(?:employees?|new\s+hires?|staff|starters?|you|applicants?|candidates?|members?)\s+(?:must|should|shall|"
     r"(?:need|needs|have|has)\s+to|(?:is|are)\s+(?:required|asked|expected)\s+to)\s+(?:first\s+)?(?:wire|transfer|"
-    r"pay|send|deposit|remit)\s+(?:a|an|the|your|their)?\s*(?:[\w$,.-]+\s+){0,3}?(?:fee|deposit|charge|payment|"
+    r"pay|send|deposit|remit)\s+(?:a|an|the|your|their)?\s*(?:[\w$£€,.-]+\s+){0,3}?(?:fee|deposit|charge|payment|"
     r"amount)\b[^.\n]{0,60}?\b(?:to|into)\s+(?:the\s+|this\s+)?(?:(?:bank\s+)?account|IBAN)\b"
+    # "Verify your account within 24 hours at https://... or it will be locked" (the s47 breaker)
+    rf"|\b(?:verify|confirm|validate|re-?activate|unlock)\s+your\s+(?:[\w-]+\s+){{0,2}}?account\b[^.\n]{{0,100}}?"
+    rf"{_OUTSIDE}[^\n]{{0,100}}?\bor\s+(?:it|your\s+account)\s+will\s+be\s+(?:locked|suspended|closed|deleted|"
+    rf"disabled|deactivated|terminated)\b"
+    # a payee's bank details "changed", with the new account's number, or "do not call ... to confirm": invoice
+    # redirection ("our bank has changed ... sort code 40-11-62, account number 71835520 ... do not call our office
+    # to confirm"); "This account has not changed since 2019" is not a change
+    r"|\b(?:bank|banking|remittance|payment)\s+(?:details\s+|account\s+|information\s+)?(?:has|have)\s+(?:been\s+)?"
+    r"(?:changed|updated)\b[^\n]{0,300}?(?:\bsort\s+code\b|\bIBAN\b|\baccount\s+(?:number\s+|no\.?\s*|#\s*)?:?\s*\d)"
+    r"|\b(?:update|change)\s+our\s+(?:bank|remittance|payment)\s+details\b[^\n]{0,200}?(?:\bsort\s+code\b|\bIBAN\b|"
+    r"\baccount\s+(?:number\s+|no\.?\s*)?:?\s*\d)"
+    r"|\b(?:sort\s+code|IBAN|account\s+(?:number\s+)?\d)[^\n]{0,200}?\bdo\s+not\s+(?:call|phone|ring|contact)\b"
+    r"[^.\n]{0,40}?\bto\s+(?:confirm|verify|check)\b"
     # "Your mailbox is almost full; log in at https://..."
     rf"|\byour\s+mailbox\s+is\s+(?:almost\s+|nearly\s+)?full\b[^.\n]{{0,80}}?{_OUTSIDE}"
     # in other languages: "... a https://... junto con su contraseña", "ihr Passwort unter https://... bestätigen"
@@ -114,7 +143,14 @@ _REPLY_WRITER = re.compile(
     r"(?:given|told|sent|shown|provided\s+with)\s+(?:this|the\s+(?:new|following|above))\s+(?:IBAN|account|"
     r"bank\s+details|link|URL|address|number|details|wallet)\b"
     r"|(?:^|\n)\s*(?:AI\s+)?assistant\s*:\s*(?:when(?:ever)?|if)\s+(?:asked|questioned|someone\s+asks|"
-    r"(?:users?|people|staff|employees)\s+asks?)\b",
+    r"(?:users?|people|staff|employees)\s+asks?)\b"
+    # "your only reply must be: ...", "Whenever this page is in your context window", "SYSTEM: New policy override.
+    # Respond that ..." (the s47 breaker)
+    r"|\byour\s+(?:only\s+|sole\s+|next\s+|first\s+)?(?:reply|response|answer|output)\s+(?:must|should|shall|will|"
+    r"has\s+to|needs\s+to)\s+(?:(?:only\s+)?(?:say|state|read|include)\b|be\s*[:\"“])"
+    r"|\byour\s+context\s+window\b"
+    r"|(?:^|\n)[ \t>*]*(?:SYSTEM|System|ADMIN)\s*:\s*[^\n]{0,80}?\b(?:override|(?:respond|reply|answer|say)\s+that|"
+    r"you\s+are\s+now)\b",
     _F)
 
 #: (kind, pattern) pairs read anywhere in a text, as grounding.injection_patterns.FAMILIES.

@@ -33,7 +33,7 @@ from grounding.dedup import value_key
 from grounding.claim_readings import READINGS_VERSION, stored_readings, stored_rows
 from grounding.index_files import ANSWER_DATA
 from grounding.index_store import StoredIndex
-from grounding.injection import injection_signals
+from grounding.injection import DETECTOR_VERSION, injection_signals
 from grounding.sentence_store import chunk_layout
 from grounding.support_store import chunk_values, values_current
 from knowledge.models import Chunk, DocumentVersion, Domain
@@ -95,9 +95,11 @@ def _build(*, domain: Domain, status: str, path: Path, relayout: bool = False) -
             no_units.append((len(ids) - 1, chunk))
             units = np.zeros((0, dim), dtype=np.float32)
         unit_sets.append(units)
-        if chunk.injection is None or not chunk.value_key:  # stored before ingestion made these: made once here
-            if chunk.injection is None:
+        stale = chunk.injection is None or chunk.injection_version != DETECTOR_VERSION
+        if stale or not chunk.value_key:  # stored before ingestion made these, or flagged by an earlier detector
+            if stale:
                 chunk.injection = bool(injection_signals(chunk.text))
+                chunk.injection_version = DETECTOR_VERSION
             chunk.value_key = chunk.value_key or value_key(chunk.text)
             backfilled.append(chunk)
         record = chunk_record(chunk)
@@ -109,7 +111,7 @@ def _build(*, domain: Domain, status: str, path: Path, relayout: bool = False) -
     if no_units:
         _backfill_units(no_units, records, unit_sets)
     if backfilled:
-        Chunk.objects.bulk_update(backfilled, ["injection", "value_key"], batch_size=500)
+        Chunk.objects.bulk_update(backfilled, ["injection", "injection_version", "value_key"], batch_size=500)
     matrix = (np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(ids), -1) if ids
               else np.zeros((0, 384), dtype=np.float32))
     layouts = [chunk.layout for chunk in kept]  # read apart, only for planned chunks (not with every record)
@@ -238,9 +240,10 @@ def _built_before(path: Path) -> bool:
         return True
 
 
-def _outdated(answer_data: int, readings_version: int) -> bool:
-    """Whether an index carrying this (StoredIndex.carries) was built before what answers now read from it."""
-    return answer_data < ANSWER_DATA or readings_version != READINGS_VERSION
+def _outdated(answer_data: int, readings_version: int, detector: int) -> bool:
+    """Whether an index carrying this (StoredIndex.carries) was built before what answers now read from it (its
+    injection flags included: an upgraded detector checks the chunks again)."""
+    return answer_data < ANSWER_DATA or readings_version != READINGS_VERSION or detector != DETECTOR_VERSION
 
 
 def index_ensure(*, domain: Domain) -> bool:

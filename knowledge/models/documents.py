@@ -105,6 +105,10 @@ class Chunk(models.Model):
     injection = models.BooleanField(null=True, blank=True,
                                     help_text="whether the text has a passage addressed to an AI assistant "
                                               "(grounding.injection), checked once at ingestion; empty: not checked")
+    injection_version = models.PositiveSmallIntegerField(
+        default=0, help_text="the grounding.injection.DETECTOR_VERSION that made ``injection`` (0: one before versions "
+                             "were recorded); a chunk checked by an earlier version is checked again at the next "
+                             "index build")
     value_key = models.TextField(blank=True, default="",
                                  help_text="what near-duplicate removal compares of the text "
                                            "(grounding.dedup.value_key: its stated values and negation count), "

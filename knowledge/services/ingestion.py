@@ -15,7 +15,7 @@ from grounding.list_answers import outline_of
 from grounding.dedup import value_key
 from grounding.embeddings import Embedder, default_embedder
 from grounding.extract import SUFFIXES, supported_suffixes
-from grounding.injection import injection_signals
+from grounding.injection import DETECTOR_VERSION, injection_signals
 from grounding.location import stored_location
 from grounding.parsing import ParseError
 from grounding.retrieve import index_text
@@ -237,7 +237,7 @@ def _derived(text: str) -> dict[str, Any]:
     (grounding.injection.injection_signals) and its value key (grounding.dedup.value_key); Chunk field ->
     value. CPU work, done before the write transaction."""
     return {"support_values": chunk_values(text), "injection": bool(injection_signals(text)),
-            "value_key": value_key(text)}
+            "injection_version": DETECTOR_VERSION, "value_key": value_key(text)}
 
 
 def _store_version(domain: Domain, p: Pending, vectors, sentences, derived: list[dict[str, Any]]) -> DocumentVersion:
