@@ -31,6 +31,7 @@ from grounding.yesno_anchor import anchored_negation
 from grounding.yesno_caps import (asks_fee, asks_limit, denies_asked_action, denying_sentence, limit_of_other_action,
                                   speaks_of_fee, speaks_of_limit)
 from grounding.yesno_count import share_answer, states_asked_unit
+from grounding.yesno_excluded import excluded_item
 from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import EXISTENTIAL, names_set_apart
@@ -81,6 +82,10 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
         best = max(valued, key=lambda s: held[id(s)])
         if held[id(best)] > held.get(id(deciding), -1) and sum(held[id(s)] == held[id(best)] for s in valued) == 1:
             deciding = best
+    # a list item the heading it is listed under excludes, holding a phrase of the question word for word ("Traffic
+    # or parking fines" under "Non-reimbursable expenses", for "Are parking fines reimbursed?": grounding.yesno_excluded)
+    if (excluded := excluded_item(question, chosen, sources)) is not None and not counted and not valued:
+        return _focused(question, [excluded] + [o for o in chosen if o is not excluded], sources, "No."), "No."
     # a chosen sentence naming the whole subject the question asks about when the closest names part of it ("any
     # unused travel comp time will be forfeited" / "your comp time will be paid out", for "Is unused travel comp time
     # paid out when I leave?": the s28 new user's wrong "Yes.") is about the asked kind: it decides, if it settles

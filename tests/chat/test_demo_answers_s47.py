@@ -23,3 +23,11 @@ def test_a_word_misspelled_by_a_letter_finds_the_documents_passage(demo_domain, 
     assert password["answer"].startswith("All Tallgrass passwords must be at least 14 characters long [S1].")
     assert not vacation["abstained"] and not password["abstained"]
     assert "vacaton" not in vacation["answer"] and "pasword" not in password["answer"]
+
+
+def test_an_item_under_a_heading_excluding_it_answers_no(demo_domain, capsys):
+    """"Are parking fines reimbursed?" opened "Yes. Parking and tolls are reimbursed with receipts"; the travel policy
+    lists "Traffic or parking fines" under "Non-reimbursable expenses". Parking itself is still reimbursed."""
+    fines, parking = (_ask(capsys, q)[0] for q in ("Are parking fines reimbursed?", "Is parking reimbursed?"))
+    assert fines["answer"].startswith("No. Non-reimbursable expenses: Traffic or parking fines [S1].")
+    assert parking["answer"].startswith("Yes. Parking and tolls are reimbursed with receipts [S1].")
