@@ -25,6 +25,7 @@ from markdown_it import MarkdownIt
 from grounding.liquid import (strip_heading_attributes, strip_liquid, strip_liquid_html,  # strip_liquid: re-exported
                               strip_liquid_markdown)
 from grounding.html_blocks import Block, clean_text, html_blocks, merge_list_runs  # Block, merge_list_runs: re-exported
+from grounding.text_encoding import guessed_text
 
 SUPPORTED_SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
 
@@ -206,14 +207,20 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
     kind = SUPPORTED_SUFFIXES.get(suffix)
     if kind is None:
         raise ParseError(f"{filename}: unsupported file type {suffix or '(none)'}; expected .md, .txt or .html")
+    notes: tuple[str, ...] = ()
     try:
         if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
             raw = data.decode("utf-16")  # a UTF-16 file announces itself with a byte-order mark
         else:
             raw = utf16_without_bom(data) or data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}): {exc.reason}; save the file as UTF-8 "
-                         "and ingest it again") from exc
+        guess = guessed_text(data)  # a Windows-1252, Latin-1 or Shift-JIS file (grounding.text_encoding)
+        if guess is None:
+            raise ParseError(f"{filename}: not UTF-8 text (byte {exc.start}): {exc.reason}; save the file as UTF-8 "
+                             "and ingest it again") from exc
+        raw, encoding = guess
+        notes = (f"not UTF-8: read as {encoding} text; check that its accented letters and symbols read right, "
+                 "or save it as UTF-8 and add it again",)
     if "\x00" in raw:
         raise ParseError(f"{filename}: binary content (NUL bytes), not a text document; if it is text, save it as "
                          "UTF-8 without NUL characters and ingest it again")
@@ -246,7 +253,7 @@ def parse_document(data: bytes, filename: str) -> ParsedDocument:
     if blocks and blocks[0].section[:1] == (title,):
         blocks = tuple(replace(b, section=b.section[1:]) if b.section[:1] == (title,) else b for b in blocks)
     return ParsedDocument(title=title.strip(), metadata=metadata, blocks=blocks,
-                          title_from_name=not (metadata.get("title") or heading_title))
+                          title_from_name=not (metadata.get("title") or heading_title), notes=notes)
 
 
 #: Front matter keys whose values name what a document is about in its author's words.
