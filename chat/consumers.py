@@ -64,7 +64,11 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs) -> None:
         try:
             content = json.loads(text_data or "")
-        except (TypeError, ValueError, RecursionError):
+        except RecursionError:  # valid JSON nested deeper than the parser goes (the s47 breaker: 30,000 levels)
+            await self.emit({"type": "error", "code": "bad_frame",
+                             "message": "Malformed frame: JSON nested too deeply (a frame is one flat object)."})
+            return
+        except (TypeError, ValueError):
             await self.emit({"type": "error", "code": "bad_frame", "message": "Malformed frame: not JSON."})
             return
         if not isinstance(content, dict):

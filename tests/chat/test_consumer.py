@@ -360,6 +360,20 @@ async def test_more_bad_frames_get_typed_errors(ingest_demo, user, raw, code):
     await comm.disconnect()
 
 
+async def test_a_frame_nested_too_deeply_is_named_so(ingest_demo, user):
+    """The s47 breaker: JSON nested 30,000 levels deep is valid JSON, and the reply said "Malformed frame: not JSON."
+    The user reads that the frame nests too deeply; the socket stays usable."""
+    comm = await connect(user)
+    await comm.connect()
+    await comm.send_to(text_data='{"type": "ask", "text": ' + "[" * 30_000 + "]" * 30_000 + "}")
+    frame = await comm.receive_json_from(timeout=10)
+    assert frame == {"type": "error", "code": "bad_frame",
+                     "message": "Malformed frame: JSON nested too deeply (a frame is one flat object)."}
+    await comm.send_json_to({"type": "stop"})
+    assert (await comm.receive_json_from(timeout=10))["code"] == "nothing_to_stop"
+    await comm.disconnect()
+
+
 async def test_asking_right_after_an_answer_is_never_busy(ingest_demo, user):
     comm = await connect(user)
     await comm.connect()
