@@ -166,9 +166,17 @@ def conversation_search(request: HttpRequest) -> dict[str, Any]:
 @require_POST
 @json_endpoint
 def conversation_rename(request: HttpRequest, conversation_id: str) -> dict[str, Any]:
-    """Rename one of the user's conversations (chat.services.conversation_rename)."""
+    """Rename one of the user's conversations (chat.services.conversation_rename).
+
+    Raises:
+        AskError(bad_json): the body has no "title" (a body sending {"name": ...} read "The name is empty": the s47
+            breaker), besides chat.services.conversation_rename's errors.
+    """
+    body = _body(request)
+    if "title" not in body:
+        raise AskError("bad_json", 'The request body has no "title": send {"title": "the new name"}.')
     conversation = services.conversation_rename(user=request.user, conversation_id=conversation_id,
-                                                title=_body(request).get("title"))
+                                                title=body["title"])
     return {"conversation": conversation_item(conversation)}
 
 
