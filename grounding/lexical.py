@@ -238,9 +238,19 @@ def without_period(question: str) -> str:
     return " ".join(_PERIOD_WORDS.sub(" ", question).split())
 
 
+#: A year the question names as a bound the asked period ends at ("before March 2025", "prior to 2024", "until
+#: 2023"): the version then was an earlier one, not the one dated that year.
+_BOUND_YEAR = re.compile(r"\b(?i:before|prior\s+to|until|till|up\s+to)\s+(?:(?:the\s+)?(?:\d{1,2}\s+)?[A-Z][a-z]+\.?"
+                         r"(?:\s+\d{1,2})?,?\s+)?((?:19|20)\d\d)\b")
+
+
 def period_year(question: str) -> str:
-    """The year a question asks about ("in 2024" -> "2024"), "" for none (the last one named)."""
-    years = _YEAR.findall(question)
+    """The year a question asks about ("in 2024" -> "2024"), "" for none (the last one named). A year that bounds the
+    period from after ("before March 2025": what held until then) is none: the version dated that year is the one
+    that replaced the asked one (the s47 new-user trial's "What was the mileage rate before March 2025?" got the
+    version of March 2025's $0.70, not the $0.67 before it)."""
+    bounds = set(_BOUND_YEAR.findall(question))
+    years = [y for y in _YEAR.findall(question) if y not in bounds]
     return years[-1] if years else ""
 
 
