@@ -156,3 +156,12 @@ def test_a_query_is_cut_into_bm25_tokens_once_and_as_the_index_cuts_it():
     assert bm25_query_tokens(query) == tuple(bm25_tokens([query])[0])
     bm25_query_tokens(query)
     assert bm25_query_tokens.cache_info().hits == 1
+
+
+def test_a_year_bounding_the_period_names_no_version():
+    """"before March 2025" asks what held until the version of March 2025 (grounding.lexical.period_year)."""
+    from grounding.lexical import period_year
+
+    assert period_year("What was the mileage rate before March 2025?") == ""
+    assert period_year("Before 1 March 2025, what was the rate?") == ""
+    assert period_year("What was the mileage rate in 2024?") == "2024"

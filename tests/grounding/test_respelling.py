@@ -58,11 +58,3 @@ def test_words_are_gathered_from_raw_record_bytes():
     assert words.nearest("reimbursd") == "reimbursed"
     assert words.nearest("zzzzz") is None
 
-
-def test_a_year_bounding_the_period_names_no_version():
-    """"before March 2025" asks what held until the version of March 2025 (grounding.lexical.period_year)."""
-    from grounding.lexical import period_year
-
-    assert period_year("What was the mileage rate before March 2025?") == ""
-    assert period_year("Before 1 March 2025, what was the rate?") == ""
-    assert period_year("What was the mileage rate in 2024?") == "2024"
