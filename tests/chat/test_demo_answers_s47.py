@@ -36,8 +36,8 @@ def test_an_item_under_a_heading_excluding_it_answers_no(demo_domain, capsys):
 def test_a_rate_before_a_date_is_the_earlier_versions(demo_domain, capsys):
     """"What was the mileage rate before March 2025?" got the current $0.70 (the version dated March 2025, read as the
     period asked about); the 2024 policy's $0.67 held before it. "... in 2024?" still asks for the 2024 version."""
-    before, in_2024 = (_ask(capsys, q)[0] for q in ("What was the mileage rate before March 2025?",
-                                                     "What was the mileage rate in 2024?"))
+    asked = ("What was the mileage rate before March 2025?", "What was the mileage rate in 2024?")
+    before, in_2024 = (_ask(capsys, q)[0] for q in asked)
     for answer in (before, in_2024):
         assert answer["answer"].startswith("When you drive your personal car for business, Tallgrass reimburses "
                                            "mileage at $0.67 per mile [S"), answer["answer"]

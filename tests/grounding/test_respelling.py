@@ -57,4 +57,3 @@ def test_words_are_gathered_from_raw_record_bytes():
     assert words.nearest("milage") == "mileage"
     assert words.nearest("reimbursd") == "reimbursed"
     assert words.nearest("zzzzz") is None
-
