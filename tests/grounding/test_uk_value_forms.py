@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 
 from grounding.asked_forms import states_form
-from grounding.context import plan_context
-from grounding.extractive import ExtractiveAnswerer
-from grounding.tokens import counter_for
 from grounding.typed_values import states
-from grounding.types import Candidate, Chunk
+from tests.grounding.helpers import make_page, offline_answer
 
 
 @pytest.mark.parametrize("answer_type, sentence", [
@@ -45,13 +42,7 @@ def test_an_extension_or_a_uk_number_is_a_phone_number():
 def test_the_canteen_page_answers_when_and_how_much(embedder):
     text = ("Canteen price changes take effect on 1 February. Bin collections are made on Mondays and Thursdays. Tea "
             "costs 80p a cup.")
-    chunk = Chunk(chunk_id=1, document_id=1, title="Canteen Rules", section="", version="v1", date="", version_id=1,
-                  text=text, tokens=40)
-    answers = {}
-    for question in ("When do canteen price changes take effect?", "How much does tea cost?"):
-        plan = plan_context(question=question, candidates=[Candidate(chunk, score=0.03, dense=0.7)],
-                            system_prompt="Answer.", counter=counter_for("extractive"))
-        answers[question] = ExtractiveAnswerer(embedder).compose(question, plan)
-    assert answers["When do canteen price changes take effect?"].startswith(
+    page = make_page(1, "Canteen Rules", "", text)
+    assert offline_answer(embedder, "When do canteen price changes take effect?", page).startswith(
         "Canteen price changes take effect on 1 February [S1].")
-    assert answers["How much does tea cost?"].startswith("Tea costs 80p a cup [S1].")
+    assert offline_answer(embedder, "How much does tea cost?", page).startswith("Tea costs 80p a cup [S1].")
