@@ -27,6 +27,7 @@ import re
 from grounding.answer_types import question_sentence, states
 from grounding.followup import GENERIC
 from grounding.lexical import content_terms
+from grounding.sentence_cues import PHONE
 from grounding.typed_values import durations_after, typed_values
 
 __all__ = ["asked_form", "asked_thing", "asks_what_it_is", "lasts_other", "measures_other", "contrasted",
@@ -118,9 +119,10 @@ _FORM_ASKED = {"phone number": re.compile(r"\b(?:phone|telephone|fax)\s+(?:numbe
                                      r"sanctions?|punishments?|disciplinary\s+actions?)\b", re.I)}
 _FORM_STATED = {"phone number": re.compile(r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\b\d{3})[\s.-]?\d{3}[\s.-]?\d{4}\b|"
                                            r"\b1-8\d\d-[A-Z0-9-]{7,}\b|"
-                                           # an internal extension ("call the IT service desk on extension 4400":
-                                           # the s47 breaker) and a UK number ("0113 496 0000", "+44 113 496 0000")
-                                           r"\b(?:ext(?:ension)?\.?|x)\s?\d{3,5}\b|"
+                                           # the ranking's phone cue (an internal extension: "call the IT service
+                                           # desk on extension 4400", the s47 breaker) and a UK number ("0113 496
+                                           # 0000", "+44 113 496 0000")
+                                           rf"{PHONE.pattern}|"
                                            r"(?:\+44\s?|\b0)\d{2,4}\s?\d{3,4}\s?\d{3,4}\b", re.I),
                 "e-mail address": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b"),
                 "day of the week": re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun|week)days?\b|\bweekends?\b|"

@@ -31,7 +31,7 @@ from grounding.yesno_anchor import anchored_negation
 from grounding.yesno_caps import (asks_fee, asks_limit, denies_asked_action, denying_sentence, limit_of_other_action,
                                   speaks_of_fee, speaks_of_limit)
 from grounding.yesno_count import share_answer, states_asked_unit
-from grounding.yesno_excluded import excluded_item
+from grounding.yesno_excluded import EXCLUDING, excluded_item
 from grounding.yesno_kind import other_kind_of_referent
 from grounding.yesno import opener as yes_no_opener
 from grounding.yesno_asking import EXISTENTIAL, names_set_apart
@@ -83,8 +83,10 @@ def decided(answerer: ExtractiveAnswerer, question: str, chosen: Sequence[Scored
         if held[id(best)] > held.get(id(deciding), -1) and sum(held[id(s)] == held[id(best)] for s in valued) == 1:
             deciding = best
     # a list item the heading it is listed under excludes, holding a phrase of the question word for word ("Traffic
-    # or parking fines" under "Non-reimbursable expenses", for "Are parking fines reimbursed?": grounding.yesno_excluded)
-    if (excluded := excluded_item(question, chosen, sources)) is not None and not counted and not valued:
+    # or parking fines" under "Non-reimbursable expenses", for "Are parking fines reimbursed?":
+    # grounding.yesno_excluded)
+    excluded = None if counted or valued else excluded_item(question, chosen, sources)
+    if excluded is not None:
         return _focused(question, [excluded] + [o for o in chosen if o is not excluded], sources, "No."), "No."
     # a chosen sentence naming the whole subject the question asks about when the closest names part of it ("any
     # unused travel comp time will be forfeited" / "your comp time will be paid out", for "Is unused travel comp time
@@ -204,7 +206,7 @@ def settles(answerer: ExtractiveAnswerer, question: str, sentence: ScoredSentenc
     if not all(pins(source, sentence.text, n) for n in specifics(question)) \
             or disputed(sentence.text, sentence.label, notes):
         return ""
-    if sentence.kind == "item" and _EXCLUDING.search(source.section_of(sentence.text).split(" > ")[-1]):
+    if sentence.kind == "item" and EXCLUDING.search(source.section_of(sentence.text).split(" > ")[-1]):
         # an item of a list of exclusions is said no to by its heading, not by itself: "Upgrades to business or
         # first class" under "Non-reimbursable expenses" opened "Yes." to "Can I fly business class?" (s13 new user)
         return ""
@@ -245,11 +247,6 @@ def _focused(question: str, ordered: list[ScoredSentence], sources: dict[str, So
                           or (s.label == first.label and s.position == first.position + 1)]
 
 
-#: A heading naming what is excluded, denied or forbidden ("Non-reimbursable expenses", "Not covered", "Prohibited
-#: items", "Don'ts"): the items under it are what it says no to.
-_EXCLUDING = re.compile(r"\b(?:non-?(?:reimbursable|covered|allowable|eligible|billable|refundable)|not\b|never\b|"
-                        r"prohibited|forbidden|banned|excluded|exclusions?|ineligible|unallowable|disallowed|"
-                        r"don['’]?ts\b|do not\b|what not to)", re.I)
 def yes_no_answer(answerer: ExtractiveAnswerer, asked: str, chosen: Sequence[ScoredSentence],
                   ranked: Sequence[ScoredSentence], plan: ContextPlan, *, context: str, alone: bool,
                   groups: Sequence[str]) -> tuple[list[ScoredSentence], str] | str:

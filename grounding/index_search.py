@@ -60,7 +60,8 @@ class Searching:
     """The search methods of a stored index. They read the opened index's arrays: ``vectors`` (n, dim), ``ids``,
     ``ann`` (a usearch index or None), ``bm25`` (a bm25s index or None), and the sentence arrays ``_sentences``,
     ``_sentence_offsets``, ``_contexts``, ``_context_scale``, ``_distinct`` and ``_sentence_map`` (each None when
-    absent); ``len(self)`` is the row count."""
+    absent), and the rows' stored records as bytes (``_records``, read by :meth:`domain_words`); ``len(self)`` is the
+    row count."""
 
     def dense_top(self, query_vector: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k rows by cosine: (rows, scores), best first; approximate when the HNSW graph is present."""

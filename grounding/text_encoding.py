@@ -41,7 +41,8 @@ def guessed_text(data: bytes) -> tuple[str, str] | None:
     text = str(best)
     # a guess that reads bytes as box-drawing or other symbols is garbage read as text ("monthly ■Ć"), not a file
     # written in that encoding: © ® ° ™ are the symbols such files hold
-    if any(unicodedata.category(c) in ("So", "Co", "Cn", "Cc") and c not in "©®°™\t\n\r\f"
-           for c in set(text) if not c.isascii() or unicodedata.category(c) == "Cc"):
+    # (ASCII controls were refused in the bytes above)
+    if any(unicodedata.category(c) in ("So", "Co", "Cn", "Cc") and c not in "©®°™"
+           for c in set(text) if not c.isascii()):
         return None
     return text, best.encoding

@@ -6,8 +6,8 @@ says what holds of it.
 An item decides No when it holds a two-word phrase of the question word for word (grounding.phrase_match.phrases:
 "parking fines"), and the heading or lead-in it sits under denies the question's predicate: "non-", "not" or "un-" /
 "in-" before a word of the question's stem ("Non-reimbursable" for "reimbursed", "Not covered:" for "covered",
-"Ineligible expenses" for "eligible"), or a word saying the items are excluded ("Exclusions", "Excluded costs",
-"Prohibited items", "Not allowed"). No Django imports.
+"Ineligible expenses" for "eligible"), or a heading excluding its items (:data:`EXCLUDING`: "Exclusions", "Prohibited
+items", "Don'ts"). No Django imports.
 """
 
 from __future__ import annotations
@@ -21,17 +21,22 @@ from grounding.scored_sentences import ScoredSentence, source_sentences
 from grounding.sentence_leads import heading_of, lead_of
 from grounding.types import Source
 
-__all__ = ["excluded_item"]
+__all__ = ["EXCLUDING", "excluded_item"]
 
+#: A heading naming what is excluded, denied or forbidden ("Non-reimbursable expenses", "Not covered", "Prohibited
+#: items", "Don'ts"): the items under it are what it says no to (an item under it settles nothing by its own words
+#: either: grounding.extractive_yesno.settles).
+EXCLUDING = re.compile(r"\b(?:non-?(?:reimbursable|covered|allowable|eligible|billable|refundable)|not\b|never\b|"
+                       r"prohibited|forbidden|banned|excluded|exclusions?|ineligible|unallowable|disallowed|"
+                       r"don['’]?ts\b|do not\b|what not to)", re.I)
 #: A word denying what follows it: "non-reimbursable", "not covered", "unallowable", "ineligible".
 _DENIED = re.compile(r"\b(?:non-?|not\s+|un-?|in-?)([a-z]{4,})", re.I)
-#: Headings listing what is excluded whatever the question's verb.
-_EXCLUDING = re.compile(r"\b(?:exclusions?|excluded|prohibited|forbidden|not\s+(?:allowed|permitted))\b", re.I)
 
 
 def _denies(heading: str, asked: frozenset[str]) -> bool:
-    """True when ``heading`` denies one of the question's stems (``asked``) or lists exclusions."""
-    if _EXCLUDING.search(heading):
+    """True when ``heading`` excludes its items (:data:`EXCLUDING`) or denies one of the question's stems
+    (``asked``: "Non-taxable" for "taxed")."""
+    if EXCLUDING.search(heading):
         return True
     return any(stem(m.group(1)) in asked for m in _DENIED.finditer(heading))
 
