@@ -6,8 +6,9 @@ says what holds of it.
 An item decides No when it holds a two-word phrase of the question word for word (grounding.phrase_match.phrases:
 "parking fines"), and the heading or lead-in it sits under denies the question's predicate: "non-", "not" or "un-" /
 "in-" before a word of the question's stem ("Non-reimbursable" for "reimbursed", "Not covered:" for "covered",
-"Ineligible expenses" for "eligible"), or a heading excluding its items (:data:`EXCLUDING`: "Exclusions", "Prohibited
-items", "Don'ts"). No Django imports.
+"Ineligible expenses" for "eligible"), or a heading listing exclusions ("Exclusions", "Excluded costs", "Prohibited
+items", "Not allowed"). :data:`EXCLUDING`, the wider heading test that keeps an item from settling a question at all
+(grounding.extractive_yesno.settles), lives here too. No Django imports.
 """
 
 from __future__ import annotations
@@ -29,14 +30,19 @@ __all__ = ["EXCLUDING", "excluded_item"]
 EXCLUDING = re.compile(r"\b(?:non-?(?:reimbursable|covered|allowable|eligible|billable|refundable)|not\b|never\b|"
                        r"prohibited|forbidden|banned|excluded|exclusions?|ineligible|unallowable|disallowed|"
                        r"don['’]?ts\b|do not\b|what not to)", re.I)
+#: The narrower headings that answer No for their items whatever the question's verb: EXCLUDING's "not", "never" or
+#: "do not" anywhere in a heading is enough to keep an item from settling a question, not to answer it No (reading
+#: EXCLUDING here turned fresh2's f2016, a development set, from its right "Yes." to "No.").
+_LISTS_EXCLUSIONS = re.compile(r"\b(?:exclusions?|excluded|prohibited|forbidden|not\s+(?:allowed|permitted))\b",
+                               re.I)
 #: A word denying what follows it: "non-reimbursable", "not covered", "unallowable", "ineligible".
 _DENIED = re.compile(r"\b(?:non-?|not\s+|un-?|in-?)([a-z]{4,})", re.I)
 
 
 def _denies(heading: str, asked: frozenset[str]) -> bool:
-    """True when ``heading`` excludes its items (:data:`EXCLUDING`) or denies one of the question's stems
-    (``asked``: "Non-taxable" for "taxed")."""
-    if EXCLUDING.search(heading):
+    """True when ``heading`` lists exclusions (:data:`_LISTS_EXCLUSIONS`) or denies one of the question's stems
+    (``asked``: "Non-reimbursable" for "reimbursed")."""
+    if _LISTS_EXCLUSIONS.search(heading):
         return True
     return any(stem(m.group(1)) in asked for m in _DENIED.finditer(heading))
 
