@@ -50,6 +50,7 @@ from grounding.extractive_yesno import yes_no_answer
 from grounding.abroad_cases import abroad_first, asked_countries
 from grounding.fronted_topic import with_fronted_topic
 from grounding.phrase_match import phrase_first
+from grounding.time_case import time_case_first
 from grounding.yesno_membership import closed_list_no
 from grounding.yesno_asking import asks_existence
 from grounding.providers import Done, Event, TextDelta
@@ -164,6 +165,7 @@ class ExtractiveAnswerer:
             and bool(previous) and question_type(previous) in CHECKED_TYPES
         ranked = with_row_first(ranked, asked)  # a row the question looks up, just under a sentence on the topic
         ranked = preferred_first(ranked, asked)  # near ties settled by what is asked (grounding.near_ties)
+        ranked = time_case_first(ranked, asked)  # "and after 5 years?": "After five full years ..."
         if kind == "yesno":  # "Can I use my personal laptop ...?": the sentence on "personal laptops" decides
             ranked = phrase_first(ranked, asked)  # (not "How many PTO days ...?" / "unused PTO days carry over")
         looked_up = bool(ranked) and ranked[0].kind == "row" and looks_up_row(asked, ranked[0].text)

@@ -29,9 +29,10 @@ import numpy as np
 from grounding.followup_anchor import anchored, lifted_on_cited_page
 from grounding.followup import ATTRIBUTES, GENERIC, elliptical, own_terms, refers_back
 from grounding.followup_reading import asks_its_own, case_head, modifies_previous, names_head, new_case, \
-    previous_subject
+    predicated_subject, previous_subject
 from grounding.otherwise_case import otherwise_first
 from grounding.lexical import asks_about_past, content_terms, without_period
+from grounding.sentence_cues import numbers
 from grounding.sentence_rank import ScoredSentence, rank_sentences
 from grounding.types import ContextPlan
 from grounding.typed_values import proportional_only
@@ -77,7 +78,7 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
     if continues and not topic and not asks_its_own(asked) and (case := new_case(asked, previous)):
         # "What about travel comp time?" after "Is comp time paid out if I leave GSA?": the answer is said of the
         # case named ("any unused travel comp time will be forfeited"), not the previous answer again
-        kept = [s for s in ranked if case & content_terms(s.text)]
+        kept = [s for s in ranked if case & (content_terms(s.text) | numbers(s.text))]  # "5": "five full years"
         if kept and (head := case_head(asked, case)) and not names_head(head, kept[0].text) and \
                 (heads := [s for s in ranked if names_head(head, s.text)]) and heads[0].score >= answerer.threshold:
             # "What about my personal phone?" after a question on plugging one's own laptop in: "Personal laptops
@@ -90,7 +91,8 @@ def in_conversation(answerer: "ExtractiveAnswerer", question: str, asked: str, c
         # vacation days do I get per year?") is quoted with the value it is a share of: the ranking stays whole
     mine = own_subject(asked)
     if context and ranked and not topic and len(mine) >= answerer.own_terms and not mine <= ATTRIBUTES \
-            and not mine & content_terms(ranked[0].text) and not (head and names_head(head, ranked[0].text)):
+            and not (predicated_subject(asked) or mine) & content_terms(ranked[0].text) \
+            and not (head and names_head(head, ranked[0].text)):
         own = rank_sentences(asked, plan, answerer.embedder, overlap_weight=answerer.overlap_weight,
                              quantity_bonus=answerer.quantity_bonus)
         if own and own[0].score >= answerer.threshold:

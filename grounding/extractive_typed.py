@@ -181,8 +181,10 @@ def typed_sentences(ranked: Sequence[ScoredSentence], kind: str, *, limit: int, 
             break
         if not repeats(s.text, chosen):
             chosen.append(s)
-    if check and proportional_only(chosen[0].text) and (base := next(
-            (s for s in pool if s not in chosen and not proportional_only(s.text)), None)) is not None:
-        # "accrue PTO pro rata based on their scheduled hours": a share of the value the pool states after it
-        chosen = [chosen[0], base] + chosen[1:limit - 1]
+    if check and (proportional_only(chosen[0].text) or context and share_of_asked(context, chosen[0].text)) and (
+            base := next((s for s in pool if s not in chosen and not proportional_only(s.text)
+                          and states(kind, s.text)), None)) is not None:
+        # "accrue PTO pro rata based on their scheduled hours", "75% of the daily allowance" for the last day: a
+        # share of the value the pool states after it
+        chosen = [chosen[0], base] + [s for s in chosen[1:] if s is not base][:limit - 2]
     return chosen

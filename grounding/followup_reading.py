@@ -26,6 +26,24 @@ _APPLIES = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:does|do|would|will|could)\s
                       r"(?:to|for)\s+(?P<case>.+?)(?:\s+(?:too|as well|also))?\s*[?.!]*\s*$", re.I)
 
 
+#: A yes/no question saying one predicate of a noun phrase ("Is alcohol covered?", "Are taxis reimbursed?", "Is
+#: parking included?", "Are pets allowed?"): the noun phrase, the predicate a past participle closing the question.
+_PREDICATED = re.compile(r"^\s*(?:(?:and|but|so)\s+)?(?:is|are|was|were|will|would)\s+(?:(?:my|your|our|the|their|a|an|"
+                         r"any)\s+)?(?P<subject>[A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,3}?)\s+(?:also\s+)?"
+                         r"(?P<predicate>[a-z]+ed|paid|allowed|covered|included|permitted)(?:\s+(?:too|as well|also))?"
+                         r"\s*[?.!]*\s*$", re.I)
+
+
+def predicated_subject(question: str) -> frozenset[str]:
+    """The content terms of the noun phrase a yes/no question says one predicate of ("alcohol" for "Is alcohol
+    covered?", "taxi" for "Are taxis reimbursed?"); empty for any other question. In a conversation the predicate
+    ("covered") is the previous answer's word too ("The allowance covers breakfast, ..."): what the question names of
+    its own is its subject (the s47 demo conversation: "Is alcohol covered?" after two meal allowance turns got
+    "Yes. The allowance covers breakfast, lunch, ..." over "Alcohol is not reimbursed ...")."""
+    m = _PREDICATED.match(question)
+    return content_terms(m.group("subject")) - GENERIC if m else frozenset()
+
+
 def modifies_previous(question: str) -> bool:
     """True when ``question`` is a follow-up adding a case to the one before it: an elliptical one
     (:data:`_MODIFIER`), or one asking whether that applies to the case (:data:`_APPLIES`). "And in high-cost cities?"

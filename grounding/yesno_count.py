@@ -243,9 +243,20 @@ def share_of_asked(previous: str, sentence: str) -> bool:
         if m.group(0).startswith("100"):
             continue
         named = content_terms(" ".join(m.group("what").split()[:4]))
-        if named and named <= terms:
+        # a period or standing word qualifies the thing without naming another ("the daily allowance" after "What
+        # is the meal allowance?", the s48 demo conversation), unless the question named another period ("hourly")
+        qualifiers, asked_qualifiers = named & _RATE_QUALIFIERS, terms & _RATE_QUALIFIERS
+        if named - qualifiers and named - qualifiers <= terms and (
+                not asked_qualifiers or qualifiers <= asked_qualifiers):
             return True
     return False
+
+
+#: Words saying which period or standing a rate or an allowance is of, not what it is ("the daily allowance", "the
+#: normal hourly rate", "the standard fee"): :func:`share_of_asked` reads a share of "the daily allowance" as one of
+#: "the meal allowance".
+_RATE_QUALIFIERS = content_terms("daily weekly monthly annual yearly hourly nightly per-diem full normal usual "
+                                 "standard regular base basic current")
 
 
 #: A question asking whether something is required of the asker ("Do I need a receipt for a $15 lunch?", "Is a
