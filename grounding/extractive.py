@@ -165,7 +165,8 @@ class ExtractiveAnswerer:
             and bool(previous) and question_type(previous) in CHECKED_TYPES
         ranked = with_row_first(ranked, asked)  # a row the question looks up, just under a sentence on the topic
         ranked = preferred_first(ranked, asked)  # near ties settled by what is asked (grounding.near_ties)
-        ranked = time_case_first(ranked, asked)  # "and after 5 years?": "After five full years ..."
+        if sides is None:  # (a comparison's sides keep the order asked)
+            ranked = time_case_first(ranked, asked)  # "and after 5 years?": "After five full years ..."
         if kind == "yesno":  # "Can I use my personal laptop ...?": the sentence on "personal laptops" decides
             ranked = phrase_first(ranked, asked)  # (not "How many PTO days ...?" / "unused PTO days carry over")
         looked_up = bool(ranked) and ranked[0].kind == "row" and looks_up_row(asked, ranked[0].text)

@@ -139,7 +139,9 @@ def content_terms(text: str) -> frozenset[str]:
     one call into the stemmer (C)."""
     words = {part.strip(".,'’") for word in TOKEN.findall(nfkc_fold(text).lower()) for part in word.split("-")}
     words.discard("")
-    return frozenset(_stemmer.stemWords([w.replace("’", "'").removesuffix("'s") for w in words - CONTENT_STOP_WORDS]))
+    # a stop word with "'s" is one too ("what's", "it's", "that's": "what's the number?" named "what" of its own)
+    return frozenset(_stemmer.stemWords([w for w in (w.replace("’", "'").removesuffix("'s")
+                                                     for w in words - CONTENT_STOP_WORDS) if w not in CONTENT_STOP_WORDS]))
 
 
 #: bm25s's token pattern (words of two or more characters) plus single digits: "Day 3", "Step 2" and "Tier 1" name
@@ -218,6 +220,9 @@ _PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|earlier
                    # a change of the documents ("What changed?", "Did the rate change?"), not one the asker makes
                    # ("change my ENT password") nor a case ("Does that change if I only take four weeks?")
                    r"changed|(?:did|has|have)\s+(?!to\b)(?:\w+\s+){0,4}?change|"
+                   # "before" closing a question in the past tense ("what was it before?", "How much were they
+                   # before?"): before now (the s47 demo conversation was refused after the mileage rate)
+                   r"(?:was|were)\s+(?:\w+\s+){0,4}?before(?=\s*(?:\?|$))|"
                    r"historical|last year|originally|back then|back in|was the|were the|(19|20)\d\d|"
                    r"fy\s?\d\d)\b", re.I)
 

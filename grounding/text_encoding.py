@@ -11,10 +11,17 @@ import unicodedata
 
 import charset_normalizer
 
-__all__ = ["MAX_CHAOS", "guessed_text"]
+__all__ = ["MAX_CHAOS", "WESTERN_TIE", "guessed_text"]
 
 #: Largest chaos (charset-normalizer's mess ratio, 0..1) a guess may have to be read.
 MAX_CHAOS = 0.1
+#: How much more chaos than the best guess Windows-1252 may have and still be read: charset-normalizer cannot tell the
+#: one-byte Western code pages apart on a short file (the s48 breaker's Windows-1252 page was read as cp775, "€3.20" as
+#: "Ć3.20", and its Latin-1 one as cp1250, "crème" as "crčme": 0.025 and 0.0 against 0.0), and Windows-1252 is the
+#: legacy encoding Windows tools write for Western languages (the WHATWG Encoding Standard's default for them). A
+#: Polish (cp1250), Russian (cp1251) or Greek (cp1253) file is read in its own: Windows-1252 reads it as more chaos,
+#: or not at all.
+WESTERN_TIE = 0.03
 #: Bytes of a text file never hold C0 controls other than tab, line feed, form feed and carriage return.
 _CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 #: A valid UTF-8 sequence of two bytes or more: a file holding some is UTF-8 with damage, not a one-byte encoding (read
@@ -33,7 +40,11 @@ def guessed_text(data: bytes) -> tuple[str, str] | None:
     Raises nothing: every failure to guess is None."""
     if _CONTROLS.search(data):
         return None
-    best = charset_normalizer.from_bytes(data).best()
+    matches = charset_normalizer.from_bytes(data)
+    best = matches.best()
+    if best is not None and not best.encoding.startswith(_MULTIBYTE) and (western := next(
+            (m for m in matches if m.encoding == "cp1252" and m.chaos <= best.chaos + WESTERN_TIE), None)):
+        best = western  # the one-byte code pages tie on short texts: Windows-1252, the common one, decides
     if best is None or best.chaos > MAX_CHAOS or best.encoding.replace("-", "_") in ("utf_8", "ascii"):
         return None
     if not best.encoding.startswith(_MULTIBYTE) and _UTF8_MULTIBYTE.search(data):

@@ -151,3 +151,14 @@ def test_a_follow_up_prefers_the_sentence_that_goes_on_from_the_one_the_previous
     plan = _plan("And when are awards paid?", pages, "When is the self-assessment due?",
                  "Date: Oct 17; Item: self-assessment due (source: Project lifecycle).")
     assert [s.score for s in anchored(rows, plan, threshold=0.62)] == [0.70, 0.66, 0.75]
+
+
+def test_a_predicated_yes_no_question_names_its_subject():
+    """"Is alcohol covered?" names alcohol; "covered" is the predicate, which the previous meal answer's "The
+    allowance covers breakfast, ..." held too (grounding.followup_reading.predicated_subject)."""
+    from grounding.followup_reading import predicated_subject
+    assert predicated_subject("Is alcohol covered?") == {"alcohol"}
+    assert predicated_subject("Are taxis reimbursed too?") == {"taxi"}
+    assert predicated_subject("Is the hotel breakfast included?") == {"hotel", "breakfast"}
+    assert predicated_subject("Is it covered?") == frozenset()
+    assert predicated_subject("How much is covered?") == frozenset()

@@ -165,3 +165,17 @@ def test_a_year_bounding_the_period_names_no_version():
     assert period_year("What was the mileage rate before March 2025?") == ""
     assert period_year("Before 1 March 2025, what was the rate?") == ""
     assert period_year("What was the mileage rate in 2024?") == "2024"
+
+
+def test_a_stop_word_with_a_possessive_s_is_no_content_term():
+    """"what's the number?" named "what" of its own (its "'s" was taken off after the stop words were dropped), so
+    the follow-up was retrieved alone and refused (the s48 demo conversation)."""
+    assert content_terms("what's the number?") == content_terms("what is the number?") == {"number"}
+    assert content_terms("It’s the employee's laptop") == {"employe", "laptop"}
+
+
+def test_before_closing_a_past_question_asks_about_the_past():
+    assert asks_about_past("what was it before?")
+    assert asks_about_past("How much were they before")
+    assert not asks_about_past("Do I need approval before?")
+    assert not asks_about_past("What was I supposed to do before the trip?")

@@ -39,6 +39,16 @@ def test_a_share_of_the_value_asked_before():
     assert not share_of_asked(previous, "The daily meal allowance is $65 per day of travel.")
 
 
+def test_a_share_of_the_daily_allowance_is_one_of_the_meal_allowance():
+    """The demo's "What is the meal allowance?" names no period: "75% of the daily allowance" is a share of it (the
+    s48 conversation got "nothing specific about the last day of the trip"); a period the question names must match."""
+    assert share_of_asked("What is the meal allowance?",
+                          "On the first and last day of a trip you receive 75% of the daily allowance.")
+    assert not share_of_asked("What is the hourly rate?", "Overtime pays 50% of the daily rate on top.")
+    assert not share_of_asked("What is the hotel limit?", "You receive 75% of the daily allowance.")
+    assert not share_of_asked("What is the meal allowance?", "You receive 75% of the daily rate.")
+
+
 def test_f23c_20_a_verb_of_the_question_is_no_carried_noun():
     """fresh23c's f23c-20 (a development set): "Does that apply to direct messages too?" lost its "Yes." when "This
     policy applies ..." was read as a kind of policy the question's "apply" names."""

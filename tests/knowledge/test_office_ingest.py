@@ -162,3 +162,23 @@ def test_a_skipped_file_beside_only_failed_ones_still_fails_the_run(tmp_path, em
     with pytest.raises(CommandError, match=r"no file could be ingested \(2 files: 0 new, 0 new versions, 0 "
                                            r"unchanged, 1 failed, 1 skipped\)"):
         call_command("ingest", str(tmp_path), "--domain", "skips-failed")
+
+
+def test_a_link_to_a_file_outside_the_folder_is_skipped_not_read(tmp_path, embedder, capsys):
+    """The s48 breaker's folder held ``symlink.md -> /etc/passwd``: ``ingest`` stored the system file in the domain,
+    readable by every reader of it. The link is skipped and reported; a link to a file inside the folder is read."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    secret = tmp_path / "secret.md"
+    secret.write_text("# Root password\n\nThe server's root password is hunter2.\n")
+    write(docs, "policy.md", b"# Leave\n\nYou can carry over 240 hours of annual leave.\n")
+    (docs / "passwd.md").symlink_to(secret)
+    (docs / "alias.md").symlink_to(docs / "policy.md")
+    call_command("ingest", str(docs), "--domain", "links")
+    out = capsys.readouterr().out
+    assert ("SKIPPED passwd.md: a link to a file outside the folder; not read (copy the file into the folder to have "
+            "it ingested)") in out.splitlines()
+    assert "1 skipped" in out
+    assert sorted(Document.objects.filter(domain__slug="links").values_list("key", flat=True)) == [
+        "alias.md", "policy.md"]
+    assert not Chunk.objects.filter(text__contains="hunter2").exists()
