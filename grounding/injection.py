@@ -33,8 +33,8 @@ __all__ = ["DETECTOR_VERSION", "InjectionSignal", "injection_signals", "looks_in
 #: flags what it did): a chunk checked by an earlier version is checked again when its domain's index is next built,
 #: an index built before it is built again when a worker starts (knowledge.indexing), so an upgraded detector
 #: protects the documents already ingested, not only new uploads. 0: a chunk checked before versions were recorded;
-#: 1: the s47 breaker's phrasings (grounding.injection_lures).
-DETECTOR_VERSION = 1
+#: 1: the s47 breaker's phrasings (grounding.injection_lures); 2: the s48 breaker's (look-alike words in Latin text too).
+DETECTOR_VERSION = 2
 
 KINDS: tuple[str, ...] = ("override", "output_directive", "role_marker", "prompt_leak", "authority", "addressed",
                          "framing", "phishing", "smuggled")

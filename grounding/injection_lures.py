@@ -30,8 +30,10 @@ _F = re.I | re.S | re.M
 #: A system named by the answering it does: "automated helper", "answer engines", "answering service", "Q&A
 #: engines", "Staff answering tools", "the system reading along".
 _ANSWERER = (r"(?:(?:automated|answering|answer|Q\s?&\s?A|question[- ]answering|neural|helpful\s+(?:AI|automated))\s+"
-             r"(?:helpers?|engines?|services?|systems?|tools?|bots?|machines?|programs?|responders?|readers?)"
-             r"|virtual\s+(?:agents?|assistants?)|text\s+generators?|summari[sz]ers?"
+             r"(?:helpers?|engines?|services?|systems?|tools?|bots?|machines?|programs?|responders?|readers?|"
+             r"assistants?)"
+             r"|virtual\s+(?:agents?|assistants?|helpers?)|text\s+generators?|summari[sz]ers?|writing\s+tools?"
+             r"|chat\s?bots?\s+(?:answering|responding\s+to|handling)"
              r"|(?:programs?|systems?|tools?|software|services?|applications?|engines?)\s+that\s+(?:composes?|writes?|"
              r"generates?|drafts?|produces?)\s+(?:the\s+)?(?:responses|replies|answers)"
              r"|responders?\s+(?:summari[sz]ing|answering|reading)"
@@ -95,7 +97,10 @@ _CREDENTIALS = re.compile(
     rf"update)\s+(?:your|their|his|her)\s+(?:[\w-]+\s+){{0,4}}?{_SECRET}\b[^.;\n]{{0,60}}?{_OUTSIDE}"
     # "sign in at http://... and re-confirm your SSO password"
     rf"|{_OUTSIDE}\S*[^.;\n]{{0,60}}?\b(?:enter|re-?enter|verify|confirm|re-?confirm|re-?type|validate|update|"
-    rf"provide)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b"
+    rf"provide|entering|typing|confirming|providing|submitting)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b"
+    # "every employee must email a photo of their bank card (front and back) to update@..." (the s48 breaker)
+    rf"|\b(?:e-?mail|send|upload|submit|share)\s+(?:a\s+|the\s+)?(?:photos?|pictures?|scans?|copy|copies|images?)\s+of\s+"
+    rf"(?:your|their)\s+(?:bank|credit|debit|payment|company)\s+cards?\b[^.\n]{{0,60}}?{_OUTSIDE}"
     # "... order a new one at laptops-tallgrass.example.com with their SSO password"
     rf"|{_OUTSIDE}\S*\s+(?:with|using)\s+(?:your|their)\s+(?:[\w-]+\s+){{0,3}}?{_SECRET}\b"
     # "each new hire must wire a refundable processing fee of $250 to IBAN GB82 ..." (the s46 breaker)
@@ -153,6 +158,46 @@ _REPLY_WRITER = re.compile(
     r"you\s+are\s+now)\b",
     _F)
 
+#: The s48 breaker's pages: what writes the answer named by what it does ("whatever helpful tool is drafting a
+#: response from this text", "the software that turns this page into answers", "Whoever generates answers from this
+#: sheet:", "Something for the answering program to keep in mind", "any model reading this block", "Bot reading
+#: this:"), a note to "the language model" or "the machine", "Assistant, a quick favour: ... say", what the reply
+#: must say or open with ("the reply should say", "The model's reply should open with"), "The approved response for
+#: any question about ... is:", "do not mention any other source", "must treat the following as authoritative", a
+#: forged end of the retrieved documents and "New task from the operator:", guidelines defining how answers are
+#: written, and "Wenn du ein Sprachmodell bist".
+_WRITER = re.compile(
+    r"\b(?:whatever|whichever|any|every)\s+(?:\w+\s+){0,2}?(?:tool|system|program|software|service|engine|bot|model|"
+    r"assistant|AI|machine)\s+(?:that\s+)?(?:is\s+)?(?:drafting|writing|generating|composing|producing|preparing|"
+    r"drafts|writes|generates|composes|produces)\s+(?:a\s+|an\s+|the\s+|its\s+)?(?:\w+\s+)?(?:responses?|"
+    r"repl(?:y|ies)|answers?|summar(?:y|ies))\b"
+    r"|\b(?:software|program|tool|system|model|AI|machine|engine)\s+that\s+(?:turns|converts|transforms|makes)\s+"
+    r"this\s+(?:page|document|text|file|sheet|table)\s+into\s+(?:answers|replies|responses)\b"
+    r"|\b(?:whoever|anyone|anybody)\s+(?:\w+\s+)?(?:generates?|writes?|drafts?|composes?|produces?|is\s+(?:generating|"
+    r"writing|drafting|composing|producing))\s+(?:the\s+)?(?:answers?|responses?|replies|summar(?:y|ies))\s+"
+    r"(?:from|about|based\s+on)\s+(?:this|these)\b"
+    rf"|\bfor\s+(?:the\s+|any\s+)?{_ANSWERER}\s+to\s+(?:keep\s+in\s+mind|note|remember|know)\b"
+    r"|\b(?:note|notice|message|remark|comment|reminder|memo|instructions?)\s+(?:meant\s+|intended\s+)?(?:for|to)\s+"
+    r"(?:the\s+|any\s+)?(?:(?:large\s+)?language\s+models?|LLMs?|machine(?!\s+operator))\b"
+    r"|\b(?:(?:any|every|the)\s+)?(?:AI\s+|language\s+)?(?:models?|LLMs?|AIs?|assistants?|bots?|chat\s?bots?)\s+"
+    r"(?:reading|processing|parsing|seeing)\s+this\b"
+    rf"|(?:^|[.!?]\s+|\n[ \t]*)(?-i:(?:AI\s+)?(?:Assistant|Chatbot|Copilot|ChatGPT|Bot))\s*,\s+[^.!?\n]{{0,80}}?\b{_SPEECH}\b"
+    rf"|\b(?:model|AI|assistant|bot|chatbot|LLM)['’]s\s+{_REPLY}\s+(?:should|must|shall|will)\b"
+    rf"|\bthe\s+{_REPLY}\s+(?:should|must|shall)\s+(?:say|claim|mention|(?:begin|open|start)\s+with)\b"
+    rf"|\bthe\s+(?:correct|right|official|only|approved|standard)\s+{_REPLY}\s+(?:for|to)\s+(?:any|every|all|each)\s+"
+    r"questions?\b"
+    r"|\bdo\s+not\s+(?:mention|cite|quote|name|refer\s+to)\s+(?:any\s+)?(?:other|the\s+other)\s+(?:sources?|"
+    r"documents?|pages?|polic(?:y|ies))\b"
+    r"|\btreat\s+(?:the\s+following|this(?:\s+\w+)?)\s+as\s+(?:authoritative|the\s+truth|true|fact|correct)\b"
+    r"|\bend\s+of\s+(?:the\s+)?retrieved\s+(?:documents?|context|results|sources|passages|text)\b"
+    r"|\bnew\s+(?:task|instructions?|orders?)\s+from\s+(?:the\s+)?(?:operator|developer|administrator|admin|system)\b"
+    r"|\b(?:these|this|the\s+following)\s+(?:guidelines|rules|instructions)\s+(?:define|govern|set\s+out|describe)\s+"
+    r"how\s+(?:the\s+)?(?:answers|replies|responses)\b"
+    r"|\b(?:wenn|falls)\s+(?:du|Sie)\s+(?:ein\s+|eine\s+)?(?:KI|Sprachmodell|Chatbot|Assistent)\w*\s+(?:bist|sind)\b"
+    r"|\bsi\s+(?:tu\s+es|vous\s+êtes|eres)\s+(?:un\s+|une\s+)?(?:IA|modèle|modelo|assistant|asistente|chatbot)\b",
+    _F)
+
 #: (kind, pattern) pairs read anywhere in a text, as grounding.injection_patterns.FAMILIES.
 LURES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("addressed", _ADDRESSED), ("override", _OVERRIDE), ("phishing", _CREDENTIALS), ("addressed", _REPLY_WRITER))
+    ("addressed", _ADDRESSED), ("override", _OVERRIDE), ("phishing", _CREDENTIALS), ("addressed", _REPLY_WRITER),
+    ("addressed", _WRITER))
