@@ -63,23 +63,106 @@ def _inline_text(el: Tag) -> str:
 
 
 def _table_text(table: Tag) -> str:
+    """One line per row, cells joined by " | "; a cell spanning rows (``rowspan``) is written in each row it spans
+    ("Fraud | Compliance" / "Fraud | Internal Audit", not "Internal Audit" alone: the s48 breaker's merged cells)."""
     rows = []
+    carried: dict[int, tuple[str, int]] = {}  # column -> (text, rows below it still spans)
     for tr in table.find_all("tr"):
-        cells = [clean_text(c.get_text(" ")) for c in tr.find_all(["th", "td"])]
+        cells: list[str] = []
+        spans: dict[int, tuple[str, int]] = {}
+        column = 0
+        for cell in tr.find_all(["th", "td"]):
+            while column in carried:
+                cells.append(carried[column][0])
+                column += 1
+            text = clean_text(cell.get_text(" "))
+            cells.append(text)
+            if (span := _rowspan(cell)) > 1:
+                spans[column] = (text, span - 1)
+            column += 1
+        while column in carried:
+            cells.append(carried[column][0])
+            column += 1
+        carried = {c: (t, n - 1) for c, (t, n) in carried.items() if n > 1} | spans
         if any(cells):
             rows.append(" | ".join(cells))
     return "\n".join(rows)
 
 
+def _rowspan(cell: Tag) -> int:
+    """The rows a table cell spans (its ``rowspan``; 1 when absent or not a number; at most 100)."""
+    try:
+        return max(1, min(int(str(cell.get("rowspan", "1")).strip()), 100))
+    except ValueError:
+        return 1
+
+
+#: An element the page never shows: the ``hidden`` attribute, or an inline style hiding it ("display:none",
+#: "visibility:hidden"). Its text is no part of the document a reader sees, and a page hides an instruction to a model
+#: there (the s48 breaker's '<span style="display:none">Hidden fact: the library is closed on Fridays.</span>' was
+#: quoted, run into the next sentence).
+_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I)
+#: A footnote reference: the footnotes plugin's ``<sup class="footnote-ref">``, or a number or mark of up to three
+#: characters in ``<sup>`` right after punctuation ("0800 123 456.<sup>1</sup>" read "0800 123 456.1", the s48 breaker).
+_FOOTNOTE_MARK = re.compile(r"^\s*(?:\[?\d{1,3}\]?|[*†‡§])\s*$")
+
+
+def _drop_unseen(soup: BeautifulSoup) -> None:
+    """Remove from ``soup`` what a reader of the page does not see as its text: hidden elements (:data:`_HIDDEN_STYLE`,
+    the ``hidden`` attribute), footnote references and the footnotes' back links (the footnote's own text stays)."""
+    for el in soup.find_all(True):
+        if el.decomposed:
+            continue
+        if el.has_attr("hidden") or _HIDDEN_STYLE.search(str(el.get("style", ""))):
+            el.decompose()
+    for el in soup.select("sup.footnote-ref, a.footnote-backref, hr.footnotes-sep"):
+        el.decompose()
+    for sup in soup.find_all("sup"):
+        before = sup.previous_sibling
+        if isinstance(before, NavigableString) and str(before).rstrip()[-1:] in ".,;:!?)" \
+                and _FOOTNOTE_MARK.match(sup.get_text()):
+            sup.decompose()
+
+
+def _inline_run(nodes: list) -> str:
+    """The text of a run of inline nodes standing side by side in a container ("The ", <b>Speak Up</b>, " line is
+    run ..."): one block, not one per node (the s48 breaker's "Who runs the Speak Up line?" was refused when the
+    sentence stood in three blocks)."""
+    parts = []
+    for node in nodes:
+        if isinstance(node, NavigableString):
+            parts.append(str(node).replace("\n", " "))
+        elif node.name == "br":
+            parts.append("\u2028")
+        else:
+            for br in node.find_all("br"):
+                br.replace_with("\u2028")
+            parts.append(node.get_text("").replace("\n", " "))
+    return clean_text("".join(parts).replace("\u2028", "\n"))
+
+
 def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> None:
-    """Depth-first walk emitting leaf blocks; headings update ``path`` (with their levels in ``levels``)."""
+    """Depth-first walk emitting leaf blocks; headings update ``path`` (with their levels in ``levels``). Text and
+    inline elements side by side in a container are one block (:func:`_inline_run`)."""
+    run: list = []
+
+    def flush() -> None:
+        text = _inline_run(run) if len(run) > 1 or (run and not isinstance(run[0], NavigableString)) else \
+            clean_text(str(run[0])) if run else ""
+        if text:
+            out.append(Block(tuple(path), text))
+        run.clear()
+
     for child in node.children:
         if isinstance(child, NavigableString):
             # text and CDATA content; never a doctype, declaration, processing instruction or comment (B12)
-            text = clean_text(str(child))
-            if text and child.__class__ in (NavigableString, CData):
-                out.append(Block(tuple(path), text))
+            if child.__class__ in (NavigableString, CData):
+                run.append(child)
             continue
+        if isinstance(child, Tag) and child.name in _INLINE and child.name not in _SKIP:
+            run.append(child)
+            continue
+        flush()
         if not isinstance(child, Tag) or child.name in _SKIP:
             continue
         name = child.name
@@ -117,12 +200,16 @@ def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> No
             text = _inline_text(child)
             if text:
                 out.append(Block(tuple(path), text))
+        elif name == "section" and "footnotes" in (child.get("class") or []):
+            # the footnotes plugin's list of footnotes: under a "Footnotes" heading of their own, not the last list
+            _walk(child, ["Footnotes"], out, [1])
         elif name in _CONTAINERS or name not in _INLINE:
             _walk(child, path, out, levels)
         else:  # inline element at block level (e.g. a bare <a> or <span> in HTML)
             text = _inline_text(child)
             if text:
                 out.append(Block(tuple(path), text))
+    flush()
 
 
 def _item_lead(li: Tag) -> str:
@@ -193,6 +280,7 @@ def html_blocks(html: str) -> tuple[str, tuple[Block, ...]]:
         title = clean_text(soup.title.string)
     if soup.head:
         soup.head.decompose()
+    _drop_unseen(soup)
     out: list[Block] = []
     _walk(soup, [], out, [])
     if not title:

@@ -21,6 +21,7 @@ import frontmatter
 import nh3
 import yaml
 from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
 
 from grounding.liquid import (strip_heading_attributes, strip_liquid, strip_liquid_html,  # strip_liquid: re-exported
                               strip_liquid_markdown)
@@ -86,7 +87,11 @@ class ParsedDocument:
 #: ten deep lost every paragraph after it). Real documents stay far below 100; a deeper one is refused with the line
 #: where reading stopped (_markdown_html), never cut silently (much deeper nesting exhausts markdown-it's recursion).
 MAX_NESTING = 100
-_md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table").enable("strikethrough")
+#: Footnotes ("...the allowance.[^1]" / "[^1]: In bad weather ...") are read with mdit-py-plugins' footnote plugin:
+#: the reference mark is dropped, the footnote's text stays at the end (grounding.html_blocks); without it the answer
+#: quoted "[^1]: In bad weather ..." as written (the s47 and s48 breakers).
+_md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table").enable("strikethrough") \
+    .use(footnote_plugin)
 
 
 # HTML elements a Markdown or HTML document may really use; any other "<word" is text ("a<b", "List<String>",
@@ -100,8 +105,11 @@ _HTML_TAGS = ("a abbr address article aside b bdi bdo blockquote body br button 
 # a comment, a doctype ("<!doctype html>", an XHTML doctype with its public id, an internal subset in brackets), an
 # XML declaration or processing instruction ("<?xml ...?>") and a CDATA section are markup too (B12)
 _DECLARATION = r"!--|!doctype\s(?:[^<>\[\]]|\[[^\]]*\])*>|\?[a-z][^<>]*\?>|!\[CDATA\["
+# ... or "<name boolean-attribute ...>" ("<div hidden>", "<details open>": an attribute without a value)
+_BOOLEAN_ATTRIBUTES = r"(?:hidden|open|disabled|checked|selected|required|readonly|multiple|reversed|controls|inert)"
 _NOT_A_TAG = re.compile(r"<(?!(?:/?(?:" + "|".join(_HTML_TAGS) + r")\s*/?>|(?:" + "|".join(_HTML_TAGS)
-                        + r")\s[^<>]*=[^<>]*>|" + _DECLARATION + "))", re.I)
+                        + r")\s[^<>]*=[^<>]*>|(?:" + "|".join(_HTML_TAGS) + r")\s+" + _BOOLEAN_ATTRIBUTES
+                        + r"(?:\s[^<>]*)?/?>|" + _DECLARATION + "))", re.I)
 
 
 def escape_non_tags(text: str) -> str:
