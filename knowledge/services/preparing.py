@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from django.conf import settings as django_settings
+from django.db import models
 
 from grounding.chunking import ChunkDraft, chunk_blocks
 from grounding.embeddings import Embedder
@@ -117,7 +118,10 @@ def document_key(domain: Domain, rel: str, single_file: bool, meta: dict) -> str
     """A document's identity: front matter doc_id, else its path (suffix included) relative to the ingested folder.
 
     A single file ingested on its own takes the key of the domain's existing document with that file name, when
-    exactly one exists (so re-ingesting one page of a previously ingested folder updates that document).
+    exactly one exists (so re-ingesting one page of a previously ingested folder updates that document), or else of
+    the one ingested from a file of that name, when exactly one was: a document keyed by its front matter doc_id,
+    uploaded again without its front matter, is a new version of it, not a second document (the s48 breaker's
+    office-london.md answered "sources disagree: £20 vs £15").
     Raises ParseError for a doc_id that is not a string or number.
     """
     doc_id = meta.get("doc_id")
@@ -128,6 +132,10 @@ def document_key(domain: Domain, rel: str, single_file: bool, meta: dict) -> str
     if single_file:
         matches = list(Document.objects.filter(domain=domain, key__endswith="/" + rel)
                        .values_list("key", flat=True)[:2])
+        if not matches and not Document.objects.filter(domain=domain, key=rel).exists():
+            # a document keyed by its doc_id, ingested from a file of that name ("office-london.md")
+            matches = list(Document.objects.filter(domain=domain).filter(
+                models.Q(source_path=rel) | models.Q(source_path__endswith="/" + rel)).values_list("key", flat=True)[:2])
         if len(matches) == 1:
             return matches[0]
     return rel

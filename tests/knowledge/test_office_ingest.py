@@ -88,6 +88,22 @@ def test_a_changed_upload_of_the_same_file_becomes_a_new_version_with_its_own_or
     assert document.versions.get().status == "current"
 
 
+def test_a_file_uploaded_again_without_its_doc_id_is_a_new_version_of_its_document(tmp_path, embedder):
+    """The s48 breaker ingested a folder whose office-london.md had front matter "doc_id: office-london", then uploaded
+    a changed office-london.md without front matter: it became a second document, and answers said "sources
+    disagree: £20 vs £15". It is a new version of the document ingested from that file."""
+    write(tmp_path, "office-london.md", b"---\ntitle: London Office\ndoc_id: office-london\n---\n# London Office\n\n"
+                                        b"Parking at the London office costs 15 pounds per day.\n")
+    call_command("ingest", str(tmp_path), "--domain", "offices")
+    domain = domain_get_or_create(slug="offices")
+    changed = document_ingest(domain=domain, name="office-london.md",
+                              data=b"# London Office\n\nParking at the London office now costs 20 pounds per day.\n")
+    assert changed.status == "new_version"
+    document = Document.objects.get(domain=domain)
+    assert document.key == "office-london"
+    assert [v.status for v in document.versions.order_by("pk")] == ["superseded", "current"]
+
+
 @pytest.fixture
 def restricted(embedder):
     """A domain readable by the group hr only, holding the FMLA PDF and DOCX; (domain, pdf version, docx version)."""
