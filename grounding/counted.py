@@ -85,6 +85,12 @@ def counted_noun(question: str) -> str:
     return phrase[-1] if phrase else ""
 
 
+#: The words that may stand between a counted noun and its number after it ("the number of members is 10", "staff
+#: total 40"): any other word is a verb or a noun of its own, whose number counts something else.
+_LABEL_VERBS = frozenset("is are was were total totals totalled totaled equals about approximately around roughly "
+                         "nearly over under exactly currently now number numbered".split())
+
+
 def counts(noun: str, text: str, *, window: int = 4, after: bool = True) -> bool:
     """True when ``text`` holds a number (digits or a number word) that counts ``noun`` (singular and plural alike):
     within ``window`` words before it with no preposition or punctuation between ("over 2,000 personal development
@@ -108,8 +114,9 @@ def counts(noun: str, text: str, *, window: int = 4, after: bool = True) -> bool
                 continue
             if j < i and not re.search(r"[:;,.()]", gap):
                 return True
-            if after and i < j and not re.search(r"[;,.)]", gap):  # "Spaces: 24", "holidays (11 in total)"
-                return True
+            if after and i < j and not re.search(r"[;,.)]", gap) and (
+                    re.search(r"[:(]", gap) or between <= _LABEL_VERBS):  # "Spaces: 24", "holidays (11 in total)"
+                return True  # (not "Each employee also gets 2 floating holidays": it counts holidays, the s48 breaker)
     return False
 
 

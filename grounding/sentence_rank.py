@@ -81,6 +81,16 @@ def _respelled(question: str, terms: frozenset[str], said: dict[str, int], embed
     return frozenset(fixed.get(t, t) for t in terms)
 
 
+def _measured_base(term: str, said: dict[str, int]) -> str:
+    """``term`` (a stem of the question), or the word it is made from with "-age" ("mileag" -> "mile", "percentag" ->
+    "percent", "coverag" -> "cover") when no planned sentence holds it and one holds that word of four letters or
+    more: "What is the mileage rate?" over "Use of a personal car is reimbursed at 67 cents per mile." shared no word
+    and was refused (the s48 breaker's expenses page)."""
+    if term in said or not term.endswith("ag") or len(term) < 6:
+        return term
+    return term[:-2] if term[:-2] in said else term
+
+
 def _spelled(term: str, said: dict[str, int]) -> str:
     """``term`` (a stem of the question), or the one word of ``said`` (the planned sentences' stems) it misspells by a
     letter (grounding.lexical.misspells) when no sentence holds it ("milag" -> "mileag": the s45 new-user run's
@@ -205,6 +215,7 @@ def rank_sentences(question: str, plan: ContextPlan, embedder: Embedder | None =
         for w in t:
             df[w] = df.get(w, 0) + 1
     q_terms = _respelled(question, q_terms, df, embedder)  # "milage" is the sentences' "mileage"
+    q_terms = frozenset(_measured_base(t, df) for t in q_terms)  # "mileage" is the sentences' "per mile"
     terms = with_keyword_terms(q_terms, df, [r[0] for r in rows], terms)  # "vacation", a keyword of the PTO policy
     tests = tests_value(asked or question)  # "Is the stipend for remote workers $400?": $400 is tested, not sought
     if tests:

@@ -174,6 +174,15 @@ _DATA_SIZE = re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:[KMGTP]i?B|bytes?|(?:kilo|me
 #: date or deadline" / "the amount".
 _DAY_FIRST_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?!\w)", re.I)
 _PENCE = re.compile(r"\b\d{1,2}(?:\.\d)?p\b")
+#: A day of the month by its ordinal ("on the 25th of each month", "from the 23rd") and a price of nothing ("is free
+#: for employees", "free of charge", "at no cost"): what the s48 breaker's pages stated, refused as "they do not state
+#: the date or deadline" / "the amount" ("When is payday?", "How much does parking cost in Denver?"). "free to choose",
+#: "free of errors" state no price.
+_MONTH_DAY = re.compile(r"(?:on|from|by|before|after|until|till|of)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b|"
+                        r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\s+(?:of\s+)?(?:each|every|the|this|next)\s+month\b", re.I)
+_NO_PRICE = re.compile(r"\b(?:is|are|remains?|stays?|be)\s+(?:completely\s+|entirely\s+)?free\b(?!\s+(?:to|from|of)\b)|"
+                       r"\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+|additional\s+)?(?:cost|charge)\b|"
+                       r"\bcosts?\s+nothing\b", re.I)
 _PAY_MULTIPLE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:times|x)\s+(?:the\s+|their\s+|your\s+|his\s+|her\s+|its\s+)?"
                            r"(?:normal\s+|usual\s+|basic\s+|base\s+|standard\s+)?(?:hourly\s+)?(?:rate|pay|wage|salary)\b|"
                            r"\btime\s+and\s+a\s+half\b|\b(?:double|triple)\s+time\b", re.I)
@@ -205,10 +214,11 @@ def states(answer_type: str, text: str) -> bool:
         return True
     if answer_type == "date" and _EVENT_TIME.search(text):
         return True
-    if answer_type == "date" and (_DAY_FIRST_DATE.search(text) or _WEEKDAY.search(text)):
+    if answer_type == "date" and (_DAY_FIRST_DATE.search(text) or _WEEKDAY.search(text) or _MONTH_DAY.search(text)):
         return True  # "take effect on 1 February", "made on Tuesdays and Fridays" (the s47 breaker's UK pages)
-    if answer_type == "amount" and (_PENCE.search(text) or _PAY_MULTIPLE.search(text) or _DATA_SIZE.search(text)):
-        return True  # "80p a cup", "1.5 times their hourly rate", "10 GB of storage"
+    if answer_type == "amount" and (_PENCE.search(text) or _PAY_MULTIPLE.search(text) or _DATA_SIZE.search(text)
+                                    or _NO_PRICE.search(text)):
+        return True  # "80p a cup", "1.5 times their hourly rate", "10 GB of storage", "free for employees"
     if answer_type in ("amount", "percent", "duration", "date"):
         kinds = {"amount": ("amount",), "percent": ("percent",), "duration": ("duration", "frequency"),
                  "date": ("date", "duration")}[answer_type]
