@@ -35,7 +35,7 @@ from grounding.comparison import side_sentences
 from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC, elliptical
-from grounding.followup_reading import added_case, asks_its_own
+from grounding.followup_reading import added_case, asks_its_own, covers_case
 from grounding.lexical import content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.keyed_items import held_role_item, looked_up_item
@@ -278,7 +278,8 @@ class ExtractiveAnswerer:
             chosen, opener = settled
         opener = general_opener(abroad) if abroad else opener  # the rule for every other country, not a Yes or No
         mine = content_terms(asked) - GENERIC
-        if topic and not opener and not any(mine & content_terms(s.text) for s in chosen):
+        if topic and not opener and not any(mine & content_terms(s.text) for s in chosen) \
+                and not covers_case(added_case(asked), [s.text for s in chosen]):
             opener = f"The documents say nothing specific about {added_case(asked)}; in general:"  # a general rule
         if kind == "other":
             # "Every employee receives one company laptop ..." / "The standard models are: ...": the list it leads to

@@ -7,6 +7,7 @@ employees?"), and which words of its retrieval query were carried from the previ
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from grounding.followup import ASKING_WORDS, GENERIC, OPENER, elliptical
 from grounding.lexical import content_terms
@@ -61,6 +62,24 @@ def added_case(question: str) -> str:
         return applies["case"].strip(" ?.!")
     m = _MODIFIER.search(question) if elliptical(question) else None
     return question[m.end():].strip(" ?.!") if m else ""
+
+
+#: A sentence saying its rule holds for every employee wherever they work: "All employees, wherever they work, must
+#: be available during core hours ...", "regardless of work location", "every employee".
+_EVERY_EMPLOYEE = re.compile(r"\bwherever\s+(?:they|you)\s+work\b|\bregardless\s+of\s+(?:where|(?:work\s+)?location|"
+                             r"whether)\b|\b(?:all|every)\s+(?:employees?|staff(?:\s+members?)?)\b"
+                             r"(?!\s+(?:who|that|in|at|on|with|except|other)\b)", re.I)
+#: What an employee may be by where or how much they work: a case "All employees" covers (not a contractor's).
+_EMPLOYEE_CASE = content_terms("remote hybrid office onsite home employee employees staff worker workers full-time "
+                               "part-time")
+
+
+def covers_case(case: str, sentences: Sequence[str]) -> bool:
+    """True when ``case`` (a follow-up's added case, :func:`added_case`: "remote staff") is a kind of employee by where
+    or how they work and one of ``sentences`` states its rule for every employee ("All employees, wherever they work,
+    must be available during core hours"): the documents do say it of the case, so no "nothing specific" opener
+    (the s47 and s48 new-user runs: "Do they apply to remote staff too?" after the core hours)."""
+    return bool(content_terms(case) & _EMPLOYEE_CASE) and any(_EVERY_EMPLOYEE.search(s) for s in sentences)
 
 
 def previous_subject(question: str, previous: str) -> frozenset[str]:

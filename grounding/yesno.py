@@ -152,7 +152,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       managers"), or setting the question's subject and what it asks in two clauses against each other ("X does A,
       whereas Y does B" for "Does X do B?"), says "No." (grounding.yesno_negation);
     - otherwise :func:`says_no` (or a prohibition of what a question asking permission asks: grounding.yesno_scope.
-      prohibits_asked), unless the sentence names nothing of what a negated question negates
+      prohibits_asked), unless the sentence speaks of another kind of what is asked (:func:`substituted`: "Sick days
+      do not carry over" for "Can I carry over unused vacation days?", the s48 new-user run's wrong "No."), or names
+      nothing of what a negated question negates
       (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
       sentence states no requirement (grounding.yesno_scope.requirement_unstated);
     - a question asking whether doing without something is fine is answered as the requirement it turns round, the
@@ -228,7 +230,8 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
         return "" if (flip is None and negated_part_unstated(clause, deciding_clause(question, sentence))) \
             or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) \
             or bounded_prohibition(question, sentence) or unneeded_other_act(clause, sentence) \
-            or names_excluded(clause, sentence) or other_owner(clause, sentence) else "No."
+            or names_excluded(clause, sentence) or other_owner(clause, sentence) \
+            or substituted(question, sentence) else "No."  # "Sick days do not carry over" for vacation days
     # the coverage is counted on the main clause: a question named only in the sentence's leading condition is the
     # case another rule holds in ("If you previously used FMLA ..., those hours would be subtracted from the 12
     # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")

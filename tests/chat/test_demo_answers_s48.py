@@ -55,3 +55,23 @@ def test_whats_the_number_refers_back(demo_domain, capsys):
     assert not number["abstained"]
     assert number["spans"] and all(s["source_label"] == "Code of Conduct and Harassment Reporting"
                                    for s in number["spans"])
+
+
+def test_a_rule_of_another_kind_of_day_does_not_answer_no(demo_domain, capsys):
+    """"Can I carry over unused vacation days?" opened "No. Sick days do not carry over ..." (the s48 new-user run);
+    the PTO policy lets up to 5 unused PTO days carry over. Sick days are another kind of day: their rule settles
+    nothing about vacation days, and the answer quotes the carry-over rule."""
+    answer = _ask(capsys, "Can I carry over unused vacation days?")[0]["answer"]
+    assert not answer.startswith("No."), answer
+    assert "Up to 5 unused PTO days carry over into the next calendar year" in answer
+
+
+def test_a_rule_for_all_employees_wherever_they_work_covers_remote_staff(demo_domain, capsys):
+    """"Do they apply to remote staff too?" after "What are the core hours?" opened "The documents say nothing specific
+    about remote staff; in general:" over "All employees, wherever they work, must be available during core hours";
+    for contractors, whom "All employees" does not name, the opener stays."""
+    _, remote = _ask(capsys, "What are the core hours?", "Do they apply to remote staff too?")
+    assert "nothing specific" not in remote["answer"]
+    assert "All employees, wherever they work, must be available during core hours" in remote["answer"]
+    _, contractors = _ask(capsys, "What are the core hours?", "and for contractors?")
+    assert contractors["answer"].startswith("The documents say nothing specific about contractors; in general:")
