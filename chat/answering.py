@@ -210,7 +210,8 @@ def answer_plan(*, inputs: AnswerInputs, question: str, query: str, vector, prov
                                       token=inputs.token)
             notes = relevant_notes(detect_conflicts(plan.sources, sentences, focus=query, judge=conflict_judge,
                                                     sentences=source_claims(plan.sources, candidates),
-                                                    concerns=concerns(query), readings=readings), query)
+                                                    concerns=concerns(query), readings=readings), query,
+                                   {s.label: f"{s.title}\n{s.section}" for s in plan.sources})
             # a source carrying text addressed to an AI assistant gets a note naming it (never quoting it); sources
             # whose chunks ingestion found free of such text are not scanned again
             clean = {c.chunk.chunk_id for c in candidates if c.chunk.injection is False}

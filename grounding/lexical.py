@@ -223,17 +223,18 @@ _PAST = re.compile(r"\b(previous(ly)?|prior|former(ly)?|old(er)?|used to|earlier
                    # "before" closing a question in the past tense ("what was it before?", "How much were they
                    # before?"): before now (the s47 demo conversation was refused after the mileage rate)
                    r"(?:was|were)\s+(?:\w+\s+){0,4}?before(?=\s*(?:\?|$))|"
-                   r"historical|last year|originally|back then|back in|was the|were the|(19|20)\d\d|"
+                   r"historical|last year|originally|back then|back in|was the|were the|(?<![$€£¥₹])(19|20)\d\d|"
                    r"fy\s?\d\d)\b", re.I)
 
 
 #: What names a period rather than the asked fact: years, months, and the words that point at an earlier version
 #: ("the old policy", "the previous handbook", "the January 2024 version"). Fiscal years stay: documents state them
 #: with their values ("$183,500 in FY23", a table's "FY25" rows).
-_PERIOD_WORDS = re.compile(r"\b(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|"
+_PERIOD_WORDS = re.compile(r"\b(?:(?<![$€£¥₹])(?:19|20)\d\d|january|february|march|april|may|june|july|august|"
                            r"september|october|november|december|previous(?:ly)?|prior|former(?:ly)?|old(?:er)?|"
                            r"earlier|original(?:ly)?|version)\b", re.I)
-_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+#: A year: four digits from 1900 to 2099, not an amount ("a trip costing $2000" named no version, the s48 new-user run).
+_YEAR = re.compile(r"(?<![$€£¥₹])\b((?:19|20)\d\d)\b")
 
 
 def without_period(question: str) -> str:

@@ -133,7 +133,8 @@ def concerns(query: str) -> Concerns:
     return Concerns(query)
 
 
-def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
+def relevant_notes(conflicts: Sequence[Conflict], query: str,
+                   headings: Mapping[str, str] | None = None) -> list[Note]:
     """Notes of the conflicts whose sentences share content words with the question (two, or one for a one-word
     question), at least one of them not among GENERIC_TERMS when the question has such words: a disagreement
     elsewhere in a source is not what the reader asked about. A version note also needs the question's cosine to
@@ -152,6 +153,8 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
     Args:
         conflicts: the detector's conflicts, in its order.
         query: the retrieval query (the question, with a follow-up's borrowed words).
+        headings: each source label's title and section ("Meeting Room Booking Booking rules"), read with its
+            sentence where a loose value match must name the question's words (:func:`firm_loose_value`).
     Returns:
         the kept conflicts' notes (kind, labels, text), in the conflicts' order.
     """
@@ -195,20 +198,25 @@ def relevant_notes(conflicts: Sequence[Conflict], query: str) -> list[Note]:
         return True
 
     return [c.as_note() for c in conflicts
-            if (c.rule not in UNNOTED_RULES or firm_loose_value(c, distinctive)) and close_enough(c)
+            if (c.rule not in UNNOTED_RULES or firm_loose_value(c, distinctive, headings)) and close_enough(c)
             and about_the_question(c)]
 
 
-def firm_loose_value(c: Conflict, distinctive: frozenset[str]) -> bool:
+def firm_loose_value(c: Conflict, distinctive: frozenset[str], headings: Mapping[str, str] | None = None) -> bool:
     """True for a value matched loosely (grounding.clash's "loose value", one of WEAK_RULES) that is a note all the
     same: two documents' sentences at least NEGATION_NOTE_SIMILARITY close, both naming two or more of the question's
     distinctive words (``distinctive``), stating values of one unit ("within 30 days of returning from a trip" /
     "You have 60 days after you get back to submit your expense report" for "When are expense reports due?": two
     pages disagreeing, no note, the s46 breaker). The loose matches that made the rule unnoted ("4 hours of sick
-    leave per pay period" / "240 hours of advanced sick leave") are further apart or name less of the question."""
+    leave per pay period" / "240 hours of advanced sick leave") are further apart or name less of the question. A
+    sentence names what its source's title and section (``headings``, by label) name: "A single booking may last at
+    most 4 hours" under "Meeting Room Booking > Booking rules" is said of meeting rooms (the s48 new-user run's two
+    pages, 4 hours and 2, got no note)."""
     if c.kind != "value_mismatch" or c.rule != "loose value" or c.similarity < NEGATION_NOTE_SIMILARITY:
         return False
-    both = distinctive & content_terms(c.sentences[0]) & content_terms(c.sentences[1])
+    headings = headings or {}
+    both = distinctive & (content_terms(c.sentences[0]) | content_terms(headings.get(c.labels[0], ""))) \
+        & (content_terms(c.sentences[1]) | content_terms(headings.get(c.labels[1], "")))
     units = [_unit(v) for v in c.values]
     return len(both) >= 2 and bool(units[0]) and units[0] == units[1]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from grounding.lexical import (STOP_WORDS, asks_about_past, bm25_tokens, content_terms, is_negation, negation_cues,
-                               stem, tokens)
+                               period_year, stem, tokens)
 from grounding.value_compare import same_value
 from grounding.values import typed_values, value_keys
 
@@ -179,3 +179,10 @@ def test_before_closing_a_past_question_asks_about_the_past():
     assert asks_about_past("How much were they before")
     assert not asks_about_past("Do I need approval before?")
     assert not asks_about_past("What was I supposed to do before the trip?")
+
+
+def test_an_amount_of_four_digits_names_no_year():
+    """"and a domestic trip costing $2000?" was answered "No version from 2000 is held: ..." (the s48 new-user run)."""
+    assert period_year("and a domestic trip costing $2000?") == ""
+    assert not asks_about_past("Is a £1999 laptop allowed?")
+    assert period_year("What was the allowance in 2024?") == "2024"

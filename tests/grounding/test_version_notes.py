@@ -179,3 +179,22 @@ def test_a_note_on_another_value_of_the_quoted_page_is_not_said_with_the_answer(
     assert shown == []
     assert answer_notes([note.as_dict()], ["S1"], submitted + " [S1]") == [note.as_dict()]
     assert answer_notes([note.as_dict()], ["S1"]) == [note.as_dict()]  # no answer text: as planned
+
+
+def test_a_loose_value_match_names_the_question_through_its_sources_heading():
+    """The s48 new user's facilities pages: "Meeting Room Booking > Booking rules" says "A single booking may last at
+    most 4 hours", the Workplace FAQ "A single meeting room booking may last at most 2 hours". The two pages disagree,
+    and the answer gave 2 hours without a note: the first sentence names the meeting room only in its page's title.
+    Without the headings, or when they name nothing of the question, there is still no note."""
+    from grounding.conflict import Conflict
+
+    c = Conflict(labels=("S2", "S1"), kind="value_mismatch",
+                 text='S2 says "A single meeting room booking may last at most 2 hours" but S1 says 4 hours.',
+                 sentences=("A single meeting room booking may last at most 2 hours, so that rooms stay available "
+                            "for everyone.", "A single booking may last at most 4 hours."),
+                 values=("2 hours", "4 hours"), similarity=0.7582, rule="loose value", relevance=0.77)
+    question = "What is the maximum length of a meeting room booking?"
+    headings = {"S1": "Meeting Room Booking\nBooking rules", "S2": "Workplace FAQ\nHow long can I book a meeting room?"}
+    assert relevant_notes([c], question, headings) == [c.as_note()]
+    assert relevant_notes([c], question) == []
+    assert relevant_notes([c], question, {"S1": "Parking\nBooking rules", "S2": "Workplace FAQ"}) == []
