@@ -36,12 +36,12 @@ from grounding.embeddings import Embedder, default_embedder
 from grounding.prompt import ABSTAIN_TOKEN, Prompt
 from grounding.followup import GENERIC, elliptical
 from grounding.followup_reading import added_case, asks_its_own, covers_case
-from grounding.lexical import content_terms, without_period
+from grounding.lexical import asks_about_past, content_terms, without_period
 from grounding.extractive_lists import list_answer
 from grounding.keyed_items import held_role_item, looked_up_item
 from grounding.section_lists import section_list, section_passage
 from grounding.extractive_parts import parts_answer
-from grounding.extractive_turns import in_conversation
+from grounding.extractive_turns import in_conversation, own_subject
 from grounding.extractive_typed import typed_sentences
 from grounding.extractive_specifics import (covering, missed_case, specific_sentences, unstated_form,
                                              value_about_other, with_named_follower)
@@ -199,7 +199,9 @@ class ExtractiveAnswerer:
             return self._finish(plan, closed[0], closed[1], asked)  # "Is Veterans Day a company holiday?": No
         again = ""  # the previous question, when this one asks it again for another case ("And for hybrid ...?")
         if kind == "other" and previous and (continues or len(content_terms(asked) - GENERIC) <= 1) \
-                and not asks_its_own(asked):  # "And how does it make decisions?" asks no frequency
+                and (not asks_its_own(asked) or asks_about_past(asked) and not own_subject(asked)):
+            # "And how does it make decisions?" asks no frequency; "what was it before?" asks the meal allowance's
+            # amount again, of the version before (the s48 new-user run got "The allowance covers breakfast, ...")
             before = question_type(previous)
             kind, again = (before, previous) if before in CHECKED_TYPES else (kind, "")
         if ranked[0].kind == "row" and blank_cell(asked, ranked[0].text):

@@ -152,8 +152,9 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
       managers"), or setting the question's subject and what it asks in two clauses against each other ("X does A,
       whereas Y does B" for "Does X do B?"), says "No." (grounding.yesno_negation);
     - otherwise :func:`says_no` (or a prohibition of what a question asking permission asks: grounding.yesno_scope.
-      prohibits_asked), unless the sentence speaks of another kind of what is asked (:func:`substituted`: "Sick days
-      do not carry over" for "Can I carry over unused vacation days?", the s48 new-user run's wrong "No."), or names
+      prohibits_asked), unless the sentence opens with another kind of what is asked as its subject (grounding.
+      yesno_kind.substituted_in, opening=True: "Sick days do not carry over" for "Can I carry over
+      unused vacation days?", the s48 new-user run's wrong "No."), or names
       nothing of what a negated question negates
       (grounding.yesno_scope.negated_part_unstated) or the question asks only whether something is required and the
       sentence states no requirement (grounding.yesno_scope.requirement_unstated);
@@ -231,7 +232,7 @@ def opener(question: str, sentence: str, *, yes_coverage: float = 0.25, context:
             or requirement_unstated(clause, answering) or negated_only_in_purpose(clause, sentence) \
             or bounded_prohibition(question, sentence) or unneeded_other_act(clause, sentence) \
             or names_excluded(clause, sentence) or other_owner(clause, sentence) \
-            or substituted(question, sentence) else "No."  # "Sick days do not carry over" for vacation days
+            or substituted_in(clause, sentence, opening=True) else "No."  # "Sick days do not carry over" (vacation)
     # the coverage is counted on the main clause: a question named only in the sentence's leading condition is the
     # case another rule holds in ("If you previously used FMLA ..., those hours would be subtracted from the 12
     # weeks you can take for PPL" does not answer "Can I take FMLA in my first month?")

@@ -44,7 +44,7 @@ def _names_same_kind(word: str, modifier: str) -> bool:
         len(modifier) >= 4 and len(word) > len(modifier) and word.lower().endswith(modifier.lower()))
 
 
-def substituted_in(asking: str, sentence: str) -> bool:
+def substituted_in(asking: str, sentence: str, *, opening: bool = False) -> bool:
     """True when ``sentence`` speaks of what the asking clause ``asking`` of a yes/no question (grounding.yesno.
     asking_clause) names, but as another kind of it: a noun of the asking clause appears in the sentence after another
     word than the question puts before it, and the question's word does not qualify it there ("business class" /
@@ -53,7 +53,9 @@ def substituted_in(asking: str, sentence: str) -> bool:
     qualifies another noun); a word the question says too ("a full Slack member" / "full members"), an
     abbreviation of the question's word ("RA request" / "accommodation request") or a compound ending with it
     ("telephone dial-in" / "phone dial-in") is not another kind. Such a sentence settles nothing about what was
-    asked."""
+    asked. ``opening``: only a noun the sentence opens with counts, after its qualifier and a determiner or none (the
+    subject, a common noun: "Sick days do not carry over" for "unused vacation days"; not "They cannot create
+    rooms, ...", nor "Because Google Meet is ...")."""
     asked = [w.lower() for w in _WORD.findall(asking)]
     raw = _WORD.findall(sentence)
     words = [w.lower() for w in raw]
@@ -64,7 +66,9 @@ def substituted_in(asking: str, sentence: str) -> bool:
         # the words the question puts before the noun (up to three): its own qualifiers of it
         mine = {stem(w) for w in asked[max(0, j - 3):j]}
         target = stem(noun)
-        at = [i for i in range(1, len(words)) if stems[i] == target]
+        at = [i for i in ((1, 2) if opening else range(1, len(words)))
+              if i < len(words) and stems[i] == target
+              and (not opening or (raw[i].islower() and (i == 1 or words[0] in _DETERMINER)))]
         # the question's word qualifying the noun in the sentence too (up to three words before it) names the same
         # kind; said elsewhere, it does too unless it qualifies another noun there ("Limited personal use ... but
         # company laptops": "personal" is said of the use, the laptops are the company's)

@@ -45,6 +45,10 @@ def test_what_was_it_before_is_the_superseded_value(demo_domain, capsys):
     assert not before["abstained"]
     assert before["answer"].startswith("When you drive your personal car for business, Tallgrass reimburses mileage "
                                        "at $0.67 per mile [S"), before["answer"]
+    # "what was it before?" after the meal allowance led with "The allowance covers breakfast, lunch, ..." (the
+    # current version's sentence, no amount): it asks the amount again, of the version before
+    _, meal = _ask(capsys, "What is the meal allowance?", "what was it before?")
+    assert meal["answer"].startswith("The daily meal allowance is $50 per day of travel [S"), meal["answer"]
 
 
 def test_whats_the_number_refers_back(demo_domain, capsys):
