@@ -31,7 +31,10 @@ def test_f11_c11_only_a_number_before_the_noun_counts_it_as_a_name_would():
     cards will arrive 7-10 business days after that": a number after the noun (a label's value: "Spaces: 24") is
     not read as the count of a capitalised thing."""
     text = "Your business cards will arrive 7-10 business days after that."
-    assert counts("cards", text) and not counts("cards", text, after=False)
+    assert not counts("cards", text, after=False)
+    # (after the noun, a number counts it only as a label's value: "Business cards: 250", not after a verb, s48)
+    assert not counts("cards", text)
+    assert counts("cards", "Business cards: 250 per order") and not counts("cards", "Business cards: 250", after=False)
     assert counts("Centers", "a network of 26 Federal Information Centers", after=False)
 
 
