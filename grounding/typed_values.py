@@ -145,10 +145,11 @@ def _names_weekdays(text: str) -> bool:
 
 def person_mentions(text: str) -> list[str]:
     """The pieces of ``text`` that state a person or team (what :func:`states` checks for a "person" question): an
-    e-mail address, a word naming a role, a team or a group of people, a name written in capitals. Read NFKC-folded;
+    e-mail address, a word naming a role, a team or a group of people, a name written in capitals, a department
+    (:data:`_DEPARTMENT`). Read NFKC-folded;
     in text order."""
     text = nfkc_fold(text)
-    found = [m for pattern in (_PATTERNS["email"], _TEAM, _PROPER) for m in pattern.finditer(text)]
+    found = [m for pattern in (_PATTERNS["email"], _TEAM, _PROPER, _DEPARTMENT) for m in pattern.finditer(text)]
     return [m.group(0) for m in sorted(found, key=lambda m: m.start())]
 
 
@@ -186,6 +187,13 @@ _NO_PRICE = re.compile(r"\b(?:is|are|remains?|stays?|be)\s+(?:completely\s+|enti
 _PAY_MULTIPLE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:times|x)\s+(?:the\s+|their\s+|your\s+|his\s+|her\s+|its\s+)?"
                            r"(?:normal\s+|usual\s+|basic\s+|base\s+|standard\s+)?(?:hourly\s+)?(?:rate|pay|wage|salary)\b|"
                            r"\btime\s+and\s+a\s+half\b|\b(?:double|triple)\s+time\b", re.I)
+
+#: A department named by one capitalised word ("also need approval from Finance", "Lockers are assigned by
+#: Facilities"): a team, which :data:`_PROPER` (two capitalised words, or a camel-case one) does not read (the s48
+#: breaker's "Who approves an expense claim over $2,000?" got the line manager's sentence only).
+_DEPARTMENT = re.compile(r"(?<![.!?]\s)(?<!^)\b(?:Finance|Facilities|Legal|Compliance|Security|Procurement|Accounting|"
+                         r"Accounts|Payroll|Marketing|Sales|Operations|Engineering|Support|Purchasing|Treasury|Audit|"
+                         r"Recruiting|Recruitment|Talent)\b")
 
 #: "one" in a word that counts nothing: "a one-off file" states no maximum file size (fresh36's f36-u01), nor "a
 #: one-on-one meeting", "one-time", "one-stop", "one-way", "no one", "one another".
@@ -230,7 +238,8 @@ def states(answer_type: str, text: str) -> bool:
         return bool(_PATTERNS["frequency"].search(text) or _PATTERNS["duration"].search(text)
                     or _NO_SCHEDULE.search(text))
     if answer_type == "person":
-        return bool(_PATTERNS["email"].search(text) or _TEAM.search(text) or _PROPER.search(text))
+        return bool(_PATTERNS["email"].search(text) or _TEAM.search(text) or _PROPER.search(text)
+                    or _DEPARTMENT.search(text))
     return True
 
 

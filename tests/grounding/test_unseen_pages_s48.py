@@ -51,3 +51,12 @@ def test_a_count_of_something_else_does_not_answer_how_many_employees(embedder):
     """"How many employees does the company have?" got "Each employee also gets 2 floating holidays per year"."""
     answer = offline_answer(embedder, "How many employees does the company have?", HOLIDAYS, PAYROLL)
     assert "2 floating holidays" not in answer.split("but they do not state")[0] and "do not state the number" in answer
+
+
+def test_a_department_named_by_one_word_is_a_team_that_approves(embedder):
+    """"Who approves an expense claim over $2,000?" got only "Your line manager approves expense claims": "Claims
+    over $2,000 also need approval from Finance" was not read as naming a team (one capitalised word)."""
+    faq = make_page(6, "Expenses FAQ", "Who approves my claim?",
+                    "Your line manager approves expense claims. Claims over $2,000 also need approval from Finance.")
+    answer = offline_answer(embedder, "Who approves an expense claim over $2,000?", faq)
+    assert "Claims over $2,000 also need approval from Finance [S1]" in answer, answer
