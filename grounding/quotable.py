@@ -26,7 +26,8 @@ _ABOUT_THE_DOCUMENT = re.compile(r"^(?:this|the following|the rest of this) (?:p
 
 def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
     """True when a sentence may be quoted on its own as (part of) an answer: a sentence of running text or a list
-    item of four words or more, or a table row; never a heading, a question (a list item asking one too), a lead-in
+    item of four words or more (or a sentence of two or three ending in a full stop and giving a number or an e-mail
+    address: "Call extension 2222."), or a table row; never a heading, a question (a list item asking one too), a lead-in
     ending with a colon, a fragment (a piece that opens in lower case, cut from its sentence by a chunk boundary, or
     that stops on a comma), a withheld passage's placeholder or a sentence addressed to an AI assistant (not scanned
     again when ``screened``: its chunk was found free of such text at ingestion, SentenceData.screened). (Short list
@@ -45,7 +46,14 @@ def quotable(text: str, kind: str, *, screened: bool = False) -> bool:
         return False  # a question in a list ("- Is there a fee to attend? Is the fee waived for ...?", a checklist)
     if kind == "item" and DANGLING.search(text):
         return False  # a list item stopping before its object, which the items under it give ("For X, select")
-    return kind == "row" or len(text.split()) >= 4
+    # (a short sentence ending in a full stop that gives a number or an address is quoted too: "Call extension
+    # 2222." after the helpdesk's hours, the s48 breaker's "What is the helpdesk extension?")
+    return kind == "row" or len(text.split()) >= 4 or (
+        kind == "sentence" and len(text.split()) >= 2 and text.rstrip().endswith(".") and bool(_VALUE.search(text)))
+
+
+#: A number or an e-mail address: what a short sentence gives.
+_VALUE = re.compile(r"\d|@")
 
 
 #: A list item stopping before its object ("For Software Name, select", "Bring the following"): the items nested

@@ -60,3 +60,11 @@ def test_a_department_named_by_one_word_is_a_team_that_approves(embedder):
                     "Your line manager approves expense claims. Claims over $2,000 also need approval from Finance.")
     answer = offline_answer(embedder, "Who approves an expense claim over $2,000?", faq)
     assert "Claims over $2,000 also need approval from Finance [S1]" in answer, answer
+
+
+def test_a_short_sentence_giving_a_number_is_quoted(embedder):
+    """"What is the helpdesk extension?" got "The IT helpdesk is staffed from 8:00 to 20:00 on weekdays": the sentence
+    after it, "Call extension 2222.", had three words, and only sentences of four words or more were quoted."""
+    faq = make_page(7, "IT Helpdesk FAQ", "What are the helpdesk hours?",
+                    "The IT helpdesk is staffed from 8:00 to 20:00 on weekdays. Call extension 2222.")
+    assert "Call extension 2222 [S1]." in offline_answer(embedder, "What is the helpdesk extension?", faq)
