@@ -198,3 +198,19 @@ def test_a_link_to_a_file_outside_the_folder_is_skipped_not_read(tmp_path, embed
     assert sorted(Document.objects.filter(domain__slug="links").values_list("key", flat=True)) == [
         "alias.md", "policy.md"]
     assert not Chunk.objects.filter(text__contains="hunter2").exists()
+
+
+def test_two_files_of_one_document_in_a_folder_are_reported_as_new_and_new_version(tmp_path, embedder, capsys):
+    """The s48 breaker's folder held leave-2023.md and leave-2025.md, both "doc_id: annual-leave": the run reported
+    both "new" (and "2 new, 0 new versions"), though the second became a new version of the first."""
+    for year, days in (("2023", 20), ("2025", 25)):
+        write(tmp_path, f"leave-{year}.md", (f'---\ntitle: Annual Leave\ndoc_id: annual-leave\nversion: "{year}"\n'
+                                              f"date: {year}-01-01\n---\n# Annual Leave\n\nFull-time employees "
+                                              f"receive {days} days of paid annual leave.\n").encode())
+    call_command("ingest", str(tmp_path), "--domain", "leave-runs")
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("new leave-2023.md") for line in out)
+    assert any(line.startswith("new_version leave-2025.md") for line in out)
+    assert "2 files: 1 new, 1 new version, 0 unchanged, 0 failed" in out
+    document = Document.objects.get(domain__slug="leave-runs")
+    assert [v.status for v in document.versions.order_by("effective_date")] == ["superseded", "current"]
