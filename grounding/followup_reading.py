@@ -69,14 +69,14 @@ def added_case(question: str) -> str:
 _EVERY_EMPLOYEE = re.compile(r"\bwherever\s+(?:they|you)\s+work\b|\bregardless\s+of\s+(?:where|(?:work\s+)?location|"
                              r"whether)\b|\b(?:all|every)\s+(?:employees?|staff(?:\s+members?)?)\b"
                              r"(?!\s+(?:who|that|in|at|on|with|except|other)\b)", re.I)
-#: What an employee may be by where or how much they work: a case "All employees" covers (not a contractor's).
-_EMPLOYEE_CASE = content_terms("remote hybrid office onsite home employee employees staff worker workers full-time "
-                               "part-time")
+#: Where an employee works: a case "All employees, wherever they work" covers (not a contractor, nor part-time staff,
+#: whose rules a policy often states apart).
+_EMPLOYEE_CASE = content_terms("remote hybrid office onsite home distributed teleworking teleworkers field")
 
 
 def covers_case(case: str, sentences: Sequence[str]) -> bool:
-    """True when ``case`` (a follow-up's added case, :func:`added_case`: "remote staff") is a kind of employee by where
-    or how they work and one of ``sentences`` states its rule for every employee ("All employees, wherever they work,
+    """True when ``case`` (a follow-up's added case, :func:`added_case`: "remote staff") names where an employee works
+    and one of ``sentences`` states its rule for every employee ("All employees, wherever they work,
     must be available during core hours"): the documents do say it of the case, so no "nothing specific" opener
     (the s47 and s48 new-user runs: "Do they apply to remote staff too?" after the core hours)."""
     return bool(content_terms(case) & _EMPLOYEE_CASE) and any(_EVERY_EMPLOYEE.search(s) for s in sentences)

@@ -179,7 +179,8 @@ _PENCE = re.compile(r"\b\d{1,2}(?:\.\d)?p\b")
 #: for employees", "free of charge", "at no cost"): what the s48 breaker's pages stated, refused as "they do not state
 #: the date or deadline" / "the amount" ("When is payday?", "How much does parking cost in Denver?"). "free to choose",
 #: "free of errors" state no price.
-_MONTH_DAY = re.compile(r"(?:on|from|by|before|after|until|till|of)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b|"
+_MONTH_DAY = re.compile(r"\b(?:on|from|by|before|after|until|till)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b(?!\s+(?:quarter|floor|"
+                        r"edition|grade|year|century|place|time|round|week|day|month))|"
                         r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\s+(?:of\s+)?(?:each|every|the|this|next)\s+month\b", re.I)
 _NO_PRICE = re.compile(r"\b(?:is|are|remains?|stays?|be)\s+(?:completely\s+|entirely\s+)?free\b(?!\s+(?:to|from|of)\b)|"
                        r"\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+|additional\s+)?(?:cost|charge)\b|"
