@@ -203,12 +203,8 @@ def _walk(node: Tag, path: list[str], out: list[Block], levels: list[int]) -> No
         elif name == "section" and "footnotes" in (child.get("class") or []):
             # the footnotes plugin's list of footnotes: under a "Footnotes" heading of their own, not the last list
             _walk(child, ["Footnotes"], out, [1])
-        elif name in _CONTAINERS or name not in _INLINE:
+        else:  # a container, or an element of no known kind (inline ones joined the run above)
             _walk(child, path, out, levels)
-        else:  # inline element at block level (e.g. a bare <a> or <span> in HTML)
-            text = _inline_text(child)
-            if text:
-                out.append(Block(tuple(path), text))
     flush()
 
 

@@ -35,14 +35,14 @@ def folder_files(path: Path) -> tuple[list[Path], list[FileReport]]:
                    and not any(part.startswith(".") for part in p.relative_to(path).parts))
     # a link to a file outside the folder (``docs/passwd.md -> /etc/passwd``) is not read: ingesting it would publish
     # whatever the server may read to every reader of the domain (the s48 breaker's symlink.md)
-    outside = [p for p in found if not p.resolve().is_relative_to(root)]
+    outside = {p for p in found if not p.resolve().is_relative_to(root)}
     found = [p for p in found if p not in outside]
     files = [p for p in found if p.suffix.lower() in SUFFIXES]
     skipped = [FileReport(rel, "skipped", error=skipped_reason(rel)) for rel in
                (p.relative_to(path).as_posix() for p in found if p.suffix.lower() not in SUFFIXES)]
     skipped += [FileReport(rel, "skipped", error=f"{rel}: a link to a file outside the folder; not read (copy the file "
                                                   "into the folder to have it ingested)")
-                for rel in (p.relative_to(path).as_posix() for p in outside)]
+                for rel in sorted(p.relative_to(path).as_posix() for p in outside)]
     return files, skipped
 
 
