@@ -79,9 +79,13 @@ def _counted(text: str) -> dict[str, float]:
 #: number of something, the number right after the verb ("Do hybrid employees get a $750 stipend?": the s44
 #: breaker's wrong "Yes." on the demo handbook's "$400"; not "Can I expense a $30 lunch?", an instance under a cap,
 #: nor "Do I get more than 10 days?", a comparison: grounding.yesno_count.compared_count).
-_IS_VALUE = re.compile(r"^(?:is|are|was|were)\b.*\s\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,3}\s*\??$"
+_IS_VALUE = re.compile(r"^(?:is|are|was|were)\b.*\s\$?\d[\d,]*(?:\.\d+)?%?(?:\s+[\w-]+){0,3}\s*\??$"
                        r"|^(?:do|does|did|will|would)\s+(?:[\w-]+\s+){1,4}?(?:get|receive|earn|accrue|have)\s+"
-                       r"(?:a\s+|an\s+|a\s+total\s+of\s+)?\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,7}\s*\??$", re.I)
+                       r"(?:a\s+|an\s+|a\s+total\s+of\s+)?\$?\d[\d,]*(?:\.\d+)?(?:\s+[\w-]+){0,7}\s*\??$"
+                       # "Does probation last one week?", "Does the review take 3 days?" (the s48 breaker's pages)
+                       r"|^(?:do|does|did|will|would)\s+(?:[\w-]+\s+){1,4}?(?:last|take|run)\s+(?:for\s+)?"
+                       r"(?:\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+                       r"(?:[\w-]+\s+)?(?:minute|hour|day|week|month|year)s?\s*\??$", re.I)
 
 
 #: Number words as numbers ("one" counts here: "one year" is a duration), and quantity words: a vague plural
@@ -160,7 +164,23 @@ def value_differs(question: str, sentence: str) -> bool:
         return False
     asked, stated = stated_numbers(q), stated_numbers(sentence)
     units = [u for u in asked if u in stated]
+    if not units and not _WORK_DAYS.search(f"{q} {sentence}"):
+        # "one week" asked, "6 months" stated: lengths of time, compared in days (not business days: "10 business
+        # days" are two weeks)
+        asked, stated = _in_days(asked), _in_days(stated)
+        units = ["day"] if asked and stated else []
     return bool(units) and all(not asked[u] & stated[u] for u in units)
+
+
+_WORK_DAYS = re.compile(r"\b(?:business|working|work)\s+days?\b", re.I)
+#: A unit of time's length in days, to compare lengths stated in different units (a month is 30 days, a year 365).
+_DAYS = {"minut": 1 / 1440, "hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+
+
+def _in_days(numbers: dict[str, set[float]]) -> dict[str, set[float]]:
+    """``numbers`` (:func:`stated_numbers`) of units of time, as days: {"day": {...}}; {} when it states none."""
+    days = {round(n * _DAYS[u], 6) for u, ns in numbers.items() if u in _DAYS for n in ns}
+    return {"day": days} if days else {}
 
 
 #: A question asking whether a case is the same as the rule or another case ("Is it the same on the first day?"), or

@@ -68,3 +68,24 @@ def test_a_short_sentence_giving_a_number_is_quoted(embedder):
     faq = make_page(7, "IT Helpdesk FAQ", "What are the helpdesk hours?",
                     "The IT helpdesk is staffed from 8:00 to 20:00 on weekdays. Call extension 2222.")
     assert "Call extension 2222 [S1]." in offline_answer(embedder, "What is the helpdesk extension?", faq)
+
+
+def test_a_value_asked_of_another_size_or_length_is_answered_no(embedder):
+    """"Is dental reimbursed at 100%?" opened "Yes. Dental treatment is reimbursed at 80% ..." and "Does probation last
+    one week?" "Yes. The probation period is 6 months": a percentage closing the question, and a length asked in
+    other units than the page's (compared in days), were not read as the value asked."""
+    dental = make_page(8, "Dental Plan", "", "Dental treatment is reimbursed at 80% up to $1,000 per year.")
+    probation = make_page(9, "New Starter Onboarding", "Probation",
+                          "The probation period is 6 months. It can be extended once by up to 3 months.")
+    assert offline_answer(embedder, "Is dental reimbursed at 100%?", dental).startswith("No. Dental treatment")
+    assert offline_answer(embedder, "Is dental reimbursed at 80%?", dental).startswith("Yes. Dental treatment")
+    assert offline_answer(embedder, "Does probation last one week?", probation).startswith(
+        "No. The probation period is 6 months [S1].")
+    assert offline_answer(embedder, "Does probation last 6 months?", probation).startswith("Yes.")
+
+
+def test_lengths_in_business_days_are_not_converted():
+    """Ten business days are two weeks: a length in business days is compared only with one in days."""
+    from grounding.yesno_count import value_differs
+    assert not value_differs("Does the notice last 2 weeks?", "Give 10 business days of notice.")
+    assert not value_differs("Is the review done within 30 days?", "Reviews finish within one month.")
